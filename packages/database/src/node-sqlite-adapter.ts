@@ -1,0 +1,41 @@
+// Kysely's SqliteDialect expects a better-sqlite3-shaped object; node:sqlite is close but not equal.
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
+
+export interface NodeSqliteOptions {
+  /** Milliseconds a writer waits for another connection's lock before failing. */
+  busyTimeoutMs?: number;
+}
+
+export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): SqliteDatabase {
+  const db = new DatabaseSync(path);
+  // WAL lets the RPC server read while an agent process writes; memory databases cannot use it.
+  if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA synchronous = NORMAL');
+  return {
+    close: () => db.close(),
+    prepare: (sql) => wrapStatement(db.prepare(sql)),
+  };
+}
+
+function wrapStatement(statement: StatementSync): SqliteStatement {
+  return {
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...toSqlite(parameters)),
+    run: (parameters) => statement.run(...toSqlite(parameters)),
+    iterate: (parameters) => statement.iterate(...toSqlite(parameters)) as IterableIterator<unknown>,
+  };
+}
+
+function toSqlite(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
+  return parameters.map((value): SQLInputValue => {
+    if (value === undefined || value === null) return null;
+    if (typeof value === 'boolean') return value ? 1 : 0;
+    if (value instanceof Date) return value.toISOString();
+    if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string') return value;
+    if (value instanceof Uint8Array) return value;
+    return JSON.stringify(value);
+  });
+}
