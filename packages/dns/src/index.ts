@@ -1,0 +1,21 @@
+export { Name, NameError, MAX_LABEL_LENGTH, MAX_NAME_LENGTH } from './name.ts';
+export { domainToAscii, IdnaError, type IdnaFault } from './idna.ts';
+export {
+  RRType, RRClass, Opcode, Rcode, EdnsOption, DnssecAlgorithm, DigestType,
+  rrTypeNames, rrClassNames, opcodeNames, rcodeNames,
+  typeToString, classToString, typeFromString, classFromString,
+  type RRTypeName, type RRClassName,
+} from './constants.ts';
+export { DnsDecodeError, DnsEncodeError } from './wire/errors.ts';
+export {
+  decodeMessage, encodeMessage, encodeRdataBytes, recordIs,
+  type Message, type MessageInput, type Question, type ResourceRecord, type RecordInput, type Edns, type EdnsInput,
+} from './wire/message.ts';
+export { isKnownType, type Rdata, type RdataByType, type KnownType } from './wire/rdata/registry.ts';
+export type { AddressData } from './wire/rdata/address-records.ts';
+export type { TargetData, MxData, SoaData, SrvData, NaptrData } from './wire/rdata/name-records.ts';
+export type { TxtData, HinfoData, CaaData } from './wire/rdata/text-records.ts';
+export type { TlsaData, SshfpData } from './wire/rdata/fingerprint-records.ts';
+export type { DsData, DnskeyData, RrsigData, NsecData, Nsec3Data, Nsec3ParamData } from './wire/rdata/dnssec-records.ts';
+export type { OptData, EdnsOptionData } from './wire/rdata/opt-record.ts';
+export { parseCookieOption, type CookieOption } from './wire/edns-options.ts';
