@@ -22,7 +22,6 @@ export class Name {
   /** Uncompressed wire form: length-prefixed labels ending in the root's zero byte. */
   readonly wire: Uint8Array;
   #labels: Uint8Array[] | undefined;
-  #wireKey: string | undefined;
 
   /** Takes ownership of `wire`, which must already be a valid uncompressed name. */
   constructor(wire: Uint8Array) {
@@ -155,12 +154,6 @@ export class Name {
     // Length bytes are at most 63, below 'A' (65), so the whole wire form can be mapped.
     for (let i = 0; i < wire.length; i++) wire[i] = lowerTable[this.wire[i]]!;
     return new Name(wire);
-  }
-
-  /** The wire bytes as a latin1 string, case kept: the encoder's key for name compression. */
-  get wireKey(): string {
-    this.#wireKey ??= Buffer.from(this.wire.buffer, this.wire.byteOffset, this.wire.length).toString('latin1');
-    return this.#wireKey;
   }
 
   /** A string usable as a case-insensitive map key. */
