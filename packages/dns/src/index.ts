@@ -30,3 +30,4 @@ export { verifyRrsig, rrsigsCovering, type VerifyResult, type VerifyFailure } fr
 export { base32hexEncode, base32hexDecode } from './base32hex.ts';
 export { parseZoneFile, type ZoneFileOptions } from './zone-file/parse.ts';
 export { ZoneFileError } from './zone-file/errors.ts';
+export { recordToString, rdataToString, quoteCharacterString } from './zone-file/record-text.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  canonicalRdata, Name, parseZoneFile, query, recordIs, type ResourceRecord, RRType, typeToString, ZoneFileError,
+  canonicalRdata, Name, parseZoneFile, query, recordIs, recordToString, type ResourceRecord, RRType, typeToString, ZoneFileError,
 } from '@app/dns';
 import { namedMissing, startNamed, type RunningNamed } from './helpers/named.ts';
 
@@ -72,6 +72,19 @@ test('parses every type, directives, defaults, parentheses, comments and quotes'
   assert.equal(records.find((r) => r.type === RRType.CDS)!.raw.length, 36);
   assert.equal(records.at(-1)!.name.toString(), 'esc\\.aped\\032name.example.test.');
   assert.equal(records.length, 29);
+});
+
+test('records written as text read back the same', () => {
+  const records = parseZoneFile(everyType);
+  const text = records.map(recordToString).join('\n');
+  assert.deepEqual(parseZoneFile(text), records);
+  assert.match(text, /^example\.test\. 3600 IN TXT "v=spf1 -all" "second \\"quoted\\" string; not a comment" "plain word"$/m);
+  assert.match(text, /^unk\.example\.test\. 3600 IN TYPE65280 \\# 4 01020304$/m);
+  assert.match(text, /IN RRSIG A 13 2 3600 20261231000000 20261101000000 12345 example\.test\. c2lnbmF0dXJl$/m);
+  // Values with no text form fall back to RFC 3597 generic rdata.
+  const odd = parseZoneFile('x. 60 IN CDS \\# 4 00000000\nx. 60 IN A \\# 4 C0000201\n');
+  assert.equal(recordToString(odd[0]), 'x. 60 IN CDS \\# 4 00000000');
+  assert.equal(recordToString({ ...odd[1], rdata: Uint8Array.of(1, 2, 3) }), 'x. 60 IN A \\# 3 010203');
 });
 
 test('origin and default TTL can come from the caller', () => {
