@@ -111,7 +111,7 @@ test(`thousands of mutated and random packets end in a message or a DnsDecodeErr
   const seeds = corpus();
   const tally = { ok: 0, error: 0 };
   for (let i = 0; i < 20000; i++) {
-    tally[check(mutate(seeds[i % seeds.length], random), `mutant ${i}`)]++;
+    tally[check(mutate(seeds[i % seeds.length], random), `mutant ${i}`, i % 10 === 0)]++;
   }
   for (let i = 0; i < 5000; i++) {
     const length = Math.floor(random() * 600);
