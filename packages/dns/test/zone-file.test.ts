@@ -90,6 +90,7 @@ test('records written as text read back the same', () => {
 test('origin and default TTL can come from the caller', () => {
   const records = parseZoneFile('www A 192.0.2.1\n@ AAAA ::1\n', { origin: 'example.org.', defaultTtl: 60 });
   assert.deepEqual(records.map((r) => [r.name.toString(), r.ttl]), [['www.example.org.', 60], ['example.org.', 60]]);
+  assert.equal(parseZoneFile('www 1 A 192.0.2.1', { origin: 'example.org' })[0].name.toString(), 'www.example.org.');
 });
 
 test('errors name the line', () => {

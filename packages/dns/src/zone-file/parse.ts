@@ -1,6 +1,6 @@
 // RFC 1035 §5 master files: directives, owner/TTL/class defaults, and record lines.
 import { classFromString, RRClass, RRType, typeFromString } from '../constants.ts';
-import type { Name } from '../name.ts';
+import { Name } from '../name.ts';
 import { DnsEncodeError } from '../wire/errors.ts';
 import { encodeRdataBytes, type ResourceRecord } from '../wire/message.ts';
 import { ZoneFileError } from './errors.ts';
@@ -16,7 +16,8 @@ export interface ZoneFileOptions {
 }
 
 export function parseZoneFile(text: string, options: ZoneFileOptions = {}): ResourceRecord[] {
-  let origin = typeof options.origin === 'string' ? parseName(options.origin, undefined, 0) : options.origin;
+  // The caller's origin is absolute whether or not it ends in a dot.
+  let origin = typeof options.origin === 'string' ? Name.fromString(options.origin) : options.origin;
   let defaultTtl = options.defaultTtl;
   let lastOwner: Name | undefined;
   let lastClass: number = RRClass.IN;
