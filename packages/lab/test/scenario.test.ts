@@ -122,7 +122,7 @@ test('BIND config: one view per server matched by destination, transfers closed 
   const config = bindConfig({
     dir: '/tmp/x',
     hintsPath: '/tmp/x/root.hints',
-    chaosZoneFiles: new Map([['b.test.', '/tmp/x/chaos.zone']]),
+    chaosZoneFiles: { 'b.test.': '/tmp/x/chaos.zone' },
     servers: [
       { name: 'a.test.', addresses: ['192.0.2.1'], engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
       { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },

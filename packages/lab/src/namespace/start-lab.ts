@@ -55,6 +55,8 @@ export interface Lab {
 export interface StartLabOptions {
   /** Keep the working directory after stop (for debugging). Also LAB_KEEP=1. */
   keepDir?: boolean;
+  /** Reuse zone files built earlier for the same scenario (default true; LAB_NO_CACHE=1 turns it off). */
+  cache?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -80,7 +82,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   let plan;
   try {
-    plan = await buildWorld(world, dir);
+    plan = await buildWorld(world, dir, { cache: options.cache ?? process.env.LAB_NO_CACHE !== '1' });
     worldMs = Math.round(performance.now() - begun);
   } catch (error) {
     removeDir();
