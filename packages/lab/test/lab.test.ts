@@ -221,6 +221,13 @@ test('a non-existent domain: the TLD says NXDOMAIN', { skip }, async () => {
   assert.equal((await answer('ns2.nic.test', 'missing.test', RRType.SOA)).rcode, Rcode.NXDOMAIN);
 });
 
+test('reverse zones hold a PTR for every server address, IPv4 and IPv6', { skip }, async () => {
+  for (const [name, target] of [['10.2.0.192.in-addr.arpa', 'ns1.healthy.test.'], ['1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.0.0.8.b.d.0.1.0.0.2.ip6.arpa', 'ns1.healthy.test.'], ['1.100.51.198.in-addr.arpa', 'a.root-servers.test.']]) {
+    const reply = await answer('ns2.nic.test', name, RRType.PTR);
+    assert.deepEqual(reply.answer.flatMap((rr) => (recordIs(rr, RRType.PTR) ? [rr.rdata.target.toString()] : [])), [target]);
+  }
+});
+
 test('IPv6 addresses of the lab answer too', { skip }, async () => {
   const reply = await lab.query({ address: '2001:db8:10::2' }, { name: 'healthy.test', type: RRType.SOA }, quick);
   assert.equal(reply.outcome, 'response');

@@ -56,7 +56,8 @@ export const zonemasterCli: Checker = {
   },
 };
 
-export const engineCliPath = resolve(import.meta.dirname, '../../../engine/bin/dnscheck.ts');
+/** Our engine's CLI; LAB_ENGINE_CLI points elsewhere (another worktree, say). */
+export const engineCliPath = process.env.LAB_ENGINE_CLI ?? resolve(import.meta.dirname, '../../../engine/bin/dnscheck.ts');
 
 export const ourEngine: Checker = {
   name: 'dnscheck',

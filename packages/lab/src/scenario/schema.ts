@@ -79,6 +79,7 @@ const zoneSchema = z
     servers: z.array(fqdn).min(1),
     text: z.string(),
     addressRecords: z.boolean().default(true),
+    ptrRecords: z.boolean().default(false),
     dnssec: dnssecSchema.optional(),
     delegated: z.boolean().default(true),
     parent: parentSchema.default({ glue: true }),

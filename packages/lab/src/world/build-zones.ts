@@ -7,6 +7,7 @@ import type { Scenario, ZoneSpec } from '../scenario/schema.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord } from './bind-tools.ts';
 import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
+import { reverseName } from './reverse-names.ts';
 import { rootHintsText } from './root-hints.ts';
 import { signatureTime } from './signature-time.ts';
 import type { LabServer } from './world-plan.ts';
@@ -149,12 +150,15 @@ function parentSide(zone: ZoneSpec, apexNs: string[], children: string[], delega
   return lines;
 }
 
-/** Address records for lab servers named inside this zone's own (not delegated) part. */
+/** Address records for lab servers named inside this zone's own (not delegated) part, and PTRs
+ * for their addresses when this is a reverse zone that asks for them. */
 function ownAddresses(zone: ZoneSpec, children: string[], scenario: Scenario): string[] {
-  if (!zone.addressRecords) return [];
-  return scenario.servers
-    .filter((s) => isAtOrBelow(s.name, zone.origin) && !children.some((c) => isAtOrBelow(s.name, c)))
-    .flatMap((s) => addressLines(s.name, scenario));
+  const own = (name: string): boolean => isAtOrBelow(name, zone.origin) && !children.some((c) => isAtOrBelow(name, c));
+  const addresses = zone.addressRecords ? scenario.servers.filter((s) => own(s.name)).flatMap((s) => addressLines(s.name, scenario)) : [];
+  const pointers = zone.ptrRecords
+    ? scenario.servers.flatMap((s) => s.addresses.map((a) => [reverseName(a), s.name] as const)).filter(([name]) => own(name)).map(([name, target]) => `${name} 3600 IN PTR ${target}`)
+    : [];
+  return [...addresses, ...pointers];
 }
 
 function apexNs(records: CanonicalRecord[], origin: string): string[] {
