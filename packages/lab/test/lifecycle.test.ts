@@ -37,10 +37,16 @@ async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
 test('stop ends every process of the lab and removes its working directory', { skip }, async () => {
   const lab = await startLab('single-nameserver');
   assert.ok(processesMentioning(lab.dir).some((p) => p.includes('named')), 'named runs with the lab config');
+  const marker = `lab-sleeper-${process.pid}`;
+  const sleeper = lab.spawn('sh', ['-c', 'sleep 300', marker]);
+  const sleeperEnded = new Promise((resolve) => sleeper.once('exit', resolve));
+  assert.ok(await eventually(() => processesMentioning(marker).length > 0), 'a spawned command runs');
   const reply = await lab.query('ns1.single.test', { name: 'single.test', type: RRType.SOA }, { timeoutMs: 1000 });
   assert.equal(reply.outcome, 'response');
   await lab.stop();
   assert.deepEqual(processesMentioning(lab.dir), []);
+  assert.ok(await eventually(() => processesMentioning(marker).length === 0), 'a command still running when the lab stops ends with it');
+  await sleeperEnded;
   assert.equal(existsSync(lab.dir), false);
   await assert.rejects(lab.query('ns1.single.test', { name: 'single.test', type: RRType.SOA }), /the lab has stopped/);
   await lab.stop();

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
@@ -40,11 +41,11 @@ export interface Lab {
   addressesOf(serverName: string): string[];
   /** Runs a command inside the lab's network namespace, with DNS_ROOT_HINTS set. */
   exec(command: string, args?: string[], options?: ExecOptions): Promise<ExecResult>;
-  /** Starts a long-running command inside the namespace (a service, an agent). */
+  /** Starts a long-running command inside the namespace (a service, an agent); it ends with the lab at the latest. */
   spawn(command: string, args?: string[], options?: { env?: Record<string, string>; stdio?: StdioOptions; cwd?: string }): ChildProcess;
   /**
    * @app/dns's `query`, sent from inside the namespace. `server` may be a lab server's name (its
-   * first address is used) or an address.
+   * first address is used), an address, or `{ address, port }`.
    */
   query(server: string | ServerAddress, question: QuestionInput, options?: Omit<QueryOptions, 'signal'>): Promise<QueryResult>;
   /** Milliseconds each start-up step took (world, addresses, named, responder, total). */
@@ -139,7 +140,8 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   const namespacePid = String(supervisor.pid);
   const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, DNS_ROOT_HINTS: plan.hintsPath, ...env });
-  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', '--', command, ...args];
+  // Commands join the lab's PID namespace too, so they end with the lab whatever they do.
+  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
   let stopping: Promise<void> | undefined;
 
   const lab: Lab = {
@@ -173,7 +175,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
     },
     async query(server, question, queryOptions = {}) {
       if (stopping !== undefined || !supervisor.connected) throw new Error('the lab has stopped');
-      const target = typeof server === 'string' ? { address: lab.addressesOf(server)[0] } : server;
+      const target = typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
       const id = nextId++;
       const wire = await new Promise<WireQueryResult>((done) => {

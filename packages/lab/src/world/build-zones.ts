@@ -98,8 +98,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
           allKeysSignAll: d.keys === 'csk',
         });
       } else {
-        await writeFile(`${base}.full`, text);
-        await compileZone(zone.origin, `${base}.full`, `${base}.db`);
+        await writeFile(`${base}.db`, text);
       }
       return `${base}.db`;
     }),
