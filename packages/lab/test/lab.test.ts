@@ -1,7 +1,7 @@
 // The whole catalogue in one lab: every misbehaviour and every broken zone must really be there,
 // seen through @app/dns queries sent from inside the namespace.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { dsDigest, keyTag, Name, Rcode, RRClass, RRType, recordIs, type Message, type QueryOptions, type QueryResult } from '@app/dns';
 import { catalogueNames, labUnavailableReason, startLab, type Lab } from '../src/index.ts';
@@ -18,7 +18,9 @@ after(async () => {
   await lab?.stop();
 });
 
-const quick: Omit<QueryOptions, 'signal'> = { timeoutMs: 400, retries: 0 };
+// Answers are expected quickly, but the machine may be busy; silence is judged with `silent`.
+const quick: Omit<QueryOptions, 'signal'> = { timeoutMs: 2000, retries: 1 };
+const silent: Omit<QueryOptions, 'signal'> = { timeoutMs: 500, retries: 0 };
 const edns0 = { udpSize: 1232 };
 
 async function ask(server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = {}): Promise<QueryResult> {
@@ -33,9 +35,11 @@ async function answer(server: string, name: string, type: number, options: Omit<
 
 const rdataOf = (message: Message, type: number): unknown[] => message.answer.filter((rr) => rr.type === type).map((rr) => rr.rdata);
 
-test('the lab starts in a second or two and reports its root hints', { skip }, () => {
-  assert.ok(existsSync(lab.hintsPath));
-  assert.ok(lab.startup.total < 10_000, `started in ${lab.startup.total} ms`);
+test('the lab writes root hints naming its own root servers', { skip }, () => {
+  const hints = readFileSync(lab.hintsPath, 'utf8');
+  assert.match(hints, /^\.\s+3600000\s+IN\s+NS\s+a\.root-servers\.test\.$/m);
+  assert.match(hints, /^a\.root-servers\.test\.\s+3600000\s+IN\s+AAAA\s+2001:db8:100::1$/m);
+  // Speed is measured by bench:lab-start; this only shows where the time went.
   console.log(`# lab start-up (ms): ${JSON.stringify(lab.startup)}`);
 });
 
@@ -54,8 +58,8 @@ test('no TCP: UDP answers, TCP is refused', { skip }, async () => {
 });
 
 test('dropping queries of one type: AAAA gets no answer at all, A does', { skip }, async () => {
-  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA)).outcome, 'timeout');
-  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, { transport: 'tcp' })).outcome, 'timeout');
+  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, silent)).outcome, 'timeout');
+  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, { ...silent, transport: 'tcp' })).outcome, 'timeout');
   assert.deepEqual(rdataOf(await answer('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.A), RRType.A), [{ address: '192.0.2.180' }]);
 });
 
@@ -111,7 +115,7 @@ test('unknown EDNS version: one server answers as if it were version 0, another 
   assert.equal(wrong.rcode, Rcode.NOERROR);
   assert.equal(wrong.edns?.version, 0);
   assert.equal(rdataOf(wrong, RRType.A).length, 1);
-  assert.equal((await ask('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { edns: { ...edns0, version: 1 } })).outcome, 'timeout');
+  assert.equal((await ask('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { ...silent, edns: { ...edns0, version: 1 } })).outcome, 'timeout');
   assert.equal((await answer('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 })).rcode, Rcode.NOERROR);
 });
 
@@ -136,7 +140,7 @@ test('a CHAOS version string is given where configured, and hidden elsewhere', {
 });
 
 test('open recursion: the recursor resolves a name it does not serve; others refuse', { skip }, async () => {
-  const recursive = await answer('ns-recursor.quirks.test', 'www.healthy.test', RRType.A, { rd: true, timeoutMs: 3000 });
+  const recursive = await answer('ns-recursor.quirks.test', 'www.healthy.test', RRType.A, { rd: true, timeoutMs: 5000 });
   assert.equal(recursive.ra, true);
   assert.deepEqual(rdataOf(recursive, RRType.A), [{ address: '192.0.2.80' }]);
   const refused = await answer('ns1.quirks.test', 'www.healthy.test', RRType.A, { rd: true });
