@@ -246,3 +246,14 @@ test('commands run inside the namespace with DNS_ROOT_HINTS set; the host cannot
   const outside = await new Promise<string>((done) => execFile('ip', ['-o', 'addr', 'show', 'lo'], (_e, stdout) => done(stdout)));
   assert.doesNotMatch(outside, /198\.51\.100\.1\b/, 'lab addresses never appear on the host');
 });
+
+test('a TCP service inside the lab is reachable from the host through forward()', { skip }, async () => {
+  // Listens on the namespace's own 127.0.0.1 and reports the address its client came from.
+  const server = lab.spawn(process.execPath, ['-e', "require('node:http').createServer((q, s) => s.end('inside ' + q.socket.localAddress)).listen(8053, '127.0.0.1', () => console.log('up'))"]);
+  await new Promise((resolve) => server.stdout?.once('data', resolve));
+  const port = await lab.forward(8053);
+  const response = await fetch(`http://127.0.0.1:${port}/`);
+  assert.equal(await response.text(), 'inside 127.0.0.1');
+  server.kill();
+  await assert.rejects(lab.forward(1), /cannot forward to 127.0.0.1:1 inside the lab: nothing answers/);
+});

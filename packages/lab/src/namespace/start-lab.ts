@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { isIP } from 'node:net';
+import { isIP, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
@@ -12,7 +12,8 @@ import type { Scenario } from '../scenario/schema.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
 import { assertLabAvailable } from './availability.ts';
-import type { SupervisorMessage, WireQueryResult } from './supervisor-protocol.ts';
+import { bridge } from './socket-bridge.ts';
+import type { ForwardResult, SupervisorMessage, SupervisorRequest, WireQueryResult } from './supervisor-protocol.ts';
 
 export interface ExecOptions {
   env?: Record<string, string>;
@@ -48,6 +49,11 @@ export interface Lab {
    * first address is used), an address, or `{ address, port }`.
    */
   query(server: string | ServerAddress, question: QuestionInput, options?: Omit<QueryOptions, 'signal'>): Promise<QueryResult>;
+  /**
+   * Makes a TCP port inside the namespace (a service listening on its 127.0.0.1) reachable from the
+   * host: returns the port on the host's 127.0.0.1 that leads there. Closed when the lab stops.
+   */
+  forward(port: number, host?: string): Promise<number>;
   /** Milliseconds each start-up step took (world, addresses, named, responder, total). */
   startup: Record<string, number>;
   stop(): Promise<void>;
@@ -105,7 +111,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
     stderrTail = (stderrTail + chunk.toString()).slice(-4000);
   });
 
-  const pending = new Map<number, (result: WireQueryResult) => void>();
+  const pending = new Map<number, (result: WireQueryResult | ForwardResult) => void>();
   let nextId = 1;
   const exited = new Promise<void>((done) => supervisor.once('exit', () => done()));
   let startup: Record<string, number> = {};
@@ -143,6 +149,15 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   // Commands join the lab's PID namespace too, so they end with the lab whatever they do.
   const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
   let stopping: Promise<void> | undefined;
+  const hostBridges: Server[] = [];
+  const request = <T extends WireQueryResult | ForwardResult>(message: DistributiveOmit<SupervisorRequest, 'id'>): Promise<T> => {
+    if (stopping !== undefined || !supervisor.connected) return Promise.reject(new Error('the lab has stopped'));
+    const id = nextId++;
+    return new Promise((done) => {
+      pending.set(id, done as (result: WireQueryResult | ForwardResult) => void);
+      supervisor.send({ ...message, id });
+    });
+  };
 
   const lab: Lab = {
     hintsPath: plan.hintsPath,
@@ -174,19 +189,22 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       });
     },
     async query(server, question, queryOptions = {}) {
-      if (stopping !== undefined || !supervisor.connected) throw new Error('the lab has stopped');
       const target = typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
-      const id = nextId++;
-      const wire = await new Promise<WireQueryResult>((done) => {
-        pending.set(id, done);
-        supervisor.send({ id, op: 'query', server: target, question: { ...question, name }, options: queryOptions });
-      });
-      return fromWire(wire);
+      return fromWire(await request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
+    },
+    async forward(port, host = '127.0.0.1') {
+      const socketPath = join(dir, `forward-${host.replace(/[^0-9a-f.]/gi, '_')}-${port}.sock`);
+      const result = await request<ForwardResult>({ op: 'forward', socketPath, host, port });
+      if (!result.ok) throw new Error(`cannot forward to ${host}:${port} inside the lab: ${result.error}`);
+      const server = await bridge({ host: '127.0.0.1', port: 0 }, { path: socketPath });
+      hostBridges.push(server);
+      return (server.address() as AddressInfo).port;
     },
     startup: { ...startup, world: worldMs, total: Math.round(performance.now() - begun) },
     stop() {
       stopping ??= (async () => {
+        for (const server of hostBridges) server.close();
         supervisor.disconnect();
         const timer = setTimeout(() => supervisor.kill('SIGKILL'), 5000);
         await exited;
@@ -199,6 +217,8 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   };
   return lab;
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function fromWire(wire: WireQueryResult): QueryResult {
   const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };
