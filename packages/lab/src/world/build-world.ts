@@ -1,0 +1,18 @@
+// One lab run's world: the scenario's zone files (built, or reused from the cache) plus this run's
+// own named.conf and plan in its working directory.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Scenario } from '../scenario/schema.ts';
+import { backendPort, bindConfig } from './bind-config.ts';
+import { buildZones } from './build-zones.ts';
+import { cachedZones } from './world-cache.ts';
+import type { WorldPlan } from './world-plan.ts';
+
+export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean } = {}): Promise<WorldPlan> {
+  const zones = options.cache === false ? await buildZones(scenario, runDir) : await cachedZones(scenario);
+  const namedConfPath = join(runDir, 'named.conf');
+  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers: zones.servers, chaosZoneFiles: zones.chaosZoneFiles }));
+  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers: zones.servers, domains: scenario.domains };
+  await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
+  return plan;
+}
