@@ -5,7 +5,7 @@ import { parseCommandLine, UsageError } from '../src/cli/arguments.ts';
 test('a plain domain gets the defaults', () => {
   const options = parseCommandLine(['example.com']);
   assert.equal(options.domain, 'example.com');
-  assert.equal(options.level, 'NOTICE');
+  assert.equal(options.level, 'INFO');
   assert.equal(options.locale, 'en');
   assert.equal(options.json, false);
   assert.deepEqual(options.nameservers, []);

@@ -83,7 +83,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
   if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
     throw new UsageError(positionals.length === 0 ? 'the domain to test is missing' : `only one domain can be tested at a time, got: ${positionals.join(' ')}`);
   }
-  const level = (values.level ?? 'NOTICE').toUpperCase();
+  const level = (values.level ?? 'INFO').toUpperCase();
   if (!isLevel(level)) throw new UsageError(`--level ${values.level}: not a severity level`);
   const locale = (values.locale ?? 'en').slice(0, 2).toLowerCase();
   if (!locales.includes(locale)) throw new UsageError(`--locale ${values.locale}: choose one of ${locales.join(', ')}`);
