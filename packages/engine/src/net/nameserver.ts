@@ -73,9 +73,12 @@ export class Nameserver {
     }
     const transport = flags.tcp ? 'tcp' : 'udp';
     const dnssec = flags.dnssec === true;
-    if (this.#silent.has(`${transport}:${dnssec}`)) return undefined;
+    // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
+    const silent = (): boolean => this.#silent.has(`${transport}:${dnssec}`);
+    if (silent()) return undefined;
+    const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent);
+    if (outcome === 'skipped') return undefined;
     this.statistics.queries++;
-    const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags);
     this.statistics.totalMs += outcome.ms;
     if (outcome.message) {
       this.statistics.responses++;

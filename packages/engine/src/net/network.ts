@@ -46,13 +46,14 @@ export class Network {
     return family === 4 ? this.options.ipv4 : this.options.ipv6;
   }
 
-  async send(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; ms: number }> {
+  /** Sends when a slot is free, unless `skip` says by then that it is no longer worth it. */
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean): Promise<{ message?: Message; ms: number } | 'skipped'> {
     let limit = this.#perServer.get(server.address);
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 4);
       this.#perServer.set(server.address, limit);
     }
-    return this.#all(() => limit(() => this.#sendNow(server, question, flags)));
+    return limit(async (): Promise<{ message?: Message; ms: number } | 'skipped'> => (skip() ? 'skipped' : this.#all(() => this.#sendNow(server, question, flags))));
   }
 
   async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; ms: number }> {
@@ -63,7 +64,8 @@ export class Network {
     const result = await query({ address: server.address, port: this.options.port ?? 53 }, question, {
       transport: flags.tcp ? 'tcp' : 'udp',
       timeoutMs: resolver.timeout * 1000,
-      retries: resolver.retry,
+      // The profile's retry counts attempts, as the reference's resolver library does.
+      retries: Math.max(0, resolver.retry - 1),
       rd: flags.rd ?? resolver.recurse,
       cd: flags.cd ?? false,
       ...(edns && { edns }),
