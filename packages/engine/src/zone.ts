@@ -37,7 +37,23 @@ export class Zone {
     this.name = name.toLowerCase();
     this.#resolver = resolver;
     this.#network = network;
-    if (undelegated) this.undelegated = undelegated;
+    if (undelegated) {
+      this.undelegated = undelegated;
+      const given = undelegated.nameservers;
+      const withIp = given.flatMap((n) => (n.ip ? [network.server(n.ns, n.ip)] : []));
+      const withoutIp = given.filter((n) => !given.some((m) => m.ip && m.ns.equals(n.ns))).map((n) => n.ns);
+      if (given.length > 0) resolver.fakeDelegation(this.name, [...withIp, ...withoutIp]);
+    }
+  }
+
+  /** In an undelegated test, given name servers without an address that none can be found for. */
+  async unaddressedNameservers(): Promise<{ tag: 'FAKE_DELEGATION_IN_ZONE_NO_IP' | 'FAKE_DELEGATION_NO_IP'; nsname: string }[]> {
+    const given = this.undelegated?.nameservers ?? [];
+    const bare = uniqueSorted(given.filter((n) => !given.some((m) => m.ip && m.ns.equals(n.ns))).map((n) => n.ns));
+    const found = await Promise.all(bare.map(async (ns) => (ns.isSubdomainOf(this.name) ? [] : await this.#resolver.addressesOf(ns))));
+    return bare.flatMap((ns, i) =>
+      found[i].length > 0 ? [] : [{ tag: ns.isSubdomainOf(this.name) ? ('FAKE_DELEGATION_IN_ZONE_NO_IP' as const) : ('FAKE_DELEGATION_NO_IP' as const), nsname: displayName(ns) }],
+    );
   }
 
   get nameText(): string {
@@ -83,7 +99,9 @@ export class Zone {
     const perName = await Promise.all(
       names.map(async (nsName) => {
         const ips = given.filter((n) => n.ns.equals(nsName) && n.ip).map((n) => n.ip!);
-        const addresses = ips.length > 0 ? [...new Set(ips)].sort() : await this.#resolver.addressesOf(nsName);
+        // The reference gives an in-zone name without an address none.
+        const inZoneWithoutIp = this.undelegated !== undefined && ips.length === 0 && nsName.isSubdomainOf(this.name);
+        const addresses = ips.length > 0 ? [...new Set(ips)].sort() : inZoneWithoutIp ? [] : await this.#resolver.addressesOf(nsName);
         return addresses.map((address) => this.#network.server(nsName, address));
       }),
     );

@@ -88,6 +88,10 @@ export async function runTests(input: TestInput, options: RunOptions = {}): Prom
     // A name the wire cannot carry: Basic00 says why, and nothing else can run.
   }
 
+  for (const { tag, nsname } of (await zone?.unaddressedNameservers()) ?? []) {
+    emit('SYSTEM', systemTestCase, { tag, args: { domain, nsname } });
+  }
+
   for (const module of modules) {
     for (const { testCase, explicit } of plan.filter((p) => p.module === module)) {
       signal.throwIfAborted();

@@ -41,10 +41,18 @@ export class Resolver {
   readonly #cache = new Map<string, Promise<Resolution>>();
   // Which cached resolution waits for which: awaiting one that (indirectly) waits for us would never end.
   readonly #waitsFor = new Map<string, Set<string>>();
+  // An undelegated test: the parent's servers are taken to refer to these servers for the zone.
+  #fake: { zone: Name; servers: ServerCandidates } | undefined;
 
   constructor(network: Network, rootHints: readonly RootHint[]) {
     this.#network = network;
     this.#root = sortServers(rootHints.map((hint) => network.server(Name.fromString(hint.name), hint.address)));
+  }
+
+  /** From now on, resolution below `zone` goes to `servers` instead of what the parent says. */
+  fakeDelegation(zone: Name, servers: ServerCandidates): void {
+    this.#fake = { zone: zone.toLowerCase(), servers };
+    this.#cache.clear();
   }
 
   get rootServers(): Nameserver[] {
@@ -116,6 +124,12 @@ export class Resolver {
     let fallback: Message | undefined;
     for (let referrals = 0; referrals <= maxReferrals; referrals++) {
       const step = trace[trace.length - 1];
+      const fake = this.#fake;
+      const faking = fake !== undefined && qname.isSubdomainOf(fake.zone) && step.zone.labelCount < fake.zone.labelCount && !seen.has(fake.zone.key());
+      const fakeStep = (from?: Nameserver): TraceStep => {
+        seen.add(fake!.zone.key());
+        return { zone: fake!.zone, servers: fake!.servers, ...(from && { from }) };
+      };
       let next: TraceStep | undefined;
       for await (const server of this.#expand(step.servers, key, depth)) {
         this.#network.options.signal.throwIfAborted();
@@ -126,6 +140,11 @@ export class Resolver {
           continue;
         }
         const kind = responseKind(message);
+        // The parent holds the given delegation, whatever its servers really say below it.
+        if (faking && !(kind === 'referral' && refersAbove(message, fake.zone))) {
+          next = fakeStep(server);
+          break;
+        }
         if (kind === 'answer' || kind === 'nodata' || kind === 'nxdomain') {
           return { message, trace, canonical: finalName(message, qname, type) };
         }
@@ -137,6 +156,7 @@ export class Resolver {
         next = { zone, servers: this.#serversFromReferral(message, zone), from: server };
         break;
       }
+      if (!next && faking) next = fakeStep();
       if (!next) return { ...(fallback && { message: fallback }), trace, canonical: qname };
       trace = [...trace, next];
     }
@@ -155,8 +175,10 @@ export class Resolver {
     return [...sortServers(withGlue), ...without];
   }
 
+  // Last candidate first, as the reference walks them: which server is asked first decides which one
+  // a dropped query makes silent for the rest of the run.
   async *#expand(candidates: ServerCandidates, key: string, depth: number): AsyncGenerator<Nameserver> {
-    for (const candidate of candidates) {
+    for (const candidate of [...candidates].reverse()) {
       if (!(candidate instanceof Name)) {
         if (this.#network.familyEnabled(candidate.family)) yield candidate;
         continue;
@@ -195,4 +217,10 @@ function cnameTarget(message: Message, qname: Name, type: number): Name | undefi
   if (last.equals(qname)) return undefined;
   const satisfied = message.answer.some((rr) => rr.type === type && rr.name.equals(last));
   return satisfied || message.rcode !== Rcode.NOERROR ? undefined : last;
+}
+
+/** Whether a referral goes to a zone strictly above `zone` (on the way to it). */
+function refersAbove(message: Message, zone: Name): boolean {
+  const to = message.authority.find((rr) => rr.type === RRType.NS)?.name;
+  return to !== undefined && zone.isSubdomainOf(to) && to.labelCount < zone.labelCount;
 }

@@ -1,0 +1,120 @@
+// The engine's Basic module against real name servers in the lab, and against the reference engine
+// (Debian's zonemaster-cli) on the same lab: the Basic findings must agree, arguments included.
+// Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+
+const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.ts');
+const strip = (domain: string): string => domain.replace(/\.$/, '');
+
+interface Finding {
+  module: string;
+  testcase: string;
+  tag: string;
+  level: string;
+  args: Record<string, unknown>;
+}
+
+async function findingsFrom(lab: Lab, command: string, args: string[]): Promise<Finding[]> {
+  const result = await lab.exec(command, args, { timeoutMs: 120_000 });
+  assert.ok(result.stdout.trim().startsWith('['), `${command} printed no JSON (exit ${result.code}): ${result.stderr.slice(-400)}`);
+  return JSON.parse(result.stdout) as Finding[];
+}
+
+const ours = (lab: Lab, domain: string, ...extra: string[]): Promise<Finding[]> =>
+  findingsFrom(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--level', 'DEBUG', ...extra]);
+const reference = (lab: Lab, domain: string): Promise<Finding[]> =>
+  findingsFrom(lab, 'zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', '--test', 'basic', strip(domain)]);
+
+const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
+/** Basic findings at INFO or above, as comparable strings: test case, tag, level and arguments. */
+function basicKeys(findings: Finding[]): string[] {
+  const keys = findings
+    .filter((f) => f.module === 'BASIC' && levelsFromInfo.includes(f.level))
+    .map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level} ${JSON.stringify(Object.fromEntries(Object.entries(f.args).sort()))}`);
+  return [...new Set(keys)].sort();
+}
+
+const skipReason = await labUnavailableReason();
+// Scenarios written for Basic, besides the lab's starter catalogue.
+const basicScenarios = ['basic-silent', 'basic-no-working-ns'];
+const scenarios = [...catalogueNames(), ...basicScenarios].filter((name) => {
+  try {
+    scenarioDomain(name);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+describe('Basic in the lab', { skip: skipReason ?? false }, () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab(scenarios);
+  });
+  after(async () => {
+    await lab?.stop();
+  });
+
+  test('a healthy zone has a parent and working name servers, and the run goes on', async () => {
+    const findings = await ours(lab, 'healthy.test');
+    const tags = findings.map((f) => `${f.tag}:${f.level}`);
+    assert.ok(tags.includes('HAS_PARENT:INFO'), tags.join(' '));
+    assert.ok(findings.some((f) => f.tag === 'HAS_PARENT' && f.args.pname === 'test' && f.args.zone === 'healthy.test'));
+    assert.ok(tags.includes('HAS_NAMESERVERS:INFO'));
+    assert.ok(tags.includes('HAS_NAMESERVER_NO_WWW_A_TEST:INFO'));
+    assert.ok(!tags.includes('CANNOT_CONTINUE:CRITICAL'));
+  });
+
+  test('a domain the parent does not delegate stops the run with CRITICAL', async () => {
+    const findings = await ours(lab, 'missing.test');
+    assert.ok(findings.some((f) => f.tag === 'NO_GLUE_PREVENTS_NAMESERVER_TESTS' && f.level === 'CRITICAL' && f.testcase === 'Basic02'));
+    assert.ok(findings.some((f) => f.module === 'SYSTEM' && f.tag === 'CANNOT_CONTINUE' && f.level === 'CRITICAL' && f.args.domain === 'missing.test'));
+  });
+
+  test('a lame server is reported with its RCODE while the working one carries the zone', async () => {
+    const findings = await ours(lab, 'lame.test');
+    const failed = findings.filter((f) => f.tag === 'NS_FAILED');
+    assert.ok(failed.length > 0 && failed.every((f) => f.level === 'ERROR' && f.args.rcode === 'REFUSED' && String(f.args.ns).startsWith('ns2.lame.test/')), JSON.stringify(failed));
+    assert.ok(findings.some((f) => f.tag === 'HAS_NAMESERVERS' && String(f.args.ns).startsWith('ns1.lame.test/')));
+  });
+
+  test('a server that drops NS queries gives NS_NO_RESPONSE, and Basic03 then gets no answer at all', async () => {
+    const findings = await ours(lab, 'silent.test');
+    assert.ok(findings.some((f) => f.tag === 'NS_NO_RESPONSE' && f.args.ns === 'ns1.silent.test/192.0.2.170'));
+    assert.ok(findings.some((f) => f.tag === 'TEST_CASE_START' && f.testcase === 'Basic03'));
+    assert.ok(findings.some((f) => f.tag === 'A_QUERY_NO_RESPONSES' && f.level === 'INFO'));
+    assert.ok(findings.some((f) => f.tag === 'CANNOT_CONTINUE'));
+  });
+
+  test('with no working name server Basic03 asks for www and reports the A records found', async () => {
+    const findings = await ours(lab, 'deadns.test');
+    assert.ok(findings.some((f) => f.tag === 'NS_FAILED' && f.args.ns === 'ns.deadns-host.test/192.0.2.161' && f.args.rcode === 'REFUSED'));
+    assert.ok(findings.some((f) => f.tag === 'HAS_A_RECORDS' && f.level === 'ERROR' && f.args.domain === 'www.deadns.test'));
+  });
+
+  test('with IPv4 turned off, IPv4 servers are not asked and the run says why', async () => {
+    const findings = await ours(lab, 'healthy.test', '--no-ipv4', '--test', 'Basic');
+    assert.ok(findings.some((f) => f.tag === 'IPV4_DISABLED' && f.args.rrtype === 'NS'));
+    assert.ok(!findings.some((f) => f.tag === 'HAS_NAMESERVERS' && /\/\d+\.\d+\.\d+\.\d+$/.test(String(f.args.ns))));
+  });
+
+  test('the Basic findings agree with zonemaster-cli on every catalogue domain', async (t) => {
+    const disagreements: string[] = [];
+    for (const scenario of scenarios) {
+      const domain = scenarioDomain(scenario);
+      // One engine at a time: the machine's two cores are shared with the rest of the suite.
+      const theirs = await reference(lab, domain);
+      const mine = await ours(lab, domain, '--test', 'Basic');
+      const want = basicKeys(theirs);
+      const got = basicKeys(mine);
+      const missing = want.filter((k) => !got.includes(k));
+      const extra = got.filter((k) => !want.includes(k));
+      t.diagnostic(`${scenario}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
+      if (missing.length || extra.length) disagreements.push(`${scenario} (${strip(domain)}):\n  missing ${missing.join('\n  missing ')}\n  extra ${extra.join('\n  extra ')}`);
+    }
+    assert.deepEqual(disagreements, []);
+  });
+});
