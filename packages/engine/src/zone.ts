@@ -4,7 +4,7 @@ import { Name, RRType, recordIs } from '@app/dns';
 import type { DsInput } from './input.ts';
 import type { Nameserver } from './net/nameserver.ts';
 import type { Network } from './net/network.ts';
-import { displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
+import { byPresentation, displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
 import type { Resolver } from './resolver/resolver.ts';
 
 export interface ParentZone {
@@ -24,7 +24,7 @@ function once<T>(compute: () => Promise<T>): () => Promise<T> {
 
 function uniqueSorted(names: Name[]): Name[] {
   const byKey = new Map(names.map((n) => [n.key(), n.toLowerCase()]));
-  return [...byKey.values()].sort((a, b) => a.compareCanonical(b));
+  return [...byKey.values()].sort(byPresentation);
 }
 
 export class Zone {

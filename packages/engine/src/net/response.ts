@@ -1,6 +1,5 @@
 // Reading responses the way the tests need: what kind of answer it is, and records by type and owner.
-import type { Name} from '@app/dns';
-import { Rcode, RRType, recordIs, type Message, type ResourceRecord } from '@app/dns';
+import { Rcode, rcodeNames, RRType, recordIs, type Message, type Name, type ResourceRecord } from '@app/dns';
 
 export type ResponseKind = 'answer' | 'referral' | 'nodata' | 'nxdomain' | 'other';
 
@@ -30,7 +29,7 @@ export function nsNames(message: Message, owner: Name, sections?: readonly Secti
   for (const rr of recordsFor(message, RRType.NS, owner, sections)) {
     if (recordIs(rr, RRType.NS)) byKey.set(rr.rdata.target.key(), rr.rdata.target.toLowerCase());
   }
-  return [...byKey.values()].sort((a, b) => a.compareCanonical(b));
+  return [...byKey.values()].sort(byPresentation);
 }
 
 export function addressesIn(message: Message, owner: Name, sections?: readonly Section[]): string[] {
@@ -46,5 +45,16 @@ export function displayName(name: Name): string {
 }
 
 export function rcodeName(rcode: number): string {
-  return Object.entries(Rcode).find(([, value]) => value === rcode)?.[0] ?? `RCODE${rcode}`;
+  return rcodeNames.get(rcode) ?? `RCODE${rcode}`;
+}
+
+/** Orders names by their text, as the reference sorts name server names (not canonical DNS order). */
+export function byPresentation(a: Name, b: Name): number {
+  const x = displayName(a);
+  const y = displayName(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -4,7 +4,7 @@
 import { Name, Rcode, RRType, recordIs, type Message } from '@app/dns';
 import type { Nameserver } from '../net/nameserver.ts';
 import type { Network } from '../net/network.ts';
-import { addressesIn, nsNames, responseKind } from '../net/response.ts';
+import { addressesIn, byPresentation, byText, nsNames, responseKind } from '../net/response.ts';
 import type { RootHint } from './root-hints.ts';
 
 /** One zone on the way down: its name and the servers a referral (or the hints) gave for it. */
@@ -32,7 +32,7 @@ const maxCnames = 8;
 const maxDepth = 6;
 
 function sortServers(servers: Nameserver[]): Nameserver[] {
-  return servers.sort((a, b) => a.name.compareCanonical(b.name) || a.address.localeCompare(b.address));
+  return servers.sort((a, b) => byPresentation(a.name, b.name) || byText(a.address, b.address));
 }
 
 export class Resolver {
