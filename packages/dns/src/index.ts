@@ -28,3 +28,6 @@ export { canonicalRdata, signedData, signedOwner } from './dnssec/canonical.ts';
 export { isSupportedAlgorithm } from './dnssec/public-key.ts';
 export { verifyRrsig, rrsigsCovering, type VerifyResult, type VerifyFailure } from './dnssec/verify.ts';
 export { base32hexEncode, base32hexDecode } from './base32hex.ts';
+export { parseZoneFile, type ZoneFileOptions } from './zone-file/parse.ts';
+export { ZoneFileError } from './zone-file/errors.ts';
+export { recordToString, rdataToString, quoteCharacterString } from './zone-file/record-text.ts';

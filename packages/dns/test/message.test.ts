@@ -83,6 +83,13 @@ test('names are compressed, and only in RFC 1035 types', () => {
   assert.equal(decodeMessage(srv).answer[1].raw.length, 6 + 13);
 });
 
+test('compression keeps the case of every name', () => {
+  const names = ['Example.COM.', 'example.com.', 'www.example.com.', 'WWW.Example.COM.', 'mail.Example.COM.'];
+  const m = decodeMessage(encodeMessage({ answer: names.map((t) => rr(t, RRType.NS, { target: n(t) })) }));
+  assert.deepEqual(m.answer.map((r) => r.name.toString()), names);
+  assert.deepEqual(m.answer.map((r) => (recordIs(r, RRType.NS) ? r.rdata.target.toString() : '')), names);
+});
+
 test('EDNS: version, payload size, DO, other flags, extended rcode and options', () => {
   const cookie = bytes(1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14, 15, 16, 17, 18);
   const wire = encodeMessage({

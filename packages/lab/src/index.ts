@@ -8,4 +8,4 @@ export { runDiff, scenarioDomain, type DiffRow } from './diff/run-diff.ts';
 export { compareFindings, type Comparison } from './diff/compare-findings.ts';
 export { scenarioReport, catalogueTable } from './diff/diff-report.ts';
 export { zonemasterCli, ourEngine, type Finding, type Checker, type CheckerRun } from './diff/checkers.ts';
-export { runDemo } from './demo.ts';
+export { runDemo } from './demo/run-demo.ts';

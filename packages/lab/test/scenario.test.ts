@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { catalogueNames, loadScenario, parseScenarioText, ScenarioError } from '../src/index.ts';
 import { spoilDs, parentOrigin } from '../src/world/delegation.ts';
 import { signatureTime } from '../src/world/signature-time.ts';
+import { reverseName } from '../src/world/reverse-names.ts';
 import { bindConfig } from '../src/world/bind-config.ts';
 
 const root = `
@@ -109,6 +110,12 @@ test('a spoilt DS keeps its shape but changes what it says', () => {
   assert.equal(spoilDs(ds, 'wrong-keytag').split(' ')[3], '5811');
 });
 
+test('reverse names for IPv4 and IPv6 addresses', () => {
+  assert.equal(reverseName('192.0.2.10'), '10.2.0.192.in-addr.arpa.');
+  assert.equal(reverseName('2001:db8:10::1'), '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.0.0.8.b.d.0.1.0.0.2.ip6.arpa.');
+  assert.equal(reverseName('2001:DB8:0:0:1:2:3:4'), '4.0.0.0.3.0.0.0.2.0.0.0.1.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa.');
+});
+
 test('parent zones are the closest enclosing origin', () => {
   const origins = ['.', 'test.', 'a.test.'];
   assert.equal(parentOrigin('a.test.', origins), 'test.');
@@ -122,7 +129,7 @@ test('BIND config: one view per server matched by destination, transfers closed 
   const config = bindConfig({
     dir: '/tmp/x',
     hintsPath: '/tmp/x/root.hints',
-    chaosZoneFiles: new Map([['b.test.', '/tmp/x/chaos.zone']]),
+    chaosZoneFiles: { 'b.test.': '/tmp/x/chaos.zone' },
     servers: [
       { name: 'a.test.', addresses: ['192.0.2.1'], engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
       { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },

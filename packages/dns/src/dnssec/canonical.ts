@@ -1,5 +1,7 @@
 // The data an RRSIG signs: RFC 4034 §3.1.8.1 and §6, with RFC 6840 §5.1's list of lower-cased types.
+import { RRType } from '../constants.ts';
 import { Name } from '../name.ts';
+import { encodeRdata } from '../wire/rdata/registry.ts';
 import { encodeRdataBytes, type RecordInput } from '../wire/message.ts';
 import type { RrsigData } from '../wire/rdata/dnssec-records.ts';
 import { Writer } from '../wire/writer.ts';
@@ -27,14 +29,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
 /** RRSIG rdata without the signature, then each RR in canonical form and order, duplicates dropped. */
 export function signedData(rrset: readonly RecordInput[], rrsig: RrsigData): Uint8Array {
   const w = new Writer(1024);
-  w.u16(rrsig.typeCovered);
-  w.u8(rrsig.algorithm);
-  w.u8(rrsig.labels);
-  w.u32(rrsig.originalTtl);
-  w.u32(rrsig.expiration);
-  w.u32(rrsig.inception);
-  w.u16(rrsig.keyTag);
-  w.name(rrsig.signerName, false, true);
+  encodeRdata(w, RRType.RRSIG, { ...rrsig, signature: new Uint8Array(0) }, 'canonical');
   const rdatas = rrset.map(canonicalRdata).sort(compareBytes);
   for (let i = 0; i < rdatas.length; i++) {
     if (i > 0 && compareBytes(rdatas[i], rdatas[i - 1]) === 0) continue;

@@ -1,8 +1,7 @@
 // RFC 4034 Appendix B.
-import { DnssecAlgorithm } from '../constants.ts';
-import type { DnskeyData } from '../wire/rdata/dnssec-records.ts';
+import { DnssecAlgorithm, RRType } from '../constants.ts';
 import { encodeRdataBytes } from '../wire/message.ts';
-import { RRType } from '../constants.ts';
+import type { DnskeyData } from '../wire/rdata/dnssec-records.ts';
 
 export function keyTag(dnskey: DnskeyData): number {
   const rdata = encodeRdataBytes(RRType.DNSKEY, dnskey);

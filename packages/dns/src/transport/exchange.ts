@@ -25,3 +25,32 @@ export const DNS_PORT = 53;
 export function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The query was aborted', 'AbortError');
 }
+
+/**
+ * Settles an exchange exactly once, from whichever comes first: reply, timeout, socket error or
+ * abort. `release` closes the socket and timers.
+ */
+export function settleOnce(
+  signal: AbortSignal | undefined,
+  resolve: (outcome: ExchangeOutcome) => void,
+  reject: (error: Error) => void,
+  release: () => void,
+): { finish(outcome: ExchangeOutcome | Error): void; readonly done: boolean } {
+  let done = false;
+  const onAbort = () => finish(abortReason(signal!));
+  const finish = (outcome: ExchangeOutcome | Error) => {
+    if (done) return;
+    done = true;
+    signal?.removeEventListener('abort', onAbort);
+    release();
+    if (outcome instanceof Error) reject(outcome);
+    else resolve(outcome);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    finish,
+    get done() {
+      return done;
+    },
+  };
+}

@@ -1,48 +1,38 @@
 // One query over UDP: resend on timeout, drop replies from elsewhere or for other queries.
-import { createSocket, type Socket } from 'node:dgram';
+import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { abortReason, DNS_PORT, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
+import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
 
 export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions): Promise<ExchangeOutcome> {
   const port = server.port ?? DNS_PORT;
-  const family = isIPv6(server.address) ? 'udp6' : 'udp4';
   return new Promise((resolve, reject) => {
-    const socket: Socket = createSocket({ type: family, recvBufferSize: Math.max(options.maxResponseSize, 4096) });
-    let timer: NodeJS.Timeout | undefined;
-    let sent = 0;
-    let done = false;
-    const finish = (outcome: ExchangeOutcome | Error) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      socket.removeAllListeners('message');
-      socket.on('error', () => undefined);
-      socket.close();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onAbort = () => finish(abortReason(options.signal!));
-    const send = () => {
-      if (done) return;
-      sent++;
-      socket.send(packet, port, server.address, (error) => {
-        if (error) finish({ kind: 'error', error });
-      });
-      timer = setTimeout(() => (sent < attempts ? send() : finish({ kind: 'timeout' })), options.timeoutMs);
-    };
     if (options.signal?.aborted) {
-      socket.close();
       reject(abortReason(options.signal));
       return;
     }
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.on('error', (error) => finish({ kind: 'error', error }));
+    const socket = createSocket({ type: isIPv6(server.address) ? 'udp6' : 'udp4', recvBufferSize: Math.max(options.maxResponseSize, 4096) });
+    let timer: NodeJS.Timeout | undefined;
+    let sent = 0;
+    const exchange = settleOnce(options.signal, resolve, reject, () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('message');
+      socket.on('error', () => undefined);
+      socket.close();
+    });
+    const send = () => {
+      if (exchange.done) return;
+      sent++;
+      socket.send(packet, port, server.address, (error) => {
+        if (error) exchange.finish({ kind: 'error', error });
+      });
+      timer = setTimeout(() => (sent < attempts ? send() : exchange.finish({ kind: 'timeout' })), options.timeoutMs);
+    };
+    socket.on('error', (error) => exchange.finish({ kind: 'error', error }));
     socket.on('message', (msg, from) => {
       if (from.port !== port || !sameAddress(from.address, server.address)) return;
       if (msg.length > options.maxResponseSize) return;
       const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
-      if (options.accepts(bytes)) finish({ kind: 'reply', bytes });
+      if (options.accepts(bytes)) exchange.finish({ kind: 'reply', bytes });
     });
     socket.bind({ address: options.sourceAddress, port: 0 }, send);
   });

@@ -164,8 +164,12 @@ function u16(v: number, what: string): number {
   return v;
 }
 
+// Encoding is synchronous, so one writer (and its grown buffer) serves every message.
+const shared = new Writer(4096);
+
 export function encodeMessage(msg: MessageInput): Uint8Array {
-  const w = new Writer();
+  const w = shared;
+  w.reset();
   const question = msg.question ?? [];
   const answer = msg.answer ?? [];
   const authority = msg.authority ?? [];

@@ -9,8 +9,10 @@ export class Writer {
   buf: Uint8Array;
   view: DataView;
   length = 0;
-  /** Suffix bytes (as a latin1 string) -> offset. Case-sensitive, so compression keeps case. */
-  readonly suffixes = new Map<string, number>();
+  /** Hash of a name suffix's exact bytes -> where it was first written (checked on use). */
+  readonly suffixes = new Map<number, number>();
+  readonly #hashes = new Int32Array(128);
+  readonly #starts = new Int32Array(128);
 
   constructor(initial = 512) {
     this.buf = new Uint8Array(initial);
@@ -62,36 +64,65 @@ export class Writer {
 
   /**
    * Writes a name, pointing at an earlier copy of a suffix when `compress` is set. Every suffix
-   * written is remembered, so later names may point into this one either way.
+   * written is remembered, so later names may point into this one either way. Matching is by
+   * exact bytes, so compression never changes a name's case.
    */
   name(name: Name, compress: boolean, lowercase = false): void {
     const wire = name.wire;
-    if (wire.length === 1) {
-      this.u8(0);
-      return;
+    const starts = this.#starts;
+    const hashes = this.#hashes;
+    let count = 0;
+    for (let at = 0; wire[at] !== 0; at += wire[at] + 1) starts[count++] = at;
+    // FNV-1a over each suffix, built from the right so each label is hashed once.
+    let h = 0x811c9dc5;
+    for (let i = count - 1; i >= 0; i--) {
+      const start = starts[i];
+      const end = start + wire[start] + 1;
+      for (let j = start; j < end; j++) h = Math.imul(h ^ wire[j], 0x01000193);
+      hashes[i] = h;
     }
-    let key = '';
-    for (let i = 0; i < wire.length; i++) key += String.fromCharCode(wire[i]);
-    for (let at = 0; wire[at] !== 0; at += wire[at] + 1) {
-      const suffix = at === 0 ? key : key.substring(at);
-      if (compress) {
-        const target = this.suffixes.get(suffix);
-        if (target !== undefined) {
-          this.u16(0xc000 | target);
-          return;
-        }
+    for (let i = 0; i < count; i++) {
+      const at = starts[i];
+      const known = this.suffixes.get(hashes[i]);
+      if (compress && known !== undefined && this.#sameName(known, wire, at)) {
+        this.u16(0xc000 | known);
+        return;
       }
-      if (this.length <= MAX_POINTER && !this.suffixes.has(suffix)) this.suffixes.set(suffix, this.length);
+      if (known === undefined && this.length <= MAX_POINTER) this.suffixes.set(hashes[i], this.length);
       const len = wire[at];
       this.reserve(len + 1);
       if (lowercase) {
-        for (let i = 0; i <= len; i++) this.buf[this.length + i] = lowerByte(wire[at + i]);
+        for (let k = 0; k <= len; k++) this.buf[this.length + k] = lowerByte(wire[at + k]);
       } else {
         this.buf.set(wire.subarray(at, at + len + 1), this.length);
       }
       this.length += len + 1;
     }
     this.u8(0);
+  }
+
+  /** Does the name written at `offset` (following our own pointers) equal wire[at..]? */
+  #sameName(offset: number, wire: Uint8Array, at: number): boolean {
+    const buf = this.buf;
+    let p = offset;
+    for (;;) {
+      let len = buf[p];
+      while ((len & 0xc0) === 0xc0) {
+        p = ((len & 0x3f) << 8) | buf[p + 1];
+        len = buf[p]!;
+      }
+      if (len !== wire[at]) return false;
+      if (len === 0) return true;
+      for (let k = 1; k <= len; k++) if (buf[p + k] !== wire[at + k]) return false;
+      p += len + 1;
+      at += len + 1;
+    }
+  }
+
+  /** Empties the writer for the next message, keeping its buffer. */
+  reset(): void {
+    this.length = 0;
+    this.suffixes.clear();
   }
 
   finish(): Uint8Array {

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
+import { isIP, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
@@ -11,7 +12,8 @@ import type { Scenario } from '../scenario/schema.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
 import { assertLabAvailable } from './availability.ts';
-import type { SupervisorMessage, WireQueryResult } from './supervisor-protocol.ts';
+import { bridge } from './socket-bridge.ts';
+import type { ForwardResult, SupervisorMessage, SupervisorRequest, WireQueryResult } from './supervisor-protocol.ts';
 
 export interface ExecOptions {
   env?: Record<string, string>;
@@ -40,13 +42,18 @@ export interface Lab {
   addressesOf(serverName: string): string[];
   /** Runs a command inside the lab's network namespace, with DNS_ROOT_HINTS set. */
   exec(command: string, args?: string[], options?: ExecOptions): Promise<ExecResult>;
-  /** Starts a long-running command inside the namespace (a service, an agent). */
+  /** Starts a long-running command inside the namespace (a service, an agent); it ends with the lab at the latest. */
   spawn(command: string, args?: string[], options?: { env?: Record<string, string>; stdio?: StdioOptions; cwd?: string }): ChildProcess;
   /**
    * @app/dns's `query`, sent from inside the namespace. `server` may be a lab server's name (its
-   * first address is used) or an address.
+   * first address is used), an address, or `{ address, port }`.
    */
   query(server: string | ServerAddress, question: QuestionInput, options?: Omit<QueryOptions, 'signal'>): Promise<QueryResult>;
+  /**
+   * Makes a TCP port inside the namespace (a service listening on its 127.0.0.1) reachable from the
+   * host: returns the port on the host's 127.0.0.1 that leads there. Closed when the lab stops.
+   */
+  forward(port: number, host?: string): Promise<number>;
   /** Milliseconds each start-up step took (world, addresses, named, responder, total). */
   startup: Record<string, number>;
   stop(): Promise<void>;
@@ -55,6 +62,8 @@ export interface Lab {
 export interface StartLabOptions {
   /** Keep the working directory after stop (for debugging). Also LAB_KEEP=1. */
   keepDir?: boolean;
+  /** Reuse zone files built earlier for the same scenario (default true; LAB_NO_CACHE=1 turns it off). */
+  cache?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -80,7 +89,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   let plan;
   try {
-    plan = await buildWorld(world, dir);
+    plan = await buildWorld(world, dir, { cache: options.cache ?? process.env.LAB_NO_CACHE !== '1' });
     worldMs = Math.round(performance.now() - begun);
   } catch (error) {
     removeDir();
@@ -102,7 +111,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
     stderrTail = (stderrTail + chunk.toString()).slice(-4000);
   });
 
-  const pending = new Map<number, (result: WireQueryResult) => void>();
+  const pending = new Map<number, (result: WireQueryResult | ForwardResult) => void>();
   let nextId = 1;
   const exited = new Promise<void>((done) => supervisor.once('exit', () => done()));
   let startup: Record<string, number> = {};
@@ -137,8 +146,18 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   const namespacePid = String(supervisor.pid);
   const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, DNS_ROOT_HINTS: plan.hintsPath, ...env });
-  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', '--', command, ...args];
+  // Commands join the lab's PID namespace too, so they end with the lab whatever they do.
+  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
   let stopping: Promise<void> | undefined;
+  const hostBridges: Server[] = [];
+  const request = <T extends WireQueryResult | ForwardResult>(message: DistributiveOmit<SupervisorRequest, 'id'>): Promise<T> => {
+    if (stopping !== undefined || !supervisor.connected) return Promise.reject(new Error('the lab has stopped'));
+    const id = nextId++;
+    return new Promise((done) => {
+      pending.set(id, done as (result: WireQueryResult | ForwardResult) => void);
+      supervisor.send({ ...message, id });
+    });
+  };
 
   const lab: Lab = {
     hintsPath: plan.hintsPath,
@@ -170,19 +189,22 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       });
     },
     async query(server, question, queryOptions = {}) {
-      if (stopping !== undefined || !supervisor.connected) throw new Error('the lab has stopped');
-      const target = typeof server === 'string' ? { address: lab.addressesOf(server)[0] } : server;
+      const target = typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
-      const id = nextId++;
-      const wire = await new Promise<WireQueryResult>((done) => {
-        pending.set(id, done);
-        supervisor.send({ id, op: 'query', server: target, question: { ...question, name }, options: queryOptions });
-      });
-      return fromWire(wire);
+      return fromWire(await request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
+    },
+    async forward(port, host = '127.0.0.1') {
+      const socketPath = join(dir, `forward-${host.replace(/[^0-9a-f.]/gi, '_')}-${port}.sock`);
+      const result = await request<ForwardResult>({ op: 'forward', socketPath, host, port });
+      if (!result.ok) throw new Error(`cannot forward to ${host}:${port} inside the lab: ${result.error}`);
+      const server = await bridge({ host: '127.0.0.1', port: 0 }, { path: socketPath });
+      hostBridges.push(server);
+      return (server.address() as AddressInfo).port;
     },
     startup: { ...startup, world: worldMs, total: Math.round(performance.now() - begun) },
     stop() {
       stopping ??= (async () => {
+        for (const server of hostBridges) server.close();
         supervisor.disconnect();
         const timer = setTimeout(() => supervisor.kill('SIGKILL'), 5000);
         await exited;
@@ -195,6 +217,8 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   };
   return lab;
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function fromWire(wire: WireQueryResult): QueryResult {
   const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };

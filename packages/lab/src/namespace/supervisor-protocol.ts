@@ -11,7 +11,18 @@ export interface QueryRequest {
   options: Omit<QueryOptions, 'signal'>;
 }
 
-export type SupervisorRequest = QueryRequest;
+/** Serve the Unix socket `socketPath` by connecting to host:port inside the namespace. */
+export interface ForwardRequest {
+  id: number;
+  op: 'forward';
+  socketPath: string;
+  host: string;
+  port: number;
+}
+
+export type SupervisorRequest = QueryRequest | ForwardRequest;
+
+export type ForwardResult = { ok: true } | { ok: false; error: string };
 
 export type WireQueryResult = { transport: Transport; rttMs: number } & (
   | { outcome: 'response' | 'malformed'; bytes: Uint8Array; truncatedUdp?: Uint8Array }
@@ -22,4 +33,4 @@ export type WireQueryResult = { transport: Transport; rttMs: number } & (
 export type SupervisorMessage =
   | { event: 'ready'; startup: Record<string, number> }
   | { event: 'failed'; message: string }
-  | { id: number; result: WireQueryResult };
+  | { id: number; result: WireQueryResult | ForwardResult };

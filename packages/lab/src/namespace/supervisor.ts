@@ -2,10 +2,12 @@
 // says "ready", serves requests from the host, and stops everything when the host lets go of it
 // (as PID 1 its exit takes every process in the namespace with it).
 import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { WorldPlan } from '../world/world-plan.ts';
 import { addLoopbackAddresses } from './loopback-addresses.ts';
 import { startNamed } from './named-process.ts';
+import { bridge } from './socket-bridge.ts';
 import type { SupervisorMessage, SupervisorRequest } from './supervisor-protocol.ts';
 
 const send = (message: SupervisorMessage): void => {
@@ -41,8 +43,30 @@ async function start(): Promise<void> {
 }
 
 async function handle(request: SupervisorRequest): Promise<void> {
+  if (request.op === 'forward') {
+    try {
+      await reachable(request.host, request.port);
+      const server = await bridge({ path: request.socketPath }, { host: request.host, port: request.port });
+      stoppers.push(() => new Promise((done) => server.close(() => done())));
+      send({ id: request.id, result: { ok: true } });
+    } catch (error) {
+      send({ id: request.id, result: { ok: false, error: (error as Error).message } });
+    }
+    return;
+  }
   const { runQuery } = await import('./run-query.ts');
   send({ id: request.id, result: await runQuery(request) });
+}
+
+/** Forwarding starts only to something that listens, so a wrong port fails at once. */
+function reachable(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port }, () => {
+      socket.destroy();
+      resolve();
+    });
+    socket.once('error', (error) => reject(new Error(`nothing answers on ${host}:${port} inside the lab (${error.message})`)));
+  });
 }
 
 let stopping = false;

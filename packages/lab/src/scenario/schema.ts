@@ -28,7 +28,7 @@ export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'none'] as co
 
 const behaviourSchema = z
   .object({
-    tcp: z.boolean().default(true),
+    tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
     drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),
@@ -79,6 +79,7 @@ const zoneSchema = z
     servers: z.array(fqdn).min(1),
     text: z.string(),
     addressRecords: z.boolean().default(true),
+    ptrRecords: z.boolean().default(false),
     dnssec: dnssecSchema.optional(),
     delegated: z.boolean().default(true),
     parent: parentSchema.default({ glue: true }),

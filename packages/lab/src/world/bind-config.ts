@@ -11,7 +11,7 @@ export interface BindConfigInput {
   hintsPath: string;
   servers: LabServer[];
   /** CHAOS zone file per server that has a version string. */
-  chaosZoneFiles: Map<string, string>;
+  chaosZoneFiles: Record<string, string>;
 }
 
 export const backendPort = 5353;
@@ -65,7 +65,7 @@ controls { };
     }
     if (b.axfr) settings.push('  allow-transfer { any; };');
     out.push(`view ${quote(server.name)} in {\n${[...settings, ...zones].join('\n')}\n};`);
-    const chaosFile = chaosZoneFiles.get(server.name);
+    const chaosFile = chaosZoneFiles[server.name];
     if (chaosFile !== undefined) {
       out.push(`view ${quote(`${server.name} chaos`)} chaos {
   match-destinations ${addressList(server.addresses)};

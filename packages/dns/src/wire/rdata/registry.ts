@@ -96,6 +96,10 @@ const canonicalLowercase = new Set<number>([
   RRType.PX, RRType.NXT, RRType.NAPTR, RRType.KX, RRType.SRV, RRType.DNAME, RRType.A6, RRType.RRSIG,
 ]);
 
+const compressed = { compress: true, lowercase: false };
+const plain = { compress: false, lowercase: false };
+const lowercased = { compress: false, lowercase: true };
+
 export function isKnownType(type: number): type is KnownType {
   return codecs.has(type);
 }
@@ -123,9 +127,6 @@ export function encodeRdata(w: Writer, type: number, data: Rdata, mode: 'message
   }
   const known = codecs.get(type);
   if (!known) throw new TypeError(`type ${type} has no structured rdata; pass the bytes`);
-  const options = {
-    compress: mode === 'message' && known.compress,
-    lowercase: mode === 'canonical' && canonicalLowercase.has(type),
-  };
+  const options = mode === 'message' ? (known.compress ? compressed : plain) : mode === 'canonical' && canonicalLowercase.has(type) ? lowercased : plain;
   known.codec.encode(w, data as never, options);
 }

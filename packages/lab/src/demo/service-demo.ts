@@ -1,0 +1,72 @@
+// The demo through the domain health service: its RPC API (and its agent, once it has one) run
+// inside the lab; tests are submitted over JSON-RPC from the host through a forwarded port.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { Lab } from '../namespace/start-lab.ts';
+
+const insidePort = 5000;
+
+export interface ServiceResult {
+  domain: string;
+  results: { module: string; testcase: string; level: string; message: string }[];
+}
+
+export type ServiceDemoOutcome = { ran: true; results: ServiceResult[] } | { ran: false; reason: string };
+
+/** Whether the service's CLI offers an agent command (read from its usage text). */
+function hasAgent(serviceCli: string): boolean {
+  try {
+    return /\bagent\b/.test(execFileSync(process.execPath, [serviceCli, '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+  } catch (error) {
+    return /\bagent\b/.test(String((error as { stderr?: string }).stderr ?? ''));
+  }
+}
+
+export async function runThroughService(lab: Lab, serviceCli: string, domains: string[], print: (line: string) => void): Promise<ServiceDemoOutcome> {
+  const env = { DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`, DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`, DATA_DIR: lab.dir };
+  const serve = lab.spawn(process.execPath, [serviceCli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  serve.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  serve.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const up = await waitFor(() => /JSON-RPC API on/.test(log) || serve.exitCode !== null, 30_000);
+  if (!up || serve.exitCode !== null) return { ran: false, reason: `the service did not start: ${log.trim().slice(-400)}` };
+
+  const port = await lab.forward(insidePort);
+  let nextId = 1;
+  const rpc = async (method: string, params?: unknown): Promise<unknown> => {
+    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+    if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
+  };
+
+  print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
+  const agent = hasAgent(serviceCli);
+  if (agent) lab.spawn(process.execPath, [serviceCli, 'agent'], { env, stdio: 'ignore' });
+  const ids = new Map<string, string>();
+  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: domain.replace(/\.$/, '') })));
+  print(`Submitted ${ids.size} tests: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
+
+  const finished = await waitFor(async () => {
+    for (const id of ids.values()) if (Number(await rpc('test_progress', { test_id: id })) < 100) return false;
+    return true;
+  }, agent ? 180_000 : 3000);
+  if (!finished) {
+    return { ran: false, reason: agent ? 'the tests did not finish within 3 minutes' : 'the service has no agent yet, so the tests stay queued at progress 0' };
+  }
+  const results: ServiceResult[] = [];
+  for (const [domain, id] of ids) {
+    const result = (await rpc('get_test_results', { id, language: 'en' })) as { results: ServiceResult['results'] };
+    results.push({ domain, results: result.results });
+  }
+  return { ran: true, results };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return check();
+}

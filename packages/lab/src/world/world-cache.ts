@@ -1,0 +1,85 @@
+// Built zone files are reused between lab starts (keys, signing and BIND's zone tools are most of a
+// start-up). An entry is keyed by the scenario and the builder's own source, and is reused only while
+// every signature time meant to lie in the future still does.
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import type { Scenario } from '../scenario/schema.ts';
+import { buildZones, type ZoneSet } from './build-zones.ts';
+
+const cacheRoot = join(tmpdir(), 'app-lab-worlds');
+const maxAgeMs = 12 * 3600_000;
+const evictAfterMs = 48 * 3600_000;
+
+const builderVersion = createHash('sha256')
+  .update(readdirSync(import.meta.dirname).sort().map((file) => readFileSync(join(import.meta.dirname, file), 'utf8')).join('\0'))
+  .digest('hex');
+
+interface Entry {
+  createdAt: number;
+  reuseForMs: number;
+  zoneSet: ZoneSet;
+}
+
+/** How long a build stays true: a signature time in the future must not slip into the past. */
+function reuseFor(scenario: Scenario): number {
+  const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+  let limit = maxAgeMs;
+  for (const zone of scenario.zones) {
+    for (const spec of [zone.dnssec?.inception, zone.dnssec?.expiration]) {
+      const match = spec === undefined ? null : /^\+?(\d+)([smhdw]?)$/.exec(spec);
+      if (match !== null) limit = Math.min(limit, (Number(match[1]) * (units[match[2] || 's'] ?? 1) * 1000) / 2);
+    }
+  }
+  return limit;
+}
+
+const mapPaths = (set: ZoneSet, map: (path: string) => string): ZoneSet => ({
+  hintsPath: map(set.hintsPath),
+  chaosZoneFiles: Object.fromEntries(Object.entries(set.chaosZoneFiles).map(([name, path]) => [name, map(path)])),
+  servers: set.servers.map((server) => ({ ...server, zones: server.zones.map((z) => ({ ...z, file: map(z.file) })) })),
+});
+
+async function readEntry(dir: string): Promise<ZoneSet | undefined> {
+  try {
+    const entry = JSON.parse(await readFile(join(dir, 'entry.json'), 'utf8')) as Entry;
+    if (Date.now() - entry.createdAt >= entry.reuseForMs) return undefined;
+    return mapPaths(entry.zoneSet, (path) => resolve(dir, path));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function cachedZones(scenario: Scenario): Promise<ZoneSet> {
+  const key = createHash('sha256').update(builderVersion).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones })).digest('hex').slice(0, 32);
+  const dir = join(cacheRoot, key);
+  const cached = await readEntry(dir);
+  if (cached !== undefined) return cached;
+
+  const building = join(cacheRoot, `.building-${randomBytes(6).toString('hex')}`);
+  const built = await buildZones(scenario, building);
+  const entry: Entry = { createdAt: Date.now(), reuseForMs: reuseFor(scenario), zoneSet: mapPaths(built, (path) => relative(building, path)) };
+  await writeFile(join(building, 'entry.json'), JSON.stringify(entry));
+  await rm(dir, { recursive: true, force: true });
+  try {
+    await rename(building, dir);
+  } catch {
+    // Another lab built the same world at the same moment: use its copy.
+    await rm(building, { recursive: true, force: true });
+    const theirs = await readEntry(dir);
+    if (theirs !== undefined) return theirs;
+    throw new Error(`could not store the built world in ${dir}`);
+  }
+  await evictOld();
+  return mapPaths(entry.zoneSet, (path) => resolve(dir, path));
+}
+
+async function evictOld(): Promise<void> {
+  for (const name of readdirSync(cacheRoot)) {
+    const path = join(cacheRoot, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info !== undefined && Date.now() - info.mtimeMs > evictAfterMs) await rm(path, { recursive: true, force: true });
+  }
+}
