@@ -2,7 +2,9 @@
 // (Debian's zonemaster-cli) on the same lab: the Basic findings must agree, arguments included.
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
@@ -105,6 +107,16 @@ describe('Basic in the lab', { skip: skipReason ?? false }, () => {
     const findings = await ours(lab, 'healthy.test', '--no-ipv4', '--test', 'Basic');
     assert.ok(findings.some((f) => f.tag === 'IPV4_DISABLED' && f.args.rrtype === 'NS'));
     assert.ok(!findings.some((f) => f.tag === 'HAS_NAMESERVERS' && /\/\d+\.\d+\.\d+\.\d+$/.test(String(f.args.ns))));
+  });
+
+  test('a profile sets the transport and the levels', async () => {
+    const profile = join(await mkdtemp(join(tmpdir(), 'dnscheck-profile-')), 'tcp-only.json');
+    await writeFile(profile, JSON.stringify({ resolver: { defaults: { usevc: true } }, test_levels: { BASIC: { NS_NO_RESPONSE: 'WARNING', HAS_NAMESERVERS: 'NOTICE' } } }));
+    const findings = await ours(lab, 'notcp.test', '--profile', profile, '--test', 'Basic');
+    const silent = findings.filter((f) => f.tag === 'NS_NO_RESPONSE').map((f) => `${String(f.args.ns)} ${f.level}`);
+    assert.deepEqual(silent.sort(), ['ns2.notcp.test/2001:db8:90::2 WARNING', 'ns2.notcp.test/203.0.113.90 WARNING']);
+    assert.ok(findings.some((f) => f.tag === 'HAS_NAMESERVERS' && f.level === 'NOTICE' && String(f.args.ns).startsWith('ns1.notcp.test/')));
+    assert.ok(findings.some((f) => f.tag === 'HAS_PARENT' && f.level === 'DEBUG'), 'test_levels replaces the whole table');
   });
 
   test('an undelegated test uses the given name servers, resolving those outside the zone', async () => {

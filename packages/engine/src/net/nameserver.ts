@@ -53,8 +53,10 @@ export class Nameserver {
   }
 
   /** The response, or undefined when none came (timeout, silent server, or its IP family is off). */
-  query(qname: Name | string, qtype: number, flags: QueryFlags = {}): Promise<Message | undefined> {
+  query(qname: Name | string, qtype: number, given: QueryFlags = {}): Promise<Message | undefined> {
     const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
+    const defaults = this.#network.options.resolver;
+    const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
     const key = [name.key(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, JSON.stringify(flags.edns ?? null)].join('|');
     const cached = this.#cache.get(key);
     if (cached) {

@@ -59,7 +59,8 @@ export class Network {
   async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; ms: number }> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
-    const edns = flags.dnssec ? { udpSize: 1232, ...flags.edns, do: true } : flags.edns ? { udpSize: 512, ...flags.edns } : undefined;
+    const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
+    const edns = flags.dnssec ? { udpSize: 1232, ...flags.edns, do: true } : flags.edns ? { udpSize: 512, ...flags.edns } : profileEdns;
     const started = performance.now();
     const result = await query({ address: server.address, port: this.options.port ?? 53 }, question, {
       transport: flags.tcp ? 'tcp' : 'udp',
@@ -68,6 +69,7 @@ export class Network {
       retries: Math.max(0, resolver.retry - 1),
       rd: flags.rd ?? resolver.recurse,
       cd: flags.cd ?? false,
+      tcFallback: resolver.fallback && !resolver.igntc,
       ...(edns && { edns }),
       signal: this.options.signal,
     });
