@@ -57,6 +57,11 @@ test('no TCP: UDP answers, TCP is refused', { skip }, async () => {
   assert.equal(tcp.outcome, 'network-error');
 });
 
+test('silent TCP: connections are accepted but never answered; UDP answers', { skip }, async () => {
+  assert.equal((await ask('ns-tcpsilent.quirks.test', 'www.quirks.test', RRType.A, { ...silent, transport: 'tcp' })).outcome, 'timeout');
+  assert.equal((await answer('ns-tcpsilent.quirks.test', 'www.quirks.test', RRType.A)).aa, true);
+});
+
 test('dropping queries of one type: AAAA gets no answer at all, A does', { skip }, async () => {
   assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, silent)).outcome, 'timeout');
   assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, { ...silent, transport: 'tcp' })).outcome, 'timeout');

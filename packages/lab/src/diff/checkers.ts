@@ -22,7 +22,9 @@ export interface Checker {
   run(lab: Lab, domain: string): Promise<CheckerRun>;
 }
 
-const atLeastInfo = (f: Finding): boolean => levels.indexOf(f.level) >= levels.indexOf('INFO');
+/** What both engines are compared on: INFO and above, without the version tags (they describe the software, not the zone). */
+const versionTags = new Set(['GLOBAL_VERSION', 'MODULE_VERSION', 'DEPENDENCY_VERSION']);
+const compared = (f: Finding): boolean => !versionTags.has(f.tag) && levels.indexOf(f.level) >= levels.indexOf('INFO');
 const stripDot = (domain: string): string => (domain === '.' ? domain : domain.replace(/\.$/, ''));
 
 function parseFindings(stdout: string, who: string): Finding[] {
@@ -50,9 +52,7 @@ export const zonemasterCli: Checker = {
     const outcome = await timed(lab, 'zonemaster-cli', args, 'zonemaster-cli');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     const version = outcome.findings.find((f) => f.tag === 'GLOBAL_VERSION')?.args.version;
-    // SYSTEM findings describe the run, not the zone.
-    const findings = outcome.findings.filter((f) => f.module !== 'SYSTEM' && atLeastInfo(f));
-    return { ok: true, findings, version: `zonemaster-cli ${typeof version === 'string' ? version : '?'}`, seconds: outcome.seconds };
+    return { ok: true, findings: outcome.findings.filter(compared), version: `zonemaster-cli ${typeof version === 'string' ? version : '?'}`, seconds: outcome.seconds };
   },
 };
 
@@ -65,6 +65,6 @@ export const ourEngine: Checker = {
     if (!existsSync(engineCliPath)) return { ok: false, reason: `our engine's CLI (${engineCliPath}) is not there yet: branch engine has not been merged` };
     const outcome = await timed(lab, process.execPath, [engineCliPath, stripDot(domain), '--hints', lab.hintsPath, '--json'], 'dnscheck');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
-    return { ok: true, findings: outcome.findings.filter(atLeastInfo), version: 'dnscheck', seconds: outcome.seconds };
+    return { ok: true, findings: outcome.findings.filter(compared), version: 'dnscheck', seconds: outcome.seconds };
   },
 };

@@ -1,7 +1,8 @@
 // Our own small UDP/TCP server on port 53 of each misbehaving server's addresses (inside the lab's
-// namespace). Without TCP, nothing listens on TCP, so connections are refused.
-import { createSocket, type Socket } from 'node:dgram';
-import { createServer, type Server } from 'node:net';
+// namespace). Without TCP, nothing listens on TCP, so connections are refused; with silent TCP,
+// connections are accepted and queries never answered.
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { createServer, type Socket } from 'node:net';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
 import { forwardTcp, forwardUdp, frame, TcpFrames } from './backend.ts';
 import { respond, type Backend, type RootServer } from './misbehaviour.ts';
@@ -12,8 +13,8 @@ export interface Responders {
 
 export async function startResponders(servers: LabServer[], plan: WorldPlan): Promise<Responders> {
   const roots: RootServer[] = plan.servers.filter((s) => s.zones.some((z) => z.origin === '.')).map((s) => ({ name: s.name, addresses: s.addresses }));
-  const sockets: Socket[] = [];
-  const listeners: Server[] = [];
+  const sockets: UdpSocket[] = [];
+  const listeners: TcpListener[] = [];
   for (const server of servers) {
     for (const address of server.addresses) {
       const backend: Backend = {
@@ -24,25 +25,31 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
         },
       };
       sockets.push(await udpListener(address, (query) => respond(query, 'udp', server.behaviour, backend, roots)));
-      if (server.behaviour.tcp) listeners.push(await tcpListener(address, (query) => respond(query, 'tcp', server.behaviour, backend, roots)));
+      const overTcp: Handler = server.behaviour.tcp === 'silent' ? () => Promise.resolve([]) : (query) => respond(query, 'tcp', server.behaviour, backend, roots);
+      if (server.behaviour.tcp !== false) listeners.push(await tcpListener(address, overTcp));
     }
   }
   return {
     async stop() {
       for (const socket of sockets) socket.close();
-      await Promise.all(listeners.map((listener) => new Promise((done) => listener.close(done))));
+      await Promise.all(listeners.map((listener) => listener.stop()));
     },
   };
 }
 
 type Handler = (query: Uint8Array) => Promise<Uint8Array[]>;
 
-function udpListener(address: string, handle: Handler): Promise<Socket> {
+/** A query the responder could not handle goes unanswered; the reason lands in supervisor.log. */
+function logFailure(error: unknown): void {
+  console.error(`responder: ${(error as Error).message}`);
+}
+
+function udpListener(address: string, handle: Handler): Promise<UdpSocket> {
   const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
   socket.on('message', (query, peer) => {
-    void handle(new Uint8Array(query)).then((answers) => {
+    handle(new Uint8Array(query)).then((answers) => {
       for (const answer of answers) socket.send(answer, peer.port, peer.address);
-    });
+    }, logFailure);
   });
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
@@ -50,20 +57,33 @@ function udpListener(address: string, handle: Handler): Promise<Socket> {
   });
 }
 
-function tcpListener(address: string, handle: Handler): Promise<Server> {
+interface TcpListener {
+  stop(): Promise<void>;
+}
+
+function tcpListener(address: string, handle: Handler): Promise<TcpListener> {
+  const connections = new Set<Socket>();
   const server = createServer((connection) => {
+    connections.add(connection);
+    connection.on('close', () => connections.delete(connection));
     const frames = new TcpFrames();
     connection.on('error', () => connection.destroy());
     connection.on('data', (chunk) => {
       for (const query of frames.push(chunk)) {
-        void handle(query).then((answers) => {
+        handle(query).then((answers) => {
           for (const answer of answers) connection.write(frame(answer));
-        });
+        }, logFailure);
       }
     });
   });
+  // Stopping must not wait for clients that keep a connection open (silent TCP invites that).
+  const stop = (): Promise<void> =>
+    new Promise((done) => {
+      server.close(() => done());
+      for (const connection of connections) connection.destroy();
+    });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(53, address, () => resolve(server));
+    server.listen(53, address, () => resolve({ stop }));
   });
 }

@@ -120,5 +120,5 @@ function checkWorld(scenario: Scenario): void {
 /** True when a server misbehaves in a way only our own responder can play (BIND cannot). */
 export function needsResponder(server: Scenario['servers'][number]): boolean {
   const b = server.behaviour;
-  return !b.tcp || b.drop.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate;
+  return b.tcp !== true || b.drop.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate;
 }

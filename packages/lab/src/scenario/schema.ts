@@ -28,7 +28,7 @@ export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'none'] as co
 
 const behaviourSchema = z
   .object({
-    tcp: z.boolean().default(true),
+    tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
     drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),

@@ -1,0 +1,35 @@
+// The `lab` command line: run a command in a lab, list the catalogue, clear errors.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { test } from 'node:test';
+import { labUnavailableReason } from '../src/index.ts';
+
+const cli = resolve(import.meta.dirname, '../bin/lab.ts');
+const lab = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 60_000 });
+
+const unavailable = await labUnavailableReason();
+
+test('lab run: the command runs inside with the hints path, and its exit code is the lab\'s', { skip: unavailable ?? false }, () => {
+  const ok = lab('run', 'single-nameserver', '--', 'sh', '-c', 'test "$1" = "$DNS_ROOT_HINTS" && dig +short +norec +time=2 @192.0.2.50 single.test SOA', 'sh', '{hints}');
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.match(ok.stdout, /^ns1\.single\.test\. hostmaster\.single\.test\. 2024010101 /);
+  assert.match(ok.stderr, /lab: \d+ servers up; root hints in \S+root\.hints \(DNS_ROOT_HINTS\)/);
+  assert.equal(lab('run', 'single-nameserver', '--', 'sh', '-c', 'exit 7').status, 7);
+});
+
+test('lab list names every catalogue scenario with its description', () => {
+  const listed = lab('list');
+  assert.equal(listed.status, 0);
+  assert.match(listed.stdout, /^wrong-ds\s+broken DNSSEC — the DS in the parent matches no DNSKEY/m);
+  assert.equal(listed.stdout.trim().split('\n').length, 11);
+});
+
+test('usage and unknown scenarios get one clear message and exit code 2', () => {
+  const usage = lab('run', 'single-nameserver');
+  assert.equal(usage.status, 2);
+  assert.match(usage.stderr, /usage:\n {2}lab run <scenario>/);
+  const unknown = lab('run', 'no-such-thing', '--', 'true');
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, unavailable === undefined ? /^lab: unknown scenario "no-such-thing"; the catalogue has: / : /^lab: the DNS lab cannot/);
+});
