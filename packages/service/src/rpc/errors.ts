@@ -1,0 +1,49 @@
+// JSON-RPC error objects with the codes and fixed messages the spec and the reference use.
+import { validationMessage, type Locale } from '../validation/messages.ts';
+import type { Issue } from '../validation/schema.ts';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+
+export interface ErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error a method raises on purpose; it reaches the client as -32603 with its message and data. */
+export class MethodError extends Error {
+  readonly data: unknown;
+  readonly code: number;
+  constructor(message: string, data?: unknown, code = INTERNAL_ERROR) {
+    super(message);
+    this.name = 'MethodError';
+    this.data = data;
+    this.code = code;
+  }
+}
+
+/** Invalid params, carried with the issues found so they can be translated when answered. */
+export class InvalidParams extends Error {
+  readonly issues: Issue[];
+  constructor(issues: Issue[]) {
+    super('Invalid method parameter(s).');
+    this.name = 'InvalidParams';
+    this.issues = issues;
+  }
+}
+
+export const parseError: ErrorObject = { code: PARSE_ERROR, message: 'Invalid JSON was received by the server.' };
+export const invalidRequest: ErrorObject = { code: INVALID_REQUEST, message: 'The JSON sent is not a valid request object.' };
+export const methodNotFound: ErrorObject = { code: METHOD_NOT_FOUND, message: 'Procedure not found' };
+
+export function invalidParams(issues: readonly Issue[], locale: Locale): ErrorObject {
+  return {
+    code: INVALID_PARAMS,
+    message: 'Invalid method parameter(s).',
+    data: issues.map((issue) => ({ path: issue.path, message: validationMessage(issue.id, locale, issue.args) })),
+  };
+}
