@@ -6,6 +6,7 @@ import type { ServiceSchema } from './schema.ts';
 
 const derive = promisify(scrypt) as (key: string, salt: Buffer, length: number) => Promise<Buffer>;
 const KEY_LENGTH = 32;
+const unknownUserHash = `scrypt$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;
 
 async function hashApiKey(apiKey: string): Promise<string> {
   const salt = randomBytes(16);
@@ -38,5 +39,7 @@ export async function addUser(db: Kysely<ServiceSchema>, username: string, apiKe
 
 export async function verifyUser(db: Kysely<ServiceSchema>, username: string, apiKey: string): Promise<boolean> {
   const row = await db.selectFrom('dh_user').select('api_key_hash').where('username', '=', username).executeTakeFirst();
-  return row !== undefined && (await matches(apiKey, row.api_key_hash));
+  // An unknown user costs the same hashing time, so response times do not tell which names exist.
+  const ok = await matches(apiKey, row?.api_key_hash ?? unknownUserHash);
+  return row !== undefined && ok;
 }
