@@ -14,13 +14,14 @@ import { testMethods } from './methods/tests.ts';
 import { createDispatcher } from './rpc/envelope.ts';
 import { MethodError } from './rpc/errors.ts';
 import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
-import type { MethodDefinition } from './rpc/method.ts';
+import type { MethodDefinition, MethodTable } from './rpc/method.ts';
 import { languageTags } from './validation/language-tags.ts';
 import { dnsLibraryVersion, serviceVersion } from './versions.ts';
 
 export interface RpcService {
   app: FastifyInstance;
   context: ServiceContext;
+  methods: MethodTable;
   close(): Promise<void>;
 }
 
@@ -62,6 +63,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
   return {
     app,
     context,
+    methods,
     close: async () => {
       await app.close();
       await database.close();
