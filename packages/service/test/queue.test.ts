@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { migrations, PRODUCT } from '../src/db/migrations.ts';
-import { claimNextTest, finishTest, overallResult, reportProgress } from '../src/db/queue.ts';
+import { claimNextTest, finishTest, overallResult, reportProgress, type ResultEntry } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/schema.ts';
 import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
@@ -73,12 +73,12 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await findTest(db, id))?.progress, 40);
       await reportProgress(db, id, 100);
       assert.equal((await findTest(db, id))?.progress, 99);
-      const entries = [
-        { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO' as const, args: { domain: 'se', n: 1, ok: true, none: null }, timestamp: 0.25 },
-        { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR' as const, args: { ns: 'ns1.progress.se' }, timestamp: 1.5 },
+      const entries: ResultEntry[] = [
+        { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', n: 1, ok: true, none: null }, timestamp: 0.25 },
+        { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.progress.se' }, timestamp: 1.5 },
       ];
       assert.equal(await finishTest(db, id, entries), true);
-      assert.equal(await finishTest(db, id, [entries[0]!]), false);
+      assert.equal(await finishTest(db, id, [entries[0]]), false);
       const row = await findTest(db, id);
       assert.equal(row?.progress, 100);
       assert.equal(row?.overall_result, 'error');
