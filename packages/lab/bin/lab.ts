@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// lab run <scenario> -- <command...> | lab diff [scenario] [domain] | lab demo | lab list
+import { catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, loadScenario } from '../src/index.ts';
+
+const usage = `usage:
+  lab run <scenario>[,<scenario>...] -- <command> [args...]
+      Starts the lab and runs the command inside its network namespace. The root hints path is in
+      $DNS_ROOT_HINTS, and any argument "{hints}" is replaced by it.
+  lab diff [<scenario> [<domain>]]
+      Runs zonemaster-cli and our dnscheck on the scenario's domain and compares their findings;
+      without a scenario, over the whole catalogue as one table.
+  lab demo
+      Starts the catalogue and shows what the engine finds in each domain.
+  lab list
+      The catalogue's scenarios.
+A scenario is a catalogue name (see lab list) or a path to a .yaml/.json file.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'run': {
+      const dashes = rest.indexOf('--');
+      const scenario = rest[0];
+      const commandLine = dashes >= 0 ? rest.slice(dashes + 1) : [];
+      if (scenario === undefined || dashes !== 1 || commandLine.length === 0) return fail(usage);
+      const lab = await startLab(scenario.split(','));
+      const stop = (): void => void lab.stop().then(() => process.exit(130));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      console.error(`lab: ${lab.servers.length} servers up; root hints in ${lab.hintsPath} (DNS_ROOT_HINTS)`);
+      try {
+        const [program, ...args] = commandLine.map((arg) => (arg === '{hints}' ? lab.hintsPath : arg));
+        const result = await lab.exec(program, args, { stdio: 'inherit' });
+        return result.code ?? 1;
+      } finally {
+        await lab.stop();
+      }
+    }
+    case 'diff': {
+      const [scenario, domain] = rest;
+      if (scenario === undefined) {
+        const rows = await runDiff(catalogueNames(), { onRow: (row) => console.error(`lab: ${row.scenario} done`) });
+        console.log(catalogueTable(rows));
+      } else {
+        const [row] = await runDiff([scenario], { domain });
+        console.log(scenarioReport(row));
+      }
+      return 0;
+    }
+    case 'demo':
+      await runDemo((line) => console.log(line));
+      return 0;
+    case 'list':
+      for (const name of catalogueNames()) console.log(`${name.padEnd(22)} ${loadScenario(name).description.split(' + ').at(-1) ?? ''}`);
+      return 0;
+    default:
+      return fail(usage);
+  }
+}
+
+function fail(message: string): number {
+  console.error(message);
+  return 2;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof LabUnavailableError || error instanceof ScenarioError) {
+    console.error(`lab: ${error.message}`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

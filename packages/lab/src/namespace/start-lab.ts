@@ -1,0 +1,217 @@
+// The programmatic lab: build a scenario's world, start it in fresh network + PID namespaces, run
+// commands inside, and take everything down again.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { createWriteStream, rmSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
+import { loadScenario } from '../scenario/load-scenario.ts';
+import type { Scenario } from '../scenario/schema.ts';
+import { buildWorld } from '../world/build-world.ts';
+import type { LabServer } from '../world/world-plan.ts';
+import { assertLabAvailable } from './availability.ts';
+import type { SupervisorMessage, WireQueryResult } from './supervisor-protocol.ts';
+
+export interface ExecOptions {
+  env?: Record<string, string>;
+  /** 'inherit' shows the command's output live instead of collecting it. */
+  stdio?: 'pipe' | 'inherit';
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+export interface ExecResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Lab {
+  /** Root hints file naming the lab's root servers. */
+  hintsPath: string;
+  /** Working directory with zones, keys, named.conf and logs. */
+  dir: string;
+  servers: LabServer[];
+  /** Domains under test named by the scenario files. */
+  domains: string[];
+  /** Addresses of a server by name (`ns1.example.test.`; the trailing dot may be left out). */
+  addressesOf(serverName: string): string[];
+  /** Runs a command inside the lab's network namespace, with DNS_ROOT_HINTS set. */
+  exec(command: string, args?: string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Starts a long-running command inside the namespace (a service, an agent). */
+  spawn(command: string, args?: string[], options?: { env?: Record<string, string>; stdio?: StdioOptions; cwd?: string }): ChildProcess;
+  /**
+   * @app/dns's `query`, sent from inside the namespace. `server` may be a lab server's name (its
+   * first address is used) or an address.
+   */
+  query(server: string | ServerAddress, question: QuestionInput, options?: Omit<QueryOptions, 'signal'>): Promise<QueryResult>;
+  /** Milliseconds each start-up step took (world, addresses, named, responder, total). */
+  startup: Record<string, number>;
+  stop(): Promise<void>;
+}
+
+export interface StartLabOptions {
+  /** Keep the working directory after stop (for debugging). Also LAB_KEEP=1. */
+  keepDir?: boolean;
+  startTimeoutMs?: number;
+}
+
+const supervisorPath = resolve(import.meta.dirname, 'supervisor.ts');
+const liveDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+export async function startLab(scenario: string | string[] | Scenario, options: StartLabOptions = {}): Promise<Lab> {
+  const begun = performance.now();
+  let worldMs = 0;
+  await assertLabAvailable();
+  const world = typeof scenario === 'string' || Array.isArray(scenario) ? loadScenario(scenario) : scenario;
+  const dir = await mkdtemp(join(tmpdir(), 'app-lab-'));
+  const keep = options.keepDir === true || process.env.LAB_KEEP === '1';
+  if (!keep) liveDirs.add(dir);
+  const removeDir = (): void => {
+    if (keep) return;
+    liveDirs.delete(dir);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  let plan;
+  try {
+    plan = await buildWorld(world, dir);
+    worldMs = Math.round(performance.now() - begun);
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+
+  // --kill-child: if unshare dies, the supervisor (PID 1 inside) dies, and with it the whole namespace.
+  const supervisor = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', process.execPath, supervisorPath, join(dir, 'world.json')], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    serialization: 'advanced',
+    // Node's compile cache makes a second lab start noticeably quicker.
+    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'app-lab-node-cache'), ...process.env },
+  });
+  const supervisorLog = createWriteStream(join(dir, 'supervisor.log'));
+  supervisor.stdout!.pipe(supervisorLog);
+  supervisor.stderr!.pipe(supervisorLog);
+  let stderrTail = '';
+  supervisor.stderr!.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString()).slice(-4000);
+  });
+
+  const pending = new Map<number, (result: WireQueryResult) => void>();
+  let nextId = 1;
+  const exited = new Promise<void>((done) => supervisor.once('exit', () => done()));
+  let startup: Record<string, number> = {};
+
+  await new Promise<void>((ready, fail) => {
+    const timeoutMs = options.startTimeoutMs ?? 20_000;
+    const timer = setTimeout(() => fail(new Error(`the lab did not start within ${timeoutMs} ms`)), timeoutMs);
+    supervisor.on('message', (message: SupervisorMessage) => {
+      if ('event' in message) {
+        clearTimeout(timer);
+        if (message.event === 'ready') {
+          startup = message.startup;
+          ready();
+        } else fail(new Error(`the lab failed to start: ${message.message}`));
+      } else {
+        pending.get(message.id)?.(message.result);
+        pending.delete(message.id);
+      }
+    });
+    supervisor.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      fail(new Error(`the lab's supervisor exited (${signal ?? `code ${code}`}) before it was ready:\n${stderrTail.trim()}`));
+      for (const resolvePending of pending.values()) resolvePending({ outcome: 'network-error', error: 'the lab has stopped', transport: 'udp', rttMs: 0 });
+      pending.clear();
+    });
+  }).catch(async (error: unknown) => {
+    supervisor.kill('SIGKILL');
+    await exited;
+    removeDir();
+    throw error;
+  });
+
+  const namespacePid = String(supervisor.pid);
+  const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, DNS_ROOT_HINTS: plan.hintsPath, ...env });
+  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', '--', command, ...args];
+  let stopping: Promise<void> | undefined;
+
+  const lab: Lab = {
+    hintsPath: plan.hintsPath,
+    dir,
+    servers: plan.servers,
+    domains: plan.domains,
+    addressesOf(serverName) {
+      const name = (serverName.endsWith('.') ? serverName : `${serverName}.`).toLowerCase();
+      const server = plan.servers.find((s) => s.name === name);
+      if (server === undefined) throw new Error(`the lab has no server named ${name}`);
+      return server.addresses;
+    },
+    spawn(command, args = [], spawnOptions = {}) {
+      return spawn('nsenter', inside(command, args), { env: envFor(spawnOptions.env), stdio: spawnOptions.stdio ?? 'pipe', cwd: spawnOptions.cwd });
+    },
+    exec(command, args = [], execOptions = {}) {
+      const child = lab.spawn(command, args, { env: execOptions.env, cwd: execOptions.cwd, stdio: execOptions.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const timer = execOptions.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), execOptions.timeoutMs);
+      return new Promise((done, fail) => {
+        child.once('error', fail);
+        child.once('close', (code, signal) => {
+          clearTimeout(timer);
+          done({ code, signal, stdout, stderr });
+        });
+      });
+    },
+    async query(server, question, queryOptions = {}) {
+      if (stopping !== undefined || !supervisor.connected) throw new Error('the lab has stopped');
+      const target = typeof server === 'string' ? { address: lab.addressesOf(server)[0] } : server;
+      const name = typeof question.name === 'string' ? question.name : question.name.toString();
+      const id = nextId++;
+      const wire = await new Promise<WireQueryResult>((done) => {
+        pending.set(id, done);
+        supervisor.send({ id, op: 'query', server: target, question: { ...question, name }, options: queryOptions });
+      });
+      return fromWire(wire);
+    },
+    startup: { ...startup, world: worldMs, total: Math.round(performance.now() - begun) },
+    stop() {
+      stopping ??= (async () => {
+        supervisor.disconnect();
+        const timer = setTimeout(() => supervisor.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+        supervisorLog.end();
+        removeDir();
+      })();
+      return stopping;
+    },
+  };
+  return lab;
+}
+
+function fromWire(wire: WireQueryResult): QueryResult {
+  const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };
+  switch (wire.outcome) {
+    case 'response':
+      return { ...common, outcome: 'response', bytes: wire.bytes, message: decodeMessage(wire.bytes) };
+    case 'malformed':
+      try {
+        decodeMessage(wire.bytes);
+        throw new Error('the lab reported an undecodable answer that decodes');
+      } catch (error) {
+        if (!(error instanceof DnsDecodeError)) throw error;
+        return { ...common, outcome: 'malformed', bytes: wire.bytes, error };
+      }
+    case 'timeout':
+      return { ...common, outcome: 'timeout' };
+    case 'network-error':
+      return { ...common, outcome: 'network-error', error: new Error(wire.error) };
+  }
+}

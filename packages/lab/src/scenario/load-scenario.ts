@@ -1,0 +1,124 @@
+// Reads scenario files (YAML or JSON), follows `extends`, merges several into one world and checks
+// that the world hangs together (known servers, unique addresses, a root zone).
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.ts';
+
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+export const catalogueDir = resolve(import.meta.dirname, '../../scenarios');
+
+/** The catalogue's scenario names (files in packages/lab/scenarios, except the shared base). */
+export function catalogueNames(): string[] {
+  return catalogue;
+}
+
+const catalogue = [
+  'healthy-signed',
+  'lame-delegation',
+  'inconsistent-serials',
+  'ns-mismatch',
+  'single-nameserver',
+  'bad-soa-timers',
+  'wrong-ds',
+  'expired-signatures',
+  'nonexistent-domain',
+  'no-tcp',
+  'misbehaving-servers',
+];
+
+/** A catalogue name (`lame-delegation`) or a path to a .yaml/.yml/.json file. */
+export function resolveScenarioPath(nameOrPath: string, relativeTo = process.cwd()): string {
+  if (!nameOrPath.includes('/') && extname(nameOrPath) === '') {
+    for (const ext of ['.yaml', '.yml', '.json']) {
+      const candidate = join(catalogueDir, nameOrPath + ext);
+      if (existsSync(candidate)) return candidate;
+    }
+    throw new ScenarioError(`unknown scenario "${nameOrPath}"; the catalogue has: ${catalogue.join(', ')}`);
+  }
+  const path = isAbsolute(nameOrPath) ? nameOrPath : resolve(relativeTo, nameOrPath);
+  if (!existsSync(path)) throw new ScenarioError(`scenario file not found: ${path}`);
+  return path;
+}
+
+export function parseScenarioText(text: string, source: string): ScenarioFile {
+  let data: unknown;
+  try {
+    data = extname(source) === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new ScenarioError(`${source}: not valid ${extname(source) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message}`);
+  }
+  const result = scenarioSchema.safeParse(data ?? {});
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(top)'}: ${issue.message}`);
+    throw new ScenarioError(`${source}: invalid scenario\n${problems.join('\n')}`);
+  }
+  return result.data;
+}
+
+/** Loads one or more scenarios (names or paths) as one world. */
+export function loadScenario(namesOrPaths: string | string[]): Scenario {
+  const list = Array.isArray(namesOrPaths) ? namesOrPaths : [namesOrPaths];
+  if (list.length === 0) throw new ScenarioError('no scenario given');
+  const seen = new Set<string>();
+  const files: { path: string; file: ScenarioFile }[] = [];
+  const visit = (path: string, chain: string[]): void => {
+    if (chain.includes(path)) throw new ScenarioError(`scenario extends itself: ${[...chain, path].map((p) => basename(p)).join(' -> ')}`);
+    if (seen.has(path)) return;
+    const file = parseScenarioText(readFileSync(path, 'utf8'), path);
+    const parents = file.extends === undefined ? [] : Array.isArray(file.extends) ? file.extends : [file.extends];
+    for (const parent of parents) visit(resolveScenarioPath(parent, dirname(path)), [...chain, path]);
+    seen.add(path);
+    files.push({ path, file });
+  };
+  for (const item of list) visit(resolveScenarioPath(item), []);
+
+  const scenario: Scenario = {
+    sources: files.map((f) => f.path),
+    description: files.map((f) => f.file.description).filter((d) => d !== undefined).join(' + '),
+    domains: files.flatMap((f) => (f.file.domain === undefined ? [] : [f.file.domain])),
+    servers: files.flatMap((f) => f.file.servers),
+    zones: files.flatMap((f) => f.file.zones),
+  };
+  checkWorld(scenario);
+  return scenario;
+}
+
+function checkWorld(scenario: Scenario): void {
+  const problems: string[] = [];
+  const names = new Set<string>();
+  const addressOwner = new Map<string, string>();
+  for (const server of scenario.servers) {
+    if (names.has(server.name)) problems.push(`server ${server.name} is defined twice`);
+    names.add(server.name);
+    for (const address of server.addresses) {
+      const key = address.toLowerCase();
+      const owner = addressOwner.get(key);
+      if (owner !== undefined) problems.push(`address ${address} belongs to both ${owner} and ${server.name}`);
+      addressOwner.set(key, server.name);
+    }
+    if (server.behaviour.recursion && needsResponder(server)) {
+      problems.push(`server ${server.name}: open recursion is played by BIND and cannot be combined with responder-only misbehaviours`);
+    }
+  }
+  const served = new Set<string>();
+  for (const zone of scenario.zones) {
+    for (const server of zone.servers) {
+      if (!names.has(server)) problems.push(`zone ${zone.origin} names unknown server ${server}`);
+      const key = `${zone.origin} ${server}`;
+      if (served.has(key)) problems.push(`server ${server} serves zone ${zone.origin} twice`);
+      served.add(key);
+    }
+  }
+  if (!scenario.zones.some((zone) => zone.origin === '.')) problems.push('there is no root zone (origin ".")');
+  if (problems.length > 0) throw new ScenarioError(`${scenario.sources.map((s) => basename(s)).join(' + ')}:\n  ${problems.join('\n  ')}`);
+}
+
+/** True when a server misbehaves in a way only our own responder can play (BIND cannot). */
+export function needsResponder(server: Scenario['servers'][number]): boolean {
+  const b = server.behaviour;
+  return !b.tcp || b.drop.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate;
+}

@@ -1,0 +1,114 @@
+// The scenario file format (YAML or JSON). README.md documents every field; this is the one place
+// that decides what a valid scenario is.
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+const fqdn = z
+  .string()
+  .min(1)
+  .transform((name) => (name.endsWith('.') ? name : `${name}.`).toLowerCase());
+
+const documentationPrefixes = ['192.0.2.', '198.51.100.', '203.0.113.'];
+
+/** Only documentation addresses, so nothing in a lab can ever look like a real host. */
+const labAddress = z.string().refine(
+  (address) => {
+    const family = isIP(address);
+    if (family === 4) return documentationPrefixes.some((prefix) => address.startsWith(prefix));
+    return family === 6 && /^2001:0?db8:/i.test(address);
+  },
+  { message: 'must be an address from 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24 or 2001:db8::/32' },
+);
+
+/** Relative time such as `-30d`, `+2h`, `0`, or an absolute `YYYYMMDDHHMMSS`. */
+const timeSpec = z.string().regex(/^(?:[+-]?\d+[smhdw]?|\d{14})$/, 'must be like -30d, +2h, 0 or YYYYMMDDHHMMSS');
+
+export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version'] as const;
+export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'none'] as const;
+
+const behaviourSchema = z
+  .object({
+    tcp: z.boolean().default(true),
+    drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
+    aa: z.boolean().default(true),
+    upwardReferral: z.boolean().default(false),
+    edns: z.enum(ednsBehaviours).default('supported'),
+    truncate: z.boolean().default(false),
+    version: z.string().optional(),
+    recursion: z.boolean().default(false),
+    axfr: z.boolean().default(false),
+  })
+  .strict();
+
+const serverSchema = z
+  .object({
+    name: fqdn,
+    addresses: z.array(labAddress).min(1),
+    behaviour: behaviourSchema.default(behaviourSchema.parse({})),
+  })
+  .strict();
+
+const dnssecSchema = z
+  .object({
+    algorithm: z.string().default('ECDSAP256SHA256'),
+    bits: z.number().int().positive().optional(),
+    keys: z.enum(['ksk+zsk', 'csk']).default('ksk+zsk'),
+    denial: z.enum(['nsec', 'nsec3']).default('nsec'),
+    nsec3: z
+      .object({ iterations: z.number().int().min(0).default(0), salt: z.string().regex(/^(?:-|[0-9a-fA-F]+)$/).default('-'), optOut: z.boolean().default(false) })
+      .strict()
+      .default({ iterations: 0, salt: '-', optOut: false }),
+    inception: timeSpec.default('-1h'),
+    expiration: timeSpec.default('+30d'),
+    ds: z.enum(dsModes).default('correct'),
+    digestType: z.number().int().min(1).max(4).default(2),
+  })
+  .strict();
+
+const parentSchema = z
+  .object({
+    ns: z.array(fqdn).optional(),
+    glue: z.boolean().default(true),
+  })
+  .strict();
+
+const zoneSchema = z
+  .object({
+    origin: fqdn,
+    servers: z.array(fqdn).min(1),
+    text: z.string(),
+    addressRecords: z.boolean().default(true),
+    dnssec: dnssecSchema.optional(),
+    delegated: z.boolean().default(true),
+    parent: parentSchema.default({ glue: true }),
+  })
+  .strict();
+
+export const scenarioSchema = z
+  .object({
+    description: z.string().optional(),
+    domain: fqdn.optional(),
+    extends: z.union([z.string(), z.array(z.string())]).optional(),
+    servers: z.array(serverSchema).default([]),
+    zones: z.array(zoneSchema).default([]),
+  })
+  .strict();
+
+export type ScenarioFile = z.infer<typeof scenarioSchema>;
+export type ServerSpec = z.infer<typeof serverSchema>;
+export type Behaviour = z.infer<typeof behaviourSchema>;
+export type ZoneSpec = z.infer<typeof zoneSchema>;
+export type DnssecSpec = z.infer<typeof dnssecSchema>;
+export type EdnsBehaviour = (typeof ednsBehaviours)[number];
+
+/** A scenario with its `extends` resolved: one DNS world. */
+export interface Scenario {
+  /** Names of the files it came from, for messages. */
+  sources: string[];
+  description: string;
+  /** Domains under test (one per scenario file that names one). */
+  domains: string[];
+  servers: ServerSpec[];
+  zones: ZoneSpec[];
+}

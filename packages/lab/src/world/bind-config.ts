@@ -1,0 +1,84 @@
+// named.conf for one BIND process that acts as every server of the lab: one view per server, chosen
+// by the address the query was sent to (match-destinations). Servers that misbehave are fronted by
+// our responder on port 53; their BIND view listens on the backend port behind it.
+import type { LabServer } from './world-plan.ts';
+
+const quote = (text: string): string => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+const addressList = (addresses: string[]): string => `{ ${addresses.map((a) => `${a};`).join(' ')} }`;
+
+export interface BindConfigInput {
+  dir: string;
+  hintsPath: string;
+  servers: LabServer[];
+  /** CHAOS zone file per server that has a version string. */
+  chaosZoneFiles: Map<string, string>;
+}
+
+export const backendPort = 5353;
+
+export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles }: BindConfigInput): string {
+  const listen = (engine: LabServer['engine'], v6: boolean): string[] =>
+    servers.filter((s) => s.engine === engine).flatMap((s) => s.addresses.filter((a) => a.includes(':') === v6));
+  const listenOn = (statement: string, v6: boolean): string[] => {
+    const front = listen('bind', v6);
+    const back = listen('responder', v6);
+    const lines = [`  ${statement} ${front.length > 0 ? addressList(front) : '{ none; }'};`];
+    if (back.length > 0) lines.push(`  ${statement} port ${backendPort} ${addressList(back)};`);
+    return lines;
+  };
+  const out: string[] = [];
+  out.push(`options {
+  directory ${quote(dir)};
+  pid-file none;
+  session-keyfile none;
+  managed-keys-directory ${quote(dir)};
+${[...listenOn('listen-on', false), ...listenOn('listen-on-v6', true)].join('\n')}
+  automatic-interface-scan no;
+  recursion no;
+  allow-transfer { none; };
+  dnssec-validation no;
+  notify no;
+  version none;
+  hostname none;
+  server-id none;
+  empty-zones-enable no;
+  // Scenarios serve broken data on purpose.
+  check-names primary ignore;
+  check-names response ignore;
+  check-integrity no;
+  check-mx ignore;
+  check-mx-cname ignore;
+  check-srv-cname ignore;
+  check-wildcard no;
+  check-sibling no;
+  check-dup-records ignore;
+};
+controls { };
+`);
+  for (const server of servers) {
+    const b = server.behaviour;
+    const zones = server.zones.map((z) => `  zone ${quote(z.origin)} { type primary; file ${quote(z.file)}; };`);
+    const settings = [`  match-destinations ${addressList(server.addresses)};`];
+    if (b.recursion) {
+      settings.push('  recursion yes;', '  allow-recursion { any; };', '  allow-query-cache { any; };');
+      if (!server.zones.some((z) => z.origin === '.')) zones.push(`  zone "." { type hint; file ${quote(hintsPath)}; };`);
+    }
+    if (b.axfr) settings.push('  allow-transfer { any; };');
+    out.push(`view ${quote(server.name)} in {\n${[...settings, ...zones].join('\n')}\n};`);
+    const chaosFile = chaosZoneFiles.get(server.name);
+    if (chaosFile !== undefined) {
+      out.push(`view ${quote(`${server.name} chaos`)} chaos {
+  match-destinations ${addressList(server.addresses)};
+  recursion no;
+  zone "bind" chaos { type primary; file ${quote(chaosFile)}; allow-query { any; }; };
+};`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The CHAOS-class `bind.` zone that answers version.bind with the scenario's string. */
+export function chaosZoneText(version: string): string {
+  const txt = `"${version.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  return `$TTL 0\n@ CH SOA @ @ 1 0 0 0 0\n@ CH NS @\nversion CH TXT ${txt}\n`;
+}

@@ -1,0 +1,28 @@
+// What a built lab world is on disk: which server plays what, from which zone files. The namespace
+// supervisor starts servers from this plan alone.
+import type { Behaviour } from '../scenario/schema.ts';
+
+export interface ServedZone {
+  origin: string;
+  /** Zone file in BIND's full text form (signed if the zone is signed). */
+  file: string;
+}
+
+export interface LabServer {
+  name: string;
+  addresses: string[];
+  /** Real BIND answers every server; `responder` puts our misbehaving responder in front of it. */
+  engine: 'bind' | 'responder';
+  behaviour: Behaviour;
+  zones: ServedZone[];
+}
+
+export interface WorldPlan {
+  dir: string;
+  hintsPath: string;
+  namedConfPath: string;
+  /** Port on which BIND answers for responder-fronted servers (same addresses). */
+  backendPort: number;
+  servers: LabServer[];
+  domains: string[];
+}

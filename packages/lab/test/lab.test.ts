@@ -1,0 +1,237 @@
+// The whole catalogue in one lab: every misbehaviour and every broken zone must really be there,
+// seen through @app/dns queries sent from inside the namespace.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { dsDigest, keyTag, Name, Rcode, RRClass, RRType, recordIs, type Message, type QueryOptions, type QueryResult } from '@app/dns';
+import { catalogueNames, labUnavailableReason, startLab, type Lab } from '../src/index.ts';
+
+const unavailable = await labUnavailableReason();
+if (unavailable !== undefined) console.log(`# skipping lab tests: ${unavailable}`);
+const skip = unavailable ?? false;
+
+let lab: Lab;
+before(async () => {
+  if (unavailable === undefined) lab = await startLab(catalogueNames());
+});
+after(async () => {
+  await lab?.stop();
+});
+
+const quick: Omit<QueryOptions, 'signal'> = { timeoutMs: 400, retries: 0 };
+const edns0 = { udpSize: 1232 };
+
+async function ask(server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = {}): Promise<QueryResult> {
+  return lab.query(server, { name, type }, { ...quick, ...options });
+}
+
+async function answer(server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = {}): Promise<Message> {
+  const result = await ask(server, name, type, options);
+  assert.equal(result.outcome, 'response', `${server} answered ${name} ${type}`);
+  return result.message;
+}
+
+const rdataOf = (message: Message, type: number): unknown[] => message.answer.filter((rr) => rr.type === type).map((rr) => rr.rdata);
+
+test('the lab starts in a second or two and reports its root hints', { skip }, () => {
+  assert.ok(existsSync(lab.hintsPath));
+  assert.ok(lab.startup.total < 10_000, `started in ${lab.startup.total} ms`);
+  console.log(`# lab start-up (ms): ${JSON.stringify(lab.startup)}`);
+});
+
+test('a standard server (BIND) answers authoritatively and says BADVERS to EDNS version 1', { skip }, async () => {
+  const reply = await answer('ns1.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 });
+  assert.equal(reply.aa, true);
+  assert.deepEqual(rdataOf(reply, RRType.A), [{ address: '192.0.2.180' }]);
+  const badvers = await answer('ns1.quirks.test', 'www.quirks.test', RRType.A, { edns: { ...edns0, version: 1 } });
+  assert.equal(badvers.rcode, Rcode.BADVERS);
+});
+
+test('no TCP: UDP answers, TCP is refused', { skip }, async () => {
+  assert.equal((await answer('ns-notcp.quirks.test', 'www.quirks.test', RRType.A)).aa, true);
+  const tcp = await ask('ns-notcp.quirks.test', 'www.quirks.test', RRType.A, { transport: 'tcp' });
+  assert.equal(tcp.outcome, 'network-error');
+});
+
+test('dropping queries of one type: AAAA gets no answer at all, A does', { skip }, async () => {
+  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA)).outcome, 'timeout');
+  assert.equal((await ask('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.AAAA, { transport: 'tcp' })).outcome, 'timeout');
+  assert.deepEqual(rdataOf(await answer('ns-drop-aaaa.quirks.test', 'www.quirks.test', RRType.A), RRType.A), [{ address: '192.0.2.180' }]);
+});
+
+test('SERVFAIL and REFUSED servers answer every query with that rcode and nothing else', { skip }, async () => {
+  for (const [server, rcode] of [['ns-servfail.quirks.test', Rcode.SERVFAIL], ['ns-refused.quirks.test', Rcode.REFUSED]] as const) {
+    const reply = await answer(server, 'quirks.test', RRType.SOA);
+    assert.equal(reply.rcode, rcode);
+    assert.equal(reply.answer.length + reply.authority.length, 0);
+  }
+});
+
+test('answers without the AA bit still carry the data', { skip }, async () => {
+  const reply = await answer('ns-noaa.quirks.test', 'www.quirks.test', RRType.A);
+  assert.equal(reply.aa, false);
+  assert.deepEqual(rdataOf(reply, RRType.A), [{ address: '192.0.2.180' }]);
+});
+
+test('an upward referral: a name the server does not serve gets the root NS set', { skip }, async () => {
+  const reply = await answer('ns-upward.quirks.test', 'elsewhere.test', RRType.A);
+  assert.equal(reply.rcode, Rcode.NOERROR);
+  assert.equal(reply.aa, false);
+  assert.equal(reply.answer.length, 0);
+  const ns = reply.authority.filter((rr) => rr.type === RRType.NS);
+  assert.ok(ns.length >= 2 && ns.every((rr) => rr.name.isRoot));
+  assert.deepEqual(ns.map((rr) => (recordIs(rr, RRType.NS) ? rr.rdata.target.toString() : '')).sort(), ['a.root-servers.test.', 'b.root-servers.test.']);
+  // Its own zone is still answered normally.
+  assert.equal((await answer('ns-upward.quirks.test', 'quirks.test', RRType.SOA)).aa, true);
+  // A standard server refuses instead.
+  assert.equal((await answer('ns1.quirks.test', 'elsewhere.test', RRType.A)).rcode, Rcode.REFUSED);
+});
+
+test('no EDNS: an EDNS query is answered without OPT, and large answers truncate at 512 bytes', { skip }, async () => {
+  const reply = await answer('ns-noedns.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 });
+  assert.equal(reply.edns, undefined);
+  const big = await ask('ns-noedns.quirks.test', 'big.quirks.test', RRType.TXT, { edns: { udpSize: 4096 }, tcFallback: false });
+  assert.equal(big.outcome, 'response');
+  assert.equal(big.message.tc, true);
+  assert.ok(big.bytes.length <= 512);
+  const normal = await answer('ns1.quirks.test', 'big.quirks.test', RRType.TXT, { edns: { udpSize: 4096 }, tcFallback: false });
+  assert.equal(normal.tc, false);
+  assert.ok(normal.edns !== undefined);
+});
+
+test('FORMERR to EDNS: the same query without EDNS is answered', { skip }, async () => {
+  const withEdns = await answer('ns-ednsformerr.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 });
+  assert.equal(withEdns.rcode, Rcode.FORMERR);
+  assert.equal(withEdns.edns, undefined);
+  assert.equal((await answer('ns-ednsformerr.quirks.test', 'www.quirks.test', RRType.A)).rcode, Rcode.NOERROR);
+});
+
+test('unknown EDNS version: one server answers as if it were version 0, another stays silent', { skip }, async () => {
+  const wrong = await answer('ns-nobadvers.quirks.test', 'www.quirks.test', RRType.A, { edns: { ...edns0, version: 1 } });
+  assert.equal(wrong.rcode, Rcode.NOERROR);
+  assert.equal(wrong.edns?.version, 0);
+  assert.equal(rdataOf(wrong, RRType.A).length, 1);
+  assert.equal((await ask('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { edns: { ...edns0, version: 1 } })).outcome, 'timeout');
+  assert.equal((await answer('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 })).rcode, Rcode.NOERROR);
+});
+
+test('truncating everything: every UDP answer has TC and no records; TCP gets the answer', { skip }, async () => {
+  const udp = await ask('ns-truncate.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0, tcFallback: false });
+  assert.equal(udp.outcome, 'response');
+  assert.equal(udp.message.tc, true);
+  assert.equal(udp.message.answer.length, 0);
+  const fallback = await answer('ns-truncate.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 });
+  assert.deepEqual(rdataOf(fallback, RRType.A), [{ address: '192.0.2.180' }]);
+});
+
+test('a CHAOS version string is given where configured, and hidden elsewhere', { skip }, async () => {
+  const version = await lab.query('ns-version.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
+  assert.equal(version.outcome, 'response');
+  const txt = version.message.answer.find((rr) => recordIs(rr, RRType.TXT));
+  assert.ok(txt !== undefined && recordIs(txt, RRType.TXT));
+  assert.equal(new TextDecoder().decode(txt.rdata.strings[0]), 'BIND 9.4.0-lab');
+  const hidden = await lab.query('ns1.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
+  assert.equal(hidden.outcome, 'response');
+  assert.equal(hidden.message.answer.length, 0);
+});
+
+test('open recursion: the recursor resolves a name it does not serve; others refuse', { skip }, async () => {
+  const recursive = await answer('ns-recursor.quirks.test', 'www.healthy.test', RRType.A, { rd: true, timeoutMs: 3000 });
+  assert.equal(recursive.ra, true);
+  assert.deepEqual(rdataOf(recursive, RRType.A), [{ address: '192.0.2.80' }]);
+  const refused = await answer('ns1.quirks.test', 'www.healthy.test', RRType.A, { rd: true });
+  assert.equal(refused.rcode, Rcode.REFUSED);
+  assert.equal(refused.ra, false);
+});
+
+test('AXFR: allowed on one server, refused on the others', { skip }, async () => {
+  const allowed = await answer('ns-axfr.quirks.test', 'quirks.test', RRType.AXFR, { transport: 'tcp' });
+  assert.equal(allowed.rcode, Rcode.NOERROR);
+  assert.equal(allowed.answer[0]?.type, RRType.SOA);
+  assert.ok(allowed.answer.some((rr) => rr.name.equals(Name.fromString('big.quirks.test'))));
+  const refused = await answer('ns1.quirks.test', 'quirks.test', RRType.AXFR, { transport: 'tcp' });
+  assert.equal(refused.rcode, Rcode.REFUSED);
+});
+
+test('lame delegation: the parent names ns2, which refuses the zone', { skip }, async () => {
+  const referral = await answer('ns1.nic.test', 'lame.test', RRType.NS);
+  assert.deepEqual(referral.authority.map((rr) => (recordIs(rr, RRType.NS) ? rr.rdata.target.toString() : '')).sort(), ['ns1.lame.test.', 'ns2.lame.test.']);
+  assert.equal((await answer('ns2.lame.test', 'lame.test', RRType.SOA)).rcode, Rcode.REFUSED);
+  assert.equal((await answer('ns1.lame.test', 'lame.test', RRType.SOA)).aa, true);
+});
+
+test('inconsistent SOA serials between the two servers', { skip }, async () => {
+  const serial = async (server: string): Promise<number> => {
+    const soa = (await answer(server, 'serials.test', RRType.SOA)).answer.find((rr) => recordIs(rr, RRType.SOA));
+    assert.ok(soa !== undefined && recordIs(soa, RRType.SOA));
+    return soa.rdata.serial;
+  };
+  assert.equal(await serial('ns1.serials.test'), 2024020101);
+  assert.equal(await serial('ns2.serials.test'), 2024010101);
+});
+
+test('parent/child NS mismatch, single name server, bad SOA timers', { skip }, async () => {
+  const targets = (message: Message, section: 'answer' | 'authority'): string[] =>
+    message[section].flatMap((rr) => (recordIs(rr, RRType.NS) ? [rr.rdata.target.toString()] : [])).sort();
+  assert.deepEqual(targets(await answer('ns1.nic.test', 'mismatch.test', RRType.NS), 'authority'), ['ns1.mismatch.test.', 'ns2.mismatch.test.']);
+  assert.deepEqual(targets(await answer('ns1.mismatch.test', 'mismatch.test', RRType.NS), 'answer'), ['ns1.mismatch.test.', 'ns3.mismatch.test.']);
+  assert.deepEqual(targets(await answer('ns1.single.test', 'single.test', RRType.NS), 'answer'), ['ns1.single.test.']);
+  const soa = (await answer('ns2.timers.test', 'timers.test', RRType.SOA)).answer.find((rr) => recordIs(rr, RRType.SOA));
+  assert.ok(soa !== undefined && recordIs(soa, RRType.SOA));
+  assert.deepEqual([soa.rdata.refresh, soa.rdata.retry, soa.rdata.expire, soa.rdata.minimum], [1200, 1800, 86400, 60]);
+});
+
+async function dnskeysAndDs(domain: string): Promise<{ keys: Message; ds: Message }> {
+  const keys = await answer(`ns1.${domain}`, domain, RRType.DNSKEY, { edns: { udpSize: 1232, do: true } });
+  const ds = await answer('ns1.nic.test', domain, RRType.DS, { edns: { udpSize: 1232, do: true } });
+  return { keys, ds };
+}
+
+function dsMatches(domain: string, { keys, ds }: { keys: Message; ds: Message }): boolean[] {
+  const dnskeys = keys.answer.filter((rr) => recordIs(rr, RRType.DNSKEY));
+  return ds.answer.flatMap((rr) => {
+    if (!recordIs(rr, RRType.DS)) return [];
+    const key = dnskeys.find((k) => recordIs(k, RRType.DNSKEY) && keyTag(k.rdata) === rr.rdata.keyTag);
+    if (key === undefined || !recordIs(key, RRType.DNSKEY)) return [false];
+    const digest = dsDigest(Name.fromString(domain), key.rdata, rr.rdata.digestType);
+    return [digest !== undefined && Buffer.from(digest).equals(Buffer.from(rr.rdata.digest))];
+  });
+}
+
+test('DNSSEC: the healthy zone has a DS that matches its KSK; the wrong-DS zone does not', { skip }, async () => {
+  assert.deepEqual(dsMatches('healthy.test.', await dnskeysAndDs('healthy.test.')), [true]);
+  assert.deepEqual(dsMatches('wrongds.test.', await dnskeysAndDs('wrongds.test.')), [false]);
+  const nsec3 = await answer('ns1.healthy.test', 'healthy.test', RRType.NSEC3PARAM);
+  assert.equal(nsec3.answer.length, 1);
+});
+
+test('DNSSEC: expired signatures expired in the past, healthy ones are valid now', { skip }, async () => {
+  const expirations = async (server: string, zone: string): Promise<number[]> => {
+    const reply = await answer(server, zone, RRType.SOA, { edns: { udpSize: 1232, do: true } });
+    return reply.answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) ? [rr.rdata.expiration] : []));
+  };
+  const now = Date.now() / 1000;
+  const expired = await expirations('ns1.expired.test', 'expired.test');
+  assert.ok(expired.length > 0 && expired.every((t) => t < now - 20 * 86400), `expired at ${expired.join(',')}`);
+  const healthy = await expirations('ns2.healthy.test', 'healthy.test');
+  assert.ok(healthy.length > 0 && healthy.every((t) => t > now + 20 * 86400));
+});
+
+test('a non-existent domain: the TLD says NXDOMAIN', { skip }, async () => {
+  assert.equal((await answer('ns2.nic.test', 'missing.test', RRType.SOA)).rcode, Rcode.NXDOMAIN);
+});
+
+test('IPv6 addresses of the lab answer too', { skip }, async () => {
+  const reply = await lab.query({ address: '2001:db8:10::2' }, { name: 'healthy.test', type: RRType.SOA }, quick);
+  assert.equal(reply.outcome, 'response');
+  assert.equal(reply.message.aa, true);
+});
+
+test('commands run inside the namespace with DNS_ROOT_HINTS set; the host cannot reach lab addresses', { skip }, async () => {
+  const inside = await lab.exec('sh', ['-c', 'cat "$DNS_ROOT_HINTS" >/dev/null && dig +norec +short +time=1 +tries=1 @198.51.100.1 . NS']);
+  assert.equal(inside.code, 0, inside.stderr);
+  assert.deepEqual(inside.stdout.trim().split('\n').sort(), ['a.root-servers.test.', 'b.root-servers.test.']);
+  const { execFile } = await import('node:child_process');
+  const outside = await new Promise<string>((done) => execFile('ip', ['-o', 'addr', 'show', 'lo'], (_e, stdout) => done(stdout)));
+  assert.doesNotMatch(outside, /198\.51\.100\.1\b/, 'lab addresses never appear on the host');
+});

@@ -1,0 +1,138 @@
+// Scenario files: what is accepted, what is refused with a clear reason, and the catalogue loads.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { catalogueNames, loadScenario, parseScenarioText, ScenarioError } from '../src/index.ts';
+import { spoilDs, parentOrigin } from '../src/world/delegation.ts';
+import { signatureTime } from '../src/world/signature-time.ts';
+import { bindConfig } from '../src/world/bind-config.ts';
+
+const root = `
+servers:
+  - name: a.root.test
+    addresses: [198.51.100.1]
+zones:
+  - origin: .
+    servers: [a.root.test.]
+    text: "@ SOA a.root.test. h.root.test. 1 2 3 4 5\\n@ NS a.root.test."
+`;
+
+test('a YAML scenario parses with defaults filled in and names made absolute', () => {
+  const file = parseScenarioText(root, 'x.yaml');
+  assert.equal(file.servers[0]?.name, 'a.root.test.');
+  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, recursion: false, axfr: false });
+  assert.equal(file.zones[0]?.delegated, true);
+});
+
+test('JSON scenarios are accepted too', () => {
+  const file = parseScenarioText(JSON.stringify({ domain: 'x.test', servers: [], zones: [] }), 'x.json');
+  assert.equal(file.domain, 'x.test.');
+});
+
+test('addresses outside the documentation ranges are refused, naming the field', () => {
+  const bad = root.replace('198.51.100.1', '8.8.8.8');
+  assert.throws(() => parseScenarioText(bad, 'bad.yaml'), (error: Error) => {
+    assert.ok(error instanceof ScenarioError);
+    assert.match(error.message, /bad\.yaml/);
+    assert.match(error.message, /servers\.0\.addresses\.0: must be an address from 192\.0\.2\.0\/24/);
+    return true;
+  });
+  assert.throws(() => parseScenarioText(root.replace('198.51.100.1', '2001:db9::1'), 'bad.yaml'), /addresses\.0/);
+});
+
+test('unknown fields and misbehaviours are refused', () => {
+  assert.throws(() => parseScenarioText(root.replace('addresses:', 'behaviour: { tcp: false, shout: true }\n    addresses:'), 's.yaml'), /shout/);
+  assert.throws(() => parseScenarioText(root.replace('addresses:', 'behaviour: { edns: sometimes }\n    addresses:'), 's.yaml'), /edns/);
+  assert.throws(() => parseScenarioText('servers: [', 's.yaml'), /not valid YAML/);
+});
+
+test('the catalogue loads, each scenario builds a world from the root down with a domain under test', () => {
+  const names = catalogueNames();
+  assert.ok(names.length >= 10);
+  for (const name of names) {
+    const scenario = loadScenario(name);
+    assert.ok(scenario.zones.some((z) => z.origin === '.'), `${name} has a root`);
+    assert.ok(scenario.zones.some((z) => z.origin === 'test.'), `${name} has the TLD`);
+    assert.equal(scenario.domains.length, 1, `${name} names its domain`);
+  }
+  const all = loadScenario(names);
+  assert.equal(all.domains.length, names.length, 'the catalogue merges into one world (base once)');
+});
+
+test('a world that does not hang together is refused with every problem listed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-scenario-'));
+  const path = join(dir, 'broken.yaml');
+  writeFileSync(path, `
+servers:
+  - name: ns1.x.test.
+    addresses: [192.0.2.1]
+  - name: ns2.x.test.
+    addresses: [192.0.2.1]
+    behaviour: { recursion: true, tcp: false }
+zones:
+  - origin: x.test.
+    servers: [nobody.test.]
+    text: "@ SOA a b 1 2 3 4 5"
+`);
+  try {
+    assert.throws(() => loadScenario(path), (error: Error) => {
+      assert.ok(error instanceof ScenarioError);
+      assert.match(error.message, /address 192\.0\.2\.1 belongs to both ns1\.x\.test\. and ns2\.x\.test\./);
+      assert.match(error.message, /open recursion is played by BIND/);
+      assert.match(error.message, /zone x\.test\. names unknown server nobody\.test\./);
+      assert.match(error.message, /there is no root zone/);
+      return true;
+    });
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+  assert.throws(() => loadScenario('/nonexistent/nope.yaml'), /not found/);
+  assert.throws(() => loadScenario('no-such-scenario'), /unknown scenario "no-such-scenario"; the catalogue has: healthy-signed/);
+});
+
+test('signature times: relative to now, or absolute', () => {
+  const now = new Date('2026-01-31T12:00:00Z');
+  assert.equal(signatureTime('-30d', now), '20260101120000');
+  assert.equal(signatureTime('+2h', now), '20260131140000');
+  assert.equal(signatureTime('0', now), '20260131120000');
+  assert.equal(signatureTime('20200101000000', now), '20200101000000');
+});
+
+test('a spoilt DS keeps its shape but changes what it says', () => {
+  const ds = 'x.test. IN DS 5810 13 2 BC020BB4D34E0B164F326EF88292E696143BC62DE5D8694668935109 4124EDD5';
+  const digest = spoilDs(ds, 'wrong-digest').split(' ');
+  assert.equal(digest[3], '5810');
+  assert.notEqual(digest[6], 'BC020BB4D34E0B164F326EF88292E696143BC62DE5D86946689351094124EDD5');
+  assert.equal(digest[6]?.length, 64);
+  assert.equal(spoilDs(ds, 'wrong-keytag').split(' ')[3], '5811');
+});
+
+test('parent zones are the closest enclosing origin', () => {
+  const origins = ['.', 'test.', 'a.test.'];
+  assert.equal(parentOrigin('a.test.', origins), 'test.');
+  assert.equal(parentOrigin('b.a.test.', origins), 'a.test.');
+  assert.equal(parentOrigin('test.', origins), '.');
+  assert.equal(parentOrigin('.', origins), undefined);
+});
+
+test('BIND config: one view per server matched by destination, transfers closed unless allowed', () => {
+  const behaviour = parseScenarioText(root, 'x.yaml').servers[0].behaviour;
+  const config = bindConfig({
+    dir: '/tmp/x',
+    hintsPath: '/tmp/x/root.hints',
+    chaosZoneFiles: new Map([['b.test.', '/tmp/x/chaos.zone']]),
+    servers: [
+      { name: 'a.test.', addresses: ['192.0.2.1'], engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
+      { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },
+    ],
+  });
+  assert.match(config, /allow-transfer \{ none; \};/);
+  assert.match(config, /view "a\.test\." in \{\n {2}match-destinations \{ 192\.0\.2\.1; \};/);
+  assert.match(config, /listen-on \{ 192\.0\.2\.1; \};/);
+  assert.match(config, /listen-on port 5353 \{ 192\.0\.2\.2; \};/);
+  assert.match(config, /listen-on-v6 port 5353 \{ 2001:db8::2; \};/);
+  assert.match(config, /view "b\.test\." in \{[^}]*\};\n {2}recursion yes;[\s\S]*allow-transfer \{ any; \};[\s\S]*zone "\." \{ type hint;/);
+  assert.match(config, /view "b\.test\. chaos" chaos/);
+});
