@@ -2,7 +2,7 @@
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { loadProfiles } from './config/profiles.ts';
-import type { ServiceConfig } from './config/service-config.ts';
+import { ConfigError, type ServiceConfig } from './config/service-config.ts';
 import { migrations, PRODUCT } from './db/migrations.ts';
 import type { ServiceSchema } from './db/schema.ts';
 import { loadEngine, type EngineAdapter } from './engine-adapter.ts';
@@ -12,7 +12,6 @@ import { infoMethods } from './methods/info.ts';
 import { lookupMethods } from './methods/lookups.ts';
 import { testMethods } from './methods/tests.ts';
 import { createDispatcher } from './rpc/envelope.ts';
-import { MethodError } from './rpc/errors.ts';
 import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
 import type { MethodDefinition, MethodTable } from './rpc/method.ts';
 import { languageTags } from './validation/language-tags.ts';
@@ -27,6 +26,7 @@ export interface RpcService {
 
 export async function createRpcService(config: ServiceConfig, options: { logger?: boolean } = {}): Promise<RpcService> {
   const profiles = loadProfiles(config.profiles);
+  const engine = loadEngineFromConfig(config);
   const database = await openDatabase<ServiceSchema>(config.databaseUrl);
   try {
     await migrateToLatest(database, PRODUCT, migrations);
@@ -35,17 +35,12 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     throw error;
   }
 
-  let engine: Promise<EngineAdapter> | undefined;
   const context: ServiceContext = {
     database,
     config,
     profiles,
     languageTags: languageTags(config.locales),
-    engine: () =>
-      (engine ??= loadEngine(config.rootHintsFile === undefined ? {} : { rootHintsFile: config.rootHintsFile }).catch((error: unknown) => {
-        engine = undefined;
-        throw new MethodError('The test engine is not available', { reason: (error as Error).message });
-      })),
+    engine,
     versions: { dns: dnsLibraryVersion(), backend: serviceVersion() },
   };
   const methods = new Map<string, MethodDefinition>(
@@ -69,4 +64,12 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
       await database.close();
     },
   };
+}
+
+function loadEngineFromConfig(config: ServiceConfig): EngineAdapter {
+  try {
+    return loadEngine(config.rootHintsFile === undefined ? {} : { rootHintsFile: config.rootHintsFile });
+  } catch (error) {
+    throw new ConfigError(`The root hints ${config.rootHintsFile ?? ''} cannot be used: ${(error as Error).message}`);
+  }
 }

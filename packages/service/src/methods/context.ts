@@ -11,6 +11,6 @@ export interface ServiceContext {
   config: ServiceConfig;
   profiles: ReadonlyMap<string, LoadedProfile>;
   languageTags: LanguageTags;
-  engine(): Promise<EngineAdapter>;
+  engine: EngineAdapter;
   versions: { dns: string; backend: string };
 }

@@ -8,11 +8,12 @@ const none = object({});
 export function infoMethods(context: ServiceContext) {
   return {
     version_info: method(none, {
-      run: async () => ({
-        service_ldns: context.versions.dns,
-        service_backend: context.versions.backend,
-        service_engine: (await context.engine()).engineVersion,
-      }),
+      run: () =>
+        Promise.resolve({
+          service_ldns: context.versions.dns,
+          service_backend: context.versions.backend,
+          service_engine: context.engine.engineVersion,
+        }),
     }),
     profile_names: method(none, {
       run: () => Promise.resolve([...context.profiles.values()].filter((p) => p.public).map((p) => p.name).sort()),

@@ -1,4 +1,5 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
+import type { Level } from '../db/queue.ts';
 import { enqueueTest, findTest, resultEntries, testHistory, testProgress } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
@@ -47,12 +48,12 @@ export function testMethods(context: ServiceContext) {
       run: async ({ id, language: tag }) => {
         const row = await existing(id);
         if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
-        const engine = await context.engine();
+        const engine = context.engine;
         const locale = messageLocale(context.languageTags, tag);
         const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
         const results = entries.map((entry) => {
           const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
-          const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level, args, timestamp: entry.timestamp };
+          const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
           const result: Record<string, string> = {
             module: entry.module,
             message: engine.formatFinding(finding, locale),

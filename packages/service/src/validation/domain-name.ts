@@ -4,6 +4,7 @@ import { invalid, text, type Rule } from './schema.ts';
 // Ideographic and fullwidth full stops count as dots, as UTS 46 says.
 const unicodeDots = /[\u3002\uFF0E\uFF61]/g;
 const nonAscii = /[\u0080-\uffff]/;
+// A-labels are checked too: "xn--" must be valid Punycode of a valid U-label.
 
 /**
  * A domain name as the spec defines it: `.` or up to 254 characters whose labels are at most 63
@@ -25,7 +26,7 @@ export const domainName: Rule<string> = (value, path, issues) => {
   if (name.includes('..')) return fault('domain_repeated_dots');
   if (name.length > 254) return fault('domain_too_long');
   if (name.endsWith('.')) name = name.slice(0, -1);
-  if (nonAscii.test(name)) {
+  if (nonAscii.test(name) || /(?:^|\.)xn--/i.test(name)) {
     try {
       name = toAsciiName(name);
     } catch (error) {

@@ -1,11 +1,14 @@
-// The one place that turns U-labels into A-labels, so the IDNA implementation can be swapped.
-import { domainToASCII } from 'node:url';
+// The one place that turns U-labels into A-labels: @app/dns (UTS 46 with the IDNA 2008 rules).
+import { domainToAscii, IdnaError } from '@app/dns';
 
 export class IdnaFault extends Error {}
 
-/** UTS 46 / IDNA 2008 conversion of a whole name; throws IdnaFault naming why it failed. */
+/** Converts a whole name; throws IdnaFault naming why it failed. */
 export function toAsciiName(name: string): string {
-  const ascii = domainToASCII(name);
-  if (ascii === '') throw new IdnaFault('a label breaks the IDNA rules');
-  return ascii;
+  try {
+    return domainToAscii(name);
+  } catch (error) {
+    if (error instanceof IdnaError) throw new IdnaFault(error.message);
+    throw error;
+  }
 }
