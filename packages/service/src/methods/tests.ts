@@ -1,6 +1,6 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
 import type { Level } from '../db/queue.ts';
-import { enqueueTest, findTest, resultEntries, testHistory, testProgress } from '../db/tests.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
@@ -17,6 +17,7 @@ const HIDDEN_LEVELS = new Set(['DEBUG', 'DEBUG2', 'DEBUG3']);
 export function testMethods(context: ServiceContext) {
   const db = context.database.db;
   const language = optional(languageTag(context.languageTags));
+  const testProgress = progressReader(db);
 
   const existing = async (hashId: string) => {
     const row = await findTest(db, hashId);
@@ -33,7 +34,7 @@ export function testMethods(context: ServiceContext) {
 
     test_progress: method(object({ test_id: required(testId) }), {
       run: async ({ test_id }) => {
-        const progress = await testProgress(db, test_id);
+        const progress = await testProgress(test_id);
         if (progress === undefined) throw new MethodError('Test not found', { test_id });
         return progress;
       },
