@@ -1,14 +1,17 @@
-// The configured profiles, read once at start: the service needs their address-family defaults.
+// The configured profiles, read and checked by the engine once at start: the service needs their
+// address-family defaults, and the agent runs tests with them.
 import { readFileSync } from 'node:fs';
+import { defaultProfile, loadProfile, type Profile } from '@app/engine';
 import type { ProfileSource } from './service-config.ts';
 import { ConfigError } from './service-config.ts';
 
 export interface LoadedProfile {
   name: string;
+  /** Listed by profile_names. */
   public: boolean;
-  /** The profile JSON as written; empty for the built-in default. */
-  json: Record<string, unknown>;
-  /** `net.ipv4` and `net.ipv6`, true when the profile leaves them out, as the default profile does. */
+  /** The file overlaid on the engine's default profile. */
+  profile: Profile;
+  /** `net.ipv4` and `net.ipv6`: the defaults of a test's ipv4 and ipv6. */
   ipv4: boolean;
   ipv6: boolean;
 }
@@ -16,24 +19,13 @@ export interface LoadedProfile {
 export function loadProfiles(sources: ReadonlyMap<string, ProfileSource>): Map<string, LoadedProfile> {
   const loaded = new Map<string, LoadedProfile>();
   for (const source of sources.values()) {
-    let json: Record<string, unknown> = {};
-    if (source.path !== undefined) {
-      try {
-        const parsed: unknown = JSON.parse(readFileSync(source.path, 'utf8'));
-        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
-        json = parsed as Record<string, unknown>;
-      } catch (error) {
-        throw new ConfigError(`Profile "${source.name}" (${source.path}) cannot be used: ${(error as Error).message}`);
-      }
+    let profile: Profile;
+    try {
+      profile = source.path === undefined ? defaultProfile() : loadProfile(JSON.parse(readFileSync(source.path, 'utf8')));
+    } catch (error) {
+      throw new ConfigError(`Profile "${source.name}" (${source.path ?? 'built in'}) cannot be used: ${(error as Error).message}`);
     }
-    const net = (json.net ?? {}) as Record<string, unknown>;
-    loaded.set(source.name, {
-      name: source.name,
-      public: source.public,
-      json,
-      ipv4: typeof net.ipv4 === 'boolean' ? net.ipv4 : true,
-      ipv6: typeof net.ipv6 === 'boolean' ? net.ipv6 : true,
-    });
+    loaded.set(source.name, { name: source.name, public: source.public, profile, ipv4: profile.net.ipv4, ipv6: profile.net.ipv6 });
   }
   return loaded;
 }
