@@ -27,28 +27,26 @@ const CLAIM_ATTEMPTS = 5;
 
 /** Takes the highest-priority, oldest waiting test of a queue; undefined when none waits. */
 export async function claimNextTest(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number): Promise<ClaimedTest | undefined> {
-  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-    const claimed = await db.transaction().execute(async (trx) => {
-      let candidate = trx
-        .selectFrom('dh_test')
-        .select(['id', 'hash_id', 'batch_id', 'params'])
-        .where('progress', '=', 0)
-        .where('queue', '=', queue)
-        .orderBy('priority', 'desc')
-        .orderBy('id', 'asc')
-        .limit(1);
-      // Concurrent agents skip rows another one is claiming instead of queueing behind it.
-      if (dialect !== 'sqlite') candidate = candidate.forUpdate().skipLocked();
-      const row = await candidate.executeTakeFirst();
-      if (row === undefined) return null;
-      const updated = await trx
-        .updateTable('dh_test')
-        .set({ progress: 1, started_at: now() })
-        .where('id', '=', row.id)
-        .where('progress', '=', 0)
-        .executeTakeFirst();
-      return Number(updated.numUpdatedRows) === 1 ? row : undefined;
-    });
+  const attempt = async (q: Kysely<ServiceSchema>) => {
+    let candidate = q
+      .selectFrom('dh_test')
+      .select(['id', 'hash_id', 'batch_id', 'params'])
+      .where('progress', '=', 0)
+      .where('queue', '=', queue)
+      .orderBy('priority', 'desc')
+      .orderBy('id', 'asc')
+      .limit(1);
+    // Concurrent agents skip rows another one is claiming instead of queueing behind it.
+    if (dialect !== 'sqlite') candidate = candidate.forUpdate().skipLocked();
+    const row = await candidate.executeTakeFirst();
+    if (row === undefined) return null;
+    // The guard makes the claim atomic everywhere: only one claimer changes the row.
+    const updated = await q.updateTable('dh_test').set({ progress: 1, started_at: now() }).where('id', '=', row.id).where('progress', '=', 0).executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1 ? row : undefined;
+  };
+  for (let tries = 0; tries < CLAIM_ATTEMPTS; tries++) {
+    // SQLite needs no transaction (the guarded UPDATE decides), and a read-then-write one could fail on commit.
+    const claimed = dialect === 'sqlite' ? await attempt(db) : await db.transaction().execute(attempt);
     if (claimed === null) return undefined;
     if (claimed !== undefined) return { hashId: claimed.hash_id, batchId: claimed.batch_id, params: JSON.parse(claimed.params) as TestParams };
   }
@@ -75,21 +73,21 @@ const INSERT_CHUNK = 500;
 /** Stores the results and sets progress to 100 in one transaction; false when already finished. */
 export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly ResultEntry[]): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('dh_test').select(['id', 'progress']).where('hash_id', '=', hashId).executeTakeFirst();
-    if (row === undefined || row.progress >= 100) return false;
+    // The guarded UPDATE comes first: it decides who finishes, and takes the write lock before any read.
     const finished = await trx
       .updateTable('dh_test')
       .set({ progress: 100, ended_at: now(), overall_result: overallResult(entries.map((e) => e.level)) })
-      .where('id', '=', row.id)
+      .where('hash_id', '=', hashId)
       .where('progress', '<', 100)
       .executeTakeFirst();
     if (Number(finished.numUpdatedRows) !== 1) return false;
+    const { id } = await trx.selectFrom('dh_test').select('id').where('hash_id', '=', hashId).executeTakeFirstOrThrow();
     for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
       await trx
         .insertInto('dh_result_entry')
         .values(
           entries.slice(start, start + INSERT_CHUNK).map((e) => ({
-            test_id: row.id,
+            test_id: id,
             module: e.module,
             testcase: e.testcase,
             tag: e.tag,
