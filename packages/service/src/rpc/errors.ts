@@ -17,22 +17,10 @@ export interface ErrorObject {
 /** An error a method raises on purpose; it reaches the client as -32603 with its message and data. */
 export class MethodError extends Error {
   readonly data: unknown;
-  readonly code: number;
-  constructor(message: string, data?: unknown, code = INTERNAL_ERROR) {
+  constructor(message: string, data?: unknown) {
     super(message);
     this.name = 'MethodError';
     this.data = data;
-    this.code = code;
-  }
-}
-
-/** Invalid params, carried with the issues found so they can be translated when answered. */
-export class InvalidParams extends Error {
-  readonly issues: Issue[];
-  constructor(issues: Issue[]) {
-    super('Invalid method parameter(s).');
-    this.name = 'InvalidParams';
-    this.issues = issues;
   }
 }
 
