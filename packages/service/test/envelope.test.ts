@@ -100,6 +100,14 @@ for (const target of await testDatabaseTargets()) {
       ]);
     });
 
+    test('thousands of faults are answered with the first hundred', async () => {
+      const params = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]));
+      const { json } = await postRaw(h, JSON.stringify({ id: 1, method: 'profile_names', params }));
+      const data = json.error?.data as { path: string }[];
+      assert.equal(data.length, 100);
+      assert.equal(data[0]?.path, '/k0');
+    });
+
     test('__proto__ in params is an unknown property, not a prototype change', async () => {
       const { json } = await postRaw(h, '{"id":1,"method":"test_progress","params":{"__proto__":{"test_id":"0123456789abcdef"}}}');
       assert.deepEqual(json.error?.data, [
