@@ -10,8 +10,8 @@ import { useService, type Harness } from './rpc-harness.ts';
 
 const iniFile = writeConfigFixture();
 
-async function postRaw(h: Harness, body: Buffer | string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return h.post(body as string, headers);
+function postRaw(h: Harness, body: Uint8Array | string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  return h.post(body, headers);
 }
 
 for (const target of await testDatabaseTargets()) {
