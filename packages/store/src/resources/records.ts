@@ -1,0 +1,201 @@
+// Reads and writes the records of one declared resource, with the list query language applied in SQL.
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { ApiError } from '../http/api-error.ts';
+import type { Condition, FieldFilter, ListQuery } from '../http/query-language.ts';
+import { constraintViolation } from '../db/constraint-violation.ts';
+import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
+import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
+import { resourceNamed } from './registry.ts';
+
+type Where = ExpressionBuilder<StoreSchema, string>;
+
+/** Narrows a list to the children of one parent record (`/products/5/categories`). */
+export interface ParentScope {
+  readonly nested: NestedDeclaration;
+  readonly parentId: number;
+}
+
+export interface Page {
+  readonly total: number;
+  readonly rows: Row[];
+}
+
+export interface Records {
+  list(query: ListQuery, scope?: ParentScope): Promise<Page>;
+  get(id: number): Promise<Row | undefined>;
+  create(values: Row): Promise<Row>;
+  update(id: number, values: Row): Promise<Row | undefined>;
+  remove(id: number): Promise<boolean>;
+}
+
+export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration): Records {
+  const { db, dialect } = database;
+  const table = resource.name;
+  const toJson = rowShaper(resource);
+
+  function scoped(eb: Where, scope: ParentScope | undefined): Expression<SqlBool> {
+    if (scope === undefined) return sql<SqlBool>`1 = 1`;
+    const { nested, parentId } = scope;
+    if (nested.kind === 'children') return eb(eb.ref(nested.foreignKey), '=', parentId);
+    return eb(eb.ref('id'), 'in', db.selectFrom(nested.table).select(nested.childKey).where(nested.parentKey, '=', parentId));
+  }
+
+  async function expand(rows: Row[], names: readonly string[]): Promise<void> {
+    const ids = rows.map((row) => row.id as number);
+    for (const name of names) {
+      const nested = resource.nested[name];
+      if (nested === undefined) continue;
+      const shape = rowShaper(resourceNamed(nested.resource));
+      const children =
+        ids.length === 0
+          ? []
+          : nested.kind === 'children'
+            ? (await db.selectFrom(nested.resource).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
+                parent: child[nested.foreignKey],
+                child,
+              }))
+            : (
+                await db
+                  .selectFrom(nested.resource)
+                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${nested.resource}.id`)
+                  .selectAll(nested.resource)
+                  .select(`${nested.table}.${nested.parentKey} as __parent`)
+                  .where(`${nested.table}.${nested.parentKey}`, 'in', ids)
+                  .orderBy(`${nested.resource}.id`)
+                  .execute()
+              ).map(({ __parent, ...child }) => ({ parent: __parent, child }));
+      const byParent = new Map<number, Row[]>(ids.map((id) => [id, []]));
+      for (const { parent, child } of children) byParent.get(Number(parent))?.push(shape(child));
+      for (const row of rows) row[name] = byParent.get(row.id as number) ?? [];
+    }
+  }
+
+  async function checkReferences(values: Row): Promise<void> {
+    for (const [name, field] of Object.entries(resource.fields)) {
+      const value = values[name];
+      if (field.references === undefined || value === undefined || value === null) continue;
+      const target = resourceNamed(field.references);
+      const found = await db.selectFrom(target.name).select('id').where('id', '=', value as number).executeTakeFirst();
+      if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
+    }
+  }
+
+  async function write<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      // A referenced row deleted between the check and the write still lands here as a clear 409.
+      const kind = constraintViolation(error);
+      if (kind === 'foreign-key') throw new ApiError(409, `${resource.singular}: a referenced record does not exist, or other records still refer to this one`);
+      if (kind === 'unique') throw new ApiError(409, `${resource.singular}: a record with these values already exists`);
+      throw error;
+    }
+  }
+
+  const get = async (id: number): Promise<Row | undefined> => {
+    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : toJson(row);
+  };
+
+  return {
+    async list(query, scope) {
+      const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
+      const { total } = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where(where)
+        .executeTakeFirstOrThrow();
+      let select = db.selectFrom(table).where(where);
+      select = query.fields === undefined ? select.selectAll() : select.select([...new Set(['id', ...query.fields])]);
+      for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
+      // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
+      const rows = (await select.orderBy('id', 'asc').limit(query.count).offset((query.page - 1) * query.count).execute()).map(toJson);
+      await expand(rows, query.expand);
+      if (query.fields !== undefined && !query.fields.includes('id')) for (const row of rows) delete row.id;
+      return { total: Number(total), rows };
+    },
+
+    get,
+
+    async create(values) {
+      await checkReferences(values);
+      const now = new Date().toISOString();
+      const row = { ...values, created_at: now, updated_at: now };
+      const id = await write(async () => {
+        if (dialect === 'postgres') return (await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id;
+        return (await db.insertInto(table).values(row).executeTakeFirstOrThrow()).insertId;
+      });
+      const created = await get(Number(id));
+      if (created === undefined) throw new Error(`${resource.singular} ${String(id)} vanished right after its creation`);
+      return created;
+    },
+
+    async update(id, values) {
+      if ((await get(id)) === undefined) return undefined;
+      await checkReferences(values);
+      await write(() => db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id).execute());
+      return get(id);
+    },
+
+    async remove(id) {
+      const result = await write(() => db.deleteFrom(table).where('id', '=', id).executeTakeFirst());
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expression<SqlBool> {
+  let combined: Expression<SqlBool> | undefined;
+  for (const filter of filters) {
+    const expression = eb.or(filter.anyOf.map((all) => eb.and(all.map((condition) => conditionExpression(eb, condition)))));
+    combined = combined === undefined ? expression : filter.joinWithOr ? eb.or([combined, expression]) : eb.and([combined, expression]);
+  }
+  return combined ?? sql<SqlBool>`1 = 1`;
+}
+
+// `!` escapes LIKE wildcards: it means the same on all three databases, unlike a backslash.
+function likePattern(text: string): string {
+  return text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`);
+}
+
+function conditionExpression(eb: Where, { field, operator, value }: Condition): Expression<SqlBool> {
+  const column = eb.ref(field);
+  switch (operator) {
+    case 'eq':
+      return eb(column, '=', value);
+    case 'not':
+      return eb.or([eb(column, '<>', value), eb(column, 'is', null)]);
+    case 'like':
+      return sql<SqlBool>`lower(${column}) like ${`%${likePattern(String(value))}%`} escape '!'`;
+    case 'startwith':
+      return sql<SqlBool>`lower(${column}) like ${`${likePattern(String(value))}%`} escape '!'`;
+    case 'gt':
+      return eb(column, '>', value);
+    case 'gte':
+      return eb(column, '>=', value);
+    case 'lt':
+      return eb(column, '<', value);
+    case 'lte':
+      return eb(column, '<=', value);
+  }
+}
+
+/** Database row → API record: booleans and numbers the same on every database. */
+export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
+  const fields = Object.entries(resource.fields);
+  return (row) => {
+    const out: Row = {};
+    for (const [name, field] of fields) {
+      if (!(name in row)) continue;
+      const value = row[name];
+      out[name] = value === null || value === undefined ? null : field.type === 'boolean' ? Boolean(value) : field.type === 'integer' || field.type === 'number' ? Number(value) : value;
+    }
+    return out;
+  };
+}
+
+/** True when the record exists; nested lists answer 404 for a missing parent. */
+export async function recordExists(db: Kysely<StoreSchema>, resource: ResourceDeclaration, id: number): Promise<boolean> {
+  return (await db.selectFrom(resource.name).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
