@@ -1,6 +1,7 @@
 // The store API composed from its plugins. Auth (issue 9) is one more plugin registered before the resources.
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { StoreDatabase } from './db/schema.ts';
+import { apiDocs } from './http/api-docs.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -37,6 +38,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
+  await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }
