@@ -121,19 +121,22 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       await checkReferences(values);
       const now = new Date().toISOString();
       const row = { ...values, created_at: now, updated_at: now };
-      const id = await write(async () => {
-        if (dialect === 'postgres') return (await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id;
-        return (await db.insertInto(table).values(row).executeTakeFirstOrThrow()).insertId;
-      });
-      const created = await get(Number(id));
-      if (created === undefined) throw new Error(`${resource.singular} ${String(id)} vanished right after its creation`);
+      // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
+      if (dialect !== 'mysql') return toJson(await write(() => db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()));
+      const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
+      const created = await get(Number(insertId));
+      if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
       return created;
     },
 
     async update(id, values) {
-      if ((await get(id)) === undefined) return undefined;
       await checkReferences(values);
-      await write(() => db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id).execute());
+      const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
+      if (dialect !== 'mysql') {
+        const row = await write(() => update.returningAll().executeTakeFirst());
+        return row === undefined ? undefined : toJson(row);
+      }
+      await write(() => update.execute());
       return get(id);
     },
 
