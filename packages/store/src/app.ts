@@ -2,6 +2,9 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
+import { httpCaching } from './cache/http-caching.ts';
+import type { ResponseCache } from './cache/response-cache.ts';
+import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -20,6 +23,11 @@ export interface StoreAppOptions {
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Call counting; false turns it off (benchmark baselines only). */
+  rateLimit: RateLimitOptions | false;
+  /** The server-side response cache; false turns HTTP caching off (benchmark baselines only). */
+  cache: ResponseCache | false;
+  now?: () => number;
 }
 
 export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyInstance> {
@@ -38,6 +46,10 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
+  // Authentication goes here: its onRequest hook sets request.principal, which rate limiting keys on,
+  // and it must run before the cache answers anything.
+  if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
+  if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;

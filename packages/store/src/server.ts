@@ -5,9 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { buildStoreApp, API_PREFIX } from './app.ts';
-import { ensureStore, type FirstStart, type Plan } from './db/first-start.ts';
+import { ResponseCache } from './cache/response-cache.ts';
+import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
 import { coreMigrations, MIGRATION_PRODUCT } from './db/migrations.ts';
-import type { StoreSchema } from './db/schema.ts';
+import type { StoreDatabase, StoreSchema } from './db/schema.ts';
+import { redisWindowCounter } from './limits/redis-window-counter.ts';
+import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
 
@@ -23,6 +26,12 @@ export interface ServeOptions {
   keyFile?: string;
   trustedProxies?: string[];
   plan?: Plan;
+  /** Redis for rate-limit counters shared by every instance; without it, counting is per instance. */
+  redisUrl?: string;
+  /** Benchmark baselines only: serve without rate limiting and/or HTTP caching. */
+  without?: { rateLimit?: boolean; cache?: boolean };
+  /** The time source of rate-limit windows and caching (tests move it by hand). */
+  clock?: () => number;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -40,6 +49,18 @@ export interface RunningStore {
   close(): Promise<void>;
 }
 
+function windowCounter(redisUrl: string | undefined): WindowCounter {
+  if (redisUrl === undefined) return memoryWindowCounter();
+  return redisWindowCounter(redisUrl, { warn: (m) => console.warn(m), info: (m) => console.log(m) });
+}
+
+async function storePlan(database: StoreDatabase): Promise<Plan> {
+  const row = await database.db.selectFrom('stores').select('plan').orderBy('id').executeTakeFirstOrThrow();
+  const plan = String(row.plan);
+  if (!(plans as readonly string[]).includes(plan)) throw new Error(`The store's plan "${plan}" is not one of ${plans.join(', ')}`);
+  return plan as Plan;
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -51,12 +72,17 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
+    const plan = await storePlan(database);
+    const clock = options.clock ?? Date.now;
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
     const app = await buildStoreApp({
       database,
       tls,
       httpsPort: () => ports.https,
+      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan, now: clock },
+      cache: options.without?.cache === true ? false : new ResponseCache({ now: clock }),
+      now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),

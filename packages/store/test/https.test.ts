@@ -9,7 +9,9 @@ import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import { request } from 'undici';
 import { buildStoreApp } from '../src/app.ts';
+import { ResponseCache } from '../src/cache/response-cache.ts';
 import { coreMigrations, MIGRATION_PRODUCT } from '../src/db/migrations.ts';
+import { memoryWindowCounter } from '../src/limits/window-counter.ts';
 import { serveStore } from '../src/server.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 import type { StoreSchema } from '../src/db/schema.ts';
@@ -86,7 +88,14 @@ describe('behind a TLS-terminating proxy', () => {
     const throwaway = await sqlite.create();
     const database = await openDatabase<StoreSchema>(throwaway.url);
     await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
-    const app = await buildStoreApp({ database, httpsPort: () => 443, trustedProxies, logLevel: 'silent' });
+    const app = await buildStoreApp({
+      database,
+      httpsPort: () => 443,
+      trustedProxies,
+      logLevel: 'silent',
+      rateLimit: { counter: memoryWindowCounter(), plan: () => 'gold' },
+      cache: new ResponseCache(),
+    });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
     return {
