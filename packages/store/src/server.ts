@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { buildStoreApp, API_PREFIX } from './app.ts';
 import { ResponseCache } from './cache/response-cache.ts';
+import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
 import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
 import { coreMigrations, MIGRATION_PRODUCT } from './db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from './db/schema.ts';
@@ -49,9 +50,11 @@ export interface RunningStore {
   close(): Promise<void>;
 }
 
+const consoleLog = { warn: (message: string) => console.warn(message), info: (message: string) => console.log(message) };
+
 function windowCounter(redisUrl: string | undefined): WindowCounter {
   if (redisUrl === undefined) return memoryWindowCounter();
-  return redisWindowCounter(redisUrl, { warn: (m) => console.warn(m), info: (m) => console.log(m) });
+  return redisWindowCounter(redisUrl, consoleLog);
 }
 
 async function storePlan(database: StoreDatabase): Promise<Plan> {
@@ -68,12 +71,15 @@ function urlHost(host: string): string {
 export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
+  let sharing: SharedInvalidation | undefined;
   try {
     await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
     const plan = await storePlan(database);
     const clock = options.clock ?? Date.now;
+    const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
+    sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
     const app = await buildStoreApp({
@@ -81,7 +87,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       tls,
       httpsPort: () => ports.https,
       rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan, now: clock },
-      cache: options.without?.cache === true ? false : new ResponseCache({ now: clock }),
+      cache: responseCache ?? false,
       now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
@@ -109,11 +115,13 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       close: async () => {
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
+        await sharing?.close();
         await database.close();
       },
     };
   } catch (error) {
     redirect?.close();
+    await sharing?.close();
     await database.close();
     throw error;
   }
