@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
+import type { ThrowawayDatabase } from '@app/database/testing';
+import { sqliteTarget } from './support/targets.ts';
 import { Agent, request } from 'undici';
 import { WINDOW_MS } from '../src/limits/window-counter.ts';
 import type { ServeOptions } from '../src/server.ts';
@@ -17,9 +18,7 @@ const CLIENTS = 200;
 const DURATION_MS = 30_000;
 const LIMIT = 50; // gold
 
-const found = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
-if (found === undefined) throw new Error('SQLite is always a test target');
-const sqlite = found;
+const sqlite = await sqliteTarget();
 
 interface Call {
   start: number;

@@ -5,27 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
-import { Redis } from 'ioredis';
 import { Agent, request } from 'undici';
 import { serveStore } from '../src/server.ts';
+import { REDIS_URL, redisSkip } from './support/targets.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const postgres = (await testDatabaseTargets()).find((t) => t.dialect === 'postgres');
 
-async function redisAnswers(): Promise<string | false> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return false;
-  } catch (error) {
-    return `Redis not reachable at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)})`;
-  } finally {
-    probe.disconnect();
-  }
-}
-
-const skip = postgres === undefined || postgres.skip !== false ? (postgres?.skip ?? 'PostgreSQL not configured') : await redisAnswers();
+const skip = postgres === undefined || postgres.skip !== false ? (postgres?.skip ?? 'PostgreSQL not configured') : await redisSkip();
 if (skip !== false) console.log(`# skipping shared cache test: ${skip}`);
 
 test('a write through one instance reaches reads through another within moments, not after max-age', { skip }, async () => {
