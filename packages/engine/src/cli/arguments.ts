@@ -1,0 +1,103 @@
+// The dnscheck command line, parsed into a test input. Errors are one line, meant to be shown with the usage.
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import { isLevel, type Level } from '../level.ts';
+import type { DsInput, NameServerInput } from '../input.ts';
+import { locales } from '../catalogue/catalogue.ts';
+
+export const usage =
+  'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
+  '                [--level LEVEL] [--locale xx] [--json] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]';
+
+export interface CliOptions {
+  domain: string;
+  nameservers: NameServerInput[];
+  dsInfo: DsInput[];
+  profileFile?: string;
+  hintsFile?: string;
+  level: Level;
+  locale: string;
+  json: boolean;
+  ipv4?: boolean;
+  ipv6?: boolean;
+  only: string[];
+}
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function parseNameServer(text: string): NameServerInput {
+  const slash = text.indexOf('/');
+  const ns = (slash === -1 ? text : text.slice(0, slash)).trim();
+  const ip = slash === -1 ? undefined : text.slice(slash + 1).trim();
+  if (!ns) throw new UsageError(`--ns needs a name server name: "${text}"`);
+  if (ip !== undefined && isIP(ip) === 0) throw new UsageError(`--ns ${text}: "${ip}" is not an IP address`);
+  return ip ? { ns, ip } : { ns };
+}
+
+function parseDs(text: string): DsInput {
+  const parts = text.split(',').map((part) => part.trim());
+  const [keytag, algorithm, digtype, digest] = parts;
+  if (parts.length !== 4 || keytag === undefined || algorithm === undefined || digtype === undefined || digest === undefined) {
+    throw new UsageError(`--ds ${text}: expected keytag,algorithm,digest-type,digest`);
+  }
+  const number = (value: string, what: string, max: number): number => {
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new UsageError(`--ds ${text}: ${what} must be a number from 0 to ${max}`);
+    return Number(value);
+  };
+  if (!/^[0-9a-f]+$/i.test(digest) || digest.length % 2 !== 0) throw new UsageError(`--ds ${text}: the digest must be hexadecimal`);
+  return { keytag: number(keytag, 'the key tag', 65535), algorithm: number(algorithm, 'the algorithm', 255), digtype: number(digtype, 'the digest type', 255), digest: digest.toLowerCase() };
+}
+
+function parseTest(text: string): string {
+  if (!/^[A-Za-z]+[0-9]*(\/[A-Za-z]+[0-9]+)?$/.test(text)) throw new UsageError(`--test ${text}: expected Module or Module/TestCase`);
+  return text;
+}
+
+export function parseCommandLine(argv: readonly string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ns: { type: 'string', multiple: true },
+        ds: { type: 'string', multiple: true },
+        profile: { type: 'string' },
+        hints: { type: 'string' },
+        level: { type: 'string' },
+        locale: { type: 'string' },
+        json: { type: 'boolean' },
+        'no-ipv4': { type: 'boolean' },
+        'no-ipv6': { type: 'boolean' },
+        test: { type: 'string', multiple: true },
+      },
+    });
+  } catch (error) {
+    // parseArgs explains well but at length; keep the first sentence.
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
+    throw new UsageError(positionals.length === 0 ? 'the domain to test is missing' : `only one domain can be tested at a time, got: ${positionals.join(' ')}`);
+  }
+  const level = (values.level ?? 'INFO').toUpperCase();
+  if (!isLevel(level)) throw new UsageError(`--level ${values.level}: not a severity level`);
+  const locale = (values.locale ?? 'en').slice(0, 2).toLowerCase();
+  if (!locales.includes(locale)) throw new UsageError(`--locale ${values.locale}: choose one of ${locales.join(', ')}`);
+  return {
+    domain: positionals[0],
+    nameservers: (values.ns ?? []).map(parseNameServer),
+    dsInfo: (values.ds ?? []).map(parseDs),
+    ...(values.profile !== undefined && { profileFile: values.profile }),
+    ...(values.hints !== undefined && { hintsFile: values.hints }),
+    level,
+    locale,
+    json: values.json ?? false,
+    ...(values['no-ipv4'] && { ipv4: false }),
+    ...(values['no-ipv6'] && { ipv6: false }),
+    only: (values.test ?? []).map(parseTest),
+  };
+}

@@ -1,0 +1,11 @@
+export type { Level } from './level.ts';
+export { levels, worstLevel } from './level.ts';
+export type { Finding } from './finding.ts';
+export type { DsInput, NameServerInput, TestInput } from './input.ts';
+export { runTests, type RunOptions } from './framework/run-tests.ts';
+export { testCaseIds } from './framework/registry.ts';
+export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';
+export { createResolver } from './resolver/create-resolver.ts';
+export { defaultProfile, loadProfile, ProfileError, type Profile } from './profile/profile.ts';
+export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
+export { engineVersion } from './version.ts';

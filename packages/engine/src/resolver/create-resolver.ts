@@ -1,0 +1,37 @@
+// The resolver as the service uses it on its own (get_host_by_name, get_data_from_parent_zone).
+// Its cache lives as long as the returned object: make one per request.
+import { isIP } from 'node:net';
+import { Name } from '@app/dns';
+import type { DsInput } from '../input.ts';
+import { Network } from '../net/network.ts';
+import { defaultProfile } from '../profile/profile.ts';
+import { Zone } from '../zone.ts';
+import { Resolver } from './resolver.ts';
+import { ianaRootHints, type RootHint } from './root-hints.ts';
+
+export interface HostResolver {
+  hostAddresses(name: string): Promise<{ ipv4: string[]; ipv6: string[] }>;
+  parentData(domain: string): Promise<{ ns_list: { ns: string; ip: string }[]; ds_list: DsInput[] }>;
+}
+
+export function createResolver(options: { rootHints?: readonly RootHint[]; ipv4?: boolean; ipv6?: boolean; signal?: AbortSignal } = {}): HostResolver {
+  const profile = defaultProfile();
+  const network = new Network({
+    ipv4: options.ipv4 ?? profile.net.ipv4,
+    ipv6: options.ipv6 ?? profile.net.ipv6,
+    resolver: profile.resolver.defaults,
+    signal: options.signal ?? new AbortController().signal,
+  });
+  const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
+  return {
+    async hostAddresses(name) {
+      const addresses = await resolver.addressesOf(Name.fromString(name));
+      return { ipv4: addresses.filter((a) => isIP(a) === 4), ipv6: addresses.filter((a) => isIP(a) === 6) };
+    },
+    async parentData(domain) {
+      const zone = new Zone(Name.fromString(domain), resolver, network);
+      const [servers, ds] = await Promise.all([zone.glue(), zone.dsFromParent()]);
+      return { ns_list: servers.map((s) => ({ ns: s.nameText, ip: s.address })), ds_list: ds };
+    },
+  };
+}
