@@ -72,6 +72,11 @@ async function createDialect(target: DatabaseTarget, options: OpenOptions): Prom
         connectionTimeoutMillis: connectTimeoutMs,
         types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => parsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser },
       });
+      // A connection the server drops (restart, failover, network) also emits 'error', idle in the
+      // pool or checked out; with no listener that would end the process. The query in flight
+      // still fails, and the pool opens a new connection on next use.
+      pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', () => undefined));
       return new PostgresDialect({ pool });
     }
     case 'mysql': {
