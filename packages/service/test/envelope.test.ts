@@ -10,8 +10,8 @@ import { useService, type Harness } from './rpc-harness.ts';
 
 const iniFile = writeConfigFixture();
 
-async function postRaw(h: Harness, body: Buffer | string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
-  return h.post(body as string, headers);
+function postRaw(h: Harness, body: Uint8Array | string, headers: Record<string, string> = { 'content-type': 'application/json' }) {
+  return h.post(body, headers);
 }
 
 for (const target of await testDatabaseTargets()) {
@@ -98,6 +98,14 @@ for (const target of await testDatabaseTargets()) {
         { path: '/a~1b~0c', message: 'Unknown property' },
         { path: '/frontend_params', message: 'Expected an object' },
       ]);
+    });
+
+    test('thousands of faults are answered with the first hundred', async () => {
+      const params = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]));
+      const { json } = await postRaw(h, JSON.stringify({ id: 1, method: 'profile_names', params }));
+      const data = json.error?.data as { path: string }[];
+      assert.equal(data.length, 100);
+      assert.equal(data[0]?.path, '/k0');
     });
 
     test('__proto__ in params is an unknown property, not a prototype change', async () => {

@@ -142,6 +142,11 @@ for (const target of await testDatabaseTargets()) {
         }
       });
 
+      test('a name server with an empty ip is one without an address', async () => {
+        const params = await paramsOf(h, { domain: 'noip.example.se', nameservers: [{ ns: 'NS1.noip.example.se.', ip: '' }, { ns: 'ns2.noip.example.se', ip: '2001:DB8::53' }] });
+        assert.deepEqual(params.nameservers, [{ ns: 'ns1.noip.example.se' }, { ns: 'ns2.noip.example.se', ip: '2001:db8::53' }]);
+      });
+
       test('strings: numbers are taken as their text', async () => {
         const params = await paramsOf(h, { domain: 'str.example.se', client_id: 42 });
         assert.equal(params.client_id, '42');

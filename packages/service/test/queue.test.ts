@@ -8,6 +8,8 @@ import { claimNextTest, finishTest, overallResult, reportProgress, type ResultEn
 import type { ServiceSchema } from '../src/db/schema.ts';
 import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
+import { createBatch } from '../src/db/batches.ts';
+import { addUser } from '../src/db/users.ts';
 
 function params(domain: string, priority = 10, queue = 0): TestParams {
   return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
@@ -112,6 +114,14 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await claimNextTest(db, dialect, 0))?.hashId, recent);
       await finishTest(db, recent, []);
       assert.equal(await enqueueTest(db, params('recent.se'), 600), recent);
+    });
+
+    test('batches created at the same moment by one user: exactly one wins', async () => {
+      const { db, dialect } = database;
+      assert.equal(await addUser(db, 'racer', 'key'), true);
+      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => createBatch(db, dialect, 'racer', [params(`race${n}.se`, 5)])));
+      assert.equal(outcomes.filter((o) => 'created' in o).length, 1, JSON.stringify(outcomes));
+      assert.equal(outcomes.filter((o) => 'running' in o).length, 3);
     });
   });
 }

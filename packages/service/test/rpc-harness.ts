@@ -15,7 +15,7 @@ export interface Harness {
   url: string;
   config: ServiceConfig;
   call(method: string, params?: unknown): Promise<RpcReply>;
-  post(body: string, headers?: Record<string, string>): Promise<{ status: number; json: RpcReply }>;
+  post(body: string | Uint8Array, headers?: Record<string, string>): Promise<{ status: number; json: RpcReply }>;
 }
 
 /** Registers before/after hooks in the current suite and returns the harness they fill in. */
@@ -32,7 +32,7 @@ export function useService(target: TestDatabaseTarget, adjust: (config: ServiceC
       service,
       config,
       url: address,
-      post: async (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
+      post: async (body: string | Uint8Array, headers: Record<string, string> = { 'content-type': 'application/json' }) => {
         const response = await fetch(address, { method: 'POST', body, headers });
         return { status: response.status, json: (await response.json()) as RpcReply };
       },

@@ -11,8 +11,8 @@ export type CreateBatchOutcome = { created: number } | { running: { id: number; 
 const INSERT_CHUNK = 500;
 
 /**
- * Creates a batch and its tests in one transaction. The user's row is locked first (where the
- * database can), so two concurrent calls cannot both pass the one-unfinished-batch rule.
+ * Creates a batch and its tests in one transaction. The user's row is locked first, so two
+ * concurrent calls cannot both pass the one-unfinished-batch rule.
  */
 export async function createBatch(
   db: Kysely<ServiceSchema>,
@@ -21,9 +21,9 @@ export async function createBatch(
   tests: readonly TestParams[],
 ): Promise<CreateBatchOutcome> {
   return db.transaction().execute(async (trx) => {
-    if (dialect !== 'sqlite') {
-      await trx.selectFrom('dh_user').select('id').where('username', '=', username).forUpdate().execute();
-    }
+    // A write first: it locks the user's row on PostgreSQL and MariaDB, and takes SQLite's write
+    // lock before any read, so a concurrent writer makes us wait instead of failing the commit.
+    await trx.updateTable('dh_user').set((eb) => ({ username: eb.ref('username') })).where('username', '=', username).execute();
     const running = await trx
       .selectFrom('dh_batch')
       .select(['dh_batch.id', 'dh_batch.created_at'])

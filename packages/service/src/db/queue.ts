@@ -147,21 +147,21 @@ const INSERT_CHUNK = 500;
 /** Stores the results and sets progress to 100 in one transaction; false when already finished. */
 export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly ResultEntry[]): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('dh_test').select(['id', 'progress']).where('hash_id', '=', hashId).executeTakeFirst();
-    if (row === undefined || row.progress >= 100) return false;
+    // The guarded UPDATE comes first: it decides who finishes, and takes the write lock before any read.
     const finished = await trx
       .updateTable('dh_test')
       .set({ progress: 100, ended_at: now(), overall_result: overallResult(entries.map((e) => e.level)) })
-      .where('id', '=', row.id)
+      .where('hash_id', '=', hashId)
       .where('progress', '<', 100)
       .executeTakeFirst();
     if (Number(finished.numUpdatedRows) !== 1) return false;
+    const { id } = await trx.selectFrom('dh_test').select('id').where('hash_id', '=', hashId).executeTakeFirstOrThrow();
     for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
       await trx
         .insertInto('dh_result_entry')
         .values(
           entries.slice(start, start + INSERT_CHUNK).map((e) => ({
-            test_id: row.id,
+            test_id: id,
             module: e.module,
             testcase: e.testcase,
             tag: e.tag,

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { messageLocale, type LanguageTags } from '../validation/language-tags.ts';
 import { invalid, isPlainObject, type Issue } from '../validation/schema.ts';
-import { InvalidParams, MethodError, invalidParams, invalidRequest, methodNotFound, INTERNAL_ERROR, type ErrorObject } from './errors.ts';
+import { MethodError, invalidParams, invalidRequest, methodNotFound, INTERNAL_ERROR, type ErrorObject } from './errors.ts';
 import type { CallContext, MethodTable } from './method.ts';
 
 export type RequestId = string | number | null;
@@ -50,9 +50,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (checked === invalid || issues.length > 0) return errorResponse(id, invalidParams(issues, locale));
         return { jsonrpc: '2.0', id, result: await definition.run(checked, context) };
       } catch (error) {
-        if (error instanceof InvalidParams) return errorResponse(id, invalidParams(error.issues, locale));
         if (error instanceof MethodError) {
-          return errorResponse(id, error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data });
+          const { message, data } = error;
+          return errorResponse(id, data === undefined ? { code: INTERNAL_ERROR, message } : { code: INTERNAL_ERROR, message, data });
         }
         const reference = randomUUID();
         options.logError(reference, error);

@@ -17,22 +17,10 @@ export interface ErrorObject {
 /** An error a method raises on purpose; it reaches the client as -32603 with its message and data. */
 export class MethodError extends Error {
   readonly data: unknown;
-  readonly code: number;
-  constructor(message: string, data?: unknown, code = INTERNAL_ERROR) {
+  constructor(message: string, data?: unknown) {
     super(message);
     this.name = 'MethodError';
     this.data = data;
-    this.code = code;
-  }
-}
-
-/** Invalid params, carried with the issues found so they can be translated when answered. */
-export class InvalidParams extends Error {
-  readonly issues: Issue[];
-  constructor(issues: Issue[]) {
-    super('Invalid method parameter(s).');
-    this.name = 'InvalidParams';
-    this.issues = issues;
   }
 }
 
@@ -40,10 +28,13 @@ export const parseError: ErrorObject = { code: PARSE_ERROR, message: 'Invalid JS
 export const invalidRequest: ErrorObject = { code: INVALID_REQUEST, message: 'The JSON sent is not a valid request object.' };
 export const methodNotFound: ErrorObject = { code: METHOD_NOT_FOUND, message: 'Procedure not found' };
 
+/** At most this many faults are listed, so a hostile request cannot make a huge answer. */
+export const MAX_REPORTED_ISSUES = 100;
+
 export function invalidParams(issues: readonly Issue[], locale: Locale): ErrorObject {
   return {
     code: INVALID_PARAMS,
     message: 'Invalid method parameter(s).',
-    data: issues.map((issue) => ({ path: issue.path, message: validationMessage(issue.id, locale, issue.args) })),
+    data: issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ path: issue.path, message: validationMessage(issue.id, locale, issue.args) })),
   };
 }

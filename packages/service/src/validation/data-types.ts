@@ -28,8 +28,11 @@ export interface NameServer {
   ip?: string;
 }
 
-// The spec leaves `ip` optional or not open; the reference accepts a name server without one.
-export const nameServer: Rule<NameServer> = object({ ns: required(domainName), ip: optional(ipAddress) });
+// The spec leaves `ip` optional or not open; the reference accepts a name server without one, and
+// clients send an empty `ip` for "none", which the reuse fingerprint drops as well.
+const nameServerIp: Rule<string | undefined> = (value, path, issues) => (value === '' ? undefined : ipAddress(value, path, issues));
+
+export const nameServer: Rule<NameServer> = object({ ns: required(domainName), ip: optional(nameServerIp) });
 
 export interface DsInfo {
   keytag: number;
