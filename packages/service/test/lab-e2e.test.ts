@@ -1,5 +1,5 @@
 // End to end in the DNS lab: the lab's CLI starts real name servers in a private network namespace
-// and runs lab/e2e-inside.ts there (the service may not import the lab package, so it runs its CLI).
+// and runs inside/lab-e2e.ts there (the service may not import the lab package, so it runs its CLI).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const labCli = fileURLToPath(new URL('../../lab/bin/lab.ts', import.meta.url));
-const inside = fileURLToPath(new URL('./lab/e2e-inside.ts', import.meta.url));
+const inside = fileURLToPath(new URL('./inside/lab-e2e.ts', import.meta.url));
 
 test('in the lab: lookups, a test followed to translated results and history, and a batch', { timeout: 240_000 }, async (t) => {
   const child = spawn(process.execPath, [labCli, 'run', 'single-nameserver,healthy-signed', '--', process.execPath, '--test', '--test-reporter=tap', inside], {
