@@ -1,12 +1,12 @@
-// The agent's side of the queue: claim a waiting test atomically, report progress, and finish it
-// with its results in one transaction.
+// The agent's side of the queue: claim a waiting test atomically under a lease the agent renews,
+// take up tests whose lease ran out, report progress, and finish a test with its results in one
+// transaction.
 import type { DialectName } from '@app/database';
 import { hostname } from 'node:os';
 import { expressionBuilder, sql, type Kysely } from 'kysely';
 import type { ServiceSchema } from './schema.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
-
 
 export type Level = 'DEBUG3' | 'DEBUG2' | 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 
