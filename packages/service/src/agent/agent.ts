@@ -39,8 +39,8 @@ export interface AgentOptions {
 interface RunningTest {
   claimed: ClaimedTest;
   controller: AbortController;
-  /** Given back to the queue by stop(): nothing more may be written for it. */
-  released: boolean;
+  /** Fires when stop() gives the test back to the queue: nothing more may be written for it. */
+  released: AbortController;
   done: Promise<void>;
 }
 
@@ -105,7 +105,7 @@ export class Agent {
     timer.abort();
     const left = [...this.#running.values()];
     for (const test of left) {
-      test.released = true;
+      test.released.abort();
       test.controller.abort(new Error('the agent is stopping'));
     }
     clearInterval(this.#heartbeat);
@@ -150,7 +150,7 @@ export class Agent {
   }
 
   #launch(claimed: ClaimedTest): void {
-    const test: RunningTest = { claimed, controller: new AbortController(), released: false, done: Promise.resolve() };
+    const test: RunningTest = { claimed, controller: new AbortController(), released: new AbortController(), done: Promise.resolve() };
     this.#running.set(claimed.id, test);
     test.done = this.#execute(test).finally(() => {
       this.#running.delete(claimed.id);
@@ -180,7 +180,7 @@ export class Agent {
         });
         entries = await untilAborted(run, controller.signal);
       } catch (error) {
-        if (test.released) return;
+        if (test.released.signal.aborted) return;
         if (controller.signal.reason instanceof ExecutionTimeout) {
           this.#log(`test ${claimed.hashId} (${claimed.params.domain}) ran past ${maxSeconds} s and was stopped`);
           entries = [unableToFinish(maxSeconds)];
@@ -199,14 +199,14 @@ export class Agent {
   /** Stores the results, trying again while the database is away, until stored or given back. */
   async #store(test: RunningTest, entries: ResultEntry[]): Promise<void> {
     const backoff = new Backoff();
-    while (!test.released) {
+    while (!test.released.signal.aborted) {
       try {
         await finishTest(this.#database.db, test.claimed.hashId, entries);
         return;
       } catch (error) {
         const wait = backoff.next();
         this.#log(`cannot store the results of test ${test.claimed.hashId} (${describe(error)}); trying again in ${wait} ms`);
-        await delay(wait);
+        await delay(wait, undefined, { signal: test.released.signal }).catch(() => undefined);
       }
     }
   }
