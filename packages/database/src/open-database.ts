@@ -18,7 +18,7 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long to wait for a server before giving up, in milliseconds. */
   connectTimeoutMs?: number;
-  /** Told of a pooled connection that broke while idle (the pool replaces it). Default: a warning on stderr. */
+  /** Told of a pooled connection the server broke (the pool replaces it). Default: a warning on stderr. */
   onIdleError?: (error: Error) => void;
 }
 
@@ -53,7 +53,7 @@ function describe(target: DatabaseTarget, url: string): string {
 }
 
 function warnIdleError(error: Error): void {
-  console.warn(`database: an idle connection broke and will be replaced (${error.message})`);
+  console.warn(`database: a pooled connection broke and will be replaced (${error.message})`);
 }
 
 async function createDialect(target: DatabaseTarget, options: OpenOptions): Promise<Dialect> {
@@ -78,8 +78,12 @@ async function createDialect(target: DatabaseTarget, options: OpenOptions): Prom
         connectionTimeoutMillis: connectTimeoutMs,
         types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => parsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser },
       });
-      // Without a listener, a server restart that kills an idle connection crashes the process.
-      pool.on('error', options.onIdleError ?? warnIdleError);
+      // A connection the server drops (restart, failover, a forced DROP DATABASE) emits 'error',
+      // idle in the pool or checked out; with no listener that ends the process. The query in
+      // flight still fails, and the pool opens a new connection on next use.
+      const onError = options.onIdleError ?? warnIdleError;
+      pool.on('error', onError);
+      pool.on('connect', (client) => client.on('error', onError));
       return new PostgresDialect({ pool });
     }
     case 'mysql': {

@@ -1,20 +1,30 @@
-// `dns-service serve [--config FILE]`: the RPC API. (The agent command belongs to issue 7.)
+// `dns-service serve [--config FILE]`: the RPC API (with `--with-agent`, an agent in the same
+// process, as `npm start` runs it); `dns-service agent [--config FILE]`: a test agent on its own.
 import { parseArgs } from 'node:util';
+import { Agent } from './agent/agent.ts';
+import { runAgentProcess } from './agent/agent-command.ts';
 import { createRpcService } from './app.ts';
-import { ConfigError, loadConfig } from './config/service-config.ts';
+import { ConfigError, loadConfig, type ServiceConfig } from './config/service-config.ts';
 
-const usage = 'Usage: dns-service serve [--config FILE] [--listen HOST:PORT]';
+const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
+       dns-service agent [--config FILE] [--grace SECONDS]
+--grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { config: { type: 'string' }, listen: { type: 'string' }, help: { type: 'boolean' } } });
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { config: { type: 'string' }, listen: { type: 'string' }, help: { type: 'boolean' }, 'with-agent': { type: 'boolean' }, grace: { type: 'string' } },
+    });
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
   }
   const [command] = parsed.positionals;
-  if (parsed.values.help === true || command !== 'serve') {
+  const grace = Number(parsed.values.grace ?? '10');
+  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent') || !(grace >= 0)) {
     console.error(usage);
     return parsed.values.help === true ? 0 : 2;
   }
@@ -29,14 +39,28 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  if (command === 'agent') {
+    await runAgentProcess(config, grace * 1000, stopped);
+    return 0;
+  }
+  await serve(config, parsed.values['with-agent'] === true, grace * 1000, stopped);
+  return 0;
+}
+
+async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number, stopped: Promise<void>): Promise<void> {
   const service = await createRpcService(config);
   const address = await service.app.listen({ host: config.listen.host, port: config.listen.port });
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  // One database handle for both: on SQLite, one connection serialises their writes.
+  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles }) : undefined;
+  agent?.start();
+  if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
+  await stopped;
+  await service.app.close();
+  await agent?.stop(graceMs);
   await service.close();
-  return 0;
 }

@@ -10,6 +10,7 @@ import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { createBatch } from '../src/db/batches.ts';
 import { addUser } from '../src/db/users.ts';
+import { settle } from './rpc-harness.ts';
 
 function params(domain: string, priority = 10, queue = 0): TestParams {
   return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
@@ -34,6 +35,7 @@ for (const target of await testDatabaseTargets()) {
     });
     after(async () => {
       await database?.close();
+      await settle();
       await throwaway?.drop();
     });
 

@@ -47,7 +47,16 @@ export function useService(target: TestDatabaseTarget, adjust: (config: ServiceC
   });
   after(async () => {
     await harness.service?.close();
+    await settle();
     await throwaway?.drop();
   });
   return harness;
+}
+
+/**
+ * A closed pg pool's sockets can still be open for a moment; dropping the database WITH (FORCE)
+ * then makes the server send them an error that nobody listens to any more, which crashes the run.
+ */
+export function settle(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 300));
 }

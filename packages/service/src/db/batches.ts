@@ -60,12 +60,9 @@ export interface BatchStatus {
 export async function batchStatus(db: Kysely<ServiceSchema>, batchId: number): Promise<BatchStatus | undefined> {
   const batch = await db.selectFrom('dh_batch').select('id').where('id', '=', batchId).executeTakeFirst();
   if (batch === undefined) return undefined;
-  const finished = await db.selectFrom('dh_test').select('hash_id').where('batch_id', '=', batchId).where('progress', '=', 100).orderBy('id').execute();
-  const { running } = await db
-    .selectFrom('dh_test')
-    .select((eb) => eb.fn.countAll<number>().as('running'))
-    .where('batch_id', '=', batchId)
-    .where('progress', '<', 100)
-    .executeTakeFirstOrThrow();
-  return { nb_finished: finished.length, finished_test_ids: finished.map((r) => r.hash_id), nb_running: Number(running) };
+  // One read, so a test finishing meanwhile is counted once, as finished or as running.
+  const tests = await db.selectFrom('dh_test').select(['hash_id', 'progress']).where('batch_id', '=', batchId).orderBy('id').execute();
+  const finished = tests.filter((t) => t.progress === 100);
+  const running = tests.length - finished.length;
+  return { nb_finished: finished.length, finished_test_ids: finished.map((r) => r.hash_id), nb_running: running };
 }

@@ -51,4 +51,13 @@ export const migrations: Record<string, ProductMigration> = {
       await db.schema.createIndex('dh_result_entry_test').on('dh_result_entry').column('test_id').execute();
     },
   },
+  '0002_agent_claims': {
+    up: async (db) => {
+      // Which agent runs a test, until when its claim holds (renewed while it runs), and how many
+      // runs were cut short, so a test whose agent died is taken up again, but not forever.
+      await db.schema.alterTable('dh_test').addColumn('agent', 'varchar(100)').execute();
+      await db.schema.alterTable('dh_test').addColumn('lease_until', 'varchar(32)').execute();
+      await db.schema.alterTable('dh_test').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

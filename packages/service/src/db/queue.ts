@@ -1,10 +1,12 @@
-// The agent's side of the queue: claim a waiting test atomically, report progress, and finish it
-// with its results in one transaction.
+// The agent's side of the queue: claim a waiting test atomically under a lease the agent renews,
+// take up tests whose lease ran out, report progress, and finish a test with its results in one
+// transaction.
 import type { DialectName } from '@app/database';
-import type { Kysely } from 'kysely';
+import { hostname } from 'node:os';
+import { expressionBuilder, sql, type Kysely } from 'kysely';
 import type { ServiceSchema } from './schema.ts';
 import type { TestParams } from './test-params.ts';
-import { now } from './timestamps.ts';
+import { now, secondsFromNow } from './timestamps.ts';
 
 export type Level = 'DEBUG3' | 'DEBUG2' | 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 
@@ -18,39 +20,111 @@ export interface ResultEntry {
 }
 
 export interface ClaimedTest {
+  /** The row id, for lease renewals. */
+  id: number;
   hashId: string;
   batchId: number | null;
   params: TestParams;
+  /** Runs started, this one included; above 1 when an earlier run was cut short. */
+  attempts: number;
+}
+
+/** Who claims, and for how long a claim holds unless renewed. */
+export interface Claimant {
+  agent: string;
+  leaseSeconds: number;
 }
 
 const CLAIM_ATTEMPTS = 5;
 
 /** Takes the highest-priority, oldest waiting test of a queue; undefined when none waits. */
-export async function claimNextTest(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number): Promise<ClaimedTest | undefined> {
-  const attempt = async (q: Kysely<ServiceSchema>) => {
-    let candidate = q
-      .selectFrom('dh_test')
-      .select(['id', 'hash_id', 'batch_id', 'params'])
-      .where('progress', '=', 0)
-      .where('queue', '=', queue)
-      .orderBy('priority', 'desc')
-      .orderBy('id', 'asc')
-      .limit(1);
-    // Concurrent agents skip rows another one is claiming instead of queueing behind it.
-    if (dialect !== 'sqlite') candidate = candidate.forUpdate().skipLocked();
-    const row = await candidate.executeTakeFirst();
-    if (row === undefined) return null;
-    // The guard makes the claim atomic everywhere: only one claimer changes the row.
-    const updated = await q.updateTable('dh_test').set({ progress: 1, started_at: now() }).where('id', '=', row.id).where('progress', '=', 0).executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1 ? row : undefined;
-  };
-  for (let tries = 0; tries < CLAIM_ATTEMPTS; tries++) {
-    // SQLite needs no transaction (the guarded UPDATE decides), and a read-then-write one could fail on commit.
-    const claimed = dialect === 'sqlite' ? await attempt(db) : await db.transaction().execute(attempt);
+export async function claimNextTest(
+  db: Kysely<ServiceSchema>,
+  dialect: DialectName,
+  queue: number,
+  claimant: Claimant = { agent: `${hostname()}:${process.pid}`, leaseSeconds: 600 },
+): Promise<ClaimedTest | undefined> {
+  return claim(db, dialect, queue, claimant, 'waiting');
+}
+
+/**
+ * Takes a running test of a queue whose claim expired (its agent died or lost the database) and
+ * counts one more attempt; undefined when there is none. Its progress is left where it was.
+ */
+export async function claimOrphanedTest(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number, claimant: Claimant): Promise<ClaimedTest | undefined> {
+  return claim(db, dialect, queue, claimant, 'orphaned');
+}
+
+type Eligible = 'waiting' | 'orphaned';
+
+async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number, claimant: Claimant, which: Eligible): Promise<ClaimedTest | undefined> {
+  const at = now();
+  const leaseUntil = secondsFromNow(claimant.leaseSeconds);
+  const eb = expressionBuilder<ServiceSchema, 'dh_test'>();
+  const eligible =
+    which === 'waiting'
+      ? eb('progress', '=', 0)
+      : eb.and([eb('progress', '>', 0), eb('progress', '<', 100), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)])]);
+  const values = which === 'waiting'
+    ? { progress: 1, started_at: at, agent: claimant.agent, lease_until: leaseUntil, attempts: 1 }
+    : { agent: claimant.agent, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` };
+  const columns = ['id', 'hash_id', 'batch_id', 'params', 'attempts'] as const;
+  const toClaimed = (row: { id: number; hash_id: string; batch_id: number | null; params: string; attempts: number }): ClaimedTest => ({
+    id: row.id,
+    hashId: row.hash_id,
+    batchId: row.batch_id,
+    params: JSON.parse(row.params) as TestParams,
+    attempts: row.attempts,
+  });
+
+  if (dialect !== 'mysql') {
+    // One statement: atomic on SQLite without holding a transaction open across awaits, and one
+    // round trip on PostgreSQL, where concurrent agents skip rows another one is claiming.
+    let candidate = db.selectFrom('dh_test').select('id').where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1);
+    if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
+    const row = await db.updateTable('dh_test').set(values).where('id', '=', candidate).where(eligible).returning(columns).executeTakeFirst();
+    return row === undefined ? undefined : toClaimed(row);
+  }
+  // MariaDB has no UPDATE … RETURNING: lock the row (skipping rows others hold), then take it.
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const claimed = await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('dh_test').select(columns).where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1).forUpdate().skipLocked().executeTakeFirst();
+      if (row === undefined) return null;
+      const updated = await trx.updateTable('dh_test').set(values).where('id', '=', row.id).where(eligible).executeTakeFirst();
+      return Number(updated.numUpdatedRows) === 1 ? { ...row, attempts: which === 'waiting' ? 1 : row.attempts + 1 } : undefined;
+    });
     if (claimed === null) return undefined;
-    if (claimed !== undefined) return { hashId: claimed.hash_id, batchId: claimed.batch_id, params: JSON.parse(claimed.params) as TestParams };
+    if (claimed !== undefined) return toClaimed(claimed);
   }
   return undefined;
+}
+
+/** Extends the agent's claims on its running tests; returns how many it still holds. */
+export async function renewLeases(db: Kysely<ServiceSchema>, claimant: Claimant, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db
+    .updateTable('dh_test')
+    .set({ lease_until: secondsFromNow(claimant.leaseSeconds) })
+    .where('id', 'in', ids)
+    .where('agent', '=', claimant.agent)
+    .where('progress', '<', 100)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Gives unfinished tests back (an agent stopping before they could end): any agent takes them up
+ * at once, and the cut-short run does not count against them.
+ */
+export async function releaseTests(db: Kysely<ServiceSchema>, agent: string, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('dh_test')
+    .set({ agent: null, lease_until: now(), attempts: sql<number>`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('agent', '=', agent)
+    .where('progress', '<', 100)
+    .execute();
 }
 
 /** Raises a running test's progress (1–99); progress never goes down, and never to 100 here. */

@@ -19,6 +19,12 @@ export interface TestTable {
   /** The normalised params as JSON text. */
   params: string;
   overall_result: string | null;
+  /** The agent running the test (set when claimed). */
+  agent: string | null;
+  /** Until when the agent's claim holds; a running test past it is taken up by another agent. */
+  lease_until: string | null;
+  /** Runs started; one more than the runs that were cut short. */
+  attempts: Generated<number>;
 }
 
 export interface ResultEntryTable {

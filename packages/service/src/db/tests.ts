@@ -1,11 +1,11 @@
 // Tests as the RPC methods see them: enqueue (with the reuse rule), look up, results, history.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { ResultEntryTable, ServiceSchema, TestTable } from './schema.ts';
 import { fingerprint, isUndelegated, type TestParams } from './test-params.ts';
 import { now, secondsAgo } from './timestamps.ts';
 
-export type TestRow = Omit<TestTable, 'id'> & { id: number };
+export type TestRow = Selectable<TestTable>;
 export type ResultEntryRow = Omit<ResultEntryTable, 'id' | 'test_id'>;
 
 export function newTestId(): string {

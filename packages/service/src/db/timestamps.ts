@@ -17,3 +17,7 @@ export function deprecatedTimestamp(stored: string): string {
 export function secondsAgo(seconds: number): string {
   return new Date(Date.now() - seconds * 1000).toISOString();
 }
+
+export function secondsFromNow(seconds: number): string {
+  return new Date(Date.now() + seconds * 1000).toISOString();
+}

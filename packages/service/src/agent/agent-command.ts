@@ -1,0 +1,48 @@
+// `dns-service agent`: an agent process on its own, which waits for its database when it is away.
+import { DatabaseUnreachableError, migrateToLatest, openDatabase, type Database } from '@app/database';
+import { setTimeout as delay } from 'node:timers/promises';
+import { loadProfiles } from '../config/profiles.ts';
+import type { ServiceConfig } from '../config/service-config.ts';
+import { migrations, PRODUCT } from '../db/migrations.ts';
+import type { ServiceSchema } from '../db/schema.ts';
+import { Agent, type AgentOptions } from './agent.ts';
+import { Backoff } from './backoff.ts';
+
+/** Runs until `stopped` settles, then lets running tests finish for up to `graceMs`. */
+export async function runAgentProcess(
+  config: ServiceConfig,
+  graceMs: number,
+  stopped: Promise<void>,
+  options: Pick<AgentOptions, 'runTests' | 'leaseSeconds'> = {},
+): Promise<void> {
+  const profiles = loadProfiles(config.profiles);
+  const database = await openWhenAvailable(config.databaseUrl, stopped);
+  if (database === undefined) return;
+  try {
+    await migrateToLatest(database, PRODUCT, migrations);
+    const agent = new Agent({ ...options, database, config, profiles });
+    agent.start();
+    console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})`);
+    await stopped;
+    await agent.stop(graceMs);
+  } finally {
+    await database.close();
+  }
+}
+
+async function openWhenAvailable(url: string, stopped: Promise<void>): Promise<Database<ServiceSchema> | undefined> {
+  const backoff = new Backoff(500, 30_000);
+  const stop = new AbortController();
+  void stopped.then(() => stop.abort());
+  while (!stop.signal.aborted) {
+    try {
+      return await openDatabase<ServiceSchema>(url);
+    } catch (error) {
+      if (!(error instanceof DatabaseUnreachableError)) throw error;
+      const wait = backoff.next();
+      console.error(`dns-service: ${error.message}; trying again in ${wait} ms`);
+      await delay(wait, undefined, { signal: stop.signal }).catch(() => undefined);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,251 @@
+// The test agent: claims queued tests of its queue and runs many of them at once with the engine,
+// writing progress as it goes and the results at the end. Its claims are leases it keeps renewing,
+// so the tests of an agent that died are taken up again by the next one.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Database } from '@app/database';
+import { readRootHints, runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import type { LoadedProfile } from '../config/profiles.ts';
+import type { ServiceConfig } from '../config/service-config.ts';
+import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest, type ResultEntry } from '../db/queue.ts';
+import type { ServiceSchema } from '../db/schema.ts';
+import { testDied, unableToFinish } from './backend-entries.ts';
+import { Backoff } from './backoff.ts';
+import { engineInput } from './engine-input.ts';
+import { ProgressWriter } from './progress-writer.ts';
+
+export type RunTests = (input: TestInput, options: RunOptions) => Promise<Finding[]>;
+
+export type AgentConfig = Pick<
+  ServiceConfig,
+  'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile'
+>;
+
+export interface AgentOptions {
+  database: Database<ServiceSchema>;
+  config: AgentConfig;
+  profiles: ReadonlyMap<string, LoadedProfile>;
+  /** The engine's run; a test may pass another. */
+  runTests?: RunTests;
+  /** Seconds a claim holds without renewal; renewed three times within it. */
+  leaseSeconds?: number;
+  /** Runs a test may start (a run cut short by a dead agent counts) before it is given up as died. */
+  maxAttempts?: number;
+  log?: (line: string) => void;
+}
+
+interface RunningTest {
+  claimed: ClaimedTest;
+  controller: AbortController;
+  /** Fires when stop() gives the test back to the queue: nothing more may be written for it. */
+  released: AbortController;
+  done: Promise<void>;
+}
+
+class ExecutionTimeout extends Error {
+  override name = 'ExecutionTimeout';
+}
+
+export class Agent {
+  readonly name: string;
+  readonly #database: Database<ServiceSchema>;
+  readonly #config: AgentConfig;
+  readonly #runTests: RunTests;
+  readonly #profiles: ReadonlyMap<string, LoadedProfile>;
+  readonly #rootHints: RootHint[] | undefined;
+  readonly #claimant: Claimant;
+  readonly #capacity: number;
+  readonly #maxAttempts: number;
+  readonly #log: (line: string) => void;
+  readonly #running = new Map<number, RunningTest>();
+  #stopping = false;
+  #loop: Promise<void> | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #wake: (() => void) | undefined;
+
+  constructor(options: AgentOptions) {
+    this.name = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
+    this.#database = options.database;
+    this.#config = options.config;
+    this.#runTests = options.runTests ?? engineRunTests;
+    this.#profiles = options.profiles;
+    const hintsFile = options.config.rootHintsFile;
+    this.#rootHints = hintsFile === undefined ? undefined : readRootHints(readFileSync(hintsFile, 'utf8'));
+    this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
+    // The reference's two process counts together bound the tests running at once.
+    this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
+    this.#maxAttempts = options.maxAttempts ?? 2;
+    this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
+  }
+
+  /** Tests running now. */
+  get running(): number {
+    return this.#running.size;
+  }
+
+  start(): void {
+    if (this.#loop !== undefined) return;
+    this.#heartbeat = setInterval(() => void this.#renew(), (this.#claimant.leaseSeconds * 1000) / 3);
+    this.#loop = this.#claimLoop();
+  }
+
+  /**
+   * Stops claiming and lets running tests finish for up to `graceMs`; tests still running then are
+   * stopped and given back to the queue, where another agent takes them up.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    this.#wakeUp();
+    await this.#loop;
+    const all = Promise.all([...this.#running.values()].map((test) => test.done));
+    const timer = new AbortController();
+    await Promise.race([all, delay(graceMs, undefined, { signal: timer.signal }).catch(() => undefined)]);
+    timer.abort();
+    const left = [...this.#running.values()];
+    for (const test of left) {
+      test.released.abort();
+      test.controller.abort(new Error('the agent is stopping'));
+    }
+    clearInterval(this.#heartbeat);
+    if (left.length === 0) return;
+    try {
+      await releaseTests(this.#database.db, this.name, left.map((test) => test.claimed.id));
+      this.#log(`stopped with ${left.length} test(s) unfinished; they are back in the queue`);
+    } catch (error) {
+      this.#log(`stopped with ${left.length} test(s) unfinished; another agent takes them up when their claim expires (${describe(error)})`);
+    }
+  }
+
+  async #claimLoop(): Promise<void> {
+    const backoff = new Backoff();
+    const pollMs = Math.max(50, this.#config.pollingIntervalSeconds * 1000);
+    const orphanCheckMs = (this.#claimant.leaseSeconds * 1000) / 2;
+    let nextOrphanCheck = 0;
+    while (!this.#stopping) {
+      if (this.#running.size >= this.#capacity) {
+        await this.#sleep(Infinity);
+        continue;
+      }
+      let claimed: ClaimedTest | undefined;
+      try {
+        const { db, dialect } = this.#database;
+        if (Date.now() >= nextOrphanCheck) {
+          claimed = await claimOrphanedTest(db, dialect, this.#config.lockOnQueue, this.#claimant);
+          if (claimed === undefined) nextOrphanCheck = Date.now() + orphanCheckMs;
+          else this.#log(`took up test ${claimed.hashId}, whose agent stopped answering (attempt ${claimed.attempts})`);
+        }
+        claimed ??= await claimNextTest(db, dialect, this.#config.lockOnQueue, this.#claimant);
+        backoff.reset();
+      } catch (error) {
+        const wait = backoff.next();
+        this.#log(`cannot claim tests (${describe(error)}); trying again in ${wait} ms`);
+        await this.#sleep(wait);
+        continue;
+      }
+      if (claimed === undefined) await this.#sleep(pollMs);
+      else this.#launch(claimed);
+    }
+  }
+
+  #launch(claimed: ClaimedTest): void {
+    const test: RunningTest = { claimed, controller: new AbortController(), released: new AbortController(), done: Promise.resolve() };
+    this.#running.set(claimed.id, test);
+    test.done = this.#execute(test).finally(() => {
+      this.#running.delete(claimed.id);
+      this.#wakeUp();
+    });
+  }
+
+  /** Runs one test to its stored end; never rejects. */
+  async #execute(test: RunningTest): Promise<void> {
+    const { claimed, controller } = test;
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started) / 1000;
+    const maxSeconds = this.#config.maxExecutionSeconds;
+    let entries: ResultEntry[];
+    if (claimed.attempts > this.#maxAttempts) {
+      this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
+      entries = [testDied(0)];
+    } else {
+      const timer = setTimeout(() => controller.abort(new ExecutionTimeout()), maxSeconds * 1000);
+      const progress = new ProgressWriter((percent) => reportProgress(this.#database.db, claimed.hashId, percent));
+      try {
+        const input = engineInput(claimed.params, this.#profiles);
+        const run = this.#runTests(input, {
+          ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
+          onProgress: (percent) => progress.report(percent),
+          signal: controller.signal,
+        });
+        entries = await untilAborted(run, controller.signal);
+      } catch (error) {
+        if (test.released.signal.aborted) return;
+        if (controller.signal.reason instanceof ExecutionTimeout) {
+          this.#log(`test ${claimed.hashId} (${claimed.params.domain}) ran past ${maxSeconds} s and was stopped`);
+          entries = [unableToFinish(maxSeconds)];
+        } else {
+          this.#log(`test ${claimed.hashId} (${claimed.params.domain}) failed: ${describe(error)}`);
+          entries = [testDied(elapsed())];
+        }
+      } finally {
+        clearTimeout(timer);
+      }
+      await progress.idle();
+    }
+    await this.#store(test, entries);
+  }
+
+  /** Stores the results, trying again while the database is away, until stored or given back. */
+  async #store(test: RunningTest, entries: ResultEntry[]): Promise<void> {
+    const backoff = new Backoff();
+    while (!test.released.signal.aborted) {
+      try {
+        await finishTest(this.#database.db, test.claimed.hashId, entries);
+        return;
+      } catch (error) {
+        const wait = backoff.next();
+        this.#log(`cannot store the results of test ${test.claimed.hashId} (${describe(error)}); trying again in ${wait} ms`);
+        await delay(wait, undefined, { signal: test.released.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  async #renew(): Promise<void> {
+    try {
+      await renewLeases(this.#database.db, this.#claimant, [...this.#running.keys()]);
+    } catch (error) {
+      this.#log(`cannot renew the claims on running tests (${describe(error)})`);
+    }
+  }
+
+  /** Waits for `ms`, or less when a test ends or the agent stops. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(ms) ? setTimeout(() => this.#wakeUp(), ms) : undefined;
+      this.#wake = () => {
+        clearTimeout(timer);
+        this.#wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  #wakeUp(): void {
+    this.#wake?.();
+  }
+}
+
+/** The run's findings, or the abort's reason as soon as the signal fires, even if the run ignores it. */
+function untilAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void run.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,33 @@
+// `dns-service agent` as an operator runs it: from a config file, announcing itself, leaving on SIGTERM.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { test } from 'node:test';
+import { writeConfigFixture } from './config-fixture.ts';
+
+const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
+
+test('agent --config FILE serves its queue with the configured capacity and exits cleanly on SIGTERM', async () => {
+  const config = writeConfigFixture('lock_on_queue = 3\nnumber_of_processes_for_frontend_testing = 4\nnumber_of_processes_for_batch_testing = 2\n');
+  const child = spawn(process.execPath, [bin, 'agent', '--config', config, '--grace', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => ['exited'])])) as [string];
+    assert.match(line, /^dns-service: agent \S+ on queue 3, up to 6 tests at once \(SQLite file /);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('agent with a bad grace period names the usage and exits 2', async () => {
+  const child = spawn(process.execPath, [bin, 'agent', '--grace', 'soon'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  assert.equal(code, 2);
+  assert.match(stderr, /dns-service agent \[--config FILE\]/);
+});

@@ -1,0 +1,68 @@
+// Runs inside the DNS lab (started by ../agent-lab.test.ts): the service as `npm start` runs it,
+// with its agent, on SQLite; tests are started and followed over HTTP only.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+
+const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
+let service: ChildProcess;
+let url = '';
+let nextId = 1;
+
+async function ok(method: string, params: unknown): Promise<unknown> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+  const reply = (await response.json()) as { result?: unknown; error?: unknown };
+  assert.equal(reply.error, undefined, `${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result;
+}
+
+before(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dns-service-agent-lab-'));
+  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0'], {
+    env: { ...process.env, DATA_DIR: dir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: service.stdout! });
+  for await (const line of lines) {
+    url ||= /JSON-RPC API on (http:\/\/\S+)/.exec(line)?.[1] ?? '';
+    if (line.includes('dns-service: agent')) break;
+  }
+  assert.ok(url, 'the API announced its address');
+});
+
+after(async () => {
+  if (service.exitCode === null) {
+    service.kill('SIGTERM');
+    const [code] = (await once(service, 'exit')) as [number | null];
+    assert.equal(code, 0, 'stops cleanly on SIGTERM');
+  }
+});
+
+test('started tests progress to 100 and have the engine results, in the language asked for', async () => {
+  const ids = await Promise.all(['single.test', 'healthy.test'].map(async (domain) => (await ok('start_domain_test', { domain })) as string));
+  for (const id of ids) {
+    const seen: number[] = [];
+    const deadline = Date.now() + 60_000;
+    while (seen.at(-1) !== 100) {
+      assert.ok(Date.now() < deadline, `test ${id} finishes (progress so far ${seen.join(' ')})`);
+      seen.push((await ok('test_progress', { test_id: id })) as number);
+      await delay(50);
+    }
+    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'progress never goes down');
+    const results = (await ok('get_test_results', { id, language: 'fr' })) as { results: { module: string; testcase: string; message: string }[] };
+    assert.ok(results.results.some((r) => r.testcase === 'Basic01'), JSON.stringify(results.results));
+    assert.ok(!results.results.some((r) => r.module === 'BACKEND'), 'the run ended normally');
+  }
+});
+
+test('finished tests appear in the history with their verdict', async () => {
+  const history = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { overall_result: string }[];
+  assert.equal(history.length, 1);
+  assert.ok(['ok', 'warning', 'error', 'critical'].includes(history[0]?.overall_result ?? ''));
+});
