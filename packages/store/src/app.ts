@@ -1,12 +1,24 @@
 // The store API composed from its plugins. Auth (issue 9) is one more plugin registered before the resources.
+import { randomBytes } from 'node:crypto';
+import type { ProductMigration } from '@app/database';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { authMigrations } from './auth/migrations.ts';
+import type { AuthTables } from './auth/schema.ts';
+import { registerStoreAuth } from './auth/store-auth.ts';
+import { coreMigrations } from './db/migrations.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
+import { encryptedFieldNames } from './resources/declaration.ts';
+import { resources } from './resources/registry.ts';
 import { resourceRoutes } from './resources/routes.ts';
 
 export const API_PREFIX = '/api/v1';
+
+/** Every schema step of the store: the core's, then auth's (0100_auth_*). */
+export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations };
 
 export interface StoreAppOptions {
   database: StoreDatabase;
@@ -19,6 +31,8 @@ export interface StoreAppOptions {
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** The key app secrets, OAuth codes, CSRF tokens and encrypted fields derive from; a random one if not given (nothing then survives a restart). */
+  authKey?: Uint8Array;
 }
 
 export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyInstance> {
@@ -37,6 +51,12 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
+  await registerStoreAuth(app, {
+    db: options.database.db as unknown as Kysely<AuthTables>,
+    key: options.authKey ?? randomBytes(32),
+    apiPrefix: API_PREFIX,
+    encryptedFields: encryptedFieldNames(resources),
+  });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

@@ -1,12 +1,14 @@
 // Opens the database, brings the schema up, makes the store on first start, and serves HTTPS
 // (plus, if asked, a plain-HTTP port that only redirects).
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
-import { buildStoreApp, API_PREFIX } from './app.ts';
+import { buildStoreApp, API_PREFIX, storeMigrations } from './app.ts';
+import { loadAuthKey } from './auth/auth-key.ts';
 import { ensureStore, type FirstStart, type Plan } from './db/first-start.ts';
-import { coreMigrations, MIGRATION_PRODUCT } from './db/migrations.ts';
+import { MIGRATION_PRODUCT } from './db/migrations.ts';
 import type { StoreSchema } from './db/schema.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
@@ -48,7 +50,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
   try {
-    await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
+    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
@@ -57,6 +59,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       database,
       tls,
       httpsPort: () => ports.https,
+      authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),

@@ -8,10 +8,12 @@ import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import { request } from 'undici';
-import { buildStoreApp } from '../src/app.ts';
-import { coreMigrations, MIGRATION_PRODUCT } from '../src/db/migrations.ts';
+import { buildStoreApp, storeMigrations } from '../src/app.ts';
+import { ensureStore } from '../src/db/first-start.ts';
+import { MIGRATION_PRODUCT } from '../src/db/migrations.ts';
 import { serveStore } from '../src/server.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+import { issueTestToken } from './support/test-token.ts';
 import type { StoreSchema } from '../src/db/schema.ts';
 
 const found = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
@@ -85,12 +87,15 @@ describe('behind a TLS-terminating proxy', () => {
   async function proxied(trustedProxies: string[]) {
     const throwaway = await sqlite.create();
     const database = await openDatabase<StoreSchema>(throwaway.url);
-    await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
+    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    const store = await ensureStore(database);
     const app = await buildStoreApp({ database, httpsPort: () => 443, trustedProxies, logLevel: 'silent' });
+    const token = await issueTestToken(app, store?.storeId ?? 1, 'read_catalog');
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
     return {
       port,
+      token,
       close: async () => {
         await app.close();
         await database.close();
@@ -102,7 +107,7 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto https from a trusted proxy is served, and page links use https', async () => {
     const proxy = await proxied(['127.0.0.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https' });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
       assert.equal(reply.status, 200);
       assert.deepEqual(JSON.parse(reply.body), { total_count: 0, products: [] });
       const bare = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example' });
@@ -116,7 +121,7 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto from an address that is not a trusted proxy counts for nothing', async () => {
     const proxy = await proxied(['192.0.2.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https' });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
       assert.equal(reply.status, 308);
       assert.equal(reply.body, '');
     } finally {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ThrowawayDatabase, TestDatabaseTarget } from '@app/database/testing';
 import { Agent, request } from 'undici';
 import { serveStore, type RunningStore, type ServeOptions } from '../../src/server.ts';
+import { issueTestToken } from './test-token.ts';
 
 export interface Reply {
   status: number;
@@ -18,7 +19,8 @@ export interface StoreUnderTest {
   store: RunningStore;
   /** https://127.0.0.1:<port>/api/v1 */
   api: string;
-  call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Reply>;
+  /** Sends the harness's all-scopes token unless the request carries its own credentials or is `anonymous`. */
+  call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; anonymous?: boolean }): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -27,12 +29,16 @@ export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Par
   const dataDir = mkdtempSync(join(tmpdir(), 'store-test-'));
   const store = await serveStore({ databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', ...extra });
   const dispatcher = new Agent({ connect: { ca: store.certificate } });
+  const storeId = store.firstStart?.storeId ?? 1;
+  const token = await issueTestToken(store.app, storeId);
   return {
     store,
     api: store.apiUrl,
     async call(method, pathOrUrl, options = {}) {
       const url = pathOrUrl.startsWith('https://') || pathOrUrl.startsWith('http://') ? pathOrUrl : `${store.apiUrl}${pathOrUrl}`;
       const headers: Record<string, string> = { ...options.headers };
+      const credentials = ['x-ac-auth-token', 'authorization', 'cookie'].some((name) => name in headers);
+      if (options.anonymous !== true && !credentials) headers['x-ac-auth-token'] = token;
       let body: string | undefined = options.rawBody;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
