@@ -76,4 +76,10 @@ export const authMigrations: Record<string, ProductMigration> = {
       await db.schema.createIndex('admin_login_attempts_email_at').on('admin_login_attempts').columns(['email', 'at']).execute();
     },
   },
+  '0104_auth_customer_tax_id': {
+    // Encrypted at rest: AES-GCM text is longer than the 100 characters a client may send.
+    up: async (db) => {
+      await db.schema.alterTable('customers').addColumn('tax_id', 'varchar(400)').execute();
+    },
+  },
 };
