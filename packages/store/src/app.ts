@@ -8,6 +8,7 @@ import type { AuthTables } from './auth/schema.ts';
 import { registerStoreAuth } from './auth/store-auth.ts';
 import { coreMigrations } from './db/migrations.ts';
 import type { StoreDatabase } from './db/schema.ts';
+import { apiDocs } from './http/api-docs.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -57,6 +58,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     apiPrefix: API_PREFIX,
     encryptedFields: encryptedFieldNames(resources),
   });
+  await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

@@ -96,6 +96,8 @@ export const authPlugin = fp(
     app.addHook('onRequest', async (request: FastifyRequest) => {
       const path = request.url.split('?')[0] ?? '';
       if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
+      // Routes that declare themselves public (the API's own documentation) need nobody.
+      if ((request.routeOptions.config as { public?: boolean }).public === true) return;
       const principal = await authenticate(options, request);
       request.principal = principal;
       authorize(principal, request);

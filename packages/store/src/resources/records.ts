@@ -121,19 +121,22 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       await checkReferences(values);
       const now = new Date().toISOString();
       const row = { ...values, created_at: now, updated_at: now };
-      const id = await write(async () => {
-        if (dialect === 'postgres') return (await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id;
-        return (await db.insertInto(table).values(row).executeTakeFirstOrThrow()).insertId;
-      });
-      const created = await get(Number(id));
-      if (created === undefined) throw new Error(`${resource.singular} ${String(id)} vanished right after its creation`);
+      // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
+      if (dialect !== 'mysql') return toJson(await write(() => db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()));
+      const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
+      const created = await get(Number(insertId));
+      if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
       return created;
     },
 
     async update(id, values) {
-      if ((await get(id)) === undefined) return undefined;
       await checkReferences(values);
-      await write(() => db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id).execute());
+      const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
+      if (dialect !== 'mysql') {
+        const row = await write(() => update.returningAll().executeTakeFirst());
+        return row === undefined ? undefined : toJson(row);
+      }
+      await write(() => update.execute());
       return get(id);
     },
 
@@ -192,6 +195,23 @@ export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
     }
     return out;
   };
+}
+
+/** Links or unlinks two records through a join table; true when the link changed. */
+export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDeclaration, { kind: 'link' }>, parentId: number, childId: number, linked: boolean): Promise<boolean> {
+  const pair = { [nested.parentKey]: parentId, [nested.childKey]: childId };
+  const where = (eb: Where) => eb.and([eb(eb.ref(nested.parentKey), '=', parentId), eb(eb.ref(nested.childKey), '=', childId)]);
+  const existing = await db.selectFrom(nested.table).select(nested.parentKey).where(where).executeTakeFirst();
+  if (linked === (existing !== undefined)) return false;
+  try {
+    if (linked) await db.insertInto(nested.table).values(pair).execute();
+    else await db.deleteFrom(nested.table).where(where).execute();
+  } catch (error) {
+    // Two clients linking the same pair at once: the second finds it done.
+    if (constraintViolation(error) !== 'unique') throw error;
+    return false;
+  }
+  return true;
 }
 
 /** True when the record exists; nested lists answer 404 for a missing parent. */

@@ -1,12 +1,12 @@
 // Turns every resource declaration into its routes: list, get, create, update, delete and nested lists.
-import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { listEnvelope } from '../http/list-envelope.ts';
 import { parseListQuery, type RawQuery } from '../http/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import type { ResourceDeclaration, ScopeGroup } from './declaration.ts';
+import type { NestedDeclaration, ResourceDeclaration, ScopeGroup } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema } from './json-schema.ts';
-import { recordExists, recordsOf, type Page } from './records.ts';
+import { recordExists, recordsOf, setLink, type Page } from './records.ts';
 import { resourceNamed, resources } from './registry.ts';
 
 /** What a route tells the auth plugin: the scope group, and whether it reads or writes. */
@@ -31,6 +31,37 @@ function normalizeTimes(resource: ResourceDeclaration, body: Row): Row {
     if (field.type === 'datetime' && typeof out[name] === 'string') out[name] = new Date(out[name]).toISOString();
   }
   return out;
+}
+
+/** `PUT /products/5/categories/3` links, `DELETE` unlinks; both answer 404 when either record is missing. */
+function linkRoutes(
+  app: FastifyInstance,
+  database: StoreDatabase,
+  resource: ResourceDeclaration,
+  name: string,
+  nested: Extract<NestedDeclaration, { kind: 'link' }>,
+  paths: [string, HTTPMethods[]][],
+  config: ResourceRouteConfig,
+): void {
+  const child = resourceNamed(nested.resource);
+  const path = `/${resource.name}/:id/${name}/:childId`;
+  paths.push([path, ['PUT', 'DELETE']]);
+  const handler = (linked: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const parentId = recordId(request, resource);
+    const childText = (request.params as { childId: string }).childId;
+    const childId = /^\d{1,15}$/.test(childText) ? Number(childText) : 0;
+    if (!(await recordExists(database.db, resource, parentId))) throw new ApiError(404, `There is no ${resource.singular} with id ${parentId}`);
+    const childRow = childId === 0 ? undefined : await recordsOf(database, child).get(childId);
+    if (childRow === undefined) throw new ApiError(404, `There is no ${child.singular} with id ${childText}`);
+    if (!linked && !(await setLink(database.db, nested, parentId, childId, false))) {
+      throw new ApiError(404, `${child.singular} ${childId} is not linked to ${resource.singular} ${parentId}`);
+    }
+    if (!linked) return reply.code(200).send();
+    await setLink(database.db, nested, parentId, childId, true);
+    return childRow;
+  };
+  app.put(path, { config, schema: { response: { 200: recordSchema(child, false), '4xx': errorSchema } } }, handler(true));
+  app.delete(path, { config }, handler(false));
 }
 
 export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
@@ -93,6 +124,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
         const query = parseListQuery(child, request.query as RawQuery);
         return sendPage(request, child.name, await childRecords.list(query, { nested, parentId }), query);
       });
+      if (nested.kind === 'link') linkRoutes(app, options.database, resource, name, nested, paths, write);
     }
 
     for (const [path, allowed] of paths) {

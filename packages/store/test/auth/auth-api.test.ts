@@ -48,6 +48,7 @@ for (const target of await testDatabaseTargets()) {
       const bad = await sut.call('GET', '/products', { headers: { 'x-ac-auth-token': 'not-a-token' } });
       assert.equal(bad.status, 401);
       assert.equal(bad.json.status_code, 401);
+      assert.equal((await sut.call('GET', '/openapi.json', { anonymous: true })).status, 200, 'the API documentation is public');
     });
 
     test('a token reads what its scopes allow, and gets 403 for the rest', async () => {
