@@ -12,7 +12,6 @@ import { apiDocs } from './http/api-docs.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
-import { encryptedFieldNames } from './resources/declaration.ts';
 import { resources } from './resources/registry.ts';
 import { resourceRoutes } from './resources/routes.ts';
 
@@ -56,7 +55,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     db: options.database.db as unknown as Kysely<AuthTables>,
     key: options.authKey ?? randomBytes(32),
     apiPrefix: API_PREFIX,
-    encryptedFields: encryptedFieldNames(resources),
+    resources,
   });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });

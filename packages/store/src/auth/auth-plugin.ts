@@ -25,6 +25,8 @@ export interface AuthPluginOptions {
   apiPrefix?: string;
   /** Field names kept encrypted at rest: encrypted on writes, and in answers decrypted for principals that may, left out for the rest. */
   encryptedFields?: readonly string[];
+  /** The scope group of a resource's nested collection, so `expand=` cannot read past the principal's scopes. */
+  nestedGroup?: (resource: string, nested: string) => ResourceGroup | undefined;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -64,14 +66,21 @@ async function authenticate(options: AuthPluginOptions, request: FastifyRequest)
   throw new ApiError(401, 'Send an access token in the X-AC-Auth-Token header');
 }
 
-function authorize(principal: Principal, request: FastifyRequest): void {
+function authorize(principal: Principal, request: FastifyRequest, nestedGroup: AuthPluginOptions['nestedGroup']): void {
   const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
   const group: ResourceGroup | undefined = config.scope;
   if (group === undefined) return;
   const write = config.access === 'write' || !READ_METHODS.has(request.method);
-  if (!allows(principal.scopes, group, write)) {
+  const refuse = (scope: string, why = 'this request needs') => {
     const who = principal.kind === 'session' ? 'Your admin account does not have' : 'This token does not have';
-    throw new ApiError(403, `${who} the ${requiredScope(group, write)} scope this request needs`);
+    return new ApiError(403, `${who} the ${scope} scope ${why}`);
+  };
+  if (!allows(principal.scopes, group, write)) throw refuse(requiredScope(group, write));
+  const expand = (request.query as Record<string, unknown> | undefined)?.expand;
+  if (config.resource === undefined || nestedGroup === undefined || expand === undefined) return;
+  for (const name of [expand].flat().flatMap((text) => (typeof text === 'string' ? text.split(',') : []))) {
+    const nested = nestedGroup(config.resource, name.trim());
+    if (nested !== undefined && !allows(principal.scopes, nested, false)) throw refuse(requiredScope(nested, false), `that expand=${name.trim()} needs`);
   }
 }
 
@@ -100,7 +109,7 @@ export const authPlugin = fp(
       if ((request.routeOptions.config as { public?: boolean }).public === true) return;
       const principal = await authenticate(options, request);
       request.principal = principal;
-      authorize(principal, request);
+      authorize(principal, request, options.nestedGroup);
     });
     app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       // The answer depends on who asked; shared caches must not reuse it for someone else.

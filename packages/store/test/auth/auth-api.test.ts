@@ -62,6 +62,11 @@ for (const target of await testDatabaseTargets()) {
       const people = await sut.call('GET', '/customers', { headers: { 'x-ac-auth-token': token } });
       assert.equal(people.status, 403);
       assert.match(people.json.details, /read_people/);
+      const customers = await tokenFor('read_people');
+      assert.equal((await sut.call('GET', '/customers', { headers: { 'x-ac-auth-token': customers } })).status, 200);
+      const expanded = await sut.call('GET', '/customers?expand=orders', { headers: { 'x-ac-auth-token': customers } });
+      assert.equal(expanded.status, 403, 'expanding into orders needs read_orders too');
+      assert.match(expanded.json.details, /read_orders/);
       const writer = await tokenFor('catalog');
       const created = await sut.call('POST', '/products', { headers: { authorization: `Bearer ${writer}` }, body: { item_name: 'Lamp', item_number: 'L-1' } });
       assert.equal(created.status, 201, created.text);
