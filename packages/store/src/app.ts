@@ -5,10 +5,14 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { authMigrations } from './auth/migrations.ts';
 import type { AuthTables } from './auth/schema.ts';
+import { responseVariant } from './auth/principal.ts';
 import { registerStoreAuth } from './auth/store-auth.ts';
 import { coreMigrations } from './db/migrations.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
+import { httpCaching } from './cache/http-caching.ts';
+import type { ResponseCache } from './cache/response-cache.ts';
+import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -33,6 +37,11 @@ export interface StoreAppOptions {
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** The key app secrets, OAuth codes, CSRF tokens and encrypted fields derive from; a random one if not given (nothing then survives a restart). */
   authKey?: Uint8Array;
+  /** Call counting; false turns it off (benchmark baselines only). */
+  rateLimit: RateLimitOptions | false;
+  /** The server-side response cache; false turns HTTP caching off (benchmark baselines only). */
+  cache: ResponseCache | false;
+  now?: () => number;
 }
 
 export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyInstance> {
@@ -57,6 +66,10 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     apiPrefix: API_PREFIX,
     resources,
   });
+  // Authentication's onRequest hook (above) sets request.principal, which rate limiting keys on,
+  // and it runs before the cache answers anything.
+  if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
+  if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;

@@ -7,9 +7,12 @@ import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { buildStoreApp, API_PREFIX, storeMigrations } from './app.ts';
 import { loadAuthKey } from './auth/auth-key.ts';
-import { ensureStore, type FirstStart, type Plan } from './db/first-start.ts';
+import { ResponseCache } from './cache/response-cache.ts';
+import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
 import { MIGRATION_PRODUCT } from './db/migrations.ts';
-import type { StoreSchema } from './db/schema.ts';
+import type { StoreDatabase, StoreSchema } from './db/schema.ts';
+import { redisWindowCounter } from './limits/redis-window-counter.ts';
+import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
 
@@ -25,6 +28,12 @@ export interface ServeOptions {
   keyFile?: string;
   trustedProxies?: string[];
   plan?: Plan;
+  /** Redis for rate-limit counters shared by every instance; without it, counting is per instance. */
+  redisUrl?: string;
+  /** Benchmark baselines only: serve without rate limiting and/or HTTP caching. */
+  without?: { rateLimit?: boolean; cache?: boolean };
+  /** The time source of rate-limit windows and caching (tests move it by hand). */
+  clock?: () => number;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -42,6 +51,20 @@ export interface RunningStore {
   close(): Promise<void>;
 }
 
+function windowCounter(redisUrl: string | undefined): WindowCounter {
+  if (redisUrl === undefined) return memoryWindowCounter();
+  return redisWindowCounter(redisUrl, { warn: (m) => console.warn(m), info: (m) => console.log(m) });
+}
+
+const PLAN_REFRESH_MS = 5000;
+
+async function storePlan(database: StoreDatabase): Promise<Plan> {
+  const row = await database.db.selectFrom('stores').select('plan').orderBy('id').executeTakeFirstOrThrow();
+  const plan = String(row.plan);
+  if (!(plans as readonly string[]).includes(plan)) throw new Error(`The store's plan "${plan}" is not one of ${plans.join(', ')}`);
+  return plan as Plan;
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -49,10 +72,18 @@ function urlHost(host: string): string {
 export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
+  let planRefresh: NodeJS.Timeout | undefined;
   try {
     await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
+    const plan = { current: await storePlan(database) };
+    // The console changes the plan; re-reading it lets every instance's limits follow within seconds.
+    planRefresh = setInterval(() => {
+      storePlan(database).then((fresh) => (plan.current = fresh), () => undefined);
+    }, PLAN_REFRESH_MS);
+    planRefresh.unref();
+    const clock = options.clock ?? Date.now;
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
     const app = await buildStoreApp({
@@ -60,6 +91,9 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       tls,
       httpsPort: () => ports.https,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
+      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan.current, now: clock },
+      cache: options.without?.cache === true ? false : new ResponseCache({ now: clock }),
+      now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
@@ -84,12 +118,14 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       certificate: tls.cert,
       firstStart,
       close: async () => {
+        clearInterval(planRefresh);
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
         await database.close();
       },
     };
   } catch (error) {
+    clearInterval(planRefresh);
     redirect?.close();
     await database.close();
     throw error;

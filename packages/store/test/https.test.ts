@@ -9,8 +9,10 @@ import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import { request } from 'undici';
 import { buildStoreApp, storeMigrations } from '../src/app.ts';
+import { ResponseCache } from '../src/cache/response-cache.ts';
 import { ensureStore } from '../src/db/first-start.ts';
 import { MIGRATION_PRODUCT } from '../src/db/migrations.ts';
+import { memoryWindowCounter } from '../src/limits/window-counter.ts';
 import { serveStore } from '../src/server.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 import { issueTestToken } from './support/test-token.ts';
@@ -89,7 +91,14 @@ describe('behind a TLS-terminating proxy', () => {
     const database = await openDatabase<StoreSchema>(throwaway.url);
     await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const store = await ensureStore(database);
-    const app = await buildStoreApp({ database, httpsPort: () => 443, trustedProxies, logLevel: 'silent' });
+    const app = await buildStoreApp({
+      database,
+      httpsPort: () => 443,
+      trustedProxies,
+      logLevel: 'silent',
+      rateLimit: { counter: memoryWindowCounter(), plan: () => 'gold' },
+      cache: new ResponseCache(),
+    });
     const token = await issueTestToken(app, store?.storeId ?? 1, 'read_catalog');
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;

@@ -81,14 +81,14 @@ export async function resolveToken(ctx: AuthContext, token: string): Promise<{ p
   const row = await ctx.db
     .selectFrom('api_tokens')
     .innerJoin('api_apps', 'api_apps.id', 'api_tokens.app_id')
-    .select(['api_tokens.id', 'api_tokens.store_id', 'api_tokens.app_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
+    .select(['api_tokens.id', 'api_tokens.store_id', 'api_apps.client_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
     .where('api_tokens.token_hash', '=', hashSecret(token))
     .executeTakeFirst();
   if (row === undefined) return { problem: 'unknown' };
   if (row.revoked_at !== null) return { problem: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= iso(ctx.now())) return { problem: 'expired' };
   return {
-    principal: { kind: 'token', storeId: row.store_id, appId: row.app_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at },
+    principal: { kind: 'token', storeId: row.store_id, appId: row.client_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at },
   };
 }
 

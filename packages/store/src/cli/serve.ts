@@ -13,6 +13,7 @@ const usage = `Usage: store serve [options]
   --cert <file> --key <file>  TLS certificate and key (STORE_TLS_CERT, STORE_TLS_KEY; default: a
                           self-signed one made on first start under $DATA_DIR/tls)
   --trusted-proxy <cidr>  believe X-Forwarded-Proto from this proxy (repeatable; STORE_TRUSTED_PROXIES, comma-separated)
+  STORE_REDIS_URL         Redis for rate-limit counters shared across instances (default: per instance)
   --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)`;
 
 function port(text: string | undefined, name: string): number | undefined {
@@ -60,6 +61,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(keyFile === undefined ? {} : { keyFile }),
     ...(proxies === undefined ? {} : { trustedProxies: proxies }),
     ...(plan === undefined ? {} : { plan: plan as Plan }),
+    ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
   });
   if (store.firstStart !== undefined) {
     console.log('A new store was created. Its admin account (shown only this once):');

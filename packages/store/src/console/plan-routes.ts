@@ -1,6 +1,7 @@
 // The store's plan level, which sets custom apps' rate limit.
 import type { FastifyInstance } from 'fastify';
-import { customAppCallLimit, INSTALLED_APPS_CALL_LIMIT, isPlan, planName, plans, type Plan } from '../auth/plan.ts';
+import { isPlan, planName, plans, type Plan } from '../auth/plan.ts';
+import { customAppLimit, INSTALLED_APPS_LIMIT } from '../limits/plans.ts';
 import { readPlan, setPlan } from '../auth/plan-store.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html } from './html.ts';
@@ -8,13 +9,13 @@ import { crumbs, errorBox, page } from './layout.ts';
 
 function planPage(csrf: string, plan: Plan | undefined, saved: boolean, errors: string[]) {
   return html`${crumbs('Settings', 'Store plan')}<h1>Store plan</h1>
-${saved && plan !== undefined ? html`<div class="notice" role="status">Saved. Custom apps may now make ${customAppCallLimit(plan)} calls per 10 seconds.</div>` : ''}
+${saved && plan !== undefined ? html`<div class="notice" role="status">Saved. Within a few seconds custom apps may make ${customAppLimit(plan)} calls per 10 seconds.</div>` : ''}
 ${errorBox(errors)}
 <form class="card" method="post" action="/admin/plan">
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="field"><label for="plan">Plan level</label>
-    <p class="hint" id="plan_hint">Custom apps' calls per 10-second window follow the plan. Installed apps share ${INSTALLED_APPS_CALL_LIMIT} whatever the plan.</p>
-    <select id="plan" name="plan" aria-describedby="plan_hint">${plans.map((level) => html`<option value="${level}" ${level === plan ? 'selected' : ''}>${planName(level)} — ${customAppCallLimit(level)} calls per 10 s</option>`)}</select></div>
+    <p class="hint" id="plan_hint">Custom apps' calls per 10-second window follow the plan. Installed apps share ${INSTALLED_APPS_LIMIT} whatever the plan.</p>
+    <select id="plan" name="plan" aria-describedby="plan_hint">${plans.map((level) => html`<option value="${level}" ${level === plan ? 'selected' : ''}>${planName(level)} — ${customAppLimit(level)} calls per 10 s</option>`)}</select></div>
   <div class="actions"><button type="submit">Save</button></div>
 </form>`;
 }

@@ -34,6 +34,7 @@ function clientDetails(error: FastifyError): string {
 export const errorFormat = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
+      void reply.header('cache-control', 'no-store');
       if (error instanceof ApiError) {
         return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.statusCode, error.message));
       }
@@ -42,7 +43,7 @@ export const errorFormat = fp(
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send(errorBody(500, 'The server failed to handle this request; it has been logged'));
     });
-    app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(404, `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}`)));
+    app.setNotFoundHandler((request, reply) => reply.code(404).header('cache-control', 'no-store').send(errorBody(404, `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}`)));
   },
   { name: 'error-format' },
 );
