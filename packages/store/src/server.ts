@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildStoreApp, API_PREFIX, storeMigrations } from './app.ts';
 import { loadAuthKey } from './auth/auth-key.ts';
 import { ResponseCache } from './cache/response-cache.ts';
+import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
 import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
 import { MIGRATION_PRODUCT } from './db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from './db/schema.ts';
@@ -51,9 +52,11 @@ export interface RunningStore {
   close(): Promise<void>;
 }
 
+const consoleLog = { warn: (message: string) => console.warn(message), info: (message: string) => console.log(message) };
+
 function windowCounter(redisUrl: string | undefined): WindowCounter {
   if (redisUrl === undefined) return memoryWindowCounter();
-  return redisWindowCounter(redisUrl, { warn: (m) => console.warn(m), info: (m) => console.log(m) });
+  return redisWindowCounter(redisUrl, consoleLog);
 }
 
 const PLAN_REFRESH_MS = 5000;
@@ -73,6 +76,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
   let planRefresh: NodeJS.Timeout | undefined;
+  let sharing: SharedInvalidation | undefined;
   try {
     await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
@@ -84,6 +88,8 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     }, PLAN_REFRESH_MS);
     planRefresh.unref();
     const clock = options.clock ?? Date.now;
+    const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
+    sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
     const app = await buildStoreApp({
@@ -92,7 +98,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       httpsPort: () => ports.https,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
       rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan.current, now: clock },
-      cache: options.without?.cache === true ? false : new ResponseCache({ now: clock }),
+      cache: responseCache ?? false,
       now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
@@ -121,12 +127,14 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
         clearInterval(planRefresh);
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
+        await sharing?.close();
         await database.close();
       },
     };
   } catch (error) {
     clearInterval(planRefresh);
     redirect?.close();
+    await sharing?.close();
     await database.close();
     throw error;
   }

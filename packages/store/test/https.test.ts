@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '@app/database';
-import { testDatabaseTargets } from '@app/database/testing';
+import { sqliteTarget } from './support/targets.ts';
 import { request } from 'undici';
 import { buildStoreApp, storeMigrations } from '../src/app.ts';
 import { ResponseCache } from '../src/cache/response-cache.ts';
@@ -18,9 +18,7 @@ import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-
 import { issueTestToken } from './support/test-token.ts';
 import type { StoreSchema } from '../src/db/schema.ts';
 
-const found = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
-if (found === undefined) throw new Error('SQLite is always a test target');
-const sqlite = found;
+const sqlite = await sqliteTarget();
 
 function plainGet(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {

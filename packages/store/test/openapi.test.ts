@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { testDatabaseTargets } from '@app/database/testing';
+import { sqliteTarget } from './support/targets.ts';
 import { resources } from '../src/resources/registry.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
-const found = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
-if (found === undefined) throw new Error('SQLite is always a test target');
-const sqlite = found;
+const sqlite = await sqliteTarget();
 
 describe('OpenAPI document and docs page', () => {
   let s: StoreUnderTest;

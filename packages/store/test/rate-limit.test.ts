@@ -2,9 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, mock, test } from 'node:test';
-import { testDatabaseTargets } from '@app/database/testing';
 import Fastify from 'fastify';
-import { Redis } from 'ioredis';
 import type { Plan } from '../src/db/first-start.ts';
 import { errorFormat } from '../src/http/error-format.ts';
 import { ApiError } from '../src/http/api-error.ts';
@@ -12,26 +10,11 @@ import { rateLimit } from '../src/limits/rate-limit.ts';
 import { memoryWindowCounter, WINDOW_MS } from '../src/limits/window-counter.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
 import { issueTestToken } from './support/test-token.ts';
+import { REDIS_URL, redisSkip, sqliteTarget } from './support/targets.ts';
 
-const found = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
-if (found === undefined) throw new Error('SQLite is always a test target');
-const sqlite = found;
+const sqlite = await sqliteTarget();
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisSkip = await (async () => {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 2000, retryStrategy: () => null });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return false;
-  } catch (error) {
-    const reason = `Redis not reachable at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)})`;
-    console.log(`# skipping Redis cases: ${reason}`);
-    return reason;
-  } finally {
-    probe.disconnect();
-  }
-})();
+const redisSkipReason = await redisSkip();
 
 /** A clock the test moves by hand, starting 100 ms into a window. */
 function manualClock() {
@@ -158,7 +141,7 @@ describe('rate limiting keyed on the authenticated principal', () => {
   });
 });
 
-describe('rate limits shared through Redis', { skip: redisSkip }, () => {
+describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
   test('two API instances on one Redis hold one limit between them', async () => {
     const clock = manualClock();
     const options = { plan: 'bronze' as const, clock: clock.now, redisUrl: REDIS_URL, without: {} };

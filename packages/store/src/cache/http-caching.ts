@@ -14,6 +14,8 @@ export interface HttpCachingOptions {
   variant?: (request: FastifyRequest) => string;
 }
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
 interface Pending {
   key: string;
   snapshot: TagSnapshot;
@@ -82,12 +84,13 @@ export const httpCaching = fp(
         if (reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
         return payload;
       }
-      if (request.method !== 'GET') {
+      if (WRITES.has(request.method)) {
         // Dropped before the answer leaves, so the writer's next read cannot be stale.
         cache.invalidate(tagsOf(config.resource));
         void reply.header('cache-control', 'no-store');
         return payload;
       }
+      if (request.method !== 'GET') return payload;
       const fresh = pending.get(request);
       if (fresh === undefined || typeof payload !== 'string') return payload;
       const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge);

@@ -64,7 +64,17 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Called with the tags of every write made through this instance (to tell other instances). */
+  onWrite: ((tags: readonly string[]) => void) | undefined;
+
+  /** A write through this instance. */
   invalidate(tags: readonly string[]): void {
+    this.invalidateFromPeer(tags);
+    this.onWrite?.(tags);
+  }
+
+  /** A write another instance reported. */
+  invalidateFromPeer(tags: readonly string[]): void {
     const at = wholeSeconds(this.#now());
     for (const tag of tags) {
       this.#versions.set(tag, (this.#versions.get(tag) ?? 0) + 1);

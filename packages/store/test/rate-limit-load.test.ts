@@ -1,0 +1,87 @@
+// 200 concurrent clients for 30 s against one token, loopback only: the server never admits more calls in a
+// window than the limit allows, and never fails.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ThrowawayDatabase } from '@app/database/testing';
+import { sqliteTarget } from './support/targets.ts';
+import { Agent, request } from 'undici';
+import { WINDOW_MS } from '../src/limits/window-counter.ts';
+import type { ServeOptions } from '../src/server.ts';
+
+const CLIENTS = 200;
+const DURATION_MS = 30_000;
+const LIMIT = 50; // gold
+
+const sqlite = await sqliteTarget();
+
+interface Call {
+  start: number;
+  end: number;
+  status: number;
+  used: number;
+}
+
+let throwaway: ThrowawayDatabase;
+let dataDir: string;
+let server: ChildProcess;
+let store: { apiUrl: string; certificate: string; token: string };
+before(async () => {
+  throwaway = await sqlite.create();
+  dataDir = mkdtempSync(join(tmpdir(), 'store-load-'));
+  const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'error' };
+  server = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
+  [store] = (await once(server, 'message')) as [typeof store];
+});
+after(async () => {
+  if (server?.connected) {
+    server.disconnect();
+    await once(server, 'exit');
+  }
+  await throwaway?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test(`${CLIENTS} clients for ${DURATION_MS / 1000} s on one token never get more than ${LIMIT} calls into a window`, { timeout: DURATION_MS + 60_000 }, async () => {
+  const dispatcher = new Agent({ connect: { ca: store.certificate }, connections: CLIENTS, pipelining: 1 });
+  const token = store.token;
+  const calls: Call[] = [];
+  const failures: string[] = [];
+  const stopAt = Date.now() + DURATION_MS;
+  const client = async () => {
+    while (Date.now() < stopAt) {
+      const start = Date.now();
+      try {
+        const response = await request(`${store.apiUrl}/products.json?count=5`, { headers: { 'x-ac-auth-token': token }, dispatcher });
+        await response.body.text();
+        const used = Number(String(response.headers['x-ac-call-limit']).split('/')[0]);
+        calls.push({ start, end: Date.now(), status: response.statusCode, used });
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, client));
+  await dispatcher.close();
+
+  assert.deepEqual(failures, [], 'no connection ever failed');
+  const statuses = new Set(calls.map((c) => c.status));
+  assert.deepEqual([...statuses].filter((st) => st !== 200 && st !== 429), [], 'only 200 and 429 answers');
+  const admitted = calls.filter((c) => c.status === 200);
+  assert.ok(admitted.every((c) => c.used >= 1 && c.used <= LIMIT), 'every admitted call was within the limit when counted');
+
+  const perWindow = new Map<number, number>();
+  for (const call of admitted) {
+    const window = Math.floor(call.start / WINDOW_MS);
+    if (window === Math.floor(call.end / WINDOW_MS)) perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+  }
+  for (const [window, count] of perWindow) assert.ok(count <= LIMIT, `window ${window} admitted ${count} calls`);
+  const windowsTouched = Math.floor(Math.max(...calls.map((c) => c.end)) / WINDOW_MS) - Math.floor(Math.min(...calls.map((c) => c.start)) / WINDOW_MS) + 1;
+  assert.ok(admitted.length <= LIMIT * windowsTouched, `${admitted.length} admitted over ${windowsTouched} windows`);
+  assert.ok(admitted.length >= LIMIT * (windowsTouched - 2), 'and the limit was actually reached in the full windows');
+  console.log(`# ${calls.length} calls, ${admitted.length} admitted over ${windowsTouched} windows, ${calls.length - admitted.length} refused with 429`);
+});
