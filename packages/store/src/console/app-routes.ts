@@ -17,7 +17,7 @@ const tokenScopes = allScopes.filter((s) => s !== 'no_expiry' && s !== 'decrypt'
 
 function listPage(apps: App[]): Markup {
   return html`${crumbs(...TRAIL)}<h1>API Apps &amp; Integrations</h1>
-<div class="actions" style="margin:0 0 1rem"><a class="button" href="/admin/apps/new">New</a></div>
+<div class="actions toolbar"><a class="button" href="/admin/apps/new">New</a></div>
 ${apps.length === 0
   ? html`<div class="card"><p>No apps yet. Choose <strong>New</strong> to register one; saving it shows its App ID and App Secret.</p></div>`
   : html`<table><caption class="skip">Registered apps</caption>

@@ -36,7 +36,7 @@ export function page(input: PageInput): string {
     <a href="/admin/apps" ${current('apps')}>API Apps &amp; Integrations</a>
     <a href="/admin/plan" ${current('plan')}>Store plan</a>
   </nav>
-  <span class="muted" style="color:#c9d3e3">${nav.email}</span>
+  <span class="who">${nav.email}</span>
   <form method="post" action="/admin/sign-out"><input type="hidden" name="_csrf" value="${nav.csrf}"><button type="submit">Sign out</button></form>`}
 </div></header>
 <main id="main" class="${input.narrow === true ? 'narrow' : ''}">

@@ -68,7 +68,7 @@ describe('admin console in Chromium', { skip }, () => {
     await signIn();
     await page.waitForURL(`${origin}/admin/apps`);
     assert.match((await page.getByRole('navigation', { name: 'Breadcrumb' }).textContent()) ?? '', /Tools.*Apps & Addons.*API Apps & Integrations/s);
-    await shot('02-apps-empty');
+    await shot('02-apps');
 
     await page.getByRole('link', { name: 'New' }).click();
     await page.getByLabel('App name').fill('Warehouse sync');
