@@ -100,6 +100,17 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('GET', url)).json.item_name, 'Changed behind the API', 'and the cache now holds the current data');
     });
 
+    test('HEAD reads like GET and is not taken for a write', async () => {
+      const category = await s.call('POST', '/categories', { body: { name: 'Before' } });
+      const url = `/categories/${category.json.id}`;
+      assert.equal((await s.call('GET', url)).json.name, 'Before');
+      await direct.db.updateTable('categories').set({ name: 'Behind the API' }).where('id', '=', category.json.id).execute();
+      const head = await s.call('HEAD', url);
+      assert.equal(head.status, 200);
+      assert.equal(head.text, '');
+      assert.equal((await s.call('GET', url)).json.name, 'Before', 'the cached read was not dropped by HEAD');
+    });
+
     test('errors are never cached', async () => {
       const missing = await s.call('GET', '/products/99999999');
       assert.equal(missing.status, 404);

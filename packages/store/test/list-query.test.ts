@@ -72,6 +72,41 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual([...seen].sort((a, b) => a - b), [...bulkIds].sort((a, b) => a - b), 'no row skipped');
     });
 
+    test('syncing by updated_at while rows change skips none: changed rows come again at the end', async () => {
+      let url: string | undefined = `${s.api}/products?sort=updated_at&count=7&item_number=startwith:B-&fields=item_number`;
+      const seen: string[] = [];
+      const changed = new Set<string>();
+      let pages = 0;
+      while (url !== undefined) {
+        const reply = await s.call('GET', url);
+        assert.equal(reply.status, 200, reply.text);
+        for (const p of reply.json.products) {
+          assert.deepEqual(Object.keys(p), ['item_number']);
+          seen.push(p.item_number);
+        }
+        pages += 1;
+        if (pages === 3 || pages === 5) {
+          // Another client edits rows this one has already read: offset paging would now skip rows.
+          for (const id of bulkIds.slice(pages, pages + 3)) {
+            const updated = await s.call('PUT', `/products/${id}`, { body: { quantity_on_hand: 1000 + pages } });
+            changed.add(updated.json.item_number);
+          }
+        }
+        url = reply.json.next_page;
+      }
+      const all = bulkIds.map((_, i) => `B-${String(i).padStart(3, '0')}`);
+      assert.deepEqual(all.filter((n) => !seen.includes(n)), [], 'no row skipped');
+      const repeated = seen.filter((n, i) => seen.indexOf(n) !== i);
+      assert.ok(repeated.every((n) => changed.has(n)), `only changed rows come twice: ${repeated.join(', ')}`);
+      assert.equal(repeated.length, changed.size, 'each changed row comes once more, with its new version');
+    });
+
+    test('a forged or foreign after= position is a 400', async () => {
+      assert.equal((await s.call('GET', '/products?after=not-base64-json')).status, 400);
+      assert.equal((await s.call('GET', `/products?sort=price&after=${Buffer.from('[1,2]').toString('base64url')}`)).status, 400);
+      assert.equal((await s.call('GET', `/products?after=${Buffer.from('["x"]').toString('base64url')}`)).status, 400);
+    });
+
     test('previous_page leads back, and count defaults to 100', async () => {
       const second = await s.call('GET', '/products?page=2&item_number=startwith:B-');
       assert.equal(second.json.products.length, 100);
@@ -102,7 +137,7 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(await names('price=lte:20'), ['Alpha widget', 'Beta Widget']);
       assert.deepEqual(await names('price=10.5'), ['Alpha widget']);
       assert.deepEqual(await names('is_hidden=true'), ['Delta']);
-      const recent = await s.call('GET', `/products?updated_at=gte:${namedStart}&sort=updated_at`);
+      const recent = await s.call('GET', `/products?updated_at=gte:${namedStart}&item_number=startwith:N-&sort=updated_at`);
       assert.deepEqual(recent.json.products.map((p: { item_number: string }) => p.item_number), ['N-1', 'N-2', 'N-3', 'N-4', 'N-5']);
     });
 

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
-  body: string;
+  /** UTF-8 bytes, encoded once rather than on every hit. */
+  body: Buffer;
   etag: string;
   /** ms since the epoch, whole seconds (HTTP dates have no finer grain). */
   lastModified: number;
@@ -58,7 +59,8 @@ export class ResponseCache {
    * Stores a body read under `snapshot`, unless a write to one of its tags happened since. An entry lives
    * at most `ttlSeconds`, which bounds staleness from writes this instance never hears of.
    */
-  store(key: string, body: string, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
+  store(key: string, text: string, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
+    const body = Buffer.from(text, 'utf8');
     const entry: CachedResponse = { body, etag: etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
@@ -91,6 +93,6 @@ function wholeSeconds(ms: number): number {
   return Math.floor(ms / 1000) * 1000;
 }
 
-export function etagOf(body: string): string {
+export function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }

@@ -57,7 +57,7 @@ The machine-readable description is <a href="/api/v1/openapi.json">openapi.json<
 <ul>
 <li><code>page</code> (from 1; past the end is 404), <code>count</code> (default ${DEFAULT_COUNT}, at most ${MAX_COUNT})</li>
 <li><code>fields=a,b</code> returns only those fields; <code>expand=x</code> inlines a nested collection</li>
-<li><code>sort=a,-b</code> sorts, <code>-</code> descending; the id breaks ties so paging never skips or repeats</li>
+<li><code>sort=a,-b</code> sorts, <code>-</code> descending; the id breaks ties so paging never skips or repeats. When every sort field is never null (id, created_at, updated_at, required fields), <code>next_page</code> also carries an opaque <code>after</code> position, so rows changed while you page are not skipped: a changed row comes again, later, in its new version</li>
 <li>Filters <code>field=op:value</code> with op one of ${operators.map((o) => `<code>${o}</code>`).join(', ')} (<code>eq</code> is the default);
 <code>price=gt:5+AND+lte:25</code> joins conditions on one field (a space or <code>%2B</code> works too); a leading <code>OR+</code> joins the field to the others with OR</li>
 </ul>

@@ -32,6 +32,39 @@ export interface ListQuery {
   readonly expand: readonly string[];
   readonly sort: readonly SortKey[];
   readonly filters: readonly FieldFilter[];
+  /**
+   * Where the previous page ended: the sort values and id of its last row. next_page carries it (as `after`)
+   * when every sort field is never null, so rows changed while a client pages are neither skipped nor repeated
+   * the way counting an offset would.
+   */
+  readonly after: readonly FilterValue[] | undefined;
+}
+
+/** Keyset paging needs sort fields that are never null: server-set fields and required ones. */
+export function keysetPageable(resource: ResourceDeclaration, sort: readonly SortKey[]): boolean {
+  return sort.every(({ field }) => resource.fields[field]?.readOnly === true || resource.fields[field]?.required === true);
+}
+
+export function encodeAfter(values: readonly FilterValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], text: string | undefined): FilterValue[] | undefined {
+  if (text === undefined) return undefined;
+  const fields = [...sort.map((key) => key.field), 'id'];
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    values = undefined;
+  }
+  const fits =
+    keysetPageable(resource, sort) &&
+    Array.isArray(values) &&
+    values.length === fields.length &&
+    values.every((value, i) => typeof value === (['integer', 'number'].includes(resource.fields[fields[i] ?? '']?.type ?? '') ? 'number' : 'string'));
+  if (!fits) throw new ApiError(400, 'after: not a position this list gave out; follow next_page as given');
+  return values as FilterValue[];
 }
 
 export const DEFAULT_COUNT = 100;
@@ -43,6 +76,12 @@ const SEPARATOR = /[ +](AND|OR)[ +]/;
 const LEADING_OR = /^OR[ +]/;
 
 export function parseListQuery(resource: ResourceDeclaration, query: RawQuery): ListQuery {
+  const sort = (optionalList(query, 'sort', () => undefined) ?? []).map((key) => {
+    const descending = key.startsWith('-');
+    const field = descending ? key.slice(1) : key;
+    if (!(field in resource.fields)) throw new ApiError(400, `sort: ${resource.name} has no field "${field}"`);
+    return { field, descending };
+  });
   const filters: FieldFilter[] = [];
   for (const [name, raw] of Object.entries(query)) {
     const field = resource.fields[name];
@@ -59,13 +98,9 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery): 
       optionalList(query, 'expand', (name) => {
         if (!(name in resource.nested)) throw new ApiError(400, `expand: ${resource.name} has no nested collection "${name}"`);
       }) ?? [],
-    sort: (optionalList(query, 'sort', () => undefined) ?? []).map((key) => {
-      const descending = key.startsWith('-');
-      const field = descending ? key.slice(1) : key;
-      if (!(field in resource.fields)) throw new ApiError(400, `sort: ${resource.name} has no field "${field}"`);
-      return { field, descending };
-    }),
+    sort,
     filters,
+    after: decodeAfter(resource, sort, single(query, 'after')),
   };
 }
 

@@ -13,7 +13,7 @@ const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
 const idParameter = (name: string, what: string) => ({ name, in: 'path', required: true, description: `id of the ${what}`, schema: { type: 'integer', minimum: 1 } });
 
-const listParameters = ['page', 'count', 'fields', 'expand', 'sort'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const listParameters = ['page', 'count', 'fields', 'expand', 'sort', 'after'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
 function filterDescription(resource: ResourceDeclaration): string {
   return `Filters: any field of ${resource.name} as \`field=op:value\`, op one of ${operators.join(', ')} (eq is the default); join conditions on one field with \`+AND+\` / \`+OR+\`; a leading \`OR+\` joins that field to the others with OR. Unknown parameters are ignored.`;
@@ -81,6 +81,7 @@ export function openApiDocument(): Record<string, unknown> {
         fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return', schema: { type: 'string' } },
         expand: { name: 'expand', in: 'query', description: 'Comma-separated nested collections to inline', schema: { type: 'string' } },
         sort: { name: 'sort', in: 'query', description: 'Comma-separated fields; a leading - sorts descending; id breaks ties', schema: { type: 'string' } },
+        after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
       },
       schemas,
     },

@@ -1,7 +1,7 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
-import type { Condition, FieldFilter, ListQuery } from '../http/query-language.ts';
+import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
@@ -18,6 +18,9 @@ export interface ParentScope {
 export interface Page {
   readonly total: number;
   readonly rows: Row[];
+  readonly hasMore: boolean;
+  /** The position after the last row, when the sort allows keyset paging. */
+  readonly nextAfter: FilterValue[] | undefined;
 }
 
 export interface Records {
@@ -105,14 +108,24 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
         .select((eb) => eb.fn.countAll<number>().as('total'))
         .where(where)
         .executeTakeFirstOrThrow();
+      const keyFields = [...query.sort.map((key) => key.field), 'id'];
       let select = db.selectFrom(table).where(where);
-      select = query.fields === undefined ? select.selectAll() : select.select([...new Set(['id', ...query.fields])]);
+      if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
+      select = query.fields === undefined ? select.selectAll() : select.select([...new Set([...keyFields, ...query.fields])]);
       for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
-      const rows = (await select.orderBy('id', 'asc').limit(query.count).offset((query.page - 1) * query.count).execute()).map(toJson);
+      select = select.orderBy('id', 'asc').limit(query.count + 1);
+      if (query.after === undefined) select = select.offset((query.page - 1) * query.count);
+      const rows = (await select.execute()).map(toJson);
+      const hasMore = rows.length > query.count;
+      if (hasMore) rows.pop();
+      const last = rows.at(-1);
+      const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
       await expand(rows, query.expand);
-      if (query.fields !== undefined && !query.fields.includes('id')) for (const row of rows) delete row.id;
-      return { total: Number(total), rows };
+      if (query.fields !== undefined) {
+        for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
+      }
+      return { total: Number(total), rows, hasMore, nextAfter };
     },
 
     get,
@@ -154,6 +167,19 @@ function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expressi
     combined = combined === undefined ? expression : filter.joinWithOr ? eb.or([combined, expression]) : eb.and([combined, expression]);
   }
   return combined ?? sql<SqlBool>`1 = 1`;
+}
+
+/** Rows after `values` in the list's order: (a, b, id) > (va, vb, vid), each column in its own direction. */
+function afterExpression(eb: Where, sort: readonly SortKey[], values: readonly FilterValue[]): Expression<SqlBool> {
+  const keys = [...sort, { field: 'id', descending: false }];
+  return eb.or(
+    keys.map((key, i) =>
+      eb.and([
+        ...keys.slice(0, i).map((earlier, j) => eb(eb.ref(earlier.field), '=', values[j] ?? null)),
+        eb(eb.ref(key.field), key.descending ? '<' : '>', values[i] ?? null),
+      ]),
+    ),
+  );
 }
 
 // `!` escapes LIKE wildcards: it means the same on all three databases, unlike a backslash.

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { listEnvelope } from '../http/list-envelope.ts';
-import { parseListQuery, type RawQuery } from '../http/query-language.ts';
+import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../http/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import type { NestedDeclaration, ResourceDeclaration, ScopeGroup } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema } from './json-schema.ts';
@@ -73,9 +73,10 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     const collection = `/${resource.name}`;
     const item = `/${resource.name}/:id`;
 
-    const sendPage = (request: FastifyRequest, name: string, page: Page, query: { page: number; count: number }) => {
-      if (query.page > 1 && page.rows.length === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
-      return listEnvelope(request, name, page.rows, page.total, query.page, query.count);
+    const sendPage = (request: FastifyRequest, name: string, page: Page, query: ListQuery) => {
+      if (query.page > 1 && query.after === undefined && page.rows.length === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
+      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter);
+      return listEnvelope(request, name, page.rows, page.total, { page: query.page, hasMore: page.hasMore, after });
     };
 
     app.get(collection, { config: read, schema: { response: { 200: listSchema(resource), '4xx': errorSchema } } }, async (request) => {

@@ -1,0 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { serveStore } from '../../packages/store/src/server.ts';
+import { Agent, request } from 'undici';
+const dataDir = mkdtempSync(join(tmpdir(), 'prof-'));
+const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 's.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error' });
+const dispatcher = new Agent({ connect: { ca: store.certificate } });
+const body = JSON.stringify({ item_name: 'Bench bolt', item_number: 'BB', price: 2.5, quantity_on_hand: 10, is_hidden: false });
+for (let i = 0; i < 150; i++) await (await request(`${store.apiUrl}/products`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-ac-auth-token': randomUUID() }, dispatcher })).body.text();
+const t = performance.now();
+await Promise.all(Array.from({ length: 8 }, async () => { for (let i = 0; i < 1000; i++) await (await request(`${store.apiUrl}/products.json?count=100`, { dispatcher, headers: { 'x-ac-auth-token': randomUUID() } })).body.text(); }));
+console.log('GET ms/req', (performance.now() - t) / 8000);
+await dispatcher.close(); await store.close();
