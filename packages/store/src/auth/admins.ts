@@ -82,6 +82,8 @@ export async function signIn(ctx: AuthContext, emailInput: string, password: str
   const good = await verifyPassword(password, row?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
   const succeeded = good && row !== undefined;
   await ctx.db.insertInto('admin_login_attempts').values({ email, at: iso(now), succeeded }).execute();
+  // Attempts older than a day no longer count for anything; guesses at unknown names must not pile up.
+  await ctx.db.deleteFrom('admin_login_attempts').where('at', '<', iso(now - 24 * 3600_000)).execute();
   if (!succeeded) {
     const lockedNow = lockedUntil([...history, { at: now, succeeded: false }], now, ctx.lockout);
     return lockedNow === undefined ? { ok: false, reason: 'bad-credentials' } : { ok: false, reason: 'locked', until: lockedNow };

@@ -2,6 +2,7 @@
 import type { Kysely } from 'kysely';
 import { lifetimes as defaultLifetimes, type Lifetimes } from './lifetimes.ts';
 import { defaultLockout, type LockoutPolicy } from './lockout.ts';
+import { principalCache, type PrincipalCache } from './principal-cache.ts';
 import type { AuthTables } from './schema.ts';
 
 export interface AuthContext {
@@ -11,11 +12,12 @@ export interface AuthContext {
   now: () => number;
   lifetimes: Lifetimes;
   lockout: LockoutPolicy;
+  principals: PrincipalCache;
 }
 
 export function authContext(input: { db: Kysely<AuthTables>; key: Uint8Array } & Partial<Omit<AuthContext, 'db' | 'key'>>): AuthContext {
   if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
-  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, ...input };
+  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(), ...input };
 }
 
 export function iso(ms: number): string {

@@ -60,6 +60,8 @@ export async function issueCode(ctx: AuthContext, grant: CodeGrant): Promise<{ a
       token_id: null,
     })
     .execute();
+  // A day after expiry a code is worth nothing, not even for spotting its reuse.
+  await ctx.db.deleteFrom('oauth_codes').where('expires_at', '<', iso(ctx.now() - 24 * 3600_000)).execute();
   return { authId, code };
 }
 
@@ -96,6 +98,7 @@ export async function redeemCode(ctx: AuthContext, stored: StoredCode, app: App)
   if (Number(claim.numUpdatedRows) !== 1) {
     const again = await findCode(ctx, { authId: stored.authId });
     if (again?.tokenId != null) await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', again.tokenId).where('revoked_at', 'is', null).execute();
+    ctx.principals.clear();
     return { problem: 'reused' };
   }
   if (stored.expiresAt <= now) return { problem: 'expired' };

@@ -14,6 +14,7 @@ export async function startSession(ctx: AuthContext, admin: Admin): Promise<{ co
   const cookie = newSecret();
   const expiresAt = iso(ctx.now() + ctx.lifetimes.sessionMs);
   await ctx.db.insertInto('admin_sessions').values({ session_hash: hashSecret(cookie), admin_user_id: admin.id, created_at: iso(ctx.now()), expires_at: expiresAt, ended_at: null }).execute();
+  await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<', iso(ctx.now())).execute();
   return { cookie, expiresAt };
 }
 

@@ -78,18 +78,21 @@ export type TokenProblem = 'unknown' | 'expired' | 'revoked';
 
 /** Resolves the X-AC-Auth-Token value into a principal, or says why not. */
 export async function resolveToken(ctx: AuthContext, token: string): Promise<{ principal: Principal } | { problem: TokenProblem }> {
+  const tokenHash = hashSecret(token);
+  const cached = ctx.principals.get(tokenHash, ctx.now());
+  if (cached !== undefined) return { principal: cached };
   const row = await ctx.db
     .selectFrom('api_tokens')
     .innerJoin('api_apps', 'api_apps.id', 'api_tokens.app_id')
     .select(['api_tokens.id', 'api_tokens.store_id', 'api_apps.client_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
-    .where('api_tokens.token_hash', '=', hashSecret(token))
+    .where('api_tokens.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (row === undefined) return { problem: 'unknown' };
   if (row.revoked_at !== null) return { problem: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= iso(ctx.now())) return { problem: 'expired' };
-  return {
-    principal: { kind: 'token', storeId: row.store_id, appId: row.client_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at },
-  };
+  const principal: Principal = { kind: 'token', storeId: row.store_id, appId: row.client_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at };
+  ctx.principals.set(tokenHash, principal, ctx.now());
+  return { principal };
 }
 
 /**
@@ -110,6 +113,7 @@ export async function refreshTokens(ctx: AuthContext, app: App, refreshToken: st
   const granted = parseScopes(row.scopes);
   if (narrowTo !== undefined && narrowTo.some((s) => !granted.includes(s))) return 'wider';
   const result = await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).executeTakeFirst();
+  ctx.principals.clear();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
   return issueOAuthTokens(ctx, app, { scopes: narrowTo === undefined ? granted : normalizeScopes(narrowTo), adminUserId: row.admin_user_id ?? 0 });
 }
@@ -122,6 +126,7 @@ export async function revokeToken(ctx: AuthContext, storeId: number, tokenId: nu
     .where('store_id', '=', storeId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  ctx.principals.clear();
   return Number(result.numUpdatedRows) === 1;
 }
 

@@ -88,7 +88,7 @@ function beyondAccess(admin: Admin, scopes: readonly Scope[]): Scope[] {
   return scopes.filter((s) => groupOf(s).some((g) => !admin.access.includes(g)));
 }
 
-function grantPage(request: AuthorizeRequest, params: Params, csrf: string): string {
+function grantPage(request: AuthorizeRequest, params: Params, csrf: string, email: string): string {
   const { app } = request;
   return page({
     title: `Grant access to ${app.name}`,
@@ -97,7 +97,7 @@ function grantPage(request: AuthorizeRequest, params: Params, csrf: string): str
 <form class="card" method="post" action="/api/oauth">
   <p><strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to:</p>
   <ul id="requested-scopes">${request.scopes.map((s) => html`<li>${scopeLabel(s)} <code>${s}</code></li>`)}</ul>
-  <p class="hint">You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
+  <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
   <input type="hidden" name="_csrf" value="${csrf}">
   ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}">`))}
   <div class="actions"><button type="submit" name="decision" value="allow">Allow</button><button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
@@ -118,7 +118,7 @@ export function grantRoutes(app: FastifyInstance, options: ConsoleOptions): void
     if (!checked.ok) return answer(reply, checked);
     const session = requireAdmin(request, reply, 'signed-in');
     if (session === undefined) return reply;
-    return sendPage(reply, 200, grantPage(checked.request, request.query, sessionCsrf(options.ctx, request)));
+    return sendPage(reply, 200, grantPage(checked.request, request.query, sessionCsrf(options.ctx, request), session.admin.email));
   };
   app.get('/api/oauth', show);
   app.get('/api/oauth/authorize', show);

@@ -6,6 +6,7 @@ import { accessTokenSignature, refreshSignature, signatureMatches } from '../../
 import { allows, parseScopes, requiredScope, ScopeError } from '../../src/auth/scopes.ts';
 import { hashSecret, newSecret } from '../../src/auth/token-secret.ts';
 import { lockedUntil } from '../../src/auth/lockout.ts';
+import { principalCache } from '../../src/auth/principal-cache.ts';
 import { planName, plans } from '../../src/auth/plan.ts';
 
 describe('scopes', () => {
@@ -81,4 +82,20 @@ describe('lockout', () => {
 
 test('plan levels read as people write them', () => {
   assert.deepEqual(plans.map(planName), ['Steel', 'Bronze', 'Silver', 'Gold', 'Platinum']);
+});
+
+describe('principal cache', () => {
+  const principal = (expiresAt: string | null) => ({ kind: 'token' as const, storeId: 1, appId: 'a', appKind: 'custom' as const, tokenId: 1, scopes: [], expiresAt });
+  test('keeps a resolved token for a second at most, and never past its expiry', () => {
+    const cache = principalCache();
+    cache.set('h1', principal(null), 0);
+    assert.ok(cache.get('h1', 999));
+    assert.equal(cache.get('h1', 1000), undefined);
+    cache.set('h2', principal(new Date(500).toISOString()), 0);
+    assert.ok(cache.get('h2', 499));
+    assert.equal(cache.get('h2', 500), undefined);
+    cache.set('h3', principal(null), 0);
+    cache.clear();
+    assert.equal(cache.get('h3', 1), undefined);
+  });
 });
