@@ -1,5 +1,6 @@
-// 200 concurrent clients for 30 s against one token, loopback only: the server never admits more calls in a
-// window than the limit allows, and never fails.
+// 200 concurrent clients for 30 s against one token, loopback only: the servers never admit more calls in a
+// window than the limit allows, and never fail. With Redis the clients are split over two instances sharing
+// it, so the limit is held across instances under load; without Redis, one instance counts in memory.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -8,16 +9,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ThrowawayDatabase } from '@app/database/testing';
-import { sqliteTarget } from './support/targets.ts';
 import { Agent, request } from 'undici';
 import { WINDOW_MS } from '../src/limits/window-counter.ts';
 import type { ServeOptions } from '../src/server.ts';
+import { REDIS_URL, redisSkip, sqliteTarget } from './support/targets.ts';
 
 const CLIENTS = 200;
 const DURATION_MS = 30_000;
 const LIMIT = 50; // gold
 
 const sqlite = await sqliteTarget();
+const withRedis = (await redisSkip()) === false;
+const INSTANCES = withRedis ? 2 : 1;
 
 interface Call {
   start: number;
@@ -26,37 +29,50 @@ interface Call {
   used: number;
 }
 
-let throwaway: ThrowawayDatabase;
-let dataDir: string;
-let server: ChildProcess;
-let store: { apiUrl: string; certificate: string; token: string };
+interface Instance {
+  process: ChildProcess;
+  apiUrl: string;
+  certificate: string;
+  token: string;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'store-load-'));
+const instances: Instance[] = [];
+let throwaway: ThrowawayDatabase | undefined;
 before(async () => {
+  // One database, as behind a load balancer (a token is valid on every instance), and one data
+  // directory, so every instance serves the same certificate.
   throwaway = await sqlite.create();
-  dataDir = mkdtempSync(join(tmpdir(), 'store-load-'));
-  const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'error' };
-  server = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
-  [store] = (await once(server, 'message')) as [typeof store];
+  for (let i = 0; i < INSTANCES; i += 1) {
+    const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'error', ...(withRedis ? { redisUrl: REDIS_URL } : {}) };
+    const child = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
+    const [started] = (await once(child, 'message')) as [{ apiUrl: string; certificate: string; token: string }];
+    instances.push({ process: child, ...started });
+  }
 });
 after(async () => {
-  if (server?.connected) {
-    server.disconnect();
-    await once(server, 'exit');
+  for (const instance of instances) {
+    if (instance.process.connected) {
+      instance.process.disconnect();
+      await once(instance.process, 'exit');
+    }
   }
   await throwaway?.drop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test(`${CLIENTS} clients for ${DURATION_MS / 1000} s on one token never get more than ${LIMIT} calls into a window`, { timeout: DURATION_MS + 60_000 }, async () => {
-  const dispatcher = new Agent({ connect: { ca: store.certificate }, connections: CLIENTS, pipelining: 1 });
-  const token = store.token;
+test(`${CLIENTS} clients for ${DURATION_MS / 1000} s on one token, over ${INSTANCES} instance(s), never get more than ${LIMIT} calls into a window`, { timeout: DURATION_MS + 60_000 }, async () => {
+  const dispatcher = new Agent({ connect: { ca: instances[0]?.certificate ?? '' }, connections: CLIENTS, pipelining: 1 });
+  const token = instances[0]?.token ?? '';
   const calls: Call[] = [];
   const failures: string[] = [];
   const stopAt = Date.now() + DURATION_MS;
-  const client = async () => {
+  const client = async (index: number) => {
+    const apiUrl = instances[index % instances.length]?.apiUrl ?? '';
     while (Date.now() < stopAt) {
       const start = Date.now();
       try {
-        const response = await request(`${store.apiUrl}/products.json?count=5`, { headers: { 'x-ac-auth-token': token }, dispatcher });
+        const response = await request(`${apiUrl}/products.json?count=5`, { headers: { 'x-ac-auth-token': token }, dispatcher });
         await response.body.text();
         const used = Number(String(response.headers['x-ac-call-limit']).split('/')[0]);
         calls.push({ start, end: Date.now(), status: response.statusCode, used });
@@ -65,7 +81,7 @@ test(`${CLIENTS} clients for ${DURATION_MS / 1000} s on one token never get more
       }
     }
   };
-  await Promise.all(Array.from({ length: CLIENTS }, client));
+  await Promise.all(Array.from({ length: CLIENTS }, (_, index) => client(index)));
   await dispatcher.close();
 
   assert.deepEqual(failures, [], 'no connection ever failed');

@@ -9,7 +9,8 @@ export interface CounterLog {
   info(message: string): void;
 }
 
-const COMMAND_TIMEOUT_MS = 250;
+// Generous: under load the event loop lags, and a reply merely read late must not count as an outage.
+const COMMAND_TIMEOUT_MS = 3000;
 
 export function redisWindowCounter(url: string, log: CounterLog): WindowCounter {
   const redis = new Redis(url, {
@@ -32,6 +33,7 @@ export function redisWindowCounter(url: string, log: CounterLog): WindowCounter 
       const window = windowOf(now);
       const redisKey = `store:rl:${key}:${window.id}`;
       try {
+        if (redis.status !== 'ready') throw new Error(`connection ${redis.status}`);
         const result = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
         const count = Number(result?.[0]?.[1]);
         if (!Number.isFinite(count)) throw new Error('unexpected INCR reply');
