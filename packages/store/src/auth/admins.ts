@@ -19,7 +19,7 @@ export class AdminInputError extends Error {
 }
 
 /** A password an admin may choose: long enough to resist guessing through the lockout. */
-export function passwordProblem(password: string): string | undefined {
+function passwordProblem(password: string): string | undefined {
   if (password.length < 10) return 'The password must have at least 10 characters.';
   if (password.length > 1024) return 'The password must have at most 1024 characters.';
   return undefined;

@@ -30,7 +30,7 @@ export function appSecret(ctx: AuthContext, clientId: string, nonce: string): st
 }
 
 /** A redirect URI must be absolute https (or http on loopback, for development and tests). */
-export function redirectUriProblem(text: string): string | undefined {
+function redirectUriProblem(text: string): string | undefined {
   let url: URL;
   try {
     url = new URL(text);

@@ -10,7 +10,7 @@ export interface FieldCipher {
   decrypt(stored: string): string | undefined;
 }
 
-export function isEncrypted(value: unknown): value is string {
+function isEncrypted(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(PREFIX);
 }
 

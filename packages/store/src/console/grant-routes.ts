@@ -36,7 +36,7 @@ function one(params: Params, name: string): string | undefined {
   return text === undefined || text === '' ? undefined : text;
 }
 
-export function errorRedirect(redirectUri: string, error: string, reason: string, description: string, state: string | undefined): string {
+function errorRedirect(redirectUri: string, error: string, reason: string, description: string, state: string | undefined): string {
   const url = new URL(redirectUri);
   url.searchParams.set('error', error);
   url.searchParams.set('error_reason', reason);
