@@ -9,35 +9,51 @@ import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
 import { serveStore, type RunningStore } from '../../packages/store/src/server.ts';
+import { createApp } from '../../packages/store/src/auth/apps.ts';
+import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
 import { postBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
 const tls = await loadOrCreateCertificate({ dataDir });
 
-async function seededStore(name: string, without: { rateLimit?: boolean; cache?: boolean }): Promise<RunningStore> {
+// Calls spread over many custom apps' tokens, so each is counted and authenticated but none is refused.
+const TOKEN_APPS = Number(process.env.BENCH_TOKEN_APPS ?? 2000);
+
+async function benchTokens(store: RunningStore): Promise<string[]> {
+  const ctx = store.app.storeAuth;
+  const tokens: string[] = [];
+  for (let i = 0; i < TOKEN_APPS; i += 1) {
+    const { app } = await createApp(ctx, store.firstStart?.storeId ?? 1, { name: `bench ${i}`, kind: 'custom' });
+    tokens.push((await createConsoleToken(ctx, app, { scopes: 'system' })).accessToken);
+  }
+  return tokens;
+}
+
+async function seededStore(name: string, without: { rateLimit?: boolean; cache?: boolean }): Promise<{ store: RunningStore; tokens: string[] }> {
   const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, `${name}.sqlite`)}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without });
+  const tokens = await benchTokens(store);
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
   for (let i = 0; i < 150; i += 1) {
-    const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: postBody, headers: { 'content-type': 'application/json', 'x-ac-auth-token': `seed-${i}` } });
+    const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: postBody, headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' } });
     await response.body.text();
     if (response.statusCode !== 201) throw new Error(`seeding ${name}: ${response.statusCode}`);
   }
   await dispatcher.close();
-  return store;
+  return { store, tokens };
 }
 
-async function body(url: string, method: 'GET' | 'POST'): Promise<string> {
+async function body(url: string, method: 'GET' | 'POST', token: string): Promise<string> {
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
-  const response = await request(url, { method, dispatcher, ...(method === 'POST' ? { body: postBody, headers: { 'content-type': 'application/json' } } : {}) });
+  const response = await request(url, { method, dispatcher, headers: { 'x-ac-auth-token': token, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: postBody } : {}) });
   const text = await response.body.text();
   await dispatcher.close();
   return text;
 }
 
-const full = await seededStore('full', {});
-const plain = await seededStore('plain', { rateLimit: true, cache: true });
-const listBody = await body(`${plain.apiUrl}/products.json?count=100`, 'GET');
-const createdBody = await body(`${plain.apiUrl}/products.json`, 'POST');
+const { store: full, tokens: fullTokens } = await seededStore('full', {});
+const { store: plain, tokens: plainTokens } = await seededStore('plain', { rateLimit: true, cache: true });
+const listBody = await body(`${plain.apiUrl}/products.json?count=100`, 'GET', plainTokens[0] ?? '');
+const createdBody = await body(`${plain.apiUrl}/products.json`, 'POST', plainTokens[0] ?? '');
 
 const bare = Fastify({ https: { key: tls.key, cert: tls.cert } });
 bare.get('/api/v1/products.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(listBody));
@@ -45,7 +61,13 @@ bare.post('/api/v1/products.json', (_request, reply) => reply.code(201).type('ap
 await bare.listen({ host: '127.0.0.1', port: 0 });
 
 const origin = (url: string) => url.replace('/api/v1', '');
-process.send?.({ full: origin(full.apiUrl), plain: origin(plain.apiUrl), bare: `https://127.0.0.1:${(bare.server.address() as AddressInfo).port}`, ca: tls.cert });
+process.send?.({
+  full: origin(full.apiUrl),
+  plain: origin(plain.apiUrl),
+  bare: `https://127.0.0.1:${(bare.server.address() as AddressInfo).port}`,
+  ca: tls.cert,
+  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens },
+});
 process.on('disconnect', () => {
   void Promise.all([bare.close(), full.close(), plain.close()]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });

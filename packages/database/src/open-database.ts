@@ -19,7 +19,7 @@ export interface OpenOptions {
   /** How long to wait for a server before giving up, in milliseconds. */
   connectTimeoutMs?: number;
   /** Told of a pooled connection the server broke (the pool replaces it). Default: a warning on stderr. */
-  onIdleError?: (error: Error) => void;
+  onConnectionError?: (error: Error) => void;
 }
 
 /** Opens the database a URL names and proves it answers, or throws a message naming which and why. */
@@ -81,7 +81,7 @@ async function createDialect(target: DatabaseTarget, options: OpenOptions): Prom
       // A connection the server drops (restart, failover, a forced DROP DATABASE) emits 'error',
       // idle in the pool or checked out; with no listener that ends the process. The query in
       // flight still fails, and the pool opens a new connection on next use.
-      const onError = options.onIdleError ?? warnIdleError;
+      const onError = options.onConnectionError ?? warnIdleError;
       pool.on('error', onError);
       pool.on('connect', (client) => client.on('error', onError));
       return new PostgresDialect({ pool });

@@ -128,7 +128,7 @@ for (const target of await testDatabaseTargets()) {
     if (target.dialect === 'postgres') {
       test('a server that kills idle connections does not crash the process', async () => {
         const broken: Error[] = [];
-        const own = await openDatabase<Schema>(throwaway.url, { onIdleError: (e) => broken.push(e) });
+        const own = await openDatabase<Schema>(throwaway.url, { onConnectionError: (e) => broken.push(e) });
         try {
           await sql`select 1`.execute(own.db);
           const name = new URL(throwaway.url).pathname.slice(1);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `store` command.
+import { adminCommand, tokenCommand } from '../src/cli/auth-commands.ts';
 import { serveCommand } from '../src/cli/serve.ts';
 
 const [command, ...args] = process.argv.slice(2);
@@ -9,8 +10,16 @@ try {
     case 'serve':
       await serveCommand(args);
       break;
+    case 'token':
+      process.exitCode = await tokenCommand(args);
+      break;
+    case 'admin':
+      process.exitCode = await adminCommand(args);
+      break;
     default:
-      console.error(`Usage: store serve [options]   (store serve --help for the options)`);
+      console.error(`Usage: store serve [options]                      (store serve --help for the options)
+       store token create --app NAME --scopes SCOPES   (a non-expiring API token, printed once)
+       store admin create --email EMAIL                (password from STORE_ADMIN_PASSWORD or stdin)`);
       process.exitCode = command === undefined || command === '--help' ? 0 : 2;
   }
 } catch (error) {

@@ -1,5 +1,13 @@
 // The store API composed from its plugins. Auth (issue 9) is one more plugin registered before the resources.
+import { randomBytes } from 'node:crypto';
+import type { ProductMigration } from '@app/database';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { authMigrations } from './auth/migrations.ts';
+import type { AuthTables } from './auth/schema.ts';
+import { responseVariant } from './auth/principal.ts';
+import { registerStoreAuth } from './auth/store-auth.ts';
+import { coreMigrations } from './db/migrations.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { httpCaching } from './cache/http-caching.ts';
@@ -8,9 +16,13 @@ import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
+import { resources } from './resources/registry.ts';
 import { resourceRoutes } from './resources/routes.ts';
 
 export const API_PREFIX = '/api/v1';
+
+/** Every schema step of the store: the core's, then auth's (0100_auth_*). */
+export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations };
 
 export interface StoreAppOptions {
   database: StoreDatabase;
@@ -23,6 +35,8 @@ export interface StoreAppOptions {
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** The key app secrets, OAuth codes, CSRF tokens and encrypted fields derive from; a random one if not given (nothing then survives a restart). */
+  authKey?: Uint8Array;
   /** Call counting; false turns it off (benchmark baselines only). */
   rateLimit: RateLimitOptions | false;
   /** The server-side response cache; false turns HTTP caching off (benchmark baselines only). */
@@ -46,10 +60,16 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
-  // Authentication goes here: its onRequest hook sets request.principal, which rate limiting keys on,
-  // and it must run before the cache answers anything.
+  await registerStoreAuth(app, {
+    db: options.database.db as unknown as Kysely<AuthTables>,
+    key: options.authKey ?? randomBytes(32),
+    apiPrefix: API_PREFIX,
+    resources,
+  });
+  // Authentication's onRequest hook (above) sets request.principal, which rate limiting keys on,
+  // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
-  if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, ...(options.now === undefined ? {} : { now: options.now }) });
+  if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;

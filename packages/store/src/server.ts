@@ -1,14 +1,16 @@
 // Opens the database, brings the schema up, makes the store on first start, and serves HTTPS
 // (plus, if asked, a plain-HTTP port that only redirects).
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
-import { buildStoreApp, API_PREFIX } from './app.ts';
+import { buildStoreApp, API_PREFIX, storeMigrations } from './app.ts';
+import { loadAuthKey } from './auth/auth-key.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
 import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
-import { coreMigrations, MIGRATION_PRODUCT } from './db/migrations.ts';
+import { MIGRATION_PRODUCT } from './db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from './db/schema.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
@@ -57,6 +59,8 @@ function windowCounter(redisUrl: string | undefined): WindowCounter {
   return redisWindowCounter(redisUrl, consoleLog);
 }
 
+const PLAN_REFRESH_MS = 5000;
+
 async function storePlan(database: StoreDatabase): Promise<Plan> {
   const row = await database.db.selectFrom('stores').select('plan').orderBy('id').executeTakeFirstOrThrow();
   const plan = String(row.plan);
@@ -71,12 +75,18 @@ function urlHost(host: string): string {
 export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
+  let planRefresh: NodeJS.Timeout | undefined;
   let sharing: SharedInvalidation | undefined;
   try {
-    await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
+    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
-    const plan = await storePlan(database);
+    const plan = { current: await storePlan(database) };
+    // The console changes the plan; re-reading it lets every instance's limits follow within seconds.
+    planRefresh = setInterval(() => {
+      storePlan(database).then((fresh) => (plan.current = fresh), () => undefined);
+    }, PLAN_REFRESH_MS);
+    planRefresh.unref();
     const clock = options.clock ?? Date.now;
     const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
     sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
@@ -86,7 +96,8 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       database,
       tls,
       httpsPort: () => ports.https,
-      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan, now: clock },
+      authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
+      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan.current, now: clock },
       cache: responseCache ?? false,
       now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
@@ -113,6 +124,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       certificate: tls.cert,
       firstStart,
       close: async () => {
+        clearInterval(planRefresh);
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
         await sharing?.close();
@@ -120,6 +132,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       },
     };
   } catch (error) {
+    clearInterval(planRefresh);
     redirect?.close();
     await sharing?.close();
     await database.close();

@@ -8,12 +8,14 @@ import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '@app/database';
 import { sqliteTarget } from './support/targets.ts';
 import { request } from 'undici';
-import { buildStoreApp } from '../src/app.ts';
+import { buildStoreApp, storeMigrations } from '../src/app.ts';
 import { ResponseCache } from '../src/cache/response-cache.ts';
-import { coreMigrations, MIGRATION_PRODUCT } from '../src/db/migrations.ts';
+import { ensureStore } from '../src/db/first-start.ts';
+import { MIGRATION_PRODUCT } from '../src/db/migrations.ts';
 import { memoryWindowCounter } from '../src/limits/window-counter.ts';
 import { serveStore } from '../src/server.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+import { issueTestToken } from './support/test-token.ts';
 import type { StoreSchema } from '../src/db/schema.ts';
 
 const sqlite = await sqliteTarget();
@@ -85,7 +87,8 @@ describe('behind a TLS-terminating proxy', () => {
   async function proxied(trustedProxies: string[]) {
     const throwaway = await sqlite.create();
     const database = await openDatabase<StoreSchema>(throwaway.url);
-    await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
+    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    const store = await ensureStore(database);
     const app = await buildStoreApp({
       database,
       httpsPort: () => 443,
@@ -94,10 +97,12 @@ describe('behind a TLS-terminating proxy', () => {
       rateLimit: { counter: memoryWindowCounter(), plan: () => 'gold' },
       cache: new ResponseCache(),
     });
+    const token = await issueTestToken(app, store?.storeId ?? 1, 'read_catalog');
     await app.listen({ host: '127.0.0.1', port: 0 });
     const port = (app.server.address() as AddressInfo).port;
     return {
       port,
+      token,
       close: async () => {
         await app.close();
         await database.close();
@@ -109,7 +114,7 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto https from a trusted proxy is served, and page links use https', async () => {
     const proxy = await proxied(['127.0.0.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https' });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
       assert.equal(reply.status, 200);
       assert.deepEqual(JSON.parse(reply.body), { total_count: 0, products: [] });
       const bare = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example' });
@@ -123,7 +128,7 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto from an address that is not a trusted proxy counts for nothing', async () => {
     const proxy = await proxied(['192.0.2.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https' });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
       assert.equal(reply.status, 308);
       assert.equal(reply.body, '');
     } finally {

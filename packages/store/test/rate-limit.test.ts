@@ -9,6 +9,7 @@ import { ApiError } from '../src/http/api-error.ts';
 import { rateLimit } from '../src/limits/rate-limit.ts';
 import { memoryWindowCounter, WINDOW_MS } from '../src/limits/window-counter.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
+import { issueTestToken } from './support/test-token.ts';
 import { REDIS_URL, redisSkip, sqliteTarget } from './support/targets.ts';
 
 const sqlite = await sqliteTarget();
@@ -19,6 +20,11 @@ const redisSkipReason = await redisSkip();
 function manualClock() {
   let now = Math.ceil(Date.now() / WINDOW_MS) * WINDOW_MS + 100;
   return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+/** A token of a fresh custom app: its own counter. */
+async function tokenOf(s: StoreUnderTest): Promise<Record<string, string>> {
+  return { 'x-ac-auth-token': await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'system', randomUUID()) };
 }
 
 function callLimit(reply: Reply): string {
@@ -36,7 +42,7 @@ describe('rate limiting per plan', () => {
       const clock = manualClock();
       const s = await startStoreUnderTest(sqlite, { plan, clock: clock.now, without: {} });
       running.push(s);
-      const token = { 'x-ac-auth-token': randomUUID() };
+      const token = await tokenOf(s);
       for (let i = 1; i <= limit; i += 1) {
         const reply = await s.call('GET', '/products', { headers: token });
         assert.equal(reply.status, 200);
@@ -53,7 +59,7 @@ describe('rate limiting per plan', () => {
       assert.equal(refused.headers['ratelimit'], `"default";r=0;t=7`);
       assert.equal(refused.headers['cache-control'], 'no-store');
       // Another token is another custom app's counter.
-      const other = await s.call('GET', '/products', { headers: { 'x-ac-auth-token': randomUUID() } });
+      const other = await s.call('GET', '/products', { headers: await tokenOf(s) });
       assert.equal(other.status, 200);
       assert.equal(callLimit(other), `1/${limit}`);
     });
@@ -63,7 +69,7 @@ describe('rate limiting per plan', () => {
     const clock = manualClock();
     const s = await startStoreUnderTest(sqlite, { plan: 'steel', clock: clock.now, without: {} });
     running.push(s);
-    const token = { 'x-ac-auth-token': randomUUID() };
+    const token = await tokenOf(s);
     const notFound = await s.call('GET', '/products/424242', { headers: token });
     assert.equal(notFound.status, 404);
     assert.equal(callLimit(notFound), '1/5');
@@ -93,7 +99,7 @@ describe('rate limiting keyed on the authenticated principal', () => {
     app.addHook('onRequest', (request, _reply, done) => {
       const principal = principals[String(request.headers['x-ac-auth-token'])];
       if (principal === undefined) return done(new ApiError(401, 'unknown token'));
-      (request as typeof request & { principal: object }).principal = principal;
+      (request as unknown as { principal: object }).principal = principal;
       done();
     });
     await app.register(rateLimit, { counter: memoryWindowCounter(), plan: () => 'steel', now: clock });
@@ -140,9 +146,10 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
     const clock = manualClock();
     const options = { plan: 'bronze' as const, clock: clock.now, redisUrl: REDIS_URL, without: {} };
     const one = await startStoreUnderTest(sqlite, options);
-    const two = await startStoreUnderTest(sqlite, options);
+    // Both instances serve one database, as behind a load balancer.
+    const two = await startStoreUnderTest(sqlite, { ...options, databaseUrl: one.databaseUrl });
     try {
-      const token = { 'x-ac-auth-token': randomUUID() };
+      const token = await tokenOf(one);
       const statuses: number[] = [];
       for (let i = 0; i < 14; i += 1) statuses.push((await (i % 2 === 0 ? one : two).call('GET', '/products', { headers: token })).status);
       assert.deepEqual(statuses, [...Array<number>(10).fill(200), 429, 429, 429, 429]);
@@ -159,7 +166,7 @@ describe('rate limits shared through Redis', { skip: redisSkipReason }, () => {
     const clock = manualClock();
     const s = await startStoreUnderTest(sqlite, { plan: 'steel', clock: clock.now, redisUrl: 'redis://127.0.0.1:1', without: {} });
     try {
-      const token = { 'x-ac-auth-token': randomUUID() };
+      const token = await tokenOf(s);
       const statuses: number[] = [];
       for (let i = 0; i < 6; i += 1) statuses.push((await s.call('GET', '/products', { headers: token })).status);
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);

@@ -8,6 +8,7 @@ import { testDatabaseTargets } from '@app/database/testing';
 import { Agent, request } from 'undici';
 import { serveStore } from '../src/server.ts';
 import { REDIS_URL, redisSkip } from './support/targets.ts';
+import { issueTestToken } from './support/test-token.ts';
 
 const postgres = (await testDatabaseTargets()).find((t) => t.dialect === 'postgres');
 
@@ -22,8 +23,10 @@ test('a write through one instance reaches reads through another within moments,
   const one = await serveStore(options);
   const two = await serveStore(options);
   const dispatcher = new Agent({ connect: { ca: one.certificate } });
+  const token = await issueTestToken(one.app, one.firstStart?.storeId ?? 1);
   const call = async (base: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: object) => {
-    const response = await request(`${base}${path}`, { method, dispatcher, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+    const headers = { 'x-ac-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const response = await request(`${base}${path}`, { method, dispatcher, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     return { status: response.statusCode, json: (await response.body.json()) as Record<string, unknown> };
   };
   try {

@@ -10,6 +10,8 @@ import type { ResponseCache, TagSnapshot } from './response-cache.ts';
 export interface HttpCachingOptions {
   cache: ResponseCache;
   now?: () => number;
+  /** Names the version of an answer a caller gets (auth shows encrypted fields only to some), so one caller's copy never reaches another. */
+  variant?: (request: FastifyRequest) => string;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -64,7 +66,7 @@ export const httpCaching = fp(
     app.addHook('preHandler', async (request, reply) => {
       const config = routeResource(request);
       if (request.method !== 'GET' || config === undefined) return;
-      const key = `${request.protocol}://${request.host}${request.originalUrl}`;
+      const key = `${options.variant?.(request) ?? ''} ${request.protocol}://${request.host}${request.originalUrl}`;
       const maxAge = resourceNamed(config.resource).maxAgeSeconds;
       const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
       const hit = noCache ? undefined : cache.get(key);

@@ -16,6 +16,8 @@ export interface FieldDeclaration {
   /** Name of the resource this id points at; checked on every write. */
   readonly references?: string;
   readonly description?: string;
+  /** Kept encrypted at rest; answered only to OAuth tokens granted `decrypt` (never to non-expiring tokens). */
+  readonly encrypted?: boolean;
 }
 
 /** A collection reachable under one record: `/{resource}/{id}/{nested}`, and `expand=` on lists. */
@@ -50,4 +52,9 @@ export function defineResource(declaration: Omit<ResourceDeclaration, 'nested'> 
 
 export function writableFields(resource: ResourceDeclaration): [string, FieldDeclaration][] {
   return Object.entries(resource.fields).filter(([, field]) => field.readOnly !== true);
+}
+
+/** Names of the fields any resource keeps encrypted at rest. */
+export function encryptedFieldNames(all: readonly ResourceDeclaration[]): string[] {
+  return [...new Set(all.flatMap((r) => Object.entries(r.fields).filter(([, f]) => f.encrypted === true).map(([name]) => name)))];
 }

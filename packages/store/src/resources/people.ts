@@ -12,6 +12,7 @@ export const customers = defineResource({
     phone: { type: 'string', maxLength: 50 },
     company: { type: 'string', maxLength: 255 },
     is_no_tax: { type: 'boolean' },
+    tax_id: { type: 'string', maxLength: 100, encrypted: true, description: 'Tax or VAT number; encrypted at rest' },
   },
   nested: { orders: { kind: 'children', resource: 'orders', foreignKey: 'customer_id' } },
 });

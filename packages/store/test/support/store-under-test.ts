@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ThrowawayDatabase, TestDatabaseTarget } from '@app/database/testing';
 import { Agent, request } from 'undici';
 import { serveStore, type RunningStore, type ServeOptions } from '../../src/server.ts';
+import { issueTestToken } from './test-token.ts';
 
 export interface Reply {
   status: number;
@@ -19,7 +20,8 @@ export interface StoreUnderTest {
   /** https://127.0.0.1:<port>/api/v1 */
   api: string;
   databaseUrl: string;
-  call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<Reply>;
+  /** Sends the harness's all-scopes token unless the request carries its own credentials or is `anonymous`. */
+  call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; anonymous?: boolean }): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -29,6 +31,8 @@ export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Par
   // Suites about other behaviour make more calls than any plan allows in 10 s; the limit's own suite turns it on.
   const store = await serveStore({ databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', without: { rateLimit: true }, ...extra });
   const dispatcher = new Agent({ connect: { ca: store.certificate } });
+  const storeId = store.firstStart?.storeId ?? 1;
+  const token = await issueTestToken(store.app, storeId);
   return {
     store,
     api: store.apiUrl,
@@ -36,6 +40,8 @@ export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Par
     async call(method, pathOrUrl, options = {}) {
       const url = pathOrUrl.startsWith('https://') || pathOrUrl.startsWith('http://') ? pathOrUrl : `${store.apiUrl}${pathOrUrl}`;
       const headers: Record<string, string> = { ...options.headers };
+      const credentials = ['x-ac-auth-token', 'authorization', 'cookie'].some((name) => name in headers);
+      if (options.anonymous !== true && !credentials) headers['x-ac-auth-token'] = token;
       let body: string | undefined = options.rawBody;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);

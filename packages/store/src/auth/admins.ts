@@ -1,0 +1,92 @@
+// Console administrators: password sign-in with lockout after repeated failures.
+import { iso, type AuthContext } from './context.ts';
+import { lockedUntil } from './lockout.ts';
+import { hashPassword, verifyPassword } from '../accounts/password-hash.ts';
+import type { ResourceGroup } from './scopes.ts';
+
+export interface Admin {
+  id: number;
+  storeId: number;
+  email: string;
+  /** Resource groups this admin may see; a browser session may GET their API routes. */
+  access: ResourceGroup[];
+}
+
+export const allGroups: readonly ResourceGroup[] = ['catalog', 'orders', 'people', 'content', 'marketing', 'settings'];
+
+export class AdminInputError extends Error {
+  override name = 'AdminInputError';
+}
+
+/** A password an admin may choose: long enough to resist guessing through the lockout. */
+function passwordProblem(password: string): string | undefined {
+  if (password.length < 10) return 'The password must have at least 10 characters.';
+  if (password.length > 1024) return 'The password must have at most 1024 characters.';
+  return undefined;
+}
+
+function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function toAccess(text: string): ResourceGroup[] {
+  return text.split(' ').filter((g): g is ResourceGroup => (allGroups as readonly string[]).includes(g));
+}
+
+export async function createAdmin(ctx: AuthContext, storeId: number, input: { email: string; password: string; access?: readonly ResourceGroup[] }): Promise<Admin> {
+  const email = normalizeEmail(input.email);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AdminInputError('Give a valid email address.');
+  const problem = passwordProblem(input.password);
+  if (problem !== undefined) throw new AdminInputError(problem);
+  const access = [...(input.access ?? allGroups)];
+  const passwordHash = await hashPassword(input.password);
+  const existing = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  if (existing !== undefined) {
+    await ctx.db.updateTable('users').set({ password_hash: passwordHash, access: access.join(' ') }).where('id', '=', existing.id).execute();
+    return { id: existing.id, storeId, email, access };
+  }
+  await ctx.db.insertInto('users').values({ store_id: storeId, email, password_hash: passwordHash, access: access.join(' '), created_at: iso(ctx.now()) }).execute();
+  const { id } = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+  return { id, storeId, email, access };
+}
+
+export async function findAdmin(ctx: AuthContext, id: number): Promise<Admin | undefined> {
+  const row = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access']).where('id', '=', id).executeTakeFirst();
+  return row === undefined ? undefined : { id: row.id, storeId: row.store_id, email: row.email, access: toAccess(row.access) };
+}
+
+// Same cost as real hashes; matches no password.
+const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export type SignInResult = { ok: true; admin: Admin } | { ok: false; reason: 'bad-credentials' } | { ok: false; reason: 'locked'; until: number };
+
+/**
+ * Checks a password. A locked account answers `locked` without checking, so guessing stops even
+ * with the right password; unknown accounts are counted too, so both look alike.
+ */
+export async function signIn(ctx: AuthContext, emailInput: string, password: string): Promise<SignInResult> {
+  const email = normalizeEmail(emailInput).slice(0, 254);
+  const now = ctx.now();
+  const attempts = await ctx.db
+    .selectFrom('admin_login_attempts')
+    .select(['at', 'succeeded'])
+    .where('email', '=', email)
+    .where('at', '>', iso(now - Math.max(ctx.lockout.windowMs, ctx.lockout.lockMs) * 2))
+    .orderBy('id')
+    .execute();
+  const history = attempts.map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded) }));
+  const until = lockedUntil(history, now, ctx.lockout);
+  if (until !== undefined) return { ok: false, reason: 'locked', until };
+  const row = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'password_hash']).where('email', '=', email).executeTakeFirst();
+  // An unknown account still costs one scrypt, so timing does not tell which accounts exist.
+  const good = await verifyPassword(password, row?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
+  const succeeded = good && row !== undefined;
+  await ctx.db.insertInto('admin_login_attempts').values({ email, at: iso(now), succeeded }).execute();
+  // Attempts older than a day no longer count for anything; guesses at unknown names must not pile up.
+  await ctx.db.deleteFrom('admin_login_attempts').where('at', '<', iso(now - 24 * 3600_000)).execute();
+  if (!succeeded) {
+    const lockedNow = lockedUntil([...history, { at: now, succeeded: false }], now, ctx.lockout);
+    return lockedNow === undefined ? { ok: false, reason: 'bad-credentials' } : { ok: false, reason: 'locked', until: lockedNow };
+  }
+  return { ok: true, admin: { id: row.id, storeId: row.store_id, email: row.email, access: toAccess(row.access) } };
+}

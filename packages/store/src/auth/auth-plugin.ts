@@ -1,0 +1,145 @@
+// Resolves who calls the API (X-AC-Auth-Token, or a console session for reads) into
+// `request.principal`, and holds each route to its resource's scope group.
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../http/api-error.ts';
+import type { ResourceRouteConfig } from '../resources/routes.ts';
+import type { AuthContext } from './context.ts';
+import { fieldCipher } from './field-cipher.ts';
+import { mayDecrypt, type Principal } from './principal.ts';
+import { allows, readScopesFor, requiredScope, type ResourceGroup } from './scopes.ts';
+import { SESSION_COOKIE, readCookie } from './cookies.ts';
+import { findSession } from './sessions.ts';
+import { resolveToken } from './tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export interface AuthPluginOptions {
+  ctx: AuthContext;
+  /** Routes under this prefix need a principal. */
+  apiPrefix?: string;
+  /** Field names kept encrypted at rest: encrypted on writes, and in answers decrypted for principals that may, left out for the rest. */
+  encryptedFields?: readonly string[];
+  /** The scope group of a resource's nested collection, so `expand=` cannot read past the principal's scopes. */
+  nestedGroup?: (resource: string, nested: string) => ResourceGroup | undefined;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+function tokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-ac-auth-token'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value !== undefined && value.trim() !== '') return value.trim();
+  // Modern OAuth clients send the same token as a bearer token.
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  return bearer;
+}
+
+const tokenProblemText = {
+  unknown: 'The X-AC-Auth-Token is not valid',
+  expired: 'The X-AC-Auth-Token has expired; refresh it or sign in again',
+  revoked: 'The X-AC-Auth-Token has been revoked',
+} as const;
+
+async function authenticate(options: AuthPluginOptions, request: FastifyRequest): Promise<Principal> {
+  const token = tokenOf(request);
+  if (token !== undefined) {
+    const found = await resolveToken(options.ctx, token);
+    if ('problem' in found) throw new ApiError(401, tokenProblemText[found.problem]);
+    return found.principal;
+  }
+  const cookie = readCookie(request, SESSION_COOKIE);
+  if (cookie !== undefined && READ_METHODS.has(request.method)) {
+    const session = await findSession(options.ctx, cookie);
+    if (session !== undefined) {
+      return { kind: 'session', storeId: session.admin.storeId, adminUserId: session.admin.id, scopes: readScopesFor(session.admin.access) };
+    }
+  }
+  if (cookie !== undefined && !READ_METHODS.has(request.method)) {
+    throw new ApiError(401, 'A signed-in browser may only read; send X-AC-Auth-Token for anything else');
+  }
+  throw new ApiError(401, 'Send an access token in the X-AC-Auth-Token header');
+}
+
+function authorize(principal: Principal, request: FastifyRequest, nestedGroup: AuthPluginOptions['nestedGroup']): void {
+  const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+  const group: ResourceGroup | undefined = config.scope;
+  if (group === undefined) return;
+  const write = config.access === 'write' || !READ_METHODS.has(request.method);
+  const refuse = (scope: string, why = 'this request needs') => {
+    const who = principal.kind === 'session' ? 'Your admin account does not have' : 'This token does not have';
+    return new ApiError(403, `${who} the ${scope} scope ${why}`);
+  };
+  if (!allows(principal.scopes, group, write)) throw refuse(requiredScope(group, write));
+  const expand = (request.query as Record<string, unknown> | undefined)?.expand;
+  if (config.resource === undefined || nestedGroup === undefined || expand === undefined) return;
+  for (const name of [expand].flat().flatMap((text) => (typeof text === 'string' ? text.split(',') : []))) {
+    const nested = nestedGroup(config.resource, name.trim());
+    if (nested !== undefined && !allows(principal.scopes, nested, false)) throw refuse(requiredScope(nested, false), `that expand=${name.trim()} needs`);
+  }
+}
+
+/** Decrypts, or drops, the encrypted fields of every object in an answer, however deeply expanded. */
+function revealOrDrop(value: unknown, fields: ReadonlySet<string>, reveal: ((stored: string) => string | undefined) | undefined, depth = 0): unknown {
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => revealOrDrop(item, fields, reveal, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (!fields.has(key)) out[key] = revealOrDrop(item, fields, reveal, depth + 1);
+    else if (reveal !== undefined) out[key] = typeof item === 'string' ? (reveal(item) ?? null) : item;
+  }
+  return out;
+}
+
+export const authPlugin = fp(
+  async (app: FastifyInstance, options: AuthPluginOptions) => {
+    if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
+    const prefix = options.apiPrefix ?? '/api/v1';
+    const encrypted = new Set(options.encryptedFields ?? []);
+    app.decorateRequest('principal', undefined);
+    app.addHook('onRequest', async (request: FastifyRequest) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
+      // Routes that declare themselves public (the API's own documentation) need nobody.
+      if ((request.routeOptions.config as { public?: boolean }).public === true) return;
+      const principal = await authenticate(options, request);
+      request.principal = principal;
+      authorize(principal, request, options.nestedGroup);
+    });
+    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      // The answer depends on who asked; shared caches must not reuse it for someone else.
+      if (request.principal !== undefined) void reply.header('cache-control', privateCacheControl(reply.getHeader('cache-control')));
+      return payload;
+    });
+    if (encrypted.size > 0) {
+      const cipher = fieldCipher(options.ctx.key);
+      // After validation, so limits apply to what the client sent; before the handler stores it.
+      app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+        const body = request.body;
+        if (request.principal !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+          const fields = body as Record<string, unknown>;
+          for (const field of encrypted) {
+            const value = fields[field];
+            if (typeof value === 'string' && value !== '') fields[field] = cipher.encrypt(value);
+          }
+        }
+        done();
+      });
+      app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) =>
+        request.principal === undefined ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
+      );
+    }
+  },
+  { name: 'store-auth' },
+);
+
+function privateCacheControl(current: unknown): string {
+  const text = typeof current === 'string' ? current : '';
+  if (text === '') return 'private';
+  return /\b(private|no-store)\b/i.test(text) ? text : text.replace(/\bpublic\b\s*,?\s*/i, '').replace(/^\s*,?\s*/, 'private, ');
+}

@@ -1,0 +1,25 @@
+// What every auth operation needs: the database, the server's key, the clock and the policies.
+import type { Kysely } from 'kysely';
+import { lifetimes as defaultLifetimes, type Lifetimes } from './lifetimes.ts';
+import { defaultLockout, type LockoutPolicy } from './lockout.ts';
+import { principalCache, type PrincipalCache } from './principal-cache.ts';
+import type { AuthTables } from './schema.ts';
+
+export interface AuthContext {
+  db: Kysely<AuthTables>;
+  /** Secret server key (at least 32 bytes) from which app secrets, codes and CSRF tokens derive. */
+  key: Uint8Array;
+  now: () => number;
+  lifetimes: Lifetimes;
+  lockout: LockoutPolicy;
+  principals: PrincipalCache;
+}
+
+export function authContext(input: { db: Kysely<AuthTables>; key: Uint8Array } & Partial<Omit<AuthContext, 'db' | 'key'>>): AuthContext {
+  if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
+  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(), ...input };
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,60 @@
+// The admin console: server-rendered pages under /admin, plus the OAuth grant page at /api/oauth.
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
+import { csrfMatches, findSession } from '../auth/sessions.ts';
+import { appRoutes } from './app-routes.ts';
+import { csrfCookie, sendPage, type ConsoleOptions } from './console-request.ts';
+import { grantRoutes } from './grant-routes.ts';
+import { html } from './html.ts';
+import { consoleCss, page } from './layout.ts';
+import { planRoutes } from './plan-routes.ts';
+import { signInRoutes } from './sign-in-routes.ts';
+
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+function messagePage(title: string, text: string): string {
+  return page({ title, narrow: true, body: html`<h1>${title}</h1><div class="card"><p>${text}</p><p><a href="/admin">Back to the console</a></p></div>` });
+}
+
+/** Registered without fastify-plugin: form parsing and the HTML error pages stay inside the console. */
+export async function consolePlugin(app: FastifyInstance, options: ConsoleOptions): Promise<void> {
+  const { ctx } = options;
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  app.decorateRequest('adminSession', undefined);
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.headers(SECURITY_HEADERS);
+    const cookie = readCookie(request, SESSION_COOKIE);
+    request.adminSession = cookie === undefined ? undefined : await findSession(ctx, cookie);
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const cookie = csrfCookie(request);
+    const given = (request.body as Record<string, unknown> | undefined)?._csrf;
+    if (cookie === undefined || !csrfMatches(ctx, cookie, given)) {
+      return sendPage(reply, 403, messagePage('Form expired', 'This form was not sent from a current console page. Reload the page and try again.'));
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'console request failed');
+    return sendPage(reply, status, messagePage(status === 500 ? 'Something went wrong' : 'Bad request', status === 500 ? 'The console failed to handle this request; it has been logged.' : 'The console could not read this request.'));
+  });
+
+  app.get('/admin/console.css', (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(consoleCss));
+  app.get('/admin', (request, reply) => reply.redirect(request.adminSession === undefined ? '/admin/sign-in' : '/admin/apps', 303));
+
+  await app.register(signInRoutes, options);
+  await app.register(appRoutes, options);
+  await app.register(planRoutes, options);
+  await app.register(grantRoutes, options);
+}

@@ -1,0 +1,65 @@
+// What console routes share: the signed-in admin, form fields, CSRF tokens and HTML replies.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext } from '../auth/context.ts';
+import { PRESESSION_COOKIE, SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
+import { csrfToken, type Session } from '../auth/sessions.ts';
+import { html } from './html.ts';
+import { page } from './layout.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    adminSession: Session | undefined;
+  }
+}
+
+export interface ConsoleOptions {
+  ctx: AuthContext;
+}
+
+export type FormBody = Record<string, string | string[] | undefined>;
+
+export function formField(request: FastifyRequest, name: string): string {
+  const value = (request.body as FormBody | undefined)?.[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+export function formList(request: FastifyRequest, name: string): string[] {
+  const value = (request.body as FormBody | undefined)?.[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** The cookie a form's CSRF token is bound to: the session once signed in, else the pre-session one. */
+export function csrfCookie(request: FastifyRequest): string | undefined {
+  return request.adminSession === undefined ? readCookie(request, PRESESSION_COOKIE) : readCookie(request, SESSION_COOKIE);
+}
+
+export function sessionCsrf(ctx: AuthContext, request: FastifyRequest): string {
+  const cookie = csrfCookie(request);
+  return cookie === undefined ? '' : csrfToken(ctx, cookie);
+}
+
+export function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
+/** Where to go after sign-in: only a path on this site, so the form cannot bounce people elsewhere. */
+export function safeNext(next: string | undefined, fallback = '/admin/apps'): string {
+  return next !== undefined && /^\/(?![/\\])/.test(next) ? next : fallback;
+}
+
+/**
+ * The signed-in admin, or undefined after answering: a redirect to sign in (coming back here), or
+ * 403 when the page manages store settings and the admin's access does not include them.
+ */
+export function requireAdmin(request: FastifyRequest, reply: FastifyReply, need: 'signed-in' | 'settings' = 'settings'): Session | undefined {
+  const session = request.adminSession;
+  if (session === undefined) {
+    void reply.redirect(`/admin/sign-in?next=${encodeURIComponent(request.method === 'GET' ? request.url : '/admin')}`, 303);
+    return undefined;
+  }
+  if (need === 'settings' && !session.admin.access.includes('settings')) {
+    void sendPage(reply, 403, page({ title: 'Not allowed', narrow: true, body: html`<h1>Not allowed</h1><div class="card"><p>Your admin account cannot manage store settings.</p></div>` }));
+    return undefined;
+  }
+  return session;
+}
