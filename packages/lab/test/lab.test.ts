@@ -2,21 +2,13 @@
 // seen through @app/dns queries sent from inside the namespace.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { dsDigest, keyTag, Name, Rcode, RRClass, RRType, recordIs, type Message, type QueryOptions, type QueryResult } from '@app/dns';
-import { catalogueNames, labUnavailableReason, startLab, type Lab } from '../src/index.ts';
+import { catalogueNames } from '../src/index.ts';
+import { useLab } from '../src/testing.ts';
 
-const unavailable = await labUnavailableReason();
-if (unavailable !== undefined) console.log(`# skipping lab tests: ${unavailable}`);
-const skip = unavailable ?? false;
-
-let lab: Lab;
-before(async () => {
-  if (unavailable === undefined) lab = await startLab(catalogueNames());
-});
-after(async () => {
-  await lab?.stop();
-});
+const shared = await useLab(catalogueNames());
+const { skip } = shared;
 
 // Answers are expected quickly, but the machine may be busy; silence is judged with `silent`.
 const quick: Omit<QueryOptions, 'signal'> = { timeoutMs: 2000, retries: 1 };
@@ -24,7 +16,7 @@ const silent: Omit<QueryOptions, 'signal'> = { timeoutMs: 500, retries: 0 };
 const edns0 = { udpSize: 1232 };
 
 async function ask(server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = {}): Promise<QueryResult> {
-  return lab.query(server, { name, type }, { ...quick, ...options });
+  return shared.lab.query(server, { name, type }, { ...quick, ...options });
 }
 
 async function answer(server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = {}): Promise<Message> {
@@ -36,11 +28,11 @@ async function answer(server: string, name: string, type: number, options: Omit<
 const rdataOf = (message: Message, type: number): unknown[] => message.answer.filter((rr) => rr.type === type).map((rr) => rr.rdata);
 
 test('the lab writes root hints naming its own root servers', { skip }, () => {
-  const hints = readFileSync(lab.hintsPath, 'utf8');
+  const hints = readFileSync(shared.lab.hintsPath, 'utf8');
   assert.match(hints, /^\.\s+3600000\s+IN\s+NS\s+a\.root-servers\.test\.$/m);
   assert.match(hints, /^a\.root-servers\.test\.\s+3600000\s+IN\s+AAAA\s+2001:db8:100::1$/m);
   // Speed is measured by bench:lab-start; this only shows where the time went.
-  console.log(`# lab start-up (ms): ${JSON.stringify(lab.startup)}`);
+  console.log(`# lab start-up (ms): ${JSON.stringify(shared.lab.startup)}`);
 });
 
 test('a standard server (BIND) answers authoritatively and says BADVERS to EDNS version 1', { skip }, async () => {
@@ -134,12 +126,12 @@ test('truncating everything: every UDP answer has TC and no records; TCP gets th
 });
 
 test('a CHAOS version string is given where configured, and hidden elsewhere', { skip }, async () => {
-  const version = await lab.query('ns-version.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
+  const version = await shared.lab.query('ns-version.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
   assert.equal(version.outcome, 'response');
   const txt = version.message.answer.find((rr) => recordIs(rr, RRType.TXT));
   assert.ok(txt !== undefined && recordIs(txt, RRType.TXT));
   assert.equal(new TextDecoder().decode(txt.rdata.strings[0]), 'BIND 9.4.0-lab');
-  const hidden = await lab.query('ns1.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
+  const hidden = await shared.lab.query('ns1.quirks.test', { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
   assert.equal(hidden.outcome, 'response');
   assert.equal(hidden.message.answer.length, 0);
 });
@@ -238,13 +230,13 @@ test('reverse zones hold a PTR for every server address, IPv4 and IPv6', { skip 
 });
 
 test('IPv6 addresses of the lab answer too', { skip }, async () => {
-  const reply = await lab.query({ address: '2001:db8:10::2' }, { name: 'healthy.test', type: RRType.SOA }, quick);
+  const reply = await shared.lab.query({ address: '2001:db8:10::2' }, { name: 'healthy.test', type: RRType.SOA }, quick);
   assert.equal(reply.outcome, 'response');
   assert.equal(reply.message.aa, true);
 });
 
 test('commands run inside the namespace with DNS_ROOT_HINTS set; the host cannot reach lab addresses', { skip }, async () => {
-  const inside = await lab.exec('sh', ['-c', 'cat "$DNS_ROOT_HINTS" >/dev/null && dig +norec +short +time=1 +tries=1 @198.51.100.1 . NS']);
+  const inside = await shared.lab.exec('sh', ['-c', 'cat "$DNS_ROOT_HINTS" >/dev/null && dig +norec +short +time=1 +tries=1 @198.51.100.1 . NS']);
   assert.equal(inside.code, 0, inside.stderr);
   assert.deepEqual(inside.stdout.trim().split('\n').sort(), ['a.root-servers.test.', 'b.root-servers.test.']);
   const { execFile } = await import('node:child_process');
@@ -254,11 +246,11 @@ test('commands run inside the namespace with DNS_ROOT_HINTS set; the host cannot
 
 test('a TCP service inside the lab is reachable from the host through forward()', { skip }, async () => {
   // Listens on the namespace's own 127.0.0.1 and reports the address its client came from.
-  const server = lab.spawn(process.execPath, ['-e', "require('node:http').createServer((q, s) => s.end('inside ' + q.socket.localAddress)).listen(8053, '127.0.0.1', () => console.log('up'))"]);
+  const server = shared.lab.spawn(process.execPath, ['-e', "require('node:http').createServer((q, s) => s.end('inside ' + q.socket.localAddress)).listen(8053, '127.0.0.1', () => console.log('up'))"]);
   await new Promise((resolve) => server.stdout?.once('data', resolve));
-  const port = await lab.forward(8053);
+  const port = await shared.lab.forward(8053);
   const response = await fetch(`http://127.0.0.1:${port}/`);
   assert.equal(await response.text(), 'inside 127.0.0.1');
   server.kill();
-  await assert.rejects(lab.forward(1), /cannot forward to 127.0.0.1:1 inside the lab: nothing answers/);
+  await assert.rejects(shared.lab.forward(1), /cannot forward to 127.0.0.1:1 inside the lab: nothing answers/);
 });

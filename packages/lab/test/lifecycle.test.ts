@@ -49,6 +49,7 @@ test('stop ends every process of the lab and removes its working directory', { s
   await sleeperEnded;
   assert.equal(existsSync(lab.dir), false);
   await assert.rejects(lab.query('ns1.single.test', { name: 'single.test', type: RRType.SOA }), /the lab has stopped/);
+  await assert.rejects(lab.exec('true'), /the lab has stopped/);
   await lab.stop();
 });
 

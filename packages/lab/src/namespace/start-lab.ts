@@ -171,16 +171,17 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       return server.addresses;
     },
     spawn(command, args = [], spawnOptions = {}) {
+      if (stopping !== undefined || supervisor.exitCode !== null) throw new Error('the lab has stopped');
       return spawn('nsenter', inside(command, args), { env: envFor(spawnOptions.env), stdio: spawnOptions.stdio ?? 'pipe', cwd: spawnOptions.cwd });
     },
-    exec(command, args = [], execOptions = {}) {
+    async exec(command, args = [], execOptions = {}) {
       const child = lab.spawn(command, args, { env: execOptions.env, cwd: execOptions.cwd, stdio: execOptions.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const timer = execOptions.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), execOptions.timeoutMs);
-      return new Promise((done, fail) => {
+      return await new Promise((done, fail) => {
         child.once('error', fail);
         child.once('close', (code, signal) => {
           clearTimeout(timer);

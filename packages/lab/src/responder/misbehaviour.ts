@@ -39,25 +39,24 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
 
   if (behaviour.rcode !== undefined) return [encodeMessage(replyHeader(query, { rcode: Rcode[behaviour.rcode], edns: replyEdns }))];
 
-  const forwarded = forwardedEdns === query.edns ? queryBytes : encodeMessage({ ...query, additional: query.additional, edns: forwardedEdns });
+  const forwarded = forwardedEdns === query.edns ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns });
   const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
   const answers = await backend.ask(forwarded, transport, isTransfer);
-  return answers.map((bytes) => spoil(bytes, transport, behaviour, roots, query));
+  return answers.map((bytes) => spoil(bytes, transport, behaviour, roots));
 }
 
 function replyHeader(query: Message, fields: { rcode: number; edns: MessageInput['edns'] }): MessageInput {
   return { id: query.id, qr: true, opcode: query.opcode, rd: query.rd, cd: query.cd, question: query.question, rcode: fields.rcode, edns: fields.edns };
 }
 
-function spoil(bytes: Uint8Array, transport: Transport, behaviour: Behaviour, roots: RootServer[], query: Message): Uint8Array {
-  const upward = behaviour.upwardReferral && decodeMessage(bytes).rcode === Rcode.REFUSED;
+function spoil(bytes: Uint8Array, transport: Transport, behaviour: Behaviour, roots: RootServer[]): Uint8Array {
   const truncate = behaviour.truncate && transport === 'udp';
-  if (behaviour.aa && !upward && !truncate) return bytes;
+  if (behaviour.aa && !behaviour.upwardReferral && !truncate) return bytes;
   const answer: MessageInput = decodeMessage(bytes);
   if (!behaviour.aa) answer.aa = false;
-  if (upward) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
+  // BIND refuses names outside its zones; this server points upwards instead.
+  if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
   if (truncate) Object.assign(answer, { tc: true, answer: [], authority: [], additional: [] });
-  if (answer.edns !== undefined && query.edns === undefined) delete answer.edns;
   return encodeMessage(answer);
 }
 

@@ -1,6 +1,6 @@
 // Reads scenario files (YAML or JSON), follows `extends`, merges several into one world and checks
 // that the world hangs together (known servers, unique addresses, a root zone).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.ts';
@@ -11,24 +11,17 @@ export class ScenarioError extends Error {
 
 export const catalogueDir = resolve(import.meta.dirname, '../../scenarios');
 
-/** The catalogue's scenario names (files in packages/lab/scenarios, except the shared base). */
+let catalogue: string[] | undefined;
+
+/** The catalogue: every scenario file in packages/lab/scenarios that names a domain (base.yaml does not). */
 export function catalogueNames(): string[] {
+  catalogue ??= readdirSync(catalogueDir)
+    .filter((file) => /\.(?:ya?ml|json)$/.test(file))
+    .sort()
+    .filter((file) => parseScenarioText(readFileSync(join(catalogueDir, file), 'utf8'), file).domain !== undefined)
+    .map((file) => basename(file, extname(file)));
   return catalogue;
 }
-
-const catalogue = [
-  'healthy-signed',
-  'lame-delegation',
-  'inconsistent-serials',
-  'ns-mismatch',
-  'single-nameserver',
-  'bad-soa-timers',
-  'wrong-ds',
-  'expired-signatures',
-  'nonexistent-domain',
-  'no-tcp',
-  'misbehaving-servers',
-];
 
 /** A catalogue name (`lame-delegation`) or a path to a .yaml/.yml/.json file. */
 export function resolveScenarioPath(nameOrPath: string, relativeTo = process.cwd()): string {
@@ -37,7 +30,7 @@ export function resolveScenarioPath(nameOrPath: string, relativeTo = process.cwd
       const candidate = join(catalogueDir, nameOrPath + ext);
       if (existsSync(candidate)) return candidate;
     }
-    throw new ScenarioError(`unknown scenario "${nameOrPath}"; the catalogue has: ${catalogue.join(', ')}`);
+    throw new ScenarioError(`unknown scenario "${nameOrPath}"; the catalogue has: ${catalogueNames().join(', ')}`);
   }
   const path = isAbsolute(nameOrPath) ? nameOrPath : resolve(relativeTo, nameOrPath);
   if (!existsSync(path)) throw new ScenarioError(`scenario file not found: ${path}`);

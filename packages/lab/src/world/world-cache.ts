@@ -24,7 +24,7 @@ interface Entry {
 }
 
 /** How long a build stays true: a signature time in the future must not slip into the past. */
-function reuseFor(scenario: Scenario): number {
+export function reuseFor(scenario: Scenario): number {
   const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
   let limit = maxAgeMs;
   for (const zone of scenario.zones) {
@@ -62,18 +62,28 @@ export async function cachedZones(scenario: Scenario): Promise<ZoneSet> {
   const built = await buildZones(scenario, building);
   const entry: Entry = { createdAt: Date.now(), reuseForMs: reuseFor(scenario), zoneSet: mapPaths(built, (path) => relative(building, path)) };
   await writeFile(join(building, 'entry.json'), JSON.stringify(entry));
-  await rm(dir, { recursive: true, force: true });
-  try {
-    await rename(building, dir);
-  } catch {
-    // Another lab built the same world at the same moment: use its copy.
-    await rm(building, { recursive: true, force: true });
-    const theirs = await readEntry(dir);
-    if (theirs !== undefined) return theirs;
-    throw new Error(`could not store the built world in ${dir}`);
-  }
   await evictOld();
-  return mapPaths(entry.zoneSet, (path) => resolve(dir, path));
+  const inPlace = (where: string): ZoneSet => mapPaths(entry.zoneSet, (path) => resolve(where, path));
+  if (await renamed(building, dir)) return inPlace(dir);
+  // Another lab stored the same world meanwhile: use its copy.
+  const theirs = await readEntry(dir);
+  if (theirs !== undefined) {
+    await rm(building, { recursive: true, force: true });
+    return theirs;
+  }
+  // A stale entry is in the way: move it aside (labs still using it keep their files until
+  // eviction), then store ours; if even that races, ours stays where it was built.
+  await renamed(dir, join(cacheRoot, `.stale-${randomBytes(6).toString('hex')}`));
+  return (await renamed(building, dir)) ? inPlace(dir) : inPlace(building);
+}
+
+async function renamed(from: string, to: string): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function evictOld(): Promise<void> {

@@ -1,0 +1,75 @@
+// Composition: configuration, database, methods and the HTTP endpoint of the RPC API.
+import { migrateToLatest, openDatabase } from '@app/database';
+import type { FastifyInstance } from 'fastify';
+import { loadProfiles } from './config/profiles.ts';
+import { ConfigError, type ServiceConfig } from './config/service-config.ts';
+import { migrations, PRODUCT } from './db/migrations.ts';
+import type { ServiceSchema } from './db/schema.ts';
+import { loadEngine, type EngineAdapter } from './engine-adapter.ts';
+import { batchMethods } from './methods/batches.ts';
+import type { ServiceContext } from './methods/context.ts';
+import { infoMethods } from './methods/info.ts';
+import { lookupMethods } from './methods/lookups.ts';
+import { testMethods } from './methods/tests.ts';
+import { createDispatcher } from './rpc/envelope.ts';
+import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
+import type { MethodDefinition, MethodTable } from './rpc/method.ts';
+import { languageTags } from './validation/language-tags.ts';
+import { dnsLibraryVersion, serviceVersion } from './versions.ts';
+
+export interface RpcService {
+  app: FastifyInstance;
+  context: ServiceContext;
+  methods: MethodTable;
+  close(): Promise<void>;
+}
+
+export async function createRpcService(config: ServiceConfig, options: { logger?: boolean } = {}): Promise<RpcService> {
+  const profiles = loadProfiles(config.profiles);
+  const engine = loadEngineFromConfig(config);
+  const database = await openDatabase<ServiceSchema>(config.databaseUrl);
+  try {
+    await migrateToLatest(database, PRODUCT, migrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const context: ServiceContext = {
+    database,
+    config,
+    profiles,
+    languageTags: languageTags(config.locales),
+    engine,
+    versions: { dns: dnsLibraryVersion(), backend: serviceVersion() },
+  };
+  const methods = new Map<string, MethodDefinition>(
+    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context) }),
+  );
+  const app = buildHttpEndpoint({
+    dispatcher: createDispatcher({
+      methods,
+      languageTags: context.languageTags,
+      logError: (reference, error) => console.error(`rpc error ${reference}:`, error),
+    }),
+    bodyLimit: config.bodyLimitBytes,
+    logger: options.logger ?? false,
+  });
+  return {
+    app,
+    context,
+    methods,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+function loadEngineFromConfig(config: ServiceConfig): EngineAdapter {
+  try {
+    return loadEngine(config.rootHintsFile === undefined ? {} : { rootHintsFile: config.rootHintsFile });
+  } catch (error) {
+    throw new ConfigError(`The root hints ${config.rootHintsFile ?? ''} cannot be used: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,148 @@
+// The service's configuration: the reference backend_config.ini format, then environment
+// variables for the common cases, then built-in defaults.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { parse } from 'ini';
+
+export interface ProfileSource {
+  name: string;
+  /** Listed by profile_names. `default` is always public. */
+  public: boolean;
+  /** The profile JSON; none for the built-in default. */
+  path?: string;
+}
+
+export interface ServiceConfig {
+  databaseUrl: string;
+  listen: { host: string; port: number };
+  pollingIntervalSeconds: number;
+  enableAddApiUser: boolean;
+  enableAddBatchJob: boolean;
+  /** `LANGUAGE.locale`, e.g. `da_DK en_US`. */
+  locales: string[];
+  profiles: ReadonlyMap<string, ProfileSource>;
+  maxExecutionSeconds: number;
+  frontendProcesses: number;
+  batchProcesses: number;
+  lockOnQueue: number;
+  ageReusePreviousTestSeconds: number;
+  /** Root hints file for the resolver; the IANA root servers when unset. */
+  rootHintsFile?: string;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Ini = Record<string, Record<string, unknown> | undefined>;
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_LOCALES = ['da_DK', 'en_US', 'es_ES', 'fi_FI', 'fr_FR', 'nb_NO', 'sv_SE'];
+
+/** Reads a backend_config.ini (when given) and applies environment overrides. */
+export function loadConfig(options: { file?: string; env?: Env; cwd?: string } = {}): ServiceConfig {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  let ini: Ini = {};
+  let base = cwd;
+  if (options.file !== undefined) {
+    const path = resolve(cwd, options.file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`Cannot read the configuration file ${path}: ${(error as Error).message}`);
+    }
+    ini = parse(text);
+    base = dirname(path);
+  }
+  const get = (section: string, key: string): string | undefined => {
+    const value = ini[section]?.[key];
+    // The ini parser gives booleans for true/false; everything else stays text.
+    if (typeof value === 'string') return value.trim();
+    return typeof value === 'boolean' ? String(value) : undefined;
+  };
+  const int = (what: string, value: string | undefined, fallback: number): number => {
+    if (value === undefined || value === '') return fallback;
+    if (!/^\d+$/.test(value)) throw new ConfigError(`${what} must be a non-negative integer, not "${value}"`);
+    return Number(value);
+  };
+  const bool = (what: string, value: string | undefined, fallback: boolean): boolean => {
+    if (value === undefined || value === '') return fallback;
+    const lower = value.toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(lower)) return true;
+    if (['0', 'false', 'no', 'off'].includes(lower)) return false;
+    throw new ConfigError(`${what} must be true or false, not "${value}"`);
+  };
+  // The reference moved these keys from [ZONEMASTER] to [SERVICE]; either works.
+  const service = (key: string) => get('SERVICE', key) ?? get('ZONEMASTER', key);
+
+  const listen = env.DNS_SERVICE_LISTEN ?? '127.0.0.1:5000';
+  const listenMatch = /^(.*):(\d+)$/.exec(listen);
+  if (listenMatch === null) throw new ConfigError(`DNS_SERVICE_LISTEN must be host:port, not "${listen}"`);
+
+  const rootHints = env.DNS_ROOT_HINTS ?? get('RESOLVER', 'root_hints');
+  const locales = (env.DNS_SERVICE_LOCALE ?? get('LANGUAGE', 'locale') ?? DEFAULT_LOCALES.join(' ')).split(/\s+/).filter((l) => l !== '');
+  for (const locale of locales) {
+    if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw new ConfigError(`LANGUAGE.locale has "${locale}", which is not a locale tag like en_US`);
+  }
+
+  return {
+    databaseUrl: env.DNS_SERVICE_DATABASE_URL ?? databaseUrlFromIni(get, base, env),
+    listen: { host: (listenMatch[1] ?? '').replace(/^\[(.*)\]$/, '$1'), port: Number(listenMatch[2]) },
+    pollingIntervalSeconds: Number(get('DB', 'polling_interval') ?? '0.5'),
+    enableAddApiUser: bool('RPCAPI.enable_add_api_user', env.DNS_SERVICE_ENABLE_ADD_API_USER ?? get('RPCAPI', 'enable_add_api_user'), false),
+    enableAddBatchJob: bool('RPCAPI.enable_add_batch_job', env.DNS_SERVICE_ENABLE_ADD_BATCH_JOB ?? get('RPCAPI', 'enable_add_batch_job'), true),
+    locales,
+    profiles: profilesFromIni(ini, base),
+    maxExecutionSeconds: int('max_zonemaster_execution_time', service('max_zonemaster_execution_time'), 600),
+    frontendProcesses: int('number_of_processes_for_frontend_testing', service('number_of_processes_for_frontend_testing'), 20),
+    batchProcesses: int('number_of_processes_for_batch_testing', service('number_of_processes_for_batch_testing'), 20),
+    lockOnQueue: int('lock_on_queue', env.DNS_SERVICE_LOCK_ON_QUEUE ?? service('lock_on_queue'), 0),
+    ageReusePreviousTestSeconds: int('age_reuse_previous_test', service('age_reuse_previous_test'), 600),
+    ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
+    bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
+  };
+}
+
+function databaseUrlFromIni(get: (section: string, key: string) => string | undefined, base: string, env: Env): string {
+  const engine = (get('DB', 'engine') ?? 'SQLite').toLowerCase();
+  const server = (section: string, scheme: string, port: number) => {
+    const url = new URL(`${scheme}://localhost`);
+    url.hostname = get(section, 'host') ?? '127.0.0.1';
+    url.port = get(section, 'port') ?? String(port);
+    url.username = encodeURIComponent(get(section, 'user') ?? '');
+    url.password = encodeURIComponent(get(section, 'password') ?? '');
+    url.pathname = `/${encodeURIComponent(get(section, 'database') ?? 'zonemaster')}`;
+    return url.toString();
+  };
+  switch (engine) {
+    case 'sqlite': {
+      const file = get('SQLITE', 'database_file');
+      const path = file !== undefined ? (isAbsolute(file) ? file : resolve(base, file)) : join(env.DATA_DIR ?? resolve('data'), 'domain-health.sqlite');
+      return `sqlite:${path}`;
+    }
+    case 'postgresql':
+      return server('POSTGRESQL', 'postgres', 5432);
+    case 'mysql':
+      return server('MYSQL', 'mysql', 3306);
+    default:
+      throw new ConfigError(`DB.engine must be SQLite, PostgreSQL or MySQL, not "${engine}"`);
+  }
+}
+
+function profilesFromIni(ini: Ini, base: string): Map<string, ProfileSource> {
+  const profiles = new Map<string, ProfileSource>([['default', { name: 'default', public: true }]]);
+  for (const [section, isPublic] of [['PUBLIC PROFILES', true], ['PRIVATE PROFILES', false]] as const) {
+    for (const [rawName, rawPath] of Object.entries(ini[section] ?? {})) {
+      const name = rawName.toLowerCase();
+      if (!/^[a-z0-9]$|^[a-z0-9][a-z0-9_-]{0,30}[a-z0-9]$/.test(name)) throw new ConfigError(`[${section}] has "${rawName}", which is not a valid profile name`);
+      if (profiles.has(name) && name !== 'default') throw new ConfigError(`Profile "${name}" is defined twice`);
+      if (name === 'default' && !isPublic) throw new ConfigError('The default profile cannot be private');
+      const path = String(rawPath).trim();
+      profiles.set(name, { name, public: isPublic, ...(path === '' ? {} : { path: resolve(base, path) }) });
+    }
+  }
+  return profiles;
+}

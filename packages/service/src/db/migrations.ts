@@ -1,0 +1,54 @@
+import { withIdColumn, type ProductMigration } from '@app/database';
+import { sql } from 'kysely';
+
+/** Name under which the service keeps its migration book. */
+export const PRODUCT = 'domain_health';
+
+export const migrations: Record<string, ProductMigration> = {
+  '0001_tests_batches_users': {
+    up: async (db, dialect) => {
+      // Usernames are case-sensitive; MariaDB compares text case-insensitively unless told otherwise.
+      const username = dialect === 'mysql' ? sql`varchar(50) binary` : sql`varchar(50)`;
+      await withIdColumn(db.schema.createTable('dh_user'), dialect)
+        .addColumn('username', username, (c) => c.notNull().unique())
+        .addColumn('api_key_hash', 'varchar(200)', (c) => c.notNull())
+        .execute();
+      await withIdColumn(db.schema.createTable('dh_batch'), dialect)
+        .addColumn('username', username, (c) => c.notNull())
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dh_batch_username').on('dh_batch').column('username').execute();
+      await withIdColumn(db.schema.createTable('dh_test'), dialect)
+        .addColumn('hash_id', 'varchar(16)', (c) => c.notNull().unique())
+        .addColumn('domain', 'varchar(255)', (c) => c.notNull())
+        .addColumn('batch_id', 'integer', (c) => c.references('dh_batch.id'))
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('started_at', 'varchar(32)')
+        .addColumn('ended_at', 'varchar(32)')
+        .addColumn('priority', 'integer', (c) => c.notNull())
+        .addColumn('queue', 'integer', (c) => c.notNull())
+        .addColumn('progress', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
+        .addColumn('undelegated', 'boolean', (c) => c.notNull())
+        .addColumn('profile', 'varchar(32)', (c) => c.notNull())
+        .addColumn('params', 'text', (c) => c.notNull())
+        .addColumn('overall_result', 'varchar(16)')
+        .execute();
+      // The agent's claim: waiting tests of a queue, highest priority first, then oldest.
+      await db.schema.createIndex('dh_test_claim').on('dh_test').columns(['progress', 'queue', 'priority', 'id']).execute();
+      await db.schema.createIndex('dh_test_fingerprint').on('dh_test').columns(['fingerprint', 'created_at']).execute();
+      await db.schema.createIndex('dh_test_domain').on('dh_test').columns(['domain', 'progress', 'created_at']).execute();
+      await db.schema.createIndex('dh_test_batch').on('dh_test').columns(['batch_id', 'progress']).execute();
+      await withIdColumn(db.schema.createTable('dh_result_entry'), dialect)
+        .addColumn('test_id', 'integer', (c) => c.notNull().references('dh_test.id').onDelete('cascade'))
+        .addColumn('module', 'varchar(64)', (c) => c.notNull())
+        .addColumn('testcase', 'varchar(64)', (c) => c.notNull())
+        .addColumn('tag', 'varchar(128)', (c) => c.notNull())
+        .addColumn('level', 'varchar(16)', (c) => c.notNull())
+        .addColumn('args', 'text', (c) => c.notNull())
+        .addColumn('timestamp', 'double precision', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('dh_result_entry_test').on('dh_result_entry').column('test_id').execute();
+    },
+  },
+};

@@ -1,0 +1,37 @@
+// Everything the RPC methods take from @app/engine, in one place.
+import { readFileSync } from 'node:fs';
+import {
+  createResolver,
+  engineVersion,
+  formatFinding,
+  readRootHints,
+  testCaseDescription,
+  testCaseIds,
+  type DsInput,
+  type Finding,
+  type RootHint,
+} from '@app/engine';
+
+export interface EngineAdapter {
+  readonly engineVersion: string;
+  hostAddresses(name: string): Promise<{ ipv4: string[]; ipv6: string[] }>;
+  parentData(domain: string): Promise<{ ns_list: { ns: string; ip: string }[]; ds_list: DsInput[] }>;
+  formatFinding(finding: Finding, locale: string): string;
+  testCaseDescription(testcase: string, locale: string): string;
+  testCaseIds(): string[];
+}
+
+/** The engine, with its resolver starting from the configured root hints (IANA's when none). */
+export function loadEngine(options: { rootHintsFile?: string }): EngineAdapter {
+  const rootHints: RootHint[] | undefined = options.rootHintsFile === undefined ? undefined : readRootHints(readFileSync(options.rootHintsFile, 'utf8'));
+  // A fresh resolver per call: its cache must not outlive one answer.
+  const resolver = () => createResolver(rootHints === undefined ? {} : { rootHints });
+  return {
+    engineVersion,
+    hostAddresses: (name) => resolver().hostAddresses(name),
+    parentData: (domain) => resolver().parentData(domain),
+    formatFinding,
+    testCaseDescription,
+    testCaseIds,
+  };
+}

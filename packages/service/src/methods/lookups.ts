@@ -1,0 +1,41 @@
+// get_host_by_name and get_data_from_parent_zone: live DNS lookups through the engine's resolver.
+import { MethodError } from '../rpc/errors.ts';
+import { method } from '../rpc/method.ts';
+import { domainName } from '../validation/data-types.ts';
+import { languageTag } from '../validation/language-tags.ts';
+import { invalid, object, optional, refine, required, text } from '../validation/schema.ts';
+import type { ServiceContext } from './context.ts';
+
+/** The hostname as written (the answer is keyed by it) and its normalised form (what is looked up). */
+const hostname = refine(text, (given, path, issues) => {
+  const name = domainName(given, path, issues);
+  return name === invalid ? invalid : { given, name };
+});
+
+async function lookup<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new MethodError('DNS lookup failed', { lookup: what, reason: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+export function lookupMethods(context: ServiceContext) {
+  return {
+    get_host_by_name: method(object({ hostname: required(hostname) }), {
+      run: async ({ hostname: host }) => {
+        const { ipv4, ipv6 } = await lookup(host.name, () => context.engine.hostAddresses(host.name));
+        const addresses = [...ipv4, ...ipv6];
+        if (addresses.length === 0) return [{ [host.given]: '0.0.0.0' }];
+        return addresses.map((address) => ({ [host.given]: address }));
+      },
+    }),
+    get_data_from_parent_zone: method(object({ domain: required(domainName), language: optional(languageTag(context.languageTags)) }), {
+      acceptsLanguage: true,
+      run: async ({ domain }) => {
+        const { ns_list, ds_list } = await lookup(domain, () => context.engine.parentData(domain));
+        return { ns_list, ds_list };
+      },
+    }),
+  };
+}

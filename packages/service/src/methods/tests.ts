@@ -1,0 +1,97 @@
+// start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
+import type { Level } from '../db/queue.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
+import type { TestParams } from '../db/test-params.ts';
+import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
+import { MethodError } from '../rpc/errors.ts';
+import { method } from '../rpc/method.ts';
+import { domainName, nonNegativeInteger, testId } from '../validation/data-types.ts';
+import { languageTag, messageLocale } from '../validation/language-tags.ts';
+import { object, oneOf, optional, required } from '../validation/schema.ts';
+import type { ServiceContext } from './context.ts';
+import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
+
+const START_PRIORITY = 10;
+const HIDDEN_LEVELS = new Set(['DEBUG', 'DEBUG2', 'DEBUG3']);
+
+export function testMethods(context: ServiceContext) {
+  const db = context.database.db;
+  const language = optional(languageTag(context.languageTags));
+  const testProgress = progressReader(db);
+
+  const existing = async (hashId: string) => {
+    const row = await findTest(db, hashId);
+    if (row === undefined) throw new MethodError('Test not found', { test_id: hashId });
+    return row;
+  };
+
+  return {
+    start_domain_test: method(object({ domain: required(domainName), ...testParamFields(context.profiles), language }), {
+      acceptsLanguage: true,
+      run: ({ domain, ...given }) =>
+        enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds),
+    }),
+
+    test_progress: method(object({ test_id: required(testId) }), {
+      run: async ({ test_id }) => {
+        const progress = await testProgress(test_id);
+        if (progress === undefined) throw new MethodError('Test not found', { test_id });
+        return progress;
+      },
+    }),
+
+    get_test_params: method(object({ test_id: required(testId) }), {
+      run: async ({ test_id }) => JSON.parse((await existing(test_id)).params) as TestParams,
+    }),
+
+    get_test_results: method(object({ id: required(testId), language }), {
+      acceptsLanguage: true,
+      run: async ({ id, language: tag }) => {
+        const row = await existing(id);
+        if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
+        const engine = context.engine;
+        const locale = messageLocale(context.languageTags, tag);
+        const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+        const results = entries.map((entry) => {
+          const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
+          const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
+          const result: Record<string, string> = {
+            module: entry.module,
+            message: engine.formatFinding(finding, locale),
+            level: entry.level,
+            testcase: entry.testcase,
+          };
+          if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
+          return result;
+        });
+        const descriptions = Object.fromEntries(engine.testCaseIds().map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
+        return {
+          creation_time: deprecatedTimestamp(row.created_at),
+          created_at: timestamp(row.created_at),
+          hash_id: row.hash_id,
+          params: JSON.parse(row.params) as TestParams,
+          results,
+          testcase_descriptions: descriptions,
+        };
+      },
+    }),
+
+    get_test_history: method(object({
+        offset: optional(nonNegativeInteger),
+        limit: optional(nonNegativeInteger),
+        filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
+        frontend_params: required(object({ domain: required(domainName) })),
+      }), {
+      run: async ({ offset, limit, filter, frontend_params }) => {
+        const rows = await testHistory(db, frontend_params.domain, filter ?? 'all', offset ?? 0, limit ?? 200);
+        return rows.map((row) => ({
+          id: row.hash_id,
+          creation_time: deprecatedTimestamp(row.created_at),
+          created_at: timestamp(row.created_at),
+          undelegated: Boolean(row.undelegated),
+          overall_result: row.overall_result ?? 'ok',
+        }));
+      },
+    }),
+  };
+}

@@ -1,0 +1,267 @@
+// Our own texts for validation faults, in the seven languages the service speaks.
+export type MessageId =
+  | 'missing'
+  | 'unknown_property'
+  | 'not_string'
+  | 'not_integer'
+  | 'not_object'
+  | 'not_array'
+  | 'nul'
+  | 'min_zero'
+  | 'positive'
+  | 'too_few'
+  | 'domain_empty'
+  | 'domain_single'
+  | 'domain_repeated_dots'
+  | 'domain_leading_dot'
+  | 'domain_label_long'
+  | 'domain_too_long'
+  | 'domain_idna'
+  | 'ip'
+  | 'digest'
+  | 'language_form'
+  | 'language_unknown'
+  | 'profile_form'
+  | 'profile_unknown'
+  | 'username'
+  | 'api_key'
+  | 'client_id'
+  | 'client_version'
+  | 'test_id'
+  | 'filter';
+
+export type Locale = 'da' | 'en' | 'es' | 'fi' | 'fr' | 'nb' | 'sv';
+
+const en: Record<MessageId, string> = {
+  missing: 'Missing property',
+  unknown_property: 'Unknown property',
+  not_string: 'Expected a string',
+  not_integer: 'Expected an integer',
+  not_object: 'Expected an object',
+  not_array: 'Expected an array',
+  nul: 'Contains a NUL character',
+  min_zero: 'Must be zero or greater',
+  positive: 'Must be a positive integer',
+  too_few: 'Expected at least {min} item(s)',
+  domain_empty: 'Domain name is empty.',
+  domain_single: 'A domain name of one character must be a dot.',
+  domain_repeated_dots: 'Domain name has repeated dots.',
+  domain_leading_dot: 'Domain name starts with a dot.',
+  domain_label_long: 'Domain name has a label that is too long (more than 63 characters): {label}.',
+  domain_too_long: 'Domain name is too long (more than 253 characters with no final dot).',
+  domain_idna: 'Domain name is not a valid internationalized name: {reason}.',
+  ip: 'Not a valid IPv4 or IPv6 address',
+  digest: 'Digest must be 40, 64 or 96 hexadecimal characters',
+  language_form: 'Not a language tag (two lower-case letters, such as "en")',
+  language_unknown: 'Unsupported language tag',
+  profile_form: 'Not a valid profile name',
+  profile_unknown: 'Unknown profile',
+  username: 'Not a valid username',
+  api_key: 'Not a valid API key',
+  client_id: 'Not a valid client id',
+  client_version: 'Not a valid client version',
+  test_id: 'Not a valid test id (16 lower-case hexadecimal digits)',
+  filter: 'Must be one of "all", "delegated" or "undelegated"',
+};
+
+const da: Record<MessageId, string> = {
+  missing: 'Egenskaben mangler',
+  unknown_property: 'Ukendt egenskab',
+  not_string: 'Forventede en tekststreng',
+  not_integer: 'Forventede et heltal',
+  not_object: 'Forventede et objekt',
+  not_array: 'Forventede en liste',
+  nul: 'Indeholder et NUL-tegn',
+  min_zero: 'Skal være nul eller større',
+  positive: 'Skal være et positivt heltal',
+  too_few: 'Forventede mindst {min} element(er)',
+  domain_empty: 'Domænenavnet er tomt.',
+  domain_single: 'Et domænenavn på ét tegn skal være et punktum.',
+  domain_repeated_dots: 'Domænenavnet har gentagne punktummer.',
+  domain_leading_dot: 'Domænenavnet begynder med et punktum.',
+  domain_label_long: 'Domænenavnet har en etiket, der er for lang (mere end 63 tegn): {label}.',
+  domain_too_long: 'Domænenavnet er for langt (mere end 253 tegn uden afsluttende punktum).',
+  domain_idna: 'Domænenavnet er ikke et gyldigt internationaliseret navn: {reason}.',
+  ip: 'Ikke en gyldig IPv4- eller IPv6-adresse',
+  digest: 'Digest skal være 40, 64 eller 96 hexadecimale tegn',
+  language_form: 'Ikke et sprogmærke (to små bogstaver, fx "da")',
+  language_unknown: 'Sprogmærket understøttes ikke',
+  profile_form: 'Ikke et gyldigt profilnavn',
+  profile_unknown: 'Ukendt profil',
+  username: 'Ikke et gyldigt brugernavn',
+  api_key: 'Ikke en gyldig API-nøgle',
+  client_id: 'Ikke et gyldigt klient-id',
+  client_version: 'Ikke en gyldig klientversion',
+  test_id: 'Ikke et gyldigt test-id (16 hexadecimale cifre med små bogstaver)',
+  filter: 'Skal være "all", "delegated" eller "undelegated"',
+};
+
+const es: Record<MessageId, string> = {
+  missing: 'Falta la propiedad',
+  unknown_property: 'Propiedad desconocida',
+  not_string: 'Se esperaba una cadena de texto',
+  not_integer: 'Se esperaba un número entero',
+  not_object: 'Se esperaba un objeto',
+  not_array: 'Se esperaba una lista',
+  nul: 'Contiene un carácter NUL',
+  min_zero: 'Debe ser cero o mayor',
+  positive: 'Debe ser un número entero positivo',
+  too_few: 'Se esperaba al menos {min} elemento(s)',
+  domain_empty: 'El nombre de dominio está vacío.',
+  domain_single: 'Un nombre de dominio de un carácter debe ser un punto.',
+  domain_repeated_dots: 'El nombre de dominio tiene puntos repetidos.',
+  domain_leading_dot: 'El nombre de dominio empieza con un punto.',
+  domain_label_long: 'El nombre de dominio tiene una etiqueta demasiado larga (más de 63 caracteres): {label}.',
+  domain_too_long: 'El nombre de dominio es demasiado largo (más de 253 caracteres sin punto final).',
+  domain_idna: 'El nombre de dominio no es un nombre internacionalizado válido: {reason}.',
+  ip: 'No es una dirección IPv4 o IPv6 válida',
+  digest: 'El resumen debe tener 40, 64 o 96 caracteres hexadecimales',
+  language_form: 'No es una etiqueta de idioma (dos letras minúsculas, como "es")',
+  language_unknown: 'Etiqueta de idioma no admitida',
+  profile_form: 'No es un nombre de perfil válido',
+  profile_unknown: 'Perfil desconocido',
+  username: 'No es un nombre de usuario válido',
+  api_key: 'No es una clave de API válida',
+  client_id: 'No es un identificador de cliente válido',
+  client_version: 'No es una versión de cliente válida',
+  test_id: 'No es un identificador de prueba válido (16 dígitos hexadecimales en minúscula)',
+  filter: 'Debe ser "all", "delegated" o "undelegated"',
+};
+
+const fi: Record<MessageId, string> = {
+  missing: 'Ominaisuus puuttuu',
+  unknown_property: 'Tuntematon ominaisuus',
+  not_string: 'Odotettiin merkkijonoa',
+  not_integer: 'Odotettiin kokonaislukua',
+  not_object: 'Odotettiin objektia',
+  not_array: 'Odotettiin listaa',
+  nul: 'Sisältää NUL-merkin',
+  min_zero: 'Täytyy olla nolla tai suurempi',
+  positive: 'Täytyy olla positiivinen kokonaisluku',
+  too_few: 'Odotettiin vähintään {min} alkiota',
+  domain_empty: 'Verkkotunnus on tyhjä.',
+  domain_single: 'Yhden merkin verkkotunnuksen täytyy olla piste.',
+  domain_repeated_dots: 'Verkkotunnuksessa on peräkkäisiä pisteitä.',
+  domain_leading_dot: 'Verkkotunnus alkaa pisteellä.',
+  domain_label_long: 'Verkkotunnuksessa on liian pitkä osa (yli 63 merkkiä): {label}.',
+  domain_too_long: 'Verkkotunnus on liian pitkä (yli 253 merkkiä ilman loppupistettä).',
+  domain_idna: 'Verkkotunnus ei ole kelvollinen kansainvälistetty nimi: {reason}.',
+  ip: 'Ei kelvollinen IPv4- tai IPv6-osoite',
+  digest: 'Tiivisteen täytyy olla 40, 64 tai 96 heksadesimaalimerkkiä',
+  language_form: 'Ei kielitunniste (kaksi pientä kirjainta, esim. "fi")',
+  language_unknown: 'Kielitunnistetta ei tueta',
+  profile_form: 'Ei kelvollinen profiilin nimi',
+  profile_unknown: 'Tuntematon profiili',
+  username: 'Ei kelvollinen käyttäjänimi',
+  api_key: 'Ei kelvollinen API-avain',
+  client_id: 'Ei kelvollinen asiakastunniste',
+  client_version: 'Ei kelvollinen asiakasversio',
+  test_id: 'Ei kelvollinen testitunniste (16 pientä heksadesimaalinumeroa)',
+  filter: 'Täytyy olla "all", "delegated" tai "undelegated"',
+};
+
+const fr: Record<MessageId, string> = {
+  missing: 'Propriété manquante',
+  unknown_property: 'Propriété inconnue',
+  not_string: 'Une chaîne de caractères est attendue',
+  not_integer: 'Un nombre entier est attendu',
+  not_object: 'Un objet est attendu',
+  not_array: 'Une liste est attendue',
+  nul: 'Contient un caractère NUL',
+  min_zero: 'Doit être supérieur ou égal à zéro',
+  positive: 'Doit être un entier strictement positif',
+  too_few: 'Au moins {min} élément(s) attendu(s)',
+  domain_empty: 'Le nom de domaine est vide.',
+  domain_single: "Un nom de domaine d'un seul caractère doit être un point.",
+  domain_repeated_dots: 'Le nom de domaine contient des points répétés.',
+  domain_leading_dot: 'Le nom de domaine commence par un point.',
+  domain_label_long: 'Le nom de domaine contient un label trop long (plus de 63 caractères) : {label}.',
+  domain_too_long: 'Le nom de domaine est trop long (plus de 253 caractères sans point final).',
+  domain_idna: "Le nom de domaine n'est pas un nom internationalisé valide : {reason}.",
+  ip: "Ce n'est pas une adresse IPv4 ou IPv6 valide",
+  digest: "L'empreinte doit compter 40, 64 ou 96 caractères hexadécimaux",
+  language_form: "Ce n'est pas une étiquette de langue (deux lettres minuscules, par exemple « fr »)",
+  language_unknown: 'Étiquette de langue non prise en charge',
+  profile_form: "Ce n'est pas un nom de profil valide",
+  profile_unknown: 'Profil inconnu',
+  username: "Ce n'est pas un nom d'utilisateur valide",
+  api_key: "Ce n'est pas une clé d'API valide",
+  client_id: "Ce n'est pas un identifiant de client valide",
+  client_version: "Ce n'est pas une version de client valide",
+  test_id: "Ce n'est pas un identifiant de test valide (16 chiffres hexadécimaux en minuscules)",
+  filter: 'Doit valoir « all », « delegated » ou « undelegated »',
+};
+
+const nb: Record<MessageId, string> = {
+  missing: 'Egenskapen mangler',
+  unknown_property: 'Ukjent egenskap',
+  not_string: 'Forventet en tekststreng',
+  not_integer: 'Forventet et heltall',
+  not_object: 'Forventet et objekt',
+  not_array: 'Forventet en liste',
+  nul: 'Inneholder et NUL-tegn',
+  min_zero: 'Må være null eller større',
+  positive: 'Må være et positivt heltall',
+  too_few: 'Forventet minst {min} element(er)',
+  domain_empty: 'Domenenavnet er tomt.',
+  domain_single: 'Et domenenavn på ett tegn må være et punktum.',
+  domain_repeated_dots: 'Domenenavnet har gjentatte punktum.',
+  domain_leading_dot: 'Domenenavnet begynner med et punktum.',
+  domain_label_long: 'Domenenavnet har en etikett som er for lang (mer enn 63 tegn): {label}.',
+  domain_too_long: 'Domenenavnet er for langt (mer enn 253 tegn uten avsluttende punktum).',
+  domain_idna: 'Domenenavnet er ikke et gyldig internasjonalisert navn: {reason}.',
+  ip: 'Ikke en gyldig IPv4- eller IPv6-adresse',
+  digest: 'Digest må være 40, 64 eller 96 heksadesimale tegn',
+  language_form: 'Ikke en språkkode (to små bokstaver, for eksempel "nb")',
+  language_unknown: 'Språkkoden støttes ikke',
+  profile_form: 'Ikke et gyldig profilnavn',
+  profile_unknown: 'Ukjent profil',
+  username: 'Ikke et gyldig brukernavn',
+  api_key: 'Ikke en gyldig API-nøkkel',
+  client_id: 'Ikke en gyldig klient-ID',
+  client_version: 'Ikke en gyldig klientversjon',
+  test_id: 'Ikke en gyldig test-ID (16 heksadesimale sifre med små bokstaver)',
+  filter: 'Må være "all", "delegated" eller "undelegated"',
+};
+
+const sv: Record<MessageId, string> = {
+  missing: 'Egenskapen saknas',
+  unknown_property: 'Okänd egenskap',
+  not_string: 'Förväntade en textsträng',
+  not_integer: 'Förväntade ett heltal',
+  not_object: 'Förväntade ett objekt',
+  not_array: 'Förväntade en lista',
+  nul: 'Innehåller ett NUL-tecken',
+  min_zero: 'Måste vara noll eller större',
+  positive: 'Måste vara ett positivt heltal',
+  too_few: 'Förväntade minst {min} element',
+  domain_empty: 'Domännamnet är tomt.',
+  domain_single: 'Ett domännamn med ett tecken måste vara en punkt.',
+  domain_repeated_dots: 'Domännamnet har upprepade punkter.',
+  domain_leading_dot: 'Domännamnet börjar med en punkt.',
+  domain_label_long: 'Domännamnet har en etikett som är för lång (mer än 63 tecken): {label}.',
+  domain_too_long: 'Domännamnet är för långt (mer än 253 tecken utan avslutande punkt).',
+  domain_idna: 'Domännamnet är inte ett giltigt internationaliserat namn: {reason}.',
+  ip: 'Inte en giltig IPv4- eller IPv6-adress',
+  digest: 'Kontrollsumman måste vara 40, 64 eller 96 hexadecimala tecken',
+  language_form: 'Inte en språkkod (två små bokstäver, till exempel "sv")',
+  language_unknown: 'Språkkoden stöds inte',
+  profile_form: 'Inte ett giltigt profilnamn',
+  profile_unknown: 'Okänd profil',
+  username: 'Inte ett giltigt användarnamn',
+  api_key: 'Inte en giltig API-nyckel',
+  client_id: 'Inte ett giltigt klient-id',
+  client_version: 'Inte en giltig klientversion',
+  test_id: 'Inte ett giltigt test-id (16 hexadecimala siffror med gemener)',
+  filter: 'Måste vara "all", "delegated" eller "undelegated"',
+};
+
+const catalogue: Record<Locale, Record<MessageId, string>> = { da, en, es, fi, fr, nb, sv };
+
+export function isLocale(value: string): value is Locale {
+  return value in catalogue;
+}
+
+export function validationMessage(id: MessageId, locale: Locale, args: Record<string, string | number> = {}): string {
+  return catalogue[locale][id].replace(/\{(\w+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
+}

@@ -1,0 +1,130 @@
+// The reference backend_config.ini format, environment overrides, and clear errors for bad values.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { loadProfiles } from '../src/config/profiles.ts';
+import { ConfigError, loadConfig } from '../src/config/service-config.ts';
+
+function ini(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dns-service-ini-'));
+  writeFileSync(join(dir, 'fast.json'), JSON.stringify({ net: { ipv6: false }, resolver: { defaults: { timeout: 2 } } }));
+  writeFileSync(join(dir, 'broken.json'), '{ not json');
+  writeFileSync(join(dir, 'hints'), '.  3600000 NS a.root-servers.lab.\n');
+  const file = join(dir, 'backend_config.ini');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe('configuration', () => {
+  test('defaults without a file: SQLite under DATA_DIR, 127.0.0.1:5000, the seven locales', () => {
+    const config = loadConfig({ env: { DATA_DIR: '/var/lib/dh' } });
+    assert.equal(config.databaseUrl, 'sqlite:/var/lib/dh/domain-health.sqlite');
+    assert.deepEqual(config.listen, { host: '127.0.0.1', port: 5000 });
+    assert.equal(config.enableAddApiUser, false);
+    assert.equal(config.enableAddBatchJob, true);
+    assert.deepEqual(config.locales, ['da_DK', 'en_US', 'es_ES', 'fi_FI', 'fr_FR', 'nb_NO', 'sv_SE']);
+    assert.equal(config.ageReusePreviousTestSeconds, 600);
+    assert.equal(config.maxExecutionSeconds, 600);
+    assert.equal(config.lockOnQueue, 0);
+    assert.equal(config.rootHintsFile, undefined);
+    assert.deepEqual([...config.profiles.keys()], ['default']);
+  });
+
+  test('a reference file: PostgreSQL, RPCAPI, LANGUAGE, profiles, ZONEMASTER and RESOLVER keys', () => {
+    const file = ini(`; reference layout
+[DB]
+engine = PostgreSQL
+polling_interval = 0.25
+
+[POSTGRESQL]
+host = db.internal
+port = 5433
+user = zonemaster
+password = p@ss word
+database = zm
+
+[RPCAPI]
+enable_add_api_user = yes
+enable_add_batch_job = false
+
+[LANGUAGE]
+locale = en_US sv_SE
+
+[PUBLIC PROFILES]
+Fast = fast.json
+
+[PRIVATE PROFILES]
+internal = fast.json
+
+[ZONEMASTER]
+max_zonemaster_execution_time = 300
+number_of_processes_for_frontend_testing = 30
+number_of_processes_for_batch_testing = 10
+lock_on_queue = 2
+age_reuse_previous_test = 60
+
+[RESOLVER]
+root_hints = hints
+`);
+    const config = loadConfig({ file, env: {} });
+    assert.equal(config.databaseUrl, 'postgres://zonemaster:p%40ss%20word@db.internal:5433/zm');
+    assert.equal(config.pollingIntervalSeconds, 0.25);
+    assert.equal(config.enableAddApiUser, true);
+    assert.equal(config.enableAddBatchJob, false);
+    assert.deepEqual(config.locales, ['en_US', 'sv_SE']);
+    assert.deepEqual([...config.profiles.values()].map((p) => [p.name, p.public]), [['default', true], ['fast', true], ['internal', false]]);
+    assert.equal(config.maxExecutionSeconds, 300);
+    assert.equal(config.frontendProcesses, 30);
+    assert.equal(config.batchProcesses, 10);
+    assert.equal(config.lockOnQueue, 2);
+    assert.equal(config.ageReusePreviousTestSeconds, 60);
+    assert.equal(config.rootHintsFile, join(file, '..', 'hints'));
+    const profiles = loadProfiles(config.profiles);
+    assert.equal(profiles.get('fast')?.ipv4, true);
+    assert.equal(profiles.get('fast')?.ipv6, false);
+  });
+
+  test('MySQL and SQLite engines', () => {
+    assert.equal(loadConfig({ file: ini('[DB]\nengine = MySQL\n[MYSQL]\nhost = 127.0.0.1\nuser = root\ndatabase = zm\n'), env: {} }).databaseUrl, 'mysql://root@127.0.0.1:3306/zm');
+    const file = ini('[DB]\nengine = SQLite\n[SQLITE]\ndatabase_file = zm.sqlite\n');
+    assert.equal(loadConfig({ file, env: {} }).databaseUrl, `sqlite:${join(file, '..', 'zm.sqlite')}`);
+  });
+
+  test('environment variables override the file', () => {
+    const file = ini('[RPCAPI]\nenable_add_api_user = false\n[RESOLVER]\nroot_hints = hints\n[ZONEMASTER]\nlock_on_queue = 1\n');
+    const config = loadConfig({
+      file,
+      env: {
+        DNS_SERVICE_DATABASE_URL: 'mysql://root@127.0.0.1:3306/x',
+        DNS_SERVICE_LISTEN: '[::1]:5353',
+        DNS_SERVICE_ENABLE_ADD_API_USER: '1',
+        DNS_ROOT_HINTS: '/etc/lab/hints',
+        DNS_SERVICE_LOCK_ON_QUEUE: '3',
+        DNS_SERVICE_LOCALE: 'fr_FR',
+      },
+    });
+    assert.equal(config.databaseUrl, 'mysql://root@127.0.0.1:3306/x');
+    assert.deepEqual(config.listen, { host: '::1', port: 5353 });
+    assert.equal(config.enableAddApiUser, true);
+    assert.equal(config.rootHintsFile, '/etc/lab/hints');
+    assert.equal(config.lockOnQueue, 3);
+    assert.deepEqual(config.locales, ['fr_FR']);
+  });
+
+  test('bad values are refused with what and why', () => {
+    const bad: [string, RegExp][] = [
+      ['[DB]\nengine = Oracle\n', /DB.engine must be SQLite, PostgreSQL or MySQL/],
+      ['[RPCAPI]\nenable_add_api_user = maybe\n', /enable_add_api_user must be true or false/],
+      ['[ZONEMASTER]\nage_reuse_previous_test = soon\n', /age_reuse_previous_test must be a non-negative integer/],
+      ['[LANGUAGE]\nlocale = english\n', /"english", which is not a locale tag/],
+      ['[PUBLIC PROFILES]\n-bad- = fast.json\n', /not a valid profile name/],
+      ['[PRIVATE PROFILES]\ndefault = fast.json\n', /default profile cannot be private/],
+    ];
+    for (const [text, message] of bad) assert.throws(() => loadConfig({ file: ini(text), env: {} }), (e: Error) => e instanceof ConfigError && message.test(e.message));
+    assert.throws(() => loadConfig({ file: '/nonexistent/backend_config.ini', env: {} }), /Cannot read the configuration file/);
+    const broken = loadConfig({ file: ini('[PUBLIC PROFILES]\nbroken = broken.json\n'), env: {} });
+    assert.throws(() => loadProfiles(broken.profiles), /Profile "broken" .* cannot be used/);
+  });
+});

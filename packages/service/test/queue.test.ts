@@ -1,0 +1,127 @@
+// The agent's side of the queue on each database: claim order, atomic claims, progress, finishing.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { migrateToLatest, openDatabase, type Database } from '@app/database';
+import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
+import { migrations, PRODUCT } from '../src/db/migrations.ts';
+import { claimNextTest, finishTest, overallResult, reportProgress, type ResultEntry } from '../src/db/queue.ts';
+import type { ServiceSchema } from '../src/db/schema.ts';
+import type { TestParams } from '../src/db/test-params.ts';
+import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
+import { createBatch } from '../src/db/batches.ts';
+import { addUser } from '../src/db/users.ts';
+
+function params(domain: string, priority = 10, queue = 0): TestParams {
+  return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
+}
+
+test('overall_result follows the most severe level', () => {
+  assert.equal(overallResult([]), 'ok');
+  assert.equal(overallResult(['INFO', 'NOTICE', 'DEBUG3']), 'ok');
+  assert.equal(overallResult(['NOTICE', 'WARNING']), 'warning');
+  assert.equal(overallResult(['WARNING', 'ERROR', 'INFO']), 'error');
+  assert.equal(overallResult(['CRITICAL', 'INFO']), 'critical');
+});
+
+for (const target of await testDatabaseTargets()) {
+  describe(`test queue on ${target.name}`, { skip: target.skip }, () => {
+    let throwaway: ThrowawayDatabase;
+    let database: Database<ServiceSchema>;
+    before(async () => {
+      throwaway = await target.create();
+      database = await openDatabase<ServiceSchema>(throwaway.url);
+      await migrateToLatest(database, PRODUCT, migrations);
+    });
+    after(async () => {
+      await database?.close();
+      await throwaway?.drop();
+    });
+
+    test('claims the highest priority first, then the oldest, only from its queue', async () => {
+      const { db, dialect } = database;
+      const low = await enqueueTest(db, params('low.se', 5), 0);
+      const highOld = await enqueueTest(db, params('high1.se', 10), 0);
+      const highNew = await enqueueTest(db, params('high2.se', 10), 0);
+      const otherQueue = await enqueueTest(db, params('q1.se', 99, 1), 0);
+      const order = [];
+      for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) order.push(claimed.hashId);
+      assert.deepEqual(order, [highOld, highNew, low]);
+      assert.equal((await claimNextTest(db, dialect, 1))?.hashId, otherQueue);
+      assert.equal(await claimNextTest(db, dialect, 1), undefined);
+      for (const id of [low, highOld, highNew, otherQueue]) assert.equal(await finishTest(db, id, []), true);
+    });
+
+    test('concurrent claimers never take the same test and leave none behind', async () => {
+      const { db, dialect } = database;
+      const ids = new Set<string>();
+      for (let i = 0; i < 40; i++) ids.add(await enqueueTest(db, params(`c${i}.se`), 0));
+      const claimer = async () => {
+        const mine: string[] = [];
+        for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) mine.push(claimed.hashId);
+        return mine;
+      };
+      const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
+      assert.equal(all.length, 40);
+      assert.deepEqual(new Set(all), ids);
+      for (const id of all) await finishTest(db, id, []);
+    });
+
+    test('progress only rises, stays within 1–99, and finishing stores results once', async () => {
+      const { db, dialect } = database;
+      const id = await enqueueTest(db, params('progress.se'), 0);
+      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, id);
+      await reportProgress(db, id, 40);
+      await reportProgress(db, id, 20);
+      assert.equal((await findTest(db, id))?.progress, 40);
+      await reportProgress(db, id, 100);
+      assert.equal((await findTest(db, id))?.progress, 99);
+      const entries: ResultEntry[] = [
+        { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', n: 1, ok: true, none: null }, timestamp: 0.25 },
+        { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.progress.se' }, timestamp: 1.5 },
+      ];
+      assert.equal(await finishTest(db, id, entries), true);
+      assert.equal(await finishTest(db, id, [entries[0]]), false);
+      const row = await findTest(db, id);
+      assert.equal(row?.progress, 100);
+      assert.equal(row?.overall_result, 'error');
+      assert.ok(row?.ended_at);
+      const stored = await resultEntries(db, row.id);
+      assert.deepEqual(stored.map((e) => ({ ...e, args: JSON.parse(e.args) as unknown })), entries);
+      await reportProgress(db, id, 50);
+      assert.equal((await findTest(db, id))?.progress, 100);
+    });
+
+    test('the reuse time: a waiting test is reused; none when the time is zero', async () => {
+      const { db } = database;
+      const first = await enqueueTest(db, params('reuse.se'), 600);
+      assert.equal(await enqueueTest(db, params('reuse.se'), 600), first);
+      assert.notEqual(await enqueueTest(db, params('reuse.se'), 0), first);
+    });
+
+    test('a finished test started longer ago than the reuse time is not reused', async () => {
+      const { db, dialect } = database;
+      while (await claimNextTest(db, dialect, 0)) {
+        /* drain */
+      }
+      const old = await enqueueTest(db, params('old.se'), 600);
+      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, old);
+      await db.updateTable('dh_test').set({ started_at: new Date(Date.now() - 601_000).toISOString() }).where('hash_id', '=', old).execute();
+      await finishTest(db, old, []);
+      const fresh = await enqueueTest(db, params('old.se'), 600);
+      assert.notEqual(fresh, old);
+      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, fresh);
+      const recent = await enqueueTest(db, params('recent.se'), 600);
+      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, recent);
+      await finishTest(db, recent, []);
+      assert.equal(await enqueueTest(db, params('recent.se'), 600), recent);
+    });
+
+    test('batches created at the same moment by one user: exactly one wins', async () => {
+      const { db, dialect } = database;
+      assert.equal(await addUser(db, 'racer', 'key'), true);
+      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => createBatch(db, dialect, 'racer', [params(`race${n}.se`, 5)])));
+      assert.equal(outcomes.filter((o) => 'created' in o).length, 1, JSON.stringify(outcomes));
+      assert.equal(outcomes.filter((o) => 'running' in o).length, 3);
+    });
+  });
+}
