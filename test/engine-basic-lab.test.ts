@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
@@ -48,7 +48,7 @@ function basicKeys(findings: Finding[]): string[] {
 
 const skipReason = await labUnavailableReason();
 // Scenarios written for Basic, besides the lab's starter catalogue.
-const basicScenarios = ['basic-silent', 'basic-no-working-ns', 'basic-undelegated'];
+const basicScenarios = ['basic-silent', 'basic-no-working-ns', 'basic-undelegated'].map((name) => resolve(import.meta.dirname, 'scenarios', `${name}.yaml`));
 const scenarios = [...catalogueNames(), ...basicScenarios].filter((name) => {
   try {
     scenarioDomain(name);
@@ -172,7 +172,7 @@ describe('Basic in the lab', { skip: skipReason ?? false }, () => {
       const got = basicKeys(mine);
       const missing = want.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !want.includes(k));
-      t.diagnostic(`${scenario}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
+      t.diagnostic(`${basename(scenario)}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
       if (missing.length || extra.length) disagreements.push(`${scenario} (${strip(domain)}):\n  missing ${missing.join('\n  missing ')}\n  extra ${extra.join('\n  extra ')}`);
     }
     assert.deepEqual(disagreements, []);
