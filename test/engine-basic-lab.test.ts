@@ -48,7 +48,7 @@ function basicKeys(findings: Finding[]): string[] {
 
 const skipReason = await labUnavailableReason();
 // Scenarios written for Basic, besides the lab's starter catalogue.
-const basicScenarios = ['basic-silent', 'basic-no-working-ns', 'basic-undelegated'].map((name) => resolve(import.meta.dirname, 'scenarios', `${name}.yaml`));
+const basicScenarios = ['basic-silent', 'basic-no-working-ns', 'basic-undelegated', 'resolver-cnames'].map((name) => resolve(import.meta.dirname, 'scenarios', `${name}.yaml`));
 const scenarios = [...catalogueNames(), ...basicScenarios].filter((name) => {
   try {
     scenarioDomain(name);
@@ -154,6 +154,8 @@ describe('Basic in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual({ algorithm: parent.ds_list[0]?.algorithm, digtype: parent.ds_list[0]?.digtype }, { algorithm: 13, digtype: 2 });
     assert.match(parent.ds_list[0]?.digest ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(await run('parentData', 'missing.test'), { ns_list: [], ds_list: [] });
+    assert.deepEqual(await run('hostAddresses', 'alias.cnames.test'), { ipv4: ['192.0.2.99'], ipv6: ['2001:db8::99'] }, 'a CNAME into another zone is followed');
+    assert.deepEqual(await run('hostAddresses', 'loop1.cnames.test'), { ipv4: [], ipv6: [] }, 'a CNAME loop ends');
   });
 
   test('undelegated Basic findings agree with zonemaster-cli', async () => {
