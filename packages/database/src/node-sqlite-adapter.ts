@@ -14,11 +14,26 @@ export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): S
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA synchronous = NORMAL');
+  // Kysely prepares on every query; a hot query (a poll, a progress read) should not pay that each time.
+  const cache = new Map<string, SqliteStatement>();
   return {
-    close: () => db.close(),
-    prepare: (sql) => wrapStatement(db.prepare(sql)),
+    close: () => {
+      cache.clear();
+      db.close();
+    },
+    prepare: (sql) => {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = wrapStatement(db.prepare(sql));
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
   };
 }
+
+const STATEMENT_CACHE_SIZE = 500;
 
 function wrapStatement(statement: StatementSync): SqliteStatement {
   return {

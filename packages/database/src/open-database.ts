@@ -18,6 +18,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** How long to wait for a server before giving up, in milliseconds. */
   connectTimeoutMs?: number;
+  /** Told of a pooled connection that broke while idle (the pool replaces it). Default: a warning on stderr. */
+  onIdleError?: (error: Error) => void;
 }
 
 /** Opens the database a URL names and proves it answers, or throws a message naming which and why. */
@@ -50,6 +52,10 @@ function describe(target: DatabaseTarget, url: string): string {
   }
 }
 
+function warnIdleError(error: Error): void {
+  console.warn(`database: an idle connection broke and will be replaced (${error.message})`);
+}
+
 async function createDialect(target: DatabaseTarget, options: OpenOptions): Promise<Dialect> {
   const poolSize = options.poolSize ?? 10;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
@@ -72,6 +78,8 @@ async function createDialect(target: DatabaseTarget, options: OpenOptions): Prom
         connectionTimeoutMillis: connectTimeoutMs,
         types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => parsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser },
       });
+      // Without a listener, a server restart that kills an idle connection crashes the process.
+      pool.on('error', options.onIdleError ?? warnIdleError);
       return new PostgresDialect({ pool });
     }
     case 'mysql': {

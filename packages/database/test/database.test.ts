@@ -125,6 +125,24 @@ for (const target of await testDatabaseTargets()) {
       await assert.rejects(sql`select * from after_bad`.execute(db));
     });
 
+    if (target.dialect === 'postgres') {
+      test('a server that kills idle connections does not crash the process', async () => {
+        const broken: Error[] = [];
+        const own = await openDatabase<Schema>(throwaway.url, { onIdleError: (e) => broken.push(e) });
+        try {
+          await sql`select 1`.execute(own.db);
+          const name = new URL(throwaway.url).pathname.slice(1);
+          await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`.execute(db);
+          for (let i = 0; i < 50 && broken.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+          assert.ok(broken.length > 0, 'the pool reported the broken idle connection');
+          const again = await sql<{ n: number }>`select 1 as n`.execute(own.db);
+          assert.equal(again.rows[0]?.n, 1);
+        } finally {
+          await own.close();
+        }
+      });
+    }
+
     if (target.dialect === 'sqlite') {
       test('SQLite runs with WAL, a busy timeout and foreign keys on', async () => {
         const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(db);

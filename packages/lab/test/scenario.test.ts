@@ -90,7 +90,7 @@ zones:
     rmSync(dir, { recursive: true });
   }
   assert.throws(() => loadScenario('/nonexistent/nope.yaml'), /not found/);
-  assert.throws(() => loadScenario('no-such-scenario'), /unknown scenario "no-such-scenario"; the catalogue has: bad-soa-timers, expired-signatures, healthy-signed/);
+  assert.throws(() => loadScenario('no-such-scenario'), /unknown scenario "no-such-scenario"; the catalogue has: (?:[a-z-]+, )*healthy-signed, /);
 });
 
 test('signature times: relative to now, or absolute', () => {

@@ -1,0 +1,104 @@
+// HTTP caching of resource reads: Cache-Control (private, max-age per resource), Expires, Last-Modified and
+// ETag on every GET 200; 304 for If-None-Match / If-Modified-Since; answers from the server-side cache
+// unless the client sends Cache-Control: no-cache; and writes drop what they change.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { resourceNamed } from '../resources/registry.ts';
+import type { ResourceRouteConfig } from '../resources/routes.ts';
+import type { ResponseCache, TagSnapshot } from './response-cache.ts';
+
+export interface HttpCachingOptions {
+  cache: ResponseCache;
+  now?: () => number;
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+interface Pending {
+  key: string;
+  snapshot: TagSnapshot;
+  maxAge: number;
+}
+
+/** A resource's reads depend on it and on its nested collections; its writes can change all of them (links, cascades). */
+function tagsOf(resourceName: string): string[] {
+  const resource = resourceNamed(resourceName);
+  return [...new Set([resource.name, ...Object.values(resource.nested).map((n) => n.resource)])];
+}
+
+function routeResource(request: FastifyRequest): ResourceRouteConfig | undefined {
+  const config = request.routeOptions.config as Partial<ResourceRouteConfig> | undefined;
+  return config?.resource === undefined ? undefined : (config as ResourceRouteConfig);
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+function notModified(request: FastifyRequest, etag: string, lastModified: number, now: number): boolean {
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag);
+  const since = Date.parse(request.headers['if-modified-since'] ?? '');
+  // A change within the current second could follow unseen, so a date that recent never validates.
+  return Number.isFinite(since) && lastModified <= since && lastModified < Math.floor(now / 1000) * 1000;
+}
+
+export const httpCaching = fp(
+  (app: FastifyInstance, options: HttpCachingOptions) => {
+    const { cache } = options;
+    const now = options.now ?? Date.now;
+    const pending = new WeakMap<FastifyRequest, Pending>();
+
+    function cachingHeaders(reply: FastifyReply, etag: string, lastModified: number, maxAge: number): void {
+      void reply.headers({
+        'cache-control': `private, max-age=${maxAge}`,
+        expires: new Date(now() + maxAge * 1000).toUTCString(),
+        'last-modified': new Date(lastModified).toUTCString(),
+        etag,
+        vary: 'X-AC-Auth-Token',
+      });
+    }
+
+    // Runs after authentication (registered later), so a cached body never reaches a caller who may not read it.
+    app.addHook('preHandler', async (request, reply) => {
+      const config = routeResource(request);
+      if (request.method !== 'GET' || config === undefined) return;
+      const key = `${request.protocol}://${request.host}${request.originalUrl}`;
+      const maxAge = resourceNamed(config.resource).maxAgeSeconds;
+      const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
+      const hit = noCache ? undefined : cache.get(key);
+      if (hit !== undefined) {
+        cachingHeaders(reply, hit.etag, hit.lastModified, maxAge);
+        if (notModified(request, hit.etag, hit.lastModified, now())) return reply.code(304).send();
+        return reply.type('application/json; charset=utf-8').send(hit.body);
+      }
+      pending.set(request, { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge });
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const config = routeResource(request);
+      if (config === undefined || reply.statusCode >= 300) {
+        if (reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
+        return payload;
+      }
+      if (WRITES.has(request.method)) {
+        // Dropped before the answer leaves, so the writer's next read cannot be stale.
+        cache.invalidate(tagsOf(config.resource));
+        void reply.header('cache-control', 'no-store');
+        return payload;
+      }
+      if (request.method !== 'GET') return payload;
+      const fresh = pending.get(request);
+      if (fresh === undefined || typeof payload !== 'string') return payload;
+      const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge);
+      cachingHeaders(reply, entry.etag, entry.lastModified, fresh.maxAge);
+      if (notModified(request, entry.etag, entry.lastModified, now())) {
+        void reply.code(304);
+        return '';
+      }
+      return payload;
+    });
+  },
+  { name: 'http-caching' },
+);

@@ -1,0 +1,98 @@
+// The server-side cache of GET responses. Each entry carries tags (the resources its body was read from);
+// a write to a resource bumps its tag, which drops every entry that read it. A read that raced a write is
+// not stored, because the tag versions it started with no longer hold.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+
+export interface CachedResponse {
+  /** UTF-8 bytes, encoded once rather than on every hit. */
+  body: Buffer;
+  etag: string;
+  /** ms since the epoch, whole seconds (HTTP dates have no finer grain). */
+  lastModified: number;
+  tags: readonly string[];
+  versions: readonly number[];
+}
+
+export interface TagSnapshot {
+  tags: readonly string[];
+  versions: readonly number[];
+  lastModified: number;
+}
+
+export class ResponseCache {
+  readonly #entries: LRUCache<string, CachedResponse>;
+  readonly #versions = new Map<string, number>();
+  readonly #changedAt = new Map<string, number>();
+  readonly #startedAt: number;
+  readonly #now: () => number;
+
+  constructor(options: { maxEntries?: number; maxBytes?: number; now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+    this.#startedAt = wholeSeconds(this.#now());
+    this.#entries = new LRUCache({
+      max: options.maxEntries ?? 5000,
+      maxSize: options.maxBytes ?? 64 * 1024 * 1024,
+      sizeCalculation: (entry) => Math.max(1, entry.body.length),
+      ttlAutopurge: false,
+      perf: { now: () => this.#now() },
+    });
+  }
+
+  /** The tags' current versions, and when any of them last changed (never in the future). */
+  snapshot(tags: readonly string[]): TagSnapshot {
+    const lastModified = Math.min(wholeSeconds(this.#now()), Math.max(this.#startedAt, ...tags.map((t) => this.#changedAt.get(t) ?? 0)));
+    return { tags, versions: tags.map((t) => this.#versions.get(t) ?? 0), lastModified };
+  }
+
+  get(key: string): CachedResponse | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (!this.#current(entry)) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /**
+   * Stores a body read under `snapshot`, unless a write to one of its tags happened since. An entry lives
+   * at most `ttlSeconds`, which bounds staleness from writes this instance never hears of.
+   */
+  store(key: string, text: string, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
+    const body = Buffer.from(text, 'utf8');
+    const entry: CachedResponse = { body, etag: etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
+    return entry;
+  }
+
+  /** Called with the tags of every write made through this instance (to tell other instances). */
+  onWrite: ((tags: readonly string[]) => void) | undefined;
+
+  /** A write through this instance. */
+  invalidate(tags: readonly string[]): void {
+    this.invalidateFromPeer(tags);
+    this.onWrite?.(tags);
+  }
+
+  /** A write another instance reported. */
+  invalidateFromPeer(tags: readonly string[]): void {
+    const at = wholeSeconds(this.#now());
+    for (const tag of tags) {
+      this.#versions.set(tag, (this.#versions.get(tag) ?? 0) + 1);
+      this.#changedAt.set(tag, at);
+    }
+  }
+
+  #current(entry: CachedResponse): boolean {
+    return entry.tags.every((tag, i) => (this.#versions.get(tag) ?? 0) === entry.versions[i]);
+  }
+}
+
+function wholeSeconds(ms: number): number {
+  return Math.floor(ms / 1000) * 1000;
+}
+
+export function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}

@@ -1,0 +1,88 @@
+// `store serve`: the API over HTTPS, by default on https://127.0.0.1:8443 with SQLite under $DATA_DIR (or ./data).
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { plans, type Plan } from '../db/first-start.ts';
+import { serveStore } from '../server.ts';
+
+const usage = `Usage: store serve [options]
+  --host <address>        listen address (default 127.0.0.1, or STORE_HOST)
+  --port <n>              HTTPS port (default 8443, or STORE_PORT)
+  --http-port <n>         also open a plain-HTTP port that only redirects to HTTPS (STORE_HTTP_PORT)
+  --database <url>        sqlite:<path>, postgres://... or mysql://... (STORE_DATABASE_URL;
+                          default sqlite:$DATA_DIR/store.sqlite)
+  --cert <file> --key <file>  TLS certificate and key (STORE_TLS_CERT, STORE_TLS_KEY; default: a
+                          self-signed one made on first start under $DATA_DIR/tls)
+  --trusted-proxy <cidr>  believe X-Forwarded-Proto from this proxy (repeatable; STORE_TRUSTED_PROXIES, comma-separated)
+  STORE_REDIS_URL         Redis for rate-limit counters shared across instances (default: per instance)
+  --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)`;
+
+function port(text: string | undefined, name: string): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name}: "${text}" is not a port number`);
+  return value;
+}
+
+export async function serveCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'http-port': { type: 'string' },
+      database: { type: 'string' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
+      'trusted-proxy': { type: 'string', multiple: true },
+      plan: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    console.log(usage);
+    return;
+  }
+  const env = process.env;
+  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const plan = values.plan ?? env.STORE_PLAN;
+  if (plan !== undefined && !(plans as readonly string[]).includes(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
+  const proxies = values['trusted-proxy'] ?? env.STORE_TRUSTED_PROXIES?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const httpPort = port(values['http-port'] ?? env.STORE_HTTP_PORT, '--http-port');
+  const certFile = values.cert ?? env.STORE_TLS_CERT;
+  const keyFile = values.key ?? env.STORE_TLS_KEY;
+
+  const store = await serveStore({
+    databaseUrl: values.database ?? env.STORE_DATABASE_URL ?? `sqlite:${resolve(dataDir, 'store.sqlite')}`,
+    dataDir,
+    host: values.host ?? env.STORE_HOST ?? '127.0.0.1',
+    port: port(values.port ?? env.STORE_PORT, '--port') ?? 8443,
+    ...(httpPort === undefined ? {} : { httpPort }),
+    ...(certFile === undefined ? {} : { certFile }),
+    ...(keyFile === undefined ? {} : { keyFile }),
+    ...(proxies === undefined ? {} : { trustedProxies: proxies }),
+    ...(plan === undefined ? {} : { plan: plan as Plan }),
+    ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
+  });
+  if (store.firstStart !== undefined) {
+    console.log('A new store was created. Its admin account (shown only this once):');
+    console.log(`  email:    ${store.firstStart.email}`);
+    console.log(`  password: ${store.firstStart.password}`);
+  }
+  console.log(`Store API listening on ${store.apiUrl}`);
+  if (store.httpPort !== undefined) console.log(`Plain HTTP on port ${store.httpPort} redirects to HTTPS`);
+
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      store.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

@@ -1,0 +1,49 @@
+// Every error leaves as {status_code, message, details}. Client faults explain themselves; server faults
+// are logged and answered with a fixed text, so SQL and stack traces never reach the wire.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError, errorBody } from './api-error.ts';
+
+function clientDetails(error: FastifyError): string {
+  if (error.validation !== undefined) {
+    return error.validation
+      .map((issue) => {
+        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        if (issue.keyword === 'additionalProperties') {
+          const extra = (issue.params as { additionalProperty?: string }).additionalProperty ?? '';
+          return `${path === '' ? '' : `${path}.`}${extra}: is not a writable field`;
+        }
+        if (issue.keyword === 'required') return `${(issue.params as { missingProperty?: string }).missingProperty ?? ''}: is required`;
+        return `${path === '' ? 'body' : path}: ${issue.message ?? 'is invalid'}`;
+      })
+      .join('; ');
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The body is larger than this API accepts';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Send the body as application/json';
+    default:
+      return error.message;
+  }
+}
+
+export const errorFormat = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      if (error instanceof ApiError) {
+        return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.statusCode, error.message));
+      }
+      const status = error.statusCode ?? 500;
+      if (status >= 400 && status < 500) return reply.code(status).send(errorBody(status, clientDetails(error)));
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(500).send(errorBody(500, 'The server failed to handle this request; it has been logged'));
+    });
+    app.setNotFoundHandler((request, reply) => reply.code(404).header('cache-control', 'no-store').send(errorBody(404, `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}`)));
+  },
+  { name: 'error-format' },
+);

@@ -1,0 +1,35 @@
+// The reference list envelope: total_count, next_page / previous_page as absolute URLs (absent when there is
+// no such page) and the array under the resource's name.
+import type { FastifyRequest } from 'fastify';
+
+export interface ListEnvelope {
+  total_count: number;
+  next_page?: string;
+  previous_page?: string;
+  [resource: string]: unknown;
+}
+
+/** The request's own URL with only `page` (and the keyset position) changed, so clients can follow it verbatim. */
+function pageUrl(request: FastifyRequest, page: number, after: string | undefined): string {
+  const original = request.originalUrl;
+  const queryAt = original.indexOf('?');
+  const path = queryAt === -1 ? original : original.slice(0, queryAt);
+  const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^(page|after)(=|$)/.test(part));
+  const position = after === undefined ? [] : [`after=${after}`];
+  return `${request.protocol}://${request.host}${path}?${[...kept, `page=${page}`, ...position].join('&')}`;
+}
+
+export interface PagePosition {
+  page: number;
+  hasMore: boolean;
+  /** Encoded keyset position after this page's last row, when the order allows it. */
+  after: string | undefined;
+}
+
+export function listEnvelope(request: FastifyRequest, name: string, rows: unknown[], total: number, position: PagePosition): ListEnvelope {
+  const envelope: ListEnvelope = { total_count: total };
+  if (position.hasMore) envelope.next_page = pageUrl(request, position.page + 1, position.after);
+  if (position.page > 1) envelope.previous_page = pageUrl(request, position.page - 1, undefined);
+  envelope[name] = rows;
+  return envelope;
+}

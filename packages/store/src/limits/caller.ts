@@ -1,0 +1,37 @@
+// Who a call is counted against. The auth plugin sets `request.principal`; until it has run (or when it
+// refuses the call) the raw X-AC-Auth-Token, hashed, or else the client address, stands in.
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { customAppLimit, INSTALLED_APPS_LIMIT } from './plans.ts';
+import type { Plan } from '../db/first-start.ts';
+
+/** The fields of the auth plugin's principal that rate limiting needs. */
+interface PrincipalFields {
+  kind: 'token' | 'session';
+  storeId: number;
+  appId?: number | string;
+  appKind?: 'custom' | 'installed';
+  tokenId?: number | string;
+}
+
+export interface Caller {
+  key: string;
+  limit: number;
+}
+
+function principalOf(request: FastifyRequest): PrincipalFields | undefined {
+  return (request as FastifyRequest & { principal?: PrincipalFields }).principal;
+}
+
+export function callerOf(request: FastifyRequest, plan: Plan): Caller {
+  const principal = principalOf(request);
+  if (principal !== undefined) {
+    if (principal.appKind === 'installed') return { key: `store:${principal.storeId}:installed`, limit: INSTALLED_APPS_LIMIT };
+    const who = principal.appId !== undefined ? `app:${principal.appId}` : principal.tokenId !== undefined ? `token:${principal.tokenId}` : `${principal.kind}`;
+    return { key: `store:${principal.storeId}:${who}`, limit: customAppLimit(plan) };
+  }
+  const token = request.headers['x-ac-auth-token'];
+  const raw = Array.isArray(token) ? token[0] : token;
+  const who = raw === undefined || raw === '' ? `ip:${request.ip}` : `raw:${createHash('sha256').update(raw).digest('base64url')}`;
+  return { key: who, limit: customAppLimit(plan) };
+}

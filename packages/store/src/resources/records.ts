@@ -1,0 +1,247 @@
+// Reads and writes the records of one declared resource, with the list query language applied in SQL.
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { ApiError } from '../http/api-error.ts';
+import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
+import { constraintViolation } from '../db/constraint-violation.ts';
+import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
+import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
+import { resourceNamed } from './registry.ts';
+
+type Where = ExpressionBuilder<StoreSchema, string>;
+
+/** Narrows a list to the children of one parent record (`/products/5/categories`). */
+export interface ParentScope {
+  readonly nested: NestedDeclaration;
+  readonly parentId: number;
+}
+
+export interface Page {
+  readonly total: number;
+  readonly rows: Row[];
+  readonly hasMore: boolean;
+  /** The position after the last row, when the sort allows keyset paging. */
+  readonly nextAfter: FilterValue[] | undefined;
+}
+
+export interface Records {
+  list(query: ListQuery, scope?: ParentScope): Promise<Page>;
+  get(id: number): Promise<Row | undefined>;
+  create(values: Row): Promise<Row>;
+  update(id: number, values: Row): Promise<Row | undefined>;
+  remove(id: number): Promise<boolean>;
+}
+
+export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration): Records {
+  const { db, dialect } = database;
+  const table = resource.name;
+  const toJson = rowShaper(resource);
+
+  function scoped(eb: Where, scope: ParentScope | undefined): Expression<SqlBool> {
+    if (scope === undefined) return sql<SqlBool>`1 = 1`;
+    const { nested, parentId } = scope;
+    if (nested.kind === 'children') return eb(eb.ref(nested.foreignKey), '=', parentId);
+    return eb(eb.ref('id'), 'in', db.selectFrom(nested.table).select(nested.childKey).where(nested.parentKey, '=', parentId));
+  }
+
+  async function expand(rows: Row[], names: readonly string[]): Promise<void> {
+    const ids = rows.map((row) => row.id as number);
+    for (const name of names) {
+      const nested = resource.nested[name];
+      if (nested === undefined) continue;
+      const shape = rowShaper(resourceNamed(nested.resource));
+      const children =
+        ids.length === 0
+          ? []
+          : nested.kind === 'children'
+            ? (await db.selectFrom(nested.resource).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
+                parent: child[nested.foreignKey],
+                child,
+              }))
+            : (
+                await db
+                  .selectFrom(nested.resource)
+                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${nested.resource}.id`)
+                  .selectAll(nested.resource)
+                  .select(`${nested.table}.${nested.parentKey} as __parent`)
+                  .where(`${nested.table}.${nested.parentKey}`, 'in', ids)
+                  .orderBy(`${nested.resource}.id`)
+                  .execute()
+              ).map(({ __parent, ...child }) => ({ parent: __parent, child }));
+      const byParent = new Map<number, Row[]>(ids.map((id) => [id, []]));
+      for (const { parent, child } of children) byParent.get(Number(parent))?.push(shape(child));
+      for (const row of rows) row[name] = byParent.get(row.id as number) ?? [];
+    }
+  }
+
+  async function checkReferences(values: Row): Promise<void> {
+    for (const [name, field] of Object.entries(resource.fields)) {
+      const value = values[name];
+      if (field.references === undefined || value === undefined || value === null) continue;
+      const target = resourceNamed(field.references);
+      const found = await db.selectFrom(target.name).select('id').where('id', '=', value as number).executeTakeFirst();
+      if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
+    }
+  }
+
+  async function write<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      // A referenced row deleted between the check and the write still lands here as a clear 409.
+      const kind = constraintViolation(error);
+      if (kind === 'foreign-key') throw new ApiError(409, `${resource.singular}: a referenced record does not exist, or other records still refer to this one`);
+      if (kind === 'unique') throw new ApiError(409, `${resource.singular}: a record with these values already exists`);
+      throw error;
+    }
+  }
+
+  const get = async (id: number): Promise<Row | undefined> => {
+    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+    return row === undefined ? undefined : toJson(row);
+  };
+
+  return {
+    async list(query, scope) {
+      const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
+      const { total } = await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where(where)
+        .executeTakeFirstOrThrow();
+      const keyFields = [...query.sort.map((key) => key.field), 'id'];
+      let select = db.selectFrom(table).where(where);
+      if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
+      select = query.fields === undefined ? select.selectAll() : select.select([...new Set([...keyFields, ...query.fields])]);
+      for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
+      // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
+      select = select.orderBy('id', 'asc').limit(query.count + 1);
+      if (query.after === undefined) select = select.offset((query.page - 1) * query.count);
+      const rows = (await select.execute()).map(toJson);
+      const hasMore = rows.length > query.count;
+      if (hasMore) rows.pop();
+      const last = rows.at(-1);
+      const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
+      await expand(rows, query.expand);
+      if (query.fields !== undefined) {
+        for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
+      }
+      return { total: Number(total), rows, hasMore, nextAfter };
+    },
+
+    get,
+
+    async create(values) {
+      await checkReferences(values);
+      const now = new Date().toISOString();
+      const row = { ...values, created_at: now, updated_at: now };
+      // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
+      if (dialect !== 'mysql') return toJson(await write(() => db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()));
+      const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
+      const created = await get(Number(insertId));
+      if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
+      return created;
+    },
+
+    async update(id, values) {
+      await checkReferences(values);
+      const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
+      if (dialect !== 'mysql') {
+        const row = await write(() => update.returningAll().executeTakeFirst());
+        return row === undefined ? undefined : toJson(row);
+      }
+      await write(() => update.execute());
+      return get(id);
+    },
+
+    async remove(id) {
+      const result = await write(() => db.deleteFrom(table).where('id', '=', id).executeTakeFirst());
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expression<SqlBool> {
+  let combined: Expression<SqlBool> | undefined;
+  for (const filter of filters) {
+    const expression = eb.or(filter.anyOf.map((all) => eb.and(all.map((condition) => conditionExpression(eb, condition)))));
+    combined = combined === undefined ? expression : filter.joinWithOr ? eb.or([combined, expression]) : eb.and([combined, expression]);
+  }
+  return combined ?? sql<SqlBool>`1 = 1`;
+}
+
+/** Rows after `values` in the list's order: (a, b, id) > (va, vb, vid), each column in its own direction. */
+function afterExpression(eb: Where, sort: readonly SortKey[], values: readonly FilterValue[]): Expression<SqlBool> {
+  const keys = [...sort, { field: 'id', descending: false }];
+  return eb.or(
+    keys.map((key, i) =>
+      eb.and([
+        ...keys.slice(0, i).map((earlier, j) => eb(eb.ref(earlier.field), '=', values[j] ?? null)),
+        eb(eb.ref(key.field), key.descending ? '<' : '>', values[i] ?? null),
+      ]),
+    ),
+  );
+}
+
+// `!` escapes LIKE wildcards: it means the same on all three databases, unlike a backslash.
+function likePattern(text: string): string {
+  return text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`);
+}
+
+function conditionExpression(eb: Where, { field, operator, value }: Condition): Expression<SqlBool> {
+  const column = eb.ref(field);
+  switch (operator) {
+    case 'eq':
+      return eb(column, '=', value);
+    case 'not':
+      return eb.or([eb(column, '<>', value), eb(column, 'is', null)]);
+    case 'like':
+      return sql<SqlBool>`lower(${column}) like ${`%${likePattern(String(value))}%`} escape '!'`;
+    case 'startwith':
+      return sql<SqlBool>`lower(${column}) like ${`${likePattern(String(value))}%`} escape '!'`;
+    case 'gt':
+      return eb(column, '>', value);
+    case 'gte':
+      return eb(column, '>=', value);
+    case 'lt':
+      return eb(column, '<', value);
+    case 'lte':
+      return eb(column, '<=', value);
+  }
+}
+
+/** Database row → API record: booleans and numbers the same on every database. */
+export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
+  const fields = Object.entries(resource.fields);
+  return (row) => {
+    const out: Row = {};
+    for (const [name, field] of fields) {
+      if (!(name in row)) continue;
+      const value = row[name];
+      out[name] = value === null || value === undefined ? null : field.type === 'boolean' ? Boolean(value) : field.type === 'integer' || field.type === 'number' ? Number(value) : value;
+    }
+    return out;
+  };
+}
+
+/** Links or unlinks two records through a join table; true when the link changed. */
+export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDeclaration, { kind: 'link' }>, parentId: number, childId: number, linked: boolean): Promise<boolean> {
+  const pair = { [nested.parentKey]: parentId, [nested.childKey]: childId };
+  const where = (eb: Where) => eb.and([eb(eb.ref(nested.parentKey), '=', parentId), eb(eb.ref(nested.childKey), '=', childId)]);
+  const existing = await db.selectFrom(nested.table).select(nested.parentKey).where(where).executeTakeFirst();
+  if (linked === (existing !== undefined)) return false;
+  try {
+    if (linked) await db.insertInto(nested.table).values(pair).execute();
+    else await db.deleteFrom(nested.table).where(where).execute();
+  } catch (error) {
+    // Two clients linking the same pair at once: the second finds it done.
+    if (constraintViolation(error) !== 'unique') throw error;
+    return false;
+  }
+  return true;
+}
+
+/** True when the record exists; nested lists answer 404 for a missing parent. */
+export async function recordExists(db: Kysely<StoreSchema>, resource: ResourceDeclaration, id: number): Promise<boolean> {
+  return (await db.selectFrom(resource.name).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+

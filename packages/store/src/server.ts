@@ -1,0 +1,128 @@
+// Opens the database, brings the schema up, makes the store on first start, and serves HTTPS
+// (plus, if asked, a plain-HTTP port that only redirects).
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { migrateToLatest, openDatabase } from '@app/database';
+import type { FastifyInstance } from 'fastify';
+import { buildStoreApp, API_PREFIX } from './app.ts';
+import { ResponseCache } from './cache/response-cache.ts';
+import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
+import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
+import { coreMigrations, MIGRATION_PRODUCT } from './db/migrations.ts';
+import type { StoreDatabase, StoreSchema } from './db/schema.ts';
+import { redisWindowCounter } from './limits/redis-window-counter.ts';
+import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
+import { createRedirectServer } from './http/redirect-server.ts';
+import { loadOrCreateCertificate } from './http/tls.ts';
+
+export interface ServeOptions {
+  databaseUrl: string;
+  dataDir: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** A plain-HTTP port that redirects to HTTPS; undefined opens none. */
+  httpPort?: number;
+  certFile?: string;
+  keyFile?: string;
+  trustedProxies?: string[];
+  plan?: Plan;
+  /** Redis for rate-limit counters shared by every instance; without it, counting is per instance. */
+  redisUrl?: string;
+  /** Benchmark baselines only: serve without rate limiting and/or HTTP caching. */
+  without?: { rateLimit?: boolean; cache?: boolean };
+  /** The time source of rate-limit windows and caching (tests move it by hand). */
+  clock?: () => number;
+  /** Largest accepted request body, in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+}
+
+export interface RunningStore {
+  app: FastifyInstance;
+  /** e.g. https://127.0.0.1:8443/api/v1 */
+  apiUrl: string;
+  port: number;
+  httpPort?: number;
+  /** The served certificate (PEM), for clients that must trust a self-signed one. */
+  certificate: string;
+  firstStart: FirstStart | undefined;
+  close(): Promise<void>;
+}
+
+const consoleLog = { warn: (message: string) => console.warn(message), info: (message: string) => console.log(message) };
+
+function windowCounter(redisUrl: string | undefined): WindowCounter {
+  if (redisUrl === undefined) return memoryWindowCounter();
+  return redisWindowCounter(redisUrl, consoleLog);
+}
+
+async function storePlan(database: StoreDatabase): Promise<Plan> {
+  const row = await database.db.selectFrom('stores').select('plan').orderBy('id').executeTakeFirstOrThrow();
+  const plan = String(row.plan);
+  if (!(plans as readonly string[]).includes(plan)) throw new Error(`The store's plan "${plan}" is not one of ${plans.join(', ')}`);
+  return plan as Plan;
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function serveStore(options: ServeOptions): Promise<RunningStore> {
+  const database = await openDatabase<StoreSchema>(options.databaseUrl);
+  let redirect: Server | undefined;
+  let sharing: SharedInvalidation | undefined;
+  try {
+    await migrateToLatest(database, MIGRATION_PRODUCT, coreMigrations);
+    const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
+    const tls = await loadOrCreateCertificate(options);
+    const plan = await storePlan(database);
+    const clock = options.clock ?? Date.now;
+    const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
+    sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
+    // Port 0 is only resolved by listening, so redirects read the port lazily.
+    const ports = { https: options.port };
+    const app = await buildStoreApp({
+      database,
+      tls,
+      httpsPort: () => ports.https,
+      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan, now: clock },
+      cache: responseCache ?? false,
+      now: clock,
+      ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    });
+    await app.listen({ host: options.host, port: options.port });
+    ports.https = (app.server.address() as AddressInfo).port;
+    let httpPort: number | undefined;
+    if (options.httpPort !== undefined) {
+      const server = createRedirectServer(ports.https);
+      redirect = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(options.httpPort, options.host, () => resolve());
+      });
+      httpPort = (server.address() as AddressInfo).port;
+    }
+    return {
+      app,
+      apiUrl: `https://${urlHost(options.host)}:${ports.https}${API_PREFIX}`,
+      port: ports.https,
+      ...(httpPort === undefined ? {} : { httpPort }),
+      certificate: tls.cert,
+      firstStart,
+      close: async () => {
+        if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
+        await app.close();
+        await sharing?.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    redirect?.close();
+    await sharing?.close();
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { sqliteTarget } from './support/targets.ts';
+import { resources } from '../src/resources/registry.ts';
+import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+
+const sqlite = await sqliteTarget();
+
+describe('OpenAPI document and docs page', () => {
+  let s: StoreUnderTest;
+  before(async () => {
+    s = await startStoreUnderTest(sqlite);
+  });
+  after(() => s?.close());
+
+  test('/api/v1/openapi.json is a valid OpenAPI 3.1 document covering every resource route', async () => {
+    const reply = await s.call('GET', '/openapi.json');
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers['content-type']), /^application\/json/);
+    const document = reply.json as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> } };
+    assert.equal(document.openapi, '3.1.0');
+    const result = await new Validator().validate(structuredClone(document));
+    assert.equal(result.valid, true, JSON.stringify(result.errors));
+
+    for (const resource of resources) {
+      const collection = document.paths[`/${resource.name}`];
+      assert.ok(collection?.get && collection.post, `${resource.name} list and create`);
+      const item = document.paths[`/${resource.name}/{id}`];
+      assert.ok(item?.get && item.put && item.delete, `${resource.name} read, update, delete`);
+      for (const nested of Object.keys(resource.nested)) assert.ok(document.paths[`/${resource.name}/{id}/${nested}`]?.get, `${resource.name}/${nested}`);
+    }
+    const product = document.components.schemas.ProductCreate;
+    assert.deepEqual(product?.required, ['item_name']);
+    for (const field of ['item_name', 'item_number', 'product_status_id', 'primary_category_id', 'price', 'cost', 'retail', 'weight', 'quantity_on_hand', 'short_description', 'is_hidden', 'manufacturer_id', 'keywords', 'sort_order']) {
+      assert.ok(product?.properties?.[field], `ProductCreate has ${field}`);
+    }
+    assert.ok(document.components.schemas.Product?.properties?.created_at);
+    assert.equal(document.components.schemas.ProductCreate?.properties?.created_at, undefined);
+  });
+
+  test('the docs page is readable HTML describing each resource and the query language', async () => {
+    const reply = await s.call('GET', '/docs');
+    assert.equal(reply.status, 200);
+    assert.match(String(reply.headers['content-type']), /^text\/html/);
+    for (const resource of resources) assert.match(reply.text, new RegExp(`<h2>${resource.name}</h2>`));
+    assert.match(reply.text, /startwith/);
+    assert.match(reply.text, /openapi\.json/);
+  });
+});
