@@ -37,9 +37,7 @@ if (reason !== undefined) {
 }
 
 const chosen = process.argv.slice(2);
-// The Basic scenarios beside the engine's lab tests join the lab's catalogue.
-const basicScenarios = ['basic-silent', 'basic-no-working-ns'].map((name) => resolve(import.meta.dirname, '../../test/scenarios', `${name}.yaml`));
-const scenarios = (chosen.length > 0 ? chosen : [...catalogueNames(), ...basicScenarios]).filter((name) => {
+const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter((name) => {
   try {
     scenarioDomain(name);
     return true;
