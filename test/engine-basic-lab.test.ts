@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
@@ -47,9 +47,8 @@ function basicKeys(findings: Finding[]): string[] {
 }
 
 const skipReason = await labUnavailableReason();
-// Scenarios written for Basic, besides the lab's starter catalogue.
-const basicScenarios = ['basic-silent', 'basic-no-working-ns', 'basic-undelegated'];
-const scenarios = [...catalogueNames(), ...basicScenarios].filter((name) => {
+// The catalogue (with the basic-* scenarios written for this module) and the resolver's own scenario.
+const scenarios = [...catalogueNames(), resolve(import.meta.dirname, 'scenarios/resolver-cnames.yaml')].filter((name) => {
   try {
     scenarioDomain(name);
     return true;
@@ -154,6 +153,8 @@ describe('Basic in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual({ algorithm: parent.ds_list[0]?.algorithm, digtype: parent.ds_list[0]?.digtype }, { algorithm: 13, digtype: 2 });
     assert.match(parent.ds_list[0]?.digest ?? '', /^[0-9a-f]{64}$/);
     assert.deepEqual(await run('parentData', 'missing.test'), { ns_list: [], ds_list: [] });
+    assert.deepEqual(await run('hostAddresses', 'alias.cnames.test'), { ipv4: ['192.0.2.99'], ipv6: ['2001:db8::99'] }, 'a CNAME into another zone is followed');
+    assert.deepEqual(await run('hostAddresses', 'loop1.cnames.test'), { ipv4: [], ipv6: [] }, 'a CNAME loop ends');
   });
 
   test('undelegated Basic findings agree with zonemaster-cli', async () => {
@@ -172,7 +173,7 @@ describe('Basic in the lab', { skip: skipReason ?? false }, () => {
       const got = basicKeys(mine);
       const missing = want.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !want.includes(k));
-      t.diagnostic(`${scenario}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
+      t.diagnostic(`${basename(scenario)}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
       if (missing.length || extra.length) disagreements.push(`${scenario} (${strip(domain)}):\n  missing ${missing.join('\n  missing ')}\n  extra ${extra.join('\n  extra ')}`);
     }
     assert.deepEqual(disagreements, []);

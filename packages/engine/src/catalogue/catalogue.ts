@@ -30,9 +30,14 @@ function fill(template: string, args: Finding['args']): string {
   });
 }
 
+/** Text for MODULE:TAG, else for ALL:TAG (tags every module uses, such as TEST_CASE_START). */
 export function messageTemplate(module: string, tag: string, locale: string): string | undefined {
-  const key = `${module}:${tag}`;
-  return textsFor(locale).messages[key] ?? en.messages[key as keyof typeof en.messages];
+  const texts = textsFor(locale).messages;
+  const english: Record<string, string> = en.messages;
+  const keys = [`${module}:${tag}`, `ALL:${tag}`];
+  for (const key of keys) if (texts[key] !== undefined) return texts[key];
+  for (const key of keys) if (english[key] !== undefined) return english[key];
+  return undefined;
 }
 
 export function formatFinding(finding: Finding, locale: string): string {

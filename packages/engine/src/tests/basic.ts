@@ -67,8 +67,8 @@ export const basic02: TestCase = {
     const servers = await zone.glue();
     const messages: Message[] = [];
     if (servers.length === 0) messages.push({ tag: 'NO_GLUE_PREVENTS_NAMESERVER_TESTS', args: {} });
-    const usable = servers.map((server) => (server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6));
-    const responses = await Promise.all(servers.map((server, i) => (usable[i] ? server.query(zone.name, RRType.NS) : Promise.resolve(undefined))));
+    // In parallel; a server of a family that is off is not asked (its query gives undefined at once).
+    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.NS)));
     servers.forEach((server, i) => {
       if (familyMessage(context, server, 'NS', messages)) return;
       const response = responses[i];
@@ -103,7 +103,7 @@ export const basic03: TestCase = {
     const domain = displayName(www);
     const servers = await zone.glue();
     const messages: Message[] = [];
-    const responses = await Promise.all(servers.map((server) => ((server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6) ? server.query(www, RRType.A) : Promise.resolve(undefined))));
+    const responses = await Promise.all(servers.map((server) => server.query(www, RRType.A)));
     let answered = 0;
     servers.forEach((server, i) => {
       if (familyMessage(context, server, 'A', messages)) return;
