@@ -1,6 +1,5 @@
-// The demo through the domain health service: its RPC API (and its agent, once it has one) run
-// inside the lab; tests are submitted over JSON-RPC from the host through a forwarded port.
-import { execFileSync } from 'node:child_process';
+// The demo through the domain health service: its RPC API and its agent run inside the lab;
+// tests are submitted over JSON-RPC from the host through a forwarded port.
 import { join } from 'node:path';
 import type { Lab } from '../namespace/start-lab.ts';
 
@@ -13,18 +12,9 @@ export interface ServiceResult {
 
 export type ServiceDemoOutcome = { ran: true; results: ServiceResult[] } | { ran: false; reason: string };
 
-/** Whether the service's CLI offers an agent command (read from its usage text). */
-function hasAgent(serviceCli: string): boolean {
-  try {
-    return /\bagent\b/.test(execFileSync(process.execPath, [serviceCli, '--help'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
-  } catch (error) {
-    return /\bagent\b/.test(String((error as { stderr?: string }).stderr ?? ''));
-  }
-}
-
 export async function runThroughService(lab: Lab, serviceCli: string, domains: string[], print: (line: string) => void): Promise<ServiceDemoOutcome> {
   const env = { DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`, DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`, DATA_DIR: lab.dir };
-  const serve = lab.spawn(process.execPath, [serviceCli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = lab.spawn(process.execPath, [serviceCli, 'serve', '--with-agent'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   serve.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   serve.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -41,8 +31,6 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
   };
 
   print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
-  const agent = hasAgent(serviceCli);
-  if (agent) lab.spawn(process.execPath, [serviceCli, 'agent'], { env, stdio: 'ignore' });
   const ids = new Map<string, string>();
   for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: domain.replace(/\.$/, '') })));
   print(`Submitted ${ids.size} tests: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
@@ -50,10 +38,8 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
   const finished = await waitFor(async () => {
     for (const id of ids.values()) if (Number(await rpc('test_progress', { test_id: id })) < 100) return false;
     return true;
-  }, agent ? 180_000 : 3000);
-  if (!finished) {
-    return { ran: false, reason: agent ? 'the tests did not finish within 3 minutes' : 'the service has no agent yet, so the tests stay queued at progress 0' };
-  }
+  }, 180_000);
+  if (!finished) return { ran: false, reason: 'the tests did not finish within 3 minutes' };
   const results: ServiceResult[] = [];
   for (const [domain, id] of ids) {
     const result = (await rpc('get_test_results', { id, language: 'en' })) as { results: ServiceResult['results'] };
