@@ -20,6 +20,8 @@ export async function redisSkip(): Promise<string | false> {
     return false;
   } catch (error) {
     const reason = `Redis not reachable at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)})`;
+    // CI sets this: there, a missing server is a failure, never a quiet skip.
+    if (process.env.REQUIRE_ALL_DATABASES === '1') throw new Error(`${reason}, and REQUIRE_ALL_DATABASES=1`);
     console.log(`# skipping: ${reason}`);
     return reason;
   } finally {
