@@ -103,11 +103,6 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   return {
     async list(query, scope) {
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
-      const { total } = await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where(where)
-        .executeTakeFirstOrThrow();
       const keyFields = [...query.sort.map((key) => key.field), 'id'];
       let select = db.selectFrom(table).where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
@@ -119,6 +114,12 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const rows = (await select.execute()).map(toJson);
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
+      // The last page (reached by offset) already tells the total; only other pages need counting.
+      const offset = (query.page - 1) * query.count;
+      const total =
+        !hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
+          ? offset + rows.length
+          : (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where(where).executeTakeFirstOrThrow()).total;
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
       await expand(rows, query.expand);
@@ -211,13 +212,20 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
 
 /** Database row → API record: booleans and numbers the same on every database. */
 export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
-  const fields = Object.entries(resource.fields);
+  // One converter per field, chosen once: this runs for every row of every list.
+  const fields = Object.entries(resource.fields).map(([name, field]) => ({
+    name,
+    convert: field.type === 'boolean' ? Boolean : field.type === 'integer' || field.type === 'number' ? Number : (value: unknown) => value,
+  }));
   return (row) => {
     const out: Row = {};
-    for (const [name, field] of fields) {
-      if (!(name in row)) continue;
+    for (const { name, convert } of fields) {
       const value = row[name];
-      out[name] = value === null || value === undefined ? null : field.type === 'boolean' ? Boolean(value) : field.type === 'integer' || field.type === 'number' ? Number(value) : value;
+      if (value === undefined) {
+        if (name in row) out[name] = null;
+        continue;
+      }
+      out[name] = value === null ? null : convert(value);
     }
     return out;
   };
