@@ -30,7 +30,7 @@ export async function registerStoreAuth(app: FastifyInstance, options: StoreAuth
   app.decorate('storeAuth', ctx);
   const byName = new Map(options.resources.map((r) => [r.name, r]));
   const encryptedFields = encryptedFieldNames(options.resources);
-  const hasEncrypted = (name: string | undefined) => Object.values(byName.get(name ?? '')?.fields ?? {}).some((f) => f.encrypted === true);
+  const hasEncrypted = (name: string) => Object.values(byName.get(name)?.fields ?? {}).some((f) => f.encrypted === true);
   // A route's answer holds its resource, its nested collections (nested routes) and theirs (expand= on those).
   const reachable = (name: string, depth: number): boolean =>
     hasEncrypted(name) || (depth > 0 && Object.values(byName.get(name)?.nested ?? {}).some((n) => reachable(n.resource, depth - 1)));

@@ -1,5 +1,5 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
@@ -95,6 +95,20 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     }
   }
 
+  // Inserts compiled once per set of columns: the SQL depends only on them, one parameter per value in column order.
+  const inserts = new Map<string, CompiledQuery<Row>>();
+  function insertReturning(row: Row): CompiledQuery<Row> {
+    const columns = Object.keys(row);
+    const key = columns.join(',');
+    let compiled = inserts.get(key);
+    if (compiled === undefined) {
+      compiled = db.insertInto(table).values(row).returningAll().compile();
+      if (compiled.parameters.length !== columns.length) return compiled;
+      if (inserts.size < 100) inserts.set(key, compiled);
+    }
+    return { ...compiled, parameters: columns.map((column) => row[column]) };
+  }
+
   const get = async (id: number): Promise<Row | undefined> => {
     const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toJson(row);
@@ -136,7 +150,11 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const now = new Date().toISOString();
       const row = { ...values, created_at: now, updated_at: now };
       // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
-      if (dialect !== 'mysql') return toJson(await write(() => db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()));
+      if (dialect !== 'mysql') {
+        const [inserted] = (await write(() => db.executeQuery(insertReturning(row)))).rows;
+        if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
+        return toJson(inserted);
+      }
       const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
       const created = await get(Number(insertId));
       if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
