@@ -22,6 +22,8 @@ export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): S
       db.close();
     },
     prepare: (sql) => {
+      // A schema change through this connection can alter what a cached `select *` returns.
+      if (SCHEMA_CHANGE.test(sql)) cache.clear();
       let statement = cache.get(sql);
       if (statement === undefined) {
         statement = wrapStatement(db.prepare(sql));
@@ -34,13 +36,36 @@ export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): S
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+const SCHEMA_CHANGE = /^\s*(alter|drop|create)\s/i;
 
 function wrapStatement(statement: StatementSync): SqliteStatement {
+  const firstNames = statement.columns().map((column) => column.name);
+  if (firstNames.length === 0) {
+    return {
+      reader: false,
+      all: (parameters) => statement.all(...toSqlite(parameters)),
+      run: (parameters) => statement.run(...toSqlite(parameters)),
+      iterate: (parameters) => statement.iterate(...toSqlite(parameters)) as IterableIterator<unknown>,
+    };
+  }
+  // Rows as arrays, made into objects here: node:sqlite builds row objects far slower (a 100-row list read took ~40% longer).
+  statement.setReturnArrays(true);
+  let names = firstNames;
+  const toObject = (row: unknown): Record<string, unknown> => {
+    const values = row as unknown[];
+    // Another connection's schema change re-prepares the statement underneath; `select *` may then have other columns.
+    if (values.length !== names.length) names = statement.columns().map((column) => column.name);
+    const object: Record<string, unknown> = {};
+    for (let i = 0; i < names.length; i += 1) object[names[i]] = values[i];
+    return object;
+  };
   return {
-    reader: statement.columns().length > 0,
-    all: (parameters) => statement.all(...toSqlite(parameters)),
+    reader: true,
+    all: (parameters) => statement.all(...toSqlite(parameters)).map(toObject),
     run: (parameters) => statement.run(...toSqlite(parameters)),
-    iterate: (parameters) => statement.iterate(...toSqlite(parameters)) as IterableIterator<unknown>,
+    iterate: function* (parameters) {
+      for (const values of statement.iterate(...toSqlite(parameters))) yield toObject(values);
+    },
   };
 }
 

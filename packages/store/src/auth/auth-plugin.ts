@@ -27,6 +27,8 @@ export interface AuthPluginOptions {
   encryptedFields?: readonly string[];
   /** The scope group of a resource's nested collection, so `expand=` cannot read past the principal's scopes. */
   nestedGroup?: (resource: string, nested: string) => ResourceGroup | undefined;
+  /** False for a route resource whose answers can hold no encrypted field, so they skip the walk. */
+  mayCarryEncrypted?: (resource: string) => boolean;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -130,8 +132,12 @@ export const authPlugin = fp(
         }
         done();
       });
+      const skip = (request: FastifyRequest) => {
+        const resource = (request.routeOptions.config as Partial<ResourceRouteConfig>).resource;
+        return request.principal === undefined || (resource !== undefined && options.mayCarryEncrypted?.(resource) === false);
+      };
       app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) =>
-        request.principal === undefined ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
+        skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
       );
     }
   },

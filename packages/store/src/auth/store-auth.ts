@@ -29,10 +29,17 @@ export async function registerStoreAuth(app: FastifyInstance, options: StoreAuth
   const ctx = authContext({ db: options.db, key: options.key, ...(options.now === undefined ? {} : { now: options.now }) });
   app.decorate('storeAuth', ctx);
   const byName = new Map(options.resources.map((r) => [r.name, r]));
+  const encryptedFields = encryptedFieldNames(options.resources);
+  const hasEncrypted = (name: string) => Object.values(byName.get(name)?.fields ?? {}).some((f) => f.encrypted === true);
+  // A route's answer holds its resource, its nested collections (nested routes) and theirs (expand= on those).
+  const reachable = (name: string, depth: number): boolean =>
+    hasEncrypted(name) || (depth > 0 && Object.values(byName.get(name)?.nested ?? {}).some((n) => reachable(n.resource, depth - 1)));
+  const carriers = new Set(options.resources.filter((r) => reachable(r.name, 2)).map((r) => r.name));
   await app.register(authPlugin, {
     ctx,
     apiPrefix: options.apiPrefix,
-    encryptedFields: encryptedFieldNames(options.resources),
+    encryptedFields,
+    mayCarryEncrypted: (resource) => carriers.has(resource),
     nestedGroup: (resource, nested) => {
       const child = byName.get(resource)?.nested[nested]?.resource;
       return child === undefined ? undefined : byName.get(child)?.scope;

@@ -1,8 +1,9 @@
 // API tokens: non-expiring ones made in the console or CLI, and OAuth access/refresh pairs.
+import type { CompiledQuery, InferResult, Kysely } from 'kysely';
 import type { App } from './apps.ts';
 import { iso, type AuthContext } from './context.ts';
 import type { Principal } from './principal.ts';
-import type { TokenKind } from './schema.ts';
+import type { AuthTables, TokenKind } from './schema.ts';
 import { formatScopes, normalizeScopes, parseScopes, type Scope } from './scopes.ts';
 import { hashSecret, newSecret } from './token-secret.ts';
 
@@ -76,17 +77,34 @@ export function issueOAuthTokens(ctx: AuthContext, app: App, input: { scopes: Sc
 
 export type TokenProblem = 'unknown' | 'expired' | 'revoked';
 
+function tokenLookupQuery(db: Kysely<AuthTables>, tokenHash: string) {
+  return db
+    .selectFrom('api_tokens')
+    .innerJoin('api_apps', 'api_apps.id', 'api_tokens.app_id')
+    .select(['api_tokens.id', 'api_tokens.store_id', 'api_apps.client_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
+    .where('api_tokens.token_hash', '=', tokenHash);
+}
+
+type TokenRow = InferResult<ReturnType<typeof tokenLookupQuery>>[number];
+
+// Built and compiled once per database: every API call that misses the principal cache runs it.
+const compiledLookups = new WeakMap<Kysely<AuthTables>, CompiledQuery<TokenRow>>();
+
+function tokenLookup(db: Kysely<AuthTables>, tokenHash: string): CompiledQuery<TokenRow> {
+  let compiled = compiledLookups.get(db);
+  if (compiled === undefined) {
+    compiled = tokenLookupQuery(db, '').compile();
+    compiledLookups.set(db, compiled);
+  }
+  return { ...compiled, parameters: [tokenHash] };
+}
+
 /** Resolves the X-AC-Auth-Token value into a principal, or says why not. */
 export async function resolveToken(ctx: AuthContext, token: string): Promise<{ principal: Principal } | { problem: TokenProblem }> {
   const tokenHash = hashSecret(token);
   const cached = ctx.principals.get(tokenHash, ctx.now());
   if (cached !== undefined) return { principal: cached };
-  const row = await ctx.db
-    .selectFrom('api_tokens')
-    .innerJoin('api_apps', 'api_apps.id', 'api_tokens.app_id')
-    .select(['api_tokens.id', 'api_tokens.store_id', 'api_apps.client_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
-    .where('api_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  const row = (await ctx.db.executeQuery(tokenLookup(ctx.db, tokenHash))).rows[0];
   if (row === undefined) return { problem: 'unknown' };
   if (row.revoked_at !== null) return { problem: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= iso(ctx.now())) return { problem: 'expired' };

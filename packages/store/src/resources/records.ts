@@ -1,5 +1,5 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
@@ -95,6 +95,20 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     }
   }
 
+  // Inserts compiled once per set of columns: the SQL depends only on them, one parameter per value in column order.
+  const inserts = new Map<string, CompiledQuery<Row>>();
+  function insertReturning(row: Row): CompiledQuery<Row> {
+    const columns = Object.keys(row);
+    const key = columns.join(',');
+    let compiled = inserts.get(key);
+    if (compiled === undefined) {
+      compiled = db.insertInto(table).values(row).returningAll().compile();
+      if (compiled.parameters.length !== columns.length) return compiled;
+      if (inserts.size < 100) inserts.set(key, compiled);
+    }
+    return { ...compiled, parameters: columns.map((column) => row[column]) };
+  }
+
   const get = async (id: number): Promise<Row | undefined> => {
     const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toJson(row);
@@ -103,11 +117,6 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   return {
     async list(query, scope) {
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
-      const { total } = await db
-        .selectFrom(table)
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .where(where)
-        .executeTakeFirstOrThrow();
       const keyFields = [...query.sort.map((key) => key.field), 'id'];
       let select = db.selectFrom(table).where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
@@ -119,6 +128,12 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const rows = (await select.execute()).map(toJson);
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
+      // The last page (reached by offset) already tells the total; only other pages need counting.
+      const offset = (query.page - 1) * query.count;
+      const total =
+        !hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
+          ? offset + rows.length
+          : (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where(where).executeTakeFirstOrThrow()).total;
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
       await expand(rows, query.expand);
@@ -135,7 +150,11 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const now = new Date().toISOString();
       const row = { ...values, created_at: now, updated_at: now };
       // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
-      if (dialect !== 'mysql') return toJson(await write(() => db.insertInto(table).values(row).returningAll().executeTakeFirstOrThrow()));
+      if (dialect !== 'mysql') {
+        const [inserted] = (await write(() => db.executeQuery(insertReturning(row)))).rows;
+        if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
+        return toJson(inserted);
+      }
       const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
       const created = await get(Number(insertId));
       if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
@@ -211,13 +230,20 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
 
 /** Database row → API record: booleans and numbers the same on every database. */
 export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
-  const fields = Object.entries(resource.fields);
+  // One converter per field, chosen once: this runs for every row of every list.
+  const fields = Object.entries(resource.fields).map(([name, field]) => ({
+    name,
+    convert: field.type === 'boolean' ? Boolean : field.type === 'integer' || field.type === 'number' ? Number : (value: unknown) => value,
+  }));
   return (row) => {
     const out: Row = {};
-    for (const [name, field] of fields) {
-      if (!(name in row)) continue;
+    for (const { name, convert } of fields) {
       const value = row[name];
-      out[name] = value === null || value === undefined ? null : field.type === 'boolean' ? Boolean(value) : field.type === 'integer' || field.type === 'number' ? Number(value) : value;
+      if (value === undefined) {
+        if (name in row) out[name] = null;
+        continue;
+      }
+      out[name] = value === null ? null : convert(value);
     }
     return out;
   };
