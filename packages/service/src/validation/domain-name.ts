@@ -1,4 +1,4 @@
-import { IdnaFault, toAsciiName } from './idna.ts';
+import { domainToAscii, IdnaError } from '@app/dns';
 import { invalid, text, type Rule } from './schema.ts';
 
 // Ideographic and fullwidth full stops count as dots, as UTS 46 says.
@@ -28,9 +28,9 @@ export const domainName: Rule<string> = (value, path, issues) => {
   if (name.endsWith('.')) name = name.slice(0, -1);
   if (nonAscii.test(name) || /(?:^|\.)xn--/i.test(name)) {
     try {
-      name = toAsciiName(name);
+      name = domainToAscii(name);
     } catch (error) {
-      if (!(error instanceof IdnaFault)) throw error;
+      if (!(error instanceof IdnaError)) throw error;
       issues.push({ path, id: 'domain_idna', args: { reason: error.message } });
       return invalid;
     }
