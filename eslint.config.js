@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'packages/*/bin/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
 );

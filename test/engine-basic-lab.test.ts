@@ -8,7 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
-const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.ts');
+const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
 const probe = resolve(import.meta.dirname, 'engine-resolver-probe.ts');
 const strip = (domain: string): string => domain.replace(/\.$/, '');
 

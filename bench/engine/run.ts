@@ -5,7 +5,7 @@ import { basename, resolve } from 'node:path';
 import { testCaseIds } from '@app/engine';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
-const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.ts');
+const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
 const strip = (domain: string): string => domain.replace(/\.$/, '');
 
 // Both engines run the same modules: all nine once ours has them, until then the ones it has.

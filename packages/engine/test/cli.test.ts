@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { main } from '../src/cli/main.ts';
 
-const cli = join(import.meta.dirname, '../bin/dnscheck.ts');
+const cli = join(import.meta.dirname, '../bin/dnscheck.js');
 const run = promisify(execFile);
 
 async function capture(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -34,6 +34,14 @@ test('a bad argument prints one error line and the usage, and exits 2', async ()
   const lines = result.stderr.trimEnd().split('\n');
   assert.equal(lines[0], 'dnscheck: --level LOUD: not a severity level');
   assert.match(lines[1] ?? '', /^usage: dnscheck <domain>/);
+});
+
+test('--help explains every option on stdout and exits 0, whatever else is on the line', async () => {
+  const { stdout, stderr } = await run(process.execPath, [cli, 'example.com', '--level', 'LOUD', '--help']);
+  assert.equal(stderr, '');
+  assert.match(stdout, /^dnscheck: /);
+  for (const option of ['--ns', '--ds', '--profile', '--hints', '--level', '--locale', '--json', '--no-ipv4', '--no-ipv6', '--test']) assert.match(stdout, new RegExp(`^  .*${option}\\b`, 'm'), option);
+  assert.match(stdout, /Exit code: 0 when/);
 });
 
 test('unreadable profile and hints files are bad arguments too', async () => {

@@ -9,6 +9,26 @@ export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
   '                [--level LEVEL] [--locale xx] [--json] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]';
 
+export const help = `dnscheck: tests the DNS health of one zone and prints what it finds.
+
+${usage}
+
+  --ns name[/ip]      test this name server instead of the delegation (undelegated test); repeatable
+  --ds k,a,d,digest   a DS record (key tag, algorithm, digest type, hex digest) for an undelegated test; repeatable
+  --profile file      a profile in the reference JSON format, merged over the default one
+  --hints file        root hints (a zone file of the root's NS and addresses) instead of IANA's
+  --level LEVEL       the lowest level shown: DEBUG3..DEBUG, INFO (default), NOTICE, WARNING, ERROR, CRITICAL
+  --locale xx         language of the messages: ${locales.join(', ')} (default en)
+  --json              one JSON array of findings instead of a table
+  --no-ipv4, --no-ipv6  send nothing over that IP version
+  --test M[/TestCase] run only this module or test case, without the Basic gate; repeatable
+  -h, --help          this text
+
+Exit code: 0 when nothing is worse than NOTICE, 3 WARNING, 4 ERROR, 5 CRITICAL; 2 for a bad argument,
+1 when the test could not finish.`;
+
+export const wantsHelp = (argv: readonly string[]): boolean => argv.some((arg) => arg === '--help' || arg === '-h');
+
 export interface CliOptions {
   domain: string;
   nameservers: NameServerInput[];

@@ -4,7 +4,7 @@ import { domainToAscii } from '@app/dns';
 import { runTests } from '../framework/run-tests.ts';
 import { loadProfile } from '../profile/profile.ts';
 import { readRootHints } from '../resolver/root-hints.ts';
-import { parseCommandLine, usage, UsageError, type CliOptions } from './arguments.ts';
+import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions } from './arguments.ts';
 import { exitCodeFor, toJson, toTable, visible } from './output.ts';
 
 export interface CliIo {
@@ -53,6 +53,10 @@ async function prepare(options: CliOptions) {
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout(`${help}\n`);
+    return 0;
+  }
   let options: CliOptions;
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {

@@ -57,7 +57,7 @@ export const zonemasterCli: Checker = {
 };
 
 /** Our engine's CLI; LAB_ENGINE_CLI points elsewhere (another worktree, say). */
-export const engineCliPath = process.env.LAB_ENGINE_CLI ?? resolve(import.meta.dirname, '../../../engine/bin/dnscheck.ts');
+export const engineCliPath = process.env.LAB_ENGINE_CLI ?? resolve(import.meta.dirname, '../../../engine/bin/dnscheck.js');
 
 export const ourEngine: Checker = {
   name: 'dnscheck',

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // dnscheck <domain> [options]: see src/cli/arguments.ts for the usage.
+// Plain JavaScript on purpose: a .ts entry makes Node load its type stripper (about 0.1 s) before the
+// compile cache is on; from here on every module comes stripped from that cache.
 import { enableCompileCache } from 'node:module';
 
-// Type stripping costs about a second per start; the compile cache keeps that to the first run.
 enableCompileCache();
 const { main } = await import('../src/cli/main.ts');
 
@@ -13,6 +14,6 @@ try {
     interactive: process.stderr.isTTY,
   });
 } catch (error) {
-  process.stderr.write(`dnscheck: the test could not finish: ${(error as Error).message}\n`);
+  process.stderr.write(`dnscheck: the test could not finish: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 }
