@@ -23,5 +23,6 @@ export default tseslint.config(
   {
     files: ['eslint.config.js', 'packages/*/bin/*.js'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: { process: 'readonly' } },
   },
 );
