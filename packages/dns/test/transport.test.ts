@@ -110,6 +110,34 @@ describe('transport behaviour with a scripted server', () => {
     assert.ok(Date.now() - started >= 300);
   });
 
+  test('with resendMs, a lost first query is made good at the resend, not after the timeout', async () => {
+    let received = 0;
+    const server = await fakeServer((q, from, socket) => {
+      if (++received === 1) return;
+      socket.send(encodeMessage({ id: q.id, qr: true, aa: true, question: q.question }), from.port, from.address);
+    });
+    const started = Date.now();
+    const r = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 3000, resendMs: 100, retries: 1 });
+    const elapsed = Date.now() - started;
+    await server.close();
+    assert.equal(r.outcome, 'response');
+    assert.equal(received, 2);
+    assert.ok(elapsed >= 100 && elapsed < 1500, `answered after ${elapsed} ms`);
+  });
+
+  test('with resendMs, a silent server costs the resends plus one timeout', async () => {
+    let received = 0;
+    const server = await fakeServer(() => received++);
+    const started = Date.now();
+    const r = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 400, resendMs: 50, retries: 2 });
+    const elapsed = Date.now() - started;
+    await server.close();
+    assert.equal(r.outcome, 'timeout');
+    assert.equal(received, 3);
+    // 50 + 50 + 400 ms, where one send after another would take 1200.
+    assert.ok(elapsed >= 500 && elapsed < 1100, `gave up after ${elapsed} ms`);
+  });
+
   test('replies with the wrong id or question are dropped; ids are random', async () => {
     const ids: number[] = [];
     const server = await fakeServer((q, from, socket) => {

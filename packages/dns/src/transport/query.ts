@@ -26,6 +26,11 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Further attempts after a timeout; default 2. */
   retries?: number;
+  /**
+   * UDP: resend after this long without a reply, still listening for a reply to the earlier sends;
+   * the last send gets the whole timeout. Default: the timeout (one send after another).
+   */
+  resendMs?: number;
   /** Without it the query carries no OPT record. */
   edns?: EdnsInput;
   /** Default false: the engine asks authoritative servers. */
@@ -95,7 +100,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
   const started = performance.now();
   let outcome: ExchangeOutcome;
   if (transport === 'udp') {
-    outcome = await udpExchange(server, packet, attempts, exchange);
+    outcome = await udpExchange(server, packet, attempts, { ...exchange, ...(options.resendMs !== undefined && { resendMs: options.resendMs }) });
   } else {
     // Each TCP attempt is a fresh connection.
     for (let i = 0; ; i++) {

@@ -1,10 +1,11 @@
-// One query over UDP: resend on timeout, drop replies from elsewhere or for other queries.
+// One query over UDP: resend while no reply comes, drop replies from elsewhere or for other queries.
 import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
 
-export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions): Promise<ExchangeOutcome> {
+export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs?: number }): Promise<ExchangeOutcome> {
   const port = server.port ?? DNS_PORT;
+  const resendMs = Math.min(options.resendMs ?? options.timeoutMs, options.timeoutMs);
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(abortReason(options.signal));
@@ -25,7 +26,8 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
       socket.send(packet, port, server.address, (error) => {
         if (error) exchange.finish({ kind: 'error', error });
       });
-      timer = setTimeout(() => (sent < attempts ? send() : exchange.finish({ kind: 'timeout' })), options.timeoutMs);
+      // Resends go out every `resendMs`; the last send still gets the whole timeout. A reply to any send counts.
+      timer = sent < attempts ? setTimeout(send, resendMs) : setTimeout(() => exchange.finish({ kind: 'timeout' }), options.timeoutMs);
     };
     socket.on('error', (error) => exchange.finish({ kind: 'error', error }));
     socket.on('message', (msg, from) => {

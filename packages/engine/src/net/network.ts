@@ -65,8 +65,11 @@ export class Network {
     const result = await query({ address: server.address, port: this.options.port ?? 53 }, question, {
       transport: flags.tcp ? 'tcp' : 'udp',
       timeoutMs: resolver.timeout * 1000,
-      // The profile's retry counts attempts, as the reference's resolver library does.
+      // The profile's retry counts sends, as the reference's resolver library does, and retrans is the
+      // time between them. The reference waits out the whole timeout before it resends; a resend at
+      // retrans while still listening gets every reply it would, and a silent server costs 8 s, not 10.
       retries: Math.max(0, resolver.retry - 1),
+      resendMs: resolver.retrans * 1000,
       rd: flags.rd ?? resolver.recurse,
       cd: flags.cd ?? false,
       tcFallback: resolver.fallback && !resolver.igntc,
