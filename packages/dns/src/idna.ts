@@ -2,7 +2,12 @@
 // rules of RFC 5892 on every U-label, which UTS 46 alone does not apply (it lets symbols such as
 // U+2603 through). Node's url.domainToASCII was not chosen: it follows the WHATWG profile, which
 // turns off the hyphen and STD3 checks and so accepts U-labels such as "-ü" or "a_ü".
-import tr46 from 'tr46';
+import { createRequire } from 'node:module';
+import type tr46Module from 'tr46';
+
+// tr46 holds Unicode's whole mapping table (about 20 ms to load); ASCII names, most of them, never need it.
+let loaded: typeof tr46Module | undefined;
+const uts46 = (): typeof tr46Module => (loaded ??= createRequire(import.meta.url)('tr46') as typeof tr46Module);
 
 export type IdnaFault =
   | 'invalid-punycode'
@@ -51,24 +56,24 @@ export function domainToAscii(text: string): string {
   });
   const result = out.join('.');
   // The Bidi rule (RFC 5893) looks at the whole name once any label is right-to-left.
-  if (hasIdn && tr46.toASCII(result, { checkBidi: true }) === null) {
+  if (hasIdn && uts46().toASCII(result, { checkBidi: true }) === null) {
     throw new IdnaError('bidi', text, `"${text}" breaks the bidirectional text rules (RFC 5893)`);
   }
   return result;
 }
 
 function toALabel(label: string): string {
-  const converted = tr46.toASCII(label, strict);
+  const converted = uts46().toASCII(label, strict);
   if (converted === null) throw diagnose(label);
-  const uLabel = tr46.toUnicode(converted).domain;
+  const uLabel = uts46().toUnicode(converted).domain;
   checkCodePoints(uLabel, label);
   return converted;
 }
 
 // tr46 reports only failure; re-running with one check at a time tells which rule was broken.
 function diagnose(label: string): IdnaError {
-  if (tr46.toASCII(label, { transitionalProcessing: false }) === null) {
-    const mapped = tr46.toUnicode(label).domain;
+  if (uts46().toASCII(label, { transitionalProcessing: false }) === null) {
+    const mapped = uts46().toUnicode(label).domain;
     // A label that stays encoded, or decodes to nothing beyond ASCII, is not an A-label.
     if (/^xn--/i.test(label) && (/^xn--/i.test(mapped) || !nonAscii.test(mapped))) {
       return new IdnaError('invalid-punycode', label, `"${label}" is not valid Punycode`);
@@ -78,13 +83,13 @@ function diagnose(label: string): IdnaError {
     }
     return new IdnaError('disallowed-character', label, `"${label}" contains a character not allowed in IDNs`);
   }
-  if (tr46.toASCII(label, { useSTD3ASCIIRules: true }) === null) {
+  if (uts46().toASCII(label, { useSTD3ASCIIRules: true }) === null) {
     return new IdnaError('disallowed-character', label, `"${label}" contains an ASCII character not allowed in host names`);
   }
-  if (tr46.toASCII(label, { checkHyphens: true }) === null) {
+  if (uts46().toASCII(label, { checkHyphens: true }) === null) {
     return new IdnaError('hyphen', label, `"${label}" has a hyphen at the start, the end, or in positions 3 and 4`);
   }
-  if (tr46.toASCII(label, { checkJoiners: true }) === null) {
+  if (uts46().toASCII(label, { checkJoiners: true }) === null) {
     return new IdnaError('joiner', label, `"${label}" uses a zero-width joiner or non-joiner out of context`);
   }
   return new IdnaError('bidi', label, `"${label}" breaks the bidirectional text rules (RFC 5893)`);
