@@ -166,6 +166,18 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(engine.started, ['orphan-rerun.test']);
       await agent.stop(1000);
     });
+
+    test('with maximal_number_of_retries = 0 a test cut short once is finished as died, not run again', async () => {
+      const dead = { agent: 'gone-too', leaseSeconds: -1 };
+      const orphan = await enqueue('orphan-no-retry.test', 60);
+      assert.equal((await claimNextTest(database.db, database.dialect, 0, dead))?.hashId, orphan);
+      const engine = scriptedEngine();
+      const agent = startAgent(engine, { maximalRetries: 0 }, 1);
+      const given = await finished(orphan);
+      assert.deepEqual(given.entries.map((e) => [e.module, e.tag, e.level]), [['BACKEND', 'TEST_DIED', 'CRITICAL']]);
+      assert.deepEqual(engine.started, []);
+      await agent.stop(1000);
+    });
   });
 }
 

@@ -28,6 +28,7 @@ describe('configuration', () => {
     assert.equal(config.ageReusePreviousTestSeconds, 600);
     assert.equal(config.maxExecutionSeconds, 600);
     assert.equal(config.lockOnQueue, 0);
+    assert.equal(config.maximalRetries, 1);
     assert.equal(config.rootHintsFile, undefined);
     assert.deepEqual([...config.profiles.keys()], ['default']);
   });
@@ -64,6 +65,7 @@ number_of_processes_for_frontend_testing = 30
 number_of_processes_for_batch_testing = 10
 lock_on_queue = 2
 age_reuse_previous_test = 60
+maximal_number_of_retries = 0
 
 [RESOLVER]
 root_hints = hints
@@ -80,6 +82,7 @@ root_hints = hints
     assert.equal(config.batchProcesses, 10);
     assert.equal(config.lockOnQueue, 2);
     assert.equal(config.ageReusePreviousTestSeconds, 60);
+    assert.equal(config.maximalRetries, 0);
     assert.equal(config.rootHintsFile, join(file, '..', 'hints'));
     const profiles = loadProfiles(config.profiles);
     assert.equal(profiles.get('fast')?.ipv4, true);
@@ -118,6 +121,7 @@ root_hints = hints
       ['[DB]\nengine = Oracle\n', /DB.engine must be SQLite, PostgreSQL or MySQL/],
       ['[RPCAPI]\nenable_add_api_user = maybe\n', /enable_add_api_user must be true or false/],
       ['[ZONEMASTER]\nage_reuse_previous_test = soon\n', /age_reuse_previous_test must be a non-negative integer/],
+      ['[SERVICE]\nmaximal_number_of_retries = -1\n', /maximal_number_of_retries must be a non-negative integer/],
       ['[LANGUAGE]\nlocale = english\n', /"english", which is not a locale tag/],
       ['[PUBLIC PROFILES]\n-bad- = fast.json\n', /not a valid profile name/],
       ['[PRIVATE PROFILES]\ndefault = fast.json\n', /default profile cannot be private/],

@@ -20,7 +20,7 @@ export type RunTests = (input: TestInput, options: RunOptions) => Promise<Findin
 
 export type AgentConfig = Pick<
   ServiceConfig,
-  'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile'
+  'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile' | 'maximalRetries'
 >;
 
 export interface AgentOptions {
@@ -31,8 +31,6 @@ export interface AgentOptions {
   runTests?: RunTests;
   /** Seconds a claim holds without renewal; renewed three times within it. */
   leaseSeconds?: number;
-  /** Runs a test may start (a run cut short by a dead agent counts) before it is given up as died. */
-  maxAttempts?: number;
   log?: (line: string) => void;
 }
 
@@ -57,7 +55,6 @@ export class Agent {
   readonly #rootHints: RootHint[] | undefined;
   readonly #claimant: Claimant;
   readonly #capacity: number;
-  readonly #maxAttempts: number;
   readonly #log: (line: string) => void;
   readonly #running = new Map<number, RunningTest>();
   #stopping = false;
@@ -76,7 +73,6 @@ export class Agent {
     this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
-    this.#maxAttempts = options.maxAttempts ?? 2;
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
   }
 
@@ -165,7 +161,7 @@ export class Agent {
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     const maxSeconds = this.#config.maxExecutionSeconds;
     let entries: ResultEntry[];
-    if (claimed.attempts > this.#maxAttempts) {
+    if (claimed.attempts > 1 + this.#config.maximalRetries) {
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
     } else {

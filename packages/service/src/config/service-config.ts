@@ -26,6 +26,8 @@ export interface ServiceConfig {
   batchProcesses: number;
   lockOnQueue: number;
   ageReusePreviousTestSeconds: number;
+  /** Runs again after a run cut short (its agent died or lost the database) before the test is finished as died. */
+  maximalRetries: number;
   /** Root hints file for the resolver; the IANA root servers when unset. */
   rootHintsFile?: string;
   bodyLimitBytes: number;
@@ -101,6 +103,8 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     batchProcesses: int('number_of_processes_for_batch_testing', service('number_of_processes_for_batch_testing'), 20),
     lockOnQueue: int('lock_on_queue', env.DNS_SERVICE_LOCK_ON_QUEUE ?? service('lock_on_queue'), 0),
     ageReusePreviousTestSeconds: int('age_reuse_previous_test', service('age_reuse_previous_test'), 600),
+    // The reference's default is 0; 1 here, so restarting an agent (a deploy) does not kill the tests it was running.
+    maximalRetries: int('maximal_number_of_retries', service('maximal_number_of_retries'), 1),
     ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
   };

@@ -11,7 +11,7 @@ import type { TestParams } from '../../src/db/test-params.ts';
 export const profiles = loadProfiles(new Map([['default', { name: 'default', public: true }]]));
 
 export function agentConfig(overrides: Partial<AgentConfig> = {}): AgentConfig {
-  return { lockOnQueue: 0, frontendProcesses: 2, batchProcesses: 1, maxExecutionSeconds: 600, pollingIntervalSeconds: 0.05, ...overrides };
+  return { lockOnQueue: 0, frontendProcesses: 2, batchProcesses: 1, maxExecutionSeconds: 600, pollingIntervalSeconds: 0.05, maximalRetries: 1, ...overrides };
 }
 
 export function params(domain: string, priority = 10, queue = 0): TestParams {
