@@ -100,7 +100,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
   const started = performance.now();
   let outcome: ExchangeOutcome;
   if (transport === 'udp') {
-    outcome = await udpExchange(server, packet, attempts, { ...exchange, ...(options.resendMs !== undefined && { resendMs: options.resendMs }) });
+    outcome = await udpExchange(server, packet, attempts, { ...exchange, resendMs: options.resendMs ?? exchange.timeoutMs });
   } else {
     // Each TCP attempt is a fresh connection.
     for (let i = 0; ; i++) {

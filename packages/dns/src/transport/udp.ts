@@ -3,9 +3,9 @@ import { createSocket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
 
-export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs?: number }): Promise<ExchangeOutcome> {
+export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs: number }): Promise<ExchangeOutcome> {
   const port = server.port ?? DNS_PORT;
-  const resendMs = Math.min(options.resendMs ?? options.timeoutMs, options.timeoutMs);
+  const resendMs = Math.min(options.resendMs, options.timeoutMs);
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) {
       reject(abortReason(options.signal));
