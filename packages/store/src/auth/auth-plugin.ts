@@ -113,10 +113,10 @@ export const authPlugin = fp(
       request.principal = principal;
       authorize(principal, request, options.nestedGroup);
     });
-    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
       // The answer depends on who asked; shared caches must not reuse it for someone else.
       if (request.principal !== undefined) void reply.header('cache-control', privateCacheControl(reply.getHeader('cache-control')));
-      return payload;
+      done(null, payload);
     });
     if (encrypted.size > 0) {
       const cipher = fieldCipher(options.ctx.key);
@@ -136,9 +136,9 @@ export const authPlugin = fp(
         const resource = (request.routeOptions.config as Partial<ResourceRouteConfig>).resource;
         return request.principal === undefined || (resource !== undefined && options.mayCarryEncrypted?.(resource) === false);
       };
-      app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) =>
-        skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
-      );
+      app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+        done(null, skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined));
+      });
     }
   },
   { name: 'store-auth' },

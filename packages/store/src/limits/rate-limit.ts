@@ -29,32 +29,41 @@ function headers(reply: FastifyReply, { used, limit, resetInMs }: Counted): void
   void reply.header('ratelimit', `"default";r=${Math.max(0, limit - used)};t=${seconds}`);
 }
 
+function refusal({ limit, resetInMs }: Counted): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
+  return new ApiError(429, `More than ${limit} calls in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
+}
+
+// Callback-style hooks: with the in-memory counter a call is counted without waiting on any promise.
 export const rateLimit = fp(
   (app: FastifyInstance, options: RateLimitOptions) => {
     const now = options.now ?? Date.now;
 
-    async function count(request: FastifyRequest): Promise<Counted> {
+    function count(request: FastifyRequest, reply: FastifyReply, then: (result: Counted) => void, fail: (error: unknown) => void): void {
       const caller = callerOf(request, options.plan());
-      const { count: used, resetInMs }: WindowCount = await options.counter.hit(caller.key, now());
-      const result = { used, limit: caller.limit, resetInMs };
-      counted.set(request, result);
-      return result;
+      const settle = ({ count: used, resetInMs }: WindowCount) => {
+        const result = { used, limit: caller.limit, resetInMs };
+        counted.set(request, result);
+        headers(reply, result);
+        then(result);
+      };
+      const hit = options.counter.hit(caller.key, now());
+      if (hit instanceof Promise) hit.then(settle, fail);
+      else settle(hit);
     }
 
-    app.addHook('onRequest', async (request, reply) => {
-      const result = await count(request);
-      headers(reply, result);
-      if (result.used > result.limit) {
-        const retryAfter = Math.max(1, Math.ceil(result.resetInMs / 1000));
-        throw new ApiError(429, `More than ${result.limit} calls in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
-      }
+    app.addHook('onRequest', (request, reply, done) => {
+      count(request, reply, (result) => done(result.used > result.limit ? refusal(result) : undefined), (error) => done(error as Error));
     });
 
-    // A call refused before this plugin's hook ran (by auth, say) is still counted and still told its figures.
-    app.addHook('onSend', async (request, reply, payload) => {
-      const result = counted.get(request) ?? (await count(request));
-      headers(reply, result);
-      return payload;
+    // A call refused before this plugin's hook ran (by auth, say) is still counted and still told its figures;
+    // one counted above already carries them (an error answer keeps the headers set before it).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (counted.has(request)) {
+        done(null, payload);
+        return;
+      }
+      count(request, reply, () => done(null, payload), (error) => done(error as Error));
     });
 
     app.addHook('onClose', () => options.counter.close());

@@ -10,7 +10,8 @@ export interface WindowCount {
 }
 
 export interface WindowCounter {
-  hit(key: string, now: number): Promise<WindowCount>;
+  /** Counts a call; an in-memory counter answers at once, without a promise to wait on. */
+  hit(key: string, now: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -32,7 +33,7 @@ export function memoryWindowCounter(): WindowCounter {
       }
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
-      return Promise.resolve({ count, resetInMs: window.resetInMs });
+      return { count, resetInMs: window.resetInMs };
     },
     close: () => Promise.resolve(),
   };
