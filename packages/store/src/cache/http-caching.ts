@@ -116,8 +116,7 @@ export const httpCaching = fp(
         void reply.code(304);
         return '';
       }
-      // Already UTF-8: sending the bytes spares encoding the text again.
-      return entry.body;
+      return payload;
     }
   },
   { name: 'http-caching' },

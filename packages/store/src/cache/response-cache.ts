@@ -66,7 +66,8 @@ export class ResponseCache {
     const previous = this.#entries.peek(key, { allowStale: true });
     const same = previous?.text === text ? previous : undefined;
     const body = same?.body ?? Buffer.from(text, 'utf8');
-    const entry: CachedResponse = { body, text, etag: same?.etag ?? etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    // The cached copy of the same text is kept, so the fresh one dies young instead of aging in the heap.
+    const entry: CachedResponse = { body, text: same?.text ?? text, etag: same?.etag ?? etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
   }

@@ -2,7 +2,7 @@
 // transaction, so they pay for one commit instead of one each. Each write runs in its own savepoint, so
 // one that fails undoes only itself, and every caller hears back only once the COMMIT has returned.
 // PostgreSQL and MariaDB commit concurrent transactions together themselves; there a write just runs.
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { StoreDatabase, StoreSchema } from './schema.ts';
 
 /** A write, given the connection to run every one of its statements on. */
@@ -22,6 +22,11 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 const queues = new WeakMap<StoreDatabase, WriteQueue>();
 
+// Compiled once, not per write.
+const SAVEPOINT = CompiledQuery.raw('savepoint grouped_write');
+const ROLLBACK = CompiledQuery.raw('rollback to grouped_write');
+const RELEASE = CompiledQuery.raw('release grouped_write');
+
 /** The one queue of a database, shared by every resource that writes to it. */
 export function writeQueueOf(database: StoreDatabase): WriteQueue {
   let queue = queues.get(database);
@@ -39,14 +44,14 @@ function groupCommit(db: Kysely<StoreSchema>): WriteQueue {
     return db.transaction().execute(async (trx) => {
       const outcomes: Outcome[] = [];
       for (const { write } of batch) {
-        await sql`savepoint grouped_write`.execute(trx);
+        await trx.executeQuery(SAVEPOINT);
         try {
           outcomes.push({ ok: true, value: await write(trx) });
         } catch (error) {
           outcomes.push({ ok: false, error });
-          await sql`rollback to grouped_write`.execute(trx);
+          await trx.executeQuery(ROLLBACK);
         }
-        await sql`release grouped_write`.execute(trx);
+        await trx.executeQuery(RELEASE);
       }
       return outcomes;
     });
