@@ -75,11 +75,14 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     }
   }
 
+  const references = Object.entries(resource.fields).flatMap(([name, field]) => (field.references === undefined ? [] : [{ name, target: field.references }]));
+
   async function checkReferences(db: Kysely<StoreSchema>, values: Row): Promise<void> {
-    for (const [name, field] of Object.entries(resource.fields)) {
+    for (const reference of references) {
+      const { name } = reference;
       const value = values[name];
-      if (field.references === undefined || value === undefined || value === null) continue;
-      const target = resourceNamed(field.references);
+      if (value === undefined || value === null) continue;
+      const target = resourceNamed(reference.target);
       const found = await db.selectFrom(target.name).select('id').where('id', '=', value as number).executeTakeFirst();
       if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
     }
@@ -150,7 +153,7 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     // Every statement of a write goes through the connection `writes` hands it (on SQLite, a shared transaction).
     create: (values) =>
       writes.run(async (db) => {
-        await checkReferences(db, values);
+        if (references.length > 0) await checkReferences(db, values);
         const now = new Date().toISOString();
         const row = { ...values, created_at: now, updated_at: now };
         // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
@@ -167,7 +170,7 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
 
     update: (id, values) =>
       writes.run(async (db) => {
-        await checkReferences(db, values);
+        if (references.length > 0) await checkReferences(db, values);
         const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
         if (dialect !== 'mysql') {
           const row = await write(() => update.returningAll().executeTakeFirst());
