@@ -22,10 +22,21 @@ interface Counted {
 
 const counted = new WeakMap<FastifyRequest, Counted>();
 
+const policies = new Map<number, string>();
+
+function policy(limit: number): string {
+  let text = policies.get(limit);
+  if (text === undefined) {
+    text = `"default";q=${limit};w=10`;
+    policies.set(limit, text);
+  }
+  return text;
+}
+
 function headers(reply: FastifyReply, { used, limit, resetInMs }: Counted): void {
   const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
   void reply.header('x-ac-call-limit', `${Math.min(used, limit)}/${limit}`);
-  void reply.header('ratelimit-policy', `"default";q=${limit};w=10`);
+  void reply.header('ratelimit-policy', policy(limit));
   void reply.header('ratelimit', `"default";r=${Math.max(0, limit - used)};t=${seconds}`);
 }
 
