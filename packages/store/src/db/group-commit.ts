@@ -1,8 +1,10 @@
 // Group commit on SQLite: writes that reach the database in the same turn of the event loop share one
-// transaction, so they pay for one commit instead of one each. Each write runs in its own savepoint, so
-// one that fails undoes only itself, and every caller hears back only once the COMMIT has returned.
-// PostgreSQL and MariaDB commit concurrent transactions together themselves; there a write just runs.
-import { CompiledQuery, type Kysely } from 'kysely';
+// transaction, so they pay for one commit instead of one each, and every caller hears back only once the
+// COMMIT has returned. Should any write of a batch fail (or the COMMIT), the whole batch is rolled back and
+// each write runs again on its own, so one bad write fails only its own request: the cost of a savepoint
+// per write is paid only in that rare case. PostgreSQL and MariaDB commit concurrent transactions together
+// themselves; there a write just runs.
+import type { Kysely } from 'kysely';
 import type { StoreDatabase, StoreSchema } from './schema.ts';
 
 /** A write, given the connection to run every one of its statements on. */
@@ -18,14 +20,7 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 const queues = new WeakMap<StoreDatabase, WriteQueue>();
-
-// Compiled once, not per write.
-const SAVEPOINT = CompiledQuery.raw('savepoint grouped_write');
-const ROLLBACK = CompiledQuery.raw('rollback to grouped_write');
-const RELEASE = CompiledQuery.raw('release grouped_write');
 
 /** The one queue of a database, shared by every resource that writes to it. */
 export function writeQueueOf(database: StoreDatabase): WriteQueue {
@@ -40,44 +35,36 @@ export function writeQueueOf(database: StoreDatabase): WriteQueue {
 function groupCommit(db: Kysely<StoreSchema>): WriteQueue {
   let waiting: Queued[] = [];
 
-  async function inOneTransaction(batch: Queued[]): Promise<Outcome[]> {
+  function inOneTransaction(batch: Queued[]): Promise<unknown[]> {
     return db.transaction().execute(async (trx) => {
-      const outcomes: Outcome[] = [];
-      for (const { write } of batch) {
-        await trx.executeQuery(SAVEPOINT);
-        try {
-          outcomes.push({ ok: true, value: await write(trx) });
-        } catch (error) {
-          outcomes.push({ ok: false, error });
-          await trx.executeQuery(ROLLBACK);
-        }
-        await trx.executeQuery(RELEASE);
-      }
-      return outcomes;
+      const values: unknown[] = [];
+      for (const { write } of batch) values.push(await write(trx));
+      return values;
     });
+  }
+
+  async function oneByOne(batch: Queued[]): Promise<void> {
+    for (const queued of batch) {
+      try {
+        queued.resolve(await queued.write(db));
+      } catch (error) {
+        queued.reject(error);
+      }
+    }
   }
 
   function flush(): void {
     const batch = waiting;
     waiting = [];
-    const only = batch.length === 1 ? batch[0] : undefined;
-    // Alone, a write commits by itself: no transaction or savepoint to pay for.
-    if (only !== undefined) {
-      only.write(db).then(only.resolve, only.reject);
+    // Alone, a write commits by itself: no transaction to pay for.
+    if (batch.length === 1) {
+      void oneByOne(batch);
       return;
     }
     inOneTransaction(batch).then(
-      (outcomes) => {
-        batch.forEach((queued, i) => {
-          const outcome = outcomes[i];
-          if (outcome?.ok === true) queued.resolve(outcome.value);
-          else queued.reject(outcome === undefined ? new Error('a grouped write has no outcome') : outcome.error);
-        });
-      },
-      // The COMMIT (or the transaction itself) failed: nothing of the batch was written.
-      (error: unknown) => {
-        for (const queued of batch) queued.reject(error);
-      },
+      (values) => batch.forEach((queued, i) => queued.resolve(values[i])),
+      // Nothing of the batch was written; the failure, whoever caused it, is found again alone.
+      () => oneByOne(batch),
     );
   }
 
