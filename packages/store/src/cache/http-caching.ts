@@ -16,10 +16,17 @@ export interface HttpCachingOptions {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-interface Pending {
+export interface PendingRead {
   key: string;
   snapshot: TagSnapshot;
   maxAge: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A read the cache may keep once answered: its key, and the tag versions it started from. */
+    cacheable: PendingRead | undefined;
+  }
 }
 
 const tagsByResource = new Map<string, readonly string[]>();
@@ -57,7 +64,8 @@ export const httpCaching = fp(
   (app: FastifyInstance, options: HttpCachingOptions) => {
     const { cache } = options;
     const now = options.now ?? Date.now;
-    const pending = new WeakMap<FastifyRequest, Pending>();
+    // A property on the request rather than a WeakMap entry: cheaper to set, and nothing for the GC to trace.
+    if (!app.hasRequestDecorator('cacheable')) app.decorateRequest('cacheable', undefined);
 
     function cachingHeaders(reply: FastifyReply, etag: string, lastModified: number, maxAge: number): void {
       void reply.headers({
@@ -82,7 +90,7 @@ export const httpCaching = fp(
       const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
       const hit = noCache ? undefined : cache.get(key);
       if (hit === undefined) {
-        pending.set(request, { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge });
+        request.cacheable = { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge };
         done();
         return;
       }
@@ -108,7 +116,7 @@ export const httpCaching = fp(
         return payload;
       }
       if (request.method !== 'GET') return payload;
-      const fresh = pending.get(request);
+      const fresh = request.cacheable;
       if (fresh === undefined || typeof payload !== 'string') return payload;
       const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge);
       cachingHeaders(reply, entry.etag, entry.lastModified, fresh.maxAge);
