@@ -97,13 +97,18 @@ try {
     const plain = median(runs.plain);
     const full = median(runs.full);
     const cpuCost = (f: Figures) => `CPU/req ${percent(f.cpuUs / plain.cpuUs - 1)}`;
+    // Runs of one round are minutes closer in time than the medians, so their ratio drifts less with the machine's load.
+    const paired = (of: Figures[], to: Figures[]) => percent(middleOf(of.map((f, i) => f.rps / (to[i]?.rps ?? Number.NaN))));
+    const pairedCost = (of: Figures[]) => percent(middleOf(of.map((f, i) => 1 - f.rps / (runs.plain[i]?.rps ?? Number.NaN))));
     lines.push(`${method} ${path}`);
     lines.push(`  bare Fastify (ceiling)            ${show(bare)}   runs ${range(runs.bare)}`);
-    lines.push(`  store, no rate limit / no cache   ${show(plain)}   ${percent(plain.rps / bare.rps)} of ceiling; runs ${range(runs.plain)}`);
-    lines.push(`  store as served                   ${show(full)}   ${percent(full.rps / bare.rps)} of ceiling; rate limit + caching cost ${percent(1 - full.rps / plain.rps)} (${cpuCost(full)}); runs ${range(runs.full)}`);
+    lines.push(`  store, no rate limit / no cache   ${show(plain)}   ${percent(plain.rps / bare.rps)} of ceiling (per round: median ${paired(runs.plain, runs.bare)}); runs ${range(runs.plain)}`);
+    lines.push(
+      `  store as served                   ${show(full)}   ${percent(full.rps / bare.rps)} of ceiling (per round: median ${paired(runs.full, runs.bare)}); rate limit + caching cost ${percent(1 - full.rps / plain.rps)} (per round: median ${pairedCost(runs.full)}; ${cpuCost(full)}); runs ${range(runs.full)}`,
+    );
     if (runs.bypass.length > 0) {
       const bypass = median(runs.bypass);
-      lines.push(`  store as served, no-cache GETs    ${show(bypass)}   rate limit + caching cost ${percent(1 - bypass.rps / plain.rps)} (${cpuCost(bypass)}); runs ${range(runs.bypass)}`);
+      lines.push(`  store as served, no-cache GETs    ${show(bypass)}   rate limit + caching cost ${percent(1 - bypass.rps / plain.rps)} (per round: median ${pairedCost(runs.bypass)}; ${cpuCost(bypass)}); runs ${range(runs.bypass)}`);
     }
   }
 } finally {
