@@ -68,6 +68,11 @@ process.send?.({
   ca: tls.cert,
   tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens },
 });
+// The load generator asks for this process's CPU time before and after each run: the servers take turns,
+// so the difference is what the server under load spent, a steadier figure than req/s on a shared machine.
+process.on('message', (message: unknown) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+});
 process.on('disconnect', () => {
   void Promise.all([bare.close(), full.close(), plain.close()]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });

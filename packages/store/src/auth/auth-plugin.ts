@@ -11,7 +11,7 @@ import { mayDecrypt, type Principal } from './principal.ts';
 import { allows, readScopesFor, requiredScope, type ResourceGroup } from './scopes.ts';
 import { SESSION_COOKIE, readCookie } from './cookies.ts';
 import { findSession } from './sessions.ts';
-import { resolveToken } from './tokens.ts';
+import { resolveToken, type TokenResolution } from './tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -48,13 +48,20 @@ const tokenProblemText = {
   revoked: 'The X-AC-Auth-Token has been revoked',
 } as const;
 
-async function authenticate(options: AuthPluginOptions, request: FastifyRequest): Promise<Principal> {
+function tokenPrincipal(found: TokenResolution): Principal {
+  if ('problem' in found) throw new ApiError(401, tokenProblemText[found.problem]);
+  return found.principal;
+}
+
+/** The caller; at once, without a promise, when its token's principal is cached. */
+function authenticate(options: AuthPluginOptions, request: FastifyRequest): Principal | Promise<Principal> {
   const token = tokenOf(request);
-  if (token !== undefined) {
-    const found = await resolveToken(options.ctx, token);
-    if ('problem' in found) throw new ApiError(401, tokenProblemText[found.problem]);
-    return found.principal;
-  }
+  if (token === undefined) return authenticateSession(options, request);
+  const found = resolveToken(options.ctx, token);
+  return found instanceof Promise ? found.then(tokenPrincipal) : tokenPrincipal(found);
+}
+
+async function authenticateSession(options: AuthPluginOptions, request: FastifyRequest): Promise<Principal> {
   const cookie = readCookie(request, SESSION_COOKIE);
   if (cookie !== undefined && READ_METHODS.has(request.method)) {
     const session = await findSession(options.ctx, cookie);
@@ -104,19 +111,35 @@ export const authPlugin = fp(
     const prefix = options.apiPrefix ?? '/api/v1';
     const encrypted = new Set(options.encryptedFields ?? []);
     app.decorateRequest('principal', undefined);
-    app.addHook('onRequest', async (request: FastifyRequest) => {
-      const path = request.url.split('?')[0] ?? '';
-      if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
-      // Routes that declare themselves public (the API's own documentation) need nobody.
-      if ((request.routeOptions.config as { public?: boolean }).public === true) return;
-      const principal = await authenticate(options, request);
+    const admit = (request: FastifyRequest, principal: Principal) => {
       request.principal = principal;
       authorize(principal, request, options.nestedGroup);
+    };
+    // Callback-style, so a caller whose principal is cached passes without waiting on a promise.
+    app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const path = request.url.split('?')[0] ?? '';
+      // Routes that declare themselves public (the API's own documentation) need nobody.
+      if ((path !== prefix && !path.startsWith(`${prefix}/`)) || (request.routeOptions.config as { public?: boolean }).public === true) {
+        done();
+        return;
+      }
+      let failure: Error | undefined;
+      try {
+        const principal = authenticate(options, request);
+        if (principal instanceof Promise) {
+          principal.then((found) => admit(request, found)).then(() => done(), (error: unknown) => done(error as Error));
+          return;
+        }
+        admit(request, principal);
+      } catch (error) {
+        failure = error as Error;
+      }
+      done(failure);
     });
-    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
       // The answer depends on who asked; shared caches must not reuse it for someone else.
       if (request.principal !== undefined) void reply.header('cache-control', privateCacheControl(reply.getHeader('cache-control')));
-      return payload;
+      done(null, payload);
     });
     if (encrypted.size > 0) {
       const cipher = fieldCipher(options.ctx.key);
@@ -136,9 +159,9 @@ export const authPlugin = fp(
         const resource = (request.routeOptions.config as Partial<ResourceRouteConfig>).resource;
         return request.principal === undefined || (resource !== undefined && options.mayCarryEncrypted?.(resource) === false);
       };
-      app.addHook('preSerialization', async (request: FastifyRequest, _reply: FastifyReply, payload: unknown) =>
-        skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
-      );
+      app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+        done(null, skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined));
+      });
     }
   },
   { name: 'store-auth' },

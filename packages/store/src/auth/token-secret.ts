@@ -1,5 +1,5 @@
 // Bearer secrets (tokens, refresh tokens, session ids): random, shown once, stored only as SHA-256.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A secret as handed to its owner. 32 random bytes, base64url: 43 characters. */
 export function newSecret(): string {
@@ -8,7 +8,7 @@ export function newSecret(): string {
 
 /** What the database keeps. SHA-256 suffices because the secret itself carries 256 random bits. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 export function sameText(a: string, b: string): boolean {

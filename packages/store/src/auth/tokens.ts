@@ -99,11 +99,17 @@ function tokenLookup(db: Kysely<AuthTables>, tokenHash: string): CompiledQuery<T
   return { ...compiled, parameters: [tokenHash] };
 }
 
-/** Resolves the X-AC-Auth-Token value into a principal, or says why not. */
-export async function resolveToken(ctx: AuthContext, token: string): Promise<{ principal: Principal } | { problem: TokenProblem }> {
+export type TokenResolution = { principal: Principal } | { problem: TokenProblem };
+
+/** Resolves the X-AC-Auth-Token value into a principal, or says why not; at once when the principal is cached. */
+export function resolveToken(ctx: AuthContext, token: string): TokenResolution | Promise<TokenResolution> {
   const tokenHash = hashSecret(token);
   const cached = ctx.principals.get(tokenHash, ctx.now());
   if (cached !== undefined) return { principal: cached };
+  return lookUpToken(ctx, tokenHash);
+}
+
+async function lookUpToken(ctx: AuthContext, tokenHash: string): Promise<TokenResolution> {
   const row = (await ctx.db.executeQuery(tokenLookup(ctx.db, tokenHash))).rows[0];
   if (row === undefined) return { problem: 'unknown' };
   if (row.revoked_at !== null) return { problem: 'revoked' };

@@ -16,16 +16,30 @@ export interface HttpCachingOptions {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-interface Pending {
+export interface PendingRead {
   key: string;
   snapshot: TagSnapshot;
   maxAge: number;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A read the cache may keep once answered: its key, and the tag versions it started from. */
+    cacheable: PendingRead | undefined;
+  }
+}
+
+const tagsByResource = new Map<string, readonly string[]>();
+
 /** A resource's reads depend on it and on its nested collections; its writes can change all of them (links, cascades). */
-function tagsOf(resourceName: string): string[] {
-  const resource = resourceNamed(resourceName);
-  return [...new Set([resource.name, ...Object.values(resource.nested).map((n) => n.resource)])];
+function tagsOf(resourceName: string): readonly string[] {
+  let tags = tagsByResource.get(resourceName);
+  if (tags === undefined) {
+    const resource = resourceNamed(resourceName);
+    tags = [...new Set([resource.name, ...Object.values(resource.nested).map((n) => n.resource)])];
+    tagsByResource.set(resourceName, tags);
+  }
+  return tags;
 }
 
 function routeResource(request: FastifyRequest): ResourceRouteConfig | undefined {
@@ -50,7 +64,8 @@ export const httpCaching = fp(
   (app: FastifyInstance, options: HttpCachingOptions) => {
     const { cache } = options;
     const now = options.now ?? Date.now;
-    const pending = new WeakMap<FastifyRequest, Pending>();
+    // A property on the request rather than a WeakMap entry: cheaper to set, and nothing for the GC to trace.
+    if (!app.hasRequestDecorator('cacheable')) app.decorateRequest('cacheable', undefined);
 
     function cachingHeaders(reply: FastifyReply, etag: string, lastModified: number, maxAge: number): void {
       void reply.headers({
@@ -63,22 +78,32 @@ export const httpCaching = fp(
     }
 
     // Runs after authentication (registered later), so a cached body never reaches a caller who may not read it.
-    app.addHook('preHandler', async (request, reply) => {
+    // Callback-style hooks: nothing here waits, so no promise needs settling per request.
+    app.addHook('preHandler', (request, reply, done) => {
       const config = routeResource(request);
-      if (request.method !== 'GET' || config === undefined) return;
+      if (request.method !== 'GET' || config === undefined) {
+        done();
+        return;
+      }
       const key = `${options.variant?.(request) ?? ''} ${request.protocol}://${request.host}${request.originalUrl}`;
       const maxAge = resourceNamed(config.resource).maxAgeSeconds;
       const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
       const hit = noCache ? undefined : cache.get(key);
-      if (hit !== undefined) {
-        cachingHeaders(reply, hit.etag, hit.lastModified, maxAge);
-        if (notModified(request, hit.etag, hit.lastModified, now())) return reply.code(304).send();
-        return reply.type('application/json; charset=utf-8').send(hit.body);
+      if (hit === undefined) {
+        request.cacheable = { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge };
+        done();
+        return;
       }
-      pending.set(request, { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge });
+      cachingHeaders(reply, hit.etag, hit.lastModified, maxAge);
+      if (notModified(request, hit.etag, hit.lastModified, now())) void reply.code(304).send();
+      else void reply.type('application/json; charset=utf-8').send(hit.body);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      done(null, afterHandler(request, reply, payload));
+    });
+
+    function afterHandler(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
       const config = routeResource(request);
       if (config === undefined || reply.statusCode >= 300) {
         if (reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
@@ -91,7 +116,7 @@ export const httpCaching = fp(
         return payload;
       }
       if (request.method !== 'GET') return payload;
-      const fresh = pending.get(request);
+      const fresh = request.cacheable;
       if (fresh === undefined || typeof payload !== 'string') return payload;
       const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge);
       cachingHeaders(reply, entry.etag, entry.lastModified, fresh.maxAge);
@@ -100,7 +125,7 @@ export const httpCaching = fp(
         return '';
       }
       return payload;
-    });
+    }
   },
   { name: 'http-caching' },
 );

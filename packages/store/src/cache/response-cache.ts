@@ -1,12 +1,14 @@
 // The server-side cache of GET responses. Each entry carries tags (the resources its body was read from);
 // a write to a resource bumps its tag, which drops every entry that read it. A read that raced a write is
 // not stored, because the tag versions it started with no longer hold.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
   /** UTF-8 bytes, encoded once rather than on every hit. */
   body: Buffer;
+  /** The same body as text, to tell cheaply whether a fresh read changed it. */
+  text: string;
   etag: string;
   /** ms since the epoch, whole seconds (HTTP dates have no finer grain). */
   lastModified: number;
@@ -33,7 +35,7 @@ export class ResponseCache {
     this.#entries = new LRUCache({
       max: options.maxEntries ?? 5000,
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) => Math.max(1, entry.body.length),
+      sizeCalculation: (entry) => Math.max(1, entry.body.length + entry.text.length),
       ttlAutopurge: false,
       perf: { now: () => this.#now() },
     });
@@ -60,8 +62,12 @@ export class ResponseCache {
    * at most `ttlSeconds`, which bounds staleness from writes this instance never hears of.
    */
   store(key: string, text: string, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
-    const body = Buffer.from(text, 'utf8');
-    const entry: CachedResponse = { body, etag: etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    // A re-read (no-cache, or after a write elsewhere) usually finds the same bytes: their ETag is already known.
+    const previous = this.#entries.peek(key, { allowStale: true });
+    const same = previous?.text === text ? previous : undefined;
+    const body = same?.body ?? Buffer.from(text, 'utf8');
+    // The cached copy of the same text is kept, so the fresh one dies young instead of aging in the heap.
+    const entry: CachedResponse = { body, text: same?.text ?? text, etag: same?.etag ?? etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
   }
@@ -94,5 +100,5 @@ function wholeSeconds(ms: number): number {
 }
 
 export function etagOf(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }

@@ -17,12 +17,13 @@ export function httpsLocation(hostHeader: string | undefined, url: string, https
 
 export const httpsOnly = fp(
   (app: FastifyInstance, options: HttpsOnlyOptions) => {
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       if (request.protocol === 'https') {
         void reply.header('strict-transport-security', HSTS);
+        done();
         return;
       }
-      await reply.redirect(httpsLocation(request.headers.host, request.originalUrl, options.httpsPort()), 308);
+      void reply.redirect(httpsLocation(request.headers.host, request.originalUrl, options.httpsPort()), 308);
     });
   },
   { name: 'https-only' },

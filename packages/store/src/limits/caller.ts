@@ -23,12 +23,30 @@ function principalOf(request: FastifyRequest): PrincipalFields | undefined {
   return (request as FastifyRequest & { principal?: PrincipalFields }).principal;
 }
 
+// A principal is cached and shared by a caller's requests, so its key is built (and hashed by Map) once.
+const principalKeys = new WeakMap<PrincipalFields, string>();
+
+function principalKey(principal: PrincipalFields): string {
+  let key = principalKeys.get(principal);
+  if (key === undefined) {
+    const who =
+      principal.appKind === 'installed'
+        ? 'installed'
+        : principal.appId !== undefined
+          ? `app:${principal.appId}`
+          : principal.tokenId !== undefined
+            ? `token:${principal.tokenId}`
+            : `${principal.kind}`;
+    key = `store:${principal.storeId}:${who}`;
+    principalKeys.set(principal, key);
+  }
+  return key;
+}
+
 export function callerOf(request: FastifyRequest, plan: Plan): Caller {
   const principal = principalOf(request);
   if (principal !== undefined) {
-    if (principal.appKind === 'installed') return { key: `store:${principal.storeId}:installed`, limit: INSTALLED_APPS_LIMIT };
-    const who = principal.appId !== undefined ? `app:${principal.appId}` : principal.tokenId !== undefined ? `token:${principal.tokenId}` : `${principal.kind}`;
-    return { key: `store:${principal.storeId}:${who}`, limit: customAppLimit(plan) };
+    return { key: principalKey(principal), limit: principal.appKind === 'installed' ? INSTALLED_APPS_LIMIT : customAppLimit(plan) };
   }
   const token = request.headers['x-ac-auth-token'];
   const raw = Array.isArray(token) ? token[0] : token;

@@ -14,47 +14,79 @@ export interface RateLimitOptions {
   now?: () => number;
 }
 
-interface Counted {
+export interface Counted {
   used: number;
   limit: number;
   resetInMs: number;
 }
 
-const counted = new WeakMap<FastifyRequest, Counted>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** This call's count, once the rate limiter has counted it. */
+    callCount: Counted | undefined;
+  }
+}
+
+const policies = new Map<number, string>();
+
+function policy(limit: number): string {
+  let text = policies.get(limit);
+  if (text === undefined) {
+    text = `"default";q=${limit};w=10`;
+    policies.set(limit, text);
+  }
+  return text;
+}
 
 function headers(reply: FastifyReply, { used, limit, resetInMs }: Counted): void {
   const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
   void reply.header('x-ac-call-limit', `${Math.min(used, limit)}/${limit}`);
-  void reply.header('ratelimit-policy', `"default";q=${limit};w=10`);
+  void reply.header('ratelimit-policy', policy(limit));
   void reply.header('ratelimit', `"default";r=${Math.max(0, limit - used)};t=${seconds}`);
 }
 
+function refusal({ limit, resetInMs }: Counted): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
+  return new ApiError(429, `More than ${limit} calls in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
+}
+
+// Callback-style hooks: with the in-memory counter a call is counted without waiting on any promise.
 export const rateLimit = fp(
   (app: FastifyInstance, options: RateLimitOptions) => {
     const now = options.now ?? Date.now;
 
-    async function count(request: FastifyRequest): Promise<Counted> {
-      const caller = callerOf(request, options.plan());
-      const { count: used, resetInMs }: WindowCount = await options.counter.hit(caller.key, now());
-      const result = { used, limit: caller.limit, resetInMs };
-      counted.set(request, result);
+    // A property on the request rather than a WeakMap entry: cheaper to set, and nothing for the GC to trace.
+    if (!app.hasRequestDecorator('callCount')) app.decorateRequest('callCount', undefined);
+
+    function record(request: FastifyRequest, reply: FastifyReply, limit: number, { count: used, resetInMs }: WindowCount): Counted {
+      const result = { used, limit, resetInMs };
+      request.callCount = result;
+      headers(reply, result);
       return result;
     }
 
-    app.addHook('onRequest', async (request, reply) => {
-      const result = await count(request);
-      headers(reply, result);
-      if (result.used > result.limit) {
-        const retryAfter = Math.max(1, Math.ceil(result.resetInMs / 1000));
-        throw new ApiError(429, `More than ${result.limit} calls in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
-      }
+    function count(request: FastifyRequest, reply: FastifyReply): Counted | Promise<Counted> {
+      const caller = callerOf(request, options.plan());
+      const hit = options.counter.hit(caller.key, now());
+      return hit instanceof Promise ? hit.then((found) => record(request, reply, caller.limit, found)) : record(request, reply, caller.limit, hit);
+    }
+
+    app.addHook('onRequest', (request, reply, done) => {
+      const result = count(request, reply);
+      if (result instanceof Promise) result.then((found) => done(found.used > found.limit ? refusal(found) : undefined), (error: unknown) => done(error as Error));
+      else done(result.used > result.limit ? refusal(result) : undefined);
     });
 
-    // A call refused before this plugin's hook ran (by auth, say) is still counted and still told its figures.
-    app.addHook('onSend', async (request, reply, payload) => {
-      const result = counted.get(request) ?? (await count(request));
-      headers(reply, result);
-      return payload;
+    // A call refused before this plugin's hook ran (by auth, say) is still counted and still told its figures;
+    // one counted above already carries them (an error answer keeps the headers set before it).
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.callCount !== undefined) {
+        done(null, payload);
+        return;
+      }
+      const result = count(request, reply);
+      if (result instanceof Promise) result.then(() => done(null, payload), (error: unknown) => done(error as Error));
+      else done(null, payload);
     });
 
     app.addHook('onClose', () => options.counter.close());

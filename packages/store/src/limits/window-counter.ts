@@ -10,7 +10,8 @@ export interface WindowCount {
 }
 
 export interface WindowCounter {
-  hit(key: string, now: number): Promise<WindowCount>;
+  /** Counts a call; an in-memory counter answers at once, without a promise to wait on. */
+  hit(key: string, now: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }
 
@@ -25,14 +26,14 @@ export function memoryWindowCounter(): WindowCounter {
   let counts = new Map<string, number>();
   return {
     hit(key, now) {
-      const window = windowOf(now);
-      if (window.id !== current) {
-        current = window.id;
+      const id = Math.floor(now / WINDOW_MS);
+      if (id !== current) {
+        current = id;
         counts = new Map();
       }
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
-      return Promise.resolve({ count, resetInMs: window.resetInMs });
+      return { count, resetInMs: (id + 1) * WINDOW_MS - now };
     },
     close: () => Promise.resolve(),
   };

@@ -3,6 +3,7 @@ import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type 
 import { ApiError } from '../http/api-error.ts';
 import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
+import { writeQueueOf } from '../db/group-commit.ts';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
@@ -33,6 +34,7 @@ export interface Records {
 
 export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration): Records {
   const { db, dialect } = database;
+  const writes = writeQueueOf(database);
   const table = resource.name;
   const toJson = rowShaper(resource);
 
@@ -73,11 +75,14 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     }
   }
 
-  async function checkReferences(values: Row): Promise<void> {
-    for (const [name, field] of Object.entries(resource.fields)) {
+  const references = Object.entries(resource.fields).flatMap(([name, field]) => (field.references === undefined ? [] : [{ name, target: field.references }]));
+
+  async function checkReferences(db: Kysely<StoreSchema>, values: Row): Promise<void> {
+    for (const reference of references) {
+      const { name } = reference;
       const value = values[name];
-      if (field.references === undefined || value === undefined || value === null) continue;
-      const target = resourceNamed(field.references);
+      if (value === undefined || value === null) continue;
+      const target = resourceNamed(reference.target);
       const found = await db.selectFrom(target.name).select('id').where('id', '=', value as number).executeTakeFirst();
       if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
     }
@@ -109,7 +114,7 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return { ...compiled, parameters: columns.map((column) => row[column]) };
   }
 
-  const get = async (id: number): Promise<Row | undefined> => {
+  const read = async (db: Kysely<StoreSchema>, id: number): Promise<Row | undefined> => {
     const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
     return row === undefined ? undefined : toJson(row);
   };
@@ -143,39 +148,43 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       return { total: Number(total), rows, hasMore, nextAfter };
     },
 
-    get,
+    get: (id) => read(db, id),
 
-    async create(values) {
-      await checkReferences(values);
-      const now = new Date().toISOString();
-      const row = { ...values, created_at: now, updated_at: now };
-      // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
-      if (dialect !== 'mysql') {
-        const [inserted] = (await write(() => db.executeQuery(insertReturning(row)))).rows;
-        if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
-        return toJson(inserted);
-      }
-      const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
-      const created = await get(Number(insertId));
-      if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
-      return created;
-    },
+    // Every statement of a write goes through the connection `writes` hands it (on SQLite, a shared transaction).
+    create: (values) =>
+      writes.run(async (db) => {
+        if (references.length > 0) await checkReferences(db, values);
+        const now = new Date().toISOString();
+        const row = { ...values, created_at: now, updated_at: now };
+        // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
+        if (dialect !== 'mysql') {
+          const [inserted] = (await write(() => db.executeQuery(insertReturning(row)))).rows;
+          if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
+          return toJson(inserted);
+        }
+        const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
+        const created = await read(db, Number(insertId));
+        if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
+        return created;
+      }),
 
-    async update(id, values) {
-      await checkReferences(values);
-      const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
-      if (dialect !== 'mysql') {
-        const row = await write(() => update.returningAll().executeTakeFirst());
-        return row === undefined ? undefined : toJson(row);
-      }
-      await write(() => update.execute());
-      return get(id);
-    },
+    update: (id, values) =>
+      writes.run(async (db) => {
+        if (references.length > 0) await checkReferences(db, values);
+        const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
+        if (dialect !== 'mysql') {
+          const row = await write(() => update.returningAll().executeTakeFirst());
+          return row === undefined ? undefined : toJson(row);
+        }
+        await write(() => update.execute());
+        return read(db, id);
+      }),
 
-    async remove(id) {
-      const result = await write(() => db.deleteFrom(table).where('id', '=', id).executeTakeFirst());
-      return Number(result.numDeletedRows) > 0;
-    },
+    remove: (id) =>
+      writes.run(async (db) => {
+        const result = await write(() => db.deleteFrom(table).where('id', '=', id).executeTakeFirst());
+        return Number(result.numDeletedRows) > 0;
+      }),
   };
 }
 

@@ -25,10 +25,17 @@ function recordId(request: FastifyRequest, resource: ResourceDeclaration): numbe
   return id;
 }
 
+const datetimeFields = new Map<ResourceDeclaration, string[]>();
+
 function normalizeTimes(resource: ResourceDeclaration, body: Row): Row {
+  let names = datetimeFields.get(resource);
+  if (names === undefined) {
+    names = Object.entries(resource.fields).flatMap(([name, field]) => (field.type === 'datetime' ? [name] : []));
+    datetimeFields.set(resource, names);
+  }
   const out: Row = { ...body };
-  for (const [name, field] of Object.entries(resource.fields)) {
-    if (field.type === 'datetime' && typeof out[name] === 'string') out[name] = new Date(out[name]).toISOString();
+  for (const name of names) {
+    if (typeof out[name] === 'string') out[name] = new Date(out[name]).toISOString();
   }
   return out;
 }

@@ -1,0 +1,76 @@
+// Writes issued together (on SQLite: committed in one transaction) each get their own outcome.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { migrateToLatest, openDatabase } from '@app/database';
+import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
+import { storeMigrations } from '../src/app.ts';
+import { MIGRATION_PRODUCT } from '../src/db/migrations.ts';
+import type { StoreDatabase, StoreSchema } from '../src/db/schema.ts';
+import { ApiError } from '../src/http/api-error.ts';
+import { recordsOf } from '../src/resources/records.ts';
+import { resourceNamed } from '../src/resources/registry.ts';
+
+for (const target of await testDatabaseTargets()) {
+  describe(`writes issued together on ${target.name}`, { skip: target.skip }, () => {
+    let throwaway: ThrowawayDatabase;
+    let database: StoreDatabase;
+    before(async () => {
+      throwaway = await target.create();
+      database = await openDatabase<StoreSchema>(throwaway.url);
+      await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    });
+    after(async () => {
+      await database?.close();
+      await throwaway?.drop();
+    });
+
+    const count = async () => Number((await database.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+    test('all succeed and are stored', async () => {
+      const products = recordsOf(database, resourceNamed('products'));
+      const before = await count();
+      const made = await Promise.all(Array.from({ length: 8 }, (_, i) => products.create({ item_name: `Bolt ${i}` })));
+      assert.deepEqual(
+        made.map((row) => row.item_name),
+        Array.from({ length: 8 }, (_, i) => `Bolt ${i}`),
+      );
+      assert.equal(new Set(made.map((row) => row.id)).size, 8);
+      assert.equal(await count(), before + 8);
+    });
+
+    test('one bad write fails alone; the others are stored', async () => {
+      const products = recordsOf(database, resourceNamed('products'));
+      const before = await count();
+      const outcomes = await Promise.allSettled([
+        products.create({ item_name: 'Good 1' }),
+        products.create({ item_name: 'Ghost', manufacturer_id: 987654 }),
+        products.create({ item_name: 'Good 2' }),
+      ]);
+      assert.equal(outcomes[0]?.status, 'fulfilled');
+      assert.equal(outcomes[2]?.status, 'fulfilled');
+      const refused = outcomes[1];
+      assert.equal(refused?.status, 'rejected');
+      assert.ok(refused.reason instanceof ApiError);
+      assert.equal(refused.reason.statusCode, 409);
+      assert.match(refused.reason.message, /manufacturer_id/);
+      assert.equal(await count(), before + 2);
+      const names = (await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Good 1', 'Ghost', 'Good 2']).execute()).map((r) => r.item_name);
+      assert.deepEqual([...names].sort(), ['Good 1', 'Good 2']);
+    });
+
+    test('a write refused by the database itself fails alone too', async () => {
+      const statuses = recordsOf(database, resourceNamed('product_statuses'));
+      const products = recordsOf(database, resourceNamed('products'));
+      const status = await statuses.create({ name: 'Active' });
+      await products.create({ item_name: 'Uses status', product_status_id: status.id });
+      const before = await count();
+      // The delete breaks a foreign key, which only the database notices.
+      const outcomes = await Promise.allSettled([products.create({ item_name: 'Plain 1' }), statuses.remove(status.id as number), products.create({ item_name: 'Plain 2' })]);
+      assert.equal(outcomes[0]?.status, 'fulfilled');
+      assert.equal(outcomes[1]?.status, 'rejected');
+      assert.equal(outcomes[2]?.status, 'fulfilled');
+      assert.ok((await statuses.get(status.id as number)) !== undefined);
+      assert.equal(await count(), before + 2);
+    });
+  });
+}
