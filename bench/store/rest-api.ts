@@ -98,8 +98,9 @@ try {
     const full = median(runs.full);
     const cpuCost = (f: Figures) => `CPU/req ${percent(f.cpuUs / plain.cpuUs - 1)}`;
     // Runs of one round are minutes closer in time than the medians, so their ratio drifts less with the machine's load.
-    const paired = (of: Figures[], to: Figures[]) => percent(middleOf(of.map((f, i) => f.rps / (to[i]?.rps ?? Number.NaN))));
-    const pairedCost = (of: Figures[]) => percent(middleOf(of.map((f, i) => 1 - f.rps / (runs.plain[i]?.rps ?? Number.NaN))));
+    const pairedRatio = (of: Figures[], to: Figures[]) => middleOf(of.map((f, i) => f.rps / (to[i]?.rps ?? Number.NaN)));
+    const paired = (of: Figures[], to: Figures[]) => percent(pairedRatio(of, to));
+    const pairedCost = (of: Figures[]) => percent(1 - pairedRatio(of, runs.plain));
     lines.push(`${method} ${path}`);
     lines.push(`  bare Fastify (ceiling)            ${show(bare)}   runs ${range(runs.bare)}`);
     lines.push(`  store, no rate limit / no cache   ${show(plain)}   ${percent(plain.rps / bare.rps)} of ceiling (per round: median ${paired(runs.plain, runs.bare)}); runs ${range(runs.plain)}`);
