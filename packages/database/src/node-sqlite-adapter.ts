@@ -1,13 +1,22 @@
 // Kysely's SqliteDialect expects a better-sqlite3-shaped object; node:sqlite is close but not equal.
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { CompiledQuery, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 
 export interface NodeSqliteOptions {
   /** Milliseconds a writer waits for another connection's lock before failing. */
   busyTimeoutMs?: number;
 }
 
-export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): SqliteDatabase {
+/**
+ * Statements run at once on the connection Kysely uses, for a caller that must run several with nothing
+ * in between (group commit). Kysely's own SQLite transactions span awaits, so check `inTransaction` first.
+ */
+export interface SyncSqlite {
+  execute(query: Pick<CompiledQuery, 'sql' | 'parameters'>): QueryResult<Record<string, unknown>>;
+  readonly inTransaction: boolean;
+}
+
+export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): SqliteDatabase & { sync: SyncSqlite } {
   const db = new DatabaseSync(path);
   // WAL lets the RPC server read while an agent process writes; memory databases cannot use it.
   if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
@@ -16,21 +25,34 @@ export function openNodeSqlite(path: string, options: NodeSqliteOptions = {}): S
   db.exec('PRAGMA synchronous = NORMAL');
   // Kysely prepares on every query; a hot query (a poll, a progress read) should not pay that each time.
   const cache = new Map<string, SqliteStatement>();
+  const prepare = (sql: string): SqliteStatement => {
+    // A schema change through this connection can alter what a cached `select *` returns.
+    if (SCHEMA_CHANGE.test(sql)) cache.clear();
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = wrapStatement(db.prepare(sql));
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     close: () => {
       cache.clear();
       db.close();
     },
-    prepare: (sql) => {
-      // A schema change through this connection can alter what a cached `select *` returns.
-      if (SCHEMA_CHANGE.test(sql)) cache.clear();
-      let statement = cache.get(sql);
-      if (statement === undefined) {
-        statement = wrapStatement(db.prepare(sql));
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, statement);
-      }
-      return statement;
+    prepare,
+    sync: {
+      // The same results Kysely's SQLite driver makes of a statement.
+      execute: ({ sql, parameters }) => {
+        const statement = prepare(sql);
+        if (statement.reader) return { rows: statement.all(parameters) as Record<string, unknown>[] };
+        const { changes, lastInsertRowid } = statement.run(parameters);
+        return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+      },
+      get inTransaction() {
+        return db.isTransaction;
+      },
     },
   };
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
-import { openNodeSqlite } from './node-sqlite-adapter.ts';
+import { openNodeSqlite, type SyncSqlite } from './node-sqlite-adapter.ts';
 import { DatabaseUnreachableError } from './unreachable-error.ts';
 import { MEMORY, parseDatabaseUrl, redactUrl, type DatabaseTarget, type DialectName } from './url.ts';
 
@@ -10,6 +10,8 @@ export interface Database<DB> {
   readonly dialect: DialectName;
   /** The URL with any password masked. */
   readonly description: string;
+  /** On SQLite only: the same connection, for statements that must run back to back. */
+  readonly sqlite?: SyncSqlite;
   close(): Promise<void>;
 }
 
@@ -27,8 +29,16 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
   const target = parseDatabaseUrl(url);
   const description = describe(target, url);
   let db: Kysely<DB>;
+  let sqlite: SyncSqlite | undefined;
   try {
-    db = new Kysely<DB>({ dialect: await createDialect(target, options) });
+    if (target.dialect === 'sqlite') {
+      if (target.path !== MEMORY) mkdirSync(dirname(target.path), { recursive: true });
+      const connection = openNodeSqlite(target.path);
+      sqlite = connection.sync;
+      db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+    } else {
+      db = new Kysely<DB>({ dialect: await serverDialect(target, options) });
+    }
   } catch (cause) {
     throw new DatabaseUnreachableError(description, cause);
   }
@@ -38,7 +48,7 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
     await db.destroy().catch(() => undefined);
     throw new DatabaseUnreachableError(description, cause);
   }
-  return { db, dialect: target.dialect, description, close: () => db.destroy() };
+  return { db, dialect: target.dialect, description, ...(sqlite === undefined ? {} : { sqlite }), close: () => db.destroy() };
 }
 
 function describe(target: DatabaseTarget, url: string): string {
@@ -56,14 +66,10 @@ function warnIdleError(error: Error): void {
   console.warn(`database: a pooled connection broke and will be replaced (${error.message})`);
 }
 
-async function createDialect(target: DatabaseTarget, options: OpenOptions): Promise<Dialect> {
+async function serverDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite' }>, options: OpenOptions): Promise<Dialect> {
   const poolSize = options.poolSize ?? 10;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5000;
   switch (target.dialect) {
-    case 'sqlite': {
-      if (target.path !== MEMORY) mkdirSync(dirname(target.path), { recursive: true });
-      return new SqliteDialect({ database: openNodeSqlite(target.path) });
-    }
     case 'postgres': {
       const pg = await import('pg');
       const types = pg.default.types;

@@ -72,5 +72,24 @@ for (const target of await testDatabaseTargets()) {
       assert.ok((await statuses.get(status.id as number)) !== undefined);
       assert.equal(await count(), before + 2);
     });
+
+    test('a write issued while another transaction is open neither joins it nor is lost with it', async () => {
+      const products = recordsOf(database, resourceNamed('products'));
+      const now = new Date().toISOString();
+      let kept: Promise<unknown> | undefined;
+      await assert.rejects(
+        database.db.transaction().execute(async (trx) => {
+          await trx.insertInto('products').values({ item_name: 'Rolled back', created_at: now, updated_at: now }).execute();
+          kept = products.create({ item_name: 'Kept' });
+          // On SQLite both share one connection: the write must wait for this transaction to end.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          throw new Error('the caller gives up');
+        }),
+        /the caller gives up/,
+      );
+      await kept;
+      const names = (await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Rolled back', 'Kept']).execute()).map((r) => r.item_name);
+      assert.deepEqual(names, ['Kept']);
+    });
   });
 }

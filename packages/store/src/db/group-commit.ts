@@ -1,14 +1,19 @@
+// Writes as generators: a write yields each statement it needs and gets its result back, so one body
+// runs both on SQLite, where statements are synchronous, and on PostgreSQL or MariaDB, where they are not.
+//
 // Group commit on SQLite: writes that reach the database in the same turn of the event loop share one
 // transaction, so they pay for one commit instead of one each, and every caller hears back only once the
-// COMMIT has returned. Should any write of a batch fail (or the COMMIT), the whole batch is rolled back and
-// each write runs again on its own, so one bad write fails only its own request: the cost of a savepoint
-// per write is paid only in that rare case. PostgreSQL and MariaDB commit concurrent transactions together
-// themselves; there a write just runs.
-import type { Kysely } from 'kysely';
-import type { StoreDatabase, StoreSchema } from './schema.ts';
+// COMMIT has returned. The batch runs synchronously on the connection, so no other statement can slip in
+// between its own. Should any write of a batch fail (or the COMMIT), the whole batch is rolled back and
+// each write runs again in a transaction of its own, so one bad write fails only its own request.
+// PostgreSQL and MariaDB commit concurrent transactions together themselves; there a write just runs.
+import type { SyncSqlite } from '@app/database';
+import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import type { Row, StoreDatabase, StoreSchema } from './schema.ts';
 
-/** A write, given the connection to run every one of its statements on. */
-export type Write<T> = (db: Kysely<StoreSchema>) => Promise<T>;
+/** The statements of one write, in order; the generator's return value is the write's. */
+export type WriteSteps<T> = Generator<CompiledQuery, T, QueryResult<Row>>;
+export type Write<T> = () => WriteSteps<T>;
 
 export interface WriteQueue {
   run<T>(write: Write<T>): Promise<T>;
@@ -26,46 +31,97 @@ const queues = new WeakMap<StoreDatabase, WriteQueue>();
 export function writeQueueOf(database: StoreDatabase): WriteQueue {
   let queue = queues.get(database);
   if (queue === undefined) {
-    queue = database.dialect === 'sqlite' ? groupCommit(database.db) : { run: (write) => write(database.db) };
+    queue = database.sqlite === undefined ? runAsync(database.db) : groupCommit(database.sqlite);
     queues.set(database, queue);
   }
   return queue;
 }
 
-function groupCommit(db: Kysely<StoreSchema>): WriteQueue {
+function runAsync(db: Kysely<StoreSchema>): WriteQueue {
+  return {
+    async run<T>(write: Write<T>): Promise<T> {
+      const steps = write();
+      let step = steps.next();
+      while (step.done !== true) {
+        let result: QueryResult<Row>;
+        try {
+          result = await db.executeQuery<Row>(step.value);
+        } catch (error) {
+          step = steps.throw(error);
+          continue;
+        }
+        step = steps.next(result);
+      }
+      return step.value;
+    },
+  };
+}
+
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+function groupCommit(sqlite: SyncSqlite): WriteQueue {
   let waiting: Queued[] = [];
 
-  function inOneTransaction(batch: Queued[]): Promise<unknown[]> {
-    return db.transaction().execute(async (trx) => {
-      const values: unknown[] = [];
-      for (const { write } of batch) values.push(await write(trx));
-      return values;
-    });
+  function runSync<T>(write: Write<T>): T {
+    const steps = write();
+    let step = steps.next();
+    while (step.done !== true) {
+      let result: QueryResult<Row>;
+      try {
+        result = sqlite.execute(step.value);
+      } catch (error) {
+        step = steps.throw(error);
+        continue;
+      }
+      step = steps.next(result);
+    }
+    return step.value;
   }
 
-  async function oneByOne(batch: Queued[]): Promise<void> {
-    for (const queued of batch) {
-      try {
-        queued.resolve(await queued.write(db));
-      } catch (error) {
-        queued.reject(error);
-      }
+  /** Runs the writes in one transaction: all their values, or the first failure with nothing written. */
+  function inOneTransaction(writes: readonly Write<unknown>[]): unknown[] {
+    sqlite.execute(BEGIN);
+    try {
+      const values = writes.map(runSync);
+      sqlite.execute(COMMIT);
+      return values;
+    } catch (error) {
+      if (sqlite.inTransaction) sqlite.execute(ROLLBACK);
+      throw error;
+    }
+  }
+
+  function settle(queued: Queued): void {
+    try {
+      queued.resolve(inOneTransaction([queued.write])[0]);
+    } catch (error) {
+      queued.reject(error);
     }
   }
 
   function flush(): void {
-    const batch = waiting;
-    waiting = [];
-    // Alone, a write commits by itself: no transaction to pay for.
-    if (batch.length === 1) {
-      void oneByOne(batch);
+    // A transaction Kysely opened is still waiting on its caller; the batch goes once it has ended.
+    if (sqlite.inTransaction) {
+      setImmediate(flush);
       return;
     }
-    inOneTransaction(batch).then(
-      (values) => batch.forEach((queued, i) => queued.resolve(values[i])),
+    const batch = waiting;
+    waiting = [];
+    if (batch.length === 1) {
+      settle(batch[0]);
+      return;
+    }
+    let values: unknown[];
+    try {
+      values = inOneTransaction(batch.map((queued) => queued.write));
+    } catch {
       // Nothing of the batch was written; the failure, whoever caused it, is found again alone.
-      () => oneByOne(batch),
-    );
+      batch.forEach(settle);
+      return;
+    }
+    batch.forEach((queued, i) => queued.resolve(values[i]));
   }
 
   return {

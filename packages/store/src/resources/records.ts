@@ -1,9 +1,9 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
-import { writeQueueOf } from '../db/group-commit.ts';
+import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
@@ -75,22 +75,34 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     }
   }
 
-  const references = Object.entries(resource.fields).flatMap(([name, field]) => (field.references === undefined ? [] : [{ name, target: field.references }]));
+  // `select id` (or every column) of one row by id, compiled once per table.
+  const idLookups = new Map<string, CompiledQuery>();
+  function idLookup(of: string, allColumns = false): CompiledQuery {
+    const key = `${of}${allColumns ? ' *' : ''}`;
+    let compiled = idLookups.get(key);
+    if (compiled === undefined) {
+      const select = db.selectFrom(of).where('id', '=', 0);
+      compiled = (allColumns ? select.selectAll() : select.select('id')).compile();
+      idLookups.set(key, compiled);
+    }
+    return compiled;
+  }
 
-  async function checkReferences(db: Kysely<StoreSchema>, values: Row): Promise<void> {
-    for (const reference of references) {
-      const { name } = reference;
+  const references = Object.entries(resource.fields).flatMap(([name, field]) => (field.references === undefined ? [] : [{ name, target: resourceNamed(field.references) }]));
+
+  function* checkReferences(values: Row): WriteSteps<void> {
+    for (const { name, target } of references) {
       const value = values[name];
       if (value === undefined || value === null) continue;
-      const target = resourceNamed(reference.target);
-      const found = await db.selectFrom(target.name).select('id').where('id', '=', value as number).executeTakeFirst();
+      const found = (yield withParameters(idLookup(target.name), [value])).rows[0];
       if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
     }
   }
 
-  async function write<T>(action: () => Promise<T>): Promise<T> {
+  /** Runs one statement, turning the database's constraint errors into clear 409s. */
+  function* guarded(query: CompiledQuery): WriteSteps<QueryResult<Row>> {
     try {
-      return await action();
+      return yield query;
     } catch (error) {
       // A referenced row deleted between the check and the write still lands here as a clear 409.
       const kind = constraintViolation(error);
@@ -101,8 +113,8 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   }
 
   // Inserts compiled once per set of columns: the SQL depends only on them, one parameter per value in column order.
-  const inserts = new Map<string, CompiledQuery<Row>>();
-  function insertReturning(row: Row): CompiledQuery<Row> {
+  const inserts = new Map<string, CompiledQuery>();
+  function insertReturning(row: Row): CompiledQuery {
     const columns = Object.keys(row);
     const key = columns.join(',');
     let compiled = inserts.get(key);
@@ -111,13 +123,15 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       if (compiled.parameters.length !== columns.length) return compiled;
       if (inserts.size < 100) inserts.set(key, compiled);
     }
-    return { ...compiled, parameters: columns.map((column) => row[column]) };
+    return withParameters(compiled, columns.map((column) => row[column]));
   }
 
-  const read = async (db: Kysely<StoreSchema>, id: number): Promise<Row | undefined> => {
-    const row = await db.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
-    return row === undefined ? undefined : toJson(row);
-  };
+  const byId = (id: number) => withParameters(idLookup(table, true), [id]);
+  const shaped = (row: Row | undefined) => (row === undefined ? undefined : toJson(row));
+
+  function* readBack(id: number): WriteSteps<Row | undefined> {
+    return shaped((yield byId(id)).rows[0]);
+  }
 
   return {
     async list(query, scope) {
@@ -148,44 +162,47 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       return { total: Number(total), rows, hasMore, nextAfter };
     },
 
-    get: (id) => read(db, id),
+    get: async (id) => shaped((await db.executeQuery<Row>(byId(id))).rows[0]),
 
-    // Every statement of a write goes through the connection `writes` hands it (on SQLite, a shared transaction).
+    // On SQLite, a write's statements run back to back in a transaction shared with the writes of the same turn.
     create: (values) =>
-      writes.run(async (db) => {
-        if (references.length > 0) await checkReferences(db, values);
+      writes.run(function* () {
+        if (references.length > 0) yield* checkReferences(values);
         const now = new Date().toISOString();
         const row = { ...values, created_at: now, updated_at: now };
         // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
         if (dialect !== 'mysql') {
-          const [inserted] = (await write(() => db.executeQuery(insertReturning(row)))).rows;
+          const [inserted] = (yield* guarded(insertReturning(row))).rows;
           if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
           return toJson(inserted);
         }
-        const { insertId } = await write(() => db.insertInto(table).values(row).executeTakeFirstOrThrow());
-        const created = await read(db, Number(insertId));
+        const { insertId } = yield* guarded(db.insertInto(table).values(row).compile());
+        const created = yield* readBack(Number(insertId));
         if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
         return created;
       }),
 
     update: (id, values) =>
-      writes.run(async (db) => {
-        if (references.length > 0) await checkReferences(db, values);
+      writes.run(function* () {
+        if (references.length > 0) yield* checkReferences(values);
         const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
         if (dialect !== 'mysql') {
-          const row = await write(() => update.returningAll().executeTakeFirst());
-          return row === undefined ? undefined : toJson(row);
+          return shaped((yield* guarded(update.returningAll().compile())).rows[0]);
         }
-        await write(() => update.execute());
-        return read(db, id);
+        yield* guarded(update.compile());
+        return yield* readBack(id);
       }),
 
     remove: (id) =>
-      writes.run(async (db) => {
-        const result = await write(() => db.deleteFrom(table).where('id', '=', id).executeTakeFirst());
-        return Number(result.numDeletedRows) > 0;
+      writes.run(function* () {
+        const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
+        return Number(result.numAffectedRows ?? 0) > 0;
       }),
   };
+}
+
+function withParameters(compiled: CompiledQuery, parameters: readonly unknown[]): CompiledQuery {
+  return { ...compiled, parameters };
 }
 
 function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expression<SqlBool> {
