@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { lifetimes as defaultLifetimes, type Lifetimes } from './lifetimes.ts';
 import { defaultLockout, type LockoutPolicy } from './lockout.ts';
 import { principalCache, type PrincipalCache } from './principal-cache.ts';
+import { readRevision } from './revocations.ts';
 import type { AuthTables } from './schema.ts';
 
 export interface AuthContext {
@@ -17,7 +18,7 @@ export interface AuthContext {
 
 export function authContext(input: { db: Kysely<AuthTables>; key: Uint8Array } & Partial<Omit<AuthContext, 'db' | 'key'>>): AuthContext {
   if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
-  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(), ...input };
+  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(() => readRevision(input.db)), ...input };
 }
 
 export function iso(ms: number): string {

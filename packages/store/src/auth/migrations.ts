@@ -82,4 +82,16 @@ export const authMigrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('customers').addColumn('tax_id', 'varchar(400)').execute();
     },
   },
+  '0105_auth_revocation_revision': {
+    // One counter, raised whenever a token stops working before its time: every instance polls it and
+    // drops the principals it has cached when it moves, so a revocation reaches them all at once.
+    up: async (db) => {
+      await db.schema
+        .createTable('auth_revision')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .execute();
+      await db.insertInto('auth_revision').values({ id: 1, revision: 0 }).execute();
+    },
+  },
 };

@@ -6,6 +6,7 @@ import { deriveSecret, newNonce } from './derived-secret.ts';
 import type { ChallengeMethod } from './pkce.ts';
 import { formatScopes, parseScopes, type Scope } from './scopes.ts';
 import { hashSecret } from './token-secret.ts';
+import { recordRevocation } from './revocations.ts';
 import { issueOAuthTokens, type IssuedTokens } from './tokens.ts';
 
 export interface CodeGrant {
@@ -97,8 +98,10 @@ export async function redeemCode(ctx: AuthContext, stored: StoredCode, app: App)
   const claim = await ctx.db.updateTable('oauth_codes').set({ used_at: now }).where('id', '=', stored.id).where('used_at', 'is', null).executeTakeFirst();
   if (Number(claim.numUpdatedRows) !== 1) {
     const again = await findCode(ctx, { authId: stored.authId });
-    if (again?.tokenId != null) await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', again.tokenId).where('revoked_at', 'is', null).execute();
-    ctx.principals.clear();
+    if (again?.tokenId != null) {
+      await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', again.tokenId).where('revoked_at', 'is', null).execute();
+      await recordRevocation(ctx);
+    }
     return { problem: 'reused' };
   }
   if (stored.expiresAt <= now) return { problem: 'expired' };

@@ -5,6 +5,11 @@ export type AppKind = 'custom' | 'installed';
 export type TokenKind = 'console' | 'oauth';
 
 export interface AuthTables {
+  /** One row (id 1): raised by every revocation, polled by every instance. */
+  auth_revision: {
+    id: number;
+    revision: number;
+  };
   api_apps: {
     id: Generated<number>;
     store_id: number;

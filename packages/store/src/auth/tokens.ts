@@ -4,6 +4,7 @@ import type { App } from './apps.ts';
 import { iso, type AuthContext } from './context.ts';
 import type { Principal } from './principal.ts';
 import type { AuthTables, TokenKind } from './schema.ts';
+import { recordRevocation } from './revocations.ts';
 import { formatScopes, normalizeScopes, parseScopes, type Scope } from './scopes.ts';
 import { hashSecret, newSecret } from './token-secret.ts';
 
@@ -104,18 +105,25 @@ export type TokenResolution = { principal: Principal } | { problem: TokenProblem
 /** Resolves the X-AC-Auth-Token value into a principal, or says why not; at once when the principal is cached. */
 export function resolveToken(ctx: AuthContext, token: string): TokenResolution | Promise<TokenResolution> {
   const tokenHash = hashSecret(token);
-  const cached = ctx.principals.get(tokenHash, ctx.now());
-  if (cached !== undefined) return { principal: cached };
-  return lookUpToken(ctx, tokenHash);
+  const now = ctx.now();
+  if (!ctx.principals.confirmed(now)) return ctx.principals.confirm(now).then(() => cachedOrLookedUp(ctx, tokenHash, now));
+  return cachedOrLookedUp(ctx, tokenHash, now);
+}
+
+function cachedOrLookedUp(ctx: AuthContext, tokenHash: string, now: number): TokenResolution | Promise<TokenResolution> {
+  const cached = ctx.principals.get(tokenHash, now);
+  return cached === undefined ? lookUpToken(ctx, tokenHash) : { principal: cached };
 }
 
 async function lookUpToken(ctx: AuthContext, tokenHash: string): Promise<TokenResolution> {
+  // A revocation recorded while this lookup runs must not leave its older answer cached.
+  const generation = ctx.principals.generation;
   const row = (await ctx.db.executeQuery(tokenLookup(ctx.db, tokenHash))).rows[0];
   if (row === undefined) return { problem: 'unknown' };
   if (row.revoked_at !== null) return { problem: 'revoked' };
   if (row.expires_at !== null && row.expires_at <= iso(ctx.now())) return { problem: 'expired' };
   const principal: Principal = { kind: 'token', storeId: row.store_id, appId: row.client_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at };
-  ctx.principals.set(tokenHash, principal, ctx.now());
+  ctx.principals.set(tokenHash, principal, ctx.now(), generation);
   return { principal };
 }
 
@@ -137,8 +145,8 @@ export async function refreshTokens(ctx: AuthContext, app: App, refreshToken: st
   const granted = parseScopes(row.scopes);
   if (narrowTo !== undefined && narrowTo.some((s) => !granted.includes(s))) return 'wider';
   const result = await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).executeTakeFirst();
-  ctx.principals.clear();
   if (Number(result.numUpdatedRows) !== 1) return undefined;
+  await recordRevocation(ctx);
   return issueOAuthTokens(ctx, app, { scopes: narrowTo === undefined ? granted : normalizeScopes(narrowTo), adminUserId: row.admin_user_id ?? 0 });
 }
 
@@ -150,8 +158,9 @@ export async function revokeToken(ctx: AuthContext, storeId: number, tokenId: nu
     .where('store_id', '=', storeId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  ctx.principals.clear();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) !== 1) return false;
+  await recordRevocation(ctx);
+  return true;
 }
 
 /** The app's tokens, newest first, revoked ones included so the console shows the history. */

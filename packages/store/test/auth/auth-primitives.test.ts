@@ -86,16 +86,44 @@ test('plan levels read as people write them', () => {
 
 describe('principal cache', () => {
   const principal = (expiresAt: string | null) => ({ kind: 'token' as const, storeId: 1, appId: 'a', appKind: 'custom' as const, tokenId: 1, scopes: [], expiresAt });
-  test('keeps a resolved token for a second at most, and never past its expiry', () => {
-    const cache = principalCache();
-    cache.set('h1', principal(null), 0);
-    assert.ok(cache.get('h1', 999));
-    assert.equal(cache.get('h1', 1000), undefined);
-    cache.set('h2', principal(new Date(500).toISOString()), 0);
+  test('keeps a resolved token for a minute at most, and never past its expiry', () => {
+    const cache = principalCache(() => Promise.resolve(0));
+    cache.set('h1', principal(null), 0, cache.generation);
+    assert.ok(cache.get('h1', 59_999));
+    assert.equal(cache.get('h1', 60_000), undefined);
+    cache.set('h2', principal(new Date(500).toISOString()), 0, cache.generation);
     assert.ok(cache.get('h2', 499));
     assert.equal(cache.get('h2', 500), undefined);
-    cache.set('h3', principal(null), 0);
+    cache.set('h3', principal(null), 0, cache.generation);
     cache.clear();
     assert.equal(cache.get('h3', 1), undefined);
+  });
+  test('a lookup that began before a clear is not cached', () => {
+    const cache = principalCache(() => Promise.resolve(0));
+    const began = cache.generation;
+    cache.clear();
+    cache.set('h1', principal(null), 0, began);
+    assert.equal(cache.get('h1', 1), undefined);
+  });
+  test('is trusted only for a quarter second after the revision was confirmed; a new revision empties it', async () => {
+    let revision = 7;
+    const cache = principalCache(() => Promise.resolve(revision));
+    assert.equal(cache.confirmed(0), false);
+    await cache.confirm(0);
+    cache.set('h1', principal(null), 0, cache.generation);
+    assert.equal(cache.confirmed(249), true);
+    assert.equal(cache.confirmed(250), false);
+    await cache.confirm(250);
+    assert.ok(cache.get('h1', 250), 'same revision: entries stay');
+    revision = 8;
+    await cache.confirm(500);
+    assert.equal(cache.get('h1', 500), undefined);
+  });
+  test('a revision that cannot be read empties it and is not trusted', async () => {
+    const cache = principalCache(() => Promise.reject(new Error('database down')));
+    cache.set('h1', principal(null), 0, cache.generation);
+    await assert.rejects(cache.confirm(0), /database down/);
+    assert.equal(cache.get('h1', 0), undefined);
+    assert.equal(cache.confirmed(0), false);
   });
 });

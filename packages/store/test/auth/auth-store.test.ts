@@ -49,6 +49,20 @@ for (const target of await testDatabaseTargets()) {
       await assert.rejects(createApp(ctx, storeId, { name: 'Bad', kind: 'custom', redirectUri: 'http://evil.example/' }), /https/);
     });
 
+    test('a token revoked through one instance stops working in another within a quarter second', async () => {
+      const app = (await findApp(ctx, { name: 'Sync', storeId }))!;
+      const issued = await createConsoleToken(ctx, app, { scopes: 'read_catalog' });
+      // A second instance of the server: its own principal cache, the same database.
+      const other = authContext({ db: database.db, key: ctx.key, now: () => clock });
+      assert.ok('principal' in (await resolveToken(other, issued.accessToken)));
+      clock += 200;
+      assert.ok('principal' in (await resolveToken(other, issued.accessToken)), 'cached: no revocation yet');
+      assert.equal(await revokeToken(ctx, storeId, issued.record.id), true);
+      assert.deepEqual(await resolveToken(ctx, issued.accessToken), { problem: 'revoked' }, 'at once where it was revoked');
+      clock += 250;
+      assert.deepEqual(await resolveToken(other, issued.accessToken), { problem: 'revoked' });
+    });
+
     test('a console token never expires, is stored hashed, and stops working once revoked', async () => {
       const app = (await findApp(ctx, { name: 'Sync', storeId }))!;
       const issued = await createConsoleToken(ctx, app, { scopes: 'read_catalog,orders' });

@@ -1,0 +1,20 @@
+// The revocation revision: raised whenever a token stops working before its time (revoked, or spent by
+// a refresh or a replayed code). Every instance's principal cache polls it (see principal-cache.ts).
+import type { Kysely } from 'kysely';
+import type { AuthContext } from './context.ts';
+import type { AuthTables } from './schema.ts';
+
+/** Call after the revoking write has been made: other instances drop their cached principals on their next poll, this one at once. */
+export async function recordRevocation(ctx: AuthContext): Promise<void> {
+  await ctx.db
+    .updateTable('auth_revision')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+  ctx.principals.clear();
+}
+
+export async function readRevision(db: Kysely<AuthTables>): Promise<number> {
+  const row = await db.selectFrom('auth_revision').select('revision').where('id', '=', 1).executeTakeFirst();
+  return Number(row?.revision ?? 0);
+}
