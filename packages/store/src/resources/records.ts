@@ -133,6 +133,36 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return shaped((yield byId(id)).rows[0]);
   }
 
+  // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
+  function* createSteps(values: Row): WriteSteps<Row> {
+    if (references.length > 0) yield* checkReferences(values);
+    const now = isoNow();
+    const row = { ...values, created_at: now, updated_at: now };
+    // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
+    if (dialect !== 'mysql') {
+      const [inserted] = (yield* guarded(insertReturning(row))).rows;
+      if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
+      return toJson(inserted);
+    }
+    const { insertId } = yield* guarded(db.insertInto(table).values(row).compile());
+    const created = yield* readBack(Number(insertId));
+    if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
+    return created;
+  }
+
+  function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
+    if (references.length > 0) yield* checkReferences(values);
+    const update = db.updateTable(table).set({ ...values, updated_at: isoNow() }).where('id', '=', id);
+    if (dialect !== 'mysql') return shaped((yield* guarded(update.returningAll().compile())).rows[0]);
+    yield* guarded(update.compile());
+    return yield* readBack(id);
+  }
+
+  function* removeSteps(id: number): WriteSteps<boolean> {
+    const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
   return {
     async list(query, scope) {
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
@@ -164,41 +194,18 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
 
     get: async (id) => shaped((await db.executeQuery<Row>(byId(id))).rows[0]),
 
-    // On SQLite, a write's statements run back to back in a transaction shared with the writes of the same turn.
-    create: (values) =>
-      writes.run(function* () {
-        if (references.length > 0) yield* checkReferences(values);
-        const now = new Date().toISOString();
-        const row = { ...values, created_at: now, updated_at: now };
-        // RETURNING saves a second query where the database has it (Kysely's MySQL dialect does not).
-        if (dialect !== 'mysql') {
-          const [inserted] = (yield* guarded(insertReturning(row))).rows;
-          if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
-          return toJson(inserted);
-        }
-        const { insertId } = yield* guarded(db.insertInto(table).values(row).compile());
-        const created = yield* readBack(Number(insertId));
-        if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
-        return created;
-      }),
-
-    update: (id, values) =>
-      writes.run(function* () {
-        if (references.length > 0) yield* checkReferences(values);
-        const update = db.updateTable(table).set({ ...values, updated_at: new Date().toISOString() }).where('id', '=', id);
-        if (dialect !== 'mysql') {
-          return shaped((yield* guarded(update.returningAll().compile())).rows[0]);
-        }
-        yield* guarded(update.compile());
-        return yield* readBack(id);
-      }),
-
-    remove: (id) =>
-      writes.run(function* () {
-        const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
-        return Number(result.numAffectedRows ?? 0) > 0;
-      }),
+    create: (values) => writes.run(() => createSteps(values)),
+    update: (id, values) => writes.run(() => updateSteps(id, values)),
+    remove: (id) => writes.run(() => removeSteps(id)),
   };
+}
+
+// Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
+let lastIso = { ms: Number.NaN, text: '' };
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 function withParameters(compiled: CompiledQuery, parameters: readonly unknown[]): CompiledQuery {
