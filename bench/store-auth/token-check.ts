@@ -66,7 +66,7 @@ try {
     (baseline === undefined ? '' : `  ratio ${((rate / baseline) * 100).toFixed(1)}%, auth adds ${(1e6 / rate - 1e6 / baseline).toFixed(0)} us`);
   console.log(`token check cost, in process on SQLite (${TOKENS} live tokens, ${CALLS} calls x ${ROUNDS} interleaved rounds, median)`);
   console.log(line('public route (baseline)', o));
-  console.log(line('token + scope, resolved within the last second', median(hot), o));
+  console.log(line('token + scope, principal cached', median(hot), o));
   console.log(line('token + scope, looked up every call', median(cold), o));
   await app.close();
 } finally {
