@@ -1,6 +1,6 @@
 // Console administrators: password sign-in with lockout after repeated failures.
 import { iso, type AuthContext } from './context.ts';
-import { lockedUntil } from './lockout.ts';
+import { lockedUntil, type Attempt } from './lockout.ts';
 import { hashPassword, verifyPassword } from '../accounts/password-hash.ts';
 import type { ResourceGroup } from './scopes.ts';
 
@@ -61,31 +61,37 @@ const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAA
 export type SignInResult = { ok: true; admin: Admin } | { ok: false; reason: 'bad-credentials' } | { ok: false; reason: 'locked'; until: number };
 
 /**
- * Checks a password. A locked account answers `locked` without checking, so guessing stops even
- * with the right password; unknown accounts are counted too, so both look alike.
+ * Checks a password. An account locked for this address (or for all) answers `locked` without
+ * checking, so guessing stops even with the right password; unknown accounts are counted too, so both look alike.
  */
-export async function signIn(ctx: AuthContext, emailInput: string, password: string): Promise<SignInResult> {
+export async function signIn(ctx: AuthContext, emailInput: string, password: string, address: string): Promise<SignInResult> {
   const email = normalizeEmail(emailInput).slice(0, 254);
   const now = ctx.now();
   const attempts = await ctx.db
     .selectFrom('admin_login_attempts')
-    .select(['at', 'succeeded'])
+    .select(['at', 'succeeded', 'address'])
     .where('email', '=', email)
     .where('at', '>', iso(now - Math.max(ctx.lockout.windowMs, ctx.lockout.lockMs) * 2))
     .orderBy('id')
     .execute();
-  const history = attempts.map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded) }));
-  const until = lockedUntil(history, now, ctx.lockout);
+  const history = attempts.map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded), address: a.address }));
+  const locked = (all: readonly (Attempt & { address: string | null })[]) =>
+    lockedUntil(
+      all.filter((a) => a.address === address),
+      now,
+      ctx.lockout,
+    ) ?? lockedUntil(all, now, ctx.lockout, ctx.lockout.maxFailuresPerAccount);
+  const until = locked(history);
   if (until !== undefined) return { ok: false, reason: 'locked', until };
   const row = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'password_hash']).where('email', '=', email).executeTakeFirst();
   // An unknown account still costs one scrypt, so timing does not tell which accounts exist.
   const good = await verifyPassword(password, row?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
   const succeeded = good && row !== undefined;
-  await ctx.db.insertInto('admin_login_attempts').values({ email, at: iso(now), succeeded }).execute();
+  await ctx.db.insertInto('admin_login_attempts').values({ email, address, at: iso(now), succeeded }).execute();
   // Attempts older than a day no longer count for anything; guesses at unknown names must not pile up.
   await ctx.db.deleteFrom('admin_login_attempts').where('at', '<', iso(now - 24 * 3600_000)).execute();
   if (!succeeded) {
-    const lockedNow = lockedUntil([...history, { at: now, succeeded: false }], now, ctx.lockout);
+    const lockedNow = locked([...history, { at: now, succeeded: false, address }]);
     return lockedNow === undefined ? { ok: false, reason: 'bad-credentials' } : { ok: false, reason: 'locked', until: lockedNow };
   }
   return { ok: true, admin: { id: row.id, storeId: row.store_id, email: row.email, access: toAccess(row.access) } };

@@ -94,4 +94,10 @@ export const authMigrations: Record<string, ProductMigration> = {
       await db.insertInto('auth_revision').values({ id: 1, revision: 0 }).execute();
     },
   },
+  '0106_auth_login_attempt_address': {
+    // Lockout counts per account and address, so one address's guesses lock out only that address.
+    up: async (db) => {
+      await db.schema.alterTable('admin_login_attempts').addColumn('address', 'varchar(64)').execute();
+    },
+  },
 };

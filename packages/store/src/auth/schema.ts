@@ -77,6 +77,8 @@ export interface AuthTables {
   admin_login_attempts: {
     id: Generated<number>;
     email: string;
+    /** The client's address; null for attempts recorded before addresses were. */
+    address: string | null;
     at: string;
     succeeded: boolean | number;
   };

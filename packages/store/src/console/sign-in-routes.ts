@@ -45,12 +45,12 @@ export function signInRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): voi
   app.post('/admin/sign-in', async (request, reply) => {
     const email = formField(request, 'email');
     const next = safeNext(formField(request, 'next'));
-    const result = await signIn(ctx, email, formField(request, 'password'));
+    const result = await signIn(ctx, email, formField(request, 'password'), request.ip);
     if (!result.ok) {
       const csrf = csrfToken(ctx, presession(request, reply));
       if (result.reason === 'locked') {
         const minutes = Math.max(1, Math.ceil((result.until - ctx.now()) / 60_000));
-        return sendPage(reply, 429, signInPage({ csrf, next, email, errors: [`Too many failed sign-ins for this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`] }));
+        return sendPage(reply, 429, signInPage({ csrf, next, email, errors: [`Too many failed sign-ins to this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`] }));
       }
       return sendPage(reply, 401, signInPage({ csrf, next, email, errors: ['The email or password is not right.'] }));
     }

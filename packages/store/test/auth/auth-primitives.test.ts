@@ -67,7 +67,7 @@ describe('PKCE', () => {
 });
 
 describe('lockout', () => {
-  const policy = { maxFailures: 3, windowMs: 60_000, lockMs: 30_000 };
+  const policy = { maxFailures: 3, maxFailuresPerAccount: 10, windowMs: 60_000, lockMs: 30_000 };
   test('locks after repeated failures, for a while', () => {
     const fails = [1000, 2000, 3000].map((at) => ({ at, succeeded: false }));
     assert.equal(lockedUntil(fails.slice(0, 2), 3500, policy), undefined);

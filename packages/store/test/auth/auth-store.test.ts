@@ -29,7 +29,7 @@ for (const target of await testDatabaseTargets()) {
       await migrateToLatest(database, MIGRATION_PRODUCT, { ...coreMigrations, ...authMigrations });
       await database.db.insertInto('stores').values({ name: 'Test store', plan: 'silver', created_at: new Date(clock).toISOString() }).execute();
       storeId = (await database.db.selectFrom('stores').select('id').executeTakeFirstOrThrow()).id;
-      ctx = authContext({ db: database.db, key: randomBytes(32), now: () => clock, lockout: { maxFailures: 3, windowMs: 60_000, lockMs: 120_000 } });
+      ctx = authContext({ db: database.db, key: randomBytes(32), now: () => clock, lockout: { maxFailures: 3, maxFailuresPerAccount: 6, windowMs: 60_000, lockMs: 120_000 } });
     });
     after(async () => {
       await database?.close();
@@ -113,20 +113,39 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('sign-in locks an account after repeated failures, even for the right password', async () => {
+      const here = '198.51.100.7';
       await createAdmin(ctx, storeId, { email: 'clerk@example.com', password: 'the right password' });
-      assert.equal((await signIn(ctx, 'clerk@example.com', 'the right password')).ok, true);
-      for (let i = 0; i < 2; i++) assert.deepEqual(await signIn(ctx, 'clerk@example.com', 'wrong'), { ok: false, reason: 'bad-credentials' });
-      const third = await signIn(ctx, 'CLERK@example.com', 'wrong');
+      assert.equal((await signIn(ctx, 'clerk@example.com', 'the right password', here)).ok, true);
+      for (let i = 0; i < 2; i++) assert.deepEqual(await signIn(ctx, 'clerk@example.com', 'wrong', here), { ok: false, reason: 'bad-credentials' });
+      const third = await signIn(ctx, 'CLERK@example.com', 'wrong', here);
       assert.equal(!third.ok && third.reason, 'locked');
-      const during = await signIn(ctx, 'clerk@example.com', 'the right password');
+      const during = await signIn(ctx, 'clerk@example.com', 'the right password', here);
       assert.equal(!during.ok && during.reason, 'locked');
       clock += ctx.lockout.lockMs + 1;
-      assert.equal((await signIn(ctx, 'clerk@example.com', 'the right password')).ok, true);
-      assert.deepEqual(await signIn(ctx, 'nobody@example.com', 'whatever'), { ok: false, reason: 'bad-credentials' });
+      assert.equal((await signIn(ctx, 'clerk@example.com', 'the right password', here)).ok, true);
+      assert.deepEqual(await signIn(ctx, 'nobody@example.com', 'whatever', here), { ok: false, reason: 'bad-credentials' });
+    });
+
+    test('guessing from one address does not lock the owner out elsewhere; guessing from many locks the account', async () => {
+      await createAdmin(ctx, storeId, { email: 'buyer@example.com', password: 'the right password' });
+      for (let i = 0; i < 3; i++) await signIn(ctx, 'buyer@example.com', 'wrong', '203.0.113.1');
+      const attacker = await signIn(ctx, 'buyer@example.com', 'the right password', '203.0.113.1');
+      assert.equal(!attacker.ok && attacker.reason, 'locked');
+      assert.equal((await signIn(ctx, 'buyer@example.com', 'the right password', '198.51.100.7')).ok, true, 'the owner, from another address');
+      // Six failures since that success, from three addresses, lock the account for every address.
+      for (const from of ['203.0.113.2', '203.0.113.2', '203.0.113.3', '203.0.113.3', '203.0.113.4']) {
+        assert.deepEqual(await signIn(ctx, 'buyer@example.com', 'wrong', from), { ok: false, reason: 'bad-credentials' });
+      }
+      const sixth = await signIn(ctx, 'buyer@example.com', 'wrong', '203.0.113.5');
+      assert.equal(!sixth.ok && sixth.reason, 'locked');
+      const owner = await signIn(ctx, 'buyer@example.com', 'the right password', '198.51.100.7');
+      assert.equal(!owner.ok && owner.reason, 'locked');
+      clock += ctx.lockout.lockMs + 1;
+      assert.equal((await signIn(ctx, 'buyer@example.com', 'the right password', '198.51.100.7')).ok, true);
     });
 
     test('sessions end on sign-out and expire; CSRF tokens bind to the session', async () => {
-      const result = await signIn(ctx, 'owner@example.com', 'a long enough password');
+      const result = await signIn(ctx, 'owner@example.com', 'a long enough password', '198.51.100.7');
       assert.ok(result.ok);
       const { cookie } = await startSession(ctx, result.admin);
       assert.equal((await findSession(ctx, cookie))?.admin.email, 'owner@example.com');

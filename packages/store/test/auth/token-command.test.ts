@@ -69,7 +69,7 @@ test('store admin create makes an admin who can sign in; a short password is ref
     assert.equal(made.code, 0, made.stderr);
     const served = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
     try {
-      const result = await signIn(served.app.storeAuth, 'ops@example.com', 'a long enough password');
+      const result = await signIn(served.app.storeAuth, 'ops@example.com', 'a long enough password', '127.0.0.1');
       assert.ok(result.ok);
       assert.deepEqual(result.admin.access, ['catalog', 'orders']);
     } finally {
