@@ -1,5 +1,6 @@
 // Writes issued together (on SQLite: committed in one transaction) each get their own outcome.
 import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
@@ -90,6 +91,28 @@ for (const target of await testDatabaseTargets()) {
       await kept;
       const names = (await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Rolled back', 'Kept']).execute()).map((r) => r.item_name);
       assert.deepEqual(names, ['Kept']);
+    });
+
+    // A file lock another process holds: SQLite only.
+    if (target.dialect === 'sqlite') test('while another process holds the write lock, a batch fails after one busy timeout, not one per write', async () => {
+      const products = recordsOf(database, resourceNamed('products'));
+      const other = new DatabaseSync(throwaway.url.slice('sqlite:'.length));
+      other.exec('begin immediate');
+      const started = Date.now();
+      try {
+        const outcomes = await Promise.allSettled([1, 2, 3].map((i) => products.create({ item_name: `Blocked ${i}` })));
+        assert.deepEqual(
+          outcomes.map((o) => o.status),
+          ['rejected', 'rejected', 'rejected'],
+        );
+        assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /locked|busy/i);
+        // The busy timeout is 5 s: three writes retried alone would wait 20 s in all.
+        assert.ok(Date.now() - started < 9000, `took ${Date.now() - started} ms`);
+      } finally {
+        other.exec('rollback');
+        other.close();
+      }
+      assert.equal((await products.create({ item_name: 'After the lock' })).item_name, 'After the lock');
     });
   });
 }

@@ -80,9 +80,8 @@ function groupCommit(sqlite: SyncSqlite): WriteQueue {
     return step.value;
   }
 
-  /** Runs the writes in one transaction: all their values, or the first failure with nothing written. */
-  function inOneTransaction(writes: readonly Write<unknown>[]): unknown[] {
-    sqlite.execute(BEGIN);
+  /** Runs the writes in the transaction just begun, then commits: all their values, or the first failure with nothing written. */
+  function runAndCommit(writes: readonly Write<unknown>[]): unknown[] {
     try {
       const values = writes.map(runSync);
       sqlite.execute(COMMIT);
@@ -93,9 +92,10 @@ function groupCommit(sqlite: SyncSqlite): WriteQueue {
     }
   }
 
-  function settle(queued: Queued): void {
+  function settle(queued: Queued, begun: boolean): void {
     try {
-      queued.resolve(inOneTransaction([queued.write])[0]);
+      if (!begun) sqlite.execute(BEGIN);
+      queued.resolve(runAndCommit([queued.write])[0]);
     } catch (error) {
       queued.reject(error);
     }
@@ -109,16 +109,23 @@ function groupCommit(sqlite: SyncSqlite): WriteQueue {
     }
     const batch = waiting;
     waiting = [];
+    try {
+      sqlite.execute(BEGIN);
+    } catch (error) {
+      // Another process held the write lock past the busy timeout: each write alone would only wait as long again.
+      for (const queued of batch) queued.reject(error);
+      return;
+    }
     if (batch.length === 1) {
-      settle(batch[0]);
+      settle(batch[0], true);
       return;
     }
     let values: unknown[];
     try {
-      values = inOneTransaction(batch.map((queued) => queued.write));
+      values = runAndCommit(batch.map((queued) => queued.write));
     } catch {
       // Nothing of the batch was written; the failure, whoever caused it, is found again alone.
-      batch.forEach(settle);
+      for (const queued of batch) settle(queued, false);
       return;
     }
     batch.forEach((queued, i) => queued.resolve(values[i]));
