@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- replies are JSON checked by assertions */
 import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
 import { startStoreUnderTest, type StoreUnderTest, type Reply } from './support/store-under-test.ts';
@@ -95,5 +96,22 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('POST', '/products', { body: { item_name: 'x', primary_category_id: 555 } }), 409, /primary_category_id/);
       assert.equal((await s.call('GET', `/products/${productId}`)).status, 200);
     });
+
+    // A file lock another process holds: SQLite only.
+    if (target.dialect === 'sqlite') {
+      test('a database locked by another process past the wait limit is a 503 with Retry-After, and writes resume after', async () => {
+        const other = new DatabaseSync(s.databaseUrl.slice('sqlite:'.length));
+        other.exec('begin immediate');
+        try {
+          const reply = await s.call('POST', '/products', { body: { item_name: 'Blocked' } });
+          assertError(reply, 503);
+          assert.equal(reply.headers['retry-after'], '1');
+        } finally {
+          other.exec('rollback');
+          other.close();
+        }
+        assert.equal((await s.call('POST', '/products', { body: { item_name: 'After the lock' } })).status, 201);
+      });
+    }
   });
 }

@@ -2,6 +2,7 @@
 // are logged and answered with a fixed text, so SQL and stack traces never reach the wire.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isBusyDatabase } from '../db/busy-database.ts';
 import { ApiError, errorBody } from './api-error.ts';
 
 function clientDetails(error: FastifyError): string {
@@ -40,6 +41,10 @@ export const errorFormat = fp(
       }
       const status = error.statusCode ?? 500;
       if (status >= 400 && status < 500) return reply.code(status).send(errorBody(status, clientDetails(error)));
+      if (isBusyDatabase(error)) {
+        request.log.warn({ err: error }, 'database busy');
+        return reply.code(503).header('retry-after', '1').send(errorBody(503, 'The store is busy; retry in a moment'));
+      }
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send(errorBody(500, 'The server failed to handle this request; it has been logged'));
     });
