@@ -26,14 +26,14 @@ export function memoryWindowCounter(): WindowCounter {
   let counts = new Map<string, number>();
   return {
     hit(key, now) {
-      const id = Math.floor(now / WINDOW_MS);
-      if (id !== current) {
-        current = id;
+      const window = windowOf(now);
+      if (window.id !== current) {
+        current = window.id;
         counts = new Map();
       }
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
-      return { count, resetInMs: (id + 1) * WINDOW_MS - now };
+      return { count, resetInMs: window.resetInMs };
     },
     close: () => Promise.resolve(),
   };

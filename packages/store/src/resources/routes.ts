@@ -25,16 +25,10 @@ function recordId(request: FastifyRequest, resource: ResourceDeclaration): numbe
   return id;
 }
 
-const datetimeFields = new Map<ResourceDeclaration, string[]>();
-
-function normalizeTimes(resource: ResourceDeclaration, body: Row): Row {
-  let names = datetimeFields.get(resource);
-  if (names === undefined) {
-    names = Object.entries(resource.fields).flatMap(([name, field]) => (field.type === 'datetime' ? [name] : []));
-    datetimeFields.set(resource, names);
-  }
+/** The body with its datetime fields (named once per resource, at registration) in ISO 8601 UTC. */
+function normalizeTimes(datetimeFields: readonly string[], body: Row): Row {
   const out: Row = { ...body };
-  for (const name of names) {
+  for (const name of datetimeFields) {
     if (typeof out[name] === 'string') out[name] = new Date(out[name]).toISOString();
   }
   return out;
@@ -74,6 +68,7 @@ function linkRoutes(
 export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
   for (const resource of resources) {
     const records = recordsOf(options.database, resource);
+    const datetimeFields = Object.entries(resource.fields).flatMap(([name, field]) => (field.type === 'datetime' ? [name] : []));
     const read: ResourceRouteConfig = { resource: resource.name, scope: resource.scope, access: 'read' };
     const write: ResourceRouteConfig = { ...read, access: 'write' };
     const one = { 200: recordSchema(resource), '4xx': errorSchema };
@@ -92,7 +87,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     });
 
     app.post(collection, { config: write, schema: { body: createSchema(resource), response: { 201: recordSchema(resource), '4xx': errorSchema } } }, async (request, reply) => {
-      const created = await records.create(normalizeTimes(resource, request.body as Row));
+      const created = await records.create(normalizeTimes(datetimeFields, request.body as Row));
       return reply.code(201).send(created);
     });
 
@@ -105,7 +100,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
 
     app.put(item, { config: write, schema: { body: updateSchema(resource), response: one } }, async (request) => {
       const id = recordId(request, resource);
-      const row = await records.update(id, normalizeTimes(resource, request.body as Row));
+      const row = await records.update(id, normalizeTimes(datetimeFields, request.body as Row));
       if (row === undefined) throw new ApiError(404, `There is no ${resource.singular} with id ${id}`);
       return row;
     });
