@@ -20,14 +20,23 @@ export type { DsData, DnskeyData, RrsigData, NsecData, Nsec3Data, Nsec3ParamData
 export type { OptData, EdnsOptionData } from './wire/rdata/opt-record.ts';
 export { parseCookieOption, type CookieOption } from './wire/edns-options.ts';
 export { query, type QueryOptions, type QueryResult, type QuestionInput, type Transport, type ServerAddress } from './transport/query.ts';
+export { transferZone, type TransferOptions, type TransferResult } from './transport/transfer.ts';
 export { createQuerier, type Querier } from './transport/limiter.ts';
 export { keyTag } from './dnssec/key-tag.ts';
 export { dsDigest, isSupportedDigestType } from './dnssec/ds.ts';
 export { nsec3Hash } from './dnssec/nsec3-hash.ts';
 export { canonicalRdata, signedData, signedOwner } from './dnssec/canonical.ts';
 export { isSupportedAlgorithm } from './dnssec/public-key.ts';
+export {
+  nsecCovers, nsecMatches, nsec3Covers, nsec3Matches, nsec3OwnerHash, nsec3HashOf, wildcardOf, nextCloserName,
+  proveNsecNameError, proveNsecNoData, proveNsec3ClosestEncloser, proveNsec3NameError, proveNsec3NoData,
+  type NsecRecord, type Nsec3Record, type DenialResult, type DenialFailure,
+} from './dnssec/denial.ts';
+export { rsaKeySize, isRsaAlgorithm } from './dnssec/key-size.ts';
+export { checkDs, walkChain, verifyWithKeys, rrsigRecords, type DsCheck, type ChainResult, type ChainFailure, type ChainInput, type DnskeyRecord, type RrsigRecord } from './dnssec/chain.ts';
 export { verifyRrsig, rrsigsCovering, type VerifyResult, type VerifyFailure } from './dnssec/verify.ts';
 export { base32hexEncode, base32hexDecode } from './base32hex.ts';
 export { parseZoneFile, type ZoneFileOptions } from './zone-file/parse.ts';
 export { ZoneFileError } from './zone-file/errors.ts';
 export { recordToString, rdataToString, quoteCharacterString } from './zone-file/record-text.ts';
+export { dnsVersion } from './version.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import {
-  createQuerier, decodeMessage, encodeMessage, type Message, Name, query, recordIs, RRClass, RRType,
+  createQuerier, decodeMessage, encodeMessage, type Message, Name, query, recordIs, RRClass, RRType, transferZone,
 } from '@app/dns';
 import { namedMissing, startNamed, type RunningNamed } from './helpers/named.ts';
 
@@ -30,9 +30,31 @@ if (missing) console.log(`# skipping the BIND transport tests: ${missing}`);
 describe('queries against BIND on loopback', { skip: missing }, () => {
   let named: RunningNamed;
   before(async () => {
-    named = await startNamed([{ origin: 'example.test.', text: zone }], 'max-udp-size 4096;');
+    named = await startNamed([{ origin: 'example.test.', text: zone }], 'max-udp-size 4096; allow-transfer { any; };');
   });
   after(() => named?.stop());
+
+  test('a zone transfer reads every message up to the closing SOA', async () => {
+    const r = await transferZone({ address: '127.0.0.1', port: named.port }, 'example.test.', { timeoutMs: 2000 });
+    assert.equal(r.outcome, 'complete');
+    const records = r.messages.flatMap((m) => m.answer);
+    assert.equal(records[0].type, RRType.SOA);
+    assert.equal(records.at(-1)!.type, RRType.SOA);
+    assert.equal(records.filter((rr) => rr.type === RRType.TXT).length, 30);
+  });
+
+  test('a transfer can stop at the first message', async () => {
+    const r = await transferZone({ address: '127.0.0.1', port: named.port }, 'example.test.', { timeoutMs: 2000, onMessage: () => false });
+    assert.equal(r.outcome, 'stopped');
+    assert.equal(r.messages.length, 1);
+    assert.equal(r.messages[0].answer[0].type, RRType.SOA);
+  });
+
+  test('a transfer of a zone the server does not serve is refused', async () => {
+    const r = await transferZone({ address: '127.0.0.1', port: named.port }, 'other.test.', { timeoutMs: 2000 });
+    assert.equal(r.outcome, 'refused');
+    assert.notEqual(r.messages[0].rcode, 0);
+  });
 
   test('UDP over IPv4 and IPv6, and TCP, give the zone data', async () => {
     for (const [address, transport] of [['127.0.0.1', 'udp'], ['::1', 'udp'], ['127.0.0.1', 'tcp']] as const) {
@@ -168,6 +190,21 @@ describe('transport behaviour with a scripted server', () => {
     await server.close();
     assert.equal(r.outcome, 'malformed');
     assert.equal(r.error.name, 'DnsDecodeError');
+  });
+
+  test('a reply from another address is dropped, unless anySource takes it and says where it came from', async () => {
+    const other = createSocket('udp4');
+    await new Promise<void>((resolve) => other.bind(0, '127.0.0.3', resolve));
+    const server = await fakeServer((q, from) => {
+      other.send(encodeMessage({ id: q.id, qr: true, question: q.question }), from.port, from.address);
+    });
+    const strict = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 200, retries: 0 });
+    const any = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 1000, retries: 0, anySource: true });
+    await server.close();
+    other.close();
+    assert.equal(strict.outcome, 'timeout');
+    assert.equal(any.outcome, 'response');
+    assert.equal(any.from, '127.0.0.3');
   });
 
   test('the source address is the one asked for', async () => {

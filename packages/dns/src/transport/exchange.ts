@@ -11,12 +11,15 @@ export interface ExchangeOptions {
   sourceAddress?: string;
   /** Replies larger than this are dropped (UDP) or abort the connection (TCP). */
   maxResponseSize: number;
+  /** UDP: take replies from any address and port (still matched by id and question), as some resolver libraries do. */
+  anySource?: boolean;
   /** Decides whether a reply belongs to the query; unmatched replies are dropped. */
   accepts(reply: Uint8Array): boolean;
 }
 
 export type ExchangeOutcome =
-  | { kind: 'reply'; bytes: Uint8Array }
+  /** `from`: the address the reply came from. */
+  | { kind: 'reply'; bytes: Uint8Array; from: string }
   | { kind: 'timeout' }
   | { kind: 'error'; error: Error };
 

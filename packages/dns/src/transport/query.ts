@@ -43,6 +43,8 @@ export interface QueryOptions {
   tcFallback?: boolean;
   /** Default 65535. */
   maxResponseSize?: number;
+  /** UDP: accept a reply from another address or port than the one asked (see `from` in the result). */
+  anySource?: boolean;
 }
 
 interface Common {
@@ -54,7 +56,8 @@ interface Common {
 }
 
 export type QueryResult =
-  | (Common & { outcome: 'response'; message: Message; bytes: Uint8Array })
+  /** `from`: the address the reply came from (another than the one asked only with `anySource`). */
+  | (Common & { outcome: 'response'; message: Message; bytes: Uint8Array; from: string })
   /** A reply for this query that cannot be decoded. */
   | (Common & { outcome: 'malformed'; bytes: Uint8Array; error: DnsDecodeError })
   | (Common & { outcome: 'timeout' })
@@ -83,6 +86,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
     signal: options.signal,
     sourceAddress: options.sourceAddress,
     maxResponseSize: options.maxResponseSize ?? 0xffff,
+    anySource: options.anySource,
     accepts(reply) {
       if (reply.length < 2 || ((reply[0] << 8) | reply[1]) !== id) return false;
       try {
@@ -112,7 +116,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
   if (outcome.kind === 'timeout') return { outcome: 'timeout', transport, rttMs };
   if (outcome.kind === 'error') return { outcome: 'network-error', transport, rttMs, error: outcome.error };
   if (decoded instanceof DnsDecodeError) return { outcome: 'malformed', transport, rttMs, bytes: outcome.bytes, error: decoded };
-  return { outcome: 'response', transport, rttMs, bytes: outcome.bytes, message: decoded! };
+  return { outcome: 'response', transport, rttMs, bytes: outcome.bytes, message: decoded!, from: outcome.from };
 }
 
 // A reply names the question it answers (RFC 5452 §4.2); some servers leave it out on errors.

@@ -38,7 +38,7 @@ export function tcpExchange(server: ServerAddress, packet: Uint8Array, options: 
         const bytes = new Uint8Array(buffered.buffer, buffered.byteOffset + 2, length);
         buffered = buffered.subarray(2 + length);
         if (options.accepts(bytes)) {
-          exchange.finish({ kind: 'reply', bytes });
+          exchange.finish({ kind: 'reply', bytes, from: server.address });
           return;
         }
       }

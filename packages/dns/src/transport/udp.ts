@@ -31,10 +31,10 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
     };
     socket.on('error', (error) => exchange.finish({ kind: 'error', error }));
     socket.on('message', (msg, from) => {
-      if (from.port !== port || !sameAddress(from.address, server.address)) return;
+      if (!options.anySource && (from.port !== port || !sameAddress(from.address, server.address))) return;
       if (msg.length > options.maxResponseSize) return;
       const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
-      if (options.accepts(bytes)) exchange.finish({ kind: 'reply', bytes });
+      if (options.accepts(bytes)) exchange.finish({ kind: 'reply', bytes, from: from.address });
     });
     socket.bind({ address: options.sourceAddress, port: 0 }, send);
   });
