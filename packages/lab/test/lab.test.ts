@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { dsDigest, keyTag, Name, Rcode, RRClass, RRType, recordIs, type Message, type QueryOptions, type QueryResult } from '@app/dns';
+import { dsDigest, keyTag, Name, nsec3Covers, nsecCovers, Rcode, RRClass, RRType, recordIs, type Message, type QueryOptions, type QueryResult } from '@app/dns';
 import { catalogueNames } from '../src/index.ts';
 import { useLab } from '../src/testing.ts';
 
@@ -88,6 +88,24 @@ test('an upward referral: a name the server does not serve gets the root NS set'
   assert.equal((await answer('ns1.quirks.test', 'elsewhere.test', RRType.A)).rcode, Rcode.REFUSED);
 });
 
+test('a misbehaviour limited to some query types: MX without AA or with SERVFAIL, SOA answered as BIND does', { skip }, async () => {
+  const noaa = await answer('ns-mx-noaa.zone-dns.test', 'zone-mx-errors.test', RRType.MX);
+  assert.equal(noaa.aa, false);
+  assert.equal(rdataOf(noaa, RRType.MX).length, 1);
+  assert.equal((await answer('ns-mx-noaa.zone-dns.test', 'zone-mx-errors.test', RRType.SOA)).aa, true);
+  assert.equal((await answer('ns-mx-servfail.zone-dns.test', 'zone-mx-errors.test', RRType.MX)).rcode, Rcode.SERVFAIL);
+  const soa = await answer('ns-mx-servfail.zone-dns.test', 'zone-mx-errors.test', RRType.SOA);
+  assert.equal(soa.rcode, Rcode.NOERROR);
+  assert.equal(soa.aa, true);
+});
+
+test('a second SOA, one serial ahead, in every answer that has an SOA', { skip }, async () => {
+  const serials = (message: Message): number[] => message.answer.flatMap((rr) => (recordIs(rr, RRType.SOA) ? [rr.rdata.serial] : []));
+  assert.deepEqual(serials(await answer('ns-twosoa.zone-dns.test', 'zone-soa-count.test', RRType.SOA)), [2024010101, 2024010102]);
+  assert.deepEqual(serials(await answer('ns1.zone-dns.test', 'zone-soa-count.test', RRType.SOA)), [2024010101]);
+  assert.equal(rdataOf(await answer('ns-twosoa.zone-dns.test', 'zone-soa-count.test', RRType.MX), RRType.MX).length, 1, 'other answers are left alone');
+});
+
 test('no EDNS: an EDNS query is answered without OPT, and large answers truncate at 512 bytes', { skip }, async () => {
   const reply = await answer('ns-noedns.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 });
   assert.equal(reply.edns, undefined);
@@ -114,6 +132,58 @@ test('unknown EDNS version: one server answers as if it were version 0, another 
   assert.equal(rdataOf(wrong, RRType.A).length, 1);
   assert.equal((await ask('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { ...silent, edns: { ...edns0, version: 1 } })).outcome, 'timeout');
   assert.equal((await answer('ns-dropversion.quirks.test', 'www.quirks.test', RRType.A, { edns: edns0 })).rcode, Rcode.NOERROR);
+});
+
+test('EDNS version 1 answered with FORMERR and no OPT by a server that only knows version 0', { skip }, async () => {
+  const reply = await answer('ns-formerr-v1.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, version: 1 } });
+  assert.equal(reply.rcode, Rcode.FORMERR);
+  assert.equal(reply.edns, undefined);
+  assert.equal((await answer('ns-formerr-v1.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: edns0 })).rcode, Rcode.NOERROR);
+});
+
+test('an unknown EDNS option: BIND ignores it, one server copies it back, another says FORMERR', { skip }, async () => {
+  const options = [{ code: 137, data: new Uint8Array(0) }];
+  const codes = (m: Message): number[] => m.edns?.options.map((o) => o.code) ?? [];
+  assert.deepEqual(codes(await answer('ns1.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, options } })), []);
+  const echoed = await answer('ns-echo-option.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, options } });
+  assert.equal(echoed.rcode, Rcode.NOERROR);
+  assert.deepEqual(codes(echoed), [137]);
+  assert.deepEqual(codes(await answer('ns-echo-option.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: edns0 })), []);
+  assert.equal((await answer('ns-formerr-option.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, options } })).rcode, Rcode.FORMERR);
+  assert.equal((await answer('ns-formerr-option.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: edns0 })).rcode, Rcode.NOERROR);
+});
+
+test('EDNS Z bits: BIND clears them in its answer, one server copies them back', { skip }, async () => {
+  const z = (m: Message): number => (m.edns?.flags ?? 0) & 0x7fff;
+  assert.equal(z(await answer('ns1.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, flags: 3 } })), 0);
+  assert.equal(z(await answer('ns-echo-z.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, flags: 3 } })), 3);
+});
+
+test('QNAME case: BIND keeps the case asked, one server lower-cases it', { skip }, async () => {
+  const asked = 'WwW.NameServer-Quirks.TEST.';
+  assert.equal((await answer('ns1.nameserver-quirks.test', asked, RRType.SOA)).question[0].name.toString(), asked);
+  const lowered = await answer('ns-lowercase.nameserver-quirks.test', asked, RRType.SOA);
+  assert.equal(lowered.question[0].name.toString(), asked.toLowerCase());
+  assert.equal(lowered.aa, true);
+});
+
+test('a server that answers from another address: dropped by a strict client, seen with anySource', { skip }, async () => {
+  assert.equal((await ask('ns-elsewhere.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, silent)).outcome, 'timeout');
+  const loose = await ask('ns-elsewhere.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { anySource: true });
+  assert.equal(loose.outcome, 'response');
+  assert.equal(loose.from, '198.51.100.68');
+  assert.equal(loose.message.aa, true);
+  // TCP cannot answer from elsewhere: it answers normally.
+  assert.equal((await answer('ns-elsewhere.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { transport: 'tcp' })).aa, true);
+});
+
+test('the ASN lookup zones answer for lab addresses inside the lab', { skip }, async () => {
+  const txt = async (name: string): Promise<string[]> =>
+    (await answer('ns1.connectivity-asn.test', name, RRType.TXT)).answer.flatMap((rr) => (recordIs(rr, RRType.TXT) ? [new TextDecoder().decode(rr.rdata.strings[0])] : []));
+  assert.deepEqual(await txt('10.2.0.192.origin.asnlookup.zonemaster.net'), ['64496 | 192.0.2.0/24 | ZZ | lab | 2010-01-01']);
+  assert.deepEqual(await txt('90.100.51.198.origin.asn.cymru.com'), ['64510 | 198.51.100.90/32 | ZZ | lab | 2024-01-01']);
+  const v6 = '0.9.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.1.7.1.8.b.d.0.1.0.0.2.origin6.asnlookup.zonemaster.net';
+  assert.deepEqual(await txt(v6), ['64501 | 2001:db8:1710::/44 | ZZ | lab | 2024-01-01']);
 });
 
 test('truncating everything: every UDP answer has TC and no records; TCP gets the answer', { skip }, async () => {
@@ -216,6 +286,51 @@ test('DNSSEC: expired signatures expired in the past, healthy ones are valid now
   assert.ok(expired.length > 0 && expired.every((t) => t < now - 20 * 86400), `expired at ${expired.join(',')}`);
   const healthy = await expirations('ns2.healthy.test', 'healthy.test');
   assert.ok(healthy.length > 0 && healthy.every((t) => t > now + 20 * 86400));
+});
+
+test('DNSSEC keys: zsk-only signs the DNSKEY set with the ZSK alone; signed: false serves no DNSKEY under a DS', { skip }, async () => {
+  const withDo = { edns: { udpSize: 1232, do: true } };
+  const keys = await answer('ns1.dnssec-zsk-only.test', 'dnssec-zsk-only.test', RRType.DNSKEY, withDo);
+  const flagsByTag = new Map(keys.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [[keyTag(rr.rdata), rr.rdata.flags] as const] : [])));
+  assert.deepEqual([...flagsByTag.values()].sort(), [256, 257]);
+  const signers = keys.answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) ? [flagsByTag.get(rr.rdata.keyTag)] : []));
+  assert.deepEqual(signers, [256]);
+  const unsigned = await answer('ns1.dnssec-ds-unsigned.test', 'dnssec-ds-unsigned.test', RRType.DNSKEY, withDo);
+  assert.equal(unsigned.answer.length, 0);
+  const ds = await answer('ns1.nic.test', 'dnssec-ds-unsigned.test', RRType.DS, withDo);
+  assert.ok(ds.answer.some((rr) => rr.type === RRType.DS));
+});
+
+test('DNSSEC cds: correct CDS/CDNSKEY name the KSK; mismatch points the CDNSKEY at an unpublished key; delete is algorithm 0', { skip }, async () => {
+  const sets = async (zone: string): Promise<{ cds: number[]; cdnskey: number[]; ksk: number[] }> => {
+    const [cds, cdnskey, dnskey] = await Promise.all([RRType.CDS, RRType.CDNSKEY, RRType.DNSKEY].map((type) => answer(`ns1.${zone}`, zone, type)));
+    return {
+      cds: cds.answer.flatMap((rr) => (recordIs(rr, RRType.CDS) ? [rr.rdata.algorithm === 0 ? 0 : rr.rdata.keyTag] : [])),
+      cdnskey: cdnskey.answer.flatMap((rr) => (recordIs(rr, RRType.CDNSKEY) ? [rr.rdata.algorithm === 0 ? 0 : keyTag(rr.rdata)] : [])),
+      ksk: dnskey.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) && rr.rdata.flags === 257 ? [keyTag(rr.rdata)] : [])),
+    };
+  };
+  const correct = await sets('dnssec-cds.test');
+  assert.deepEqual([correct.cds, correct.cdnskey], [correct.ksk, correct.ksk]);
+  const mismatch = await sets('dnssec-cds-mismatch.test');
+  assert.deepEqual(mismatch.cds, mismatch.ksk);
+  assert.ok(mismatch.cdnskey.length === 1 && !mismatch.ksk.includes(mismatch.cdnskey[0]));
+  const deletion = await sets('dnssec-cds-delete.test');
+  assert.deepEqual([deletion.cds, deletion.cdnskey], [[0], [0]]);
+});
+
+test('DNSSEC denialGap: the NXDOMAIN answer offers only denial records that do not cover the name', { skip }, async () => {
+  for (const [zone, type] of [['dnssec-nsec-gap.test', RRType.NSEC], ['dnssec-nsec3-gap.test', RRType.NSEC3]] as const) {
+    const name = `xx--oplk4f3fgh9lksdfhu7h--xx.${zone}`;
+    const reply = await answer(`ns1.${zone}`, name, RRType.A, { edns: { udpSize: 1232, do: true } });
+    const denial = reply.authority.filter((rr) => rr.type === type);
+    assert.ok(denial.length > 0, zone);
+    const target = Name.fromString(name);
+    const covers = denial.some((rr) => (recordIs(rr, RRType.NSEC) && nsecCovers(rr, target)) || (recordIs(rr, RRType.NSEC3) && nsec3Covers(rr, target)));
+    assert.equal(covers, false, zone);
+  }
+  const healthy = await answer('ns1.healthy.test', 'xx--oplk4f3fgh9lksdfhu7h--xx.healthy.test', RRType.A, { edns: { udpSize: 1232, do: true } });
+  assert.ok(healthy.authority.some((rr) => recordIs(rr, RRType.NSEC3) && nsec3Covers(rr, Name.fromString('xx--oplk4f3fgh9lksdfhu7h--xx.healthy.test'))));
 });
 
 test('a non-existent domain: the TLD says NXDOMAIN', { skip }, async () => {

@@ -23,7 +23,8 @@ zones:
 test('a YAML scenario parses with defaults filled in and names made absolute', () => {
   const file = parseScenarioText(root, 'x.yaml');
   assert.equal(file.servers[0]?.name, 'a.root.test.');
-  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, recursion: false, axfr: false });
+  assert.deepEqual(file.servers[0]?.aliases, []);
+  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false });
   assert.equal(file.zones[0]?.delegated, true);
 });
 
@@ -69,6 +70,7 @@ test('a world that does not hang together is refused with every problem listed',
 servers:
   - name: ns1.x.test.
     addresses: [192.0.2.1]
+    aliases: [ns2.x.test.]
   - name: ns2.x.test.
     addresses: [192.0.2.1]
     behaviour: { recursion: true, tcp: false }
@@ -84,13 +86,14 @@ zones:
       assert.match(error.message, /open recursion is played by BIND/);
       assert.match(error.message, /zone x\.test\. names unknown server nobody\.test\./);
       assert.match(error.message, /there is no root zone/);
+      assert.match(error.message, /alias ns2\.x\.test\. of ns1\.x\.test\. names another server too/);
       return true;
     });
   } finally {
     rmSync(dir, { recursive: true });
   }
   assert.throws(() => loadScenario('/nonexistent/nope.yaml'), /not found/);
-  assert.throws(() => loadScenario('no-such-scenario'), /unknown scenario "no-such-scenario"; the catalogue has: (?:[a-z-]+, )*healthy-signed, /);
+  assert.throws(() => loadScenario('no-such-scenario'), /unknown scenario "no-such-scenario"; the catalogue has: (?:[a-z0-9-]+, )*healthy-signed, /);
 });
 
 test('signature times: relative to now, or absolute', () => {

@@ -40,5 +40,27 @@ export function catalogueTable(rows: DiffRow[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const format = (cells: string[]): string => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   const notes = [...new Set(rows.flatMap((r) => [r.reference, r.ours]).flatMap((run) => (run.ok ? [] : [run.reason])))];
-  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...body.map(format), ...notes.map((n) => `note: ${n}`)].join('\n');
+  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...body.map(format), '', moduleTable(compared), ...notes.map((n) => `note: ${n}`)].join('\n');
+}
+
+/** The module a finding key belongs to: its test case without the number ('UNSPECIFIED' stays as it is). */
+const moduleOf = (key: string): string => key.split(' ')[0].replace(/\d+$/, '');
+
+/** Totals per module over every compared scenario, so each module's fidelity can be read at a glance. */
+function moduleTable(compared: NonNullable<DiffRow['comparison']>[]): string {
+  const totals = new Map<string, { agree: number; missing: number; extra: number }>();
+  for (const c of compared) {
+    for (const [kind, keys] of [['agree', c.agree], ['missing', c.missing], ['extra', c.extra]] as const) {
+      for (const key of keys) {
+        const entry = totals.get(moduleOf(key)) ?? { agree: 0, missing: 0, extra: 0 };
+        entry[kind]++;
+        totals.set(moduleOf(key), entry);
+      }
+    }
+  }
+  const rows = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([module, t]) => [module, String(t.agree), String(t.missing), String(t.extra)]);
+  const header = ['module', 'agree', 'missing', 'extra'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const format = (cells: string[]): string => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)].join('\n');
 }

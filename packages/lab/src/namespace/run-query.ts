@@ -7,6 +7,7 @@ export async function runQuery(request: QueryRequest): Promise<WireQueryResult> 
   const common = { transport: result.transport, rttMs: result.rttMs };
   switch (result.outcome) {
     case 'response':
+      return { ...common, outcome: result.outcome, bytes: result.bytes, from: result.from, truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp) };
     case 'malformed':
       return { ...common, outcome: result.outcome, bytes: result.bytes, truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp) };
     case 'timeout':

@@ -117,7 +117,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   let startup: Record<string, number> = {};
 
   await new Promise<void>((ready, fail) => {
-    const timeoutMs = options.startTimeoutMs ?? 20_000;
+    const timeoutMs = options.startTimeoutMs ?? 300_000;
     const timer = setTimeout(() => fail(new Error(`the lab did not start within ${timeoutMs} ms`)), timeoutMs);
     supervisor.on('message', (message: SupervisorMessage) => {
       if ('event' in message) {
@@ -225,7 +225,7 @@ function fromWire(wire: WireQueryResult): QueryResult {
   const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };
   switch (wire.outcome) {
     case 'response':
-      return { ...common, outcome: 'response', bytes: wire.bytes, message: decodeMessage(wire.bytes) };
+      return { ...common, outcome: 'response', bytes: wire.bytes, from: wire.from, message: decodeMessage(wire.bytes) };
     case 'malformed':
       try {
         decodeMessage(wire.bytes);

@@ -25,7 +25,8 @@ export type SupervisorRequest = QueryRequest | ForwardRequest;
 export type ForwardResult = { ok: true } | { ok: false; error: string };
 
 export type WireQueryResult = { transport: Transport; rttMs: number } & (
-  | { outcome: 'response' | 'malformed'; bytes: Uint8Array; truncatedUdp?: Uint8Array }
+  | { outcome: 'response'; bytes: Uint8Array; from: string; truncatedUdp?: Uint8Array }
+  | { outcome: 'malformed'; bytes: Uint8Array; truncatedUdp?: Uint8Array }
   | { outcome: 'timeout' }
   | { outcome: 'network-error'; error: string }
 );

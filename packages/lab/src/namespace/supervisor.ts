@@ -26,7 +26,8 @@ async function timed<T>(step: string, work: () => Promise<T>): Promise<T> {
 }
 
 async function start(): Promise<void> {
-  await timed('addresses', () => addLoopbackAddresses(plan.servers.flatMap((s) => s.addresses)));
+  const answerFrom = plan.servers.flatMap((s) => (s.behaviour.answerFrom === undefined ? [] : [s.behaviour.answerFrom]));
+  await timed('addresses', () => addLoopbackAddresses([...plan.servers.flatMap((s) => s.addresses), ...answerFrom]));
   const responderServers = plan.servers.filter((s) => s.engine === 'responder');
   await Promise.all([
     timed('named', async () => {

@@ -1,7 +1,7 @@
 // What a misbehaving server does with one query: drop it, answer it itself (a fixed rcode, FORMERR
 // to EDNS, an upward referral), or pass it to BIND and spoil the honest answer (no AA, TC on
 // everything, no OPT). Built on @app/dns's codec so odd answers are exactly what we ask for.
-import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, typeToString, type Message, type MessageInput, type RecordInput } from '@app/dns';
+import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, recordIs, typeToString, type Message, type MessageInput, type RecordInput } from '@app/dns';
 import type { Behaviour } from '../scenario/schema.ts';
 
 export type Transport = 'udp' | 'tcp';
@@ -26,33 +26,58 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   }
   if (query.qr) return [];
   const question = query.question[0];
-  if (question !== undefined && behaviour.drop.some((type) => type.toUpperCase() === typeToString(question.type))) return [];
+  const isType = (type: string): boolean => question !== undefined && type.toUpperCase() === typeToString(question.type);
+  if (behaviour.drop.some(isType)) return [];
+  const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
+  // A server that misbehaves for some query types only answers the others as BIND does.
+  if (behaviour.onlyTypes.length > 0 && !behaviour.onlyTypes.some(isType) && !behaviour.empty.some(isType)) return backend.ask(queryBytes, transport, isTransfer);
 
   const edns = behaviour.edns;
   if (query.edns !== undefined) {
     if (edns === 'formerr') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
     if (query.edns.version > 0 && edns === 'drop-unknown-version') return [];
+    if (query.edns.version > 0 && edns === 'formerr-unknown-version') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
+    if (hasUnknownOption(query) && behaviour.unknownOption === 'formerr') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: { udpSize: 1232 } }))];
   }
   // A server without EDNS never sees the OPT record; one without BADVERS treats any version as 0.
   const forwardedEdns = query.edns === undefined || edns === 'ignored' ? undefined : edns === 'no-badvers' ? { ...query.edns, version: 0 } : query.edns;
   const replyEdns = forwardedEdns === undefined ? undefined : { udpSize: 1232, do: forwardedEdns.do };
 
   if (behaviour.rcode !== undefined) return [encodeMessage(replyHeader(query, { rcode: Rcode[behaviour.rcode], edns: replyEdns }))];
+  if (behaviour.empty.some(isType)) {
+    return [encodeMessage({ ...replyHeader(query, { rcode: Rcode.NOERROR, edns: replyEdns }), aa: true })];
+  }
 
   const forwarded = forwardedEdns === query.edns ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns });
-  const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
   const answers = await backend.ask(forwarded, transport, isTransfer);
-  return answers.map((bytes) => spoil(bytes, transport, behaviour, roots));
+  return answers.map((bytes) => spoil(bytes, query, transport, behaviour, roots));
+}
+
+/** EDNS option codes IANA has assigned (RFC 6891 registry, up to EDE); others are unknown to a server. */
+const knownOptionCodes = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 65001]);
+
+function hasUnknownOption(query: Message): boolean {
+  return query.edns?.options.some((o) => !knownOptionCodes.has(o.code)) ?? false;
 }
 
 function replyHeader(query: Message, fields: { rcode: number; edns: MessageInput['edns'] }): MessageInput {
   return { id: query.id, qr: true, opcode: query.opcode, rd: query.rd, cd: query.cd, question: query.question, rcode: fields.rcode, edns: fields.edns };
 }
 
-function spoil(bytes: Uint8Array, transport: Transport, behaviour: Behaviour, roots: RootServer[]): Uint8Array {
+function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviour: Behaviour, roots: RootServer[]): Uint8Array {
   const truncate = behaviour.truncate && transport === 'udp';
-  if (behaviour.aa && !behaviour.upwardReferral && !truncate) return bytes;
-  const answer: MessageInput = decodeMessage(bytes);
+  const echoOptions = behaviour.unknownOption === 'echo' && hasUnknownOption(query);
+  const echoZ = behaviour.ednsZ === 'echoed' && (query.edns?.flags ?? 0) & 0x7fff;
+  const lowerQname = behaviour.qnameCase === 'lower';
+  if (behaviour.aa && !behaviour.upwardReferral && !truncate && !echoOptions && !echoZ && !lowerQname && !behaviour.extraSoa) return bytes;
+  const decoded = decodeMessage(bytes);
+  // Two SOA records in one answer: the second one a serial ahead.
+  const soa = behaviour.extraSoa ? decoded.answer.find((rr) => recordIs(rr, RRType.SOA)) : undefined;
+  const answer: MessageInput = soa && recordIs(soa, RRType.SOA) ? { ...decoded, answer: [...decoded.answer, { ...soa, rdata: { ...soa.rdata, serial: (soa.rdata.serial + 1) >>> 0 } }] } : decoded;
+  // A server that copies what it does not understand back into its answer.
+  if (answer.edns && query.edns && echoOptions) answer.edns.options = [...(answer.edns.options ?? []), ...query.edns.options.filter((o) => !knownOptionCodes.has(o.code))];
+  if (answer.edns && query.edns && echoZ) answer.edns.flags = (answer.edns.flags ?? 0) | (query.edns.flags & 0x7fff);
+  if (lowerQname) answer.question = answer.question?.map((q) => ({ ...q, name: q.name.toLowerCase() }));
   if (!behaviour.aa) answer.aa = false;
   // BIND refuses names outside its zones; this server points upwards instead.
   if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });

@@ -1,7 +1,7 @@
 // Our own small UDP/TCP server on port 53 of each misbehaving server's addresses (inside the lab's
 // namespace). Without TCP, nothing listens on TCP, so connections are refused; with silent TCP,
 // connections are accepted and queries never answered.
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { createSocket, type RemoteInfo, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Socket } from 'node:net';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
 import { forwardTcp, forwardUdp, frame, TcpFrames } from './backend.ts';
@@ -16,6 +16,11 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
   const sockets: UdpSocket[] = [];
   const listeners: TcpListener[] = [];
   for (const server of servers) {
+    // A server that answers from another address sends its UDP replies from there (port 53 too), to
+    // the queries sent to its addresses of the same family.
+    const answerFrom = server.behaviour.answerFrom;
+    const replyFrom = answerFrom === undefined ? undefined : await udpSocket(answerFrom, () => undefined);
+    if (replyFrom) sockets.push(replyFrom);
     for (const address of server.addresses) {
       const backend: Backend = {
         async ask(query, transport, isTransfer) {
@@ -24,7 +29,8 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
           return reply === undefined ? [] : [reply];
         },
       };
-      sockets.push(await udpListener(address, (query) => respond(query, 'udp', server.behaviour, backend, roots)));
+      const sameFamily = replyFrom !== undefined && answerFrom!.includes(':') === address.includes(':');
+      sockets.push(await udpListener(address, (query) => respond(query, 'udp', server.behaviour, backend, roots), sameFamily ? replyFrom : undefined));
       const overTcp: Handler = server.behaviour.tcp === 'silent' ? () => Promise.resolve([]) : (query) => respond(query, 'tcp', server.behaviour, backend, roots);
       if (server.behaviour.tcp !== false) listeners.push(await tcpListener(address, overTcp));
     }
@@ -44,13 +50,17 @@ function logFailure(error: unknown): void {
   console.error(`responder: ${(error as Error).message}`);
 }
 
-function udpListener(address: string, handle: Handler): Promise<UdpSocket> {
-  const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
-  socket.on('message', (query, peer) => {
+function udpListener(address: string, handle: Handler, replyFrom?: UdpSocket): Promise<UdpSocket> {
+  return udpSocket(address, (query, peer, socket) => {
     handle(new Uint8Array(query)).then((answers) => {
-      for (const answer of answers) socket.send(answer, peer.port, peer.address);
+      for (const answer of answers) (replyFrom ?? socket).send(answer, peer.port, peer.address);
     }, logFailure);
   });
+}
+
+function udpSocket(address: string, onMessage: (message: Buffer, peer: RemoteInfo, socket: UdpSocket) => void): Promise<UdpSocket> {
+  const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
+  socket.on('message', (message, peer) => onMessage(message, peer, socket));
   return new Promise((resolve, reject) => {
     socket.once('error', reject);
     socket.bind(53, address, () => resolve(socket));

@@ -87,11 +87,21 @@ function checkWorld(scenario: Scenario): void {
   for (const server of scenario.servers) {
     if (names.has(server.name)) problems.push(`server ${server.name} is defined twice`);
     names.add(server.name);
+    for (const alias of server.aliases) {
+      if (scenario.servers.some((other) => other.name === alias || (other !== server && other.aliases.includes(alias)))) problems.push(`alias ${alias} of ${server.name} names another server too`);
+    }
     for (const address of server.addresses) {
       const key = address.toLowerCase();
       const owner = addressOwner.get(key);
       if (owner !== undefined) problems.push(`address ${address} belongs to both ${owner} and ${server.name}`);
       addressOwner.set(key, server.name);
+    }
+    const from = server.behaviour.answerFrom?.toLowerCase();
+    if (from !== undefined) {
+      // The responder binds port 53 there, so nothing else may own it.
+      const owner = addressOwner.get(from);
+      if (owner !== undefined) problems.push(`address ${from} belongs to both ${owner} and ${server.name} (answerFrom)`);
+      addressOwner.set(from, `${server.name} (answerFrom)`);
     }
     if (server.behaviour.recursion && needsResponder(server)) {
       problems.push(`server ${server.name}: open recursion is played by BIND and cannot be combined with responder-only misbehaviours`);
@@ -113,5 +123,8 @@ function checkWorld(scenario: Scenario): void {
 /** True when a server misbehaves in a way only our own responder can play (BIND cannot). */
 export function needsResponder(server: Scenario['servers'][number]): boolean {
   const b = server.behaviour;
-  return b.tcp !== true || b.drop.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate;
+  return (
+    b.tcp !== true || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate ||
+    b.qnameCase !== 'kept' || b.answerFrom !== undefined || b.unknownOption !== 'ignored' || b.ednsZ !== 'cleared' || b.extraSoa
+  );
 }

@@ -23,18 +23,25 @@ const labAddress = z.string().refine(
 /** Relative time such as `-30d`, `+2h`, `0`, or an absolute `YYYYMMDDHHMMSS`. */
 const timeSpec = z.string().regex(/^(?:[+-]?\d+[smhdw]?|\d{14})$/, 'must be like -30d, +2h, 0 or YYYYMMDDHHMMSS');
 
-export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version'] as const;
+export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version', 'formerr-unknown-version'] as const;
 export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'none'] as const;
 
 const behaviourSchema = z
   .object({
     tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
     drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    onlyTypes: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    extraSoa: z.boolean().default(false),
+    empty: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),
     upwardReferral: z.boolean().default(false),
     edns: z.enum(ednsBehaviours).default('supported'),
     truncate: z.boolean().default(false),
+    qnameCase: z.enum(['kept', 'lower']).default('kept'),
+    answerFrom: labAddress.optional(),
+    unknownOption: z.enum(['ignored', 'echo', 'formerr']).default('ignored'),
+    ednsZ: z.enum(['cleared', 'echoed']).default('cleared'),
     version: z.string().optional(),
     recursion: z.boolean().default(false),
     axfr: z.boolean().default(false),
@@ -45,6 +52,8 @@ const serverSchema = z
   .object({
     name: fqdn,
     addresses: z.array(labAddress).min(1),
+    /** Further names of the same server: the lab gives them the same addresses (A/AAAA, glue). */
+    aliases: z.array(fqdn).default([]),
     behaviour: behaviourSchema.default(behaviourSchema.parse({})),
   })
   .strict();
@@ -53,7 +62,7 @@ const dnssecSchema = z
   .object({
     algorithm: z.string().default('ECDSAP256SHA256'),
     bits: z.number().int().positive().optional(),
-    keys: z.enum(['ksk+zsk', 'csk']).default('ksk+zsk'),
+    keys: z.enum(['ksk+zsk', 'csk', 'zsk-only']).default('ksk+zsk'),
     denial: z.enum(['nsec', 'nsec3']).default('nsec'),
     nsec3: z
       .object({ iterations: z.number().int().min(0).default(0), salt: z.string().regex(/^(?:-|[0-9a-fA-F]+)$/).default('-'), optOut: z.boolean().default(false) })
@@ -63,6 +72,9 @@ const dnssecSchema = z
     expiration: timeSpec.default('+30d'),
     ds: z.enum(dsModes).default('correct'),
     digestType: z.number().int().min(1).max(4).default(2),
+    signed: z.boolean().default(true),
+    cds: z.enum(['none', 'correct', 'mismatch', 'delete']).default('none'),
+    denialGap: z.string().min(1).optional(),
   })
   .strict();
 

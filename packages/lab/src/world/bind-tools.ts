@@ -63,9 +63,9 @@ export async function generateKey(origin: string, keyDir: string, options: KeyOp
   return (await tool('dnssec-keygen', args, keyDir)).trim();
 }
 
-/** DS record text ("owner IN DS tag alg type digest") for a key file. */
-export async function dsFromKey(keyFile: string, digestType: number): Promise<string> {
-  return (await tool('dnssec-dsfromkey', [`-${digestType}`, keyFile])).trim();
+/** DS record text ("owner IN DS tag alg type digest") for a key file; with `cds`, a CDS record instead. */
+export async function dsFromKey(keyFile: string, digestType: number, cds = false): Promise<string> {
+  return (await tool('dnssec-dsfromkey', [...(cds ? ['-C'] : []), `-${digestType}`, keyFile])).trim();
 }
 
 export interface SignOptions {

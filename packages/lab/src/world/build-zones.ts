@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { needsResponder } from '../scenario/load-scenario.ts';
 import type { Scenario, ZoneSpec } from '../scenario/schema.ts';
 import { chaosZoneText } from './bind-config.ts';
+import { childKeyLines, removeCoveringDenial } from './dnssec-extras.ts';
 import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord } from './bind-tools.ts';
 import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
@@ -14,8 +15,13 @@ import type { LabServer } from './world-plan.ts';
 
 interface ZoneKeys {
   keyDir: string;
+  /** Published in the zone. */
   keyFiles: string[];
   kskFiles: string[];
+  /** Given to dnssec-signzone (with `zsk-only` the KSK is published but not among them). */
+  signingFiles: string[];
+  /** A key the zone does not publish (for a mismatched CDNSKEY). */
+  unpublishedFile?: string;
 }
 
 interface Delegation {
@@ -52,7 +58,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   const sources = entries.map(({ zone }) => `$ORIGIN ${zone.origin}\n$TTL 3600\n${zone.text}\n${ownAddresses(zone, childrenOf(zone.origin), scenario).join('\n')}\n`);
   const canonical = await Promise.all(
     entries.map(async ({ zone, base }, index) => {
-      const glue = scenario.servers.filter((s) => childrenOf(zone.origin).some((c) => isAtOrBelow(s.name, c))).flatMap((s) => addressLines(s.name, scenario));
+      const glue = scenario.servers.flatMap(hostNames).filter((name) => childrenOf(zone.origin).some((c) => isAtOrBelow(name, c))).flatMap((name) => addressLines(name, scenario));
       await writeFile(`${base}.src`, `${sources[index]}${glue.join('\n')}\n`);
       return readCanonicalRecords(await compileZone(zone.origin, `${base}.src`, `${base}.canon`));
     }),
@@ -66,9 +72,22 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const keyDir = join(dir, 'keys', fileLabel(origin));
       await mkdir(keyDir, { recursive: true });
       const options = { algorithm: dnssec.algorithm, bits: dnssec.bits };
-      const ksk = join(keyDir, await generateKey(origin, keyDir, { ...options, ksk: true }));
+      // dnssec-signzone signs with every key whose private half it finds in its key directory, so
+      // keys that must not sign live elsewhere.
+      const elsewhere = join(keyDir, 'not-signing');
+      await mkdir(elsewhere, { recursive: true });
+      const kskDir = dnssec.keys === 'zsk-only' ? elsewhere : keyDir;
+      const ksk = join(kskDir, await generateKey(origin, kskDir, { ...options, ksk: true }));
       const zsk = dnssec.keys === 'csk' ? [] : [join(keyDir, await generateKey(origin, keyDir, { ...options, ksk: false }))];
-      keys.set(origin, { keyDir, keyFiles: [ksk, ...zsk].map((k) => `${k}.key`), kskFiles: [`${ksk}.key`] });
+      const unpublished = dnssec.cds === 'mismatch' ? join(elsewhere, await generateKey(origin, elsewhere, { ...options, ksk: true })) : undefined;
+      const keyFiles = [ksk, ...zsk].map((k) => `${k}.key`);
+      keys.set(origin, {
+        keyDir,
+        keyFiles,
+        kskFiles: [`${ksk}.key`],
+        signingFiles: dnssec.keys === 'zsk-only' ? zsk.map((k) => `${k}.key`) : keyFiles,
+        ...(unpublished !== undefined && { unpublishedFile: `${unpublished}.key` }),
+      });
     }),
   );
 
@@ -84,19 +103,21 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const additions = parentSide(zone, apexNs(canonical[index], zone.origin), childrenOf(zone.origin), delegations, scenario);
       const zoneKeys = keys.get(zone.origin);
       let text = `${sources[index]}${additions.join('\n')}\n`;
-      if (zoneKeys !== undefined && zone.dnssec !== undefined) {
-        for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
-        await writeFile(`${base}.unsigned`, text);
+      if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
         const d = zone.dnssec;
+        for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
+        text += `${(await childKeyLines(zone.origin, d.cds, zoneKeys.kskFiles[0], zoneKeys.unpublishedFile, d.digestType)).join('\n')}\n`;
+        await writeFile(`${base}.unsigned`, text);
         await signZone(`${base}.unsigned`, `${base}.db`, {
           origin: zone.origin,
           keyDir: zoneKeys.keyDir,
-          keyFiles: zoneKeys.keyFiles,
+          keyFiles: zoneKeys.signingFiles,
           inception: signatureTime(d.inception, now),
           expiration: signatureTime(d.expiration, now),
           nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
           allKeysSignAll: d.keys === 'csk',
         });
+        if (d.denialGap !== undefined) await writeFile(`${base}.db`, removeCoveringDenial(await readFile(`${base}.db`, 'utf8'), zone.origin, d.denialGap));
       } else {
         await writeFile(`${base}.db`, text);
       }
@@ -153,7 +174,7 @@ function parentSide(zone: ZoneSpec, apexNs: string[], children: string[], delega
  * for their addresses when this is a reverse zone that asks for them. */
 function ownAddresses(zone: ZoneSpec, children: string[], scenario: Scenario): string[] {
   const own = (name: string): boolean => isAtOrBelow(name, zone.origin) && !children.some((c) => isAtOrBelow(name, c));
-  const addresses = zone.addressRecords ? scenario.servers.filter((s) => own(s.name)).flatMap((s) => addressLines(s.name, scenario)) : [];
+  const addresses = zone.addressRecords ? scenario.servers.flatMap(hostNames).filter(own).flatMap((name) => addressLines(name, scenario)) : [];
   const pointers = zone.ptrRecords
     ? scenario.servers.flatMap((s) => s.addresses.map((a) => [reverseName(a), s.name] as const)).filter(([name]) => own(name)).map(([name, target]) => `${name} 3600 IN PTR ${target}`)
     : [];
@@ -164,7 +185,12 @@ function apexNs(records: CanonicalRecord[], origin: string): string[] {
   return records.filter((r) => r.owner === origin && r.type === 'NS').map((r) => r.rdata.toLowerCase());
 }
 
+/** A server's name and its aliases. */
+function hostNames(server: Scenario['servers'][number]): string[] {
+  return [server.name, ...server.aliases];
+}
+
 function addressLines(name: string, scenario: Scenario): string[] {
-  const server = scenario.servers.find((s) => s.name === name);
+  const server = scenario.servers.find((s) => hostNames(s).includes(name));
   return (server?.addresses ?? []).map((address) => `${name} 3600 IN ${addressType(address)} ${address}`);
 }
