@@ -1,11 +1,11 @@
 // The zone under test: its parent, the delegation the parent holds (or, in an undelegated test, the
 // name servers and DS given instead), and the NS set the zone's own servers publish.
-import { Name, RRType, recordIs } from '@app/dns';
+import { Name, RRType, recordIs, type Message } from '@app/dns';
 import type { DsInput } from './input.ts';
-import type { Nameserver } from './net/nameserver.ts';
+import type { Nameserver, QueryFlags } from './net/nameserver.ts';
 import type { Network } from './net/network.ts';
 import { byPresentation, displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
-import type { Resolver } from './resolver/resolver.ts';
+import type { Resolution, Resolver } from './resolver/resolver.ts';
 
 export interface ParentZone {
   name: Name;
@@ -32,6 +32,7 @@ export class Zone {
   readonly undelegated?: Undelegated;
   readonly #resolver: Resolver;
   readonly #network: Network;
+  readonly #others = new Map<string, Zone>();
 
   constructor(name: Name, resolver: Resolver, network: Network, undelegated?: Undelegated) {
     this.name = name.toLowerCase();
@@ -46,6 +47,17 @@ export class Zone {
     }
   }
 
+  /** Another zone, found as this one is, sharing the run's cache and servers (e.g. an ASN lookup zone). */
+  other(name: Name): Zone {
+    const key = name.key();
+    let zone = this.#others.get(key);
+    if (!zone) {
+      zone = new Zone(name, this.#resolver, this.#network);
+      this.#others.set(key, zone);
+    }
+    return zone;
+  }
+
   /** In an undelegated test, given name servers without an address that none can be found for. */
   async unaddressedNameservers(): Promise<{ tag: 'FAKE_DELEGATION_IN_ZONE_NO_IP' | 'FAKE_DELEGATION_NO_IP'; nsname: string }[]> {
     const given = this.undelegated?.nameservers ?? [];
@@ -54,6 +66,13 @@ export class Zone {
     return bare.flatMap((ns, i) =>
       found[i].length > 0 ? [] : [{ tag: ns.isSubdomainOf(this.name) ? ('FAKE_DELEGATION_IN_ZONE_NO_IP' as const) : ('FAKE_DELEGATION_NO_IP' as const), nsname: displayName(ns) }],
     );
+  }
+
+  /** The root servers, when some were asked and none has answered at all: the network cannot reach the root. */
+  unreachableRoot(): Nameserver[] {
+    const roots = this.#resolver.rootServers;
+    const asked = roots.some((server) => server.statistics.queries > 0);
+    return asked && roots.every((server) => server.statistics.responses === 0) ? roots : [];
   }
 
   get nameText(): string {
@@ -124,6 +143,73 @@ export class Zone {
     const perName = await Promise.all((await this.nsNames()).map(async (nsName) => (await this.#resolver.addressesOf(nsName)).map((address) => this.#network.server(nsName, address))));
     return perName.flat();
   });
+
+  /** The zone's own NS names as every one of its servers gives them (the reference's Method 3). */
+  readonly childNsNames = once(async (): Promise<Name[]> => {
+    const answers = await this.queryAll(this.name, RRType.NS);
+    return uniqueSorted(answers.flatMap(({ response }) => (response ? nsNames(response, this.name) : [])));
+  });
+
+  /** Delegation and zone name servers together, one per name and address, in text order (Method 4 ∪ 5). */
+  readonly allServers = once(async (): Promise<Nameserver[]> => {
+    const [glue, ns] = await Promise.all([this.glue(), this.ns()]);
+    const byText = new Map([...glue, ...ns].map((server) => [server.toString(), server]));
+    return [...byText.keys()].sort().map((key) => byText.get(key)!);
+  });
+
+  /** Resolves a name from the root, following CNAME chains into other zones (cached for the run). */
+  resolve(qname: Name, qtype: number): Promise<Resolution> {
+    return this.#resolver.recurse(qname, qtype);
+  }
+
+  /**
+   * Resolves a name from the root without following a CNAME out of the answering zone: the answer the
+   * zone holding `name` gives, as the reference's Recursor->recurse returns it (it follows no CNAME).
+   */
+  recurse(name: Name, type: number): Promise<Resolution> {
+    return this.#resolver.recurseWithinZone(name, type);
+  }
+
+  /** The run's name server object for a name at an address, sharing its query cache with every test case. */
+  server(name: Name, address: string): Nameserver {
+    return this.#network.server(name, address);
+  }
+
+  /** Asks every server of the zone whose IP family is on, at once. */
+  async queryAll(qname: Name, qtype: number, flags?: QueryFlags): Promise<{ server: Nameserver; response: Message | undefined }[]> {
+    const servers = (await this.ns()).filter((server) => this.#network.familyEnabled(server.family));
+    const responses = await Promise.all(servers.map((server) => server.query(qname, qtype, flags)));
+    return servers.map((server, i) => ({ server, response: responses[i] }));
+  }
+
+  /** The first response, asking the zone's servers in order (the reference's query_one). */
+  async queryOne(qname: Name, qtype: number, flags?: QueryFlags): Promise<Message | undefined> {
+    return (await this.queryOneFrom(qname, qtype, flags))?.response;
+  }
+
+  /** query_one with the server that answered (the reference's answerfrom). */
+  queryOneFrom(qname: Name, qtype: number, flags?: QueryFlags): Promise<{ server: Nameserver; response: Message } | undefined> {
+    return this.#firstFrom(qname, qtype, flags, () => true);
+  }
+
+  /** The first authoritative response (query_auth). */
+  async queryAuth(qname: Name, qtype: number, flags?: QueryFlags): Promise<Message | undefined> {
+    return (await this.#firstFrom(qname, qtype, flags, (response) => response.aa))?.response;
+  }
+
+  /** The first response with records of `qtype` for `qname` (query_persistent). */
+  async queryPersistent(qname: Name, qtype: number, flags?: QueryFlags): Promise<Message | undefined> {
+    return (await this.#firstFrom(qname, qtype, flags, (response) => recordsFor(response, qtype, qname).length > 0))?.response;
+  }
+
+  async #firstFrom(qname: Name, qtype: number, flags: QueryFlags | undefined, accept: (response: Message) => boolean): Promise<{ server: Nameserver; response: Message } | undefined> {
+    for (const server of await this.ns()) {
+      if (!this.#network.familyEnabled(server.family)) continue;
+      const response = await server.query(qname, qtype, flags);
+      if (response && accept(response)) return { server, response };
+    }
+    return undefined;
+  }
 
   /** DS records for the zone at the parent (asked with DO and CD), or those given for an undelegated test. */
   readonly dsFromParent = once(async (): Promise<DsInput[]> => {

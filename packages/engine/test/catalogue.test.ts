@@ -3,10 +3,15 @@ import { test } from 'node:test';
 import type { Finding } from '../src/finding.ts';
 import { testCaseIds } from '../src/framework/registry.ts';
 import { defaultProfile } from '../src/profile/profile.ts';
-import { formatFinding, locales, testCaseDescription } from '../src/catalogue/catalogue.ts';
-import { englishMessageKeys, untranslated } from '../src/catalogue/catalogue.ts';
+import { formatFinding, localeTexts, locales, testCaseDescription } from '../src/catalogue/catalogue.ts';
 
 const finding: Finding = { module: 'BASIC', testcase: 'Basic02', tag: 'NS_FAILED', level: 'ERROR', args: { ns: 'ns1.example.com/192.0.2.1', rcode: 'REFUSED' }, timestamp: 0.5 };
+const english = localeTexts('en')!;
+const translations = locales.filter((locale) => locale !== 'en');
+
+function placeholders(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+}
 
 test('the seven locales are offered', () => {
   assert.deepEqual([...locales].sort(), ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv']);
@@ -23,6 +28,8 @@ test('a finding is rendered from the catalogue with its arguments filled in', ()
 test('a tag with no text at all still shows its tag and arguments', () => {
   const unknown: Finding = { ...finding, module: 'ZONE', tag: 'SOMETHING_NEW', args: { ns: 'a/192.0.2.1' } };
   assert.equal(formatFinding(unknown, 'en'), 'SOMETHING_NEW (ns=a/192.0.2.1)');
+  const inherited: Finding = { ...finding, tag: 'constructor', args: {} };
+  assert.equal(formatFinding(inherited, 'en'), 'constructor', 'names on Object.prototype are not texts');
 });
 
 test('a tag every module uses has one text for all of them', () => {
@@ -30,32 +37,54 @@ test('a tag every module uses has one text for all of them', () => {
   assert.equal(text, 'IPv4 is on: the SOA query goes to a/192.0.2.1.');
 });
 
+test('a fully qualified name at the end of a sentence is not followed by a second dot', () => {
+  const rname: Finding = { ...finding, module: 'CONSISTENCY', testcase: 'Consistency02', tag: 'ONE_SOA_RNAME', level: 'INFO', args: { rname: 'hostmaster.example.' } };
+  assert.equal(formatFinding(rname, 'en'), 'All name servers have the same SOA RNAME: hostmaster.example.');
+  const root: Finding = { ...rname, args: { rname: '.' } };
+  assert.equal(formatFinding(root, 'en'), 'All name servers have the same SOA RNAME: ..', 'the root keeps its dot');
+});
+
 test('an unknown locale gets the English text', () => {
   const text = formatFinding({ ...finding, tag: 'HAS_PARENT', args: { zone: 'a.example', pname: 'example' } }, 'xx');
   assert.equal(text, 'The parent zone example was found.');
 });
 
-test('every implemented test case has a description in every locale (English where untranslated)', () => {
-  for (const id of testCaseIds()) {
-    for (const locale of locales) assert.notEqual(testCaseDescription(id, locale), id, `${id} in ${locale}`);
+test('every tag the default profile shows (above DEBUG) has English text', () => {
+  const missing = Object.entries(defaultProfile().test_levels).flatMap(([module, tags]) =>
+    Object.entries(tags)
+      .filter(([tag, level]) => !level.startsWith('DEBUG') && english.messages[`${module}:${tag}`] === undefined)
+      .map(([tag]) => `${module}:${tag}`),
+  );
+  assert.deepEqual(missing, []);
+});
+
+test('every test case has a description in every locale', () => {
+  for (const locale of locales) {
+    const texts = localeTexts(locale)!;
+    assert.deepEqual(Object.keys(english.testcases).filter((id) => texts.testcases[id] === undefined), [], locale);
+    for (const id of testCaseIds()) assert.notEqual(testCaseDescription(id, locale), id, `${id} in ${locale}`);
   }
   assert.equal(testCaseDescription('basic01', 'fi'), testCaseDescription('Basic01', 'fi'));
 });
 
-test('every tag the default profile gives a level of NOTICE or above in BASIC has English text', () => {
-  const keys = new Set(englishMessageKeys());
-  const missing = Object.entries(defaultProfile().test_levels.BASIC ?? {})
-    .filter(([tag, level]) => !['DEBUG', 'DEBUG2', 'DEBUG3'].includes(level) && !keys.has(`BASIC:${tag}`))
-    .map(([tag]) => tag);
-  assert.deepEqual(missing, []);
-});
+for (const locale of translations) {
+  test(`${locale}: every message has a text`, () => {
+    const texts = localeTexts(locale)!;
+    const missing = Object.keys(english.messages).filter((key) => texts.messages[key] === undefined);
+    assert.deepEqual(missing, [], `${locale} lacks these texts`);
+  });
 
-test('translation coverage per locale', (t) => {
-  // Not a gate: the list tells translators what is left. Basic messages and descriptions must be done.
-  for (const locale of locales.filter((l) => l !== 'en')) {
-    const left = untranslated(locale);
-    t.diagnostic(`${locale}: ${left.messages.length} messages and ${left.testcases.length} test case descriptions fall back to English`);
-    assert.deepEqual(left.testcases, [], `${locale} test case descriptions`);
-    assert.deepEqual(left.messages.filter((key) => /^(BASIC|SYSTEM|ALL):/.test(key)), [], `${locale} Basic and system messages`);
-  }
-});
+  test(`${locale}: every text is its own, with the placeholders of the English one`, () => {
+    const texts = localeTexts(locale)!;
+    const unknown = Object.keys(texts.messages).filter((key) => english.messages[key] === undefined);
+    assert.deepEqual(unknown, [], `${locale} has texts English does not`);
+    for (const [key, text] of Object.entries(texts.messages)) {
+      const source = english.messages[key];
+      assert.deepEqual(placeholders(text), placeholders(source), `${locale} ${key}: placeholders differ from English`);
+      assert.notEqual(text, source, `${locale} ${key} is the English text`);
+    }
+    for (const [id, text] of Object.entries(texts.testcases)) assert.notEqual(text, english.testcases[id], `${locale} ${id} is the English description`);
+    assert.deepEqual(Object.keys(texts.ui).sort(), Object.keys(english.ui).sort(), `${locale} interface texts`);
+    for (const [key, text] of Object.entries(texts.ui)) assert.deepEqual(placeholders(text), placeholders(english.ui[key]), `${locale} ui ${key}`);
+  });
+}

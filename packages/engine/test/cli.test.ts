@@ -40,7 +40,8 @@ test('--help explains every option on stdout and exits 0, whatever else is on th
   const { stdout, stderr } = await run(process.execPath, [cli, 'example.com', '--level', 'LOUD', '--help']);
   assert.equal(stderr, '');
   assert.match(stdout, /^dnscheck: /);
-  for (const option of ['--ns', '--ds', '--profile', '--hints', '--level', '--locale', '--json', '--no-ipv4', '--no-ipv6', '--test']) assert.match(stdout, new RegExp(`^  .*${option}\\b`, 'm'), option);
+  const options = ['--ns', '--ds', '--profile', '--hints', '--level', '--locale', '--json', '--no-ipv4', '--no-ipv6', '--test', '--version', '--list-tests', '--dump-profile', '--stop-level', '--count', '--elapsed', '--show-module', '--show-testcase', '--no-progress', '--json-stream', '--raw', '--save', '--restore'];
+  for (const option of options) assert.match(stdout, new RegExp(`^  .*${option}\\b`, 'm'), option);
   assert.match(stdout, /Exit code: 0 when/);
 });
 
@@ -72,8 +73,99 @@ test('the table shows findings at or above the chosen level', async () => {
   const hints = await fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
   const result = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL']);
   const lines = result.stdout.trimEnd().split('\n');
-  assert.match(lines[0] ?? '', /^Seconds\s+Level\s+Module\s+Testcase\s+Message$/);
+  assert.match(lines[0] ?? '', /^Level\s+Message$/);
   assert.ok(lines.slice(2).every((line) => line.includes('CRITICAL')), result.stdout);
   assert.ok(lines.some((line) => line.includes('empty label')));
   assert.ok(!result.stdout.includes('GLOBAL_VERSION') && !result.stdout.includes('engine version'));
+});
+
+const unreachableHints = (): Promise<string> => fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
+
+test('--version names the engine and the DNS library', async () => {
+  const { code, stdout } = await capture(['--version']);
+  assert.equal(code, 0);
+  assert.match(stdout, /^engine \d+\.\d+\.\d+$/m);
+  assert.match(stdout, /^@app\/dns \d+\.\d+\.\d+$/m);
+});
+
+test('--list-tests lists every module and test case, described in the chosen locale', async () => {
+  const english = await capture(['--list-tests']);
+  const swedish = await capture(['--list-tests', '--locale', 'sv']);
+  assert.equal(english.code, 0);
+  assert.match(english.stdout, /^Module BASIC$/m);
+  assert.match(english.stdout, /^ {2}Basic00 +The domain name is well formed$/m);
+  assert.match(swedish.stdout, /^Modul BASIC$/m);
+  assert.match(swedish.stdout, /^ {2}Basic00 +\S/m);
+  assert.notEqual(swedish.stdout, english.stdout);
+});
+
+test('--dump-profile prints the effective profile: the default under --profile, with --no-ipv6', async () => {
+  const profile = await fixture('p.json', JSON.stringify({ test_levels: { BASIC: { NS_FAILED: 'WARNING' } } }));
+  const { code, stdout } = await capture(['--dump-profile', '--profile', profile, '--no-ipv6']);
+  assert.equal(code, 0);
+  const dumped = JSON.parse(stdout) as { net: { ipv4: boolean; ipv6: boolean }; test_levels: Record<string, Record<string, string>>; resolver: unknown };
+  assert.deepEqual(dumped.net, { ipv4: true, ipv6: false });
+  assert.deepEqual(dumped.test_levels.BASIC, { NS_FAILED: 'WARNING' });
+  assert.ok(dumped.resolver, 'the default fills what the file leaves out');
+});
+
+test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
+  const hints = await unreachableHints();
+  const french = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL', '--locale', 'fr', '--show-module', '--show-testcase', '--elapsed', '--no-progress']);
+  const [header = '', rule = '', row = ''] = french.stdout.split('\n');
+  assert.match(header, /^Secondes\s+Niveau\s+Module\s+Cas de test\s+Message$/);
+  assert.match(rule, /^=+ +=+ +=+ +=+ +=+$/);
+  assert.match(row, /^\d+\.\d\d\s+CRITICAL\s+BASIC\s+Basic00\s+Le nom a\.\.example contient un label vide/);
+  assert.match(french.stdout, /^Temps écoulé : \d+\.\d\d s$/m);
+  assert.equal(french.stderr, '', '--no-progress leaves stderr empty');
+  const raw = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL', '--raw', '--no-progress']);
+  assert.match(raw.stdout, /^CRITICAL\s+DOMAIN_NAME_ZERO_LENGTH_LABEL domain=a\.\.example$/m);
+  const rawJson = await capture(['a..example', '--hints', hints, '--json', '--raw', '--no-progress']);
+  assert.ok((JSON.parse(rawJson.stdout) as object[]).every((f) => !('message' in f)));
+});
+
+test('--count sums findings per level, beside the table or on stderr beside JSON', async () => {
+  const hints = await unreachableHints();
+  const table = await capture(['a..example', '--hints', hints, '--level', 'DEBUG', '--count', '--no-progress']);
+  const summary = table.stdout.slice(table.stdout.indexOf('Findings per level:'));
+  const rows = table.stdout.slice(0, table.stdout.indexOf('Findings per level:')).trimEnd().split('\n').slice(2);
+  const critical = rows.filter((line) => line.startsWith('CRITICAL')).length;
+  assert.ok(critical > 0);
+  assert.match(summary, new RegExp(`^ {2}CRITICAL +${critical}$`, 'm'));
+  assert.match(summary, new RegExp(`^ {2}DEBUG +${rows.filter((line) => line.startsWith('DEBUG ')).length}$`, 'm'));
+  const json = await capture(['a..example', '--hints', hints, '--json', '--count', '--no-progress', '--locale', 'da']);
+  assert.ok(Array.isArray(JSON.parse(json.stdout)));
+  assert.match(json.stderr, /^Fund pr\. niveau:/m);
+});
+
+test('on a terminal progress is one redrawn line with a bar and test cases done of total, cleared at the end', async () => {
+  const hints = await unreachableHints();
+  let stderr = '';
+  let stdout = '';
+  await main(['a..example', '--hints', hints], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), interactive: true });
+  assert.ok(!stderr.includes('\n'), 'no line feeds: the line is redrawn');
+  const clearLine = '\r\x1b[2K';
+  const frames = stderr.split(clearLine).filter(Boolean);
+  assert.ok(frames.length > 0);
+  assert.match(frames.at(-1)!, /^\[#{24}\] 100% · \d+ of \d+ test cases · \d+\.\d s$/);
+  assert.ok(stderr.endsWith(clearLine), 'the bar is gone before the table');
+  assert.match(stdout, /^Level\s+Message$/m);
+});
+
+test('a saved run is shown again from the file alone, in another locale and level', async () => {
+  const hints = await unreachableHints();
+  const dir = await mkdtemp(join(tmpdir(), 'dnscheck-save-'));
+  const file = join(dir, 'run.json');
+  const live = await capture(['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--save', file, '--no-progress']);
+  const restored = await capture(['--restore', file, '--json', '--level', 'DEBUG']);
+  assert.equal(restored.code, live.code);
+  assert.deepEqual(JSON.parse(restored.stdout), JSON.parse(live.stdout));
+  const finnish = await capture(['--restore', file, '--locale', 'fi', '--level', 'CRITICAL']);
+  assert.match(finnish.stdout, /^Taso\s+Viesti$/m);
+  assert.ok(!finnish.stdout.includes('DEBUG'));
+  const notARun = await capture(['--restore', hints]);
+  assert.equal(notARun.code, 2);
+  assert.match(notARun.stderr, /^dnscheck: .* is not a saved run: not JSON\n/);
+  const wrongShape = await capture(['--restore', await fixture('x.json', '{"format":"dnscheck-run","version":1}')]);
+  assert.match(wrongShape.stderr, /is not a saved run: engine: /);
 });

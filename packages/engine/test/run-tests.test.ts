@@ -63,3 +63,13 @@ test('test case ids follow the reference order and naming', () => {
   const ids = testCaseIds();
   assert.deepEqual(ids.slice(0, 4), ['Basic00', 'Basic01', 'Basic02', 'Basic03']);
 });
+
+test('when no root server answers, the run says so instead of blaming the delegation', async () => {
+  const findings = await runTests({ domain: 'example.com' }, { rootHints: deadRoot });
+  const lost = findings.find((f) => f.tag === 'ROOT_SERVERS_UNREACHABLE');
+  assert.equal(lost?.level, 'CRITICAL');
+  assert.equal(lost?.testcase, 'Basic01');
+  assert.equal(lost?.args.ns_list, 'a.root.invalid/127.0.0.255');
+  assert.ok(!findings.some((f) => ['NO_PARENT', 'NO_GLUE_PREVENTS_NAMESERVER_TESTS'].includes(f.tag)), tags(findings).join(' '));
+  assert.ok(findings.some((f) => f.tag === 'CANNOT_CONTINUE'));
+});

@@ -1,42 +1,71 @@
-// The message catalogue: text per locale for each MODULE:TAG and each test case. English is complete
-// for what the engine emits; other locales fall back to English text where a translation is missing.
+// The message catalogue: text per locale for each MODULE:TAG and each test case. It is data on disk,
+// `<locale>/<module>.json` ({ TAG: text }) plus `<locale>/testcases.json` and `<locale>/ui.json` (the
+// words around findings: column headers, summaries), so each module's texts are edited on their own.
+// A text missing in a locale falls back to English.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Finding } from '../finding.ts';
-import da from './da.json' with { type: 'json' };
-import en from './en.json' with { type: 'json' };
-import es from './es.json' with { type: 'json' };
-import fi from './fi.json' with { type: 'json' };
-import fr from './fr.json' with { type: 'json' };
-import nb from './nb.json' with { type: 'json' };
-import sv from './sv.json' with { type: 'json' };
 
 interface LocaleTexts {
   testcases: Record<string, string>;
+  ui: Record<string, string>;
+  /** Keyed `MODULE:TAG`. */
   messages: Record<string, string>;
 }
 
-const catalogues: Record<string, LocaleTexts> = { da, en, es, fi, fr, nb, sv };
+function readJson(path: string): Record<string, string> {
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+}
 
-export const locales: readonly string[] = Object.freeze(Object.keys(catalogues));
+/** Every `<module>.json` of a locale's folder, keyed MODULE:TAG, beside its testcases.json and ui.json. */
+function loadLocale(dir: string): LocaleTexts {
+  const texts: LocaleTexts = { testcases: {}, ui: {}, messages: {} };
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+    const content = readJson(join(dir, file));
+    const name = file.slice(0, -'.json'.length);
+    if (name === 'testcases' || name === 'ui') texts[name] = content;
+    else for (const [tag, text] of Object.entries(content)) texts.messages[`${name.toUpperCase()}:${tag}`] = text;
+  }
+  return texts;
+}
+
+const catalogues: Map<string, LocaleTexts> = new Map(
+  readdirSync(import.meta.dirname, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => [entry.name, loadLocale(join(import.meta.dirname, entry.name))]),
+);
+const english = catalogues.get('en')!;
+
+export const locales: readonly string[] = Object.freeze([...catalogues.keys()].sort());
 
 /** Accepts 'fr', 'fr_FR', 'fr-FR'; anything else is English. */
 function textsFor(locale: string): LocaleTexts {
-  return catalogues[locale.slice(0, 2).toLowerCase()] ?? en;
+  return catalogues.get(locale.slice(0, 2).toLowerCase()) ?? english;
 }
 
 function fill(template: string, args: Finding['args']): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = args[name];
-    return value === undefined || value === null ? whole : String(value);
+  return template.replace(/\{(\w+)\}/g, (whole, name: string, offset: number) => {
+    const value = Object.hasOwn(args, name) ? args[name] : undefined;
+    if (value === undefined || value === null) return whole;
+    const text = String(value);
+    // A name given fully qualified ('ns1.example.') before the sentence's full stop: one dot, not two.
+    return text.length > 1 && text.endsWith('.') && template[offset + whole.length] === '.' ? text.slice(0, -1) : text;
   });
+}
+
+function lookup(texts: Record<string, string>, key: string): string | undefined {
+  return Object.hasOwn(texts, key) ? texts[key] : undefined;
 }
 
 /** Text for MODULE:TAG, else for ALL:TAG (tags every module uses, such as TEST_CASE_START). */
 export function messageTemplate(module: string, tag: string, locale: string): string | undefined {
-  const texts = textsFor(locale).messages;
-  const english: Record<string, string> = en.messages;
-  const keys = [`${module}:${tag}`, `ALL:${tag}`];
-  for (const key of keys) if (texts[key] !== undefined) return texts[key];
-  for (const key of keys) if (english[key] !== undefined) return english[key];
+  const keys = [`${module.toUpperCase()}:${tag}`, `ALL:${tag}`];
+  for (const texts of [textsFor(locale).messages, english.messages]) {
+    for (const key of keys) {
+      const text = lookup(texts, key);
+      if (text !== undefined) return text;
+    }
+  }
   return undefined;
 }
 
@@ -49,19 +78,16 @@ export function formatFinding(finding: Finding, locale: string): string {
 }
 
 export function testCaseDescription(testcase: string, locale: string): string {
-  const id = Object.keys(en.testcases).find((known) => known.toLowerCase() === testcase.toLowerCase()) ?? testcase;
-  return textsFor(locale).testcases[id] ?? en.testcases[id as keyof typeof en.testcases] ?? testcase;
+  const id = Object.keys(english.testcases).find((known) => known.toLowerCase() === testcase.toLowerCase()) ?? testcase;
+  return lookup(textsFor(locale).testcases, id) ?? lookup(english.testcases, id) ?? testcase;
 }
 
-/** Keys present in English but not yet translated in `locale`. */
-export function untranslated(locale: string): { testcases: string[]; messages: string[] } {
-  const texts = textsFor(locale);
-  return {
-    testcases: Object.keys(en.testcases).filter((id) => !(id in texts.testcases)),
-    messages: Object.keys(en.messages).filter((key) => !(key in texts.messages)),
-  };
+/** A piece of the interface (a column header, a summary line) in `locale`, with `{arg}` filled in. */
+export function uiText(key: string, locale: string, args: Finding['args'] = {}): string {
+  return fill(lookup(textsFor(locale).ui, key) ?? lookup(english.ui, key) ?? key, args);
 }
 
-export function englishMessageKeys(): string[] {
-  return Object.keys(en.messages);
+/** Every text of one locale exactly as written there (no English fallback), for the catalogue's tests. */
+export function localeTexts(locale: string): Readonly<LocaleTexts> | undefined {
+  return catalogues.get(locale);
 }

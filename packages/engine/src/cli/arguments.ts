@@ -7,21 +7,45 @@ import { locales } from '../catalogue/catalogue.ts';
 
 export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
-  '                [--level LEVEL] [--locale xx] [--json] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]';
+  '                [--level LEVEL] [--locale xx] [--json | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
+  '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
+  '                [--save file]\n' +
+  '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options]\n' +
+  '       dnscheck --version | --list-tests [--locale xx] | --dump-profile [--profile file] [--no-ipv4] [--no-ipv6]';
 
 export const help = `dnscheck: tests the DNS health of one zone and prints what it finds.
 
 ${usage}
 
+What to test
   --ns name[/ip]      test this name server instead of the delegation (undelegated test); repeatable
   --ds k,a,d,digest   a DS record (key tag, algorithm, digest type, hex digest) for an undelegated test; repeatable
   --profile file      a profile in the reference JSON format, merged over the default one
   --hints file        root hints (a zone file of the root's NS and addresses) instead of IANA's
-  --level LEVEL       the lowest level shown: DEBUG3..DEBUG, INFO (default), NOTICE, WARNING, ERROR, CRITICAL
-  --locale xx         language of the messages: ${locales.join(', ')} (default en)
-  --json              one JSON array of findings instead of a table
   --no-ipv4, --no-ipv6  send nothing over that IP version
   --test M[/TestCase] run only this module or test case, without the Basic gate; repeatable
+  --stop-level LEVEL  stop the run at the first finding at LEVEL or above
+
+What to show
+  --level LEVEL       the lowest level shown: DEBUG3..DEBUG, INFO (default), NOTICE, WARNING, ERROR, CRITICAL
+  --locale xx         language of the messages and headers: ${locales.join(', ')} (default en)
+  --json              one JSON array of findings instead of a table
+  --json-stream       one JSON object per line, each finding as it is made
+  --raw               tags and arguments instead of text (with --json: no message field)
+  --show-module       a Module column in the table
+  --show-testcase     a Test case column in the table
+  --elapsed           a column with the second each finding came, and the run's time at the end
+  --count             the number of findings per level at the end
+  --no-progress       no progress on stderr (a bar on a terminal, plain lines otherwise)
+
+Saved runs
+  --save file         also write the run to file: findings with arguments, the profile, every query and answer
+  --restore file      show a saved run again, in any --locale and --level, without sending a query
+
+Other
+  --version           the versions of the engine and of its DNS library
+  --list-tests        every module and test case, described in --locale
+  --dump-profile      the effective profile (default, --profile, --no-ipv4/6) as JSON
   -h, --help          this text
 
 Exit code: 0 when nothing is worse than NOTICE, 3 WARNING, 4 ERROR, 5 CRITICAL; 2 for a bad argument,
@@ -29,15 +53,32 @@ Exit code: 0 when nothing is worse than NOTICE, 3 WARNING, 4 ERROR, 5 CRITICAL; 
 
 export const wantsHelp = (argv: readonly string[]): boolean => argv.some((arg) => arg === '--help' || arg === '-h');
 
+/** What the command line asks for: a run, a saved run shown again, or information only. */
+export type Action = 'run' | 'restore' | 'version' | 'list-tests' | 'dump-profile';
+
+export interface OutputOptions {
+  level: Level;
+  locale: string;
+  format: 'table' | 'json' | 'json-stream';
+  raw: boolean;
+  showModule: boolean;
+  showTestcase: boolean;
+  elapsed: boolean;
+  count: boolean;
+}
+
 export interface CliOptions {
+  action: Action;
   domain: string;
   nameservers: NameServerInput[];
   dsInfo: DsInput[];
   profileFile?: string;
   hintsFile?: string;
-  level: Level;
-  locale: string;
-  json: boolean;
+  output: OutputOptions;
+  progress: boolean;
+  stopLevel?: Level;
+  saveFile?: string;
+  restoreFile?: string;
   ipv4?: boolean;
   ipv6?: boolean;
   only: string[];
@@ -75,6 +116,12 @@ function parseTest(text: string): string {
   return text;
 }
 
+function parseLevel(value: string, option: string): Level {
+  const level = value.toUpperCase();
+  if (!isLevel(level)) throw new UsageError(`${option} ${value}: not a severity level`);
+  return level;
+}
+
 export function parseCommandLine(argv: readonly string[]): CliOptions {
   let parsed;
   try {
@@ -90,6 +137,19 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
         level: { type: 'string' },
         locale: { type: 'string' },
         json: { type: 'boolean' },
+        'json-stream': { type: 'boolean' },
+        raw: { type: 'boolean' },
+        'show-module': { type: 'boolean' },
+        'show-testcase': { type: 'boolean' },
+        elapsed: { type: 'boolean' },
+        count: { type: 'boolean' },
+        'no-progress': { type: 'boolean' },
+        'stop-level': { type: 'string' },
+        save: { type: 'string' },
+        restore: { type: 'string' },
+        version: { type: 'boolean' },
+        'list-tests': { type: 'boolean' },
+        'dump-profile': { type: 'boolean' },
         'no-ipv4': { type: 'boolean' },
         'no-ipv6': { type: 'boolean' },
         test: { type: 'string', multiple: true },
@@ -100,22 +160,39 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '') {
+  const infoActions = (['version', 'list-tests', 'dump-profile'] as const).filter((name) => values[name]);
+  if (infoActions.length > 1) throw new UsageError(`--${infoActions[0]} and --${infoActions[1]} cannot be combined`);
+  if (values.json && values['json-stream']) throw new UsageError('--json and --json-stream cannot be combined');
+  if (values.restore !== undefined && values.save !== undefined) throw new UsageError('--save and --restore cannot be combined');
+  const action: Action = infoActions[0] ?? (values.restore !== undefined ? 'restore' : 'run');
+  const needsDomain = infoActions.length === 0 && values.restore === undefined;
+  if (needsDomain && (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '')) {
     throw new UsageError(positionals.length === 0 ? 'the domain to test is missing' : `only one domain can be tested at a time, got: ${positionals.join(' ')}`);
   }
-  const level = (values.level ?? 'INFO').toUpperCase();
-  if (!isLevel(level)) throw new UsageError(`--level ${values.level}: not a severity level`);
+  if (!needsDomain && positionals.length > 0) throw new UsageError(`--${action} takes no domain, got: ${positionals.join(' ')}`);
   const locale = (values.locale ?? 'en').slice(0, 2).toLowerCase();
   if (!locales.includes(locale)) throw new UsageError(`--locale ${values.locale}: choose one of ${locales.join(', ')}`);
   return {
-    domain: positionals[0],
+    action,
+    domain: positionals[0] ?? '',
     nameservers: (values.ns ?? []).map(parseNameServer),
     dsInfo: (values.ds ?? []).map(parseDs),
     ...(values.profile !== undefined && { profileFile: values.profile }),
     ...(values.hints !== undefined && { hintsFile: values.hints }),
-    level,
-    locale,
-    json: values.json ?? false,
+    output: {
+      level: parseLevel(values.level ?? 'INFO', '--level'),
+      locale,
+      format: values.json ? 'json' : values['json-stream'] ? 'json-stream' : 'table',
+      raw: values.raw ?? false,
+      showModule: values['show-module'] ?? false,
+      showTestcase: values['show-testcase'] ?? false,
+      elapsed: values.elapsed ?? false,
+      count: values.count ?? false,
+    },
+    progress: !values['no-progress'],
+    ...(values['stop-level'] !== undefined && { stopLevel: parseLevel(values['stop-level'], '--stop-level') }),
+    ...(values.save !== undefined && { saveFile: values.save }),
+    ...(values.restore !== undefined && { restoreFile: values.restore }),
     ...(values['no-ipv4'] && { ipv4: false }),
     ...(values['no-ipv6'] && { ipv6: false }),
     only: (values.test ?? []).map(parseTest),

@@ -1,11 +1,19 @@
-// dnscheck: test one domain and print the findings.
+// dnscheck: test one domain and print the findings; or show a saved run again; or tell what it knows.
 import { readFile } from 'node:fs/promises';
-import { domainToAscii } from '@app/dns';
+import { dnsVersion, domainToAscii } from '@app/dns';
+import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
+import type { Finding } from '../finding.ts';
+import { modules, selectTestCases } from '../framework/registry.ts';
 import { runTests } from '../framework/run-tests.ts';
-import { loadProfile } from '../profile/profile.ts';
-import { readRootHints } from '../resolver/root-hints.ts';
-import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions } from './arguments.ts';
-import { exitCodeFor, toJson, toTable, visible } from './output.ts';
+import { levelRank } from '../level.ts';
+import type { Exchange } from '../net/network.ts';
+import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '../profile/profile.ts';
+import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
+import { engineVersion } from '../version.ts';
+import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
+import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
+import { startProgress, type Progress } from './progress.ts';
+import { restoreRun, saveRun } from './saved-run.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -30,8 +38,9 @@ function asciiDomain(domain: string): string {
   }
 }
 
-async function prepare(options: CliOptions) {
-  const profile = options.profileFile
+/** The profile the run uses: the default, under --profile, with --no-ipv4/--no-ipv6 applied. */
+async function effectiveProfile(options: CliOptions): Promise<Profile> {
+  const base = options.profileFile
     ? await readInputFile(options.profileFile, 'profile').then((text) => {
         try {
           return loadProfile(JSON.parse(text));
@@ -39,17 +48,99 @@ async function prepare(options: CliOptions) {
           throw new UsageError(`${options.profileFile}: ${(error as Error).message}`);
         }
       })
-    : undefined;
-  const rootHints = options.hintsFile
-    ? await readInputFile(options.hintsFile, 'hints').then((text) => {
-        try {
-          return readRootHints(text);
-        } catch (error) {
-          throw new UsageError(`${options.hintsFile}: ${(error as Error).message}`);
-        }
-      })
-    : undefined;
-  return { profile, rootHints };
+    : defaultProfile();
+  return { ...base, net: { ipv4: options.ipv4 ?? base.net.ipv4, ipv6: options.ipv6 ?? base.net.ipv6 } };
+}
+
+async function rootHints(options: CliOptions): Promise<RootHint[] | undefined> {
+  if (!options.hintsFile) return undefined;
+  const text = await readInputFile(options.hintsFile, 'hints');
+  try {
+    return readRootHints(text);
+  } catch (error) {
+    throw new UsageError(`${options.hintsFile}: ${(error as Error).message}`);
+  }
+}
+
+function listTests(locale: string): string {
+  return modules
+    .map((module) => [uiText('list.module', locale, { module: module.name }), ...module.testCases.map((tc) => `  ${tc.id.padEnd(15)} ${testCaseDescription(tc.id, locale)}`)].join('\n'))
+    .join('\n\n');
+}
+
+/**
+ * Prints the findings the way the options ask. With --json-stream during a run the lines went out as
+ * findings came (`streamed`); what is left then are the summaries.
+ */
+function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean): void {
+  const shown = visible(findings, output.level);
+  if (output.format === 'table') io.stdout(`${toTable(shown, output)}\n`);
+  else if (output.format === 'json') io.stdout(`${toJson(shown, output)}\n`);
+  else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
+  // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
+  const summary = output.format === 'table' ? io.stdout : io.stderr;
+  if (output.count) summary(`${countSummary(findings, output)}\n`);
+  if (output.elapsed) {
+    const seconds = Math.max(0, ...findings.map((f) => f.timestamp));
+    summary(`${uiText('elapsed', output.locale, { seconds: seconds.toFixed(2) })}\n`);
+  }
+}
+
+async function run(options: CliOptions, io: CliIo): Promise<number> {
+  const domain = asciiDomain(options.domain);
+  const nameservers = options.nameservers.map((n) => ({ ...n, ns: asciiDomain(n.ns) }));
+  const profile = await effectiveProfile(options);
+  const hints = await rootHints(options);
+  const { output } = options;
+
+  const total = selectTestCases(options.only).filter((p) => p.explicit || isTestCaseEnabled(profile, p.testCase.id)).length;
+  const progress: Progress | undefined = options.progress ? startProgress(io.stderr, { interactive: io.interactive, total, locale: output.locale }) : undefined;
+  const stop = new AbortController();
+  const made: Finding[] = [];
+  const exchanges: Exchange[] = [];
+  const onFinding = (finding: Finding): void => {
+    made.push(finding);
+    progress?.finding(finding);
+    if (output.format === 'json-stream' && levelRank(finding.level) >= levelRank(output.level)) {
+      progress?.clear();
+      io.stdout(`${toJsonLine(finding, output)}\n`);
+    }
+    if (options.stopLevel && !stop.signal.aborted && levelRank(finding.level) >= levelRank(options.stopLevel)) stop.abort();
+  };
+
+  let findings: Finding[];
+  try {
+    findings = await runTests(
+      { domain, nameservers, dsInfo: options.dsInfo, profile },
+      {
+        ...(hints && { rootHints: hints }),
+        only: options.only,
+        signal: stop.signal,
+        onFinding,
+        ...(options.saveFile && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
+        ...(progress && { onProgress: (percent: number) => progress.percent(percent) }),
+      },
+    );
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    // Stopped by --stop-level: what was found so far, in the order it was found.
+    findings = [...made].sort((a, b) => a.timestamp - b.timestamp);
+  } finally {
+    progress?.finish();
+  }
+  if (options.saveFile) {
+    await saveRun(options.saveFile, {
+      engine: engineVersion,
+      domain,
+      input: { domain, nameservers, dsInfo: options.dsInfo, only: options.only },
+      profile,
+      findings,
+      exchanges,
+    });
+  }
+  show(findings, output, io, true);
+  if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
+  return exitCodeFor(findings);
 }
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -57,33 +148,29 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stdout(`${help}\n`);
     return 0;
   }
-  let options: CliOptions;
-  let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    options = parseCommandLine(argv);
-    options.domain = asciiDomain(options.domain);
-    prepared = await prepare(options);
+    const options = parseCommandLine(argv);
+    switch (options.action) {
+      case 'version':
+        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\n`);
+        return 0;
+      case 'list-tests':
+        io.stdout(`${listTests(options.output.locale)}\n`);
+        return 0;
+      case 'dump-profile':
+        io.stdout(`${JSON.stringify(await effectiveProfile(options), null, 2)}\n`);
+        return 0;
+      case 'restore': {
+        const { findings } = await restoreRun(options.restoreFile!);
+        show(findings, options.output, io, false);
+        return exitCodeFor(findings);
+      }
+      case 'run':
+        return await run(options, io);
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`dnscheck: ${error.message}\n${usage}\n`);
     return 2;
   }
-  const findings = await runTests(
-    {
-      domain: options.domain,
-      ...(options.ipv4 !== undefined && { ipv4: options.ipv4 }),
-      ...(options.ipv6 !== undefined && { ipv6: options.ipv6 }),
-      nameservers: options.nameservers.map((n) => ({ ...n, ns: asciiDomain(n.ns) })),
-      dsInfo: options.dsInfo,
-      ...(prepared.profile && { profile: prepared.profile }),
-    },
-    {
-      ...(prepared.rootHints && { rootHints: prepared.rootHints }),
-      only: options.only,
-      onProgress: (percent) => io.stderr(io.interactive ? `\rprogress ${percent}%${percent === 100 ? '\n' : ''}` : `progress ${percent}%\n`),
-    },
-  );
-  const shown = visible(findings, options.level);
-  io.stdout(`${options.json ? toJson(shown, options.locale) : toTable(shown, options.locale)}\n`);
-  return exitCodeFor(findings);
 }

@@ -1,22 +1,66 @@
-// How dnscheck shows findings: a table for people, or JSON (one element per finding) for programs.
-import { formatFinding } from '../catalogue/catalogue.ts';
+// How dnscheck shows findings: a table for people, JSON (an array, or one object per line as findings
+// come) for programs; text in the chosen locale, or with --raw the tag and its arguments.
+import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
-import { levelRank, worstLevel, type Level } from '../level.ts';
+import { levelRank, levels, worstLevel, type Level } from '../level.ts';
+import type { OutputOptions } from './arguments.ts';
 
 export function visible(findings: readonly Finding[], minimum: Level): Finding[] {
   return findings.filter((f) => levelRank(f.level) >= levelRank(minimum));
 }
 
-export function toJson(findings: readonly Finding[], locale: string): string {
-  return JSON.stringify(findings.map((f) => ({ ...f, message: formatFinding(f, locale) })), null, 2);
+/** The tag and its arguments, as --raw shows them. */
+function rawText(finding: Finding): string {
+  const args = Object.entries(finding.args).map(([k, v]) => `${k}=${String(v)}`);
+  return args.length ? `${finding.tag} ${args.join('; ')}` : finding.tag;
 }
 
-export function toTable(findings: readonly Finding[], locale: string): string {
-  const rows = findings.map((f) => [f.timestamp.toFixed(2), f.level, f.module, f.testcase, formatFinding(f, locale)]);
-  const header = ['Seconds', 'Level', 'Module', 'Testcase', 'Message'];
-  const widths = header.slice(0, 4).map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i]) : c)).join('  ').trimEnd();
-  return [line(header), line(widths.map((w) => '='.repeat(w)).concat('=======')), ...rows.map(line)].join('\n');
+function messageOf(finding: Finding, output: OutputOptions): string {
+  return output.raw ? rawText(finding) : formatFinding(finding, output.locale);
+}
+
+/** One finding as JSON: what the engine found, and its text unless --raw. */
+function jsonObject(finding: Finding, output: OutputOptions): Finding & { message?: string } {
+  return output.raw ? finding : { ...finding, message: formatFinding(finding, output.locale) };
+}
+
+export function toJson(findings: readonly Finding[], output: OutputOptions): string {
+  return JSON.stringify(findings.map((f) => jsonObject(f, output)), null, 2);
+}
+
+export function toJsonLine(finding: Finding, output: OutputOptions): string {
+  return JSON.stringify(jsonObject(finding, output));
+}
+
+interface Column {
+  header: string;
+  cell: (finding: Finding) => string;
+}
+
+export function toTable(findings: readonly Finding[], output: OutputOptions): string {
+  const header = (key: string): string => uiText(`column.${key}`, output.locale);
+  const columns: Column[] = [
+    ...(output.elapsed ? [{ header: header('seconds'), cell: (f: Finding) => f.timestamp.toFixed(2) }] : []),
+    { header: header('level'), cell: (f) => f.level },
+    ...(output.showModule ? [{ header: header('module'), cell: (f: Finding) => f.module }] : []),
+    ...(output.showTestcase ? [{ header: header('testcase'), cell: (f: Finding) => f.testcase }] : []),
+    { header: header('message'), cell: (f) => messageOf(f, output) },
+  ];
+  const rows = findings.map((f) => columns.map((c) => c.cell(f)));
+  const last = columns.length - 1;
+  // The message column is not padded; the others are as wide as their widest cell.
+  const widths = columns.map((c, i) => (i === last ? c.header.length : Math.max(c.header.length, ...rows.map((r) => r[i].length))));
+  const line = (cells: string[]): string => cells.map((c, i) => (i < last ? c.padEnd(widths[i]) : c)).join('  ').trimEnd();
+  return [line(columns.map((c) => c.header)), line(widths.map((w) => '='.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+/** --count: how many findings each level has (every level the run could show, zeros included). */
+export function countSummary(findings: readonly Finding[], output: OutputOptions): string {
+  const shown = levels.filter((level) => levelRank(level) >= levelRank(output.level)).reverse();
+  const counts = new Map<Level, number>(shown.map((level) => [level, 0]));
+  for (const f of findings) if (counts.has(f.level)) counts.set(f.level, counts.get(f.level)! + 1);
+  const width = Math.max(...shown.map((level) => level.length));
+  return [uiText('count.title', output.locale), ...shown.map((level) => `  ${level.padEnd(width)}  ${counts.get(level)}`)].join('\n');
 }
 
 /** 0 up to NOTICE, then 3 WARNING, 4 ERROR, 5 CRITICAL (1 and 2 mean failure and bad usage). */

@@ -1,10 +1,18 @@
 // Modules in the order the reference runs them. A module appears here once it has test cases.
-import { basic } from '../tests/basic.ts';
+import { address } from '../checks/address.ts';
+import { basic } from '../checks/basic.ts';
+import { connectivity } from '../checks/connectivity.ts';
+import { consistency } from '../checks/consistency.ts';
+import { delegation } from '../checks/delegation.ts';
+import { dnssec } from '../checks/dnssec.ts';
+import { nameserver } from '../checks/nameserver.ts';
+import { syntax } from '../checks/syntax.ts';
+import { zone } from '../checks/zone.ts';
 import type { TestCase, TestModule } from './test-case.ts';
 
 export const moduleOrder = ['BASIC', 'ADDRESS', 'CONNECTIVITY', 'CONSISTENCY', 'DELEGATION', 'DNSSEC', 'NAMESERVER', 'SYNTAX', 'ZONE'] as const;
 
-const implemented: readonly TestModule[] = [basic];
+const implemented: readonly TestModule[] = [basic, address, connectivity, consistency, delegation, dnssec, nameserver, syntax, zone];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));
 
@@ -13,7 +21,14 @@ export function testCaseIds(): string[] {
 }
 
 /** The test cases `only` selects ('Module' or 'Module/TestCase', any case); all when empty. */
-export function selectTestCases(only: readonly string[]): { module: TestModule; testCase: TestCase; explicit: boolean }[] {
+export interface PlannedTestCase {
+  module: TestModule;
+  testCase: TestCase;
+  /** Named in the selection, so it runs even where the profile turns it off. */
+  explicit: boolean;
+}
+
+export function selectTestCases(only: readonly string[]): PlannedTestCase[] {
   const wanted = only.map((entry) => {
     const [module = '', testcase] = entry.split('/');
     return { module: module.toUpperCase(), testcase: testcase?.toLowerCase() };

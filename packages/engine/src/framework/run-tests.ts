@@ -1,16 +1,18 @@
-// One test run: the zone is set up, test cases run in the reference order, and the run stops after
-// Basic when the domain has no delegation or no working name server, as the reference does.
+// One test run: the zone is set up, Basic runs, and unless the domain has no delegation or no working
+// name server (where the reference stops too) every other test case runs at the same time.
 import { Name } from '@app/dns';
 import type { Finding, Message } from '../finding.ts';
 import type { TestInput } from '../input.ts';
-import { Network } from '../net/network.ts';
+import { Network, type Exchange } from '../net/network.ts';
 import { defaultProfile, isTestCaseEnabled, levelOf, type Profile } from '../profile/profile.ts';
 import { Resolver } from '../resolver/resolver.ts';
 import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { Zone } from '../zone.ts';
-import { modules, selectTestCases, unknownSelections } from './registry.ts';
+import { moduleOrder, modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
 import type { TestContext } from './test-case.ts';
+
+const rank = (moduleName: string): number => (moduleOrder as readonly string[]).indexOf(moduleName);
 
 export interface RunOptions {
   rootHints?: readonly RootHint[];
@@ -21,6 +23,10 @@ export interface RunOptions {
   /** Caps on queries in flight, for the run and per server address. */
   maxInFlight?: number;
   maxPerServer?: number;
+  /** Each finding as it is made (in emission order, which depends on timing). */
+  onFinding?: (finding: Finding) => void;
+  /** Each query sent and the reply it got, as it comes. */
+  onExchange?: (exchange: Exchange) => void;
 }
 
 const systemTestCase = 'UNSPECIFIED';
@@ -36,7 +42,12 @@ function canContinue(findings: readonly Finding[]): boolean {
   return basic.has('HAS_NAMESERVERS') && !basic.has('NO_GLUE_PREVENTS_NAMESERVER_TESTS');
 }
 
-export async function runTests(input: TestInput, options: RunOptions = {}): Promise<Finding[]> {
+export function runTests(input: TestInput, options: RunOptions = {}): Promise<Finding[]> {
+  return runPlan(input, selectTestCases(options.only ?? []), options);
+}
+
+/** Runs the given test cases (the registry's selection, or others in the runner's own tests). */
+export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[], options: RunOptions = {}): Promise<Finding[]> {
   const started = performance.now();
   const base: Profile = input.profile ?? defaultProfile();
   const profile: Profile = { ...base, net: { ipv4: input.ipv4 ?? base.net.ipv4, ipv6: input.ipv6 ?? base.net.ipv6 } };
@@ -44,12 +55,22 @@ export async function runTests(input: TestInput, options: RunOptions = {}): Prom
   const domain = normalizeDomain(input.domain);
   const only = options.only ?? [];
   const findings: Finding[] = [];
+  const finding = (module: string, testcase: string, message: Message): Finding => {
+    const made: Finding = {
+      module,
+      testcase,
+      tag: message.tag,
+      level: levelOf(profile, module, message.tag),
+      args: message.args,
+      timestamp: Math.round(performance.now() - started) / 1000,
+    };
+    options.onFinding?.(made);
+    return made;
+  };
   const emit = (module: string, testcase: string, message: Message): void => {
-    findings.push({ module, testcase, tag: message.tag, level: levelOf(profile, module, message.tag), args: message.args, timestamp: Math.round(performance.now() - started) / 1000 });
+    findings.push(finding(module, testcase, message));
   };
 
-  const plan = selectTestCases(only);
-  let done = 0;
   let reported = -1;
   const progress = (percent: number): void => {
     if (percent > reported) options.onProgress?.(percent);
@@ -76,6 +97,7 @@ export async function runTests(input: TestInput, options: RunOptions = {}): Prom
     signal,
     ...(options.maxInFlight !== undefined && { maxInFlight: options.maxInFlight }),
     ...(options.maxPerServer !== undefined && { maxPerServer: options.maxPerServer }),
+    ...(options.onExchange && { onExchange: options.onExchange }),
   });
   const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
   let zone: Zone | undefined;
@@ -92,41 +114,66 @@ export async function runTests(input: TestInput, options: RunOptions = {}): Prom
     emit('SYSTEM', systemTestCase, { tag, args: { domain, nsname } });
   }
 
-  for (const module of modules) {
-    for (const { testCase, explicit } of plan.filter((p) => p.module === module)) {
-      signal.throwIfAborted();
-      const context: TestContext = {
-        domain,
-        get zone(): Zone {
-          if (!zone) throw new Error(`"${domain}" is not a usable domain name`);
-          return zone;
-        },
-        profile,
-        signal,
-        earlier: findings,
-      };
-      const precondition = zone || testCase.id === 'Basic00' ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
-      if (!precondition.run) {
-        // The reference reports this outside any test case.
-        if ('instead' in precondition && precondition.instead) emit(module.name, systemTestCase, precondition.instead);
-      } else if (explicit || isTestCaseEnabled(profile, testCase.id)) {
-        emit(module.name, testCase.id, { tag: 'TEST_CASE_START', args: { testcase: testCase.id } });
-        try {
-          for (const message of await testCase.run(context)) emit(module.name, testCase.id, message);
-        } catch (error) {
-          if (signal.aborted) throw signal.reason;
-          emit('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: (error as Error).message } });
-        }
-        emit(module.name, testCase.id, { tag: 'TEST_CASE_END', args: { testcase: testCase.id } });
+  // Every planned test case starts at once; each waits only for what it reads: Basic as a whole
+  // (the gate), and the test cases it names in `after`. Findings are collected per test case and
+  // laid out in plan order at the end, so the output never depends on timing.
+  const basicIds = plan.filter((p) => p.module.name === 'BASIC').map((p) => p.testCase.id);
+  const gated = basicIds.length > 0 && only.length === 0;
+  const produced = new Map<string, Promise<Finding[]>>();
+  const planned = Promise.withResolvers<void>();
+  let done = 0;
+  const runEntry = async ({ module, testCase, explicit }: PlannedTestCase): Promise<Finding[]> => {
+    const own: Finding[] = [];
+    await planned.promise;
+    // A test case that is not planned (not selected) has no findings to wait for.
+    const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
+    const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? []), ...earlierModules])].flatMap((id) => produced.get(id) ?? []);
+    const before = (await Promise.all(waitFor)).flat();
+    if (module.name !== 'BASIC' && gated && !canContinue(before)) return own;
+    signal.throwIfAborted();
+    const context: TestContext = {
+      domain,
+      get zone(): Zone {
+        if (!zone) throw new Error(`"${domain}" is not a usable domain name`);
+        return zone;
+      },
+      profile,
+      signal,
+      earlier: before,
+    };
+    const record = (moduleName: string, testcase: string, message: Message): void => {
+      own.push(finding(moduleName, testcase, message));
+      if (!testCase.tags.includes(message.tag)) {
+        own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: `${testCase.id} emitted ${message.tag}, a tag it does not declare` } }));
       }
-      done++;
-      progress(Math.min(99, Math.floor((done / plan.length) * 100)));
+    };
+    const precondition = zone || testCase.id === 'Basic00' ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
+    if (!precondition.run) {
+      // The reference reports this outside any test case.
+      if ('instead' in precondition && precondition.instead) record(module.name, systemTestCase, precondition.instead);
+    } else if (explicit || isTestCaseEnabled(profile, testCase.id)) {
+      own.push(finding(module.name, testCase.id, { tag: 'TEST_CASE_START', args: { testcase: testCase.id } }));
+      try {
+        for (const message of await testCase.run(context)) record(module.name, testCase.id, message);
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: (error as Error).message } }));
+      }
+      own.push(finding(module.name, testCase.id, { tag: 'TEST_CASE_END', args: { testcase: testCase.id } }));
     }
-    if (module.name === 'BASIC' && only.length === 0 && !canContinue(findings)) {
-      emit('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } });
-      break;
-    }
-  }
+    done++;
+    progress(Math.min(99, Math.floor((done / plan.length) * 100)));
+    return own;
+  };
+  for (const entry of plan) produced.set(entry.testCase.id, runEntry(entry));
+  planned.resolve();
+  const perTestCase = await Promise.all(plan.map((entry) => produced.get(entry.testCase.id)!));
+
+  plan.forEach((entry, i) => {
+    findings.push(...perTestCase[i]);
+    const lastBasic = entry.module.name === 'BASIC' && plan[i + 1]?.module.name !== 'BASIC';
+    if (lastBasic && gated && !canContinue(findings)) findings.push(finding('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } }));
+  });
   progress(100);
   return findings;
 }

@@ -1,4 +1,4 @@
-// What a test module and a test case look like to the runner.
+// What a test module and a test case look like to the runner: one declaration per test case.
 import type { Finding, Message } from '../finding.ts';
 import type { Profile } from '../profile/profile.ts';
 import type { Zone } from '../zone.ts';
@@ -9,21 +9,34 @@ export interface TestContext {
   zone: Zone;
   profile: Profile;
   signal: AbortSignal;
-  /** Findings of the run so far, for test cases that depend on earlier ones. */
+  /** Basic's findings, then those of the test cases it waits for (`after`, `afterEarlierModules`): what this one may read. */
   earlier: readonly Finding[];
 }
+
+export type Precondition = { run: true } | { run: false; instead?: Message };
 
 export interface TestCase {
   /** Reference identifier, e.g. 'Basic02'. */
   id: string;
-  /** The specification this function implements. */
+  /** The specification this declaration implements. */
   spec: string;
+  /** Every tag it may emit (TEST_CASE_START/END come from the runner). Anything else is a bug. */
+  tags: readonly string[];
+  /** Test cases of the same run whose findings this one reads; it starts once they have finished. */
+  after?: readonly string[];
+  /**
+   * Starts once every test case of the modules the reference runs before this one has finished. The
+   * reference runs modules one after another, and a server that went silent for one of them is not
+   * asked again (on that transport) by any later one; a test case whose new questions would otherwise
+   * reach such a server sets this, so it sees the same silence.
+   */
+  afterEarlierModules?: boolean;
   run(context: TestContext): Promise<Message[]>;
   /**
-   * Whether the case runs, given the findings so far. A case that does not run may leave a
+   * Whether the case runs, given the findings it may read. A case that does not run may leave a
    * message saying why (the reference does this for Basic03).
    */
-  precondition?(context: TestContext): { run: true } | { run: false; instead?: Message };
+  precondition?(context: TestContext): Precondition;
 }
 
 export interface TestModule {

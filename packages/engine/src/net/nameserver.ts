@@ -1,7 +1,7 @@
-// One name server at one address, as the tests see it: queries are cached for the run, counted, and a
-// server that has gone silent on a transport is not asked again on it (as the reference does).
+// One name server (a name at an address), as the tests see it: queries go through the run's answers
+// for that address, are counted, and a transport found silent at the address is not used again (as the reference does).
 import { isIP } from 'node:net';
-import { Name, RRClass, type EdnsInput, type Message } from '@app/dns';
+import { Name, RRClass, type EdnsInput, type Message, type TransferResult } from '@app/dns';
 import type { Network } from './network.ts';
 import { displayName } from './response.ts';
 
@@ -15,6 +15,15 @@ export interface QueryFlags {
   /** Send EDNS with these settings. Without it and without dnssec no OPT record is sent. */
   edns?: EdnsInput;
   qclass?: number;
+  /** Retry over TCP when a UDP reply is truncated; off exposes the truncated reply. Default: the profile's. */
+  fallback?: boolean;
+}
+
+/** How a zone transfer began: its outcome, and the rcode and first record of its first message. */
+export interface TransferStart {
+  outcome: TransferResult['outcome'];
+  rcode?: number;
+  firstRecord?: Message['answer'][number];
 }
 
 export interface NameserverStatistics {
@@ -32,9 +41,7 @@ export class Nameserver {
   readonly family: 4 | 6;
   readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0 };
   readonly #network: Network;
-  readonly #cache = new Map<string, Promise<Message | undefined>>();
-  // Transports found silent: 'udp' / 'tcp', each with or without DO.
-  readonly #silent = new Set<string>();
+  readonly #transfers = new Map<string, Promise<TransferStart | undefined>>();
 
   constructor(network: Network, name: Name, address: string) {
     this.#network = network;
@@ -57,15 +64,57 @@ export class Nameserver {
     const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
     const defaults = this.#network.options.resolver;
     const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
-    const key = [name.key(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, JSON.stringify(flags.edns ?? null)].join('|');
-    const cached = this.#cache.get(key);
+    // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
+    const key = [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+    const cached = this.#network.answers.get(key);
     if (cached) {
       this.statistics.cacheHits++;
       return cached;
     }
     const pending = this.#send(name, qtype, flags);
-    this.#cache.set(key, pending);
+    this.#network.answers.set(key, pending);
     return pending;
+  }
+
+  /** The address a response of this server came from; another than `address` for a misconfigured server. */
+  answeredFrom(message: Message): string | undefined {
+    return this.#network.sources.get(message);
+  }
+
+  /**
+   * The first message of a zone transfer of `zone` (read up to its first record, then the
+   * connection is closed), once per run; undefined when not asked (IP family off, TCP found silent).
+   */
+  transferStart(zone: Name): Promise<TransferStart | undefined> {
+    const key = zone.key();
+    let pending = this.#transfers.get(key);
+    if (!pending) {
+      pending = this.#startTransfer(zone);
+      this.#transfers.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #startTransfer(zone: Name): Promise<TransferStart | undefined> {
+    if (!this.#network.familyEnabled(this.family)) {
+      this.statistics.blocked++;
+      return undefined;
+    }
+    const silent = (): boolean => this.#network.silent.has(`${this.address}:tcp:false`);
+    if (silent()) return undefined;
+    const result = await this.#network.transfer(this, zone, (message) => message.answer.length > 0, silent);
+    if (result === 'skipped') return undefined;
+    this.statistics.queries++;
+    this.statistics.totalMs += result.ms;
+    if (result.outcome === 'timeout') {
+      this.statistics.timeouts++;
+      this.#network.silent.add(`${this.address}:tcp:false`);
+      this.#network.silent.add(`${this.address}:tcp:true`);
+    } else {
+      this.statistics.responses++;
+    }
+    const first = result.messages[0];
+    return { outcome: result.outcome, ...(first && { rcode: first.rcode, firstRecord: first.answer[0] }) };
   }
 
   async #send(name: Name, qtype: number, flags: QueryFlags): Promise<Message | undefined> {
@@ -76,7 +125,7 @@ export class Nameserver {
     const transport = flags.tcp ? 'tcp' : 'udp';
     const dnssec = flags.dnssec === true;
     // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
-    const silent = (): boolean => this.#silent.has(`${transport}:${dnssec}`);
+    const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}:${dnssec}`);
     if (silent()) return undefined;
     const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent);
     if (outcome === 'skipped') return undefined;
@@ -84,12 +133,13 @@ export class Nameserver {
     this.statistics.totalMs += outcome.ms;
     if (outcome.message) {
       this.statistics.responses++;
+      if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
       return outcome.message;
     }
     this.statistics.timeouts++;
     // A plain query that got nothing says the DO variant will get nothing either.
-    this.#silent.add(`${transport}:${dnssec}`);
-    if (!dnssec) this.#silent.add(`${transport}:true`);
+    this.#network.silent.add(`${this.address}:${transport}:${dnssec}`);
+    if (!dnssec) this.#network.silent.add(`${this.address}:${transport}:true`);
     return undefined;
   }
 }

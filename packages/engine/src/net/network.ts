@@ -1,7 +1,7 @@
 // Everything a run sends goes through here: one Nameserver object per (name, address), the profile's
 // IP family switches, and caps on queries in flight for the run and per server address.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { query, type Message, type Name, type Question } from '@app/dns';
+import { query, transferZone, type Message, type Name, type Question, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { Nameserver, type QueryFlags } from './nameserver.ts';
 
@@ -15,6 +15,20 @@ export interface NetworkOptions {
   /** Queries in flight to one address. */
   maxPerServer?: number;
   port?: number;
+  onExchange?: (exchange: Exchange) => void;
+}
+
+/** One query as sent and what came back (the reply's wire bytes in base64), for saving a run. */
+export interface Exchange {
+  server: string;
+  qname: string;
+  qtype: number;
+  qclass: number;
+  transport: 'udp' | 'tcp';
+  flags: QueryFlags;
+  ms: number;
+  /** The reply as it came, base64; absent when none came. */
+  reply?: string;
 }
 
 export class Network {
@@ -22,6 +36,15 @@ export class Network {
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;
   readonly #perServer = new Map<string, LimitFunction>();
+  // Answers and silence belong to an address, under whichever name it is asked (as the reference
+  // caches per address): the same question to one address goes out once per run.
+  /** Answers by address and question (see Nameserver.query for the key). */
+  readonly answers = new Map<string, Promise<Message | undefined>>();
+  /** 'address:transport:dnssec' for each transport found silent. */
+  readonly silent = new Set<string>();
+  // The address each response came from. Like the reference's resolver library we drop UDP replies
+  // from elsewhere, so today it is always the server's; Nameserver04 still reads it rather than assume so.
+  readonly sources = new WeakMap<Message, string>();
 
   constructor(options: NetworkOptions) {
     this.options = options;
@@ -47,16 +70,34 @@ export class Network {
   }
 
   /** Sends when a slot is free, unless `skip` says by then that it is no longer worth it. */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean): Promise<{ message?: Message; ms: number } | 'skipped'> {
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
+    return this.#slot(server, skip, () => this.#sendNow(server, question, flags));
+  }
+
+  /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
+  async transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'> {
+    return this.#slot(server, skip, async () => {
+      this.options.signal.throwIfAborted();
+      const started = performance.now();
+      const result = await transferZone({ address: server.address, port: this.options.port ?? 53 }, zone, {
+        timeoutMs: this.options.resolver.timeout * 1000,
+        signal: this.options.signal,
+        onMessage: (message) => !enough(message),
+      });
+      return { ...result, ms: performance.now() - started };
+    });
+  }
+
+  #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
     let limit = this.#perServer.get(server.address);
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 4);
       this.#perServer.set(server.address, limit);
     }
-    return limit(async (): Promise<{ message?: Message; ms: number } | 'skipped'> => (skip() ? 'skipped' : this.#all(() => this.#sendNow(server, question, flags))));
+    return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));
   }
 
-  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; ms: number }> {
+  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number }> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
     const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
@@ -72,12 +113,22 @@ export class Network {
       resendMs: resolver.retrans * 1000,
       rd: flags.rd ?? resolver.recurse,
       cd: flags.cd ?? false,
-      tcFallback: resolver.fallback && !resolver.igntc,
+      tcFallback: flags.fallback ?? (resolver.fallback && !resolver.igntc),
       ...(edns && { edns }),
       signal: this.options.signal,
     });
     const ms = performance.now() - started;
+    this.options.onExchange?.({
+      server: server.toString(),
+      qname: question.name.toString(),
+      qtype: question.type,
+      qclass: question.class,
+      transport: result.transport,
+      flags,
+      ms: Math.round(ms),
+      ...('bytes' in result && { reply: Buffer.from(result.bytes).toString('base64') }),
+    });
     this.options.signal.throwIfAborted();
-    return result.outcome === 'response' ? { message: result.message, ms } : { ms };
+    return result.outcome === 'response' ? { message: result.message, from: result.from, ms } : { ms };
   }
 }

@@ -146,8 +146,16 @@ export function loadProfile(json: unknown, base: Profile = defaultProfile()): Pr
   return profile;
 }
 
+// Tags of our own, which the reference's profile cannot know: their level when a profile does not set one.
+const ownLevels: Readonly<Record<string, Record<string, Level>>> = { BASIC: { ROOT_SERVERS_UNREACHABLE: 'CRITICAL' } };
+
 export function levelOf(profile: Profile, module: string, tag: string): Level {
-  return profile.test_levels[module]?.[tag] ?? 'DEBUG';
+  return profile.test_levels[module]?.[tag] ?? ownLevels[module]?.[tag] ?? 'DEBUG';
+}
+
+/** Whether the tag is one of the engine's own (not the reference's). */
+export function isOwnTag(module: string, tag: string): boolean {
+  return ownLevels[module]?.[tag] !== undefined;
 }
 
 // The reference always runs these, whatever test_cases says: they decide whether the domain can be tested.

@@ -95,6 +95,20 @@ export class Resolver {
     return false;
   }
 
+  /**
+   * Like `recurse`, but a CNAME that leads out of the answering zone is not followed: the answer is the
+   * one the zone holding `name` gives, as the reference's recursor returns it.
+   */
+  recurseWithinZone(name: Name, type: number): Promise<Resolution> {
+    const key = `${name.key()}|${type}|within-zone`;
+    let pending = this.#cache.get(key);
+    if (!pending) {
+      pending = this.#descend(name, type, [{ zone: Name.root, servers: this.rootServers }], key, 0);
+      this.#cache.set(key, pending);
+    }
+    return pending;
+  }
+
   /** Addresses of a host name, IPv4 and IPv6, sorted; empty when it does not resolve. */
   async addressesOf(name: Name, requester?: string, depth = 0): Promise<string[]> {
     const [a, aaaa] = await Promise.all([this.recurse(name, RRType.A, requester, depth), this.recurse(name, RRType.AAAA, requester, depth)]);

@@ -1,0 +1,106 @@
+// Address: the name servers' addresses themselves — outside special-purpose ranges, with reverse DNS
+// that points back to the name server. Tags and levels follow the reference engine 4.6
+// (specifications: docs/public/specifications/tests/Address-TP/ in zonemaster/zonemaster).
+import { Rcode, RRType, recordIs, type Message as DnsMessage, type Name } from '@app/dns';
+import type { Message } from '../finding.ts';
+import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
+import type { Nameserver } from '../net/nameserver.ts';
+import { reverseName, shortPrefix } from '../net/ip-address.ts';
+import { displayName, recordsFor } from '../net/response.ts';
+import { specialPurposeBlock } from '../net/special-purpose-addresses.ts';
+
+const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Address-TP';
+
+/** One server per address, the first seen (the reference walks Method 4, then Method 5). */
+function onePerAddress(servers: Nameserver[]): Nameserver[] {
+  const seen = new Set<string>();
+  return servers.filter((server) => !seen.has(server.address) && seen.add(server.address));
+}
+
+async function delegationThenZone(context: TestContext): Promise<Nameserver[]> {
+  const [glue, ns] = await Promise.all([context.zone.glue(), context.zone.ns()]);
+  return onePerAddress([...glue, ...ns]);
+}
+
+/**
+ * The PTR lookup of an address from the root. A CNAME in the answer (classless reverse delegation,
+ * RFC 2317) is followed once, as the reference does; `name` is the name last asked.
+ */
+async function lookUpPtr(context: TestContext, address: string): Promise<{ response?: DnsMessage; name: Name }> {
+  let name = reverseName(address);
+  let { message: response } = await context.zone.recurse(name, RRType.PTR);
+  const cname = response?.rcode === Rcode.NOERROR ? response.answer.find((rr) => recordIs(rr, RRType.CNAME)) : undefined;
+  if (cname && recordIs(cname, RRType.CNAME)) {
+    name = cname.rdata.target;
+    ({ message: response } = await context.zone.recurse(name, RRType.PTR));
+  }
+  return { response, name };
+}
+
+export const address01: TestCase = {
+  id: 'Address01',
+  spec: `${specs}/address01.md`,
+  tags: ['NAMESERVER_IP_PRIVATE_NETWORK', 'NO_IP_PRIVATE_NETWORK'],
+  async run(context) {
+    const servers = await delegationThenZone(context);
+    const messages: Message[] = servers.flatMap((server) => {
+      const block = specialPurposeBlock(server.address);
+      return block
+        ? [{ tag: 'NAMESERVER_IP_PRIVATE_NETWORK', args: { nsname: server.nameText, ns_ip: server.address, prefix: shortPrefix(block.prefix), name: block.name, reference: block.reference } }]
+        : [];
+    });
+    if (servers.length > 0 && messages.length === 0) messages.push({ tag: 'NO_IP_PRIVATE_NETWORK', args: {} });
+    return messages;
+  },
+};
+
+export const address02: TestCase = {
+  id: 'Address02',
+  spec: `${specs}/address02.md`,
+  tags: ['NAMESERVER_IP_WITHOUT_REVERSE', 'NAMESERVERS_IP_WITH_REVERSE', 'NO_RESPONSE_PTR_QUERY'],
+  async run(context) {
+    const servers = await delegationThenZone(context);
+    const lookups = await Promise.all(servers.map((server) => lookUpPtr(context, server.address)));
+    const messages: Message[] = [];
+    servers.forEach((server, i) => {
+      const { response, name } = lookups[i];
+      if (!response) messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: displayName(name) } });
+      else if (response.rcode !== Rcode.NOERROR || !response.answer.some((rr) => rr.type === RRType.PTR)) {
+        messages.push({ tag: 'NAMESERVER_IP_WITHOUT_REVERSE', args: { nsname: server.nameText, ns_ip: server.address } });
+      }
+    });
+    if (servers.length > 0 && messages.length === 0) messages.push({ tag: 'NAMESERVERS_IP_WITH_REVERSE', args: {} });
+    return messages;
+  },
+};
+
+export const address03: TestCase = {
+  id: 'Address03',
+  spec: `${specs}/address03.md`,
+  tags: ['NAMESERVER_IP_WITHOUT_REVERSE', 'NAMESERVER_IP_PTR_MISMATCH', 'NAMESERVER_IP_PTR_MATCH', 'NO_RESPONSE_PTR_QUERY'],
+  after: ['Address02'],
+  // As in the reference: only when Address02 found a PTR for every address.
+  precondition: ({ earlier }) => ({ run: earlier.some((f) => f.testcase === 'Address02' && f.tag === 'NAMESERVERS_IP_WITH_REVERSE') }),
+  async run(context) {
+    const servers = onePerAddress(await context.zone.ns());
+    const lookups = await Promise.all(servers.map((server) => lookUpPtr(context, server.address)));
+    const messages: Message[] = [];
+    servers.forEach((server, i) => {
+      const { response, name } = lookups[i];
+      if (!response) {
+        messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: displayName(name) } });
+        return;
+      }
+      const ptrs = recordsFor(response, RRType.PTR, name).flatMap((rr) => (recordIs(rr, RRType.PTR) ? [rr.rdata.target] : []));
+      if (response.rcode !== Rcode.NOERROR || ptrs.length === 0) {
+        messages.push({ tag: 'NAMESERVER_IP_WITHOUT_REVERSE', args: { nsname: server.nameText, ns_ip: server.address } });
+      } else if (!ptrs.some((target) => target.equals(server.name))) {
+        messages.push({ tag: 'NAMESERVER_IP_PTR_MISMATCH', args: { nsname: server.nameText, ns_ip: server.address, names: ptrs.map((t) => t.toString()).join('/') } });
+      }
+    });
+    if (servers.length > 0 && messages.length === 0) messages.push({ tag: 'NAMESERVER_IP_PTR_MATCH', args: {} });
+    return messages;
+  },
+};
+
+export const address: TestModule = { name: 'ADDRESS', testCases: [address01, address02, address03] };

@@ -1,0 +1,216 @@
+// Syntax: are the domain's own name, its name server names, the SOA MNAME and RNAME and the MX names
+// well formed? Tags and levels follow the reference engine 4.6 (specifications:
+// docs/specifications/tests/Syntax-TP/ in zonemaster/zonemaster). As in the reference, Syntax04–08
+// run only when the domain name passed Syntax01, and Syntax06–07 only when Syntax05 got the SOA; those
+// that ask servers start after the modules the reference runs before Syntax, so a server found silent
+// there is silent here too.
+import { Name, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
+import type { Message } from '../finding.ts';
+import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
+import { recordsOfType } from '../net/response.ts';
+import { isValidMailAddress, rnameToAddress } from '../rules/mailbox.ts';
+import { endsWithHyphen, hasDiscouragedDoubleDash, hasOnlyAllowedChars, hostNameMessages, labelsOf, nameText, startsWithHyphen } from '../rules/name-syntax.ts';
+
+const specs = 'zonemaster/zonemaster docs/specifications/tests/Syntax-TP';
+
+const noSoa: Message = { tag: 'NO_RESPONSE_SOA_QUERY', args: {} };
+
+function emitted(context: TestContext, testCase: string, tag: string): boolean {
+  return context.earlier.some((f) => f.testcase === testCase && f.tag === tag);
+}
+
+/**
+ * Syntax04–08 need a domain name of allowed characters. When Syntax01 is not part of the run at all
+ * (only a later test case was asked for), they run, as the reference's single test case entry does.
+ */
+function nameIsClean(context: TestContext): { run: boolean } {
+  const syntax01Ran = context.earlier.some((f) => f.testcase === 'Syntax01');
+  return { run: !syntax01Ran || emitted(context, 'Syntax01', 'ONLY_ALLOWED_CHARS') };
+}
+
+function soaOf(response: DnsMessage | undefined): { mname: Name; rname: Name } | undefined {
+  const soa = response ? recordsOfType(response, RRType.SOA, ['answer'])[0] : undefined;
+  return soa && recordIs(soa, RRType.SOA) ? soa.rdata : undefined;
+}
+
+/** Names in records as the reference shows them: final dot included. */
+function fqdnText(name: Name): string {
+  const text = nameText(name);
+  return text === '.' ? text : `${text}.`;
+}
+
+export const syntax01: TestCase = {
+  id: 'Syntax01',
+  spec: `${specs}/syntax01.md`,
+  tags: ['ONLY_ALLOWED_CHARS', 'NON_ALLOWED_CHARS'],
+  run({ domain }) {
+    return Promise.resolve([{ tag: hasOnlyAllowedChars(labelsOf(domain)) ? 'ONLY_ALLOWED_CHARS' : 'NON_ALLOWED_CHARS', args: { domain } }]);
+  },
+};
+
+export const syntax02: TestCase = {
+  id: 'Syntax02',
+  spec: `${specs}/syntax02.md`,
+  tags: ['INITIAL_HYPHEN', 'TERMINAL_HYPHEN', 'NO_ENDING_HYPHENS'],
+  run({ domain }) {
+    const labels = labelsOf(domain);
+    const messages: Message[] = labels.flatMap((label) => [
+      ...(startsWithHyphen(label) ? [{ tag: 'INITIAL_HYPHEN', args: { label, domain } }] : []),
+      ...(endsWithHyphen(label) ? [{ tag: 'TERMINAL_HYPHEN', args: { label, domain } }] : []),
+    ]);
+    if (labels.length > 0 && messages.length === 0) messages.push({ tag: 'NO_ENDING_HYPHENS', args: { domain } });
+    return Promise.resolve(messages);
+  },
+};
+
+export const syntax03: TestCase = {
+  id: 'Syntax03',
+  spec: `${specs}/syntax03.md`,
+  tags: ['DISCOURAGED_DOUBLE_DASH', 'NO_DOUBLE_DASH'],
+  run({ domain }) {
+    const labels = labelsOf(domain);
+    const messages: Message[] = labels.filter(hasDiscouragedDoubleDash).map((label) => ({ tag: 'DISCOURAGED_DOUBLE_DASH', args: { label, domain } }));
+    if (labels.length > 0 && messages.length === 0) messages.push({ tag: 'NO_DOUBLE_DASH', args: { domain } });
+    return Promise.resolve(messages);
+  },
+};
+
+/** Syntax04: every NS name, at the parent (Method 2) and in the zone (Method 3). */
+export const syntax04: TestCase = {
+  id: 'Syntax04',
+  spec: `${specs}/syntax04.md`,
+  afterEarlierModules: true,
+  after: ['Syntax01'],
+  tags: ['NAMESERVER_DISCOURAGED_DOUBLE_DASH', 'NAMESERVER_NON_ALLOWED_CHARS', 'NAMESERVER_NUMERIC_TLD', 'NAMESERVER_SYNTAX_OK'],
+  precondition: nameIsClean,
+  async run({ zone }) {
+    const [atParent, inZone] = await Promise.all([zone.glueNames(), zone.childNsNames()]);
+    const names = [...new Set([...atParent, ...inZone].map(nameText))];
+    return names.flatMap((name) => hostNameMessages('NAMESERVER', name));
+  },
+};
+
+/** Syntax05: no '@' in the SOA RNAME (it would be a mail address written the wrong way). */
+export const syntax05: TestCase = {
+  id: 'Syntax05',
+  spec: `${specs}/syntax05.md`,
+  afterEarlierModules: true,
+  after: ['Syntax01'],
+  tags: ['RNAME_MISUSED_AT_SIGN', 'RNAME_NO_AT_SIGN', 'NO_RESPONSE_SOA_QUERY'],
+  precondition: nameIsClean,
+  async run({ zone }) {
+    const soa = soaOf(await zone.queryOne(zone.name, RRType.SOA));
+    if (!soa) return [noSoa];
+    const rname = fqdnText(soa.rname);
+    return [{ tag: rname.replaceAll('\\.', '.').includes('@') ? 'RNAME_MISUSED_AT_SIGN' : 'RNAME_NO_AT_SIGN', args: { rname } }];
+  },
+};
+
+/** Whether Syntax05 found the SOA: Syntax06 and Syntax07 run only then. */
+function soaWasFound(context: TestContext): { run: boolean } {
+  return { run: nameIsClean(context).run && !emitted(context, 'Syntax05', 'NO_RESPONSE_SOA_QUERY') };
+}
+
+/** Syntax06: per server, the RNAME is a valid mail address whose domain receives mail at some address. */
+export const syntax06: TestCase = {
+  id: 'Syntax06',
+  spec: `${specs}/syntax06.md`,
+  afterEarlierModules: true,
+  after: ['Syntax01', 'Syntax05'],
+  tags: ['NO_RESPONSE', 'NO_RESPONSE_SOA_QUERY', 'RNAME_MAIL_DOMAIN_INVALID', 'RNAME_MAIL_DOMAIN_LOCALHOST', 'RNAME_MAIL_ILLEGAL_CNAME', 'RNAME_RFC822_INVALID', 'RNAME_RFC822_VALID', 'IPV4_DISABLED', 'IPV6_DISABLED'],
+  precondition: soaWasFound,
+  async run(context) {
+    const { zone, profile } = context;
+    const servers = await zone.allServers();
+    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
+    const messages: Message[] = [];
+    const validSeen = new Set<string>();
+    for (const [i, server] of servers.entries()) {
+      if (!(server.family === 4 ? profile.net.ipv4 : profile.net.ipv6)) {
+        messages.push({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype: 'SOA' } });
+        continue;
+      }
+      const response = responses[i];
+      if (!response) {
+        messages.push({ tag: 'NO_RESPONSE', args: { ns: server.toString(), domain: zone.nameText } });
+        continue;
+      }
+      const soa = soaOf(response);
+      if (!soa) {
+        messages.push(noSoa);
+        continue;
+      }
+      const rname = rnameToAddress(fqdnText(soa.rname));
+      if (!isValidMailAddress(rname)) {
+        messages.push({ tag: 'RNAME_RFC822_INVALID', args: { rname } });
+        continue;
+      }
+      messages.push(...(await mailDomainMessages(context, rname, validSeen)));
+    }
+    return messages;
+  },
+};
+
+/** The mail domain of a valid RNAME: its MX hosts (or itself) must have an address, not a loopback one. */
+async function mailDomainMessages({ zone }: TestContext, rname: string, validSeen: Set<string>): Promise<Message[]> {
+  const domainText = rname.slice(rname.lastIndexOf('@') + 1);
+  const domain = Name.fromString(`${domainText}.`);
+  const mx = await zone.recurse(domain, RRType.MX);
+  if (!mx.message || mx.message.rcode !== 0) return [{ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: domainText } }];
+  const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(mx.canonical) ? [rr.rdata.exchange] : []));
+  const mailDomains = exchanges.length > 0 ? exchanges : [mx.canonical];
+  const messages: Message[] = [];
+  for (const mailDomain of mailDomains) {
+    const shown = fqdnText(mailDomain);
+    let valid = false;
+    for (const [type, loopback] of [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const) {
+      const { message } = await zone.recurse(mailDomain, type);
+      if (!message) continue;
+      if (recordsOfType(message, RRType.CNAME, ['answer']).length > 0) {
+        messages.push({ tag: 'RNAME_MAIL_ILLEGAL_CNAME', args: { domain: shown } });
+        continue;
+      }
+      const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && rr.name.equals(mailDomain) ? [rr.rdata.address] : []));
+      if (addresses.includes(loopback)) messages.push({ tag: 'RNAME_MAIL_DOMAIN_LOCALHOST', args: { domain: shown, localhost: loopback } });
+      else if (addresses.length > 0) valid = true;
+    }
+    if (!valid) messages.push({ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: shown } });
+    else if (!validSeen.has(rname)) {
+      validSeen.add(rname);
+      messages.push({ tag: 'RNAME_RFC822_VALID', args: { rname } });
+    }
+  }
+  return messages;
+}
+
+/** Syntax07: the SOA MNAME is a valid host name. */
+export const syntax07: TestCase = {
+  id: 'Syntax07',
+  spec: `${specs}/syntax07.md`,
+  afterEarlierModules: true,
+  after: ['Syntax01', 'Syntax05'],
+  tags: ['MNAME_DISCOURAGED_DOUBLE_DASH', 'MNAME_NON_ALLOWED_CHARS', 'MNAME_NUMERIC_TLD', 'MNAME_SYNTAX_OK', 'NO_RESPONSE_SOA_QUERY'],
+  precondition: soaWasFound,
+  async run({ zone }) {
+    const soa = soaOf(await zone.queryOne(zone.name, RRType.SOA));
+    return soa ? hostNameMessages('MNAME', nameText(soa.mname)) : [noSoa];
+  },
+};
+
+/** Syntax08: every MX target is a valid host name. */
+export const syntax08: TestCase = {
+  id: 'Syntax08',
+  spec: `${specs}/syntax08.md`,
+  afterEarlierModules: true,
+  after: ['Syntax01'],
+  tags: ['MX_DISCOURAGED_DOUBLE_DASH', 'MX_NON_ALLOWED_CHARS', 'MX_NUMERIC_TLD', 'MX_SYNTAX_OK', 'NO_RESPONSE_MX_QUERY'],
+  precondition: nameIsClean,
+  async run({ zone }) {
+    const response = await zone.queryOne(zone.name, RRType.MX);
+    if (!response) return [{ tag: 'NO_RESPONSE_MX_QUERY', args: {} }];
+    const exchanges = recordsOfType(response, RRType.MX, ['answer']).flatMap((rr) => (recordIs(rr, RRType.MX) ? [fqdnText(rr.rdata.exchange)] : []));
+    return [...new Set(exchanges)].sort().flatMap((exchange) => hostNameMessages('MX', exchange === '.' ? '.' : exchange.slice(0, -1)));
+  },
+};
+
+export const syntax: TestModule = { name: 'SYNTAX', testCases: [syntax01, syntax02, syntax03, syntax04, syntax05, syntax06, syntax07, syntax08] };
