@@ -2,10 +2,10 @@
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { loadProfiles } from './config/profiles.ts';
-import { ConfigError, type ServiceConfig } from './config/service-config.ts';
+import type { ServiceConfig } from './config/service-config.ts';
 import { migrations, PRODUCT } from './db/migrations.ts';
 import type { ServiceSchema } from './db/schema.ts';
-import { loadEngine, type EngineAdapter } from './engine-adapter.ts';
+import { loadEngine } from './engine-adapter.ts';
 import { batchMethods } from './methods/batches.ts';
 import type { ServiceContext } from './methods/context.ts';
 import { infoMethods } from './methods/info.ts';
@@ -16,6 +16,7 @@ import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
 import type { MethodDefinition, MethodTable } from './rpc/method.ts';
 import { languageTags } from './validation/language-tags.ts';
 import { dnsLibraryVersion, serviceVersion } from './versions.ts';
+import { registerWebInterface } from './web/serve.ts';
 
 export interface RpcService {
   app: FastifyInstance;
@@ -26,7 +27,7 @@ export interface RpcService {
 
 export async function createRpcService(config: ServiceConfig, options: { logger?: boolean } = {}): Promise<RpcService> {
   const profiles = loadProfiles(config.profiles);
-  const engine = loadEngineFromConfig(config);
+  const engine = loadEngine(config);
   const database = await openDatabase<ServiceSchema>(config.databaseUrl);
   try {
     await migrateToLatest(database, PRODUCT, migrations);
@@ -55,6 +56,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     bodyLimit: config.bodyLimitBytes,
     logger: options.logger ?? false,
   });
+  registerWebInterface(app);
   return {
     app,
     context,
@@ -66,10 +68,4 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
   };
 }
 
-function loadEngineFromConfig(config: ServiceConfig): EngineAdapter {
-  try {
-    return loadEngine(config.rootHintsFile === undefined ? {} : { rootHintsFile: config.rootHintsFile });
-  } catch (error) {
-    throw new ConfigError(`The root hints ${config.rootHintsFile ?? ''} cannot be used: ${(error as Error).message}`);
-  }
-}
+

@@ -55,6 +55,7 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   const service = await createRpcService(config);
   const address = await service.app.listen({ host: config.listen.host, port: config.listen.port });
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
+  console.log(`dns-service: web interface on ${address}/`);
   // One database handle for both: on SQLite, one connection serialises their writes.
   const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles }) : undefined;
   agent?.start();

@@ -1,16 +1,15 @@
 // Everything the RPC methods take from @app/engine, in one place.
-import { readFileSync } from 'node:fs';
 import {
   createResolver,
   engineVersion,
   formatFinding,
-  readRootHints,
   testCaseDescription,
   testCaseIds,
   type DsInput,
   type Finding,
-  type RootHint,
 } from '@app/engine';
+import { rootHintsOf } from './config/root-hints.ts';
+import type { ServiceConfig } from './config/service-config.ts';
 
 export interface EngineAdapter {
   readonly engineVersion: string;
@@ -22,8 +21,8 @@ export interface EngineAdapter {
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
-export function loadEngine(options: { rootHintsFile?: string }): EngineAdapter {
-  const rootHints: RootHint[] | undefined = options.rootHintsFile === undefined ? undefined : readRootHints(readFileSync(options.rootHintsFile, 'utf8'));
+export function loadEngine(config: ServiceConfig): EngineAdapter {
+  const rootHints = rootHintsOf(config);
   // A fresh resolver per call: its cache must not outlive one answer.
   const resolver = () => createResolver(rootHints === undefined ? {} : { rootHints });
   return {

@@ -1,5 +1,5 @@
 export { createRpcService, type RpcService } from './app.ts';
 export { loadConfig, ConfigError, type ServiceConfig } from './config/service-config.ts';
-export { claimNextTest, reportProgress, finishTest, overallResult, type ClaimedTest, type ResultEntry, type Level } from './db/queue.ts';
+export { claimNextTest, reportProgress, finishTest, overallResult, type ClaimedTest } from './db/queue.ts';
 export type { TestParams } from './db/test-params.ts';
 export { Agent, type AgentOptions, type RunTests } from './agent/agent.ts';

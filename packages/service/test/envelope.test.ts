@@ -66,12 +66,14 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(json.result, ['default', 'ipv4-only']);
     });
 
-    test('any path works; other HTTP methods get a JSON-RPC error', async () => {
+    test('any path works; methods other than POST and GET (the web interface) get a JSON-RPC error', async () => {
       const response = await fetch(`${h.url}/some/deep/path?x=1`, { method: 'POST', body: '{"id":1,"method":"profile_names"}', headers: { 'content-type': 'application/json' } });
       assert.deepEqual(((await response.json()) as { result: unknown }).result, ['default', 'ipv4-only']);
-      const get = await fetch(h.url);
-      assert.equal(get.status, 200);
-      assert.equal(((await get.json()) as { error: { code: number } }).error.code, -32600);
+      for (const method of ['PUT', 'DELETE', 'PATCH']) {
+        const other = await fetch(h.url, { method });
+        assert.equal(other.status, 200);
+        assert.equal(((await other.json()) as { error: { code: number } }).error.code, -32600, method);
+      }
     });
 
     test('a body over the limit is refused with a JSON-RPC error', async () => {

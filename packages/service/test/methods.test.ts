@@ -2,10 +2,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
-import { claimNextTest, finishTest, type Level } from '../src/db/queue.ts';
+import type { Level } from '@app/engine';
+import { claimNextTest, finishTest } from '../src/db/queue.ts';
 import { writeConfigFixture } from './config-fixture.ts';
 import { useService, type Harness } from './rpc-harness.ts';
 import { invalidAt, table } from './rpc-table.ts';
+
+// The agent that claims tests in these tests.
+const claimant = { agent: 'test', leaseSeconds: 600 };
 
 const iniFile = writeConfigFixture();
 const isTestId = (value: unknown) => assert.match(String(value), /^[0-9a-f]{16}$/);
@@ -22,7 +26,7 @@ async function paramsOf(h: Harness, params: Record<string, unknown>) {
 async function finishAllWaiting(h: Harness, levels: Level[] = ['INFO']): Promise<string[]> {
   const { db, dialect } = h.service.context.database;
   const done: string[] = [];
-  for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) {
+  for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) {
     const entries = levels.map((level, i) => ({ module: i === 0 ? 'NAMESERVER' : 'BASIC', testcase: i === 0 ? 'Nameserver01' : 'Basic01', tag: `TAG_${level}`, level, args: { ns: 'ns1.example.se' }, timestamp: i }));
     assert.equal(await finishTest(db, claimed.hashId, entries), true);
     done.push(claimed.hashId);
@@ -301,7 +305,7 @@ for (const target of await testDatabaseTargets()) {
         assert.deepEqual(status, { nb_finished: 0, finished_test_ids: [], nb_running: 3 });
 
         const { db, dialect } = h.service.context.database;
-        const claimed = await claimNextTest(db, dialect, 0);
+        const claimed = await claimNextTest(db, dialect, 0, claimant);
         assert.ok(claimed);
         assert.equal(claimed.batchId, batchId);
         assert.deepEqual(claimed.params, { domain: 'one.example.se', ipv4: true, ipv6: false, nameservers: [], ds_info: [], profile: 'default', priority: 5, queue: 0, client_id: 'batch-script' });

@@ -4,13 +4,17 @@ import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { migrations, PRODUCT } from '../src/db/migrations.ts';
-import { claimNextTest, finishTest, overallResult, reportProgress, type ResultEntry } from '../src/db/queue.ts';
+import type { Finding } from '@app/engine';
+import { claimNextTest, finishTest, overallResult, reportProgress } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/schema.ts';
 import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { createBatch } from '../src/db/batches.ts';
 import { addUser } from '../src/db/users.ts';
 import { settle } from './rpc-harness.ts';
+
+// The agent that claims tests in these tests.
+const claimant = { agent: 'test', leaseSeconds: 600 };
 
 function params(domain: string, priority = 10, queue = 0): TestParams {
   return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
@@ -46,10 +50,10 @@ for (const target of await testDatabaseTargets()) {
       const highNew = await enqueueTest(db, params('high2.se', 10), 0);
       const otherQueue = await enqueueTest(db, params('q1.se', 99, 1), 0);
       const order = [];
-      for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) order.push(claimed.hashId);
+      for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) order.push(claimed.hashId);
       assert.deepEqual(order, [highOld, highNew, low]);
-      assert.equal((await claimNextTest(db, dialect, 1))?.hashId, otherQueue);
-      assert.equal(await claimNextTest(db, dialect, 1), undefined);
+      assert.equal((await claimNextTest(db, dialect, 1, claimant))?.hashId, otherQueue);
+      assert.equal(await claimNextTest(db, dialect, 1, claimant), undefined);
       for (const id of [low, highOld, highNew, otherQueue]) assert.equal(await finishTest(db, id, []), true);
     });
 
@@ -59,7 +63,7 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 40; i++) ids.add(await enqueueTest(db, params(`c${i}.se`), 0));
       const claimer = async () => {
         const mine: string[] = [];
-        for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) mine.push(claimed.hashId);
+        for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) mine.push(claimed.hashId);
         return mine;
       };
       const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
@@ -71,13 +75,13 @@ for (const target of await testDatabaseTargets()) {
     test('progress only rises, stays within 1–99, and finishing stores results once', async () => {
       const { db, dialect } = database;
       const id = await enqueueTest(db, params('progress.se'), 0);
-      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, id);
+      assert.equal((await claimNextTest(db, dialect, 0, claimant))?.hashId, id);
       await reportProgress(db, id, 40);
       await reportProgress(db, id, 20);
       assert.equal((await findTest(db, id))?.progress, 40);
       await reportProgress(db, id, 100);
       assert.equal((await findTest(db, id))?.progress, 99);
-      const entries: ResultEntry[] = [
+      const entries: Finding[] = [
         { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', n: 1, ok: true, none: null }, timestamp: 0.25 },
         { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.progress.se' }, timestamp: 1.5 },
       ];
@@ -102,18 +106,18 @@ for (const target of await testDatabaseTargets()) {
 
     test('a finished test started longer ago than the reuse time is not reused', async () => {
       const { db, dialect } = database;
-      while (await claimNextTest(db, dialect, 0)) {
+      while (await claimNextTest(db, dialect, 0, claimant)) {
         /* drain */
       }
       const old = await enqueueTest(db, params('old.se'), 600);
-      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, old);
+      assert.equal((await claimNextTest(db, dialect, 0, claimant))?.hashId, old);
       await db.updateTable('dh_test').set({ started_at: new Date(Date.now() - 601_000).toISOString() }).where('hash_id', '=', old).execute();
       await finishTest(db, old, []);
       const fresh = await enqueueTest(db, params('old.se'), 600);
       assert.notEqual(fresh, old);
-      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, fresh);
+      assert.equal((await claimNextTest(db, dialect, 0, claimant))?.hashId, fresh);
       const recent = await enqueueTest(db, params('recent.se'), 600);
-      assert.equal((await claimNextTest(db, dialect, 0))?.hashId, recent);
+      assert.equal((await claimNextTest(db, dialect, 0, claimant))?.hashId, recent);
       await finishTest(db, recent, []);
       assert.equal(await enqueueTest(db, params('recent.se'), 600), recent);
     });

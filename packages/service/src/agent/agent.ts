@@ -2,14 +2,14 @@
 // writing progress as it goes and the results at the end. Its claims are leases it keeps renewing,
 // so the tests of an agent that died are taken up again by the next one.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { readRootHints, runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest, type ResultEntry } from '../db/queue.ts';
+import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import { rootHintsOf } from '../config/root-hints.ts';
 import type { ServiceSchema } from '../db/schema.ts';
 import { testDied, unableToFinish } from './backend-entries.ts';
 import { Backoff } from './backoff.ts';
@@ -68,8 +68,7 @@ export class Agent {
     this.#config = options.config;
     this.#runTests = options.runTests ?? engineRunTests;
     this.#profiles = options.profiles;
-    const hintsFile = options.config.rootHintsFile;
-    this.#rootHints = hintsFile === undefined ? undefined : readRootHints(readFileSync(hintsFile, 'utf8'));
+    this.#rootHints = rootHintsOf(options.config);
     this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
@@ -160,7 +159,7 @@ export class Agent {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     const maxSeconds = this.#config.maxExecutionSeconds;
-    let entries: ResultEntry[];
+    let entries: Finding[];
     if (claimed.attempts > 1 + this.#config.maximalRetries) {
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
@@ -193,7 +192,7 @@ export class Agent {
   }
 
   /** Stores the results, trying again while the database is away, until stored or given back. */
-  async #store(test: RunningTest, entries: ResultEntry[]): Promise<void> {
+  async #store(test: RunningTest, entries: Finding[]): Promise<void> {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {

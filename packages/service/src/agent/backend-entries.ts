@@ -1,16 +1,16 @@
 // The entries the agent itself writes when a test ends without the engine's findings. Their text
 // comes from the engine's catalogue (module BACKEND), like every other message.
-import type { ResultEntry } from '../db/queue.ts';
+import type { Finding } from '@app/engine';
 
 const BACKEND = 'BACKEND';
 const NO_TEST_CASE = 'UNSPECIFIED';
 
 /** The test ran past `max_zonemaster_execution_time` and was stopped. */
-export function unableToFinish(maxExecutionSeconds: number): ResultEntry {
+export function unableToFinish(maxExecutionSeconds: number): Finding {
   return { module: BACKEND, testcase: NO_TEST_CASE, tag: 'UNABLE_TO_FINISH_TEST', level: 'CRITICAL', args: { max_execution_time: maxExecutionSeconds }, timestamp: maxExecutionSeconds };
 }
 
 /** The run failed (it threw, or its agent died too often while running it). */
-export function testDied(elapsedSeconds: number): ResultEntry {
+export function testDied(elapsedSeconds: number): Finding {
   return { module: BACKEND, testcase: NO_TEST_CASE, tag: 'TEST_DIED', level: 'CRITICAL', args: {}, timestamp: elapsedSeconds };
 }

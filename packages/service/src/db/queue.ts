@@ -2,22 +2,12 @@
 // take up tests whose lease ran out, report progress, and finish a test with its results in one
 // transaction.
 import type { DialectName } from '@app/database';
-import { hostname } from 'node:os';
+import type { Finding, Level } from '@app/engine';
 import { expressionBuilder, sql, type Kysely } from 'kysely';
 import type { ServiceSchema } from './schema.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
 
-export type Level = 'DEBUG3' | 'DEBUG2' | 'DEBUG' | 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
-
-export interface ResultEntry {
-  module: string;
-  testcase: string;
-  tag: string;
-  level: Level;
-  args: Record<string, string | number | boolean | null>;
-  timestamp: number;
-}
 
 export interface ClaimedTest {
   /** The row id, for lease renewals. */
@@ -42,7 +32,7 @@ export async function claimNextTest(
   db: Kysely<ServiceSchema>,
   dialect: DialectName,
   queue: number,
-  claimant: Claimant = { agent: `${hostname()}:${process.pid}`, leaseSeconds: 600 },
+  claimant: Claimant,
 ): Promise<ClaimedTest | undefined> {
   return claim(db, dialect, queue, claimant, 'waiting');
 }
@@ -145,7 +135,7 @@ export function overallResult(levels: Iterable<Level>): 'ok' | 'warning' | 'erro
 const INSERT_CHUNK = 500;
 
 /** Stores the results and sets progress to 100 in one transaction; false when already finished. */
-export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly ResultEntry[]): Promise<boolean> {
+export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly Finding[]): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // The guarded UPDATE comes first: it decides who finishes, and takes the write lock before any read.
     const finished = await trx

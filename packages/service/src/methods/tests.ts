@@ -1,5 +1,5 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
-import type { Level } from '../db/queue.ts';
+import type { Level } from '@app/engine';
 import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';

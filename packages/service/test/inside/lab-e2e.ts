@@ -34,7 +34,8 @@ async function ok(method: string, params?: unknown): Promise<unknown> {
 async function runQueue(): Promise<number> {
   const { db, dialect } = service.context.database;
   let count = 0;
-  for (let claimed = await claimNextTest(db, dialect, 0); claimed; claimed = await claimNextTest(db, dialect, 0)) {
+  const claimant = { agent: 'lab-e2e', leaseSeconds: 600 };
+  for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) {
     const { params, hashId } = claimed;
     const findings = await runTests(
       {

@@ -1,0 +1,87 @@
+// The JSON-RPC methods the interface calls, typed as the spec describes their results. Calls go
+// to the page's own origin, where the service answers POSTs on any path.
+export type Level = 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
+export type OverallResult = 'ok' | 'warning' | 'error' | 'critical';
+
+export interface NameServer { ns: string; ip: string }
+export interface DsInfo { keytag: number | string; algorithm: number | string; digtype: number | string; digest: string }
+
+export interface TestParams {
+  domain: string;
+  ipv4?: boolean;
+  ipv6?: boolean;
+  nameservers?: NameServer[];
+  ds_info?: DsInfo[];
+  profile?: string;
+}
+
+export interface TestResult {
+  module: string;
+  testcase: string;
+  level: Level;
+  message: string;
+  ns?: string;
+}
+
+export interface TestResults {
+  hash_id: string;
+  created_at: string;
+  params: TestParams;
+  results: TestResult[];
+  testcase_descriptions: Record<string, string>;
+}
+
+export interface HistoryEntry {
+  id: string;
+  created_at: string;
+  undelegated: boolean;
+  overall_result: OverallResult;
+}
+
+export interface BatchStatus { nb_finished: number; finished_test_ids: string[]; nb_running: number }
+
+export interface ValidationError { path: string; message: string }
+
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+
+  /** The -32602 list of `{path, message}`, or an empty list for any other error. */
+  get validationErrors(): ValidationError[] {
+    if (this.code !== -32602 || !Array.isArray(this.data)) return [];
+    return (this.data as unknown[]).filter((e): e is ValidationError => typeof e === 'object' && e !== null && typeof (e as ValidationError).path === 'string');
+  }
+}
+
+let nextId = 1;
+
+async function call<T>(method: string, params?: object): Promise<T> {
+  const response = await fetch('/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
+  });
+  const reply = (await response.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+  if (reply.error) throw new RpcError(reply.error.code, reply.error.message, reply.error.data);
+  return reply.result as T;
+}
+
+export const api = {
+  versionInfo: () => call<Record<string, string>>('version_info'),
+  profileNames: () => call<string[]>('profile_names'),
+  languageTags: () => call<string[]>('get_language_tags'),
+  dataFromParentZone: (domain: string, language: string) =>
+    call<{ ns_list: NameServer[]; ds_list: DsInfo[] }>('get_data_from_parent_zone', { domain, language }),
+  startDomainTest: (params: TestParams & { language: string }) => call<string>('start_domain_test', { ...params, client_id: 'web-interface' }),
+  testProgress: (testId: string) => call<number>('test_progress', { test_id: testId }),
+  testParams: (testId: string) => call<TestParams>('get_test_params', { test_id: testId }),
+  testResults: (id: string, language: string) => call<TestResults>('get_test_results', { id, language }),
+  testHistory: (domain: string, filter: 'all' | 'delegated' | 'undelegated', offset: number, limit: number) =>
+    call<HistoryEntry[]>('get_test_history', { frontend_params: { domain }, filter, offset, limit }),
+  batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
+};

@@ -1,0 +1,81 @@
+// The interface's own texts (labels, buttons) in the catalogue's seven languages. English is part of
+// the page; another language is fetched when chosen. Findings and test case descriptions come from
+// the API in the same language.
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext } from 'preact/hooks';
+import english from './locales/en.json' with { type: 'json' };
+
+export type StringKey = keyof typeof english;
+export type Strings = Record<StringKey, string>;
+
+export const LANGUAGES = ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** Each language named in itself, for the switcher. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  da: 'Dansk', en: 'English', es: 'Español', fi: 'Suomi', fr: 'Français', nb: 'Norsk bokmål', sv: 'Svenska',
+};
+
+const STORAGE_KEY = 'language';
+const isLanguage = (tag: string): tag is Language => (LANGUAGES as readonly string[]).includes(tag);
+
+/** The language chosen before on this browser, else the browser's first one we have, else English. */
+export function initialLanguage(): Language {
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem(STORAGE_KEY);
+  } catch {
+    // storage disabled: fall through to the browser's languages
+  }
+  if (stored !== null && isLanguage(stored)) return stored;
+  for (const tag of navigator.languages) {
+    const primary = tag.toLowerCase().split('-')[0] ?? '';
+    const language = primary === 'no' || primary === 'nn' ? 'nb' : primary;
+    if (isLanguage(language)) return language;
+  }
+  return 'en';
+}
+
+export function rememberLanguage(language: Language): void {
+  try {
+    localStorage.setItem(STORAGE_KEY, language);
+  } catch {
+    // not remembered; the switch still applies to this page
+  }
+}
+
+const loaded = new Map<Language, Strings>([['en', english]]);
+
+export async function loadStrings(language: Language): Promise<Strings> {
+  const known = loaded.get(language);
+  if (known) return known;
+  const response = await fetch(new URL(`./locales/${language}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  const strings = { ...english, ...((await response.json()) as Partial<Strings>) };
+  loaded.set(language, strings);
+  return strings;
+}
+
+export interface I18n {
+  language: Language;
+  t: (key: StringKey, args?: Record<string, string | number>) => string;
+  /** The text with its placeholders replaced by page content (links, badges). */
+  parts: (key: StringKey, args: Record<string, ComponentChildren>) => ComponentChildren[];
+  dateTime: (iso: string) => string;
+}
+
+export function makeI18n(language: Language, strings: Strings): I18n {
+  const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  return {
+    language,
+    t: (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole)),
+    parts: (key, args) => strings[key].split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) && part.slice(1, -1) in args ? args[part.slice(1, -1)] : part)),
+    dateTime: (iso) => {
+      const date = new Date(iso);
+      return Number.isNaN(date.getTime()) ? iso : dates.format(date);
+    },
+  };
+}
+
+export const I18nContext = createContext<I18n>(makeI18n('en', english));
+export const useI18n = (): I18n => useContext(I18nContext);

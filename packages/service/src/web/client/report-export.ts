@@ -1,0 +1,26 @@
+// A report as a file: JSON (get_test_results as the API gave it), CSV (RFC 4180) and plain text.
+import type { TestResults } from './api.ts';
+
+export type ExportFormat = 'json' | 'csv' | 'txt';
+
+const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+
+export function reportFile(report: TestResults, format: ExportFormat): { name: string; type: string; text: string } {
+  const name = `${report.params.domain || 'root'}-${report.hash_id}.${format}`;
+  if (format === 'json') return { name, type: 'application/json', text: `${JSON.stringify(report, null, 2)}\n` };
+  if (format === 'csv') {
+    const rows = [['module', 'testcase', 'level', 'message', 'ns'], ...report.results.map((r) => [r.module, r.testcase, r.level, r.message, r.ns ?? ''])];
+    return { name, type: 'text/csv', text: rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n' };
+  }
+  const width = Math.max(0, ...report.results.map((r) => r.level.length));
+  const lines = [`${report.params.domain} ${report.created_at} ${report.hash_id}`, ''];
+  let module = '';
+  for (const r of report.results) {
+    if (r.module !== module) {
+      if (module !== '') lines.push('');
+      lines.push(`${(module = r.module)}`);
+    }
+    lines.push(`  ${r.level.padEnd(width)}  ${r.testcase}  ${r.message}`);
+  }
+  return { name, type: 'text/plain', text: `${lines.join('\n')}\n` };
+}

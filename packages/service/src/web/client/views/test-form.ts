@@ -1,0 +1,197 @@
+// The test form: a domain, and under "Advanced options" name servers, DS records, IP versions and
+// the profile. Input is checked by the API (start_domain_test, get_data_from_parent_zone), whose
+// validation messages, in the page's language, are shown next to the field their path points at.
+import { h } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, RpcError, type TestParams, type ValidationError } from '../api.ts';
+import { useI18n } from '../i18n.ts';
+import { navigate } from '../navigation.ts';
+import { paths } from '../routes.ts';
+import { useAsync } from '../use-async.ts';
+import { Field } from './field.ts';
+
+interface NsRow { ns: string; ip: string }
+interface DsRow { keytag: string; algorithm: string; digtype: string; digest: string }
+const DS_FIELDS = ['keytag', 'algorithm', 'digtype', 'digest'] as const;
+const emptyNs = (): NsRow => ({ ns: '', ip: '' });
+const emptyDs = (): DsRow => ({ keytag: '', algorithm: '', digtype: '', digest: '' });
+const filled = (row: object) => Object.values(row).some((v) => String(v).trim() !== '');
+
+/** Field errors by input id, and the messages no field of the form shows. */
+interface Errors { fields: Map<string, string>; other: string[] }
+const noErrors: Errors = { fields: new Map(), other: [] };
+
+export function TestForm(props: { initialDomain: string }) {
+  const { t, language } = useI18n();
+  const [domain, setDomain] = useState(props.initialDomain);
+  const [nameservers, setNameservers] = useState<NsRow[]>([emptyNs()]);
+  const [dsRows, setDsRows] = useState<DsRow[]>([]);
+  const [ipv4, setIpv4] = useState(true);
+  const [ipv6, setIpv6] = useState(true);
+  const [profile, setProfile] = useState('default');
+  const [advanced, setAdvanced] = useState(false);
+  const [errors, setErrors] = useState<Errors>(noErrors);
+  const [busy, setBusy] = useState<'' | 'start' | 'parent'>('');
+  const [status, setStatus] = useState('');
+  const profiles = useAsync(() => api.profileNames(), []);
+  const form = useRef<HTMLFormElement>(null);
+
+  // After a refused submission, focus goes to the first field in error (or the summary).
+  useEffect(() => {
+    if (errors === noErrors) return;
+    const target = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.current?.querySelector<HTMLElement>('.form-errors');
+    target?.focus();
+  }, [errors]);
+
+  /** Rows actually sent, with the index each has in the form (API paths count only the sent ones). */
+  const sentNs = nameservers.map((row, index) => ({ row, index })).filter(({ row }) => filled(row));
+  const sentDs = dsRows.map((row, index) => ({ row, index })).filter(({ row }) => filled(row));
+
+  const fieldFor = (path: string): string | undefined => {
+    const [, list, n, key] = path.split('/');
+    if (list === 'domain') return 'field-domain';
+    if (list === 'profile') return 'field-profile';
+    if (list === 'nameservers' && n !== undefined) {
+      const row = sentNs[Number(n)]?.index;
+      return row === undefined ? undefined : `field-ns-${row}-${key === 'ip' ? 'ip' : 'ns'}`;
+    }
+    if (list === 'ds_info' && n !== undefined) {
+      const row = sentDs[Number(n)]?.index;
+      return row === undefined ? undefined : `field-ds-${row}-${DS_FIELDS.find((f) => f === key) ?? 'keytag'}`;
+    }
+    return undefined;
+  };
+
+  const refused = (error: unknown) => {
+    const issues: ValidationError[] = error instanceof RpcError ? error.validationErrors : [];
+    if (issues.length === 0) return setErrors({ fields: new Map(), other: [error instanceof Error ? error.message : String(error)] });
+    const fields = new Map<string, string>();
+    const other: string[] = [];
+    for (const { path, message } of issues) {
+      const id = fieldFor(path);
+      if (id === undefined) other.push(`${path}: ${message}`);
+      else fields.set(id, fields.has(id) ? `${fields.get(id)} ${message}` : message);
+      if (id?.startsWith('field-ns') || id?.startsWith('field-ds') || id === 'field-profile') setAdvanced(true);
+    }
+    setErrors({ fields, other });
+  };
+
+  const start = async (event: Event) => {
+    event.preventDefault();
+    setBusy('start');
+    setStatus('');
+    try {
+      const params: TestParams & { language: string } = {
+        domain: domain.trim(),
+        ipv4,
+        ipv6,
+        profile,
+        nameservers: sentNs.map(({ row }) => ({ ns: row.ns.trim(), ip: row.ip.trim() })),
+        ds_info: sentDs.map(({ row }) => ({ keytag: row.keytag.trim(), algorithm: row.algorithm.trim(), digtype: row.digtype.trim(), digest: row.digest.trim() })),
+        language,
+      };
+      const id = await api.startDomainTest(params);
+      navigate(paths.result(id));
+    } catch (error) {
+      refused(error);
+      setBusy('');
+    }
+  };
+
+  const fillFromParent = async () => {
+    if (domain.trim() === '') {
+      setErrors({ fields: new Map([['field-domain', t('enter_domain_first')]]), other: [] });
+      return;
+    }
+    setBusy('parent');
+    setStatus(t('fetching_from_parent'));
+    try {
+      const data = await api.dataFromParentZone(domain.trim(), language);
+      setNameservers(data.ns_list.length > 0 ? data.ns_list.map((n) => ({ ns: n.ns, ip: n.ip })) : [emptyNs()]);
+      setDsRows(data.ds_list.map((d) => ({ keytag: String(d.keytag), algorithm: String(d.algorithm), digtype: String(d.digtype), digest: d.digest })));
+      setErrors(noErrors);
+      setStatus(t('fetched_from_parent', { ns: data.ns_list.length, ds: data.ds_list.length }));
+    } catch (error) {
+      setStatus('');
+      refused(error);
+    } finally {
+      setBusy('');
+    }
+  };
+
+  const openHistory = () => {
+    const name = domain.trim().toLowerCase().replace(/\.$/, '');
+    if (name === '') setErrors({ fields: new Map([['field-domain', t('enter_domain_first')]]), other: [] });
+    else navigate(paths.history(name));
+  };
+  const error = (id: string) => errors.fields.get(id);
+  const update = <T>(rows: T[], set: (rows: T[]) => void, index: number, change: Partial<T>) => set(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+  return h('form', { ref: form, class: 'test-form', onSubmit: start, noValidate: true },
+    errors.other.length > 0 || errors.fields.size > 0
+      ? h('div', { class: 'form-errors alert', role: 'alert', tabIndex: -1 },
+          h('p', null, t('fix_errors')),
+          errors.other.length > 0 && h('ul', null, errors.other.map((message) => h('li', { key: message }, message))))
+      : null,
+    h(Field, {
+      id: 'field-domain',
+      class: 'domain',
+      label: t('domain_label'),
+      hint: t('domain_hint'),
+      value: domain,
+      onInput: setDomain,
+      error: error('field-domain'),
+      inputMode: 'url',
+      required: true,
+      after: h('div', { class: 'actions' },
+        h('button', { type: 'submit', class: 'primary', disabled: busy !== '' }, busy === 'start' ? t('starting') : t('start_test')),
+        h('button', { type: 'button', class: 'secondary', onClick: openHistory }, t('earlier_tests'))),
+    }),
+    h('details', { class: 'advanced', open: advanced, onToggle: (e: Event) => setAdvanced((e.currentTarget as HTMLDetailsElement).open) },
+      h('summary', null, t('advanced_options')),
+      h('p', { class: 'hint' }, t('undelegated_hint')),
+      h('div', { class: 'parent-fill' },
+        h('button', { type: 'button', class: 'secondary', onClick: () => void fillFromParent(), disabled: busy !== '' }, t('fetch_from_parent')),
+        h('p', { role: 'status', class: 'status' }, status)),
+      h('fieldset', { class: 'rows' },
+        h('legend', null, t('nameservers')),
+        nameservers.map((row, i) =>
+          h('fieldset', { class: 'row ns-row', key: `ns-${i}` },
+            h('legend', null, t('nameserver_n', { n: i + 1 })),
+            h(Field, { id: `field-ns-${i}-ns`, label: t('ns_name'), value: row.ns, onInput: (ns) => update(nameservers, setNameservers, i, { ns }), error: error(`field-ns-${i}-ns`) }),
+            h(Field, { id: `field-ns-${i}-ip`, label: t('ns_address'), value: row.ip, onInput: (ip) => update(nameservers, setNameservers, i, { ip }), error: error(`field-ns-${i}-ip`) }),
+            h('button', { type: 'button', class: 'remove', onClick: () => setNameservers(nameservers.filter((_, j) => j !== i)), 'aria-label': t('remove_nameserver_n', { n: i + 1 }) }, '×'))),
+        h('button', { type: 'button', class: 'secondary', onClick: () => setNameservers([...nameservers, emptyNs()]) }, t('add_nameserver'))),
+      h('fieldset', { class: 'rows' },
+        h('legend', null, t('ds_records')),
+        dsRows.map((row, i) =>
+          h('fieldset', { class: 'row ds-row', key: `ds-${i}` },
+            h('legend', null, t('ds_n', { n: i + 1 })),
+            DS_FIELDS.map((name) =>
+              h(Field, {
+                key: name,
+                id: `field-ds-${i}-${name}`,
+                class: name,
+                label: t(`ds_${name}`),
+                value: row[name],
+                inputMode: name === 'digest' ? 'text' : 'numeric',
+                onInput: (value) => update(dsRows, setDsRows, i, { [name]: value }),
+                error: error(`field-ds-${i}-${name}`),
+              })),
+            h('button', { type: 'button', class: 'remove', onClick: () => setDsRows(dsRows.filter((_, j) => j !== i)), 'aria-label': t('remove_ds_n', { n: i + 1 }) }, '×'))),
+        h('button', { type: 'button', class: 'secondary', onClick: () => setDsRows([...dsRows, emptyDs()]) }, t('add_ds'))),
+      h('fieldset', { class: 'switches' },
+        h('legend', null, t('ip_versions')),
+        h('label', null, h('input', { type: 'checkbox', checked: ipv4, onChange: (e: Event) => setIpv4((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv4')),
+        h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv6'))),
+      h('div', { class: 'field' },
+        h('label', { for: 'field-profile' }, t('profile')),
+        h('select', {
+          id: 'field-profile',
+          value: profile,
+          onChange: (e: Event) => setProfile((e.currentTarget as HTMLSelectElement).value),
+          'aria-invalid': error('field-profile') ? 'true' : undefined,
+          'aria-describedby': error('field-profile') ? 'field-profile-error' : undefined,
+        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))),
+        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')))));
+}

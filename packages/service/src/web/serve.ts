@@ -1,0 +1,147 @@
+// The browser interface, served by the RPC service itself on GET (POSTs stay JSON-RPC): one HTML
+// shell for every page address, and the client's files under /assets/<version>/. The client is
+// TypeScript, stripped of its types by Node when first asked for, then kept compressed in memory.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { extname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { parseRoute } from './client/routes.ts';
+
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+}
+
+interface Bundle {
+  version: string;
+  assets: Map<string, Asset>;
+  shell: Asset;
+  csp: string;
+}
+
+const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
+/** Bare specifiers the client imports, mapped to files of their npm packages by an import map. */
+const vendor: Record<string, string> = {
+  preact: 'vendor/preact.mjs',
+  'preact/hooks': 'vendor/hooks.mjs',
+};
+const types: Record<string, string> = {
+  '.ts': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+};
+
+function asset(type: string, text: string): Asset {
+  const body = Buffer.from(text);
+  return {
+    type,
+    body,
+    gzip: gzipSync(body, { level: 9 }),
+    brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+  };
+}
+
+function clientFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return clientFiles(path);
+    return entry.name.endsWith('.test.ts') || !(extname(entry.name) in types) ? [] : [path];
+  });
+}
+
+/** What the browser gets for a client file: types stripped from .ts, source-map comments dropped. */
+function browserText(path: string): string {
+  const text = readFileSync(path, 'utf8');
+  if (path.endsWith('.ts')) return stripTypeScriptTypes(text, { mode: 'strip' });
+  if (path.endsWith('.mjs')) return text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+  return text;
+}
+
+function buildBundle(): Bundle {
+  const sources = new Map<string, string>();
+  for (const path of clientFiles(clientDir)) sources.set(relative(clientDir, path).split(sep).join('/'), path);
+  for (const [specifier, name] of Object.entries(vendor)) sources.set(name, fileURLToPath(import.meta.resolve(specifier)));
+  const texts = new Map([...sources].map(([name, path]) => [name, browserText(path)]));
+  const hash = createHash('sha256');
+  for (const [name, text] of [...texts].sort(([a], [b]) => a.localeCompare(b))) hash.update(`${name}\0${text}\0`);
+  const version = hash.digest('base64url').slice(0, 12);
+  const base = `/assets/${version}/`;
+
+  const importMap = JSON.stringify({ imports: Object.fromEntries(Object.entries(vendor).map(([specifier, name]) => [specifier, base + name])) });
+  const modules = [...texts.keys()].filter((name) => /\.(ts|mjs)$/.test(name)).sort();
+  const shell = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Domain health</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${base}styles.css">
+<script type="importmap">${importMap}</script>
+${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
+<script type="module" src="${base}main.ts"></script>
+</head>
+<body>
+<div id="app"><main id="main"><p class="loading">…</p></main></div>
+<noscript><p>This page needs JavaScript. The JSON-RPC API answers POST requests at this address.</p></noscript>
+</body>
+</html>
+`;
+  const importMapHash = createHash('sha256').update(importMap).digest('base64');
+  return {
+    version,
+    assets: new Map([...texts].map(([name, text]) => [name, asset(types[extname(name)] ?? 'application/octet-stream', text)])),
+    shell: asset('text/html; charset=utf-8', shell),
+    csp: [
+      "default-src 'none'",
+      `script-src 'self' 'sha256-${importMapHash}'`,
+      "style-src 'self'",
+      "connect-src 'self'",
+      "img-src 'self' data:",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+  };
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, content: Asset, cacheControl: string): FastifyReply {
+  reply.header('content-type', content.type).header('cache-control', cacheControl).header('etag', content.etag).header('vary', 'accept-encoding');
+  reply.header('x-content-type-options', 'nosniff');
+  if (request.headers['if-none-match'] === content.etag) return reply.code(304).send();
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(content.brotli);
+  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(content.gzip);
+  return reply.send(content.body);
+}
+
+/** GET (and HEAD) on any path: the interface. Other methods are left to the RPC endpoint. */
+export function registerWebInterface(app: FastifyInstance): void {
+  let bundle: Bundle | undefined;
+  const current = () => (bundle ??= buildBundle());
+
+  app.get('/assets/:version/*', (request, reply) => {
+    const { version, '*': name } = request.params as { version: string; '*': string };
+    const { assets, version: now } = current();
+    const content = assets.get(name);
+    if (content === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    // A page from before a restart may still ask for the old version: it gets today's file, uncached.
+    return send(request, reply, content, version === now ? 'public, max-age=31536000, immutable' : 'no-cache');
+  });
+
+  app.get('/*', (request, reply) => {
+    const { shell, csp } = current();
+    const pathname = request.url.split('?')[0] ?? '/';
+    reply.code(parseRoute(pathname).page === 'not-found' ? 404 : 200);
+    reply.header('content-security-policy', csp).header('referrer-policy', 'no-referrer');
+    return send(request, reply, shell, 'no-cache');
+  });
+}

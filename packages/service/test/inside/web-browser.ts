@@ -1,0 +1,330 @@
+// Runs inside the DNS lab (started by ../web-browser.test.ts): `dns-service serve --with-agent` on
+// SQLite, and Debian's Chromium driving the web interface it serves. Every page is checked with
+// axe-core and photographed at desktop and phone width into test-artifacts/service-web/.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, before, describe, test } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
+const ARTIFACTS = resolve(import.meta.dirname, '../../../../test-artifacts/service-web');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const DESKTOP = { width: 1200, height: 800 };
+const PHONE = { width: 360, height: 740 };
+const REPORT_TIMEOUT = 240_000;
+
+let service: ChildProcess;
+let origin = '';
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+async function rpc(method: string, params: unknown): Promise<unknown> {
+  const response = await fetch(origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const reply = (await response.json()) as { result?: unknown; error?: unknown };
+  assert.equal(reply.error, undefined, `${method}: ${JSON.stringify(reply.error)}`);
+  return reply.result;
+}
+
+/** axe-core in the page: no serious or critical violation of WCAG 2.1 A/AA or best practice. */
+async function checkAccessibility(name: string): Promise<void> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await inPage<{ id: string; impact: string; targets: string[] }[]>(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+    .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  console.log(`# axe ${name}: ${violations.length === 0 ? 'no violations' : violations.map((v) => `${v.impact} ${v.id}`).join(', ')}`);
+  assert.deepEqual(serious, [], `${name}: ${JSON.stringify(serious)}`);
+}
+
+/** A full-page screenshot at desktop and at phone width; the accessibility check at both. */
+async function shots(name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+  await checkAccessibility(`${name} (desktop)`);
+  await page.setViewportSize(PHONE);
+  const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+  assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than a 360px screen`);
+  await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
+  await checkAccessibility(`${name} (phone)`);
+  await page.setViewportSize(DESKTOP);
+}
+
+async function startTest(domain: string): Promise<string> {
+  await page.goto(origin);
+  await page.getByLabel('Domain name').fill(domain);
+  await page.getByRole('button', { name: 'Start the test' }).click();
+  await page.waitForURL(/\/result\/[0-9a-f]{16}$/);
+  return page.url().split('/').pop() ?? '';
+}
+
+/** An expression evaluated in the page (text, so that this Node file needs no DOM types). */
+const inPage = <T = unknown>(expression: string) => page.evaluate<T>(expression);
+
+const reportHeading = (domain: string) => page.getByRole('heading', { level: 1, name: `Report for ${domain}` });
+
+before(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'dns-service-web-'));
+  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0'], {
+    env: { ...process.env, DATA_DIR: dir, DNS_SERVICE_ENABLE_ADD_API_USER: 'true' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: service.stdout! })) {
+    origin ||= /JSON-RPC API on (http:\/\/\S+)/.exec(line)?.[1] ?? '';
+    if (line.includes('dns-service: agent')) break;
+  }
+  assert.ok(origin, 'the service announced its address');
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  // bypassCSP lets the test inject axe-core; the page itself runs under its strict CSP.
+  context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', bypassCSP: true, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('pageerror', (error) => console.log(`# page error: ${error.message}`));
+});
+
+after(async () => {
+  await browser?.close();
+  if (service?.exitCode === null) {
+    service.kill('SIGTERM');
+    await once(service, 'exit');
+  }
+});
+
+describe('the web interface', () => {
+  test('a first load weighs little and needs nothing but the service', async () => {
+    const fresh = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
+    const first = await fresh.newPage();
+    let bytes = 0;
+    const foreign: string[] = [];
+    first.on('requestfinished', (request) => {
+      if (!request.url().startsWith(origin)) foreign.push(request.url());
+      void request.sizes().then((sizes) => (bytes += sizes.responseBodySize + sizes.responseHeadersSize));
+    });
+    await first.goto(origin, { waitUntil: 'networkidle' });
+    await first.getByRole('heading', { level: 1, name: 'Test a domain' }).waitFor();
+    await first.waitForTimeout(200);
+    console.log(`# weight of a first load of / (every request, headers included): ${bytes} bytes`);
+    assert.deepEqual(foreign, []);
+    assert.ok(bytes < 80_000, `${bytes} bytes`);
+    await fresh.close();
+  });
+
+  test('the browser language is the default: a Finnish browser gets the interface in Finnish', async () => {
+    const finnish = await browser.newContext({ viewport: DESKTOP, locale: 'fi-FI' });
+    const fiPage = await finnish.newPage();
+    await fiPage.goto(origin);
+    await fiPage.getByRole('heading', { level: 1, name: 'Testaa verkkotunnus' }).waitFor();
+    assert.equal(await fiPage.evaluate('document.documentElement.lang'), 'fi');
+    await finnish.close();
+  });
+
+  test('invalid input: the API\'s messages next to the fields they concern, focus on the first', async () => {
+    await page.goto(origin);
+    await shots('01-form');
+    await page.getByLabel('Domain name').fill('bad..domain');
+    await page.getByText('Advanced options').click();
+    await page.getByRole('group', { name: 'Name server 1' }).getByLabel('Name', { exact: true }).fill('ns1.example.test');
+    await page.getByRole('group', { name: 'Name server 1' }).getByLabel('Address', { exact: true }).fill('192.0.2.999');
+    await page.getByRole('button', { name: 'Add a DS record' }).click();
+    await page.getByRole('group', { name: 'DS record 1' }).getByLabel('Digest', { exact: true }).fill('abc');
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.getByRole('alert').waitFor();
+    const domain = page.getByLabel('Domain name');
+    assert.equal(await domain.getAttribute('aria-invalid'), 'true');
+    assert.equal(await inPage('document.activeElement?.id'), 'field-domain');
+    const described = async (id: string) => (await page.locator(`#${(await page.locator(`#${id}`).getAttribute('aria-describedby'))?.split(' ').pop()}`).textContent()) ?? '';
+    assert.match(await described('field-domain'), /\S/);
+    assert.match(await described('field-ns-0-ip'), /\S/);
+    assert.match(await described('field-ds-0-digest'), /\S/);
+    assert.equal(await page.locator('#field-ns-0-ns').getAttribute('aria-invalid'), null, 'a valid field is not marked');
+    assert.match(page.url(), /\/$/, 'no test was started');
+    await shots('02-form-errors');
+  });
+
+  test('keyboard only: skip link, the form, and a module opened with Enter', async () => {
+    await page.goto(origin);
+    await page.keyboard.press('Tab');
+    assert.equal(await inPage('document.activeElement?.textContent'), 'Skip to content');
+    for (let i = 0; i < 10 && (await inPage('document.activeElement?.id')) !== 'field-domain'; i++) await page.keyboard.press('Tab');
+    assert.equal(await inPage('document.activeElement?.id'), 'field-domain');
+    await page.keyboard.type('healthy.test');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/result\//);
+    await reportHeading('healthy.test').waitFor({ timeout: REPORT_TIMEOUT });
+    const toggle = page.locator('.module-toggle').first();
+    const before = await toggle.getAttribute('aria-expanded');
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    assert.notEqual(await toggle.getAttribute('aria-expanded'), before);
+  });
+
+  test('a healthy zone: the progress bar goes up to 100, then the report', async () => {
+    await page.addInitScript(`{
+      const seen = (window.progressSeen = []);
+      new MutationObserver(() => {
+        const bar = document.querySelector('#test-progress');
+        if (bar && seen.at(-1) !== bar.value) seen.push(bar.value);
+      }).observe(document, { subtree: true, childList: true, attributes: true });
+    }`);
+    // A new profile makes a new test (the same parameters would reuse the one just made).
+    await page.goto(origin);
+    await page.getByLabel('Domain name').fill('healthy.test');
+    await page.getByText('Advanced options').click();
+    await page.getByLabel('Test over IPv6').uncheck();
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.waitForURL(/\/result\//);
+    await page.getByRole('progressbar').waitFor();
+    await reportHeading('healthy.test').waitFor({ timeout: REPORT_TIMEOUT });
+    const seen = await inPage<number[]>('window.progressSeen');
+    assert.equal(seen.at(-1), 100, `progress seen: ${seen.join(' ')}`);
+    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes down');
+    await page.getByRole('button', { name: 'Expand all' }).click();
+    await shots('04-report-healthy');
+  });
+
+  test('a broken zone: summary, modules marked with their worst level, filters, descriptions', async () => {
+    const id = await startTest('deadns.test');
+    // Its silent server makes it slow enough to photograph the progress bar, most of the time.
+    if (await page.getByRole('progressbar').isVisible()) await shots('03-progress');
+    // A reload while it runs finds the same test again from the address.
+    await page.reload();
+    await reportHeading('deadns.test').waitFor({ timeout: REPORT_TIMEOUT });
+    assert.ok(page.url().endsWith(`/result/${id}`));
+    const results = (await rpc('get_test_results', { id, language: 'en' })) as { results: { level: string; message: string; module: string; testcase: string }[]; testcase_descriptions: Record<string, string> };
+    const worst = ['CRITICAL', 'ERROR', 'WARNING'].find((level) => results.results.some((r) => r.level === level));
+    assert.ok(worst, 'the broken zone has problems');
+    assert.match((await page.locator('.summary .overall').textContent()) ?? '', new RegExp(`${worst.charAt(0)}${worst.slice(1).toLowerCase()}`, 'i'));
+    // Every module is there, marked with its worst level; problem modules are open.
+    for (const module of new Set(results.results.map((r) => r.module))) {
+      const levels = results.results.filter((r) => r.module === module).map((r) => r.level);
+      const moduleWorst = ['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].find((l) => levels.includes(l));
+      const section = page.locator('.module', { has: page.getByRole('button', { name: new RegExp(`^${module}\\b`) }) });
+      assert.match((await section.getByRole('button').first().textContent()) ?? '', new RegExp(`Worst level: ${moduleWorst?.charAt(0)}${moduleWorst?.slice(1).toLowerCase()}`));
+    }
+    // Test case descriptions from the API head their findings.
+    const problem = results.results.find((r) => r.level === worst)!;
+    const description = results.testcase_descriptions[problem.testcase];
+    if (description) await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
+    await page.getByText(problem.message).first().waitFor();
+    await shots('05-report-broken');
+    // Filter: without the worst level, its findings are gone; with it again, they are back.
+    const worstName = `${worst.charAt(0)}${worst.slice(1).toLowerCase()}`;
+    await page.getByRole('group', { name: 'Show levels' }).getByRole('checkbox').nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst)).uncheck();
+    assert.equal(await page.locator('.finding', { hasText: problem.message }).count(), 0, `${worstName} hidden`);
+    await shots('06-report-filtered');
+    await page.getByRole('group', { name: 'Show levels' }).getByRole('checkbox').nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst)).check();
+    assert.ok((await page.locator('.finding', { hasText: problem.message }).count()) > 0);
+
+    // Export: JSON as the API gave it, CSV one row per finding, plain text.
+    const save = async (name: string) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name, exact: true }).click()]);
+      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+    };
+    const json = await save('JSON');
+    assert.equal(json.name, `deadns.test-${id}.json`);
+    assert.deepEqual((JSON.parse(json.text) as { results: unknown[] }).results, results.results);
+    const csv = await save('CSV');
+    assert.equal(csv.text.trimEnd().split('\r\n').length, results.results.length + 1);
+    assert.match(csv.text, /^module,testcase,level,message,ns\r\n/);
+    const text = await save('Plain text');
+    assert.ok(text.text.includes(problem.message));
+
+    // Print: the toolbar goes, every module is shown.
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await page.locator('.toolbar').isVisible(), false);
+    for (const body of await page.locator('.module-body').all()) assert.equal(await body.isVisible(), true);
+    await page.screenshot({ path: join(ARTIFACTS, '07-report-print.png'), fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
+
+    // Language: the interface and the findings switch; the choice survives a reload.
+    const english = await page.locator('.finding .message').allTextContents();
+    await page.getByLabel('Language').selectOption('sv');
+    await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
+    await page.waitForFunction(`[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(english.join('\n'))}`);
+    const swedish = (await rpc('get_test_results', { id, language: 'sv' })) as typeof results;
+    assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), swedish.results.map((r) => r.message).sort());
+    assert.equal(await inPage('document.documentElement.lang'), 'sv');
+    await shots('08-report-swedish');
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
+    await page.getByLabel('Språk').selectOption('en');
+    await reportHeading('deadns.test').waitFor();
+  });
+
+  test('an undelegated test filled from the parent zone, then history and the comparison', async () => {
+    await startTest('healthy.test'); // the delegated test to compare with
+    await reportHeading('healthy.test').waitFor({ timeout: REPORT_TIMEOUT });
+    await page.goto(origin);
+    await page.getByLabel('Domain name').fill('healthy.test');
+    await page.getByText('Advanced options').click();
+    await page.getByRole('button', { name: 'Fill in from the parent zone' }).click();
+    await page.getByText(/Filled in 4 name servers and 1 DS records/).waitFor();
+    const names = await Promise.all((await page.locator('.ns-row input[id$="-ns"]').all()).map((input) => input.inputValue()));
+    assert.deepEqual([...new Set(names)].sort(), ['ns1.healthy.test', 'ns2.healthy.test']);
+    assert.match(await page.locator('#field-ds-0-digest').inputValue(), /^[0-9a-f]{64}$/i);
+    await shots('09-form-from-parent');
+    // Leave ns2 out: the undelegated test then differs from the delegated one.
+    for (let i = names.length - 1; i >= 0; i--) {
+      if (names[i] === 'ns2.healthy.test') await page.getByRole('button', { name: `Remove name server ${i + 1}` }).click();
+    }
+    await page.getByRole('button', { name: 'Start the test' }).click();
+    await page.waitForURL(/\/result\//);
+    await reportHeading('healthy.test').waitFor({ timeout: REPORT_TIMEOUT });
+    await page.getByText('Undelegated', { exact: true }).first().waitFor();
+
+    await page.getByRole('link', { name: 'Earlier tests' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Earlier tests of healthy.test' }).waitFor();
+    const rows = page.locator('.history-table tbody tr');
+    await rows.first().waitFor();
+    const all = await rows.count();
+    assert.ok(all >= 3, `${all} tests of healthy.test`);
+    await shots('10-history');
+    await page.getByLabel('Show', { exact: true }).selectOption('undelegated');
+    await page.waitForFunction(`document.querySelectorAll('.history-table tbody tr').length < ${all}`);
+    assert.equal(await rows.count(), 1);
+    await page.getByLabel('Show', { exact: true }).selectOption('all');
+    await page.waitForFunction(`document.querySelectorAll('.history-table tbody tr').length === ${all}`);
+    // The undelegated test and the newest delegated one (IPv4 only: it differs in more than the name servers).
+    const checkboxes = page.locator('.history-table tbody input[type="checkbox"]');
+    const kinds = await page.locator('.history-table tbody tr td:nth-child(3)').allTextContents();
+    await checkboxes.nth(kinds.indexOf('Undelegated')).check();
+    await checkboxes.nth(kinds.indexOf('Delegated')).check();
+    await page.getByRole('button', { name: 'Compare the two selected tests' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Changes for healthy.test' }).waitFor();
+    const appeared = Number(/\((\d+)\)/.exec((await page.locator('#appeared-heading').textContent()) ?? '')?.[1]);
+    const disappeared = Number(/\((\d+)\)/.exec((await page.locator('#disappeared-heading').textContent()) ?? '')?.[1]);
+    assert.ok(appeared + disappeared > 0, 'leaving a name server out changed findings');
+    assert.equal(await page.locator('.changes .finding').count(), appeared + disappeared);
+    await shots('11-compare');
+  });
+
+  test('a batch: finished tests with links to their reports', async () => {
+    await rpc('add_api_user', { username: 'web', api_key: 'web-key' });
+    const batch = (await rpc('add_batch_job', { username: 'web', api_key: 'web-key', domains: ['healthy.test', 'deadns.test'] })) as number;
+    await page.goto(origin);
+    await page.getByLabel('Batch id').fill(String(batch));
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: `Batch ${batch}` }).waitFor();
+    await page.getByText('2 of 2 tests finished, 0 still running.').waitFor({ timeout: REPORT_TIMEOUT });
+    await page.locator('tbody td', { hasText: 'deadns.test' }).waitFor();
+    await shots('12-batch');
+    const link = page.locator('tr', { hasText: 'deadns.test' }).getByRole('link');
+    await link.click();
+    await reportHeading('deadns.test').waitFor();
+  });
+
+  test('an unknown address: a page that says so, with a way back', async () => {
+    const response = await page.goto(`${origin}/no/such/page`);
+    assert.equal(response?.status(), 404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await shots('13-not-found');
+  });
+});

@@ -1,0 +1,90 @@
+// The interface's logic that needs no browser: its texts in seven languages, addresses, the
+// report's grouping and overall result, the comparison of two reports, and the export formats.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import type { TestResult, TestResults } from '../src/web/client/api.ts';
+import { compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
+import { reportFile } from '../src/web/client/report-export.ts';
+import { parseRoute, paths } from '../src/web/client/routes.ts';
+
+const localesDir = new URL('../src/web/client/locales/', import.meta.url);
+const load = (name: string) => JSON.parse(readFileSync(new URL(name, localesDir), 'utf8')) as Record<string, string>;
+
+test('every language has every interface text, with the same placeholders as English', () => {
+  const files = readdirSync(localesDir).sort();
+  assert.deepEqual(files, ['da.json', 'en.json', 'es.json', 'fi.json', 'fr.json', 'nb.json', 'sv.json']);
+  const english = load('en.json');
+  const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
+  for (const file of files) {
+    const strings = load(file);
+    assert.deepEqual(Object.keys(strings).sort(), Object.keys(english).sort(), file);
+    for (const [key, text] of Object.entries(english)) {
+      assert.deepEqual(placeholders(strings[key] ?? ''), placeholders(text), `${file} ${key}`);
+      assert.ok((strings[key] ?? '').trim() !== '', `${file} ${key} is empty`);
+    }
+    if (file !== 'en.json') assert.notEqual(strings.form_title, english.form_title, `${file} is translated`);
+  }
+});
+
+test('addresses: each page has one, and anything else is not found', () => {
+  assert.deepEqual(parseRoute('/'), { page: 'home' });
+  assert.deepEqual(parseRoute(paths.result('0123456789abcdef')), { page: 'result', id: '0123456789abcdef' });
+  assert.deepEqual(parseRoute(paths.history('xn--bcher-kva.example')), { page: 'history', domain: 'xn--bcher-kva.example' });
+  assert.deepEqual(parseRoute(paths.history('a/b')), { page: 'history', domain: 'a/b' });
+  assert.deepEqual(parseRoute(paths.compare('0123456789abcdef', 'fedcba9876543210')), { page: 'compare', from: '0123456789abcdef', to: 'fedcba9876543210' });
+  assert.deepEqual(parseRoute(paths.batch(42)), { page: 'batch', id: '42' });
+  for (const path of ['/result/0123', '/result/0123456789ABCDEF', '/batch/0', '/batch/x', '/history/%E0%A4%A', '/toString', '/__proto__', '/result/0123456789abcdef/']) {
+    assert.deepEqual(parseRoute(path), { page: 'not-found' }, path);
+  }
+});
+
+const r = (module: string, testcase: string, level: TestResult['level'], message: string): TestResult => ({ module, testcase, level, message });
+const report: TestResults = {
+  hash_id: '0123456789abcdef',
+  created_at: '2026-01-02T03:04:05Z',
+  params: { domain: 'example.test' },
+  results: [
+    r('SYSTEM', 'UNSPECIFIED', 'INFO', 'Engine 1.0'),
+    r('BASIC', 'Basic01', 'INFO', 'Parent found'),
+    r('BASIC', 'Basic02', 'ERROR', 'ns1 says "no", badly'),
+    r('BASIC', 'Basic01', 'NOTICE', 'Second, line\nbreak'),
+    r('DNSSEC', 'DNSSEC01', 'WARNING', 'Weak digest'),
+  ],
+  testcase_descriptions: { Basic01: 'Parent delegates', Basic02: 'A name server works', toString: 'not a test case' },
+};
+
+test('findings grouped by module and test case in the engine\'s order, each module with its worst level', () => {
+  const groups = groupByModule(report);
+  assert.deepEqual(groups.map((g) => [g.module, g.worst, g.results.length]), [['SYSTEM', 'INFO', 1], ['BASIC', 'ERROR', 3], ['DNSSEC', 'WARNING', 1]]);
+  assert.deepEqual(groups[1]?.testcases.map((t) => [t.testcase, t.description, t.results.length]), [['Basic01', 'Parent delegates', 2], ['Basic02', 'A name server works', 1]]);
+  assert.equal(groups[0]?.testcases[0]?.description, 'UNSPECIFIED', 'a test case without a description is shown by its id');
+  assert.deepEqual(countByLevel(report.results), { INFO: 2, NOTICE: 1, WARNING: 1, ERROR: 1, CRITICAL: 0 });
+  assert.equal(overallResult(report.results), 'error');
+  assert.equal(overallResult([r('A', 'a', 'NOTICE', 'x')]), 'ok');
+  assert.equal(overallResult([r('A', 'a', 'WARNING', 'x'), r('A', 'a', 'CRITICAL', 'y')]), 'critical');
+});
+
+test('a comparison lists findings that appeared and went away, counting repeated findings', () => {
+  const before = [r('BASIC', 'Basic01', 'INFO', 'a'), r('BASIC', 'Basic02', 'ERROR', 'b'), r('BASIC', 'Basic02', 'ERROR', 'b')];
+  const after = [r('BASIC', 'Basic01', 'INFO', 'a'), r('BASIC', 'Basic02', 'ERROR', 'b'), r('BASIC', 'Basic02', 'WARNING', 'b'), r('DNSSEC', 'DNSSEC01', 'INFO', 'c')];
+  const diff = compareReports(before, after);
+  assert.deepEqual(diff.appeared, [r('BASIC', 'Basic02', 'WARNING', 'b'), r('DNSSEC', 'DNSSEC01', 'INFO', 'c')]);
+  assert.deepEqual(diff.disappeared, [r('BASIC', 'Basic02', 'ERROR', 'b')]);
+  assert.equal(diff.unchanged, 2);
+  assert.deepEqual(compareReports(after, after), { appeared: [], disappeared: [], unchanged: 4 });
+});
+
+test('exports: JSON as given, CSV quoted where needed, plain text by module', () => {
+  const json = reportFile(report, 'json');
+  assert.equal(json.name, 'example.test-0123456789abcdef.json');
+  assert.deepEqual(JSON.parse(json.text), report);
+  const csv = reportFile(report, 'csv').text.split('\r\n');
+  assert.equal(csv[0], 'module,testcase,level,message,ns');
+  assert.equal(csv[3], 'BASIC,Basic02,ERROR,"ns1 says ""no"", badly",');
+  assert.equal(csv[4], 'BASIC,Basic01,NOTICE,"Second, line\nbreak",');
+  assert.equal(csv.length, report.results.length + 2);
+  const text = reportFile(report, 'txt').text;
+  assert.match(text, /^example\.test 2026-01-02T03:04:05Z 0123456789abcdef\n\nSYSTEM\n {2}INFO {5}UNSPECIFIED {2}Engine 1\.0\n\nBASIC\n/);
+  assert.match(text, /\n {2}WARNING {2}DNSSEC01 {2}Weak digest\n$/);
+});

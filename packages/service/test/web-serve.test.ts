@@ -1,0 +1,90 @@
+// The web interface over HTTP (no browser): GET gives the page and its files, POST on the same
+// paths stays JSON-RPC; the client's TypeScript arrives as JavaScript, compressed and cacheable.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { brotliDecompressSync } from 'node:zlib';
+import { testDatabaseTargets } from '@app/database/testing';
+import { useService } from './rpc-harness.ts';
+
+const sqlite = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
+
+describe('web interface served by the RPC service', { skip: sqlite === undefined ? 'no SQLite target' : false }, () => {
+  const h = useService(sqlite!);
+
+  const assetUrls = async (): Promise<string[]> => {
+    const html = await (await fetch(h.url)).text();
+    return [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+  };
+
+  test('every page address gives the HTML shell with a strict CSP; an unknown one gives it with 404', async () => {
+    for (const path of ['/', '/result/0123456789abcdef', '/history/example.com', '/compare/0123456789abcdef/fedcba9876543210', '/batch/12']) {
+      const response = await fetch(`${h.url}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self' 'sha256-/);
+      assert.match(await response.text(), /<script type="module" src="\/assets\/[\w-]+\/main\.ts">/);
+    }
+    for (const path of ['/result/not-an-id', '/admin', '/history/a/b', '/constructor', '/__proto__']) {
+      const response = await fetch(`${h.url}${path}`);
+      assert.equal(response.status, 404, path);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+    }
+    assert.equal((await fetch(`${h.url}/`, { method: 'HEAD' })).status, 200);
+  });
+
+  test('POST on the same paths stays JSON-RPC', async () => {
+    for (const path of ['/', '/result/0123456789abcdef', '/assets/x/main.ts']) {
+      const response = await fetch(`${h.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":7,"method":"profile_names"}' });
+      assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 7, result: ['default'] });
+    }
+  });
+
+  test('client modules are JavaScript without types, the vendored Preact included, under a versioned address', async () => {
+    const urls = await assetUrls();
+    const dir = mkdtempSync(join(tmpdir(), 'web-assets-'));
+    assert.ok(urls.some((u) => u.endsWith('/vendor/preact.mjs')));
+    for (const url of urls.filter((u) => u.endsWith('.ts'))) {
+      const response = await fetch(`${h.url}${url}`);
+      assert.equal(response.status, 200, url);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+      assert.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      const text = await response.text();
+      assert.doesNotMatch(text, /^\s*(?:export )?interface \w+|^\s*(?:export )?type \w+ =|: string\b/m, url);
+      // Node checks its syntax as a module (imports are not resolved by --check).
+      const file = join(dir, url.replaceAll('/', '_').replace(/\.ts$/, '.mjs'));
+      writeFileSync(file, text);
+      const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
+      assert.equal(check.status, 0, `${url}: ${check.stderr}`);
+    }
+  });
+
+  test('compressed with brotli or gzip as asked, with an ETag that answers 304', async () => {
+    const [url] = (await assetUrls()).filter((u) => u.endsWith('main.ts'));
+    assert.ok(url);
+    const plain = await fetch(`${h.url}${url}`, { headers: { 'accept-encoding': 'identity' } });
+    const text = await plain.text();
+    const raw = await rawGet(`${h.url}${url}`, { 'accept-encoding': 'br' });
+    assert.equal(raw.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(raw.body).toString(), text);
+    const etag = plain.headers.get('etag') ?? '';
+    assert.equal((await fetch(`${h.url}${url}`, { headers: { 'if-none-match': etag } })).status, 304);
+    assert.equal((await fetch(`${h.url}/assets/old-version/main.ts`)).headers.get('cache-control'), 'no-cache');
+    assert.equal((await fetch(`${h.url}/assets/${url.split('/')[2]}/../../package.json`)).status, 404);
+    assert.equal((await fetch(`${h.url}/assets/${url.split('/')[2]}/missing.ts`)).status, 404);
+  });
+});
+
+async function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject).end();
+  });
+}
