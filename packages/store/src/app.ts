@@ -1,28 +1,31 @@
-// The store API composed from its plugins. Auth (issue 9) is one more plugin registered before the resources.
+// The store API composed from its plugins: auth and the admin console come before the limits, the cache and the resources.
 import { randomBytes } from 'node:crypto';
-import type { ProductMigration } from '@app/database';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { authMigrations } from './auth/migrations.ts';
 import type { AuthTables } from './auth/schema.ts';
 import { responseVariant } from './auth/principal.ts';
 import { registerStoreAuth } from './auth/store-auth.ts';
-import { coreMigrations } from './db/migrations.ts';
+import { fieldCipher } from './auth/field-cipher.ts';
+import { cartRoutes } from './carts/cart-routes.ts';
+import { consolePlugin } from './console/console-plugin.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
 import { httpCaching } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
+import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { errorFormat } from './http/error-format.ts';
 import { httpsOnly } from './http/https-only.ts';
+import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
+import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './resources/registry.ts';
 import { resourceRoutes } from './resources/routes.ts';
+import { importManyRoute } from './resources/import-many.ts';
+import { targetPolicy } from './webhooks/target-policy.ts';
+import { webhooksPlugin, type WebhookSettings } from './webhooks/webhooks-plugin.ts';
 
 export const API_PREFIX = '/api/v1';
-
-/** Every schema step of the store: the core's, then auth's (0100_auth_*). */
-export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations };
 
 export interface StoreAppOptions {
   database: StoreDatabase;
@@ -42,6 +45,8 @@ export interface StoreAppOptions {
   /** The server-side response cache; false turns HTTP caching off (benchmark baselines only). */
   cache: ResponseCache | false;
   now?: () => number;
+  /** Where webhooks may go, and how this instance delivers them. */
+  webhooks?: WebhookSettings;
 }
 
 export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyInstance> {
@@ -52,25 +57,37 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     rewriteUrl: (request) => withoutJsonSuffix(request.url ?? '/'),
     logger: { level: options.logLevel ?? 'warn' },
     logController: new LogController({ disableRequestLogging: true }),
-    // Bodies are validated as sent: no silent type coercion, no dropped unknown fields.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+    // Bodies are validated as sent, without type coercion, and every problem of a body is reported at once.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true } },
+    schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
     return503OnClosing: true,
   });
   // Only JSON bodies: text/plain would otherwise be parsed into a string.
   app.removeContentTypeParser('text/plain');
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
-  await registerStoreAuth(app, {
+  const authKey = options.authKey ?? randomBytes(32);
+  const auth = await registerStoreAuth(app, {
     db: options.database.db as unknown as Kysely<AuthTables>,
-    key: options.authKey ?? randomBytes(32),
+    dialect: options.database.dialect,
+    key: authKey,
     apiPrefix: API_PREFIX,
     resources,
+    ...(options.rateLimit === false ? {} : { failedAuth: failedAuthGate(options.rateLimit.counter, options.rateLimit.now) }),
   });
+  const webhookPolicy = targetPolicy(options.webhooks?.allowedNetworks);
+  await app.register(consolePlugin, { ctx: auth, webhooks: { database: options.database, policy: webhookPolicy } });
   // Authentication's onRequest hook (above) sets request.principal, which rate limiting keys on,
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
   if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
+  await app.register(webhooksPlugin, { database: options.database, auth, policy: webhookPolicy, settings: options.webhooks ?? {} });
+  await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
+  const cipher = fieldCipher(authKey);
+  // Before the resource routes, which leave the methods the carting routes serve to them.
+  await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
+  await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

@@ -5,17 +5,19 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
-import { buildStoreApp, API_PREFIX, storeMigrations } from './app.ts';
+import { buildStoreApp, API_PREFIX } from './app.ts';
 import { loadAuthKey } from './auth/auth-key.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
-import { ensureStore, plans, type FirstStart, type Plan } from './db/first-start.ts';
-import { MIGRATION_PRODUCT } from './db/migrations.ts';
-import type { StoreDatabase, StoreSchema } from './db/schema.ts';
+import { ensureStore, type FirstStart } from './db/first-start.ts';
+import { MIGRATION_PRODUCT, storeMigrations } from './db/migrations.ts';
+import type { StoreSchema } from './db/schema.ts';
+import { followPlan, type FollowedPlan, type Plan } from './limits/plans.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
+import type { WebhookSettings } from './webhooks/webhooks-plugin.ts';
 
 export interface ServeOptions {
   databaseUrl: string;
@@ -38,6 +40,8 @@ export interface ServeOptions {
   /** Largest accepted request body, in bytes (default 1 MiB). */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Where webhooks may go (loopback and private ranges only when allowed), extra CAs, retry schedule. */
+  webhooks?: WebhookSettings;
 }
 
 export interface RunningStore {
@@ -59,15 +63,6 @@ function windowCounter(redisUrl: string | undefined): WindowCounter {
   return redisWindowCounter(redisUrl, consoleLog);
 }
 
-const PLAN_REFRESH_MS = 5000;
-
-async function storePlan(database: StoreDatabase): Promise<Plan> {
-  const row = await database.db.selectFrom('stores').select('plan').orderBy('id').executeTakeFirstOrThrow();
-  const plan = String(row.plan);
-  if (!(plans as readonly string[]).includes(plan)) throw new Error(`The store's plan "${plan}" is not one of ${plans.join(', ')}`);
-  return plan as Plan;
-}
-
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -75,18 +70,14 @@ function urlHost(host: string): string {
 export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   const database = await openDatabase<StoreSchema>(options.databaseUrl);
   let redirect: Server | undefined;
-  let planRefresh: NodeJS.Timeout | undefined;
+  let plan: FollowedPlan | undefined;
   let sharing: SharedInvalidation | undefined;
   try {
     await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
-    const plan = { current: await storePlan(database) };
-    // The console changes the plan; re-reading it lets every instance's limits follow within seconds.
-    planRefresh = setInterval(() => {
-      storePlan(database).then((fresh) => (plan.current = fresh), () => undefined);
-    }, PLAN_REFRESH_MS);
-    planRefresh.unref();
+    const followed = await followPlan(database.db);
+    plan = followed;
     const clock = options.clock ?? Date.now;
     const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
     sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
@@ -97,12 +88,13 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       tls,
       httpsPort: () => ports.https,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
-      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: () => plan.current, now: clock },
+      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: followed.current, now: clock },
       cache: responseCache ?? false,
       now: clock,
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
     });
     await app.listen({ host: options.host, port: options.port });
     ports.https = (app.server.address() as AddressInfo).port;
@@ -124,7 +116,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       certificate: tls.cert,
       firstStart,
       close: async () => {
-        clearInterval(planRefresh);
+        plan?.stop();
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
         await sharing?.close();
@@ -132,7 +124,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       },
     };
   } catch (error) {
-    clearInterval(planRefresh);
+    plan?.stop();
     redirect?.close();
     await sharing?.close();
     await database.close();

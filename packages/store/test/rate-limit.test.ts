@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, mock, test } from 'node:test';
 import Fastify from 'fastify';
-import type { Plan } from '../src/db/first-start.ts';
+import type { Plan } from '../src/limits/plans.ts';
 import { errorFormat } from '../src/http/error-format.ts';
 import { ApiError } from '../src/http/api-error.ts';
 import { rateLimit } from '../src/limits/rate-limit.ts';

@@ -21,7 +21,7 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(created.status, 201);
       assert.equal(created.json.item_name, 'Brass bolt');
       assert.equal(created.json.price, 2.5);
-      assert.equal(created.json.is_hidden, false);
+      assert.equal(created.json.is_hidden, 0, 'products answer is_hidden as 0/1, as the platform does');
       assert.equal(created.json.quantity_on_hand, null);
       assert.match(created.json.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 

@@ -63,18 +63,28 @@ export type SignInResult = { ok: true; admin: Admin } | { ok: false; reason: 'ba
 /**
  * Checks a password. An account locked for this address (or for all) answers `locked` without
  * checking, so guessing stops even with the right password; unknown accounts are counted too, so both look alike.
+ *
+ * The attempt is recorded, as a failure, before anything is checked, and the lock is judged on every other
+ * attempt recorded by then, finished or not. Of N attempts at once, the k-th to be recorded sees at least k - 1
+ * others, so no more than the limit get their password checked however many arrive together.
  */
 export async function signIn(ctx: AuthContext, emailInput: string, password: string, address: string): Promise<SignInResult> {
   const email = normalizeEmail(emailInput).slice(0, 254);
   const now = ctx.now();
+  const attempt = { email, address, at: iso(now), succeeded: false };
+  // MariaDB has no INSERT ... RETURNING; its insertId (like SQLite's) is this connection's own.
+  const inserted =
+    ctx.dialect === 'postgres'
+      ? (await ctx.db.insertInto('admin_login_attempts').values(attempt).returning('id').executeTakeFirstOrThrow()).id
+      : Number((await ctx.db.insertInto('admin_login_attempts').values(attempt).executeTakeFirstOrThrow()).insertId);
   const attempts = await ctx.db
     .selectFrom('admin_login_attempts')
-    .select(['at', 'succeeded', 'address'])
+    .select(['id', 'at', 'succeeded', 'address'])
     .where('email', '=', email)
     .where('at', '>', iso(now - Math.max(ctx.lockout.windowMs, ctx.lockout.lockMs) * 2))
     .orderBy('id')
     .execute();
-  const history = attempts.map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded), address: a.address }));
+  const history = attempts.filter((a) => a.id !== inserted).map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded), address: a.address }));
   const locked = (all: readonly (Attempt & { address: string | null })[]) =>
     lockedUntil(
       all.filter((a) => a.address === address),
@@ -82,12 +92,16 @@ export async function signIn(ctx: AuthContext, emailInput: string, password: str
       ctx.lockout,
     ) ?? lockedUntil(all, now, ctx.lockout, ctx.lockout.maxFailuresPerAccount);
   const until = locked(history);
-  if (until !== undefined) return { ok: false, reason: 'locked', until };
+  if (until !== undefined) {
+    // Not a try: a locked answer checks nothing, so it neither counts nor prolongs the lock.
+    await ctx.db.deleteFrom('admin_login_attempts').where('id', '=', inserted).execute();
+    return { ok: false, reason: 'locked', until };
+  }
   const row = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'password_hash']).where('email', '=', email).executeTakeFirst();
   // An unknown account still costs one scrypt, so timing does not tell which accounts exist.
   const good = await verifyPassword(password, row?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
   const succeeded = good && row !== undefined;
-  await ctx.db.insertInto('admin_login_attempts').values({ email, address, at: iso(now), succeeded }).execute();
+  if (succeeded) await ctx.db.updateTable('admin_login_attempts').set({ succeeded: true }).where('id', '=', inserted).execute();
   // Attempts older than a day no longer count for anything; guesses at unknown names must not pile up.
   await ctx.db.deleteFrom('admin_login_attempts').where('at', '<', iso(now - 24 * 3600_000)).execute();
   if (!succeeded) {

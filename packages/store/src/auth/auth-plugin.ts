@@ -4,6 +4,8 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../http/api-error.ts';
+import type { FailedAuthGate } from '../limits/failed-auth.ts';
+import { revealOrDrop, type EncryptedFields } from '../resources/encrypted-fields.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import type { AuthContext } from './context.ts';
 import { fieldCipher } from './field-cipher.ts';
@@ -23,12 +25,12 @@ export interface AuthPluginOptions {
   ctx: AuthContext;
   /** Routes under this prefix need a principal. */
   apiPrefix?: string;
-  /** Field names kept encrypted at rest: encrypted on writes, and in answers decrypted for principals that may, left out for the rest. */
-  encryptedFields?: readonly string[];
-  /** The scope group of a resource's nested collection, so `expand=` cannot read past the principal's scopes. */
-  nestedGroup?: (resource: string, nested: string) => ResourceGroup | undefined;
-  /** False for a route resource whose answers can hold no encrypted field, so they skip the walk. */
-  mayCarryEncrypted?: (resource: string) => boolean;
+  /** Fields kept encrypted at rest: encrypted on writes, and in answers decrypted for principals that may, left out for the rest. */
+  encrypted?: EncryptedFields;
+  /** Limits failed authentication per client address (off when rate limiting is). */
+  failedAuth?: FailedAuthGate;
+  /** The collections a request expands and their scope groups, so `expand=` cannot read past the principal's scopes. */
+  expandedGroups?: (request: FastifyRequest) => readonly { name: string; group: ResourceGroup }[];
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
@@ -48,17 +50,27 @@ const tokenProblemText = {
   revoked: 'The X-AC-Auth-Token has been revoked',
 } as const;
 
-function tokenPrincipal(found: TokenResolution): Principal {
-  if ('problem' in found) throw new ApiError(401, tokenProblemText[found.problem]);
-  return found.principal;
-}
-
 /** The caller; at once, without a promise, when its token's principal is cached. */
 function authenticate(options: AuthPluginOptions, request: FastifyRequest): Principal | Promise<Principal> {
   const token = tokenOf(request);
   if (token === undefined) return authenticateSession(options, request);
-  const found = resolveToken(options.ctx, token);
-  return found instanceof Promise ? found.then(tokenPrincipal) : tokenPrincipal(found);
+  const gate = options.failedAuth;
+  const principalOf = (found: TokenResolution): Principal => {
+    if (!('problem' in found)) return found.principal;
+    gate?.failed(request.ip);
+    throw new ApiError(401, tokenProblemText[found.problem]);
+  };
+  const found = resolveToken(
+    options.ctx,
+    token,
+    gate === undefined
+      ? undefined
+      : () => {
+          const refusal = gate.refusal(request.ip);
+          if (refusal !== undefined) throw refusal;
+        },
+  );
+  return found instanceof Promise ? found.then(principalOf) : principalOf(found);
 }
 
 async function authenticateSession(options: AuthPluginOptions, request: FastifyRequest): Promise<Principal> {
@@ -75,7 +87,7 @@ async function authenticateSession(options: AuthPluginOptions, request: FastifyR
   throw new ApiError(401, 'Send an access token in the X-AC-Auth-Token header');
 }
 
-function authorize(principal: Principal, request: FastifyRequest, nestedGroup: AuthPluginOptions['nestedGroup']): void {
+function authorize(principal: Principal, request: FastifyRequest, expandedGroups: AuthPluginOptions['expandedGroups']): void {
   const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
   const group: ResourceGroup | undefined = config.scope;
   if (group === undefined) return;
@@ -85,35 +97,20 @@ function authorize(principal: Principal, request: FastifyRequest, nestedGroup: A
     return new ApiError(403, `${who} the ${scope} scope ${why}`);
   };
   if (!allows(principal.scopes, group, write)) throw refuse(requiredScope(group, write));
-  const expand = (request.query as Record<string, unknown> | undefined)?.expand;
-  if (config.resource === undefined || nestedGroup === undefined || expand === undefined) return;
-  for (const name of [expand].flat().flatMap((text) => (typeof text === 'string' ? text.split(',') : []))) {
-    const nested = nestedGroup(config.resource, name.trim());
-    if (nested !== undefined && !allows(principal.scopes, nested, false)) throw refuse(requiredScope(nested, false), `that expand=${name.trim()} needs`);
+  for (const { name, group: nested } of expandedGroups?.(request) ?? []) {
+    if (!allows(principal.scopes, nested, false)) throw refuse(requiredScope(nested, false), `that expand=${name} needs`);
   }
-}
-
-/** Decrypts, or drops, the encrypted fields of every object in an answer, however deeply expanded. */
-function revealOrDrop(value: unknown, fields: ReadonlySet<string>, reveal: ((stored: string) => string | undefined) | undefined, depth = 0): unknown {
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((item) => revealOrDrop(item, fields, reveal, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (!fields.has(key)) out[key] = revealOrDrop(item, fields, reveal, depth + 1);
-    else if (reveal !== undefined) out[key] = typeof item === 'string' ? (reveal(item) ?? null) : item;
-  }
-  return out;
 }
 
 export const authPlugin = fp(
   async (app: FastifyInstance, options: AuthPluginOptions) => {
     if (!app.hasRequestDecorator('cookies')) await app.register(cookie);
     const prefix = options.apiPrefix ?? '/api/v1';
-    const encrypted = new Set(options.encryptedFields ?? []);
+    const encrypted = options.encrypted?.names ?? new Set<string>();
     app.decorateRequest('principal', undefined);
     const admit = (request: FastifyRequest, principal: Principal) => {
       request.principal = principal;
-      authorize(principal, request, options.nestedGroup);
+      authorize(principal, request, options.expandedGroups);
     };
     // Callback-style, so a caller whose principal is cached passes without waiting on a promise.
     app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
@@ -157,7 +154,7 @@ export const authPlugin = fp(
       });
       const skip = (request: FastifyRequest) => {
         const resource = (request.routeOptions.config as Partial<ResourceRouteConfig>).resource;
-        return request.principal === undefined || (resource !== undefined && options.mayCarryEncrypted?.(resource) === false);
+        return request.principal === undefined || (resource !== undefined && options.encrypted?.mayCarry(resource) === false);
       };
       app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
         done(null, skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined));

@@ -1,4 +1,5 @@
 // What every auth operation needs: the database, the server's key, the clock and the policies.
+import type { DialectName } from '@app/database';
 import type { Kysely } from 'kysely';
 import { lifetimes as defaultLifetimes, type Lifetimes } from './lifetimes.ts';
 import { defaultLockout, type LockoutPolicy } from './lockout.ts';
@@ -8,6 +9,8 @@ import type { AuthTables } from './schema.ts';
 
 export interface AuthContext {
   db: Kysely<AuthTables>;
+  /** MariaDB has no INSERT ... RETURNING; the few writes that need a new row's id ask differently there. */
+  dialect: DialectName;
   /** Secret server key (at least 32 bytes) from which app secrets, codes and CSRF tokens derive. */
   key: Uint8Array;
   now: () => number;
@@ -16,7 +19,7 @@ export interface AuthContext {
   principals: PrincipalCache;
 }
 
-export function authContext(input: { db: Kysely<AuthTables>; key: Uint8Array } & Partial<Omit<AuthContext, 'db' | 'key'>>): AuthContext {
+export function authContext(input: Pick<AuthContext, 'db' | 'dialect' | 'key'> & Partial<Omit<AuthContext, 'db' | 'dialect' | 'key'>>): AuthContext {
   if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
   return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(() => readRevision(input.db)), ...input };
 }

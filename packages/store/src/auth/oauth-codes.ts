@@ -6,8 +6,7 @@ import { deriveSecret, newNonce } from './derived-secret.ts';
 import type { ChallengeMethod } from './pkce.ts';
 import { formatScopes, parseScopes, type Scope } from './scopes.ts';
 import { hashSecret } from './token-secret.ts';
-import { recordRevocation } from './revocations.ts';
-import { issueOAuthTokens, type IssuedTokens } from './tokens.ts';
+import { issueOAuthTokens, revokeFamily, type IssuedTokens } from './tokens.ts';
 
 export interface CodeGrant {
   app: App;
@@ -91,17 +90,14 @@ export type RedeemProblem = 'expired' | 'reused';
 
 /**
  * Spends a code the caller has already checked (client, signature or PKCE) and issues tokens.
- * A second use fails and revokes what the first use issued (RFC 6749 4.1.2).
+ * A second use fails and revokes what the first use issued, and every refresh of it (RFC 6749 4.1.2).
  */
 export async function redeemCode(ctx: AuthContext, stored: StoredCode, app: App): Promise<IssuedTokens | { problem: RedeemProblem }> {
   const now = iso(ctx.now());
   const claim = await ctx.db.updateTable('oauth_codes').set({ used_at: now }).where('id', '=', stored.id).where('used_at', 'is', null).executeTakeFirst();
   if (Number(claim.numUpdatedRows) !== 1) {
     const again = await findCode(ctx, { authId: stored.authId });
-    if (again?.tokenId != null) {
-      await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', again.tokenId).where('revoked_at', 'is', null).execute();
-      await recordRevocation(ctx);
-    }
+    if (again?.tokenId != null) await revokeFamily(ctx, again.tokenId);
     return { problem: 'reused' };
   }
   if (stored.expiresAt <= now) return { problem: 'expired' };

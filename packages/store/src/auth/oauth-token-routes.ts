@@ -89,7 +89,8 @@ async function clientOf(ctx: AuthContext, request: FastifyRequest, body: Body): 
 }
 
 async function platformApp(ctx: AuthContext, body: Body): Promise<{ app: App; secret: string }> {
-  const clientId = required(body, 'client_id');
+  // The platform's later samples call the App ID `app_id`.
+  const clientId = field(body, 'app_id') ?? required(body, 'client_id');
   const app = await findApp(ctx, { clientId });
   const secret = app === undefined ? undefined : await secretOf(ctx, clientId);
   if (app === undefined || secret === undefined) throw new OAuthError('invalid_client', 'No app has this client_id.');

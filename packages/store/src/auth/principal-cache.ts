@@ -3,6 +3,7 @@
 // CONFIRM_MS; when it moves, every cached principal is dropped. So a revocation anywhere, in any
 // instance, stops its token everywhere within that bound, however long entries are kept.
 import type { Principal } from './principal.ts';
+import type { TokenProblem } from './tokens.ts';
 
 const CONFIRM_MS = 250;
 /** Only bounds memory and the life of an entry; revocation is handled by the revision. */
@@ -18,17 +19,22 @@ export interface PrincipalCache {
   /** Bumped by every clear; a lookup that began under an older generation must not be cached. */
   readonly generation: number;
   set(tokenHash: string, principal: Principal, now: number, generation: number): void;
+  /** Why a token was refused, if it was within the last minute: unknown, expired and revoked are for good, so a flood of one bad token costs no lookups. */
+  refused(tokenHash: string, now: number): TokenProblem | undefined;
+  refuse(tokenHash: string, problem: TokenProblem, now: number): void;
   clear(): void;
 }
 
 export function principalCache(readRevision: () => Promise<number>): PrincipalCache {
   const entries = new Map<string, { principal: Principal; until: number }>();
+  const refusals = new Map<string, { problem: TokenProblem; until: number }>();
   let generation = 0;
   let seenRevision: number | undefined;
   let confirmedAt = -Infinity;
   let confirming: Promise<void> | undefined;
   const clear = () => {
     entries.clear();
+    refusals.clear();
     generation += 1;
   };
   return {
@@ -63,6 +69,14 @@ export function principalCache(readRevision: () => Promise<number>): PrincipalCa
       if (entries.size >= MAX_ENTRIES) entries.clear();
       const expires = principal.kind === 'token' && principal.expiresAt !== null ? Date.parse(principal.expiresAt) : Infinity;
       entries.set(tokenHash, { principal, until: Math.min(now + TTL_MS, expires) });
+    },
+    refused(tokenHash, now) {
+      const entry = refusals.get(tokenHash);
+      return entry === undefined || entry.until <= now ? undefined : entry.problem;
+    },
+    refuse(tokenHash, problem, now) {
+      if (refusals.size >= MAX_ENTRIES) refusals.clear();
+      refusals.set(tokenHash, { problem, until: now + TTL_MS });
     },
     clear,
   };

@@ -36,6 +36,8 @@ export interface AuthTables {
     expires_at: string | null;
     refresh_expires_at: string | null;
     revoked_at: string | null;
+    /** The id of the first token of its OAuth grant; null for that first token and for console tokens. */
+    family_id: number | null;
   };
   oauth_codes: {
     id: Generated<number>;

@@ -1,7 +1,7 @@
 // Scopes in read/write pairs per resource group, plus special scopes that are not tied to a group.
 import type { ScopeGroup } from '../resources/declaration.ts';
 
-export const scopeGroups = ['catalog', 'orders', 'people', 'content', 'marketing'] as const;
+export const scopeGroups = ['catalog', 'orders', 'people', 'content', 'marketing', 'webhooks'] as const;
 export type PairedGroup = (typeof scopeGroups)[number];
 /** The group a resource declaration names; `settings` has one scope for reading and writing. */
 export type ResourceGroup = ScopeGroup;

@@ -31,15 +31,23 @@ declare module 'fastify' {
 
 const tagsByResource = new Map<string, readonly string[]>();
 
-/** A resource's reads depend on it and on its nested collections; its writes can change all of them (links, cascades). */
+/**
+ * A resource's reads depend on its table and its nested collections' tables; its writes can change all of them
+ * (links, cascades). Tags are tables, so declarations that share one (`product_nested_variant`) see each other's writes.
+ */
 function tagsOf(resourceName: string): readonly string[] {
   let tags = tagsByResource.get(resourceName);
   if (tags === undefined) {
     const resource = resourceNamed(resourceName);
-    tags = [...new Set([resource.name, ...Object.values(resource.nested).map((n) => n.resource)])];
+    tags = [...new Set([resource.table, ...Object.values(resource.nested).map((n) => resourceNamed(n.resource).table)])];
     tagsByResource.set(resourceName, tags);
   }
   return tags;
+}
+
+/** What a write route may change: its resource, and any others it names (placing an order writes several). */
+function writeTags(config: ResourceRouteConfig): readonly string[] {
+  return config.touches === undefined ? tagsOf(config.resource) : [...new Set([config.resource, ...config.touches].flatMap(tagsOf))];
 }
 
 function routeResource(request: FastifyRequest): ResourceRouteConfig | undefined {
@@ -111,7 +119,7 @@ export const httpCaching = fp(
       }
       if (WRITES.has(request.method)) {
         // Dropped before the answer leaves, so the writer's next read cannot be stale.
-        cache.invalidate(tagsOf(config.resource));
+        cache.invalidate(writeTags(config));
         void reply.header('cache-control', 'no-store');
         return payload;
       }

@@ -4,14 +4,13 @@ import { createInterface } from 'node:readline';
 import { join, resolve } from 'node:path';
 import { migrateToLatest, openDatabase } from '@app/database';
 import type { Kysely } from 'kysely';
-import { storeMigrations } from '../app.ts';
-import { adminCreate, adminCreateUsage } from '../auth/admin-command.ts';
+import { adminCreate, adminCreateUsage } from './admin-command.ts';
 import { loadAuthKey } from '../auth/auth-key.ts';
 import { authContext, type AuthContext } from '../auth/context.ts';
 import type { AuthTables } from '../auth/schema.ts';
-import { tokenCreate, tokenCreateUsage, type CommandIo } from '../auth/token-command.ts';
+import { tokenCreate, tokenCreateUsage, type CommandIo } from './token-command.ts';
 import { ensureStore } from '../db/first-start.ts';
-import { MIGRATION_PRODUCT } from '../db/migrations.ts';
+import { MIGRATION_PRODUCT, storeMigrations } from '../db/migrations.ts';
 import type { StoreSchema } from '../db/schema.ts';
 
 const io: CommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -29,7 +28,7 @@ async function withStore(args: string[], body: (rest: string[], ctx: AuthContext
     if (first !== undefined) io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
     const db = database.db as unknown as Kysely<AuthTables>;
     const store = await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
-    const ctx = authContext({ db, key: loadAuthKey({ file: join(dataDir, 'auth.key') }) });
+    const ctx = authContext({ db, dialect: database.dialect, key: loadAuthKey({ file: join(dataDir, 'auth.key') }) });
     return await body(rest, ctx, store.id);
   } finally {
     await database.close();

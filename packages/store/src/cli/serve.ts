@@ -1,7 +1,8 @@
 // `store serve`: the API over HTTPS, by default on https://127.0.0.1:8443 with SQLite under $DATA_DIR (or ./data).
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { plans, type Plan } from '../db/first-start.ts';
+import { isPlan, plans } from '../limits/plans.ts';
 import { serveStore } from '../server.ts';
 
 const usage = `Usage: store serve [options]
@@ -14,6 +15,9 @@ const usage = `Usage: store serve [options]
                           self-signed one made on first start under $DATA_DIR/tls)
   --trusted-proxy <cidr>  believe X-Forwarded-Proto from this proxy (repeatable; STORE_TRUSTED_PROXIES, comma-separated)
   STORE_REDIS_URL         Redis for rate-limit counters shared across instances (default: per instance)
+  STORE_WEBHOOK_ALLOWED_NETWORKS  comma-separated addresses or CIDRs in loopback/private ranges that
+                          webhooks may reach (default none; e.g. 127.0.0.0/8,::1 for development)
+  STORE_WEBHOOK_CA_FILE   PEM file of extra CAs that webhook receivers' certificates may chain to
   --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)`;
 
 function port(text: string | undefined, name: string): number | undefined {
@@ -45,11 +49,13 @@ export async function serveCommand(args: string[]): Promise<void> {
   const env = process.env;
   const dataDir = resolve(env.DATA_DIR ?? 'data');
   const plan = values.plan ?? env.STORE_PLAN;
-  if (plan !== undefined && !(plans as readonly string[]).includes(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
+  if (plan !== undefined && !isPlan(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
   const proxies = values['trusted-proxy'] ?? env.STORE_TRUSTED_PROXIES?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const httpPort = port(values['http-port'] ?? env.STORE_HTTP_PORT, '--http-port');
   const certFile = values.cert ?? env.STORE_TLS_CERT;
   const keyFile = values.key ?? env.STORE_TLS_KEY;
+  const webhookNetworks = env.STORE_WEBHOOK_ALLOWED_NETWORKS?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? [];
+  const webhookCa = env.STORE_WEBHOOK_CA_FILE === undefined || env.STORE_WEBHOOK_CA_FILE === '' ? undefined : readFileSync(env.STORE_WEBHOOK_CA_FILE, 'utf8');
 
   const store = await serveStore({
     databaseUrl: values.database ?? env.STORE_DATABASE_URL ?? `sqlite:${resolve(dataDir, 'store.sqlite')}`,
@@ -60,8 +66,9 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(certFile === undefined ? {} : { certFile }),
     ...(keyFile === undefined ? {} : { keyFile }),
     ...(proxies === undefined ? {} : { trustedProxies: proxies }),
-    ...(plan === undefined ? {} : { plan: plan as Plan }),
+    ...(plan === undefined ? {} : { plan }),
     ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
+    webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }) },
   });
   if (store.firstStart !== undefined) {
     console.log('A new store was created. Its admin account (shown only this once):');

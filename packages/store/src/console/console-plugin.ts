@@ -10,6 +10,7 @@ import { html } from './html.ts';
 import { consoleCss, page } from './layout.ts';
 import { planRoutes } from './plan-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -57,4 +58,6 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
   await app.register(appRoutes, options);
   await app.register(planRoutes, options);
   await app.register(grantRoutes, options);
+  const { webhooks } = options;
+  if (webhooks !== undefined) await app.register(webhookRoutes, { ...options, webhooks });
 }

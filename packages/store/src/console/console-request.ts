@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/context.ts';
 import { PRESESSION_COOKIE, SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
 import { csrfToken, type Session } from '../auth/sessions.ts';
 import { html } from './html.ts';
+import type { WebhookConsoleOptions } from './webhook-routes.ts';
 import { page } from './layout.ts';
 
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
 
 export interface ConsoleOptions {
   ctx: AuthContext;
+  /** The webhook pages need the store's database and where webhooks may go; without them they are left out. */
+  webhooks?: WebhookConsoleOptions;
 }
 
 export type FormBody = Record<string, string | string[] | undefined>;
@@ -42,9 +45,25 @@ export function sendPage(reply: FastifyReply, status: number, body: string): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
-/** Where to go after sign-in: only a path on this site, so the form cannot bounce people elsewhere. */
+// A stand-in for the console's own origin: `next` must resolve to the same one.
+const OWN_ORIGIN = 'https://console.invalid';
+
+/**
+ * Where to go after sign-in: only a path on this site, so the form cannot bounce people elsewhere. `next` is
+ * resolved the way a browser would (which drops tabs and newlines and reads `\` as `/`) and kept only if the
+ * origin stays this site's; the path comes back percent-encoded, so it always fits in a Location header.
+ */
 export function safeNext(next: string | undefined, fallback = '/admin/apps'): string {
-  return next !== undefined && /^\/(?![/\\])/.test(next) ? next : fallback;
+  if (next === undefined || next === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, OWN_ORIGIN);
+  } catch {
+    return fallback;
+  }
+  // `//host` as a path would itself read as another origin.
+  if (url.origin !== OWN_ORIGIN || url.pathname.startsWith('//')) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }
 
 /**

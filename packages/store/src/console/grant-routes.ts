@@ -28,7 +28,8 @@ type Checked =
   | { ok: false; page: string }
   | { ok: false; redirect: string };
 
-const PARAMS = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method'] as const;
+// `app_id` and `redirect_url`: the names the platform's later samples use for client_id and redirect_uri.
+const PARAMS = ['client_id', 'app_id', 'redirect_uri', 'redirect_url', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method'] as const;
 
 function one(params: Params, name: string): string | undefined {
   const value = params[name];
@@ -46,10 +47,11 @@ function errorRedirect(redirectUri: string, error: string, reason: string, descr
 }
 
 async function check(options: ConsoleOptions, params: Params): Promise<Checked> {
-  const clientId = one(params, 'client_id');
+  // The platform's later samples send `app_id` and `redirect_url` for these two.
+  const clientId = one(params, 'client_id') ?? one(params, 'app_id');
   const app = clientId === undefined ? undefined : await findApp(options.ctx, { clientId });
   if (app === undefined) return { ok: false, page: 'The app asking for access is not registered with this store (unknown client_id).' };
-  const given = one(params, 'redirect_uri');
+  const given = one(params, 'redirect_uri') ?? one(params, 'redirect_url');
   if (app.redirectUri === null) return { ok: false, page: `${app.name} has no redirect URI registered, so it cannot use OAuth.` };
   if (given !== undefined && given !== app.redirectUri) return { ok: false, page: `The redirect_uri does not match the one registered for ${app.name}.` };
   const redirectUri = app.redirectUri;

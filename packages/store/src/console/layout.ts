@@ -4,7 +4,7 @@ import { html, markupText, type Markup } from './html.ts';
 
 export const consoleCss = readFileSync(new URL('./console.css', import.meta.url), 'utf8');
 
-export type Section = 'apps' | 'plan' | 'none';
+export type Section = 'apps' | 'webhooks' | 'plan' | 'none';
 
 export interface PageInput {
   title: string;
@@ -34,6 +34,7 @@ export function page(input: PageInput): string {
     ? ''
     : html`<nav aria-label="Main">
     <a href="/admin/apps" ${current('apps')}>API Apps &amp; Integrations</a>
+    <a href="/admin/webhooks" ${current('webhooks')}>Webhooks</a>
     <a href="/admin/plan" ${current('plan')}>Store plan</a>
   </nav>
   <span class="who">${nav.email}</span>

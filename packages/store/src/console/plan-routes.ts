@@ -1,8 +1,6 @@
 // The store's plan level, which sets custom apps' rate limit.
 import type { FastifyInstance } from 'fastify';
-import { isPlan, planName, plans, type Plan } from '../auth/plan.ts';
-import { customAppLimit, INSTALLED_APPS_LIMIT } from '../limits/plans.ts';
-import { readPlan, setPlan } from '../auth/plan-store.ts';
+import { customAppLimit, INSTALLED_APPS_LIMIT, isPlan, planName, plans, readPlan, setPlan, type Plan } from '../limits/plans.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html } from './html.ts';
 import { crumbs, errorBox, page } from './layout.ts';
@@ -25,7 +23,7 @@ export function planRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void 
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const csrf = sessionCsrf(ctx, request);
-    const plan = await readPlan(ctx, session.admin.storeId);
+    const plan = await readPlan(ctx.db, session.admin.storeId);
     return sendPage(reply, 200, page({ title: 'Store plan', signedIn: { email: session.admin.email, csrf, section: 'plan' }, body: planPage(csrf, plan, request.query.saved === '1', []) }));
   });
 
@@ -35,10 +33,10 @@ export function planRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void 
     const chosen = formField(request, 'plan');
     if (!isPlan(chosen)) {
       const csrf = sessionCsrf(ctx, request);
-      const plan = await readPlan(ctx, session.admin.storeId);
+      const plan = await readPlan(ctx.db, session.admin.storeId);
       return sendPage(reply, 400, page({ title: 'Store plan', signedIn: { email: session.admin.email, csrf, section: 'plan' }, body: planPage(csrf, plan, false, [`Choose one of ${plans.map(planName).join(', ')}.`]) }));
     }
-    await setPlan(ctx, session.admin.storeId, chosen);
+    await setPlan(ctx.db, session.admin.storeId, chosen);
     return reply.redirect('/admin/plan?saved=1', 303);
   });
 }

@@ -7,6 +7,7 @@ const groupNames: Record<(typeof scopeGroups)[number], string> = {
   people: 'customers',
   content: 'content',
   marketing: 'marketing',
+  webhooks: 'webhook subscriptions and their deliveries',
 };
 
 export function scopeLabel(scope: Scope): string {

@@ -3,9 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { constraintViolation } from './constraint-violation.ts';
 import type { StoreDatabase } from './schema.ts';
-
-export const plans = ['steel', 'bronze', 'silver', 'gold', 'platinum'] as const;
-export type Plan = (typeof plans)[number];
+import type { Plan } from '../limits/plans.ts';
 
 export interface FirstStart {
   storeId: number;

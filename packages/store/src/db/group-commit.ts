@@ -6,7 +6,7 @@
 // COMMIT has returned. The batch runs synchronously on the connection, so no other statement can slip in
 // between its own. Should any write of a batch fail (or the COMMIT), the whole batch is rolled back and
 // each write runs again in a transaction of its own, so one bad write fails only its own request.
-// PostgreSQL and MariaDB commit concurrent transactions together themselves; there a write just runs.
+// PostgreSQL and MariaDB commit concurrent transactions together themselves; there each write is simply a transaction of its own.
 import type { SyncSqlite } from '@app/database';
 import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from './schema.ts';
@@ -39,20 +39,23 @@ export function writeQueueOf(database: StoreDatabase): WriteQueue {
 
 function runAsync(db: Kysely<StoreSchema>): WriteQueue {
   return {
-    async run<T>(write: Write<T>): Promise<T> {
-      const steps = write();
-      let step = steps.next();
-      while (step.done !== true) {
-        let result: QueryResult<Row>;
-        try {
-          result = await db.executeQuery<Row>(step.value);
-        } catch (error) {
-          step = steps.throw(error);
-          continue;
+    // One transaction per write, so what a write queues (its webhook events) commits with it or not at all.
+    run<T>(write: Write<T>): Promise<T> {
+      return db.transaction().execute(async (trx) => {
+        const steps = write();
+        let step = steps.next();
+        while (step.done !== true) {
+          let result: QueryResult<Row>;
+          try {
+            result = await trx.executeQuery<Row>(step.value);
+          } catch (error) {
+            step = steps.throw(error);
+            continue;
+          }
+          step = steps.next(result);
         }
-        step = steps.next(result);
-      }
-      return step.value;
+        return step.value;
+      });
     },
   };
 }

@@ -2,12 +2,23 @@ import type { ProductMigration } from '@app/database';
 import { storeAndUsers } from './migrations/0001_store_and_users.ts';
 import { catalog } from './migrations/0002_catalog.ts';
 import { peopleAndOrders } from './migrations/0003_people_and_orders.ts';
+import { authMigrations } from './migrations/0100_auth.ts';
+import { idempotencyMigrations } from './migrations/0200_idempotency.ts';
+import { webhookMigrations } from './migrations/0300_webhooks.ts';
+import { platformResources } from './migrations/0400_platform_resources.ts';
+import { freshStoreDefaults } from './migrations/0401_fresh_store_defaults.ts';
 
-/** The core's schema steps. Auth's steps are named `0100_auth_*` and are merged in by app composition. */
+/** The core's schema steps. */
 export const coreMigrations: Record<string, ProductMigration> = {
   '0001_store_and_users': storeAndUsers,
   '0002_catalog': catalog,
   '0003_people_and_orders': peopleAndOrders,
+  // Numbered after the other steps: a database that ran those takes these next.
+  '0400_platform_resources': platformResources,
+  '0401_fresh_store_defaults': freshStoreDefaults,
 };
+
+/** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */
+export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations, ...idempotencyMigrations, ...webhookMigrations };
 
 export const MIGRATION_PRODUCT = 'store';

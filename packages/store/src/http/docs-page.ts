@@ -1,14 +1,14 @@
 // A readable, script-free HTML page of the API, rendered from the resource declarations.
-import type { ResourceDeclaration } from '../resources/declaration.ts';
+import { visibleFields, type ResourceDeclaration } from '../resources/declaration.ts';
 import { resourceNamed } from '../resources/registry.ts';
-import { DEFAULT_COUNT, MAX_COUNT, operators } from './query-language.ts';
+import { DEFAULT_COUNT, MAX_COUNT, operators } from '../resources/query-language.ts';
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 function resourceSection(resource: ResourceDeclaration): string {
-  const rows = Object.entries(resource.fields)
+  const rows = visibleFields(resource)
     .map(([name, field]) => {
       const notes = [
         field.required === true ? 'required on create' : '',
@@ -19,14 +19,15 @@ function resourceSection(resource: ResourceDeclaration): string {
       return `<tr><td><code>${escape(name)}</code></td><td>${field.type}</td><td>${escape(notes.join('; '))}</td></tr>`;
     })
     .join('\n');
-  const base = `/api/v1/${resource.name}`;
+  const base = `/api/v1/${resource.path}`;
+  const can = new Set(resource.operations);
   const routes = [
-    `GET ${base}`,
-    `POST ${base}`,
-    `GET ${base}/{id}`,
-    `PUT ${base}/{id}`,
-    `DELETE ${base}/{id}`,
-    ...Object.entries(resource.nested).flatMap(([name, nested]) =>
+    ...(can.has('list') ? [`GET ${base}`, `GET ${base}/select_many?ids=1,2`] : []),
+    ...(can.has('create') ? [`POST ${base} (an existing id in the body updates it)`] : []),
+    ...(can.has('read') ? [`GET ${base}/{id}`, `GET ${base}/{id}/filled`] : []),
+    ...(can.has('update') ? [`PUT ${base}/{id}`] : []),
+    ...(can.has('delete') ? [`DELETE ${base}/{id}`] : []),
+    ...Object.entries(can.has('read') ? resource.nested : {}).flatMap(([name, nested]) =>
       nested.kind === 'link' ? [`GET ${base}/{id}/${name}`, `PUT ${base}/{id}/${name}/{childId}`, `DELETE ${base}/{id}/${name}/{childId}`] : [`GET ${base}/{id}/${name}`],
     ),
   ];

@@ -8,6 +8,8 @@ import { ApiError, errorBody } from './api-error.ts';
 function clientDetails(error: FastifyError): string {
   if (error.validation !== undefined) {
     return error.validation
+      // "must match then schema" only repeats the required fields reported beside it.
+      .filter((issue) => issue.keyword !== 'if')
       .map((issue) => {
         const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
         if (issue.keyword === 'additionalProperties') {

@@ -1,9 +1,7 @@
 // Who a call is counted against. The auth plugin sets `request.principal`; until it has run (or when it
-// refuses the call) the raw X-AC-Auth-Token, hashed, or else the client address, stands in.
-import { createHash } from 'node:crypto';
+// refuses the call) the client address stands in.
 import type { FastifyRequest } from 'fastify';
-import { customAppLimit, INSTALLED_APPS_LIMIT } from './plans.ts';
-import type { Plan } from '../db/first-start.ts';
+import { customAppLimit, INSTALLED_APPS_LIMIT, type Plan } from './plans.ts';
 
 /** The fields of the auth plugin's principal that rate limiting needs. */
 interface PrincipalFields {
@@ -48,8 +46,6 @@ export function callerOf(request: FastifyRequest, plan: Plan): Caller {
   if (principal !== undefined) {
     return { key: principalKey(principal), limit: principal.appKind === 'installed' ? INSTALLED_APPS_LIMIT : customAppLimit(plan) };
   }
-  const token = request.headers['x-ac-auth-token'];
-  const raw = Array.isArray(token) ? token[0] : token;
-  const who = raw === undefined || raw === '' ? `ip:${request.ip}` : `raw:${createHash('sha256').update(raw).digest('base64url')}`;
-  return { key: who, limit: customAppLimit(plan) };
+  // Not per token: made-up tokens would each get a counter of their own.
+  return { key: `ip:${request.ip}`, limit: customAppLimit(plan) };
 }

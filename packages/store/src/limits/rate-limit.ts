@@ -2,7 +2,7 @@
 // included: X-AC-Call-Limit (the platform's), plus the standard RateLimit / RateLimit-Policy fields.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Plan } from '../db/first-start.ts';
+import type { Plan } from './plans.ts';
 import { ApiError } from '../http/api-error.ts';
 import { callerOf } from './caller.ts';
 import type { WindowCount, WindowCounter } from './window-counter.ts';

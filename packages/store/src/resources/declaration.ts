@@ -1,9 +1,33 @@
-// One resource is declared once; routes, JSON schemas, queries and the OpenAPI document come from it.
+// One resource is declared once; routes, JSON schemas, queries, migrations and the OpenAPI document come from it.
+// Declarations are data (`declarations/*.ts`): each field is one short text, read here into a FieldDeclaration.
 
 /** The scope pair that guards a resource: `read_<group>` for GET, `<group>` for writes. */
-export type ScopeGroup = 'catalog' | 'orders' | 'people' | 'content' | 'marketing' | 'settings';
+export type ScopeGroup = 'catalog' | 'orders' | 'people' | 'content' | 'marketing' | 'webhooks' | 'settings';
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
+/**
+ * `flag`: a yes/no the platform writes as 0 or 1 (`is_hidden` of products); true/false are accepted too, 0/1 answered.
+ * `json`: an array or object kept as JSON text (`variants` of an order item).
+ */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'flag' | 'datetime' | 'json';
+
+/**
+ * What each type's column holds on all three databases: integer is a 32-bit INT, number a decimal(14, 4),
+ * datetime ISO 8601 UTC text of years 0000 to 9999. Anything beyond is refused, never stored approximately.
+ */
+export const columnRanges = {
+  integer: { minimum: -2147483648, maximum: 2147483647 },
+  number: { minimum: -9999999999.9999, maximum: 9999999999.9999 },
+} as const;
+
+/** A declared field of this resource, never one inherited from Object.prototype (`constructor`, `__proto__`). */
+export function fieldOf(resource: ResourceDeclaration, name: string): FieldDeclaration | undefined {
+  return Object.hasOwn(resource.fields, name) ? resource.fields[name] : undefined;
+}
+
+/** A declared nested collection of this resource, never an inherited name. */
+export function nestedOf(resource: ResourceDeclaration, name: string): NestedDeclaration | undefined {
+  return Object.hasOwn(resource.nested, name) ? resource.nested[name] : undefined;
+}
 
 export interface FieldDeclaration {
   readonly type: FieldType;
@@ -11,9 +35,13 @@ export interface FieldDeclaration {
   readonly required?: boolean;
   /** Set by the server only (id, timestamps). */
   readonly readOnly?: boolean;
+  /** Stored but never part of the API (state a route keeps for itself). */
+  readonly hidden?: boolean;
   readonly maxLength?: number;
+  /** The only values a string field takes. */
+  readonly enum?: readonly string[];
   readonly minimum?: number;
-  /** Name of the resource this id points at; checked on every write. */
+  /** Name of the resource this id points at; checked on every write (0 means none, as on the platform). */
   readonly references?: string;
   readonly description?: string;
   /** Kept encrypted at rest; answered only to OAuth tokens granted `decrypt` (never to non-expiring tokens). */
@@ -27,15 +55,63 @@ export type NestedDeclaration =
   /** Rows of `resource` linked to the parent through a join table. */
   | { readonly kind: 'link'; readonly resource: string; readonly table: string; readonly parentKey: string; readonly childKey: string };
 
+export const children = (resource: string, foreignKey: string): NestedDeclaration => ({ kind: 'children', resource, foreignKey });
+export const link = (resource: string, table: string, parentKey: string, childKey: string): NestedDeclaration => ({ kind: 'link', resource, table, parentKey, childKey });
+
+/** What the platform lets clients do with a resource (`/stores` is read-only, for one). */
+export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete';
+const allOperations: readonly Operation[] = ['list', 'read', 'create', 'update', 'delete'];
+
 export interface ResourceDeclaration {
-  /** Plural snake_case: the path segment, the table, and the list envelope's key. */
+  /** Plural snake_case: the path segment and the list envelope's key. */
   readonly name: string;
   readonly singular: string;
+  /** Where its routes are, under /api/v1 (the name, unless the platform put it elsewhere). */
+  readonly path: string;
+  /** The table; several declarations may share one (`product_nested_variant` is a view of `product_variants`). */
+  readonly table: string;
   readonly scope: ScopeGroup;
+  readonly operations: readonly Operation[];
   /** How long clients may keep a GET response of this resource. */
   readonly maxAgeSeconds: number;
   readonly fields: Readonly<Record<string, FieldDeclaration>>;
   readonly nested: Readonly<Record<string, NestedDeclaration>>;
+}
+
+/**
+ * A resource as written in `declarations/`. A field is `type[(maxLength)] [required] [encrypted] [hidden] [-> resource]`,
+ * e.g. `'string(255) required'` or `'integer -> customers'`.
+ */
+export interface ResourceSource {
+  readonly name: string;
+  readonly singular: string;
+  readonly path?: string;
+  readonly table?: string;
+  readonly scope: ScopeGroup;
+  readonly methods?: readonly Operation[];
+  readonly maxAgeSeconds?: number;
+  /** Each field as its short text, or as a FieldDeclaration when it needs more (an enum, a description). */
+  readonly fields: Readonly<Record<string, string | FieldDeclaration>>;
+  readonly nested?: Readonly<Record<string, NestedDeclaration>>;
+}
+
+const defaultMaxAge: Record<ScopeGroup, number> = { catalog: 60, orders: 30, people: 60, content: 300, marketing: 120, webhooks: 0, settings: 300 };
+const fieldTypes: readonly FieldType[] = ['string', 'integer', 'number', 'boolean', 'flag', 'datetime', 'json'];
+const FIELD_TEXT = /^(\w+)(?:\((\d+)\))?((?: (?:required|encrypted|hidden))*)(?: -> (\w+))?$/;
+
+export function parseField(text: string): FieldDeclaration {
+  const match = FIELD_TEXT.exec(text);
+  const type = match?.[1] as FieldType | undefined;
+  if (match === null || type === undefined || !fieldTypes.includes(type)) throw new Error(`"${text}" is not a field declaration`);
+  const flags = new Set((match[3] ?? '').trim().split(' '));
+  return {
+    type,
+    ...(match[2] === undefined ? {} : { maxLength: Number(match[2]) }),
+    ...(flags.has('required') ? { required: true } : {}),
+    ...(flags.has('encrypted') ? { encrypted: true } : {}),
+    ...(flags.has('hidden') ? { hidden: true } : {}),
+    ...(match[4] === undefined ? {} : { references: match[4] }),
+  };
 }
 
 const commonFields = {
@@ -44,17 +120,29 @@ const commonFields = {
   updated_at: { type: 'datetime', readOnly: true },
 } as const satisfies Record<string, FieldDeclaration>;
 
-/** Adds the fields every record has (id, created_at, updated_at). */
-export function defineResource(declaration: Omit<ResourceDeclaration, 'nested'> & { nested?: ResourceDeclaration['nested'] }): ResourceDeclaration {
+/** Reads a written declaration, adding the fields every record has (id, created_at, updated_at). */
+export function defineResource(source: ResourceSource): ResourceDeclaration {
   const { id, created_at, updated_at } = commonFields;
-  return { ...declaration, nested: declaration.nested ?? {}, fields: { id, ...declaration.fields, created_at, updated_at } };
+  const fields = Object.fromEntries(Object.entries(source.fields).map(([name, field]) => [name, typeof field === 'string' ? parseField(field) : field]));
+  return {
+    name: source.name,
+    singular: source.singular,
+    path: source.path ?? source.name,
+    table: source.table ?? source.name,
+    scope: source.scope,
+    operations: source.methods ?? allOperations,
+    maxAgeSeconds: source.maxAgeSeconds ?? defaultMaxAge[source.scope],
+    nested: source.nested ?? {},
+    fields: { id, ...fields, created_at, updated_at },
+  };
 }
 
+/** Fields a client may send. */
 export function writableFields(resource: ResourceDeclaration): [string, FieldDeclaration][] {
-  return Object.entries(resource.fields).filter(([, field]) => field.readOnly !== true);
+  return Object.entries(resource.fields).filter(([, field]) => field.readOnly !== true && field.hidden !== true);
 }
 
-/** Names of the fields any resource keeps encrypted at rest. */
-export function encryptedFieldNames(all: readonly ResourceDeclaration[]): string[] {
-  return [...new Set(all.flatMap((r) => Object.entries(r.fields).filter(([, f]) => f.encrypted === true).map(([name]) => name)))];
+/** Fields the API answers with. */
+export function visibleFields(resource: ResourceDeclaration): [string, FieldDeclaration][] {
+  return Object.entries(resource.fields).filter(([, field]) => field.hidden !== true);
 }

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 document, generated from the same declarations and schemas the routes use.
-import { DEFAULT_COUNT, MAX_COUNT, operators } from '../http/query-language.ts';
+import { DEFAULT_COUNT, MAX_COUNT, operators } from './query-language.ts';
 import type { ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
 import { resourceNamed, resources } from './registry.ts';
@@ -23,35 +23,93 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   const type = pascal(resource.singular);
   const tags = [resource.name];
   const security = [{ token: [] }];
+  const can = new Set(resource.operations);
   const scope = { 'x-scope-read': `read_${resource.scope}`, 'x-scope-write': resource.scope };
-  const paths: Record<string, unknown> = {
-    [`/${resource.name}`]: {
+  const base = `/${resource.path}`;
+  const record = { description: 'The record', ...json(ref(type)) };
+  const page = { description: 'A page of records', ...json(ref(`${type}List`)) };
+  const collection: Record<string, unknown> = { ...scope };
+  const item: Record<string, unknown> = { ...scope, parameters: [idParameter('id', resource.singular)] };
+  const paths: Record<string, unknown> = {};
+  if (can.has('list')) {
+    collection.get = { tags, security, summary: `List ${resource.name}`, description: filterDescription(resource), parameters: listParameters, responses: { 200: page, ...errors(400, 401, 403, 404, 429) } };
+    paths[`${base}/select_many`] = {
       ...scope,
-      get: { tags, security, summary: `List ${resource.name}`, description: filterDescription(resource), parameters: listParameters, responses: { 200: { description: 'A page of records', ...json(ref(`${type}List`)) }, ...errors(400, 401, 403, 404, 429) } },
-      post: { tags, security, summary: `Create a ${resource.singular}`, requestBody: { required: true, ...json(ref(`${type}Create`)) }, responses: { 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) } },
-    },
-    [`/${resource.name}/{id}`]: {
-      ...scope,
-      parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `Read a ${resource.singular}`, responses: { 200: { description: 'The record', ...json(ref(type)) }, ...errors(401, 403, 404, 429) } },
-      put: { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } },
-      delete: { tags, security, summary: `Delete a ${resource.singular}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } },
-    },
-  };
-  for (const [name, nested] of Object.entries(resource.nested)) {
+      get: {
+        tags,
+        security,
+        summary: `Several ${resource.name} by id`,
+        parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated ids (400 without)', schema: { type: 'string' } }, ...listParameters],
+        responses: { 200: page, ...errors(400, 401, 403, 429) },
+      },
+    };
+  }
+  if (can.has('create')) {
+    collection.post = {
+      tags,
+      security,
+      summary: `Create a ${resource.singular}, or update the one whose id the body names`,
+      description: 'Fields the resource does not have, and read-only ones, are ignored.',
+      requestBody: { required: true, ...json(ref(`${type}Create`)) },
+      responses: { 200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) }, 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) },
+    };
+  }
+  if (can.has('read')) {
+    item.get = { tags, security, summary: `Read a ${resource.singular}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
+    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read a ${resource.singular} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
+  }
+  if (can.has('update')) {
+    item.put = { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
+  }
+  if (can.has('delete')) item.delete = { tags, security, summary: `Delete a ${resource.singular}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
+  if (can.has('list') || can.has('create')) paths[base] = collection;
+  if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
+  for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
     const child = resourceNamed(nested.resource);
-    paths[`/${resource.name}/{id}/${name}`] = {
+    paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
       get: { tags, security, summary: `List the ${name} of a ${resource.singular}`, parameters: listParameters, responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
     };
     if (nested.kind === 'link') {
-      paths[`/${resource.name}/{id}/${name}/{childId}`] = {
+      paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
         put: { tags, security, summary: `Link a ${child.singular} to a ${resource.singular}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
         delete: { tags, security, summary: `Unlink a ${child.singular} from a ${resource.singular}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
       };
     }
   }
+  return paths;
+}
+
+/** The routes that are not one resource's: bulk product import and the carting API. */
+function operationPaths(): Record<string, unknown> {
+  const security = [{ token: [] }];
+  const any = { type: 'object' };
+  const op = (tag: string, summary: string, ok: number, body?: JsonSchema) => ({
+    tags: [tag],
+    security,
+    summary,
+    ...(body === undefined ? {} : { requestBody: { required: true, ...json(body) } }),
+    responses: { [ok]: { description: 'Done', ...json(any) }, ...errors(400, 401, 403, 404, 409, 429) },
+  });
+  const cart = (summary: string, body?: JsonSchema) => op('carts', summary, 200, body);
+  const id = { parameters: [idParameter('id', 'cart')] };
+  return {
+    '/products/importMany': { post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }) },
+    '/carts/{id}/items': { ...id, post: cart('Add items', any), put: cart('Change item quantities', any), delete: cart('Remove items (all without a body)') },
+    '/carts/{id}/shipping': { ...id, get: cart('Shipping rates for an address (city, state, postal_code, country)'), put: cart('Choose a shipping rate by its identifier', any) },
+    '/carts/{id}/shipping_estimation': { ...id, put: cart('Set the address shipping is estimated for', any) },
+    '/carts/{id}/coupon_code': { ...id, put: cart('Apply a coupon code', any) },
+    '/carts/{id}/payment_methods': { ...id, get: cart('Payment methods for this cart (0: card, no gateway)') },
+    '/carts/{id}/calculated': { ...id, get: cart('The cart with its totals recalculated') },
+    '/carts/{id}/place_order': { ...id, post: cart('Place the order: customer, addresses, order, items and payment in one transaction', any) },
+  };
+}
+
+/** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
+function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const source of sources) for (const [path, item] of Object.entries(source)) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
   return paths;
 }
 
@@ -86,6 +144,6 @@ export function openApiDocument(): Record<string, unknown> {
       schemas,
     },
     tags: resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
-    paths: Object.assign({}, ...resources.map(resourcePaths)) as Record<string, unknown>,
+    paths: mergedPaths([...resources.map(resourcePaths), operationPaths()]),
   };
 }

@@ -1,11 +1,12 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
 import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
-import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../http/query-language.ts';
+import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from './query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
-import type { NestedDeclaration, ResourceDeclaration } from './declaration.ts';
+import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
+import { announceQueued, writeEventsOf } from '../webhooks/resource-events.ts';
+import { nestedOf, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
 
 type Where = ExpressionBuilder<StoreSchema, string>;
@@ -26,7 +27,9 @@ export interface Page {
 
 export interface Records {
   list(query: ListQuery, scope?: ParentScope): Promise<Page>;
-  get(id: number): Promise<Row | undefined>;
+  /** The records of these ids that exist, in the list's order. */
+  many(ids: readonly number[], query: ListQuery): Promise<Row[]>;
+  get(id: number, expand?: readonly string[]): Promise<Row | undefined>;
   create(values: Row): Promise<Row>;
   update(id: number, values: Row): Promise<Row | undefined>;
   remove(id: number): Promise<boolean>;
@@ -35,7 +38,7 @@ export interface Records {
 export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration): Records {
   const { db, dialect } = database;
   const writes = writeQueueOf(database);
-  const table = resource.name;
+  const table = resource.table;
   const toJson = rowShaper(resource);
 
   function scoped(eb: Where, scope: ParentScope | undefined): Expression<SqlBool> {
@@ -48,25 +51,25 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   async function expand(rows: Row[], names: readonly string[]): Promise<void> {
     const ids = rows.map((row) => row.id as number);
     for (const name of names) {
-      const nested = resource.nested[name];
+      const nested = nestedOf(resource, name);
       if (nested === undefined) continue;
       const shape = rowShaper(resourceNamed(nested.resource));
       const children =
         ids.length === 0
           ? []
           : nested.kind === 'children'
-            ? (await db.selectFrom(nested.resource).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
+            ? (await db.selectFrom(resourceNamed(nested.resource).table).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
                 parent: child[nested.foreignKey],
                 child,
               }))
             : (
                 await db
-                  .selectFrom(nested.resource)
-                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${nested.resource}.id`)
-                  .selectAll(nested.resource)
+                  .selectFrom(resourceNamed(nested.resource).table)
+                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${resourceNamed(nested.resource).table}.id`)
+                  .selectAll(resourceNamed(nested.resource).table)
                   .select(`${nested.table}.${nested.parentKey} as __parent`)
                   .where(`${nested.table}.${nested.parentKey}`, 'in', ids)
-                  .orderBy(`${nested.resource}.id`)
+                  .orderBy(`${resourceNamed(nested.resource).table}.id`)
                   .execute()
               ).map(({ __parent, ...child }) => ({ parent: __parent, child }));
       const byParent = new Map<number, Row[]>(ids.map((id) => [id, []]));
@@ -94,7 +97,7 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     for (const { name, target } of references) {
       const value = values[name];
       if (value === undefined || value === null) continue;
-      const found = (yield withParameters(idLookup(target.name), [value])).rows[0];
+      const found = (yield withParameters(idLookup(target.table), [value])).rows[0];
       if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
     }
   }
@@ -138,28 +141,83 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return shaped((yield byId(id)).rows[0]);
   }
 
+  // The webhook events these writes send, queued in the same transaction (none for most resources).
+  const shapers = new Map<string, (row: Row) => Row>();
+  const events = writeEventsOf(
+    database,
+    resource,
+    function* (name, id) {
+      if (id === undefined || id === null) return undefined;
+      const row = (yield withParameters(idLookup(resourceNamed(name).table, true), [id])).rows[0];
+      if (row === undefined) return undefined;
+      let shape = shapers.get(name);
+      if (shape === undefined) shapers.set(name, (shape = rowShaper(resourceNamed(name))));
+      return shape(row);
+    },
+    (name) => encryptedFieldsOf(resourceNamed(name)),
+  );
+  /** After the commit: wakes this process's delivery workers if the write queued an event. */
+  const announced = <T>(value: T): T => {
+    if (events?.takeQueued() === true) announceQueued(database);
+    return value;
+  };
+
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
   function* createSteps(values: Row): WriteSteps<Row> {
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
     const row = { ...values, created_at: now, updated_at: now };
+    let created: Row | undefined;
     if (returning) {
       const [inserted] = (yield* guarded(insert(row))).rows;
       if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
-      return toJson(inserted);
+      created = toJson(inserted);
+    } else {
+      const { insertId } = yield* guarded(insert(row));
+      created = yield* readBack(Number(insertId));
+      if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
     }
-    const { insertId } = yield* guarded(insert(row));
-    const created = yield* readBack(Number(insertId));
-    if (created === undefined) throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
+    if (events !== undefined) yield* events.created(created);
     return created;
+  }
+
+  // Fields pointing at records of the same resource (a category's parent): no record may become its own ancestor.
+  const selfReferences = references.filter(({ target }) => target.name === resource.name).map(({ name }) => name);
+  const changesTree = (values: Row) => selfReferences.some((name) => values[name] !== undefined && values[name] !== null);
+  const parentLookups = new Map(selfReferences.map((name) => [name, lock(db.selectFrom(table).select(name).where('id', '=', 0)).compile()]));
+  // One tree change at a time: each holds the table's first row until its transaction commits, so two changes
+  // that are harmless alone cannot close a loop together. SQLite runs writes one at a time anyway.
+  const treeLock = dialect === 'sqlite' ? undefined : db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile();
+  function lock<Q extends { forUpdate(): Q }>(query: Q): Q {
+    return dialect === 'sqlite' ? query : query.forUpdate();
+  }
+
+  function* checkNoLoop(id: number, values: Row): WriteSteps<void> {
+    if (treeLock !== undefined) yield treeLock;
+    for (const name of selfReferences) {
+      const lookup = parentLookups.get(name);
+      let ancestor = values[name];
+      for (let hops = 0; lookup !== undefined && ancestor !== undefined && ancestor !== null; hops += 1) {
+        // A loop already in the data (made before this check) would otherwise never end.
+        if (Number(ancestor) === id || hops > 10_000) throw new ApiError(409, `${name}: ${resource.singular} ${id} would become its own ancestor`);
+        ancestor = (yield withParameters(lookup, [ancestor])).rows[0]?.[name];
+      }
+    }
   }
 
   function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
     if (references.length > 0) yield* checkReferences(values);
+    if (changesTree(values)) yield* checkNoLoop(id, values);
+    const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
     const update = db.updateTable(table).set({ ...values, updated_at: isoNow() }).where('id', '=', id);
-    if (returning) return shaped((yield* guarded(update.returningAll().compile())).rows[0]);
-    yield* guarded(update.compile());
-    return yield* readBack(id);
+    let updated: Row | undefined;
+    if (returning) updated = shaped((yield* guarded(update.returningAll().compile())).rows[0]);
+    else {
+      yield* guarded(update.compile());
+      updated = yield* readBack(id);
+    }
+    if (events !== undefined && updated !== undefined) yield* events.updated(before, updated);
+    return updated;
   }
 
   function* removeSteps(id: number): WriteSteps<boolean> {
@@ -167,16 +225,39 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 
+  function orderedSelect(query: ListQuery) {
+    const keyFields = [...query.sort.map((key) => key.field), 'id'];
+    let select = db.selectFrom(table);
+    select = query.fields === undefined ? select.selectAll() : select.select([...new Set([...keyFields, ...query.fields])]);
+    for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
+    return { keyFields, select: select.orderBy('id', 'asc') };
+  }
+
+  /** Drops the sort and id columns a `fields=` list did not ask for, and inlines the expanded collections. */
+  async function finish(rows: Row[], query: ListQuery, keyFields: readonly string[]): Promise<void> {
+    await expand(rows, query.expand);
+    if (query.fields !== undefined) {
+      for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
+    }
+  }
+
   return {
+    async many(ids, query) {
+      if (ids.length === 0) return [];
+      const { keyFields, select } = orderedSelect(query);
+      const rows = (await select.where('id', 'in', ids).execute()).map(toJson);
+      await finish(rows, query, keyFields);
+      return rows;
+    },
+
     async list(query, scope) {
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
-      const keyFields = [...query.sort.map((key) => key.field), 'id'];
-      let select = db.selectFrom(table).where(where);
+      const ordered = orderedSelect(query);
+      const { keyFields } = ordered;
+      let select = ordered.select.where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
-      select = query.fields === undefined ? select.selectAll() : select.select([...new Set([...keyFields, ...query.fields])]);
-      for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
-      select = select.orderBy('id', 'asc').limit(query.count + 1);
+      select = select.limit(query.count + 1);
       if (query.after === undefined) select = select.offset((query.page - 1) * query.count);
       const rows = (await select.execute()).map(toJson);
       const hasMore = rows.length > query.count;
@@ -189,17 +270,18 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
           : (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where(where).executeTakeFirstOrThrow()).total;
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
-      await expand(rows, query.expand);
-      if (query.fields !== undefined) {
-        for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
-      }
+      await finish(rows, query, keyFields);
       return { total: Number(total), rows, hasMore, nextAfter };
     },
 
-    get: async (id) => shaped((await db.executeQuery<Row>(byId(id))).rows[0]),
+    async get(id, expandNames = []) {
+      const row = shaped((await db.executeQuery<Row>(byId(id))).rows[0]);
+      if (row !== undefined && expandNames.length > 0) await expand([row], expandNames);
+      return row;
+    },
 
-    create: (values) => writes.run(() => createSteps(values)),
-    update: (id, values) => writes.run(() => updateSteps(id, values)),
+    create: (values) => writes.run(() => createSteps(values)).then(announced),
+    update: (id, values) => writes.run(() => updateSteps(id, values)).then(announced),
     remove: (id) => writes.run(() => removeSteps(id)),
   };
 }
@@ -265,13 +347,61 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
   }
 }
 
+function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
+  return Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : []));
+}
+
+const same = (value: unknown) => value;
+const fromColumn: Record<FieldType, (value: unknown) => unknown> = {
+  string: same,
+  datetime: same,
+  integer: Number,
+  number: Number,
+  boolean: Boolean,
+  // The platform answers these as 0 or 1.
+  flag: (value) => (value === true || Number(value) === 1 ? 1 : 0),
+  json: (value) => {
+    try {
+      return JSON.parse(String(value)) as unknown;
+    } catch {
+      return null;
+    }
+  },
+};
+
+/**
+ * A date-time in ISO 8601 UTC. The schema's date-time format lets through what no Date holds (a leap second)
+ * and offsets that carry a time past year 9999.
+ */
+function isoTime(name: string, value: unknown): string {
+  const time = new Date(textOf(value));
+  const text = Number.isNaN(time.getTime()) ? '' : time.toISOString();
+  if (text.length !== 24) throw new ApiError(400, `body/${name}: "${textOf(value)}" is not a date-time from year 0000 to 9999 in UTC`);
+  return text;
+}
+
+/** API record → column values: only writable fields, each in its column's form; unknown fields are left out. */
+export function columnValues(resource: ResourceDeclaration, body: Readonly<Row>): Row {
+  const out: Row = {};
+  for (const [name, field] of writableFields(resource)) {
+    if (!Object.hasOwn(body, name)) continue;
+    const value = body[name];
+    if (value === null || value === undefined) out[name] = null;
+    // The platform's ids start at 1; clients send 0 for "none".
+    else if (field.references !== undefined && value === 0) out[name] = null;
+    else if (field.type === 'json') out[name] = JSON.stringify(value);
+    else if (field.type === 'flag') out[name] = value === true || value === 1;
+    else if (field.type === 'datetime') out[name] = isoTime(name, value);
+    else if (field.type === 'string') out[name] = textOf(value);
+    else out[name] = value;
+  }
+  return out;
+}
+
 /** Database row → API record: booleans and numbers the same on every database. */
 export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
   // One converter per field, chosen once: this runs for every row of every list.
-  const fields = Object.entries(resource.fields).map(([name, field]) => ({
-    name,
-    convert: field.type === 'boolean' ? Boolean : field.type === 'integer' || field.type === 'number' ? Number : (value: unknown) => value,
-  }));
+  const fields = visibleFields(resource).map(([name, field]) => ({ name, convert: fromColumn[field.type] }));
   return (row) => {
     const out: Row = {};
     for (const { name, convert } of fields) {
@@ -305,6 +435,6 @@ export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDec
 
 /** True when the record exists; nested lists answer 404 for a missing parent. */
 export async function recordExists(db: Kysely<StoreSchema>, resource: ResourceDeclaration, id: number): Promise<boolean> {
-  return (await db.selectFrom(resource.name).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (await db.selectFrom(resource.table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 

@@ -1,37 +1,73 @@
-// Turns every resource declaration into its routes: list, get, create, update, delete and nested lists.
+// Turns every resource declaration into the platform's route families: list, select_many, one, filled,
+// nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { listEnvelope } from '../http/list-envelope.ts';
-import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../http/query-language.ts';
+import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from './query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import type { NestedDeclaration, ResourceDeclaration, ScopeGroup } from './declaration.ts';
-import { createSchema, errorSchema, listSchema, recordSchema, updateSchema } from './json-schema.ts';
-import { recordExists, recordsOf, setLink, type Page } from './records.ts';
+import { columnRanges, type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
+import { expandOf } from './expand.ts';
+import { createSchema, requiredFields, updateSchema } from './json-schema.ts';
+import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from './records.ts';
 import { resourceNamed, resources } from './registry.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Fields the server sets on this write (read-only to clients, so never taken from the body), such as who subscribed. */
+    serverValues: Row | undefined;
+  }
+}
 
 /** What a route tells the auth plugin: the scope group, and whether it reads or writes. */
 export interface ResourceRouteConfig {
   resource: string;
   scope: ScopeGroup;
   access: 'read' | 'write';
+  /** Other resources a write changes, so their cached reads are dropped too. */
+  touches?: readonly string[];
+  /** On read routes, the resource whose records the answer holds (a nested list holds the child's): what `expand=` names. */
+  lists?: string;
+  /** `/{res}/{id}/filled`: every nested collection is expanded. */
+  fillsAll?: boolean;
 }
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const MAX_SELECT_MANY = 1000;
 
-function recordId(request: FastifyRequest, resource: ResourceDeclaration): number {
+/** An id as a path gives it, or 0 when it cannot be one (ids are positive and fit an INT column). */
+function idFrom(text: string): number {
+  const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
+  return id <= columnRanges.integer.maximum ? id : 0;
+}
+
+export function recordId(request: FastifyRequest, resource: ResourceDeclaration): number {
   const text = (request.params as { id: string }).id;
-  const id = Number(text);
-  if (!/^\d{1,15}$/.test(text) || id < 1) throw new ApiError(404, `There is no ${resource.singular} with id ${text}`);
+  const id = idFrom(text);
+  if (id < 1) throw new ApiError(404, `There is no ${resource.singular} with id ${text}`);
   return id;
 }
 
-/** The body with its datetime fields (named once per resource, at registration) in ISO 8601 UTC. */
-function normalizeTimes(datetimeFields: readonly string[], body: Row): Row {
-  const out: Row = { ...body };
-  for (const name of datetimeFields) {
-    if (typeof out[name] === 'string') out[name] = new Date(out[name]).toISOString();
+const notFound = (resource: ResourceDeclaration, id: number | string) => new ApiError(404, `There is no ${resource.singular} with id ${id}`);
+
+/** Required fields missing from a body that creates a record, all named at once. */
+export function checkRequired(resource: ResourceDeclaration, values: Row): void {
+  const missing = requiredFields(resource).filter((name) => values[name] === undefined || values[name] === null);
+  if (missing.length > 0) throw new ApiError(400, missing.map((name) => `${name}: is required`).join('; '));
+}
+
+/**
+ * POST: creates, or, when the body's `id` names an existing record, applies the body to it (200 instead of 201).
+ * An `id` that names no record is ignored and a new record made, as on the platform.
+ */
+export async function upsert(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row = {}): Promise<{ created: boolean; row: Row }> {
+  const values = { ...columnValues(resource, body ?? {}), ...serverValues };
+  const id = body?.id;
+  if (typeof id === 'number' && id > 0) {
+    const updated = await records.update(id, values);
+    if (updated !== undefined) return { created: false, row: updated };
   }
-  return out;
+  checkRequired(resource, values);
+  return { created: true, row: await records.create(values) };
 }
 
 /** `PUT /products/5/categories/3` links, `DELETE` unlinks; both answer 404 when either record is missing. */
@@ -45,15 +81,15 @@ function linkRoutes(
   config: ResourceRouteConfig,
 ): void {
   const child = resourceNamed(nested.resource);
-  const path = `/${resource.name}/:id/${name}/:childId`;
+  const path = `/${resource.path}/:id/${name}/:childId`;
   paths.push([path, ['PUT', 'DELETE']]);
   const handler = (linked: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     const parentId = recordId(request, resource);
     const childText = (request.params as { childId: string }).childId;
-    const childId = /^\d{1,15}$/.test(childText) ? Number(childText) : 0;
-    if (!(await recordExists(database.db, resource, parentId))) throw new ApiError(404, `There is no ${resource.singular} with id ${parentId}`);
+    const childId = idFrom(childText);
+    if (!(await recordExists(database.db, resource, parentId))) throw notFound(resource, parentId);
     const childRow = childId === 0 ? undefined : await recordsOf(database, child).get(childId);
-    if (childRow === undefined) throw new ApiError(404, `There is no ${child.singular} with id ${childText}`);
+    if (childRow === undefined) throw notFound(child, childText);
     if (!linked && !(await setLink(database.db, nested, parentId, childId, false))) {
       throw new ApiError(404, `${child.singular} ${childId} is not linked to ${resource.singular} ${parentId}`);
     }
@@ -61,19 +97,44 @@ function linkRoutes(
     await setLink(database.db, nested, parentId, childId, true);
     return childRow;
   };
-  app.put(path, { config, schema: { response: { 200: recordSchema(child, false), '4xx': errorSchema } } }, handler(true));
+  app.put(path, { config }, handler(true));
   app.delete(path, { config }, handler(false));
 }
 
+/** `ids=1,5,9` of select_many: required, whole numbers, at most MAX_SELECT_MANY. */
+function idsOf(query: RawQuery): number[] {
+  const text = query.ids;
+  if (typeof text !== 'string' || text.trim() === '') throw new ApiError(400, 'ids: this method requires one or more resource ids, as ids=1,5,9');
+  const ids = text.split(',').map((part) => part.trim());
+  const bad = ids.find((part) => idFrom(part) < 1);
+  if (bad !== undefined) throw new ApiError(400, `ids: "${bad}" is not a record id`);
+  if (ids.length > MAX_SELECT_MANY) throw new ApiError(400, `ids: at most ${MAX_SELECT_MANY} at once`);
+  return [...new Set(ids.map(Number))];
+}
+
+/** Reads `fields` and `expand` of a single-record GET (page, count, sort and filters mean nothing there). */
+function singleQuery(resource: ResourceDeclaration, request: FastifyRequest): ListQuery {
+  return parseListQuery(resource, request.query as RawQuery, expandOf(request));
+}
+
+function pickFields(row: Row, query: ListQuery): Row {
+  if (query.fields === undefined) return row;
+  const keep = new Set([...query.fields, ...query.expand]);
+  return Object.fromEntries(Object.entries(row).filter(([name]) => keep.has(name)));
+}
+
 export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
+  app.decorateRequest('expanded', undefined);
+  app.decorateRequest('serverValues', undefined);
   for (const resource of resources) {
+    const can = new Set(resource.operations);
     const records = recordsOf(options.database, resource);
-    const datetimeFields = Object.entries(resource.fields).flatMap(([name, field]) => (field.type === 'datetime' ? [name] : []));
     const read: ResourceRouteConfig = { resource: resource.name, scope: resource.scope, access: 'read' };
     const write: ResourceRouteConfig = { ...read, access: 'write' };
-    const one = { 200: recordSchema(resource), '4xx': errorSchema };
-    const collection = `/${resource.name}`;
-    const item = `/${resource.name}/:id`;
+    const collection = `/${resource.path}`;
+    const item = `${collection}/:id`;
+    const collectionMethods: HTTPMethods[] = [];
+    const itemMethods: HTTPMethods[] = [];
 
     const sendPage = (request: FastifyRequest, name: string, page: Page, query: ListQuery) => {
       if (query.page > 1 && query.after === undefined && page.rows.length === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
@@ -81,57 +142,82 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       return listEnvelope(request, name, page.rows, page.total, { page: query.page, hasMore: page.hasMore, after });
     };
 
-    app.get(collection, { config: read, schema: { response: { 200: listSchema(resource), '4xx': errorSchema } } }, async (request) => {
-      const query = parseListQuery(resource, request.query as RawQuery);
-      return sendPage(request, resource.name, await records.list(query), query);
-    });
-
-    app.post(collection, { config: write, schema: { body: createSchema(resource), response: { 201: recordSchema(resource), '4xx': errorSchema } } }, async (request, reply) => {
-      const created = await records.create(normalizeTimes(datetimeFields, request.body as Row));
-      return reply.code(201).send(created);
-    });
-
-    app.get(item, { config: read, schema: { response: one } }, async (request) => {
+    const readOne = async (request: FastifyRequest) => {
       const id = recordId(request, resource);
-      const row = await records.get(id);
-      if (row === undefined) throw new ApiError(404, `There is no ${resource.singular} with id ${id}`);
-      return row;
-    });
+      const query = singleQuery(resource, request);
+      const row = await records.get(id, query.expand);
+      if (row === undefined) throw notFound(resource, id);
+      return pickFields(row, query);
+    };
 
-    app.put(item, { config: write, schema: { body: updateSchema(resource), response: one } }, async (request) => {
-      const id = recordId(request, resource);
-      const row = await records.update(id, normalizeTimes(datetimeFields, request.body as Row));
-      if (row === undefined) throw new ApiError(404, `There is no ${resource.singular} with id ${id}`);
-      return row;
-    });
-
-    app.delete(item, { config: write }, async (request, reply) => {
-      const id = recordId(request, resource);
-      if (!(await records.remove(id))) throw new ApiError(404, `There is no ${resource.singular} with id ${id}`);
-      return reply.code(200).send();
-    });
+    if (can.has('list')) {
+      collectionMethods.push('GET');
+      app.get(collection, { config: { ...read, lists: resource.name } }, async (request) => {
+        const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
+        return sendPage(request, resource.name, await records.list(query), query);
+      });
+      app.get(`${collection}/select_many`, { config: { ...read, lists: resource.name } }, async (request) => {
+        const ids = idsOf(request.query as RawQuery);
+        const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
+        const rows = await records.many(ids, query);
+        return { total_count: rows.length, [resource.name]: rows };
+      });
+    }
+    if (can.has('read')) {
+      itemMethods.push('GET');
+      app.get(item, { config: { ...read, lists: resource.name } }, readOne);
+      app.get(`${item}/filled`, { config: { ...read, lists: resource.name, fillsAll: true } }, readOne);
+    }
+    if (can.has('create')) {
+      collectionMethods.push('POST');
+      app.post(collection, { config: write, schema: { body: createSchema(resource) } }, async (request, reply) => {
+        const { created, row } = await upsert(resource, records, request.body as Row | null, request.serverValues);
+        return reply.code(created ? 201 : 200).send(row);
+      });
+    }
+    if (can.has('update')) {
+      itemMethods.push('PUT');
+      app.put(item, { config: write, schema: { body: updateSchema(resource) } }, async (request) => {
+        const id = recordId(request, resource);
+        const row = await records.update(id, { ...columnValues(resource, request.body as Row), ...request.serverValues });
+        if (row === undefined) throw notFound(resource, id);
+        return row;
+      });
+    }
+    if (can.has('delete')) {
+      itemMethods.push('DELETE');
+      app.delete(item, { config: write }, async (request, reply) => {
+        const id = recordId(request, resource);
+        if (!(await records.remove(id))) throw notFound(resource, id);
+        return reply.code(200).send();
+      });
+    }
 
     const paths: [string, HTTPMethods[]][] = [
-      [collection, ['GET', 'POST']],
-      [item, ['GET', 'PUT', 'DELETE']],
+      [collection, collectionMethods],
+      [item, itemMethods],
     ];
+    if (can.has('list')) paths.push([`${collection}/select_many`, ['GET']]);
+    if (can.has('read')) paths.push([`${item}/filled`, ['GET']]);
 
-    for (const [name, nested] of Object.entries(resource.nested)) {
+    for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
       const child = resourceNamed(nested.resource);
       const childRecords = recordsOf(options.database, child);
       const path = `${item}/${name}`;
       paths.push([path, ['GET']]);
-      app.get(path, { config: { ...read, scope: child.scope }, schema: { response: { 200: listSchema(child), '4xx': errorSchema } } }, async (request) => {
+      app.get(path, { config: { ...read, scope: child.scope, lists: child.name } }, async (request) => {
         const parentId = recordId(request, resource);
-        if (!(await recordExists(options.database.db, resource, parentId))) throw new ApiError(404, `There is no ${resource.singular} with id ${parentId}`);
-        const query = parseListQuery(child, request.query as RawQuery);
+        if (!(await recordExists(options.database.db, resource, parentId))) throw notFound(resource, parentId);
+        const query = parseListQuery(child, request.query as RawQuery, expandOf(request));
         return sendPage(request, child.name, await childRecords.list(query, { nested, parentId }), query);
       });
       if (nested.kind === 'link') linkRoutes(app, options.database, resource, name, nested, paths, write);
     }
 
     for (const [path, allowed] of paths) {
-      const others = ALL_METHODS.filter((method) => !allowed.includes(method));
+      if (allowed.length === 0) continue;
+      // Methods other plugins serve on the same path (the carting routes under /carts/{id}/items) are theirs.
+      const others = ALL_METHODS.filter((method) => !allowed.includes(method) && !app.hasRoute({ method, url: `${app.prefix}${path}` }));
       app.route({
         method: others,
         url: path,

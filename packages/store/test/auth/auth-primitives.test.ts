@@ -7,7 +7,7 @@ import { allows, parseScopes, requiredScope, ScopeError } from '../../src/auth/s
 import { hashSecret, newSecret } from '../../src/auth/token-secret.ts';
 import { lockedUntil } from '../../src/auth/lockout.ts';
 import { principalCache } from '../../src/auth/principal-cache.ts';
-import { planName, plans } from '../../src/auth/plan.ts';
+import { planName, plans } from '../../src/limits/plans.ts';
 
 describe('scopes', () => {
   test('parses lists separated by spaces, commas or plus signs, in canonical order', () => {

@@ -7,13 +7,12 @@ import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testi
 import { createAdmin, signIn } from '../../src/auth/admins.ts';
 import { appSecret, authenticateClient, createApp, findApp, secretOf } from '../../src/auth/apps.ts';
 import { authContext, type AuthContext } from '../../src/auth/context.ts';
-import { authMigrations } from '../../src/auth/migrations.ts';
 import { findCode, issueCode, redeemCode } from '../../src/auth/oauth-codes.ts';
-import { readPlan, setPlan } from '../../src/auth/plan-store.ts';
+import { readPlan, setPlan } from '../../src/limits/plans.ts';
 import type { AuthTables } from '../../src/auth/schema.ts';
 import { csrfMatches, csrfToken, endSession, findSession, startSession } from '../../src/auth/sessions.ts';
 import { createConsoleToken, issueOAuthTokens, refreshTokens, resolveToken, revokeToken, TokenInputError } from '../../src/auth/tokens.ts';
-import { coreMigrations, MIGRATION_PRODUCT } from '../../src/db/migrations.ts';
+import { MIGRATION_PRODUCT, storeMigrations } from '../../src/db/migrations.ts';
 
 for (const target of await testDatabaseTargets()) {
   describe(`auth records on ${target.name}`, { skip: target.skip }, () => {
@@ -26,10 +25,10 @@ for (const target of await testDatabaseTargets()) {
     before(async () => {
       throwaway = await target.create();
       database = await openDatabase<AuthTables>(throwaway.url);
-      await migrateToLatest(database, MIGRATION_PRODUCT, { ...coreMigrations, ...authMigrations });
+      await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
       await database.db.insertInto('stores').values({ name: 'Test store', plan: 'silver', created_at: new Date(clock).toISOString() }).execute();
       storeId = (await database.db.selectFrom('stores').select('id').executeTakeFirstOrThrow()).id;
-      ctx = authContext({ db: database.db, key: randomBytes(32), now: () => clock, lockout: { maxFailures: 3, maxFailuresPerAccount: 6, windowMs: 60_000, lockMs: 120_000 } });
+      ctx = authContext({ db: database.db, dialect: database.dialect, key: randomBytes(32), now: () => clock, lockout: { maxFailures: 3, maxFailuresPerAccount: 6, windowMs: 60_000, lockMs: 120_000 } });
     });
     after(async () => {
       await database?.close();
@@ -53,7 +52,7 @@ for (const target of await testDatabaseTargets()) {
       const app = (await findApp(ctx, { name: 'Sync', storeId }))!;
       const issued = await createConsoleToken(ctx, app, { scopes: 'read_catalog' });
       // A second instance of the server: its own principal cache, the same database.
-      const other = authContext({ db: database.db, key: ctx.key, now: () => clock });
+      const other = authContext({ db: database.db, dialect: database.dialect, key: ctx.key, now: () => clock });
       assert.ok('principal' in (await resolveToken(other, issued.accessToken)));
       clock += 200;
       assert.ok('principal' in (await resolveToken(other, issued.accessToken)), 'cached: no revocation yet');
@@ -89,8 +88,8 @@ for (const target of await testDatabaseTargets()) {
       const second = await refreshTokens(ctx, app, first.refreshToken!);
       assert.ok(second !== undefined && second !== 'wider');
       assert.ok('principal' in (await resolveToken(ctx, second.accessToken)));
-      assert.equal(await refreshTokens(ctx, app, first.refreshToken!), undefined, 'a spent refresh token fails');
       assert.equal(await refreshTokens(ctx, app, second.refreshToken!, ['read_people', 'catalog']), 'wider');
+      assert.equal(await refreshTokens(ctx, app, first.refreshToken!), undefined, 'a spent refresh token fails');
       const other = (await createApp(ctx, storeId, { name: 'Other', kind: 'installed' })).app;
       assert.equal(await refreshTokens(ctx, other, second.refreshToken!), undefined, 'another app cannot use it');
     });
@@ -159,9 +158,9 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('the plan level is read and set', async () => {
-      assert.equal(await readPlan(ctx, storeId), 'silver');
-      await setPlan(ctx, storeId, 'platinum');
-      assert.equal(await readPlan(ctx, storeId), 'platinum');
+      assert.equal(await readPlan(ctx.db, storeId), 'silver');
+      await setPlan(ctx.db, storeId, 'platinum');
+      assert.equal(await readPlan(ctx.db, storeId), 'platinum');
     });
   });
 }

@@ -33,17 +33,17 @@ describe('encrypted fields', () => {
 
   test('are written encrypted, and a non-expiring token never sees them', async () => {
     const writer = (await createConsoleToken(sut.store.app.storeAuth, client, { scopes: 'people' })).accessToken;
-    const created = await sut.call('POST', '/customers', { headers: { 'x-ac-auth-token': writer }, body: { email: 'ada@example.com', tax_id: 'GB123456789' } });
+    const created = await sut.call('POST', '/customers', { headers: { 'x-ac-auth-token': writer }, body: { email: 'ada@example.com', tax_exemption_number: 'GB123456789' } });
     assert.equal(created.status, 201, created.text);
-    assert.equal('tax_id' in created.json, false);
+    assert.equal('tax_exemption_number' in created.json, false);
     customerId = created.json.id as number;
     const read = await sut.call('GET', `/customers/${customerId}`, { headers: { 'x-ac-auth-token': writer } });
-    assert.equal('tax_id' in read.json, false);
-    const database = await openDatabase<{ customers: { id: number; tax_id: string | null } }>(databaseUrl);
+    assert.equal('tax_exemption_number' in read.json, false);
+    const database = await openDatabase<{ customers: { id: number; tax_exemption_number: string | null } }>(databaseUrl);
     try {
-      const row = await database.db.selectFrom('customers').select('tax_id').where('id', '=', customerId).executeTakeFirstOrThrow();
-      assert.match(row.tax_id ?? '', /^enc:v1:/);
-      assert.ok(!(row.tax_id ?? '').includes('GB123456789'));
+      const row = await database.db.selectFrom('customers').select('tax_exemption_number').where('id', '=', customerId).executeTakeFirstOrThrow();
+      assert.match(row.tax_exemption_number ?? '', /^enc:v1:/);
+      assert.ok(!(row.tax_exemption_number ?? '').includes('GB123456789'));
     } finally {
       await database.close();
     }
@@ -52,16 +52,16 @@ describe('encrypted fields', () => {
   test('an OAuth token granted decrypt reads them, in records and in lists', async () => {
     const token = await oauthToken(['read_people', 'decrypt']);
     const one = await sut.call('GET', `/customers/${customerId}`, { headers: { 'x-ac-auth-token': token } });
-    assert.equal(one.json.tax_id, 'GB123456789');
+    assert.equal(one.json.tax_exemption_number, 'GB123456789');
     const list = await sut.call('GET', '/customers', { headers: { 'x-ac-auth-token': token } });
-    assert.equal(list.json.customers[0].tax_id, 'GB123456789');
+    assert.equal(list.json.customers[0].tax_exemption_number, 'GB123456789');
   });
 
   test('an OAuth token without decrypt, a non-expiring OAuth token, and a browser session do not', async () => {
     for (const scopes of [['read_people'], ['read_people', 'decrypt', 'no_expiry']] as Scope[][]) {
       const reply = await sut.call('GET', `/customers/${customerId}`, { headers: { 'x-ac-auth-token': await oauthToken(scopes) } });
       assert.equal(reply.status, 200);
-      assert.equal('tax_id' in reply.json, false, scopes.join(' '));
+      assert.equal('tax_exemption_number' in reply.json, false, scopes.join(' '));
     }
     const first = sut.store.firstStart;
     assert.ok(first);
@@ -69,6 +69,6 @@ describe('encrypted fields', () => {
     assert.ok(session);
     const reply = await sut.call('GET', '/customers', { headers: { cookie: session.cookie } });
     assert.equal(reply.status, 200);
-    assert.equal('tax_id' in reply.json.customers[0], false);
+    assert.equal('tax_exemption_number' in reply.json.customers[0], false);
   });
 });

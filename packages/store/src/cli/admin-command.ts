@@ -1,9 +1,9 @@
 // `store admin create --email EMAIL`: makes (or resets) a console admin. The password comes from
 // STORE_ADMIN_PASSWORD or the first line of stdin, never from the command line, where `ps` shows it.
 import { parseArgs } from 'node:util';
-import { AdminInputError, allGroups, createAdmin } from './admins.ts';
-import type { AuthContext } from './context.ts';
-import type { ResourceGroup } from './scopes.ts';
+import { AdminInputError, allGroups, createAdmin } from '../auth/admins.ts';
+import type { AuthContext } from '../auth/context.ts';
+import type { ResourceGroup } from '../auth/scopes.ts';
 import type { CommandIo } from './token-command.ts';
 
 export const adminCreateUsage = `Usage: store admin create --email EMAIL [--access GROUPS]

@@ -1,9 +1,9 @@
 // `store token create --app NAME --scopes ...`: a non-expiring token for scripts, printed once.
 import { parseArgs } from 'node:util';
-import { createApp, findApp } from './apps.ts';
-import type { AuthContext } from './context.ts';
-import { parseScopes, ScopeError } from './scopes.ts';
-import { createConsoleToken, TokenInputError } from './tokens.ts';
+import { createApp, findApp } from '../auth/apps.ts';
+import type { AuthContext } from '../auth/context.ts';
+import { parseScopes, ScopeError } from '../auth/scopes.ts';
+import { createConsoleToken, TokenInputError } from '../auth/tokens.ts';
 
 export const tokenCreateUsage = `Usage: store token create --app NAME --scopes SCOPES [--label TEXT]
 

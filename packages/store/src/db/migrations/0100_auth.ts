@@ -100,4 +100,12 @@ export const authMigrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('admin_login_attempts').addColumn('address', 'varchar(64)').execute();
     },
   },
+  '0107_auth_token_family': {
+    // The first token of an OAuth grant heads its family; each refresh's token joins it, so a replayed
+    // refresh token or code can revoke everything the grant became (RFC 6819 5.2.2.3).
+    up: async (db) => {
+      await db.schema.alterTable('api_tokens').addColumn('family_id', 'integer').execute();
+      await db.schema.createIndex('api_tokens_family').on('api_tokens').column('family_id').execute();
+    },
+  },
 };

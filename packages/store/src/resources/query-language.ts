@@ -1,7 +1,7 @@
 // The list query language of the reference platform: page, count, fields, expand, sort and
 // `field=op:value` filters joined by AND/OR (written `+AND+`, a space, or `%2B`).
-import type { FieldDeclaration, ResourceDeclaration } from '../resources/declaration.ts';
-import { ApiError } from './api-error.ts';
+import { columnRanges, fieldOf, nestedOf, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { ApiError } from '../http/api-error.ts';
 
 export const operators = ['eq', 'not', 'like', 'startwith', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Operator = (typeof operators)[number];
@@ -42,7 +42,7 @@ export interface ListQuery {
 
 /** Keyset paging needs sort fields that are never null: server-set fields and required ones. */
 export function keysetPageable(resource: ResourceDeclaration, sort: readonly SortKey[]): boolean {
-  return sort.every(({ field }) => resource.fields[field]?.readOnly === true || resource.fields[field]?.required === true);
+  return sort.every(({ field }) => fieldOf(resource, field)?.readOnly === true || fieldOf(resource, field)?.required === true);
 }
 
 export function encodeAfter(values: readonly FilterValue[]): string {
@@ -62,46 +62,70 @@ function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], te
     keysetPageable(resource, sort) &&
     Array.isArray(values) &&
     values.length === fields.length &&
-    values.every((value, i) => typeof value === (['integer', 'number'].includes(resource.fields[fields[i] ?? '']?.type ?? '') ? 'number' : 'string'));
+    values.every((value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string'));
   if (!fits) throw new ApiError(400, 'after: not a position this list gave out; follow next_page as given');
   return values as FilterValue[];
 }
 
 export const DEFAULT_COUNT = 100;
-export const MAX_COUNT = 250;
+// The data-sync connector asks for 1000 at a time.
+export const MAX_COUNT = 1000;
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
 const SEPARATOR = /[ +](AND|OR)[ +]/;
 const LEADING_OR = /^OR[ +]/;
 
-export function parseListQuery(resource: ResourceDeclaration, query: RawQuery): ListQuery {
+/** A field clients may see, sort and filter by (not one a route keeps for itself). */
+function visibleField(resource: ResourceDeclaration, name: string): FieldDeclaration | undefined {
+  const field = fieldOf(resource, name);
+  return field?.hidden === true ? undefined : field;
+}
+
+const isNested = (resource: ResourceDeclaration, name: string) => nestedOf(resource, name) !== undefined;
+
+/** The list query; `expand` comes parsed already (see expand.ts). */
+export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, expand: readonly string[]): ListQuery {
   const sort = (optionalList(query, 'sort', () => undefined) ?? []).map((key) => {
     const descending = key.startsWith('-');
     const field = descending ? key.slice(1) : key;
-    if (!(field in resource.fields)) throw new ApiError(400, `sort: ${resource.name} has no field "${field}"`);
+    if (visibleField(resource, field) === undefined) throw new ApiError(400, `sort: ${resource.name} has no field "${field}"`);
     return { field, descending };
   });
+  // Each field once at most, so the list is never longer than the fields there are.
+  if (new Set(sort.map((key) => key.field)).size !== sort.length) throw new ApiError(400, 'sort: a field is named more than once');
   const filters: FieldFilter[] = [];
   for (const [name, raw] of Object.entries(query)) {
-    const field = resource.fields[name];
+    const field = visibleField(resource, name);
     if (field === undefined || raw === undefined) continue; // unknown parameters are ignored
     for (const text of Array.isArray(raw) ? raw : [raw]) filters.push(parseFilter(name, field, text));
   }
+  const named = optionalList(query, 'fields', (name) => {
+    if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
+  });
   return {
     page: positiveInteger('page', single(query, 'page') ?? '1', Number.MAX_SAFE_INTEGER),
     count: positiveInteger('count', single(query, 'count') ?? String(DEFAULT_COUNT), MAX_COUNT),
-    fields: optionalList(query, 'fields', (name) => {
-      if (!(name in resource.fields)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
-    }),
-    expand:
-      optionalList(query, 'expand', (name) => {
-        if (!(name in resource.nested)) throw new ApiError(400, `expand: ${resource.name} has no nested collection "${name}"`);
-      }) ?? [],
+    // A nested collection named in `fields` is filled as if expanded (parseExpand adds it), as the platform does.
+    fields: named?.filter((name) => !isNested(resource, name)),
+    expand,
     sort,
     filters,
     after: decodeAfter(resource, sort, single(query, 'after')),
   };
+}
+
+/**
+ * The nested collections `expand=a,b` names (400 for one the resource does not have), and those `fields=` names,
+ * which the platform fills as if expanded.
+ */
+export function parseExpand(resource: ResourceDeclaration, query: RawQuery): string[] {
+  const expand =
+    optionalList(query, 'expand', (name) => {
+      if (!isNested(resource, name)) throw new ApiError(400, `expand: ${resource.name} has no nested collection "${name}"`);
+    }) ?? [];
+  const named = (optionalList(query, 'fields', () => undefined) ?? []).filter((name) => isNested(resource, name));
+  return [...new Set([...expand, ...named])];
 }
 
 function single(query: RawQuery, name: string): string | undefined {
@@ -155,14 +179,20 @@ function parseCondition(name: string, field: FieldDeclaration, text: string): Co
 function filterValue(name: string, field: FieldDeclaration, text: string): FilterValue {
   switch (field.type) {
     case 'string':
+      if (text.includes('\0')) throw new ApiError(400, `${name}: text cannot hold the NUL character`);
       return text;
-    case 'integer':
-      if (!/^-?\d+$/.test(text)) throw new ApiError(400, `${name}: "${text}" is not a whole number`);
+    case 'integer': {
+      const { minimum, maximum } = columnRanges.integer;
+      if (!/^-?\d+$/.test(text) || Number(text) < minimum || Number(text) > maximum) throw new ApiError(400, `${name}: "${text}" is not a whole number from ${minimum} to ${maximum}`);
       return Number(text);
+    }
     case 'number':
       if (text.trim() === '' || !Number.isFinite(Number(text))) throw new ApiError(400, `${name}: "${text}" is not a number`);
       return Number(text);
+    case 'json':
+      throw new ApiError(400, `${name}: lists cannot be filtered by this field`);
     case 'boolean':
+    case 'flag':
       if (text === 'true' || text === '1') return true;
       if (text === 'false' || text === '0') return false;
       throw new ApiError(400, `${name}: "${text}" is not true or false`);

@@ -1,0 +1,93 @@
+// A cart's figures: item subtotal, the coupon's discount, the chosen shipping rate, and the total.
+// Rates come from the store's enabled custom shipping methods (carrier services would need the carriers'
+// own rating APIs, which the store does not call); tax is not calculated (0), so grand_total is
+// subtotal - discount + shipping.
+import type { Kysely } from 'kysely';
+import { ApiError } from '../http/api-error.ts';
+import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+
+export interface ShippingRate {
+  shipping_provider_service_id: number;
+  custom_shipping_method_id: number | null;
+  provider: string;
+  name: string;
+  description: string;
+  identifier: string;
+  total_charges: number;
+  lead_time: null;
+}
+
+export interface CartFigures {
+  subtotal: number;
+  discount_total: number;
+  shipping_total: number;
+  tax_total: number;
+  grand_total: number;
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+
+/** A markup of "Percent" type is a share of the subtotal; anything else is an amount. */
+function markup(type: unknown, amount: unknown, subtotal: number): number {
+  const value = Number(amount);
+  if (!Number.isFinite(value)) return 0;
+  return cents(/percent|%/i.test(textOf(type)) ? (subtotal * value) / 100 : value);
+}
+
+export function subtotalOf(items: readonly Row[]): number {
+  return cents(items.reduce((sum, item) => sum + Number(item.price ?? 0) * Number(item.quantity ?? 0), 0));
+}
+
+export async function shippingRates(db: Kysely<StoreSchema>, subtotal: number): Promise<ShippingRate[]> {
+  const methods = await db.selectFrom('custom_shipping_methods').selectAll().where('is_enabled', '=', true).where('admin_only', '=', false).orderBy('id').execute();
+  return methods.map((method) => ({
+    shipping_provider_service_id: 0,
+    custom_shipping_method_id: Number(method.id),
+    provider: 'Custom',
+    name: String(method.id),
+    description: String(method.name),
+    identifier: `Custom;${String(method.id)};${String(method.name)}`,
+    total_charges: markup(method.markup_type, method.markup_amount, subtotal),
+    lead_time: null,
+  }));
+}
+
+/**
+ * The discount a coupon code gives: the code must exist, be active, unexpired and not used up. Its amount
+ * comes from the discount methods whose rule of type "CouponCode" targets the code, through their active
+ * actions ("Percent" of the subtotal, or an amount); a valid code without such a method gives 0.
+ */
+export async function couponDiscount(db: Kysely<StoreSchema>, code: string, subtotal: number, now: Date): Promise<number> {
+  const coupon = await db.selectFrom('coupon_codes').selectAll().where('coupon_code', '=', code).executeTakeFirst();
+  const expiresAt = coupon?.expires_at === null || coupon?.expires_at === undefined ? undefined : Date.parse(textOf(coupon.expires_at));
+  const usable =
+    coupon !== undefined &&
+    Boolean(coupon.is_active) &&
+    !coupon.is_expired &&
+    (expiresAt === undefined || expiresAt > now.getTime()) &&
+    (Number(coupon.max_uses ?? 0) === 0 || Number(coupon.usage_count ?? 0) < Number(coupon.max_uses));
+  if (!usable) throw new ApiError(409, `coupon_code: "${code}" is not a valid coupon code`);
+  const actions = await db
+    .selectFrom('discount_rules')
+    .innerJoin('discount_methods', 'discount_methods.id', 'discount_rules.discount_method_id')
+    .innerJoin('discount_actions', 'discount_actions.discount_method_id', 'discount_methods.id')
+    .select(['discount_actions.modifier_type as type', 'discount_actions.modifier_amount as amount'])
+    .where('discount_rules.type', '=', 'CouponCode')
+    .where('discount_rules.target', '=', code)
+    .where('discount_methods.is_enabled', '=', true)
+    .where('discount_actions.is_active', '=', true)
+    .execute();
+  const discount = actions.reduce((sum, action) => sum + markup(action.type, action.amount, subtotal), 0);
+  return Math.min(subtotal, cents(discount));
+}
+
+export async function cartFigures(db: Kysely<StoreSchema>, cart: Row, items: readonly Row[], now: Date): Promise<CartFigures> {
+  const subtotal = subtotalOf(items);
+  const code = typeof cart.coupon_code === 'string' && cart.coupon_code !== '' ? cart.coupon_code : undefined;
+  const discount_total = code === undefined ? 0 : await couponDiscount(db, code, subtotal, now).catch(() => 0);
+  const chosen = typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method : undefined;
+  const rate = chosen === undefined ? undefined : (await shippingRates(db, subtotal)).find((r) => r.identifier === chosen);
+  const shipping_total = rate?.total_charges ?? 0;
+  const tax_total = 0;
+  return { subtotal, discount_total, shipping_total, tax_total, grand_total: cents(subtotal - discount_total + shipping_total + tax_total) };
+}

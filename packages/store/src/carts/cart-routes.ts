@@ -1,0 +1,209 @@
+// The platform's carting API (docs/api-carting.md): items, shipping rates and method, estimation address,
+// coupon code, payment methods, recalculated totals, and placing the order.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/api-error.ts';
+import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
+import { insertRow } from '../db/insert-row.ts';
+import { recordsOf } from '../resources/records.ts';
+import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
+import { resourceNamed } from '../resources/registry.ts';
+import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
+import { placeOrder, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
+
+export interface CartRoutesOptions {
+  database: StoreDatabase;
+  /** Encrypts a field kept encrypted at rest (the cardholder's name of a payment). */
+  encrypt: (plain: string) => string;
+  now?: () => number;
+}
+
+const carts = resourceNamed('carts');
+const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 'read' };
+const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['cart_items'] };
+
+const positiveInt = { type: 'integer', minimum: 1 };
+const addItemsSchema = {
+  type: 'object',
+  required: ['items'],
+  properties: {
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+      items: {
+        type: 'object',
+        required: ['product_id', 'quantity'],
+        properties: {
+          product_id: positiveInt,
+          quantity: positiveInt,
+          variant_ids: { type: 'array', maxItems: 50, items: positiveInt },
+          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: positiveInt, answer: { type: 'string', maxLength: 2000 } } } },
+        },
+      },
+    },
+  },
+};
+const updateItemsSchema = {
+  type: 'object',
+  required: ['items'],
+  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: positiveInt, quantity: { type: 'integer', minimum: 0 } } } } },
+};
+const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: positiveInt } } };
+const text = (max: number) => ({ type: 'string', maxLength: max });
+
+export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {
+  const { db } = options.database;
+  const now = () => new Date(options.now?.() ?? Date.now());
+  const cartRecords = recordsOf(options.database, carts);
+
+  async function cartOf(request: FastifyRequest): Promise<Row> {
+    const id = recordId(request, carts);
+    const cart = await db.selectFrom('carts').selectAll().where('id', '=', id).executeTakeFirst();
+    if (cart === undefined) throw new ApiError(404, `There is no cart with id ${id}`);
+    return cart;
+  }
+
+  function openCart(cart: Row): void {
+    if (cart.associated_order_id !== null && cart.associated_order_id !== undefined) {
+      throw new ApiError(409, `cart ${String(cart.id)} became order ${textOf(cart.associated_order_id)}; open a new cart`);
+    }
+  }
+
+  const itemsOf = (cartId: number) => db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
+
+  /** Stores the cart's current figures (and `changes`), then answers the cart with its items. */
+  async function saved(cart: Row, changes: Row = {}): Promise<Row> {
+    const cartId = Number(cart.id);
+    const figures = await cartFigures(db, { ...cart, ...changes }, await itemsOf(cartId), now());
+    await db.updateTable('carts').set({ ...changes, ...figures, updated_at: now().toISOString() }).where('id', '=', cartId).execute();
+    const answer = await cartRecords.get(cartId, ['items']);
+    if (answer === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
+    return answer;
+  }
+
+  app.post('/carts/:id/items', { config: write, schema: { body: addItemsSchema } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const { items } = request.body as { items: { product_id: number; quantity: number; variant_ids?: number[]; personalizations?: Row[] }[] };
+    await db.transaction().execute(async (trx) => {
+      for (const [index, item] of items.entries()) {
+        const product = await trx.selectFrom('products').selectAll().where('id', '=', item.product_id).executeTakeFirst();
+        if (product === undefined) throw new ApiError(409, `items[${index}].product_id: there is no product with id ${item.product_id}`);
+        const variantIds = [...new Set(item.variant_ids ?? [])].sort((a, b) => a - b);
+        const variants = variantIds.length === 0 ? [] : await trx.selectFrom('product_variants').selectAll().where('id', 'in', variantIds).where('product_id', '=', item.product_id).execute();
+        if (variants.length !== variantIds.length) throw new ApiError(409, `items[${index}].variant_ids: not every variant belongs to product ${item.product_id}`);
+        const variantJson = JSON.stringify(variants.map((v) => ({ id: Number(v.id), description: v.description ?? null, variant_group_id: v.variant_group_id === null ? null : Number(v.variant_group_id) })));
+        const personalizations = JSON.stringify(item.personalizations ?? []);
+        // The same product with the same choices adds to the line already in the cart.
+        const same = (await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).where('product_id', '=', item.product_id).execute()).find(
+          (line) => line.variants === variantJson && line.personalizations === personalizations,
+        );
+        const stamp = now().toISOString();
+        if (same !== undefined) {
+          await trx.updateTable('cart_items').set({ quantity: Number(same.quantity) + item.quantity, updated_at: stamp }).where('id', '=', Number(same.id)).execute();
+          continue;
+        }
+        const price = Number(product.price ?? 0) + variants.reduce((sum, v) => sum + Number(v.price_adjustment ?? 0), 0);
+        await insertRow(trx, options.database.dialect, 'cart_items', {
+          cart_id: Number(cart.id),
+          product_id: item.product_id,
+          item_number: product.item_number ?? null,
+          item_name: product.item_name ?? null,
+          quantity: item.quantity,
+          price,
+          cost: product.cost ?? null,
+          warehouse_id: product.warehouse_id ?? null,
+          is_subscription_product: Boolean(product.is_subscription_product),
+          variants: variantJson,
+          personalizations,
+          created_at: stamp,
+          updated_at: stamp,
+        });
+      }
+    });
+    return saved(cart);
+  });
+
+  app.put('/carts/:id/items', { config: write, schema: { body: updateItemsSchema } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const { items } = request.body as { items: { cart_item_id: number; quantity: number }[] };
+    const present = new Set((await itemsOf(Number(cart.id))).map((line) => Number(line.id)));
+    const unknown = items.filter((item) => !present.has(item.cart_item_id)).map((item) => item.cart_item_id);
+    if (unknown.length > 0) throw new ApiError(409, `cart_item_id: ${unknown.join(', ')} not in cart ${String(cart.id)}`);
+    await db.transaction().execute(async (trx) => {
+      for (const item of items) {
+        // A quantity of 0 takes the line out.
+        if (item.quantity === 0) await trx.deleteFrom('cart_items').where('id', '=', item.cart_item_id).execute();
+        else await trx.updateTable('cart_items').set({ quantity: item.quantity, updated_at: now().toISOString() }).where('id', '=', item.cart_item_id).execute();
+      }
+    });
+    return saved(cart);
+  });
+
+  app.delete('/carts/:id/items', { config: write, schema: { body: removeItemsSchema } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const ids = (request.body as { cart_item_ids?: number[] } | null | undefined)?.cart_item_ids;
+    let remove = db.deleteFrom('cart_items').where('cart_id', '=', Number(cart.id));
+    if (ids !== undefined) remove = remove.where('id', 'in', ids.length === 0 ? [0] : ids);
+    await remove.execute();
+    return saved(cart);
+  });
+
+  app.get('/carts/:id/shipping', { config: read }, async (request) => {
+    const cart = await cartOf(request);
+    const query = request.query as Record<string, unknown>;
+    const missing = ['city', 'state', 'postal_code', 'country'].filter((name) => typeof query[name] !== 'string' || query[name] === '');
+    if (missing.length > 0) throw new ApiError(400, missing.map((name) => `${name}: is required`).join('; '));
+    const rates = await shippingRates(db, subtotalOf(await itemsOf(Number(cart.id))));
+    return { total_count: rates.length, rates };
+  });
+
+  app.put('/carts/:id/shipping', { config: write, schema: { body: { type: 'object', required: ['identifier'], properties: { identifier: text(500) } } } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const { identifier } = request.body as { identifier: string };
+    const rates = await shippingRates(db, subtotalOf(await itemsOf(Number(cart.id))));
+    if (!rates.some((rate) => rate.identifier === identifier)) throw new ApiError(409, `identifier: "${identifier}" is not one of this cart's shipping rates`);
+    return saved(cart, { selected_shipping_method: identifier });
+  });
+
+  const estimation = { type: 'object', properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) } };
+  app.put('/carts/:id/shipping_estimation', { config: write, schema: { body: estimation } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const body = request.body as Record<string, string | undefined>;
+    const changes: Row = {};
+    for (const name of ['city', 'state_code', 'postal_code', 'country_code']) if (body[name] !== undefined) changes[`shipping_estimate_${name}`] = body[name];
+    return saved(cart, changes);
+  });
+
+  app.put('/carts/:id/coupon_code', { config: write, schema: { body: { type: 'object', required: ['coupon_code'], properties: { coupon_code: text(100) } } } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    const { coupon_code } = request.body as { coupon_code: string };
+    // Refused here when not valid; checked again when the order is placed.
+    await couponDiscount(db, coupon_code, 0, now());
+    return saved(cart, { coupon_code });
+  });
+
+  app.get('/carts/:id/payment_methods', { config: read }, async (request) => {
+    await cartOf(request);
+    const methods = await db.selectFrom('payment_methods').select(['id', 'name', 'payment_type']).where('is_hidden', '=', false).orderBy('sort_order').orderBy('id').execute();
+    // Method 0 takes a card without a gateway; every store has it.
+    const list = [{ payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' }, ...methods.map((m) => ({ payment_method_id: Number(m.id), name: m.name, payment_type: m.payment_type }))];
+    return { total_count: list.length, payment_methods: list };
+  });
+
+  app.get('/carts/:id/calculated', { config: read }, async (request) => saved(await cartOf(request)));
+
+  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes'] };
+  app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {
+    const cart = await cartOf(request);
+    openCart(cart);
+    return placeOrder(options, cart, request.body as PlaceOrderBody, now());
+  });
+
+  return Promise.resolve();
+}

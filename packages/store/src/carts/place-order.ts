@@ -1,0 +1,268 @@
+// POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
+// order with its items, and its payment, all in one transaction. No gateway is called.
+import type { Kysely } from 'kysely';
+import { ApiError } from '../http/api-error.ts';
+import { insertRow } from '../db/insert-row.ts';
+import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+import { cartFigures } from './cart-pricing.ts';
+import type { CartRoutesOptions } from './cart-routes.ts';
+import { checkCard, type CardInput } from './payment-card.ts';
+
+interface PersonInput {
+  id?: number;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  company?: string;
+  phone?: string;
+  alternate_phone?: string;
+  fax?: string;
+}
+
+interface AddressInput {
+  id?: number;
+  name?: string;
+  address_line_1?: string;
+  address_line_2?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  country?: string;
+  notes?: string;
+}
+
+export interface PlaceOrderBody {
+  customer: PersonInput;
+  billing_address: AddressInput;
+  shipping_address?: AddressInput;
+  use_billing_address_for_shipping?: boolean;
+  gift_message?: string;
+  public_comments?: string;
+  private_comments?: string;
+  instructions?: string;
+  payment_method_id?: number;
+  credit_card?: CardInput;
+  customer_payment_method_id?: number;
+}
+
+const text = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+const cardPart = { type: ['string', 'integer'], maxLength: 30 };
+const addressSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', minimum: 1 },
+    name: text(200),
+    address_line_1: text(200),
+    address_line_2: text(200),
+    city: text(100),
+    state: text(100),
+    postal_code: { type: ['string', 'integer'], maxLength: 20 },
+    country: text(100),
+    notes: text(2000),
+  },
+};
+
+export const placeOrderSchema = {
+  type: 'object',
+  required: ['customer', 'billing_address'],
+  properties: {
+    customer: {
+      type: 'object',
+      properties: {
+        id: { type: 'integer', minimum: 1 },
+        first_name: text(100),
+        last_name: text(100),
+        email: text(255),
+        company: text(255),
+        phone: text(50),
+        alternate_phone: text(50),
+        fax: text(50),
+      },
+    },
+    billing_address: addressSchema,
+    shipping_address: addressSchema,
+    use_billing_address_for_shipping: { type: 'boolean' },
+    gift_message: text(2000),
+    public_comments: text(2000),
+    private_comments: text(2000),
+    instructions: text(2000),
+    payment_method_id: { type: 'integer', minimum: 0 },
+    credit_card: { type: 'object', properties: { number: cardPart, name: text(200), expiration_month: cardPart, expiration_year: cardPart, cvv: cardPart } },
+    customer_payment_method_id: { type: 'integer', minimum: 1 },
+  },
+};
+
+const addressFields = ['address_line_1', 'city', 'state', 'postal_code', 'country'] as const;
+
+/** Required parts of an address given without an id; prefix names it in the message. */
+function addressProblems(address: AddressInput | undefined, prefix: string): string[] {
+  if (address === undefined) return [`${prefix}: is required`];
+  if (address.id !== undefined) return [];
+  return (['name', ...addressFields] as const).filter((name) => String(address[name] ?? '').trim() === '').map((name) => `${prefix}.${name}: is required`);
+}
+
+function splitName(name: string | undefined): { first_name: string; last_name: string } {
+  const parts = String(name ?? '').trim().split(/\s+/);
+  return { first_name: parts.slice(0, -1).join(' ') || (parts[0] ?? ''), last_name: parts.length > 1 ? (parts.at(-1) ?? '') : '' };
+}
+
+type Db = Kysely<StoreSchema>;
+
+async function existing(trx: Db, table: string, id: number, what: string): Promise<Row> {
+  const row = await trx.selectFrom(table).selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) throw new ApiError(409, `${what}: there is no record with id ${id}`);
+  return row;
+}
+
+export async function placeOrder(options: CartRoutesOptions, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+  const { db, dialect } = options.database;
+  const stamp = now.toISOString();
+  const shipToBilling = body.use_billing_address_for_shipping === true;
+  const paymentMethodId = body.payment_method_id ?? 0;
+  // Every problem of the request at once, before anything is written.
+  const problems = [
+    ...(body.customer.id === undefined ? (['first_name', 'last_name', 'email'] as const).filter((name) => String(body.customer[name] ?? '').trim() === '').map((name) => `customer.${name}: is required`) : []),
+    ...addressProblems(body.billing_address, 'billing_address'),
+    ...(shipToBilling ? [] : addressProblems(body.shipping_address, 'shipping_address')),
+  ];
+  if (problems.length > 0) throw new ApiError(400, problems.join('; '));
+
+  const items = await db.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
+  if (items.length === 0) throw new ApiError(409, `cart ${String(cart.id)} has no items`);
+  const figures = await cartFigures(db, cart, items, now);
+
+  return db.transaction().execute(async (trx) => {
+    const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
+
+    let customer: Row;
+    if (body.customer.id !== undefined) customer = await existing(trx, 'customers', body.customer.id, 'customer.id');
+    else {
+      const email = String(body.customer.email).trim();
+      if ((await trx.selectFrom('customers').select('id').where('email', '=', email).executeTakeFirst()) !== undefined) {
+        throw new ApiError(409, `customer.email: a customer with ${email} already exists; send its id`);
+      }
+      const store = await trx.selectFrom('stores').select('id').orderBy('id').executeTakeFirst();
+      const values = {
+        first_name: body.customer.first_name,
+        last_name: body.customer.last_name,
+        email,
+        company: body.customer.company ?? null,
+        phone_number: body.customer.phone ?? null,
+        alternate_phone_number: body.customer.alternate_phone ?? null,
+        store_id: store?.id ?? null,
+        customer_type_id: 1,
+        registered_at: stamp,
+        source: 'API',
+      };
+      customer = { id: await insert('customers', values), ...values };
+    }
+    const customerId = Number(customer.id);
+
+    /** The customer's address (given by id, or made), and the order's own copy of it. */
+    async function addressPair(input: AddressInput, type: 'Billing' | 'Shipping'): Promise<number> {
+      let address: Row;
+      if (input.id !== undefined) {
+        address = await existing(trx, 'addresses', input.id, `${type.toLowerCase()}_address.id`);
+        if (Number(address.customer_id) !== customerId) throw new ApiError(409, `${type.toLowerCase()}_address.id: address ${input.id} is not the customer's`);
+      } else {
+        address = {
+          customer_id: customerId,
+          ...splitName(input.name),
+          address_line_1: input.address_line_1,
+          address_line_2: input.address_line_2 ?? null,
+          city: input.city,
+          state: input.state,
+          postal_code: String(input.postal_code),
+          country: input.country,
+          comments: input.notes ?? null,
+          address_type: type,
+          [type === 'Billing' ? 'is_default_billing_address' : 'is_default_shipping_address']: true,
+        };
+        await insert('addresses', address);
+      }
+      const { first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments } = address;
+      return insert('order_addresses', { customer_id: customerId, first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments, address_type: type });
+    }
+    const billingId = await addressPair(body.billing_address, 'Billing');
+    const shippingId = shipToBilling ? billingId : await addressPair(body.shipping_address ?? {}, 'Shipping');
+
+    let payment: Row;
+    if (paymentMethodId === 0) {
+      let card;
+      if (body.credit_card?.number === undefined && body.customer_payment_method_id !== undefined) {
+        // A card on file: its stored last four and expiry; the number was never kept.
+        const method = await existing(trx, 'customer_payment_methods', body.customer_payment_method_id, 'customer_payment_method_id');
+        if (Number(method.customer_id) !== customerId) throw new ApiError(409, 'customer_payment_method_id: not a payment method of this customer');
+        const stored = method.card_id === null ? undefined : await trx.selectFrom('credit_cards').selectAll().where('id', '=', Number(method.card_id)).executeTakeFirst();
+        if (stored === undefined) throw new ApiError(409, 'customer_payment_method_id: no card on file for this payment method');
+        card = { lastFour: textOf(stored.last_four), cardType: textOf(stored.card_type), name: null, month: stored.expiration_month, year: stored.expiration_year };
+      } else card = checkCard(body.credit_card, now);
+      payment = {
+        payment_method_id: 0,
+        payment_type: 'CreditCard',
+        payment_method_name: 'Credit Card',
+        card_type: card.cardType,
+        last_four: card.lastFour,
+        card_expiration_month: card.month,
+        card_expiration_year: card.year,
+        cardholder_name: typeof card.name === 'string' ? options.encrypt(card.name) : null,
+        customer_payment_method_id: body.customer_payment_method_id ?? null,
+      };
+    } else {
+      const method = await existing(trx, 'payment_methods', paymentMethodId, 'payment_method_id');
+      if (method.is_hidden === true || Number(method.is_hidden) === 1) throw new ApiError(409, `payment_method_id: payment method ${paymentMethodId} is not available`);
+      payment = { payment_method_id: paymentMethodId, payment_type: method.payment_type ?? 'Custom', payment_method_name: method.name };
+    }
+
+    const rateName = typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null;
+    const orderId = await insert('orders', {
+      customer_id: customerId,
+      customer_type_id: customer.customer_type_id ?? null,
+      order_status_id: 1,
+      ordered_at: stamp,
+      order_type: 'Order',
+      ...figures,
+      selected_shipping_method: rateName,
+      coupon_code: cart.coupon_code ?? null,
+      order_billing_address_id: billingId,
+      order_shipping_address_id: shippingId,
+      store_id: cart.store_id ?? customer.store_id ?? null,
+      is_gift: body.gift_message !== undefined && body.gift_message !== null && body.gift_message !== '',
+      gift_message: body.gift_message ?? null,
+      public_comments: body.public_comments ?? null,
+      admin_comments: body.private_comments ?? null,
+      instructions: body.instructions ?? null,
+      channel: 'Online',
+      entered_by_type: 'API',
+    });
+    for (const item of items) {
+      const product = await trx.selectFrom('products').select(['weight', 'is_non_taxable']).where('id', '=', Number(item.product_id)).executeTakeFirst();
+      await insert('order_items', {
+        order_id: orderId,
+        product_id: item.product_id,
+        item_number: item.item_number,
+        item_name: item.item_name,
+        item_number_full: item.item_number,
+        price: item.price,
+        cost: item.cost,
+        quantity: item.quantity,
+        weight: Number(product?.weight ?? 0),
+        is_taxable: !product?.is_non_taxable,
+        variants: item.variants,
+        personalizations: item.personalizations,
+        warehouse_id: item.warehouse_id,
+        is_subscription_product: Boolean(item.is_subscription_product),
+      });
+    }
+    await insert('order_payments', { ...payment, order_id: orderId, customer_id: customerId, amount: figures.grand_total, transaction_type: 'None', is_approved: false, paid_at: stamp });
+    if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') {
+      await trx
+        .updateTable('coupon_codes')
+        .set((eb) => ({ usage_count: eb(eb.fn.coalesce('usage_count', eb.lit(0)), '+', 1) }))
+        .where('coupon_code', '=', cart.coupon_code)
+        .execute();
+    }
+    await trx.updateTable('carts').set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp }).where('id', '=', Number(cart.id)).execute();
+    return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
+  });
+}

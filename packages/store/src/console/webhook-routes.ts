@@ -1,0 +1,183 @@
+// Settings › Webhooks: the store's subscriptions, a form for a new one, and each one's delivery log
+// with a button to send an event again.
+import type { FastifyInstance } from 'fastify';
+import { listApps, type App } from '../auth/apps.ts';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import { recordsOf } from '../resources/records.ts';
+import { recentDeliveries, deliveryCounts, sendAgain, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
+import { cacheLengths, eventNames, eventTypes, failureTypes } from '../webhooks/event-types.ts';
+import { subscriptionProblems } from '../webhooks/subscription-check.ts';
+import { webhooks } from '../webhooks/subscriptions.ts';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
+import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { html, type Markup } from './html.ts';
+import { crumbs, errorBox, page } from './layout.ts';
+
+export interface WebhookConsoleOptions {
+  database: StoreDatabase;
+  policy: TargetPolicy;
+}
+
+const TRAIL = ['Settings', 'Webhooks'];
+const FORM_FIELDS = ['event_type', 'url', 'failure_type', 'fallback_url', 'cache_length', 'app'] as const;
+type FormValues = Record<(typeof FORM_FIELDS)[number], string>;
+const emptyForm: FormValues = { event_type: 'NewOrder', url: '', failure_type: 'Ignore', fallback_url: '', cache_length: 'NoCache', app: '' };
+
+const stateText: Record<DeliveryState, string> = { pending: 'Pending', delivered: 'Delivered', failed: 'Gave up' };
+const badgeClass: Record<DeliveryState, string> = { pending: 'pending', delivered: 'active', failed: 'revoked' };
+
+const text = (value: unknown, fallback = '') => (typeof value === 'string' ? value : fallback);
+const when = (iso: string | null) => (iso === null ? '' : `${iso.slice(0, 19).replace('T', ' ')} UTC`);
+
+function options<T extends string>(values: readonly T[], chosen: string, label: (value: T) => string = (v) => v): Markup[] {
+  return values.map((value) => html`<option value="${value}" ${value === chosen ? 'selected' : ''}>${label(value)}</option>`);
+}
+
+function newForm(csrf: string, apps: App[], values: FormValues, errors: string[]): Markup {
+  if (apps.length === 0) {
+    return html`<h2 id="new">New subscription</h2><div class="card"><p>Deliveries are signed with an app's App Secret, so register an app first under <a href="/admin/apps">API Apps &amp; Integrations</a>.</p></div>`;
+  }
+  const sent = eventNames.filter((name) => !eventTypes[name].replies);
+  const asked = eventNames.filter((name) => eventTypes[name].replies);
+  return html`<h2 id="new">New subscription</h2>${errorBox(errors)}
+<form class="card" method="post" action="/admin/webhooks">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <div class="field"><label for="event_type">Event</label>
+    <select id="event_type" name="event_type">
+      <optgroup label="Sent after a change">${options(sent, values.event_type, (n) => `${n} — ${eventTypes[n].description}`)}</optgroup>
+      <optgroup label="Asked while a request waits (3-second limit)">${options(asked, values.event_type, (n) => `${n} — ${eventTypes[n].description}`)}</optgroup>
+    </select></div>
+  <div class="field"><label for="url">URL</label>
+    <p class="hint" id="url_hint">An https address. Each request is signed with the chosen app's App Secret (X-AC-Signature).</p>
+    <input id="url" name="url" type="url" required maxlength="2000" aria-describedby="url_hint" value="${values.url}"></div>
+  <div class="field"><label for="app">Signed with the secret of</label>
+    <select id="app" name="app">${apps.map((a) => html`<option value="${a.clientId}" ${a.clientId === values.app ? 'selected' : ''}>${a.name}</option>`)}</select></div>
+  <div class="field"><label for="failure_type">When the URL fails</label>
+    <select id="failure_type" name="failure_type">${options(failureTypes, values.failure_type, (v) => ({ Ignore: 'Ignore — carry on', Error: 'Error — show an error (events that expect a reply)', Fallback: 'Fallback — call the fallback URL' })[v] ?? v)}</select></div>
+  <div class="field"><label for="fallback_url">Fallback URL</label>
+    <input id="fallback_url" name="fallback_url" type="url" maxlength="2000" value="${values.fallback_url}"></div>
+  <div class="field"><label for="cache_length">Keep replies</label>
+    <select id="cache_length" name="cache_length">${options(Object.keys(cacheLengths) as (keyof typeof cacheLengths)[], values.cache_length, (v) => ({ Short: 'Short — 5 minutes', Long: 'Long — 30 minutes', NoCache: 'Do not keep' })[v] ?? v)}</select></div>
+  <div class="actions"><button type="submit">Save</button></div>
+</form>`;
+}
+
+function listPage(csrf: string, rows: Row[], apps: App[], counts: Awaited<ReturnType<typeof deliveryCounts>>, form: Markup): Markup {
+  const appName = (clientId: unknown) => apps.find((a) => a.clientId === clientId)?.name ?? html`<span class="muted">deleted app</span>`;
+  return html`${crumbs(...TRAIL)}<h1>Webhooks</h1>
+${rows.length === 0
+  ? html`<div class="card"><p>No subscriptions yet. Add one below, or through <code>POST /api/v1/webhooks</code>.</p></div>`
+  : html`<table><caption class="skip">Webhook subscriptions</caption>
+<thead><tr><th scope="col">Event</th><th scope="col">URL</th><th scope="col">On failure</th><th scope="col">App</th><th scope="col">Deliveries</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<tbody>${rows.map((row) => {
+    const id = Number(row.id);
+    const of = counts.get(id) ?? { pending: 0, delivered: 0, failed: 0 };
+    return html`<tr><td><a href="/admin/webhooks/${id}">${String(row.event_type)}</a></td><td><code>${String(row.url)}</code>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<br><span class="muted">fallback</span> <code>${row.fallback_url}</code>` : ''}</td>
+<td>${text(row.failure_type, 'Ignore')}</td><td>${appName(row.app_client_id)}</td>
+<td><a href="/admin/webhooks/${id}">${of.delivered} delivered, ${of.pending} pending, ${of.failed} given up</a></td>
+<td><form method="post" action="/admin/webhooks/${id}/delete"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Delete the ${String(row.event_type)} subscription to ${String(row.url)}">Delete</button></form></td></tr>`;
+  })}</tbody></table>`}
+${form}`;
+}
+
+function deliveryRow(csrf: string, subscriptionId: number, d: DeliveryEntry): Markup {
+  const outcome =
+    d.state === 'delivered'
+      ? html`${when(d.deliveredAt)}${d.deliveredTo === 'fallback_url' ? html` <span class="muted">(to the fallback URL)</span>` : ''}`
+      : html`${d.lastError === null ? html`<span class="muted">not tried yet</span>` : d.lastError}${d.state === 'pending' ? html`<br><span class="muted">next try ${when(d.nextAttemptAt)}</span>` : ''}`;
+  return html`<tr><td>${d.id}${d.resentFrom === null ? '' : html`<br><span class="muted">again of ${d.resentFrom}</span>`}</td><td>${d.eventType}</td><td>${when(d.createdAt)}</td>
+<td><span class="badge ${badgeClass[d.state]}">${stateText[d.state]}</span></td><td>${d.attempts}</td><td>${d.lastStatus ?? ''}</td><td>${outcome}</td>
+<td><form method="post" action="/admin/webhooks/${subscriptionId}/deliveries/${d.id}/resend"><input type="hidden" name="_csrf" value="${csrf}"><button class="secondary" type="submit" aria-label="Send delivery ${d.id} again">Send again</button></form></td></tr>`;
+}
+
+function logPage(csrf: string, row: Row, deliveries: DeliveryEntry[], resent: string | undefined): Markup {
+  const id = Number(row.id);
+  return html`${crumbs(...TRAIL, String(row.event_type))}<h1>${String(row.event_type)} → <code>${String(row.url)}</code></h1>
+${resent === undefined ? '' : html`<div class="notice" role="status">Queued again as delivery ${resent}.</div>`}
+<div class="card"><dl class="facts">
+  <dt>On failure</dt><dd>${text(row.failure_type, 'Ignore')}</dd>
+  <dt>Fallback URL</dt><dd>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<code>${row.fallback_url}</code>` : html`<span class="muted">none</span>`}</dd>
+  <dt>Keep replies</dt><dd>${text(row.cache_length, 'NoCache')}</dd>
+  <dt>Signed by App ID</dt><dd><code>${text(row.app_client_id)}</code></dd>
+</dl></div>
+<h2>Delivery log</h2>
+${deliveries.length === 0
+  ? html`<div class="card"><p>Nothing sent yet.</p></div>`
+  : html`<table><caption class="skip">Deliveries, newest first</caption>
+<thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Written</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">HTTP</th><th scope="col">Delivered, or last error</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<tbody>${deliveries.map((d) => deliveryRow(csrf, id, d))}</tbody></table>`}
+<p><a href="/admin/webhooks">All subscriptions</a></p>`;
+}
+
+export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: ConsoleOptions & { webhooks: WebhookConsoleOptions }): void {
+  const { database, policy } = options;
+  const subscriptions = recordsOf(database, webhooks);
+  const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'webhooks' as const });
+  const idOf = (text: string) => (/^\d{1,15}$/.test(text) ? Number(text) : 0);
+  const findSubscription = (id: number) => (id === 0 ? Promise.resolve(undefined) : subscriptions.get(id));
+
+  async function showList(request: Parameters<typeof sessionCsrf>[1], reply: Parameters<typeof sendPage>[0], storeId: number, email: string, values: FormValues, errors: string[]) {
+    const csrf = sessionCsrf(ctx, request);
+    const apps = await listApps(ctx, storeId);
+    const rows = await database.db.selectFrom('webhooks').selectAll().orderBy('id').execute();
+    const counts = await deliveryCounts(database);
+    const form = newForm(csrf, apps, { ...values, app: values.app === '' ? (apps[0]?.clientId ?? '') : values.app }, errors);
+    return sendPage(reply, errors.length > 0 ? 400 : 200, page({ title: 'Webhooks', signedIn: signedIn(email, csrf), body: listPage(csrf, rows, apps, counts, form) }));
+  }
+
+  app.get('/admin/webhooks', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    return showList(request, reply, session.admin.storeId, session.admin.email, emptyForm, []);
+  });
+
+  app.post('/admin/webhooks', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const values = Object.fromEntries(FORM_FIELDS.map((name) => [name, formField(request, name).trim()])) as FormValues;
+    const apps = await listApps(ctx, session.admin.storeId);
+    const subscription: Row = {
+      event_type: values.event_type,
+      url: values.url,
+      failure_type: values.failure_type,
+      fallback_url: values.fallback_url === '' ? null : values.fallback_url,
+      cache_length: values.cache_length,
+      store_id: session.admin.storeId,
+      app_client_id: values.app,
+    };
+    const errors = subscriptionProblems(policy, subscription, true);
+    if (!apps.some((a) => a.clientId === values.app)) errors.push('app: choose one of the registered apps');
+    if (values.url.length > 2000 || values.fallback_url.length > 2000) errors.push('url: must have at most 2000 characters');
+    if (errors.length > 0) return showList(request, reply, session.admin.storeId, session.admin.email, values, errors);
+    await subscriptions.create(subscription);
+    return reply.redirect('/admin/webhooks', 303);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { resent?: string } }>('/admin/webhooks/:id', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const row = await findSubscription(idOf(request.params.id));
+    if (row === undefined) return reply.callNotFound();
+    const csrf = sessionCsrf(ctx, request);
+    const resent = request.query.resent !== undefined && /^\d+$/.test(request.query.resent) ? request.query.resent : undefined;
+    const body = logPage(csrf, row, await recentDeliveries(database, Number(row.id)), resent);
+    return sendPage(reply, 200, page({ title: `Webhook ${String(row.event_type)}`, signedIn: signedIn(session.admin.email, csrf), body }));
+  });
+
+  app.post<{ Params: { id: string; deliveryId: string } }>('/admin/webhooks/:id/deliveries/:deliveryId/resend', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const id = idOf(request.params.id);
+    const made = id === 0 ? undefined : await sendAgain(database, id, idOf(request.params.deliveryId));
+    if (made === undefined) return reply.callNotFound();
+    return reply.redirect(`/admin/webhooks/${id}?resent=${made}`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/webhooks/:id/delete', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const id = idOf(request.params.id);
+    if (id === 0 || !(await subscriptions.remove(id))) return reply.callNotFound();
+    return reply.redirect('/admin/webhooks', 303);
+  });
+}

@@ -1,0 +1,45 @@
+// Webhook schema steps, named 0300_* so they sort after the core's, auth's and idempotency's.
+import { withIdColumn, type ProductMigration } from '@app/database';
+import { sql } from 'kysely';
+import { timestamps } from './timestamps.ts';
+
+export const webhookMigrations: Record<string, ProductMigration> = {
+  '0300_webhooks': {
+    up: async (db, dialect) => {
+      const longText = dialect === 'mysql' ? sql`mediumtext` : 'text';
+      await timestamps(
+        withIdColumn(db.schema.createTable('webhooks'), dialect)
+          .addColumn('event_type', 'varchar(50)', (c) => c.notNull())
+          .addColumn('url', 'varchar(2000)', (c) => c.notNull())
+          .addColumn('failure_type', 'varchar(16)')
+          .addColumn('fallback_url', 'varchar(2000)')
+          .addColumn('store_id', 'integer')
+          .addColumn('cache_length', 'varchar(16)')
+          .addColumn('app_client_id', 'varchar(64)')
+          // One instance at a time delivers a subscription's events, in order: it holds the lease until then.
+          .addColumn('lease_owner', 'varchar(64)')
+          .addColumn('lease_until', 'varchar(32)'),
+      ).execute();
+      await db.schema.createIndex('webhooks_event_type').on('webhooks').column('event_type').execute();
+      // The outbox: one row per event and subscription, written in the transaction of the write that caused it.
+      await withIdColumn(db.schema.createTable('webhook_deliveries'), dialect)
+        .addColumn('subscription_id', 'integer', (c) => c.notNull().references('webhooks.id').onDelete('cascade'))
+        .addColumn('event_type', 'varchar(50)', (c) => c.notNull())
+        .addColumn('body', longText, (c) => c.notNull())
+        // pending, delivered, or failed (given up after the retry window).
+        .addColumn('state', 'varchar(16)', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('last_attempt_at', 'varchar(32)')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'varchar(500)')
+        .addColumn('delivered_at', 'varchar(32)')
+        .addColumn('delivered_to', 'varchar(16)')
+        .addColumn('resent_from', 'integer')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
+      await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'state', 'id']).execute();
+    },
+  },
+};

@@ -1,0 +1,157 @@
+// Idempotency-Key on POST and PUT: the first request with a key claims it (a row whose primary key is
+// the caller's key), runs, and its answer is kept for 24 hours. The same key with the same request
+// gets that answer again without a second write; with another request, 422. A second request that
+// arrives while the first still runs waits for its answer, so two concurrent retries write once.
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/principal.ts';
+import { constraintViolation } from '../db/constraint-violation.ts';
+import type { StoreSchema } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+
+export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
+/** How long a request waits for another one with its key to finish before answering 409. */
+const WAIT_FOR_FIRST_MS = 10_000;
+const POLL_MS = 20;
+const PURGE_EVERY_MS = 15 * 60 * 1000;
+
+export interface IdempotencyOptions {
+  db: Kysely<StoreSchema>;
+  /** Only requests under this prefix (the API) take part. */
+  apiPrefix: string;
+  now?: () => number;
+}
+
+interface Claim {
+  keyHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim: Claim | undefined;
+  }
+}
+
+interface KeyRow {
+  fingerprint: string;
+  created_at: string;
+  status_code: number | null;
+  content_type: string | null;
+  body: string | null;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+function callerOf(principal: Principal): string {
+  return principal.kind === 'token' ? `${principal.storeId}:app:${principal.appId}` : `${principal.storeId}:admin:${principal.adminUserId}`;
+}
+
+function keyOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['idempotency-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  return key;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const idempotency = fp(
+  (app: FastifyInstance, options: IdempotencyOptions) => {
+    const { db } = options;
+    const now = options.now ?? Date.now;
+    app.decorateRequest('idempotencyClaim', undefined);
+
+    const findRow = (keyHash: string) =>
+      db.selectFrom('idempotency_keys').select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body']).where('key_hash', '=', keyHash).executeTakeFirst() as Promise<KeyRow | undefined>;
+
+    /** True when this request now holds the key; false when another request's row is there. */
+    async function claim(keyHash: string, fingerprint: string): Promise<boolean> {
+      try {
+        await db.insertInto('idempotency_keys').values({ key_hash: keyHash, fingerprint, created_at: new Date(now()).toISOString() }).execute();
+        return true;
+      } catch (error) {
+        if (constraintViolation(error) === 'unique') return false;
+        throw error;
+      }
+    }
+
+    async function settle(request: FastifyRequest, reply: FastifyReply, keyHash: string, fingerprint: string): Promise<void> {
+      const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+      for (;;) {
+        if (await claim(keyHash, fingerprint)) {
+          request.idempotencyClaim = { keyHash };
+          return;
+        }
+        const row = await findRow(keyHash);
+        if (row === undefined) continue; // released (the first request failed on the server's side): try again
+        if (Date.parse(row.created_at) <= now() - KEY_LIFETIME_MS) {
+          await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).execute();
+          continue;
+        }
+        if (row.fingerprint !== fingerprint) {
+          throw new ApiError(422, 'This Idempotency-Key was already used with a different request; use a new key for a new request');
+        }
+        if (row.status_code !== null) {
+          await reply
+            .code(row.status_code)
+            .header('idempotent-replayed', 'true')
+            .header('cache-control', 'no-store')
+            .type(row.content_type ?? 'application/json; charset=utf-8')
+            .send(row.body ?? '');
+          return;
+        }
+        if (Date.now() > deadline) {
+          throw new ApiError(409, 'A request with this Idempotency-Key has not finished (it is still running, or the server stopped during it); retry later', { 'retry-after': '1' });
+        }
+        await sleep(POLL_MS);
+      }
+    }
+
+    app.addHook('preValidation', async (request, reply) => {
+      if ((request.method !== 'POST' && request.method !== 'PUT') || request.principal === undefined) return;
+      if (!request.url.startsWith(`${options.apiPrefix}/`)) return;
+      const key = keyOf(request);
+      if (key === undefined) return;
+      // Hashed before any later hook rewrites the body (encrypted fields get a fresh nonce each time).
+      const fingerprint = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body) ?? ''}`);
+      await settle(request, reply, sha256(`${callerOf(request.principal)}\n${key}`), fingerprint);
+      return reply.sent ? reply : undefined;
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claimed = request.idempotencyClaim;
+      if (claimed === undefined) return payload;
+      request.idempotencyClaim = undefined;
+      const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash);
+      // A server-side failure is not an answer to keep: the key is released so a retry runs again.
+      if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
+        await where.execute();
+        return payload;
+      }
+      const contentType = reply.getHeader('content-type');
+      await db
+        .updateTable('idempotency_keys')
+        .set({
+          status_code: reply.statusCode,
+          content_type: typeof contentType === 'string' ? contentType : null,
+          body: payload === undefined || payload === null ? '' : payload.toString(),
+        })
+        .where('key_hash', '=', claimed.keyHash)
+        .execute();
+      return payload;
+    });
+
+    // Answers are kept 24 hours; older rows are removed now and then.
+    const purge = setInterval(() => {
+      const cutoff = new Date(now() - KEY_LIFETIME_MS).toISOString();
+      db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute().catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+    }, PURGE_EVERY_MS);
+    purge.unref();
+    app.addHook('onClose', () => clearInterval(purge));
+    return Promise.resolve();
+  },
+  { name: 'idempotency' },
+);

@@ -1,0 +1,240 @@
+// Sends the outbox's events. Each instance runs one worker; a worker delivers a subscription's events
+// only while it holds that subscription's lease (a compare-and-set on the subscription row), so across
+// any number of instances each subscription is served by one at a time, in the order its events were
+// written. A failed delivery is retried with exponential backoff and jitter until its retry window
+// (24 hours) has passed, and later events of that subscription wait behind it.
+import { randomBytes } from 'node:crypto';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import type { FailureType } from './event-types.ts';
+import { onQueued } from './resource-events.ts';
+import { sendSigned, type Outcome, type Sender } from './send.ts';
+
+export interface RetrySchedule {
+  /** Wait before the second attempt; doubles with each failure. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** How long after the event attempts go on; the last one falls at its end. */
+  windowMs: number;
+}
+
+export const defaultRetry: RetrySchedule = { firstDelayMs: 10_000, maxDelayMs: 3_600_000, windowMs: 24 * 3_600_000 };
+
+export interface DeliveryOptions {
+  sender: Sender;
+  /** The App Secret of an App ID, which signs its subscriptions' deliveries. */
+  secretOf: (clientId: string) => Promise<string | undefined>;
+  retry?: RetrySchedule;
+  /** How often the outbox is looked at when no local write announced anything (other instances' writes). */
+  pollMs?: number;
+  timeoutMs?: number;
+  /** Subscriptions served at once. */
+  concurrency?: number;
+  log: { warn(message: string): void };
+}
+
+export interface DeliveryWorker {
+  readonly instance: string;
+  stop(): Promise<void>;
+}
+
+/** The next wait: first × 2^(failures−1), capped, then jittered down by up to half so retries spread out. */
+export function backoffMs(retry: RetrySchedule, failures: number, random = Math.random): number {
+  const full = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.min(failures - 1, 30));
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/** Delivered and given-up events stay in the log this long. */
+export const LOG_KEPT_MS = 30 * 24 * 3_600_000;
+const PURGE_EVERY_MS = 3_600_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
+
+export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOptions): DeliveryWorker {
+  const { db } = database;
+  const instance = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const retry = options.retry ?? defaultRetry;
+  const pollMs = options.pollMs ?? 1000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // Renewed before each attempt, which may try the URL and then the fallback. After a crash, another
+  // instance takes the subscription over once this has run out.
+  const leaseMs = 2 * timeoutMs + 5000;
+  const concurrency = options.concurrency ?? 4;
+  const serving = new Map<number, Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  let again = false;
+
+  async function lease(id: number): Promise<boolean> {
+    const now = Date.now();
+    const result = await db
+      .updateTable('webhooks')
+      .set({ lease_owner: instance, lease_until: iso(now + leaseMs) })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now)), eb('lease_owner', '=', instance)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async function release(id: number): Promise<void> {
+    await db.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', instance).execute();
+  }
+
+  async function attempt(subscription: Row, delivery: Row, secret: string | undefined): Promise<{ outcome: Outcome; to: 'url' | 'fallback_url' }> {
+    if (secret === undefined) return { outcome: { ok: false, status: undefined, error: 'the app that made this subscription no longer exists' }, to: 'url' };
+    const send = (url: string) =>
+      sendSigned(options.sender, { url, event: String(delivery.event_type), deliveryId: String(delivery.id), body: String(delivery.body), secret, timeoutMs, maxReplyBytes: 64 * 1024 });
+    const first = await send(String(subscription.url));
+    const fallback = subscription.fallback_url;
+    if (first.ok || (subscription.failure_type as FailureType | null) !== 'Fallback' || typeof fallback !== 'string' || fallback === '') return { outcome: first, to: 'url' };
+    const second = await send(fallback);
+    if (second.ok) return { outcome: second, to: 'fallback_url' };
+    return { outcome: { ok: false, status: second.status, error: `url: ${first.ok ? '' : first.error}; fallback_url: ${second.error}` }, to: 'fallback_url' };
+  }
+
+  /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
+  async function serve(id: number): Promise<void> {
+    const subscription = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    if (subscription === undefined) return;
+    const clientId = subscription.app_client_id;
+    const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
+    let leasedAt = Date.now();
+    // Successes are recorded together (one UPDATE for a run of them, not one each); a crash before that
+    // sends them again, which receivers already expect (at least once, same X-AC-Delivery).
+    let done: { ids: number[]; status: number; to: string } | undefined;
+    const recordDone = async () => {
+      if (done === undefined) return;
+      const { ids, status, to } = done;
+      done = undefined;
+      const at = iso(Date.now());
+      await db
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: to }))
+        .where('id', 'in', ids)
+        .execute();
+    };
+    try {
+      while (!stopped) {
+        // The next few in order; each is sent only once the one before it is done.
+        const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(50).execute();
+        if (batch.length === 0) return;
+        for (const delivery of batch) {
+          if (stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
+          // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
+          if (Date.now() - leasedAt > leaseMs - 2 * timeoutMs - 1000) {
+            await recordDone();
+            if (!(await lease(id))) return;
+            leasedAt = Date.now();
+          }
+          const { outcome, to } = await attempt(subscription, delivery, secret);
+          if (outcome.ok) {
+            if (done !== undefined && (done.status !== outcome.status || done.to !== to)) await recordDone();
+            done ??= { ids: [], status: outcome.status, to };
+            done.ids.push(Number(delivery.id));
+            continue;
+          }
+          await recordDone();
+          const now = Date.now();
+          const attempts = Number(delivery.attempts) + 1;
+          const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;
+          const givenUp = now >= windowEnd;
+          await db
+            .updateTable('webhook_deliveries')
+            .set({
+              attempts,
+              last_attempt_at: iso(now),
+              last_status: outcome.status ?? null,
+              state: givenUp ? 'failed' : 'pending',
+              last_error: clip(outcome.error),
+              next_attempt_at: iso(Math.min(now + backoffMs(retry, attempts), windowEnd)),
+            })
+            .where('id', '=', delivery.id as number)
+            .execute();
+          // Later events wait behind this one, so the receiver sees them in order.
+          if (!givenUp) return;
+        }
+        await recordDone();
+      }
+    } finally {
+      await recordDone();
+    }
+  }
+
+  async function tick(): Promise<void> {
+    // Subscriptions whose oldest pending event is due (the others wait behind a retry).
+    const due = await db
+      .selectFrom('webhook_deliveries as d')
+      .select('d.subscription_id')
+      .where('d.state', '=', 'pending')
+      .where('d.next_attempt_at', '<=', iso(Date.now()))
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom('webhook_deliveries as e').select('e.id').whereRef('e.subscription_id', '=', 'd.subscription_id').where('e.state', '=', 'pending').whereRef('e.id', '<', 'd.id'))),
+      )
+      .orderBy('d.subscription_id')
+      .limit(100)
+      .execute();
+    for (const { subscription_id } of due) {
+      const id = Number(subscription_id);
+      if (stopped || serving.size >= concurrency) break;
+      if (serving.has(id) || !(await lease(id))) continue;
+      const run = serve(id)
+        .catch((error: unknown) => options.log.warn(`webhook delivery for subscription ${id} failed: ${error instanceof Error ? error.message : String(error)}`))
+        .then(() => release(id))
+        .catch(() => undefined)
+        .finally(() => {
+          serving.delete(id);
+          wake();
+        });
+      serving.set(id, run);
+    }
+  }
+
+  function schedule(ms: number): void {
+    clearTimeout(timer);
+    if (stopped) return;
+    timer = setTimeout(wake, ms);
+    timer.unref();
+  }
+
+  /** Looks at the outbox now (or right after the look already running). */
+  function wake(): void {
+    if (stopped) return;
+    if (ticking !== undefined) {
+      again = true;
+      return;
+    }
+    ticking = tick()
+      .catch((error: unknown) => options.log.warn(`webhook outbox check failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        ticking = undefined;
+        if (again) {
+          again = false;
+          wake();
+        } else schedule(pollMs);
+      });
+  }
+
+  const unsubscribe = onQueued(database, wake);
+  schedule(0);
+  const purge = setInterval(() => {
+    db.deleteFrom('webhook_deliveries')
+      .where('state', 'in', ['delivered', 'failed'])
+      .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
+      .execute()
+      .catch((error: unknown) => options.log.warn(`purging the webhook log failed: ${error instanceof Error ? error.message : String(error)}`));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+
+  return {
+    instance,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(purge);
+      unsubscribe();
+      await ticking;
+      await Promise.all(serving.values());
+    },
+  };
+}

@@ -1,0 +1,94 @@
+// Events that expect a reply (ValidateProduct, GetTax, ...): asked while the request that needs the value
+// waits, of every subscription at once, each with the platform's 3-second limit. A reply is reused for
+// the subscription's cache_length when the same question comes again. When a subscription fails to
+// answer, its failure_type decides: Ignore goes on without its reply, Error fails the request (502), and
+// Fallback asks the fallback URL, then goes on without a reply if that fails too.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import { cacheLengths, type CacheLength, type EventName, type FailureType } from './event-types.ts';
+import { sendSigned, type Outcome, type Sender } from './send.ts';
+
+export const REPLY_LIMIT_MS = 3000;
+/** A new or changed subscription is asked within this long on every instance. */
+const SUBSCRIPTIONS_FRESH_MS = 1000;
+
+export type Reply = Record<string, unknown>;
+
+export interface ReplyAsker {
+  /** The replies of every subscription to this event, in subscription order; none when nobody subscribed. */
+  ask(event: EventName, body: Record<string, unknown>): Promise<Reply[]>;
+}
+
+export interface ReplyOptions {
+  sender: Sender;
+  secretOf: (clientId: string) => Promise<string | undefined>;
+  /** Tests shorten the platform's 3 seconds. */
+  limitMs?: number;
+}
+
+function parsed(outcome: Outcome): Reply | string {
+  if (!outcome.ok) return outcome.error;
+  try {
+    const value: unknown = JSON.parse(outcome.reply);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Reply;
+  } catch {
+    // falls through
+  }
+  return 'the reply is not a JSON object';
+}
+
+export function replyAsker(database: StoreDatabase, options: ReplyOptions): ReplyAsker {
+  const limitMs = options.limitMs ?? REPLY_LIMIT_MS;
+  const subscribed = new Map<EventName, { at: number; rows: Promise<Row[]> }>();
+  const replies = new LRUCache<string, Reply>({ max: 5000 });
+
+  function subscriptionsTo(event: EventName): Promise<Row[]> {
+    const known = subscribed.get(event);
+    if (known !== undefined && Date.now() - known.at < SUBSCRIPTIONS_FRESH_MS) return known.rows;
+    const rows = database.db.selectFrom('webhooks').selectAll().where('event_type', '=', event).orderBy('id').execute();
+    subscribed.set(event, { at: Date.now(), rows });
+    rows.catch(() => subscribed.delete(event));
+    return rows;
+  }
+
+  async function askOne(event: EventName, subscription: Row, text: string, bodyHash: string): Promise<Reply | undefined> {
+    const cacheLength = typeof subscription.cache_length === 'string' && Object.hasOwn(cacheLengths, subscription.cache_length) ? cacheLengths[subscription.cache_length as CacheLength] : 0;
+    const key = `${String(subscription.id)}\n${String(subscription.url)}\n${bodyHash}`;
+    const cached = cacheLength > 0 ? replies.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const secret = typeof subscription.app_client_id === 'string' ? await options.secretOf(subscription.app_client_id) : undefined;
+    const send = async (url: string): Promise<Reply | string> =>
+      secret === undefined
+        ? 'the app that made this subscription no longer exists'
+        : parsed(await sendSigned(options.sender, { url, event, deliveryId: `reply-${bodyHash.slice(0, 16)}`, body: text, secret, timeoutMs: limitMs, maxReplyBytes: 256 * 1024 }));
+    let answer = await send(String(subscription.url));
+    const failure = (subscription.failure_type ?? 'Ignore') as FailureType;
+    if (typeof answer === 'string' && failure === 'Fallback' && typeof subscription.fallback_url === 'string' && subscription.fallback_url !== '') {
+      answer = await send(subscription.fallback_url);
+    }
+    if (typeof answer === 'string') {
+      if (failure === 'Error') throw new ApiError(502, `A ${event} webhook this store relies on failed (${answer}); try again later`);
+      return undefined;
+    }
+    if (cacheLength > 0) replies.set(key, answer, { ttl: cacheLength });
+    return answer;
+  }
+
+  return {
+    async ask(event, body) {
+      const subscriptions = await subscriptionsTo(event);
+      if (subscriptions.length === 0) return [];
+      const text = JSON.stringify(body);
+      const bodyHash = createHash('sha256').update(text).digest('hex');
+      const answers = await Promise.all(subscriptions.map((subscription) => askOne(event, subscription, text, bodyHash)));
+      return answers.filter((answer): answer is Reply => answer !== undefined);
+    },
+  };
+}
+
+/** The validation messages of Validate* replies, all together. */
+export function validationMessages(replies: readonly Reply[]): string[] {
+  return replies.flatMap((reply) => (Array.isArray(reply.validation_messages) ? reply.validation_messages.filter((m): m is string => typeof m === 'string' && m !== '') : []));
+}

@@ -1,0 +1,203 @@
+// Which writes send which events, as data the write path reads; and the statements that queue them.
+// The events are queued by the write itself, in its transaction: one row per subscription in the
+// outbox (webhook_deliveries), so an event is never lost when the process dies after the write.
+import { sql, type CompiledQuery } from 'kysely';
+import type { WriteSteps } from '../db/group-commit.ts';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import type { ResourceDeclaration } from '../resources/declaration.ts';
+import type { EventName } from './event-types.ts';
+
+/** The referenced record's boolean flag, e.g. an order's status `is_shipped`. */
+interface Condition {
+  readonly via: string;
+  readonly flag: string;
+  readonly is: boolean;
+}
+
+interface EventRule {
+  readonly event: EventName;
+  /** A new record, any update, or an update that changes this field. */
+  readonly on: 'create' | 'update' | { readonly changed: string };
+  /** All must hold for the record as written. */
+  readonly when?: readonly Condition[];
+  /** Adds `old_<name>` and `new_<name>`: the changed field's values, or the records they reference. */
+  readonly oldNew?: string;
+  /** `item`: the platform's product status summary instead of the record under its key. */
+  readonly body?: 'item';
+}
+
+interface ResourceEvents {
+  /** The record goes under this key: `{"product": {...}}`. */
+  readonly key: string;
+  readonly rules: readonly EventRule[];
+  /** Asked before a POST or PUT is written (the record as it would be); its validation messages refuse the write. */
+  readonly validate?: EventName;
+}
+
+const statusIs = (flag: string, is: boolean): Condition => ({ via: 'order_status_id', flag, is });
+
+/** The events each resource's writes send, as the platform's docs tie them. */
+export const resourceEvents: Readonly<Record<string, ResourceEvents>> = {
+  products: {
+    key: 'product',
+    validate: 'ValidateProduct',
+    rules: [
+      { event: 'ProductCreated', on: 'create' },
+      { event: 'ProductUpdated', on: 'update' },
+      { event: 'ProductStatusChanged', on: { changed: 'product_status_id' }, body: 'item' },
+    ],
+  },
+  customers: {
+    key: 'customer',
+    validate: 'ValidateCustomer',
+    rules: [
+      { event: 'CustomerCreated', on: 'create' },
+      { event: 'CustomerUpdated', on: 'update' },
+      { event: 'CustomerEmailUpdated', on: { changed: 'email' }, oldNew: 'email' },
+    ],
+  },
+  orders: {
+    key: 'order',
+    rules: [
+      { event: 'NewOrder', on: 'create' },
+      { event: 'NewValidOrder', on: 'create', when: [statusIs('is_cancelled', false), statusIs('is_declined', false)] },
+      { event: 'OrderUpdated', on: 'update' },
+      { event: 'OrderStatusChanged', on: { changed: 'order_status_id' }, oldNew: 'status' },
+      { event: 'OrderCanceled', on: { changed: 'order_status_id' }, when: [statusIs('is_cancelled', true)] },
+      { event: 'OrderDeclined', on: { changed: 'order_status_id' }, when: [statusIs('is_declined', true)] },
+      { event: 'OrderShipped', on: { changed: 'order_status_id' }, when: [statusIs('is_shipped', true)] },
+    ],
+  },
+};
+
+/** The event that validates writes of a resource, and the key its record goes under. */
+export function validationOf(resource: string): { event: EventName; key: string } | undefined {
+  const declared = Object.hasOwn(resourceEvents, resource) ? resourceEvents[resource] : undefined;
+  return declared?.validate === undefined ? undefined : { event: declared.validate, key: declared.key };
+}
+
+export interface WriteEvents {
+  /** Updates need the record as it was before, to see what changed. */
+  readonly needsBefore: boolean;
+  created(record: Row): WriteSteps<void>;
+  updated(before: Row | undefined, after: Row): WriteSteps<void>;
+  /** Whether writes queued a delivery since the last call (announced once they have committed). */
+  takeQueued(): boolean;
+}
+
+type Lookup = (resource: string, id: unknown) => WriteSteps<Row | undefined>;
+
+const outboxNudges = new WeakMap<StoreDatabase, Set<() => void>>();
+
+/** Calls `nudge` after each committed write that queued a delivery on this database (in this process). */
+export function onQueued(database: StoreDatabase, nudge: () => void): () => void {
+  let set = outboxNudges.get(database);
+  if (set === undefined) outboxNudges.set(database, (set = new Set()));
+  set.add(nudge);
+  return () => set.delete(nudge);
+}
+
+/** Tells this process's delivery workers that a write committed events; they look at once instead of at their next poll. */
+export function announceQueued(database: StoreDatabase): void {
+  for (const nudge of outboxNudges.get(database) ?? []) nudge();
+}
+
+/**
+ * The event statements of one resource's writes, or undefined when its writes send none.
+ * `lookup` reads a record by id inside the write, `shape` turns a row of a resource into its API form.
+ */
+export function writeEventsOf(
+  database: StoreDatabase,
+  resource: ResourceDeclaration,
+  lookup: Lookup,
+  hidden: (resource: string) => readonly string[],
+): WriteEvents | undefined {
+  const declared: ResourceEvents | undefined = Object.hasOwn(resourceEvents, resource.name) ? resourceEvents[resource.name] : undefined;
+  if (declared === undefined) return undefined;
+  const { key, rules } = declared;
+  const { db } = database;
+  const referenceOf = (field: string) => resource.fields[field]?.references;
+  let queuedSinceAsked = false;
+
+  // Compiled once with stand-in values, which each call swaps for its own.
+  const EVENT = '\0event';
+  const BODY = '\0body';
+  const AT = '\0at';
+  const fanOut = db
+    .insertInto('webhook_deliveries')
+    .columns(['subscription_id', 'event_type', 'body', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      db
+        .selectFrom('webhooks')
+        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
+        .where('event_type', '=', EVENT),
+    )
+    .compile();
+  const queue = (event: EventName, body: string, at: string): CompiledQuery => ({
+    ...fanOut,
+    parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
+  });
+
+  const visible = (name: string, row: Row | undefined): Row | undefined => {
+    if (row === undefined) return undefined;
+    const out = { ...row };
+    for (const field of hidden(name)) delete out[field];
+    return out;
+  };
+
+  function* send(rule: EventRule, record: Row, before: Row | undefined, referenced: (field: string) => WriteSteps<Row | undefined>): WriteSteps<number> {
+    for (const condition of rule.when ?? []) {
+      const target = yield* referenced(condition.via);
+      if (Boolean(target?.[condition.flag]) !== condition.is) return 0;
+    }
+    let body: Record<string, unknown>;
+    if (rule.body === 'item') {
+      const status = yield* referenced('product_status_id');
+      body = { item: { product_id: record.id, product_status_id: record.product_status_id, product: record, product_status: status ?? null, inventory: record.quantity_on_hand, item_number: record.item_number } };
+    } else {
+      body = { [key]: record };
+    }
+    if (rule.oldNew !== undefined && typeof rule.on === 'object') {
+      const field = rule.on.changed;
+      const target = referenceOf(field);
+      if (target === undefined) {
+        body[`old_${rule.oldNew}`] = before?.[field] ?? null;
+        body[`new_${rule.oldNew}`] = record[field] ?? null;
+      } else {
+        body[`old_${rule.oldNew}`] = visible(target, yield* lookup(target, before?.[field])) ?? null;
+        body[`new_${rule.oldNew}`] = (yield* referenced(field)) ?? null;
+      }
+    }
+    const result = yield queue(rule.event, JSON.stringify(body), new Date().toISOString());
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  function* emit(kind: 'create' | 'update', written: Row, before: Row | undefined): WriteSteps<void> {
+    const record = visible(resource.name, written) as Row;
+    const cache = new Map<string, Row | undefined>();
+    function* referenced(field: string): WriteSteps<Row | undefined> {
+      if (!cache.has(field)) {
+        const target = referenceOf(field);
+        cache.set(field, target === undefined ? undefined : visible(target, yield* lookup(target, written[field])));
+      }
+      return cache.get(field);
+    }
+    let queued = 0;
+    for (const rule of rules) {
+      const applies = typeof rule.on === 'string' ? rule.on === kind : kind === 'update' && before !== undefined && before[rule.on.changed] !== written[rule.on.changed];
+      if (applies) queued += yield* send(rule, record, before, referenced);
+    }
+    if (queued > 0) queuedSinceAsked = true;
+  }
+
+  return {
+    takeQueued() {
+      const queued = queuedSinceAsked;
+      queuedSinceAsked = false;
+      return queued;
+    },
+    needsBefore: rules.some((rule) => typeof rule.on === 'object'),
+    created: (record) => emit('create', record, undefined),
+    updated: (before, after) => emit('update', after, before),
+  };
+}

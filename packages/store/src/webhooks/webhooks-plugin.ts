@@ -1,0 +1,110 @@
+// Webhooks in the store app: checks subscriptions as they are written (the target policy, the caller's
+// app and store), and runs this instance's delivery worker while the app is up.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { secretOf } from '../auth/apps.ts';
+import type { AuthContext } from '../auth/context.ts';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { ResourceRouteConfig } from '../resources/routes.ts';
+import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
+import { recordsOf } from '../resources/records.ts';
+import { resourceNamed } from '../resources/registry.ts';
+import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
+import { validationOf } from './resource-events.ts';
+import { closeSender, type Sender } from './send.ts';
+import { subscriptionProblems } from './subscription-check.ts';
+import type { TargetPolicy } from './target-policy.ts';
+
+export interface WebhookSettings {
+  /** Addresses or CIDRs in loopback/private ranges that webhooks may reach (none by default). */
+  allowedNetworks?: readonly string[];
+  /** Extra CA certificates (PEM) that receivers' certificates may chain to. */
+  ca?: string;
+  retry?: RetrySchedule;
+  pollMs?: number;
+  /** Limit of one delivery attempt. */
+  timeoutMs?: number;
+  /** False: this instance sends nothing (another one does). */
+  deliver?: boolean;
+  /** Limit of a reply-expecting event (the platform's 3 s). */
+  replyLimitMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Asks the subscribers of an event that expects a reply (GetTax, ValidateCart, ...). */
+    webhookReplies: ReplyAsker;
+  }
+}
+
+export const webhooksPlugin = fp(
+  (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
+    const { policy } = options;
+    app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
+      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+      const principal = request.principal;
+      if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return done();
+      const body = request.body as Row;
+      const creating = request.method === 'POST';
+      const problems = subscriptionProblems(policy, body, creating);
+      if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId) problems.push(`store_id: must be this store's id, ${principal.storeId}`);
+      if (problems.length > 0) {
+        done(new ApiError(400, problems.join('; ')));
+        return;
+      }
+      if (creating) {
+        body.store_id = principal.storeId;
+        // Deliveries are signed with the App Secret of the app that subscribed; only tokens may write here.
+        if (principal.kind === 'token') request.serverValues = { app_client_id: principal.appId };
+      }
+      done();
+    });
+
+    const sender: Sender = { policy, ca: options.settings.ca };
+    const asker = replyAsker(options.database, {
+      sender,
+      secretOf: (clientId) => secretOf(options.auth, clientId),
+      ...(options.settings.replyLimitMs === undefined ? {} : { limitMs: options.settings.replyLimitMs }),
+    });
+    app.decorate('webhookReplies', asker);
+
+    // Validate* events: the record as it would be written goes to the subscribers first; their messages refuse the write.
+    app.addHook('preHandler', async (request) => {
+      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+      const validation = config.resource === undefined ? undefined : validationOf(config.resource);
+      const body = request.body;
+      if (validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+      const resource = resourceNamed(config.resource as string);
+      const id = Number((request.params as { id?: string }).id);
+      const current = request.method === 'PUT' && Number.isInteger(id) && id > 0 ? await recordsOf(options.database, resource).get(id) : undefined;
+      if (request.method === 'PUT' && current === undefined) return; // the route answers 404
+      const candidate: Row = { ...current, ...(body as Row) };
+      for (const [name, field] of Object.entries(resource.fields)) if (field.encrypted === true) delete candidate[name];
+      const messages = validationMessages(await asker.ask(validation.event, { [validation.key]: candidate }));
+      if (messages.length > 0) throw new ApiError(400, messages.join('; '));
+    });
+
+    let worker: DeliveryWorker | undefined;
+    if (options.settings.deliver !== false) {
+      const { settings } = options;
+      app.addHook('onReady', () => {
+        worker = startDeliveryWorker(options.database, {
+          sender,
+          secretOf: (clientId) => secretOf(options.auth, clientId),
+          ...(settings.retry === undefined ? {} : { retry: settings.retry }),
+          ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
+          ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+          log: app.log,
+        });
+        return Promise.resolve();
+      });
+    }
+    app.addHook('onClose', async () => {
+      await worker?.stop();
+      closeSender(sender);
+    });
+    return Promise.resolve();
+  },
+  { name: 'webhooks' },
+);

@@ -1,0 +1,117 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- replies are JSON checked by assertions */
+// Input an attacker would try, each once found to answer 500 or to store what the column cannot hold:
+// inherited property names taken for declared ones, endless sort lists, numbers and dates past what
+// the columns hold, a category made its own ancestor. Each must be a 4xx in the store's error format.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { testDatabaseTargets } from '@app/database/testing';
+import { serveStore } from '../src/server.ts';
+import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
+
+function assertError(reply: Reply, status: number, details?: RegExp): void {
+  assert.equal(reply.status, status, reply.text);
+  assert.deepEqual(Object.keys(reply.json).sort(), ['details', 'message', 'status_code']);
+  assert.equal(reply.json.status_code, status);
+  if (details !== undefined) assert.match(reply.json.details, details);
+}
+
+for (const target of await testDatabaseTargets()) {
+  describe(`hostile input on ${target.name}`, { skip: target.skip }, () => {
+    let s: StoreUnderTest;
+    before(async () => {
+      s = await startStoreUnderTest(target);
+    });
+    after(() => s?.close());
+
+    test("names found on Object.prototype are not fields, sorts, or nested collections: 400, or ignored as unknown filters", async () => {
+      for (const query of ['sort=constructor', 'sort=-toString', 'sort=__proto__', 'fields=__proto__', 'fields=hasOwnProperty', 'expand=valueOf', 'expand=__proto__']) {
+        assertError(await s.call('GET', `/products?${query}`), 400);
+      }
+      for (const query of ['constructor=eq:1', 'toString=1', '__proto__=x', 'valueOf=gt:3']) {
+        const reply = await s.call('GET', `/products?${query}`);
+        assert.equal(reply.status, 200, `${query}: ${reply.text}`);
+      }
+    });
+
+    test('a sort list longer than the fields it could name is a 400', async () => {
+      const many = Array.from({ length: 2000 }, (_, i) => (i % 2 === 0 ? 'id' : '-cost')).join(',');
+      assertError(await s.call('GET', `/products?sort=${many}`), 400, /sort/);
+      assertError(await s.call('GET', '/products?sort=price,-price'), 400, /sort/);
+      assert.equal((await s.call('GET', '/products?sort=-price,item_name')).status, 200);
+    });
+
+    test("integers beyond what the column holds are a 400, never stored or a 500 on reading back", async () => {
+      for (const value of ['-9007199254740993', '9223372036854775807', '1e308', '2147483648', '-2147483649']) {
+        assertError(await s.call('POST', '/products', { rawBody: `{"item_name":"n","quantity_on_hand":${value}}`, headers: { 'content-type': 'application/json' } }), 400, /quantity_on_hand/);
+      }
+      const edge = await s.call('POST', '/products', { body: { item_name: 'edge', quantity_on_hand: 2147483647, sort_order: -2147483648 } });
+      assert.equal(edge.status, 201, edge.text);
+      const back = await s.call('GET', `/products/${edge.json.id}`);
+      assert.equal(back.json.quantity_on_hand, 2147483647);
+      assert.equal(back.json.sort_order, -2147483648);
+      assertError(await s.call('GET', '/products?quantity_on_hand=gt:9223372036854775807'), 400, /quantity_on_hand/);
+      assertError(await s.call('GET', '/products/9999999999'), 404);
+    });
+
+    test('decimals beyond the column (14 digits, 4 after the point) are a 400', async () => {
+      assertError(await s.call('POST', '/products', { rawBody: '{"item_name":"n","price":1e308}', headers: { 'content-type': 'application/json' } }), 400, /price/);
+      assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: 1e10 } }), 400, /price/);
+      assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: -1e10 } }), 400, /price/);
+      const edge = await s.call('POST', '/products', { body: { item_name: 'edge', price: 9999999999.9999, cost: -9999999999.9999 } });
+      assert.equal(edge.status, 201, edge.text);
+      assert.equal((await s.call('GET', `/products/${edge.json.id}`)).json.price, 9999999999.9999);
+    });
+
+    test('a leap second, or a date-time past year 9999 in UTC, is a 400', async () => {
+      assertError(await s.call('POST', '/orders', { body: { ordered_at: '2016-12-31T23:59:60Z' } }), 400, /ordered_at/);
+      assertError(await s.call('POST', '/orders', { body: { ordered_at: '9999-12-31T23:59:59-05:00' } }), 400, /ordered_at/);
+      assertError(await s.call('GET', '/orders?ordered_at=gt:2016-12-31T23:59:60Z'), 400, /ordered_at/);
+      const fine = await s.call('POST', '/orders', { body: { ordered_at: '2016-12-31T23:59:59+01:00' } });
+      assert.equal(fine.status, 201, fine.text);
+      assert.equal(fine.json.ordered_at, '2016-12-31T22:59:59.000Z');
+    });
+
+    test('text with a NUL character is a 400, in a body or a filter', async () => {
+      assertError(await s.call('POST', '/products', { body: { item_name: 'a\u0000b' } }), 400, /item_name/);
+      assertError(await s.call('GET', '/products?item_name=eq:a%00b'), 400, /item_name/);
+    });
+
+    test('a category cannot be its own parent or its own ancestor: 409', async () => {
+      const top = (await s.call('POST', '/categories', { body: { name: 'Top' } })).json;
+      const middle = (await s.call('POST', '/categories', { body: { name: 'Middle', parent_category_id: top.id } })).json;
+      const low = (await s.call('POST', '/categories', { body: { name: 'Low', parent_category_id: middle.id } })).json;
+      assertError(await s.call('PUT', `/categories/${top.id}`, { body: { parent_category_id: top.id } }), 409, /parent_category_id/);
+      assertError(await s.call('PUT', `/categories/${top.id}`, { body: { parent_category_id: low.id } }), 409, /parent_category_id/);
+      assert.equal((await s.call('GET', `/categories/${top.id}`)).json.parent_category_id, null);
+      const moved = await s.call('PUT', `/categories/${low.id}`, { body: { parent_category_id: top.id } });
+      assert.equal(moved.status, 200, moved.text);
+    });
+
+    test('two updates racing to close a loop between two categories: at most one succeeds', async () => {
+      for (let round = 0; round < 5; round += 1) {
+        const a = (await s.call('POST', '/categories', { body: { name: `A${round}` } })).json;
+        const b = (await s.call('POST', '/categories', { body: { name: `B${round}` } })).json;
+        const [ab, ba] = await Promise.all([
+          s.call('PUT', `/categories/${a.id}`, { body: { parent_category_id: b.id } }),
+          s.call('PUT', `/categories/${b.id}`, { body: { parent_category_id: a.id } }),
+        ]);
+        assert.deepEqual([ab.status, ba.status].sort(), [200, 409], `${ab.text} ${ba.text}`);
+      }
+    });
+  });
+}
+
+test('the SQLite store is made readable by its owner only, like auth.key', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'store-mode-'));
+  try {
+    const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'db', 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+    await store.close();
+    for (const file of ['db/store.sqlite', 'auth.key']) assert.equal(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
+    assert.equal(statSync(join(dataDir, 'db')).mode & 0o077, 0, 'nobody else may list the directory');
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
