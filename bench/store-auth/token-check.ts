@@ -8,14 +8,13 @@ import { join } from 'node:path';
 import { migrateToLatest, openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
-import { storeMigrations } from '../../packages/store/src/app.ts';
 import { createApp } from '../../packages/store/src/auth/apps.ts';
 import { authPlugin } from '../../packages/store/src/auth/auth-plugin.ts';
 import { authContext } from '../../packages/store/src/auth/context.ts';
 import type { AuthTables } from '../../packages/store/src/auth/schema.ts';
 import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
 import { ensureStore } from '../../packages/store/src/db/first-start.ts';
-import { MIGRATION_PRODUCT } from '../../packages/store/src/db/migrations.ts';
+import { MIGRATION_PRODUCT, storeMigrations } from '../../packages/store/src/db/migrations.ts';
 import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
@@ -27,7 +26,7 @@ const database = await openDatabase<StoreSchema>(`sqlite:${join(dir, 'store.sqli
 try {
   await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
   const storeId = (await ensureStore(database))?.storeId ?? 1;
-  const ctx = authContext({ db: database.db as unknown as Kysely<AuthTables>, key: randomBytes(32) });
+  const ctx = authContext({ db: database.db as unknown as Kysely<AuthTables>, dialect: database.dialect, key: randomBytes(32) });
   const { app: client } = await createApp(ctx, storeId, { name: 'bench', kind: 'custom' });
   // Many live tokens, so the lookup works on an index of realistic size.
   const tokens: string[] = [];

@@ -1,23 +1,34 @@
 // The servers under measurement, in their own process so the load generator does not share their CPU:
-// the store API as served (rate limiting + caching), the same store without those two, and a bare Fastify
-// HTTPS route answering the same JSON (the ceiling). All on one certificate; each store on its own SQLite.
+// the store API as served (rate limiting + caching), the same store without those two, a bare Fastify
+// HTTPS route answering the same JSON (the ceiling), the read peer (a bare Fastify route that runs the
+// store's SELECT on the same SQLite file through node:sqlite and serialises the rows, nothing else), and the
+// store as served with one webhook subscription to ProductCreated, delivering to a receiver in another process.
+// All on one certificate; each store on its own SQLite.
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
-import { serveStore, type RunningStore } from '../../packages/store/src/server.ts';
+import { serveStore, type RunningStore, type ServeOptions } from '../../packages/store/src/server.ts';
 import { createApp } from '../../packages/store/src/auth/apps.ts';
+import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
 import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { postBody } from './post-body.ts';
+import { postBody, seedBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
 const tls = await loadOrCreateCertificate({ dataDir });
 
-// Calls spread over many custom apps' tokens, so each is counted and authenticated but none is refused.
-const TOKEN_APPS = Number(process.env.BENCH_TOKEN_APPS ?? 2000);
+// Calls spread over many custom apps' tokens, so each is counted and authenticated but none is refused:
+// a gold app may make 50 calls per 10 s, so N apps carry 5·N calls a second (8,000: 40,000/s, more than
+// the bare route serves here). Below the principal cache's 10,000 entries, so tokens stay cached.
+const TOKEN_APPS = Number(process.env.BENCH_TOKEN_APPS ?? 8000);
+const SEEDED = 1050;
 
 async function benchTokens(store: RunningStore): Promise<string[]> {
   const ctx = store.app.storeAuth;
@@ -29,12 +40,13 @@ async function benchTokens(store: RunningStore): Promise<string[]> {
   return tokens;
 }
 
-async function seededStore(name: string, without: { rateLimit?: boolean; cache?: boolean }): Promise<{ store: RunningStore; tokens: string[] }> {
-  const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, `${name}.sqlite`)}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without });
+async function seededStore(name: string, without: { rateLimit?: boolean; cache?: boolean }, extra: Partial<ServeOptions> = {}): Promise<{ store: RunningStore; tokens: string[] }> {
+  const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, `${name}.sqlite`)}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without, ...extra });
   const tokens = await benchTokens(store);
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
-  for (let i = 0; i < 150; i += 1) {
-    const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: postBody, headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' } });
+  // Enough for a list of 1000, every field filled, as a real catalogue's products are.
+  for (let i = 0; i < SEEDED; i += 1) {
+    const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: seedBody(i), headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' } });
     await response.body.text();
     if (response.statusCode !== 201) throw new Error(`seeding ${name}: ${response.statusCode}`);
   }
@@ -52,6 +64,22 @@ async function body(url: string, method: 'GET' | 'POST', token: string): Promise
 
 const { store: full, tokens: fullTokens } = await seededStore('full', {});
 const { store: plain, tokens: plainTokens } = await seededStore('plain', { rateLimit: true, cache: true });
+const receiver = fork(new URL('./webhook-receiver.ts', import.meta.url), [dataDir], { stdio: 'inherit' });
+const [{ port: receiverPort }] = (await once(receiver, 'message')) as [{ port: number }];
+const { store: hooked, tokens: hookedTokens } = await seededStore('hooked', {}, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: tls.cert } });
+{
+  const dispatcher = new Agent({ connect: { ca: tls.cert } });
+  const response = await request(`${hooked.apiUrl}/webhooks`, {
+    method: 'POST',
+    dispatcher,
+    body: JSON.stringify({ event_type: 'ProductCreated', url: `https://127.0.0.1:${receiverPort}/hook` }),
+    headers: { 'content-type': 'application/json', 'x-ac-auth-token': hookedTokens[0] ?? '' },
+  });
+  await response.body.text();
+  if (response.statusCode !== 201) throw new Error(`subscribing: ${response.statusCode}`);
+  await dispatcher.close();
+}
+const hookedDatabase = await openDatabase<StoreSchema>(`sqlite:${join(dataDir, 'hooked.sqlite')}`);
 const listBody = await body(`${plain.apiUrl}/products.json?count=100`, 'GET', plainTokens[0] ?? '');
 const createdBody = await body(`${plain.apiUrl}/products.json`, 'POST', plainTokens[0] ?? '');
 
@@ -60,21 +88,46 @@ bare.get('/api/v1/products.json', (_request, reply) => reply.type('application/j
 bare.post('/api/v1/products.json', (_request, reply) => reply.code(201).type('application/json; charset=utf-8').send(createdBody));
 await bare.listen({ host: '127.0.0.1', port: 0 });
 
+// The read peer: the SELECT the store runs for GET /products?count=N (every column, id order, one row more to
+// learn whether a next page exists), on the same file, its rows serialised as they come.
+const peerDb = new DatabaseSync(join(dataDir, 'full.sqlite'), { readOnly: true });
+const peerSelect = peerDb.prepare('select * from "products" order by "id" asc limit ? offset ?');
+const peer = Fastify({ https: { key: tls.key, cert: tls.cert } });
+peer.get('/api/v1/products.json', (request, reply) => {
+  const count = Number((request.query as { count?: string }).count ?? 100);
+  const rows = peerSelect.all(count + 1, 0);
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify({ total_count: rows.length, products: rows.slice(0, count) }));
+});
+await peer.listen({ host: '127.0.0.1', port: 0 });
+
 const origin = (url: string) => url.replace('/api/v1', '');
 process.send?.({
   full: origin(full.apiUrl),
   plain: origin(plain.apiUrl),
+  hooked: origin(hooked.apiUrl),
   bare: `https://127.0.0.1:${(bare.server.address() as AddressInfo).port}`,
+  peer: `https://127.0.0.1:${(peer.server.address() as AddressInfo).port}`,
   ca: tls.cert,
-  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens },
+  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, peer: fullTokens, hooked: hookedTokens },
 });
 // The load generator asks for this process's CPU time before and after each run: the servers take turns,
 // so the difference is what the server under load spent, a steadier figure than req/s on a shared machine.
 process.on('message', (message: unknown) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  // How far the webhook deliveries are behind the writes that caused them.
+  if (message === 'deliveries') {
+    void hookedDatabase.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow()
+      .then((row) => process.send?.({ pending: Number(row.n) }));
+  }
 });
 process.on('disconnect', () => {
-  void Promise.all([bare.close(), full.close(), plain.close()]).finally(() => {
+  peerDb.close();
+  receiver.disconnect();
+  void Promise.all([bare.close(), peer.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });

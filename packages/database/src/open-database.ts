@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import { openNodeSqlite, type SyncSqlite } from './node-sqlite-adapter.ts';
@@ -32,7 +32,7 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
   let sqlite: SyncSqlite | undefined;
   try {
     if (target.dialect === 'sqlite') {
-      if (target.path !== MEMORY) mkdirSync(dirname(target.path), { recursive: true });
+      if (target.path !== MEMORY) createPrivately(target.path);
       const connection = openNodeSqlite(target.path);
       sqlite = connection.sync;
       db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
@@ -49,6 +49,19 @@ export async function openDatabase<DB>(url: string, options: OpenOptions = {}): 
     throw new DatabaseUnreachableError(description, cause);
   }
   return { db, dialect: target.dialect, description, ...(sqlite === undefined ? {} : { sqlite }), close: () => db.destroy() };
+}
+
+/**
+ * A new database file is readable by its owner only (SQLite gives its -wal and -shm files the same mode);
+ * an existing one keeps the mode it has.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function describe(target: DatabaseTarget, url: string): string {

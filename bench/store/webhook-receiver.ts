@@ -1,0 +1,23 @@
+// The receiving end of bench:store's webhook subscription, in its own process so its work is not counted
+// as the store's: answers every POST with 204 over HTTPS, on the bench's certificate.
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
+
+const tls = await loadOrCreateCertificate({ dataDir: process.argv[2] ?? '.' });
+let received = 0;
+const server = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (request, response) => {
+  request.resume();
+  request.on('end', () => {
+    received += 1;
+    response.writeHead(204).end();
+  });
+});
+server.listen(0, '127.0.0.1', () => process.send?.({ port: (server.address() as AddressInfo).port }));
+process.on('message', (message: unknown) => {
+  if (message === 'received') process.send?.({ received });
+});
+process.on('disconnect', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});

@@ -1,0 +1,113 @@
+// The engine's DNSSEC module against zones signed by BIND's own tools in the lab, and against the
+// reference engine (Debian's zonemaster-cli) on the same lab: every DNSSEC finding at INFO and above
+// must agree, arguments included. Lives outside packages/ because it joins the lab and the engine.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { ours as oursRun, reference as referenceRun, type Finding } from './support/lab-engines.ts';
+
+// Each engine runs once per domain; the tests share the runs (ours() keeps its own).
+const referenceRuns = new Map<string, Promise<Finding[]>>();
+const ours = (lab: Lab, domain: string): Promise<Finding[]> => oursRun(lab, domain, '--test', 'DNSSEC');
+function reference(lab: Lab, domain: string): Promise<Finding[]> {
+  if (!referenceRuns.has(domain)) referenceRuns.set(domain, referenceRun(lab, domain, ['dnssec']));
+  return referenceRuns.get(domain)!;
+}
+
+const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
+/** DNSSEC findings at INFO or above (and the module's NOT_SIGNED), as strings: test case, tag, level, arguments. */
+function dnssecKeys(findings: Finding[]): string[] {
+  const keys = findings
+    .filter((f) => (f.module === 'DNSSEC' || f.tag === 'NOT_SIGNED') && levelsFromInfo.includes(f.level))
+    .map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level} ${JSON.stringify(Object.fromEntries(Object.entries(f.args).map(([k, v]) => [k, String(v)]).sort()))}`);
+  return [...new Set(keys)].sort();
+}
+
+const find = (findings: Finding[], tag: string): Finding | undefined => findings.find((f) => f.tag === tag);
+
+const skipReason = await labUnavailableReason();
+const scenarios = catalogueNames().filter((name) => name.startsWith('dnssec-') || ['healthy-signed', 'wrong-ds', 'expired-signatures'].includes(name));
+
+describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
+  let lab: Lab;
+  before(async () => {
+    lab = await startLab(scenarios);
+  });
+  after(async () => {
+    await lab?.stop();
+  });
+
+  test('an unsigned zone is NOT_SIGNED, outside any test case, and nothing else of the module runs', async () => {
+    const findings = await ours(lab, 'dnssec-unsigned.test');
+    const signed = find(findings, 'NOT_SIGNED');
+    assert.deepEqual([signed?.testcase, signed?.level, signed?.args.zone], ['UNSPECIFIED', 'NOTICE', 'dnssec-unsigned.test']);
+    assert.ok(find(findings, 'NEITHER_DNSKEY_NOR_DS'));
+    assert.deepEqual([...new Set(findings.filter((f) => f.tag === 'TEST_CASE_START').map((f) => f.testcase))], ['DNSSEC07']);
+  });
+
+  test('a healthy zone per algorithm: ALGORITHM_OK for 8, 13, 14, 15, 16; NOT_RECOMMENDED for 5 and 7; no error', async () => {
+    const expected: [string, number, string][] = [
+      ['dnssec-alg8.test', 8, 'ALGORITHM_OK'], ['healthy.test', 13, 'ALGORITHM_OK'], ['dnssec-alg14.test', 14, 'ALGORITHM_OK'], ['dnssec-alg15.test', 15, 'ALGORITHM_OK'],
+      ['dnssec-alg16.test', 16, 'ALGORITHM_OK'], ['dnssec-alg5.test', 5, 'ALGORITHM_NOT_RECOMMENDED'], ['dnssec-alg7.test', 7, 'ALGORITHM_NOT_RECOMMENDED'],
+    ];
+    for (const [domain, algo, tag] of expected) {
+      const findings = await ours(lab, domain);
+      assert.ok(findings.some((f) => f.tag === tag && f.args.algo_num === algo), `${domain}: ${tag} for ${algo}`);
+      assert.deepEqual(findings.filter((f) => f.level === 'ERROR' || f.level === 'CRITICAL').map((f) => f.tag), [], domain);
+      assert.ok(find(findings, 'DNSKEY_AND_DS'), domain);
+    }
+  });
+
+  test('broken chains: DS to no key, SHA-1 only, DS to an unsigned zone, DNSKEY set signed by the ZSK only', async () => {
+    const keytag = await ours(lab, 'dnssec-ds-keytag.test');
+    assert.ok(find(keytag, 'DS02_NO_DNSKEY_FOR_DS') && find(keytag, 'DS02_NO_VALID_DNSKEY_FOR_ANY_DS'));
+    const sha1 = find(await ours(lab, 'dnssec-ds-sha1.test'), 'DS01_DS_ALGO_DEPRECATED');
+    assert.deepEqual([sha1?.args.ds_algo_num, sha1?.args.ds_algo_mnemo, sha1?.args.domain], [1, 'SHA-1', 'dnssec-ds-sha1.test']);
+    const unsigned = await ours(lab, 'dnssec-ds-unsigned.test');
+    assert.ok(find(unsigned, 'DS_BUT_NOT_DNSKEY') && find(unsigned, 'DS11_DS_BUT_UNSIGNED_ZONE'));
+    const zskOnly = find(await ours(lab, 'dnssec-zsk-only.test'), 'DS02_DNSKEY_NOT_SIGNED_BY_ANY_DS');
+    assert.equal(zskOnly?.args.ns_ip_list, '198.51.100.140;198.51.100.141;2001:db8:1800::b:1');
+  });
+
+  test('signatures out of their window, broken denial, many NSEC3 iterations, a small RSA key', async () => {
+    assert.ok(find(await ours(lab, 'dnssec-not-yet-valid.test'), 'DS09_SOA_RRSIG_NOT_YET_VALID'));
+    assert.ok(find(await ours(lab, 'expired.test'), 'RRSIG_EXPIRED'));
+    assert.ok(find(await ours(lab, 'dnssec-nsec-gap.test'), 'DS10_NAME_NOT_COVERED_BY_NSEC'));
+    assert.ok(find(await ours(lab, 'dnssec-nsec3-gap.test'), 'DS10_NAME_NOT_COVERED_BY_NSEC3'));
+    assert.equal(find(await ours(lab, 'dnssec-nsec3-iterations.test'), 'MANY_ITERATIONS')?.args.count, 150);
+    const small = find(await ours(lab, 'dnssec-rsa1024.test'), 'DNSKEY_SMALLER_THAN_REC');
+    assert.deepEqual([small?.args.keysize, small?.args.keysizerec], [1024, 2048]);
+  });
+
+  test('CDS/CDNSKEY: present and consistent, mismatched, and the algorithm-0 delete request', async () => {
+    const correct = await ours(lab, 'dnssec-cds.test');
+    assert.ok(find(correct, 'DS15_HAS_CDS_AND_CDNSKEY') && !correct.some((f) => /^DS1[5-8]_/.test(f.tag) && f.level !== 'INFO' && f.level !== 'DEBUG'));
+    const mismatch = await ours(lab, 'dnssec-cds-mismatch.test');
+    assert.ok(find(mismatch, 'DS15_MISMATCH_CDS_CDNSKEY') && find(mismatch, 'DS17_CDNSKEY_MATCHES_NO_DNSKEY'));
+    const deletion = await ours(lab, 'dnssec-cds-delete.test');
+    assert.ok(find(deletion, 'DS16_DELETE_CDS') && find(deletion, 'DS17_DELETE_CDNSKEY'));
+  });
+
+  test('DS and DNSKEY go on over TCP when UDP answers are truncated, as the reference does', async () => {
+    const findings = await ours(lab, 'dnssec-truncated.test');
+    assert.equal(find(findings, 'DS10_HAS_NSEC')?.args.ns_ip_list, '198.51.100.158;198.51.100.159;2001:db8:1800::14:1');
+    assert.deepEqual(findings.filter((f) => f.tag === 'EXTRA_PROCESSING_OK').map((f) => f.args.server).sort(), ['198.51.100.158', '198.51.100.159', '2001:db8:1800::14:1']);
+  });
+
+  test('every DNSSEC finding at INFO and above agrees with zonemaster-cli, arguments included', async () => {
+    const domains = scenarios.map((s) => scenarioDomain(s));
+    const disagreements: string[] = [];
+    // Two domains at a time: the reference is slow to start, and the machine is shared.
+    for (let i = 0; i < domains.length; i += 2) {
+      await Promise.all(
+        domains.slice(i, i + 2).map(async (domain) => {
+          const [theirs, mine] = await Promise.all([reference(lab, domain), ours(lab, domain)]);
+          const [a, b] = [dnssecKeys(theirs), dnssecKeys(mine)];
+          for (const key of a.filter((k) => !b.includes(k))) disagreements.push(`${domain} missing: ${key}`);
+          for (const key of b.filter((k) => !a.includes(k))) disagreements.push(`${domain} extra: ${key}`);
+        }),
+      );
+    }
+    assert.deepEqual(disagreements, []);
+  });
+});

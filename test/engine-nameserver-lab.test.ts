@@ -1,0 +1,116 @@
+// The engine's Nameserver, Connectivity and Address modules against real name servers in the lab
+// (the nameserver-*, connectivity-* and address-* scenarios were written for them), and against the
+// reference engine (Debian's zonemaster-cli) on the same lab: for these modules both must find the
+// same (test case, tag, level) set. Lives outside packages/ because it joins the lab and the engine.
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { describe, test } from 'node:test';
+import { scenarioDomain } from '@app/lab';
+import { useLab } from '@app/lab/testing';
+
+const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
+const scenarios = ['nameserver-ok', 'nameserver-quirks', 'connectivity-different-asn', 'connectivity-same-asn', 'address-mismatch', 'address-noptr'];
+const modules = ['NAMESERVER', 'CONNECTIVITY', 'ADDRESS'];
+const moduleFlags = modules.flatMap((m) => ['--test', m.toLowerCase()]);
+
+interface Finding {
+  module: string;
+  testcase: string;
+  tag: string;
+  level: string;
+  args: Record<string, unknown>;
+}
+
+const shared = await useLab(scenarios);
+const { skip } = shared;
+
+async function findingsFrom(command: string, args: string[]): Promise<Finding[]> {
+  const result = await shared.lab.exec(command, args, { timeoutMs: 180_000 });
+  assert.ok(result.stdout.trim().startsWith('['), `${command} printed no JSON (exit ${result.code}): ${result.stderr.slice(-400)}`);
+  return JSON.parse(result.stdout) as Finding[];
+}
+
+// One run per domain serves every test that reads it.
+const runs = new Map<string, Promise<Finding[]>>();
+function ours(domain: string): Promise<Finding[]> {
+  if (!runs.has(domain)) runs.set(domain, findingsFrom(process.execPath, [dnscheck, domain, '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG', ...moduleFlags]));
+  return runs.get(domain)!;
+}
+
+/** The findings of one tag, as `{ args }` lists for deepEqual. */
+async function tagged(domain: string, tag: string): Promise<Record<string, unknown>[]> {
+  return (await ours(domain)).filter((f) => f.tag === tag && modules.includes(f.module)).map((f) => f.args);
+}
+
+// The reference's runs take most of the time and wait on the network more than on the CPU.
+describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency: 3 }, () => {
+  test('well-behaved servers: the all-OK findings, nothing worse than INFO but the documentation addresses', async () => {
+    const found = await ours('nameserver-ok.test');
+    const tags = new Set(found.map((f) => f.tag));
+    for (const tag of ['NO_RECURSOR', 'EDNS0_SUPPORT', 'AXFR_FAILURE', 'SAME_SOURCE_IP', 'AAAA_WELL_PROCESSED', 'CAN_BE_RESOLVED', 'NO_UPWARD_REFERRAL', 'QNAME_CASE_SENSITIVE', 'CASE_QUERIES_RESULTS_OK', 'NAMESERVERS_IP_WITH_REVERSE', 'NAMESERVER_IP_PTR_MATCH']) {
+      assert.ok(tags.has(tag), `${tag} missing`);
+    }
+    const worse = found.filter((f) => modules.includes(f.module) && !['DEBUG', 'INFO'].includes(f.level) && f.tag !== 'NAMESERVER_IP_PRIVATE_NETWORK' && !f.tag.endsWith('_ONE_ASN'));
+    assert.deepEqual(worse, []);
+    assert.deepEqual(await tagged('nameserver-ok.test', 'NO_RECURSOR'), [
+      { ns: 'ns1.nameserver-ok.test/198.51.100.62' }, { ns: 'ns1.nameserver-ok.test/2001:db8:1700::62' },
+      { ns: 'ns2.nameserver-ok.test/198.51.100.63' }, { ns: 'ns2.nameserver-ok.test/2001:db8:1700::63' },
+    ]);
+  });
+
+  test('special-purpose addresses are named with the IANA registry row, prefix in the reference form', async () => {
+    const rows = await tagged('nameserver-ok.test', 'NAMESERVER_IP_PRIVATE_NETWORK');
+    assert.deepEqual(rows.find((r) => r.ns_ip === '198.51.100.62'), { nsname: 'ns1.nameserver-ok.test', ns_ip: '198.51.100.62', prefix: '198.51.100/24', name: 'Documentation (TEST-NET-2)', reference: '[RFC5737]' });
+    assert.deepEqual(rows.find((r) => r.ns_ip === '2001:db8:1700::62'), { nsname: 'ns1.nameserver-ok.test', ns_ip: '2001:db8:1700::62', prefix: '2001:db8::/32', name: 'Documentation', reference: '[RFC3849]' });
+  });
+
+  test('AS lookups come from the lab: one AS per family, different ASes, the same set of ASes', async () => {
+    assert.deepEqual(await tagged('nameserver-ok.test', 'IPV4_ONE_ASN'), [{ asn: 64497 }]);
+    assert.deepEqual(await tagged('nameserver-ok.test', 'IPV6_ONE_ASN'), [{ asn: 64499 }]);
+    assert.deepEqual(await tagged('connectivity-different.test', 'IPV4_DIFFERENT_ASN'), [{ asn_list: '64510,64511' }]);
+    assert.deepEqual(await tagged('connectivity-different.test', 'IPV6_DIFFERENT_ASN'), [{ asn_list: '64499,64501' }]);
+    assert.deepEqual(await tagged('connectivity-same.test', 'IPV4_SAME_ASN'), [{ asn_list: '64512,64513' }]);
+    assert.deepEqual((await tagged('connectivity-different.test', 'ASN_INFOS_ANNOUNCE_IN')).find((r) => r.ns_ip === '2001:db8:1710::90'), { ns_ip: '2001:db8:1710::90', prefix: '2001:db8:1710::/44' });
+  });
+
+  test('each quirky server is named by the test case that looks for its quirk', async () => {
+    const domain = 'nameserver-quirks.test';
+    const ns = (name: string, ip: string): string => `${name}.${domain}/${ip}`;
+    assert.deepEqual(await tagged(domain, 'IS_A_RECURSOR'), [{ ns: ns('ns-recursor', '198.51.100.65') }]);
+    assert.deepEqual(await tagged(domain, 'AXFR_AVAILABLE'), [{ ns: ns('ns-axfr', '198.51.100.66') }]);
+    assert.deepEqual((await tagged(domain, 'QNAME_CASE_INSENSITIVE')).map((a) => a.ns), [ns('ns-lowercase', '198.51.100.69')]);
+    // The open recursor refers upwards too.
+    assert.deepEqual(await tagged(domain, 'UPWARD_REFERRAL'), [{ ns: ns('ns-recursor', '198.51.100.65') }, { ns: ns('ns-upward', '198.51.100.77') }]);
+    assert.deepEqual(await tagged(domain, 'Z_FLAGS_NOTCLEAR'), [{ ns: ns('ns-echo-z', '198.51.100.75') }]);
+    assert.deepEqual((await ours(domain)).filter((f) => f.testcase === 'Nameserver02' && f.tag === 'NO_EDNS_SUPPORT').map((f) => f.args), [{ ns: ns('ns-ednsformerr', '198.51.100.76') }]);
+    assert.deepEqual(await tagged(domain, 'N10_EDNS_RESPONSE_ERROR'), [{ ns_ip_list: '198.51.100.70' }]);
+    assert.deepEqual(await tagged(domain, 'N10_UNEXPECTED_RCODE'), [{ rcode: 'NOERROR', ns_ip_list: '198.51.100.71' }]);
+    assert.deepEqual(await tagged(domain, 'N10_NO_RESPONSE_EDNS1_QUERY'), [{ ns_ip_list: '198.51.100.72' }]);
+    // Silent since Nameserver10, so not asked again.
+    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), [{ ns_ip_list: '198.51.100.72' }]);
+    assert.deepEqual(await tagged(domain, 'N11_RETURNS_UNKNOWN_OPTION_CODE'), [{ ns_ip_list: '198.51.100.73' }]);
+    assert.deepEqual(await tagged(domain, 'N11_UNEXPECTED_RCODE'), [{ rcode: 'FORMERR', ns_ip_list: '198.51.100.74' }]);
+    assert.deepEqual(await tagged(domain, 'CAN_NOT_BE_RESOLVED'), [{ nsname_list: 'ns.nowhere.nameserver-missing.test' }]);
+  });
+
+  test('reverse DNS: a PTR naming another server, and an address without PTR that answers nothing', async () => {
+    assert.deepEqual(await tagged('address-mismatch.test', 'NAMESERVER_IP_PTR_MISMATCH'), [{ nsname: 'ns2.address-mismatch.test', ns_ip: '198.51.100.80', names: 'ns1.address-mismatch.test.' }]);
+    assert.deepEqual(await tagged('address-noptr.test', 'NAMESERVER_IP_WITHOUT_REVERSE'), [{ nsname: 'ns2.address-noptr.test', ns_ip: '198.51.100.82' }]);
+    // Address03 runs only when Address02 found every PTR.
+    assert.deepEqual((await ours('address-noptr.test')).filter((f) => f.testcase === 'Address03'), []);
+    assert.deepEqual(await tagged('address-noptr.test', 'CN01_NO_RESPONSE_UDP'), [{ ns: 'ns2.address-noptr.test/198.51.100.82' }]);
+    assert.deepEqual(await tagged('address-noptr.test', 'CN02_NO_RESPONSE_TCP'), [{ ns: 'ns2.address-noptr.test/198.51.100.82' }]);
+  });
+
+  const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
+  const keys = (found: Finding[]): string[] =>
+    [...new Set(found.filter((f) => modules.includes(f.module) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
+
+  for (const scenario of scenarios) {
+    test(`${scenario}: the same findings as zonemaster-cli for these modules`, async () => {
+      const domain = scenarioDomain(scenario).replace(/\.$/, '');
+      const reference = await findingsFrom('zonemaster-cli', ['--hints', shared.lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', ...moduleFlags, domain]);
+      assert.deepEqual(keys(await ours(domain)), keys(reference));
+    });
+  }
+});

@@ -1,0 +1,71 @@
+// What a whole run sends, read from dnscheck's saved runs in the lab: no identical question twice
+// (same address, name, type, class, flags and transport), even where two server names share an
+// address, and a silent server costs one wait per transport for the whole run.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { labUnavailableReason, startLab, type Lab } from '@app/lab';
+import { dnscheck } from './support/lab-engines.ts';
+
+interface Exchange {
+  server: string;
+  qname: string;
+  qtype: number;
+  qclass: number;
+  transport: 'udp' | 'tcp';
+  flags: Record<string, unknown>;
+  reply?: string;
+}
+
+// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone.
+const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test'];
+const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed'];
+
+const skipReason = await labUnavailableReason();
+
+describe('queries a run sends', { skip: skipReason ?? false }, () => {
+  let lab: Lab;
+  let dir: string;
+  const runs = new Map<string, Exchange[]>();
+  before(async () => {
+    lab = await startLab(scenarios);
+    dir = await mkdtemp(join(tmpdir(), 'dnscheck-runs-'));
+    for (const domain of domains) {
+      const file = join(dir, `${domain}.json`);
+      const result = await lab.exec(process.execPath, [dnscheck, domain, '--hints', lab.hintsPath, '--save', file, '--no-progress'], { timeoutMs: 180_000 });
+      assert.ok(result.code !== 1 && result.code !== 2, `dnscheck ${domain} failed (${result.code}): ${result.stderr.slice(-300)}`);
+      runs.set(domain, (JSON.parse(await readFile(file, 'utf8')) as { exchanges: Exchange[] }).exchanges);
+    }
+  });
+  after(async () => {
+    await lab?.stop();
+  });
+
+  for (const domain of domains) {
+    test(`${domain}: no identical question is sent twice`, () => {
+      const exchanges = runs.get(domain)!;
+      assert.ok(exchanges.length > 0);
+      const counts = new Map<string, number>();
+      for (const e of exchanges) {
+        const address = e.server.split('/').at(-1);
+        const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
+        // The name as sent: Nameserver08 and 09 ask in mixed case on purpose, a different question on the wire.
+        const key = `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      assert.deepEqual([...counts].filter(([, n]) => n > 1), []);
+    });
+  }
+
+  test('a silent server is waited for once per transport in the whole run', () => {
+    const unanswered = new Map<string, number>();
+    for (const e of runs.get('silent.test')!.filter((x) => x.reply === undefined)) {
+      const key = `${e.server.split('/').at(-1)} ${e.transport} ${e.flags.dnssec === true}`;
+      unanswered.set(key, (unanswered.get(key) ?? 0) + 1);
+    }
+    assert.ok(unanswered.size > 0, 'the silent scenario has a server that does not answer');
+    assert.deepEqual([...unanswered].filter(([, n]) => n > 1), []);
+  });
+});
