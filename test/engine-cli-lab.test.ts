@@ -144,7 +144,8 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     const lines = stream.stdout.trimEnd().split('\n');
     const streamed = lines.map((line) => JSON.parse(line) as Shown);
     const whole = JSON.parse((await cli([...domainArgs('lame.test'), '--json', '--no-progress', '--locale', 'es'])).stdout) as Shown[];
-    const key = (f: Shown): string => `${f.testcase} ${f.tag} ${f.level} ${JSON.stringify(f.args)} ${f.message}`;
+    // Nameserver08 asks with a randomly cased name, so two runs differ only in that name's case.
+    const key = (f: Shown): string => `${f.testcase} ${f.tag} ${f.level} ${JSON.stringify(f.args)} ${f.message}`.toLowerCase();
     assert.deepEqual(streamed.map(key).sort(), whole.map(key).sort());
     assert.ok(streamed.some((f) => f.message?.includes('no dio registros NS')), 'Spanish text');
     assert.equal(stream.code, 4);
@@ -154,8 +155,9 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     const table = await cli([...domainArgs('lame.test'), '--raw', '--show-module', '--show-testcase', '--count', '--elapsed', '--level', 'NOTICE', '--no-progress']);
     const lines = table.stdout.split('\n');
     assert.match(lines[0], /^Seconds\s+Level\s+Module\s+Test case\s+Message$/);
-    const errors = lines.filter((line) => /^\d+\.\d\d\s+ERROR\s+BASIC\s+Basic02\s+NS_FAILED ns=ns2\.lame\.test\/\S+; rcode=REFUSED$/.test(line));
-    assert.ok(errors.length > 0, table.stdout);
+    // Raw tags: the lame server's refusals show as tag and arguments, not as text.
+    assert.ok(lines.some((line) => /^\d+\.\d\d\s+ERROR\s+BASIC\s+Basic02\s+NS_FAILED ns=ns2\.lame\.test\/\S+; rcode=REFUSED$/.test(line)), table.stdout);
+    const errors = lines.filter((line) => /^\d+\.\d\d\s+ERROR\s/.test(line));
     assert.match(table.stdout, new RegExp(`^ {2}ERROR +${errors.length}$`, 'm'));
     assert.match(table.stdout, /^Elapsed time: \d+\.\d\d s$/m);
     assert.equal(table.stderr, '');
