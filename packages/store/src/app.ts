@@ -14,7 +14,8 @@ import { httpCaching } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
-import { errorFormat } from './http/error-format.ts';
+import { clientErrorHandler, errorFormat } from './http/error-format.ts';
+import { jsonBodies } from './http/json-body.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -61,9 +62,11 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true } },
     schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
     return503OnClosing: true,
+    clientErrorHandler,
   });
   // Only JSON bodies: text/plain would otherwise be parsed into a string.
   app.removeContentTypeParser('text/plain');
+  jsonBodies(app);
   await app.register(errorFormat);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
   const authKey = options.authKey ?? randomBytes(32);

@@ -79,6 +79,30 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('GET', '/products?item_name=eq:a%00b'), 400, /item_name/);
     });
 
+    test('a body nesting arrays and objects past 64 levels is a 400, with an Idempotency-Key too; 64 levels are kept', async () => {
+      const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+      const kept = await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(63)}}`, headers: { 'content-type': 'application/json' } });
+      assert.equal(kept.status, 201, kept.text);
+      assert.equal(JSON.stringify((await s.call('GET', `/subscriptions/${kept.json.id}`)).json.cart_info), nested(63));
+      assertError(await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(64)}}`, headers: { 'content-type': 'application/json' } }), 400, /64 levels/);
+      // Once a 500: the key's fingerprint serialised the parsed body again, past the stack's depth.
+      const deep = `{"item_name":"deep","ignored":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+      for (const headers of [{}, { 'idempotency-key': 'deep-1' }]) {
+        assertError(await s.call('POST', '/products', { rawBody: deep, headers: { 'content-type': 'application/json', ...headers } }), 400, /64 levels/);
+      }
+      assert.equal((await s.call('POST', '/products', { rawBody: '{"item_name":"a [ { \\" ["}', headers: { 'content-type': 'application/json' } })).status, 201, 'brackets inside text are not nesting');
+    });
+
+    test('a request line past 16 KiB is a 431 in the store error format', async () => {
+      assertError(await s.call('GET', `/products?sort=${'x'.repeat(17_000)}`), 431, /16 KiB/);
+      assert.equal((await s.call('GET', '/products')).status, 200, 'the store keeps serving');
+    });
+
+    test('a webhook subscription posted with an empty or null body is a 400 naming url', async () => {
+      assertError(await s.call('POST', '/webhooks'), 400, /url: is required/);
+      assertError(await s.call('POST', '/webhooks', { rawBody: 'null', headers: { 'content-type': 'application/json' } }), 400, /url: is required/);
+    });
+
     test('a category cannot be its own parent or its own ancestor: 409', async () => {
       const top = (await s.call('POST', '/categories', { body: { name: 'Top' } })).json;
       const middle = (await s.call('POST', '/categories', { body: { name: 'Middle', parent_category_id: top.id } })).json;

@@ -1,9 +1,12 @@
 // Every error leaves as {status_code, message, details}. Client faults explain themselves; server faults
 // are logged and answered with a fixed text, so SQL and stack traces never reach the wire.
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { isBusyDatabase } from '../db/busy-database.ts';
 import { ApiError, errorBody } from './api-error.ts';
+import { HSTS } from './https-only.ts';
 
 function clientDetails(error: FastifyError): string {
   if (error.validation !== undefined) {
@@ -54,3 +57,23 @@ export const errorFormat = fp(
   },
   { name: 'error-format' },
 );
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (a request line and headers past 16 KiB, bytes
+ * that are not HTTP, a request that never finishes arriving) is answered in the store's format too.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, details] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request line and headers are larger than this API accepts (16 KiB)']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request did not arrive in time']
+        : [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify(errorBody(status, details));
+  const tls = 'encrypted' in socket && socket.encrypted === true ? `Strict-Transport-Security: ${HSTS}\r\n` : '';
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${tls}Connection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}

@@ -45,7 +45,8 @@ export const webhooksPlugin = fp(
       const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
       const principal = request.principal;
       if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return done();
-      const body = request.body as Row;
+      // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
+      const body = (request.body ?? {}) as Row;
       const creating = request.method === 'POST';
       const problems = subscriptionProblems(policy, body, creating);
       if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId) problems.push(`store_id: must be this store's id, ${principal.storeId}`);
