@@ -66,6 +66,8 @@ export function safeNext(next: string | undefined, fallback = '/admin/apps'): st
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+const MAX_NEXT = 2048;
+
 /**
  * The signed-in admin, or undefined after answering: a redirect to sign in (coming back here), or
  * 403 when the page manages store settings and the admin's access does not include them.
@@ -73,7 +75,9 @@ export function safeNext(next: string | undefined, fallback = '/admin/apps'): st
 export function requireAdmin(request: FastifyRequest, reply: FastifyReply, need: 'signed-in' | 'settings' = 'settings'): Session | undefined {
   const session = request.adminSession;
   if (session === undefined) {
-    void reply.redirect(`/admin/sign-in?next=${encodeURIComponent(request.method === 'GET' ? request.url : '/admin')}`, 303);
+    // A query of kilobytes, encoded once more into next=, would make a Location header clients refuse to read.
+    const back = request.method !== 'GET' ? '/admin' : request.url.length <= MAX_NEXT ? request.url : (request.url.split('?')[0] ?? '/admin');
+    void reply.redirect(`/admin/sign-in?next=${encodeURIComponent(back)}`, 303);
     return undefined;
   }
   if (need === 'settings' && !session.admin.access.includes('settings')) {

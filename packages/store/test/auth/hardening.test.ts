@@ -152,6 +152,14 @@ describe('sign-in redirects over HTTPS', () => {
       assert.equal(reply.headers['x-injected'], undefined);
     }
   });
+
+  test('signed out, a console page asked for with a query of kilobytes sends to sign-in with a next= every client can read', async () => {
+    const reply = await sut.call('GET', `${origin}/admin/webhooks?x=${'%22'.repeat(5000)}`);
+    assert.equal(reply.status, 303);
+    assert.equal(reply.headers.location, '/admin/sign-in?next=%2Fadmin%2Fwebhooks');
+    const short = await sut.call('GET', `${origin}/admin/webhooks?saved=1`);
+    assert.equal(short.headers.location, '/admin/sign-in?next=%2Fadmin%2Fwebhooks%3Fsaved%3D1', 'a usual query comes back');
+  });
 });
 
 describe('a flood of made-up tokens', () => {
