@@ -87,7 +87,7 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(64)}}`, headers: { 'content-type': 'application/json' } }), 400, /64 levels/);
       // Once a 500: the key's fingerprint serialised the parsed body again, past the stack's depth.
       const deep = `{"item_name":"deep","ignored":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
-      for (const headers of [{}, { 'idempotency-key': 'deep-1' }]) {
+      for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
         assertError(await s.call('POST', '/products', { rawBody: deep, headers: { 'content-type': 'application/json', ...headers } }), 400, /64 levels/);
       }
       assert.equal((await s.call('POST', '/products', { rawBody: '{"item_name":"a [ { \\" ["}', headers: { 'content-type': 'application/json' } })).status, 201, 'brackets inside text are not nesting');

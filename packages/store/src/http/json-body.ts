@@ -28,10 +28,11 @@ export function jsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (nestsDeeper(body as string, MAX_BODY_DEPTH)) {
+    const text = body.toString();
+    if (nestsDeeper(text, MAX_BODY_DEPTH)) {
       done(new ApiError(400, `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`), undefined);
       return;
     }
-    parse(request, body, done);
+    void parse(request, text, done);
   });
 }
