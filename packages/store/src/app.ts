@@ -14,7 +14,7 @@ import { httpCaching } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
-import { clientErrorHandler, errorFormat } from './http/error-format.ts';
+import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-format.ts';
 import { jsonBodies } from './http/json-body.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
@@ -63,6 +63,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
     return503OnClosing: true,
     clientErrorHandler,
+    frameworkErrors,
   });
   // Only JSON bodies: text/plain would otherwise be parsed into a string.
   app.removeContentTypeParser('text/plain');

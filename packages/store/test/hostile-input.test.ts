@@ -93,6 +93,13 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('POST', '/products', { rawBody: '{"item_name":"a [ { \\" ["}', headers: { 'content-type': 'application/json' } })).status, 201, 'brackets inside text are not nesting');
     });
 
+    test('a path that is not valid percent-encoding, or a segment past any id, is a 4xx in the store error format, in the console too', async () => {
+      assertError(await s.call('GET', '/products/%'), 400, /percent-encoding/);
+      assertError(await s.call('PUT', '/products/%zz', { body: {} }), 400, /percent-encoding/);
+      assertError(await s.call('GET', `${new URL(s.api).origin}/admin/apps/%/tokens`), 400, /percent-encoding/);
+      assertError(await s.call('GET', `/products/${'1'.repeat(200)}`), 414, /longer/);
+    });
+
     test('a request line past 16 KiB is a 431 in the store error format', async () => {
       assertError(await s.call('GET', `/products?sort=${'x'.repeat(17_000)}`), 431, /16 KiB/);
       assert.equal((await s.call('GET', '/products')).status, 200, 'the store keeps serving');

@@ -2,7 +2,7 @@
 // are logged and answered with a fixed text, so SQL and stack traces never reach the wire.
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isBusyDatabase } from '../db/busy-database.ts';
 import { ApiError, errorBody } from './api-error.ts';
@@ -76,4 +76,21 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${tls}Connection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
+}
+
+/**
+ * What Fastify refuses before a route is chosen (a path that is not valid percent-encoding, a path segment longer
+ * than any id) is answered in the store's format too, in the console's paths as well.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 500;
+  const details =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The path is not valid percent-encoding'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A segment of the path is longer than any id or name here'
+        : 'The server failed to handle this request; it has been logged';
+  if (status >= 500) request.log.error({ err: error }, 'request failed before routing');
+  if (request.protocol === 'https') void reply.header('strict-transport-security', HSTS);
+  void reply.code(status).header('cache-control', 'no-store').send(errorBody(status, details));
 }
