@@ -4,6 +4,7 @@ import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-langu
 import { visibleFields, type ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
 import { resourceNamed, resources } from './registry.ts';
+import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
@@ -16,7 +17,6 @@ const idParameter = (name: string, what: string) => ({ name, in: 'path', require
 
 const listParameterNames = ['page', 'count', 'fields', 'expand', 'sort', 'after'];
 const listParameters = listParameterNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));
-const idempotencyKey = { $ref: '#/components/parameters/idempotencyKey' };
 
 function filterDescription(resource: ResourceDeclaration): string {
   return `Filters: any field of ${resource.name} as \`field=op:value\`, op one of ${operators.join(', ')} (eq is the default); join conditions on one field with \`+AND+\` / \`+OR+\`; a leading \`OR+\` joins that field to the others with OR. Unknown parameters are ignored.`;
@@ -73,7 +73,6 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
       security,
       summary: `Create a ${resource.singular}, or update the one whose id the body names`,
       description: 'Fields the resource does not have, and read-only ones, are ignored.',
-      parameters: [idempotencyKey],
       requestBody: { required: true, ...json(ref(`${type}Create`)) },
       responses: { 200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) }, 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) },
     };
@@ -83,7 +82,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read a ${resource.singular} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
   }
   if (can.has('update')) {
-    item.put = { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, parameters: [idempotencyKey], requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
+    item.put = { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
   }
   if (can.has('delete')) item.delete = { tags, security, summary: `Delete a ${resource.singular}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
   if (can.has('list') || can.has('create')) paths[base] = collection;
@@ -113,7 +112,7 @@ function operationPaths(): Record<string, unknown> {
     tags: [tag],
     security,
     summary,
-    ...(body === undefined ? {} : { parameters: [idempotencyKey], requestBody: { required: true, ...json(body) } }),
+    ...(body === undefined ? {} : { requestBody: { required: true, ...json(body) } }),
     responses: { [ok]: { description: 'Done', ...json(any) }, ...errors(400, 401, 403, 404, 409, 429) },
   });
   const cart = (summary: string, body?: JsonSchema) => op('carts', summary, 200, body);
@@ -128,6 +127,19 @@ function operationPaths(): Record<string, unknown> {
     '/carts/{id}/calculated': { ...id, get: cart('The cart with its totals recalculated') },
     '/carts/{id}/place_order': { ...id, post: cart('Place the order: customer, addresses, order, items and payment in one transaction', any) },
   };
+}
+
+/** Every POST and PUT takes Idempotency-Key, and may answer 422 (the key was used for another request) or 409 (still running). */
+function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values(paths) as Record<string, { parameters?: unknown[]; responses?: Record<string, unknown> }>[]) {
+    for (const method of ['post', 'put']) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/idempotencyKey' }];
+      operation.responses = { ...operation.responses, ...errors(409, 422) };
+    }
+  }
+  return paths;
 }
 
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
@@ -160,7 +172,9 @@ export function openApiDocument(): Record<string, unknown> {
         '',
         '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max`, and a 429 carries `Retry-After`.',
         '',
-        '**OAuth** (under `/api/oauth`, see the oauth tag) gives tokens that expire, for apps acting for an admin.',
+        `**Safe retries:** any POST or PUT may carry \`${idempotencyHeader.name}\` (1 to 255 visible ASCII characters, such as a UUID). ${idempotencyHeader.description}`,
+        '',
+        '**OAuth** (under `/api/oauth`, see the oauth part) gives tokens that expire, for apps acting for an admin.',
       ].join('\n'),
     },
     servers: [{ url: '/api/v1' }],
@@ -179,13 +193,8 @@ export function openApiDocument(): Record<string, unknown> {
         fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return', schema: { type: 'string' } },
         expand: { name: 'expand', in: 'query', description: 'Comma-separated nested collections to inline', schema: { type: 'string' } },
         sort: { name: 'sort', in: 'query', description: 'Comma-separated fields; a leading - sorts descending; id breaks ties', schema: { type: 'string' } },
+        idempotencyKey: { name: idempotencyHeader.name, in: 'header', required: false, description: idempotencyHeader.description, schema: { type: 'string', pattern: idempotencyHeader.pattern } },
         after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
-        idempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          description: 'Any unique text (1-255 visible ASCII characters): the same request sent again with it within 24 hours gets the first answer again (Idempotent-Replayed: true) and writes nothing',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        },
       },
       schemas,
     },
@@ -193,6 +202,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
     ],
-    paths: mergedPaths([...resources.map(resourcePaths), operationPaths(), oauthPaths()]),
+    // OAuth (beside /api/v1) takes no Idempotency-Key.
+    paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),
   };
 }
