@@ -1,5 +1,6 @@
 // What one dnscheck run sent, read from its saved run (--save): queries, identical questions sent
-// more than once, queries that got no reply, and when the first one left (start-up).
+// more than once, queries that waited out a timeout, and when the first one left (start-up).
+// Zone transfers (at most one per server and run) are not among a saved run's exchanges.
 
 interface SavedExchange {
   server: string;
@@ -19,7 +20,7 @@ export interface QueryCounts {
   duplicates: number;
   /** The repeated questions, 'address name type transport flags ×n'. */
   repeated: string[];
-  /** Queries that waited out the timeout. */
+  /** Queries that got no reply after a second or more: a timeout waited out (not an instant network error). */
   timeouts: number;
   /** Milliseconds from process start to the first query. */
   firstQueryMs: number | undefined;
@@ -41,7 +42,7 @@ export function countQueries(savedRunJson: string): QueryCounts {
     queries: exchanges.length,
     duplicates: repeated.reduce((sum, [, n]) => sum + n - 1, 0),
     repeated: repeated.map(([key, n]) => `${key} ×${n}`),
-    timeouts: exchanges.filter((e) => e.reply === undefined).length,
+    timeouts: exchanges.filter((e) => e.reply === undefined && e.ms >= 1000).length,
     firstQueryMs: exchanges.length > 0 ? Math.min(...exchanges.map((e) => e.at)) : undefined,
   };
 }
