@@ -1,18 +1,7 @@
 // What one dnscheck run sent, read from its saved run (--save): queries, identical questions sent
 // more than once, queries that waited out a timeout, and when the first one left (start-up).
 // Zone transfers (at most one per server and run) are not among a saved run's exchanges.
-
-interface SavedExchange {
-  server: string;
-  qname: string;
-  qtype: number;
-  qclass: number;
-  transport: 'udp' | 'tcp';
-  flags: Record<string, unknown>;
-  at: number;
-  ms: number;
-  reply?: string;
-}
+import type { Exchange } from '@app/engine';
 
 export interface QueryCounts {
   queries: number;
@@ -27,14 +16,14 @@ export interface QueryCounts {
 }
 
 /** The question as it went on the wire; the name's case counts (Nameserver08 and 09 ask in mixed case on purpose). */
-export function questionKey(e: SavedExchange): string {
+export function questionKey(e: Exchange): string {
   const address = e.server.split('/').at(-1);
   const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
   return `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
 }
 
 export function countQueries(savedRunJson: string): QueryCounts {
-  const { exchanges } = JSON.parse(savedRunJson) as { exchanges: SavedExchange[] };
+  const { exchanges } = JSON.parse(savedRunJson) as { exchanges: Exchange[] };
   const seen = new Map<string, number>();
   for (const e of exchanges) seen.set(questionKey(e), (seen.get(questionKey(e)) ?? 0) + 1);
   const repeated = [...seen].filter(([, n]) => n > 1);
