@@ -5,8 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Name} from '@app/dns';
-import { decodeMessage, encodeMessage, Rcode, RRClass, RRType, type Message } from '@app/dns';
+import { decodeMessage, encodeMessage, Rcode, RRClass, RRType, type Message, type Name } from '@app/dns';
 import { lookUpAsn } from '../src/net/asn-lookup.ts';
 import type { Zone } from '../src/zone.ts';
 
