@@ -136,6 +136,13 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual([order.subtotal, order.discount_total, order.discounted_shipping_total, order.grand_total], [8, 1.5, 7.5, 14]);
       const items = (await s.call('GET', `/orders/${placed.json.order_id}/items`)).json.order_items;
       assert.equal(items[0].price, 2);
+
+      // A cart of a known customer is asked about with that customer's type.
+      const wholesale = (await s.call('POST', '/customers', { body: { email: 'trade@example.test', customer_type_id: 2 } })).json;
+      const theirs = (await s.call('POST', '/carts', { body: { customer_id: wholesale.id } })).json;
+      assert.equal((await s.call('POST', `/carts/${theirs.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status, 200);
+      assert.equal((asked('/price').at(-1)?.json as any).customer_type_id, 2);
+      assert.deepEqual([(asked('/discount').at(-1)?.json as any).customer_type_id, (asked('/discount').at(-1)?.json as any).customer_type], [2, 'Wholesale']);
     });
 
     test('failure_type Error: a cart change whose tax cannot be had is 502 and leaves the cart as it was', async () => {
