@@ -19,9 +19,11 @@ interface Exchange {
   reply?: string;
 }
 
-// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone.
-const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'silent-ns.test'];
-const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', resolve(import.meta.dirname, 'scenarios/silent-nameserver.yaml')];
+// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone, the domains
+// whose runs send the most queries (Nameserver's quirks, disjoint and mismatched NS sets), and a
+// server that never answers.
+const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'nameserver-quirks.test', 'disjoint.test', 'mismatch.test', 'silent-ns.test'];
+const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', 'nameserver-quirks', 'delegation-disjoint-ns', 'ns-mismatch', resolve(import.meta.dirname, 'scenarios/silent-nameserver.yaml')];
 /** The addresses of silent-ns.test's server that never answers. */
 const neverAnswers = ['203.0.113.152', '2001:db8:1900::152'];
 const addressOf = (e: Exchange): string => e.server.split('/').at(-1)!;
