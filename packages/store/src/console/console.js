@@ -12,12 +12,11 @@ function selectText(element) {
 function say(button, text) {
   const status = button.parentElement.querySelector('.copy-status');
   if (status !== null) status.textContent = text;
-  button.textContent = text.startsWith('Copied') ? 'Copied' : 'Copy';
+  // The button keeps its text (its accessible name must contain what it shows); the status line says what happened.
   clearTimeout(button.copyTimer);
   button.copyTimer = setTimeout(() => {
-    button.textContent = 'Copy';
     if (status !== null) status.textContent = '';
-  }, 4000);
+  }, 6000);
 }
 
 async function copy(button) {
