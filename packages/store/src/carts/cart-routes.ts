@@ -8,7 +8,7 @@ import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { placeOrder, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
+import { placeOrder, placeOrderEvents, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
   database: StoreDatabase;
@@ -55,6 +55,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   const { db } = options.database;
   const now = () => new Date(options.now?.() ?? Date.now());
   const cartRecords = recordsOf(options.database, carts);
+  const orderEvents = placeOrderEvents(options);
 
   async function cartOf(request: FastifyRequest): Promise<Row> {
     const id = recordId(request, carts);
@@ -202,7 +203,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
-    return placeOrder(options, cart, request.body as PlaceOrderBody, now());
+    return placeOrder(options, orderEvents, cart, request.body as PlaceOrderBody, now());
   });
 
   return Promise.resolve();

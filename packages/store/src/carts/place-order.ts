@@ -1,9 +1,14 @@
 // POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
-// order with its items, and its payment, all in one transaction. No gateway is called.
+// order with its items, and its payment, all in one transaction, with the webhook events of the new
+// customer and order queued in it. No gateway is called.
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
+import { runSteps } from '../db/group-commit.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+import { resourceWriteEvents, rowShaper } from '../resources/records.ts';
+import { resourceNamed } from '../resources/registry.ts';
+import { announceQueued, type WriteEvents } from '../webhooks/resource-events.ts';
 import { cartFigures } from './cart-pricing.ts';
 import type { CartRoutesOptions } from './cart-routes.ts';
 import { checkCard, type CardInput } from './payment-card.ts';
@@ -114,7 +119,20 @@ async function existing(trx: Db, table: string, id: number, what: string): Promi
   return row;
 }
 
-export async function placeOrder(options: CartRoutesOptions, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+/** The events placing an order sends: CustomerCreated for a customer it makes; NewOrder, NewValidOrder and OrderPlaced. */
+export interface PlaceOrderEvents {
+  customers: WriteEvents | undefined;
+  orders: WriteEvents | undefined;
+}
+
+const asCustomer = rowShaper(resourceNamed('customers'));
+const asOrder = rowShaper(resourceNamed('orders'));
+
+export function placeOrderEvents(options: Pick<CartRoutesOptions, 'database'>): PlaceOrderEvents {
+  return { customers: resourceWriteEvents(options.database, resourceNamed('customers')), orders: resourceWriteEvents(options.database, resourceNamed('orders')) };
+}
+
+export async function placeOrder(options: CartRoutesOptions, events: PlaceOrderEvents, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
   const { db, dialect } = options.database;
   const stamp = now.toISOString();
   const shipToBilling = body.use_billing_address_for_shipping === true;
@@ -131,7 +149,7 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
   if (items.length === 0) throw new ApiError(409, `cart ${String(cart.id)} has no items`);
   const figures = await cartFigures(db, cart, items, now);
 
-  return db.transaction().execute(async (trx) => {
+  const answer = await db.transaction().execute(async (trx) => {
     const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
 
     let customer: Row;
@@ -155,6 +173,7 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
         source: 'API',
       };
       customer = { id: await insert('customers', values), ...values };
+      if (events.customers !== undefined) await runSteps(trx, events.customers.created(asCustomer(await existing(trx, 'customers', Number(customer.id), 'customer.id'))));
     }
     const customerId = Number(customer.id);
 
@@ -263,6 +282,11 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
         .execute();
     }
     await trx.updateTable('carts').set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp }).where('id', '=', Number(cart.id)).execute();
+    if (events.orders !== undefined) await runSteps(trx, events.orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
     return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
   });
+  // Both asked, so neither keeps a stale flag.
+  const queued = [events.customers?.takeQueued(), events.orders?.takeQueued()];
+  if (queued.includes(true)) announceQueued(options.database);
+  return answer;
 }
