@@ -90,10 +90,13 @@ export async function removeAdmin(ctx: AuthContext, by: Admin, id: number): Prom
   });
 }
 
-/** Changes an admin's own password after checking the current one; every other session of theirs ends. */
-export async function changePassword(ctx: AuthContext, admin: Admin, input: { current: string; next: string; repeated: string; keepSessionId: number }): Promise<void> {
-  const row = await ctx.db.selectFrom('users').select('password_hash').where('id', '=', admin.id).executeTakeFirst();
-  if (row === undefined || !(await verifyPassword(input.current, row.password_hash))) throw new AdminInputError('The current password is not right.');
+/**
+ * Changes an admin's own password after checking the current one, as a sign-in does (so the same lockout
+ * stops guessing through this form with a stolen session); every other session of theirs ends.
+ */
+export async function changePassword(ctx: AuthContext, admin: Admin, input: { current: string; next: string; repeated: string; keepSessionId: number; address: string }): Promise<void> {
+  const check = await signIn(ctx, admin.email, input.current, input.address);
+  if (!check.ok) throw new AdminInputError(check.reason === 'locked' ? 'Too many wrong passwords; try again later.' : 'The current password is not right.');
   const problem = passwordProblem(input.next);
   if (problem !== undefined) throw new AdminInputError(problem);
   if (input.next !== input.repeated) throw new AdminInputError('The new password and its repetition differ.');

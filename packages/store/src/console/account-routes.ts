@@ -36,7 +36,7 @@ export function accountRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): vo
     const session = requireAdmin(request, reply, 'signed-in');
     if (session === undefined) return reply;
     try {
-      await changePassword(ctx, session.admin, { current: formField(request, 'current'), next: formField(request, 'next'), repeated: formField(request, 'repeated'), keepSessionId: session.id });
+      await changePassword(ctx, session.admin, { current: formField(request, 'current'), next: formField(request, 'next'), repeated: formField(request, 'repeated'), keepSessionId: session.id, address: request.ip });
     } catch (error) {
       if (!(error instanceof AdminInputError)) throw error;
       const csrf = sessionCsrf(ctx, request);
