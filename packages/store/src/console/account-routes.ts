@@ -29,7 +29,7 @@ export function accountRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): vo
     const session = requireAdmin(request, reply, 'signed-in');
     if (session === undefined) return reply;
     const csrf = sessionCsrf(ctx, request);
-    return sendPage(reply, 200, page({ title: 'Your account', signedIn: { email: session.admin.email, csrf, section: 'account' }, body: accountPage(csrf, session.admin.email, [], request.query.saved === '1') }));
+    return sendPage(reply, 200, page({ title: 'Your account', signedIn: { email: session.admin.email, csrf, section: 'account', settings: session.admin.access.includes('settings') }, body: accountPage(csrf, session.admin.email, [], request.query.saved === '1') }));
   });
 
   app.post('/admin/account/password', async (request, reply) => {
@@ -40,7 +40,7 @@ export function accountRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): vo
     } catch (error) {
       if (!(error instanceof AdminInputError)) throw error;
       const csrf = sessionCsrf(ctx, request);
-      return sendPage(reply, 400, page({ title: 'Your account', signedIn: { email: session.admin.email, csrf, section: 'account' }, body: accountPage(csrf, session.admin.email, [error.message], false) }));
+      return sendPage(reply, 400, page({ title: 'Your account', signedIn: { email: session.admin.email, csrf, section: 'account', settings: session.admin.access.includes('settings') }, body: accountPage(csrf, session.admin.email, [error.message], false) }));
     }
     return reply.redirect('/admin/account?saved=1', 303);
   });

@@ -27,6 +27,6 @@ export function homeRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void 
     const session = requireAdmin(request, reply, 'signed-in');
     if (session === undefined) return reply;
     const csrf = sessionCsrf(ctx, request);
-    return sendPage(reply, 200, page({ title: 'Store admin', signedIn: { email: session.admin.email, csrf, section: 'home' }, body: homePage(session.admin.access.includes('settings')) }));
+    return sendPage(reply, 200, page({ title: 'Store admin', signedIn: { email: session.admin.email, csrf, section: 'home', settings: session.admin.access.includes('settings') }, body: homePage(session.admin.access.includes('settings')) }));
   });
 }

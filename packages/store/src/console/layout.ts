@@ -13,10 +13,11 @@ export interface PageInput {
   title: string;
   body: Markup;
   /** Signed-in pages show the navigation and a sign-out button bound to this CSRF token. */
-  signedIn?: { email: string; csrf: string; section: Section } | undefined;
+  signedIn?: { email: string; csrf: string; section: Section; /** Whether to offer the settings sections; false for admins without settings access. */ settings?: boolean } | undefined;
   narrow?: boolean;
 }
 
+/** Every one of these pages manages the store, so needs settings access. */
 const sections: readonly { section: Section; href: string; text: string }[] = [
   { section: 'apps', href: '/admin/apps', text: 'API Apps & Integrations' },
   { section: 'webhooks', href: '/admin/webhooks', text: 'Webhooks' },
@@ -44,7 +45,7 @@ export function page(input: PageInput): string {
   ${nav === undefined
     ? ''
     : html`<nav aria-label="Main">
-    ${sections.map((s) => html`<a href="${s.href}" ${current(s.section)}>${s.text}</a>`)}
+    ${nav.settings === false ? '' : sections.map((s) => html`<a href="${s.href}" ${current(s.section)}>${s.text}</a>`)}
     <a href="/api/v1/docs">API docs</a>
   </nav>
   <div class="who"><a href="/admin/account" ${current('account')}>${nav.email}</a>
