@@ -354,7 +354,7 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
   }
 }
 
-function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
+export function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
   return Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : []));
 }
 
