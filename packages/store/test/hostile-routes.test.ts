@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
-import { createAdmin } from '../src/auth/admins.ts';
+import { createAdmin, type Admin } from '../src/auth/admins.ts';
 import { createApp } from '../src/auth/apps.ts';
 import { PRESESSION_COOKIE, SESSION_COOKIE } from '../src/auth/cookies.ts';
 import { csrfToken, startSession } from '../src/auth/sessions.ts';
@@ -76,6 +76,8 @@ for (const target of await testDatabaseTargets()) {
     const session = { cookie: '', csrf: '' };
     const presession = { cookie: 'hostile-test-presession', csrf: '' };
     let oauthClientId: string;
+    /** An app the console's routes may address (and delete); the test harness's own app is never addressed. */
+    let victimAppId: string;
     let formNames: string[];
     /** Records made before the run that requests may address by id (writes go only to these). */
     const victims = new Map<string, string>();
@@ -114,6 +116,13 @@ for (const target of await testDatabaseTargets()) {
       return ids;
     }
 
+    let admin: Admin;
+    async function renewSession(): Promise<void> {
+      const ctx = s.store.app.storeAuth;
+      session.cookie = (await startSession(ctx, admin)).cookie;
+      session.csrf = csrfToken(ctx, session.cookie);
+    }
+
     before(async () => {
       s = await startStoreUnderTest(target);
       origin = new URL(s.api).origin;
@@ -122,12 +131,12 @@ for (const target of await testDatabaseTargets()) {
       token = await issueTestToken(s.store.app, storeId);
       routes = servedRoutes(s.store.app);
       const ctx = s.store.app.storeAuth;
-      const admin = await createAdmin(ctx, storeId, { email: 'hostile@example.com', password: 'a password nobody guesses' });
-      session.cookie = (await startSession(ctx, admin)).cookie;
-      session.csrf = csrfToken(ctx, session.cookie);
+      admin = await createAdmin(ctx, storeId, { email: 'hostile@example.com', password: 'a password nobody guesses' });
+      await renewSession();
       presession.csrf = csrfToken(ctx, presession.cookie);
       const client = await createApp(ctx, storeId, { name: 'OAuth client', kind: 'custom', redirectUri: REDIRECT_URI });
       oauthClientId = client.app.clientId;
+      victimAppId = String((await createApp(ctx, storeId, { name: 'Victim', kind: 'custom' })).app.id);
 
       for (const [name, body] of [
         ['products', { item_name: 'Sentinel', price: 12.5, item_number: 'SENTINEL-1', quantity_on_hand: 3 }],
@@ -176,7 +185,7 @@ for (const target of await testDatabaseTargets()) {
       const readable = [victim, ...sentinels.filter((x) => x.path.startsWith(`/${top?.path ?? '-'}/`)).map((x) => x.path.split('/')[2])].filter((id) => id !== undefined);
       const ids = writes ? [victim ?? '2147483647'] : readable.length > 0 ? readable : ['1', '2147483647'];
       const fieldNames = records === undefined ? [] : [...Object.keys(records.fields), ...Object.keys(records.nested)];
-      const pathParams = route.path.split('/').map((segment) => (segment.startsWith(':') ? pathValueArbitrary(segment === ':id' ? ids : ['1', '2147483647']) : fc.constant(segment)));
+      const pathParams = route.path.split('/').map((segment) => (segment.startsWith(':') ? pathValueArbitrary(isConsole ? [victimAppId, '2147483647'] : segment === ':id' ? ids : ['1', '2147483647']) : fc.constant(segment)));
       const query = queryArbitrary(isConsole ? [...formNames, 'next'] : [...fieldNames, ...CART_NAMES]);
       const nexts = fc.constantFrom('//evil.example', '/\\evil.example', '/\t/evil.example', '/%09/evil.example', 'https://evil.example/', '\\\\evil.example', 'javascript:alert(1)', '/admin/apps%0d%0aSet-Cookie:x=1', '/adm\u00efn', '/\u2028', 'http:evil.example', '///evil.example', '/.//evil.example', '/%2F%2Fevil.example', '/%5Cevil.example', 'data:text/html,x', '/admin/apps?x=\u00e9#\u0000');
       const withNext = fc.oneof(query, fc.tuple(query, nexts).map(([q, next]) => `${q}&next=${encodeURIComponent(next)}&redirect_uri=${encodeURIComponent(next)}&client_id=${oauthClientId}`));
@@ -306,6 +315,8 @@ for (const target of await testDatabaseTargets()) {
           const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
           failures.push(`${route.method} ${route.path}: ${cause.slice(0, 1500)}`);
         }
+        // Signing out (or removing an account) may have ended the console session: the next routes get a new one.
+        if (route.path.startsWith('/admin')) await renewSession();
       }
       assert.deepEqual(failures, []);
     });
