@@ -100,6 +100,15 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('GET', `/products/${'1'.repeat(200)}`), 414, /longer/);
     });
 
+    test("the docs page's asset route answers an unknown or inherited file name with the store's 404", async () => {
+      const docs = await s.call('GET', '/docs', { anonymous: true });
+      const assets = /src="([^"]*swagger-ui\/[^/"]+\/)swagger-ui-bundle\.js"/.exec(docs.text)?.[1];
+      assert.ok(assets !== undefined, 'the docs page loads Swagger UI from a versioned path');
+      const base = new URL(assets, `${s.api}/docs`).pathname.replace(/^\/api\/v1/, '');
+      for (const file of ['nothing.js', 'constructor', 'toString', '__proto__']) assertError(await s.call('GET', `${base}${file}`, { anonymous: true }), 404);
+      assert.equal((await s.call('GET', `${base}swagger-ui.css`, { anonymous: true })).status, 200);
+    });
+
     test('a request line past 16 KiB is a 431 in the store error format', async () => {
       assertError(await s.call('GET', `/products?sort=${'x'.repeat(17_000)}`), 431, /16 KiB/);
       assert.equal((await s.call('GET', '/products')).status, 200, 'the store keeps serving');

@@ -64,8 +64,9 @@ export function apiDocs(app: FastifyInstance): Promise<void> {
   );
   app.get('/docs/init.js', { config }, (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(init));
   app.get<{ Params: { file: string } }>(`${assetsPath}/:file`, { config }, (request, reply) => {
-    const type = assetTypes[request.params.file];
-    if (type === undefined) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+    // Own names only: `constructor` is found on every object.
+    const type = Object.hasOwn(assetTypes, request.params.file) ? assetTypes[request.params.file] : undefined;
+    if (type === undefined) throw new ApiError(404, `No file ${request.params.file} in the docs page's assets`);
     let asset = assets.get(request.params.file);
     if (asset === undefined) {
       asset = { type, plain: readFileSync(join(swaggerUiDir, request.params.file)) };
