@@ -132,7 +132,8 @@ export const httpCaching = fp(
         void reply.code(304);
         return '';
       }
-      return payload;
+      // The cache holds the body's UTF-8 bytes already: sending them spares encoding the text once more.
+      return entry.body;
     }
   },
   { name: 'http-caching' },

@@ -33,8 +33,14 @@ function valueSql(name: string, field: FieldDeclaration): string {
  * `json_object(...)` of a resource's visible fields (only those of `fields=`, when given), or undefined when the
  * resource has too many fields for one call or keeps some encrypted (those answers are rewritten per caller).
  */
-export function jsonObjectSql(resource: ResourceDeclaration, fields: readonly string[] | undefined): RawBuilder<string> | undefined {
+export function jsonObjectText(resource: ResourceDeclaration, fields: readonly string[] | undefined): string | undefined {
   const chosen = visibleFields(resource).filter(([name]) => fields === undefined || fields.includes(name));
   if (chosen.length > MAX_FIELDS || Object.values(resource.fields).some((field) => field.encrypted === true)) return undefined;
-  return sql.raw<string>(`json_object(${chosen.map(([name, field]) => `${literal(name)}, ${valueSql(name, field)}`).join(', ')})`);
+  return `json_object(${chosen.map(([name, field]) => `${literal(name)}, ${valueSql(name, field)}`).join(', ')})`;
+}
+
+/** jsonObjectText as a Kysely expression. */
+export function jsonObjectSql(resource: ResourceDeclaration, fields: readonly string[] | undefined): RawBuilder<string> | undefined {
+  const text = jsonObjectText(resource, fields);
+  return text === undefined ? undefined : sql.raw<string>(text);
 }
