@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { format } from 'node:util';
 import { testDatabaseTargets } from '@app/database/testing';
 import { createApp, type App } from '../../src/auth/apps.ts';
 import { issueOAuthTokens, createConsoleToken } from '../../src/auth/tokens.ts';
@@ -116,8 +117,9 @@ for (const target of await testDatabaseTargets()) {
     });
 
     /** Signs in, asks for a grant, allows it, and returns where the store sent the browser. */
-    async function grant(query: Record<string, string>, decision = 'allow'): Promise<URL> {
-      const shown = await sut.call('GET', `${origin}/api/oauth?${new URLSearchParams(query).toString()}`, { headers: { cookie: session.cookie } });
+    async function grant(query: Record<string, string> | string, decision = 'allow'): Promise<URL> {
+      const url = typeof query === 'string' ? query : `${origin}/api/oauth?${new URLSearchParams(query).toString()}`;
+      const shown = await sut.call('GET', url, { headers: { cookie: session.cookie } });
       assert.equal(shown.status, 200, shown.text);
       assert.match(shown.text, /Grant access to Partner/);
       const fields = Object.fromEntries([...shown.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replaceAll('&amp;', '&')]));
@@ -125,6 +127,24 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(sent.status, 303, sent.text);
       return new URL(String(sent.headers.location));
     }
+
+    test("App IDs are whole numbers, as the platform's clients format them (app_id=%d, app_id as a JSON number)", async () => {
+      assert.match(client.clientId, /^[1-9]\d*$/);
+      assert.equal(client.clientId, String(client.id));
+      // The platform's Node web-flow client builds the authorize URL with util.format and %d, and leaves
+      // redirect_url unencoded; a hex App ID became NaN there.
+      const scope = 'read_catalog';
+      const authorize = format('%s/api/oauth?app_id=%d&scope=%s&redirect_url=%s', origin, client.clientId, scope, REDIRECT);
+      assert.doesNotMatch(authorize, /NaN/);
+      const back = await grant(authorize);
+      assert.equal(back.origin + back.pathname, REDIRECT);
+      const code = back.searchParams.get('code') ?? '';
+      const appId = Number(client.clientId);
+      const signature = sha256(clientSecret + code + String(appId) + scope + REDIRECT.toLowerCase());
+      const exchanged = await sut.call('POST', `${origin}/api/oauth/access_token`, { body: { app_id: appId, auth_id: back.searchParams.get('auth_id'), signature } });
+      assert.equal(exchanged.status, 200, exchanged.text);
+      assert.equal((await sut.call('GET', '/products?page=1', { headers: { 'x-ac-auth-token': exchanged.json.access_token } })).status, 200);
+    });
 
     test("the platform's flow: grant, signed exchange, single-use code, signed refresh", async () => {
       const scope = 'read_catalog,orders';
