@@ -25,6 +25,8 @@ export interface ResourceRouteConfig {
   access: 'read' | 'write';
   /** Other resources a write changes, so their cached reads are dropped too. */
   touches?: readonly string[];
+  /** Other resources a read's answer comes from, so their writes drop it from the cache too. */
+  reads?: readonly string[];
   /** On read routes, the resource whose records the answer holds (a nested list holds the child's): what `expand=` names. */
   lists?: string;
   /** `/{res}/{id}/filled`: every nested collection is expanded. */
