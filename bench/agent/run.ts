@@ -2,9 +2,10 @@
 // against the reference's way in the same run: one zonemaster-cli process per test, with the same
 // number running at once. Both run the test modules our engine has, so they do the same work.
 // BENCH_PARALLEL (default 8) tests at once per agent, BENCH_SECONDS (default 20) per measurement.
+// Memory per agent is its peak RSS (VmHWM) and its RSS at the end of the window.
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -49,7 +50,24 @@ async function keepQueueFull(database: Database<ServiceSchema>, domains: string[
   }
 }
 
-async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: string, agents: number): Promise<{ perMinute: number; died: number }> {
+interface Memory {
+  peakMb: number;
+  nowMb: number;
+}
+
+/** The agent's memory: lab.spawn starts it through nsenter, which forks it as its only child. */
+function agentMemory(child: ChildProcess): Memory | undefined {
+  try {
+    const pid = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ')[0];
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { peakMb: kb('VmHWM') / 1024, nowMb: kb('VmRSS') / 1024 };
+  } catch {
+    return undefined;
+  }
+}
+
+async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: string, agents: number): Promise<{ perMinute: number; died: number; memory: (Memory | undefined)[] }> {
   await database.db.deleteFrom('dh_result_entry').execute();
   await database.db.deleteFrom('dh_test').execute();
   const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
@@ -69,8 +87,9 @@ async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: stri
     await delay(seconds * 1000);
     const done = (await finishedCount(database)) - from;
     const perMinute = (done / ((performance.now() - begun) / 1000)) * 60;
+    const memory = children.map(agentMemory);
     const died = await database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow();
-    return { perMinute, died: Number(died.n) };
+    return { perMinute, died: Number(died.n), memory };
   } finally {
     stop.abort();
     await filling;
@@ -113,13 +132,15 @@ try {
   try {
     console.log(`bench:agent — ${lab.domains.length} lab domains, ${parallel} tests at once per agent, ${seconds} s per measurement, modules: ${modules.join(', ')}`);
     const one = await agentsRate(lab, database, url, 1);
-    console.log(`our agent, 1 process:      ${one.perMinute.toFixed(0).padStart(6)} tests/min${one.died > 0 ? ` (${one.died} ended with a BACKEND entry)` : ''}`);
+    const mb = (memory: (Memory | undefined)[]): string =>
+      memory.map((m) => (m ? `${m.peakMb.toFixed(0)} MB peak, ${m.nowMb.toFixed(0)} MB at the end` : 'memory unknown')).join('; ');
+    console.log(`our agent, 1 process:      ${one.perMinute.toFixed(0).padStart(6)} tests/min${one.died > 0 ? ` (${one.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(one.memory)}`);
     const two = await agentsRate(lab, database, url, 2);
-    console.log(`our agent, 2 processes:    ${two.perMinute.toFixed(0).padStart(6)} tests/min${two.died > 0 ? ` (${two.died} ended with a BACKEND entry)` : ''}`);
+    console.log(`our agent, 2 processes:    ${two.perMinute.toFixed(0).padStart(6)} tests/min${two.died > 0 ? ` (${two.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(two.memory)}`);
     const reference = await referenceRate(lab);
     console.log(`zonemaster-cli per test:   ${reference.perMinute.toFixed(1).padStart(6)} tests/min${reference.failed > 0 ? ` (${reference.failed} runs failed)` : ''}`);
-    console.log(`ratio, 1 agent : reference   ${(one.perMinute / reference.perMinute).toFixed(1)}x`);
-    console.log(`ratio, 2 agents : reference  ${(two.perMinute / reference.perMinute).toFixed(1)}x   (goal ≥ 10x)`);
+    console.log(`ratio, 1 agent : reference   ${(one.perMinute / reference.perMinute).toFixed(1)}x   (goal ≥ 10x)`);
+    console.log(`ratio, 2 agents : reference  ${(two.perMinute / reference.perMinute).toFixed(1)}x`);
   } finally {
     await database.close();
   }

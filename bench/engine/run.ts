@@ -1,34 +1,45 @@
-// Wall time and memory per domain over the lab catalogue: our dnscheck against Debian's
-// zonemaster-cli, in the same lab and the same run. Prints one row per domain and the overall ratio.
+// Per domain over the lab catalogue: a whole dnscheck process against a whole zonemaster-cli process,
+// all nine modules, in the same lab and the same run. Prints wall and CPU time, peak memory, the
+// queries ours sent (and identical ones sent twice), its start-up (process start to first query),
+// and the wall ratio; the headline is the median ratio, since a silent server costs both engines the
+// profile's timeout. Domains where a query timeout was waited out are summed apart.
 //   npm run bench:engine [-- scenario...]
-import { basename, resolve } from 'node:path';
-import { testCaseIds } from '@app/engine';
+//   BENCH_REFERENCE_QUERIES=1 also counts the reference's queries, in an extra untimed run at DEBUG.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
 const strip = (domain: string): string => domain.replace(/\.$/, '');
-
-// Both engines run the same modules: all nine once ours has them, until then the ones it has.
-const implemented = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '')))];
-const selection = implemented.length >= 9 ? [] : implemented.flatMap((module) => ['--test', module]);
+const countReference = process.env.BENCH_REFERENCE_QUERIES === '1';
 
 interface Measure {
-  seconds: number;
+  wall: number;
+  cpu: number;
   megabytes: number;
 }
 
-// GNU time prints elapsed seconds and peak memory of the child on the last stderr line.
+// GNU time prints the child's elapsed seconds, user and system CPU seconds and peak RSS last on stderr.
 async function measure(lab: Lab, command: string, args: string[]): Promise<Measure> {
-  const result = await lab.exec('/usr/bin/time', ['-f', 'BENCH %e %M', command, ...args], { timeoutMs: 10 * 60_000 });
+  const result = await lab.exec('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', command, ...args], { timeoutMs: 10 * 60_000 });
   const line = result.stderr.split('\n').reverse().find((l) => l.startsWith('BENCH '));
   if (!line) throw new Error(`${command} gave no timing: ${result.stderr.slice(-300)}`);
-  const [, seconds = '0', kilobytes = '0'] = line.split(' ');
-  return { seconds: Number(seconds), megabytes: Number(kilobytes) / 1024 };
+  const [wall = 0, user = 0, system = 0, kilobytes = 0] = line.split(' ').slice(1).map(Number);
+  return { wall, cpu: user + system, megabytes: kilobytes / 1024 };
 }
 
-const ours = (lab: Lab, domain: string): Promise<Measure> => measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', ...selection]);
+const ours = (lab: Lab, domain: string, saveTo: string): Promise<Measure> =>
+  measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saveTo]);
 const reference = (lab: Lab, domain: string): Promise<Measure> =>
-  measure(lab, 'zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--no-progress', '--level', 'INFO', ...selection, strip(domain)]);
+  measure(lab, 'zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--no-progress', '--level', 'INFO', strip(domain)]);
+
+/** The reference logs each query it sends (EXTERNAL_QUERY) at DEBUG: counted in a run of its own, untimed. */
+async function referenceQueries(lab: Lab, domain: string): Promise<number> {
+  const result = await lab.exec('zonemaster-cli', ['--hints', lab.hintsPath, '--raw', '--no-progress', '--level', 'DEBUG', strip(domain)], { timeoutMs: 10 * 60_000 });
+  return result.stdout.split('\n').filter((line) => /\bEXTERNAL_QUERY\b/.test(line)).length;
+}
 
 const reason = await labUnavailableReason();
 if (reason !== undefined) {
@@ -36,55 +47,96 @@ if (reason !== undefined) {
   process.exit(0);
 }
 
-const chosen = process.argv.slice(2);
-const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter((name) => {
+const withDomain = (name: string): boolean => {
   try {
     scenarioDomain(name);
     return true;
   } catch {
     return false;
   }
-});
+};
+const chosen = process.argv.slice(2);
+const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter(withDomain);
+
+interface Row {
+  scenario: string;
+  domain: string;
+  ours: Measure;
+  reference: Measure;
+  queries: QueryCounts;
+  referenceQueries?: number;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
 const lab = await startLab(scenarios);
-const rows: { scenario: string; domain: string; ours: Measure; reference: Measure }[] = [];
+const rows: Row[] = [];
 try {
   // One untimed run of each first, so neither pays for a cold disk cache or compile cache.
   const first = scenarioDomain(scenarios[0]);
-  await ours(lab, first);
+  await ours(lab, first, join(dir, 'warm-up.json'));
   await reference(lab, first);
   for (const scenario of scenarios) {
     const domain = scenarioDomain(scenario);
+    const saved = join(dir, `${strip(domain)}.json`);
     // One after the other: the two must not share the machine's cores while timed.
-    const mine = await ours(lab, domain);
+    const mine = await ours(lab, domain, saved);
     const theirs = await reference(lab, domain);
-    rows.push({ scenario, domain, ours: mine, reference: theirs });
+    const row: Row = { scenario, domain: strip(domain), ours: mine, reference: theirs, queries: countQueries(readFileSync(saved, 'utf8')) };
+    if (countReference) row.referenceQueries = await referenceQueries(lab, domain);
+    rows.push(row);
+    process.stderr.write(`bench:engine ${rows.length}/${scenarios.length} ${row.domain}\n`);
   }
 } finally {
   await lab.stop();
+  rmSync(dir, { recursive: true, force: true });
 }
 
-const pad = (text: string, width: number): string => text.padEnd(width);
-const num = (value: number, digits = 2): string => value.toFixed(digits).padStart(8);
-console.log(`modules: ${selection.length === 0 ? 'all' : implemented.join(', ')}`);
-console.log(`${pad('scenario', 24)}${pad('domain', 24)}   ours s    ref s    ratio  ours MB   ref MB`);
-for (const row of rows) {
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const sum = (list: Row[], pick: (r: Row) => number): number => list.reduce((acc, r) => acc + pick(r), 0);
+const cell = (value: number | string | undefined, width: number, digits = 2): string =>
+  (value === undefined ? '-' : typeof value === 'number' ? value.toFixed(digits) : value).padStart(width);
+
+console.log(`bench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine`);
+console.log(
+  `${'domain'.padEnd(32)}${'wall s'.padStart(8)}${'ref s'.padStart(8)}${'ratio'.padStart(7)}${'cpu s'.padStart(7)}${'ref cpu'.padStart(8)}${'MB'.padStart(6)}${'ref MB'.padStart(7)}` +
+    `${'start ms'.padStart(9)}${'queries'.padStart(8)}${'dups'.padStart(5)}${countReference ? 'ref q'.padStart(7) : ''}${'waits'.padStart(6)}`,
+);
+for (const r of rows) {
   console.log(
-    `${pad(basename(row.scenario, '.yaml'), 24)}${pad(strip(row.domain), 24)}${num(row.ours.seconds)} ${num(row.reference.seconds)} ${num(row.ours.seconds / row.reference.seconds)} ${num(row.ours.megabytes, 1)} ${num(row.reference.megabytes, 1)}`,
+    `${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 8)}${cell(r.reference.wall, 8)}${cell(r.ours.wall / r.reference.wall, 7)}${cell(r.ours.cpu, 7)}${cell(r.reference.cpu, 8)}` +
+      `${cell(r.ours.megabytes, 6, 0)}${cell(r.reference.megabytes, 7, 0)}${cell(r.queries.firstQueryMs, 9, 0)}${cell(r.queries.queries, 8, 0)}${cell(r.queries.duplicates, 5, 0)}` +
+      `${countReference ? cell(r.referenceQueries, 7, 0) : ''}${cell(r.queries.timeouts, 6, 0)}`,
   );
 }
-const total = (pick: (r: (typeof rows)[number]) => number): number => rows.reduce((sum, r) => sum + pick(r), 0);
-const oursTotal = total((r) => r.ours.seconds);
-const refTotal = total((r) => r.reference.seconds);
-console.log(`\n${rows.length} domains: ours ${oursTotal.toFixed(2)} s, zonemaster-cli ${refTotal.toFixed(2)} s, ratio ${(oursTotal / refTotal).toFixed(3)} (goal: at most 0.25)`);
-// Where both engines waited out a silent server, both sit on the profile's timeout; the rest shows the engines themselves.
-const timeoutS = 5;
-for (const [label, pick] of [
-  ['where neither engine waited out a query timeout', (r: (typeof rows)[number]) => r.ours.seconds < timeoutS],
-  ['where both waited out a silent server', (r: (typeof rows)[number]) => r.ours.seconds >= timeoutS && r.reference.seconds >= timeoutS],
+console.log('(waits: queries of ours that waited out the timeout; start ms: process start to first query)');
+
+const ratios = rows.map((r) => r.ours.wall / r.reference.wall);
+console.log(
+  `\nHEADLINE median wall ratio per domain: ${median(ratios).toFixed(3)} (goal: at most 0.25); median wall ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)} s, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)} s`,
+);
+const waited = rows.filter((r) => r.queries.timeouts > 0);
+const quick = rows.filter((r) => r.queries.timeouts === 0);
+for (const [label, part] of [
+  ['all domains', rows],
+  ['no timeout waited out', quick],
+  ['a timeout waited out', waited],
 ] as const) {
-  const part = rows.filter(pick);
   if (part.length === 0) continue;
-  const sum = (f: (r: (typeof rows)[number]) => number): number => part.reduce((acc, r) => acc + f(r), 0);
-  console.log(`  ${label}: ${part.length} domains, ours ${sum((r) => r.ours.seconds).toFixed(2)} s, zonemaster-cli ${sum((r) => r.reference.seconds).toFixed(2)} s, ratio ${(sum((r) => r.ours.seconds) / sum((r) => r.reference.seconds)).toFixed(3)}`);
+  const mine = sum(part, (r) => r.ours.wall);
+  const theirs = sum(part, (r) => r.reference.wall);
+  console.log(
+    `total, ${label.padEnd(22)} ${String(part.length).padStart(3)} domains: ours ${mine.toFixed(2)} s, zonemaster-cli ${theirs.toFixed(2)} s, ratio ${(mine / theirs).toFixed(3)}, median ratio ${median(part.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`,
+  );
 }
-console.log(`memory per run: ours ${(total((r) => r.ours.megabytes) / rows.length).toFixed(1)} MB, zonemaster-cli ${(total((r) => r.reference.megabytes) / rows.length).toFixed(1)} MB (mean peak RSS)`);
+if (waited.length > 0) console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);
+console.log(`CPU: ours ${sum(rows, (r) => r.ours.cpu).toFixed(2)} s, zonemaster-cli ${sum(rows, (r) => r.reference.cpu).toFixed(2)} s, ratio ${(sum(rows, (r) => r.ours.cpu) / sum(rows, (r) => r.reference.cpu)).toFixed(3)}`);
+console.log(`peak memory per run: ours ${median(rows.map((r) => r.ours.megabytes)).toFixed(1)} MB, zonemaster-cli ${median(rows.map((r) => r.reference.megabytes)).toFixed(1)} MB (median)`);
+const starts = rows.flatMap((r) => (r.queries.firstQueryMs === undefined ? [] : [r.queries.firstQueryMs]));
+console.log(`start-up (process start to first query): median ${median(starts).toFixed(0)} ms, max ${Math.max(...starts).toFixed(0)} ms`);
+const duplicates = sum(rows, (r) => r.queries.duplicates);
+console.log(`queries: ours ${sum(rows, (r) => r.queries.queries)}${countReference ? `, zonemaster-cli ${sum(rows, (r) => r.referenceQueries ?? 0)}` : ''}; identical questions sent twice: ${duplicates} (goal 0)`);
+for (const r of rows) for (const line of r.queries.repeated) console.log(`  duplicate in ${r.domain}: ${line}`);

@@ -18,7 +18,7 @@ try {
       break;
     default:
       console.error(`Usage: store serve [options]                      (store serve --help for the options)
-       store token create --app NAME --scopes SCOPES   (a non-expiring API token, printed once)
+       store token create --app NAME --scopes SCOPES [--create]   (a non-expiring API token, printed once)
        store admin create --email EMAIL                (password from STORE_ADMIN_PASSWORD or stdin)`);
       process.exitCode = command === undefined || command === '--help' ? 0 : 2;
   }

@@ -43,6 +43,24 @@ describe('OpenAPI document and docs page', () => {
     for (const field of ['item_name', 'item_number', 'product_status_id', 'primary_category_id', 'price', 'cost', 'retail', 'weight', 'quantity_on_hand', 'short_description', 'is_hidden', 'manufacturer_id', 'keywords', 'sort_order']) {
       assert.ok(product?.properties?.[field], `ProductCreate has ${field}`);
     }
+    // Every POST and PUT documents Idempotency-Key; no other method does.
+    const keyRef = '#/components/parameters/idempotencyKey';
+    const takesKey = (operation: { parameters?: { $ref?: string }[] } | undefined) => operation?.parameters?.some((p) => p.$ref === keyRef) === true;
+    const parameters = (document.components as unknown as { parameters: Record<string, { name: string; in: string }> }).parameters;
+    assert.deepEqual({ name: parameters.idempotencyKey?.name, in: parameters.idempotencyKey?.in }, { name: 'Idempotency-Key', in: 'header' });
+    let writes = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, { parameters?: { $ref?: string }[]; responses?: Record<string, unknown> }>)) {
+        if (!['get', 'post', 'put', 'delete'].includes(method)) continue;
+        const write = method === 'post' || method === 'put';
+        assert.equal(takesKey(operation), write, `${method.toUpperCase()} ${path}`);
+        if (write) {
+          writes += 1;
+          assert.ok(operation.responses?.['422'], `${method.toUpperCase()} ${path} documents 422`);
+        }
+      }
+    }
+    assert.ok(writes > 100, `${writes} writes`);
     assert.ok(document.components.schemas.Product?.properties?.created_at);
     assert.equal(document.components.schemas.ProductCreate?.properties?.created_at, undefined);
   });
@@ -54,5 +72,6 @@ describe('OpenAPI document and docs page', () => {
     for (const resource of resources) assert.match(reply.text, new RegExp(`<h2>${resource.name}</h2>`));
     assert.match(reply.text, /startwith/);
     assert.match(reply.text, /openapi\.json/);
+    assert.match(reply.text, /Idempotency-Key/);
   });
 });

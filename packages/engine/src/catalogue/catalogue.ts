@@ -29,18 +29,33 @@ function loadLocale(dir: string): LocaleTexts {
   return texts;
 }
 
-const catalogues: Map<string, LocaleTexts> = new Map(
+// A locale's files are read the first time one of its texts is asked for: a run shows one locale
+// (plus English for fallbacks), and JSON output with --raw none at all.
+const localeDirs: ReadonlyMap<string, string> = new Map(
   readdirSync(import.meta.dirname, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .map((entry) => [entry.name, loadLocale(join(import.meta.dirname, entry.name))]),
+    .map((entry) => [entry.name, join(import.meta.dirname, entry.name)]),
 );
-const english = catalogues.get('en')!;
+const catalogues = new Map<string, LocaleTexts>();
 
-export const locales: readonly string[] = Object.freeze([...catalogues.keys()].sort());
+function loaded(locale: string): LocaleTexts | undefined {
+  const dir = localeDirs.get(locale);
+  if (dir === undefined) return undefined;
+  let texts = catalogues.get(locale);
+  if (!texts) {
+    texts = loadLocale(dir);
+    catalogues.set(locale, texts);
+  }
+  return texts;
+}
+
+const english = (): LocaleTexts => loaded('en')!;
+
+export const locales: readonly string[] = Object.freeze([...localeDirs.keys()].sort());
 
 /** Accepts 'fr', 'fr_FR', 'fr-FR'; anything else is English. */
 function textsFor(locale: string): LocaleTexts {
-  return catalogues.get(locale.slice(0, 2).toLowerCase()) ?? english;
+  return loaded(locale.slice(0, 2).toLowerCase()) ?? english();
 }
 
 function fill(template: string, args: Finding['args']): string {
@@ -60,7 +75,7 @@ function lookup(texts: Record<string, string>, key: string): string | undefined 
 /** Text for MODULE:TAG, else for ALL:TAG (tags every module uses, such as TEST_CASE_START). */
 export function messageTemplate(module: string, tag: string, locale: string): string | undefined {
   const keys = [`${module.toUpperCase()}:${tag}`, `ALL:${tag}`];
-  for (const texts of [textsFor(locale).messages, english.messages]) {
+  for (const texts of [textsFor(locale).messages, english().messages]) {
     for (const key of keys) {
       const text = lookup(texts, key);
       if (text !== undefined) return text;
@@ -78,16 +93,16 @@ export function formatFinding(finding: Finding, locale: string): string {
 }
 
 export function testCaseDescription(testcase: string, locale: string): string {
-  const id = Object.keys(english.testcases).find((known) => known.toLowerCase() === testcase.toLowerCase()) ?? testcase;
-  return lookup(textsFor(locale).testcases, id) ?? lookup(english.testcases, id) ?? testcase;
+  const id = Object.keys(english().testcases).find((known) => known.toLowerCase() === testcase.toLowerCase()) ?? testcase;
+  return lookup(textsFor(locale).testcases, id) ?? lookup(english().testcases, id) ?? testcase;
 }
 
 /** A piece of the interface (a column header, a summary line) in `locale`, with `{arg}` filled in. */
 export function uiText(key: string, locale: string, args: Finding['args'] = {}): string {
-  return fill(lookup(textsFor(locale).ui, key) ?? lookup(english.ui, key) ?? key, args);
+  return fill(lookup(textsFor(locale).ui, key) ?? lookup(english().ui, key) ?? key, args);
 }
 
 /** Every text of one locale exactly as written there (no English fallback), for the catalogue's tests. */
 export function localeTexts(locale: string): Readonly<LocaleTexts> | undefined {
-  return catalogues.get(locale);
+  return loaded(locale);
 }

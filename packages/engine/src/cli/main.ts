@@ -13,7 +13,7 @@ import { engineVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
 import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
 import { startProgress, type Progress } from './progress.ts';
-import { restoreRun, saveRun } from './saved-run.ts';
+import { saveRun } from './saved-run.ts';
 
 export interface CliIo {
   stdout: (text: string) => void;
@@ -161,6 +161,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         io.stdout(`${JSON.stringify(await effectiveProfile(options), null, 2)}\n`);
         return 0;
       case 'restore': {
+        // Loaded only here: its schema library would be half of the modules every run loads.
+        const { restoreRun } = await import('./restore-run.ts');
         const { findings } = await restoreRun(options.restoreFile!);
         show(findings, options.output, io, false);
         return exitCodeFor(findings);

@@ -26,6 +26,8 @@ export interface Exchange {
   qclass: number;
   transport: 'udp' | 'tcp';
   flags: QueryFlags;
+  /** When it was sent, in ms since the process started (start-up shows as the first one's). */
+  at: number;
   ms: number;
   /** The reply as it came, base64; absent when none came. */
   reply?: string;
@@ -125,6 +127,7 @@ export class Network {
       qclass: question.class,
       transport: result.transport,
       flags,
+      at: Math.round(started),
       ms: Math.round(ms),
       ...('bytes' in result && { reply: Buffer.from(result.bytes).toString('base64') }),
     });

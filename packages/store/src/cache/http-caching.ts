@@ -94,7 +94,7 @@ export const httpCaching = fp(
     // Callback-style hooks: nothing here waits, so no promise needs settling per request.
     app.addHook('preHandler', (request, reply, done) => {
       const config = routeResource(request);
-      if (request.method !== 'GET' || config === undefined) {
+      if (request.method !== 'GET' || config === undefined || config.alwaysFresh === true) {
         done();
         return;
       }
@@ -122,7 +122,7 @@ export const httpCaching = fp(
         if (reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
         return payload;
       }
-      if (WRITES.has(request.method)) {
+      if (WRITES.has(request.method) || config.alwaysFresh === true) {
         // Dropped before the answer leaves, so the writer's next read cannot be stale.
         cache.invalidate(writeTags(config));
         void reply.header('cache-control', 'no-store');

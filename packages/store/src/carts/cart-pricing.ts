@@ -1,10 +1,12 @@
-// A cart's figures: item subtotal, the coupon's discount, the chosen shipping rate, and the total.
-// Rates come from the store's enabled custom shipping methods (carrier services would need the carriers'
-// own rating APIs, which the store does not call); tax is not calculated (0), so grand_total is
-// subtotal - discount + shipping.
+// A cart's figures: item subtotal, discounts, the chosen shipping rate, tax, and the total. Rates come from
+// the store's enabled custom shipping methods (carrier services would need the carriers' own rating APIs,
+// which the store does not call). Subscribers to GetPrice, GetDiscount and GetTax take part (cart-questions.ts);
+// without a GetTax subscriber there is no tax. grand_total is subtotal - discount + discounted shipping + tax.
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+import type { ReplyAsker } from '../webhooks/reply-events.ts';
+import { askDiscounts, askPrices, askTax, customerTypeOf } from './cart-questions.ts';
 
 export interface ShippingRate {
   shipping_provider_service_id: number;
@@ -21,6 +23,8 @@ export interface CartFigures {
   subtotal: number;
   discount_total: number;
   shipping_total: number;
+  /** shipping_total less a GetDiscount shipping discount. */
+  discounted_shipping_total: number;
   tax_total: number;
   grand_total: number;
 }
@@ -81,13 +85,28 @@ export async function couponDiscount(db: Kysely<StoreSchema>, code: string, subt
   return Math.min(subtotal, cents(discount));
 }
 
-export async function cartFigures(db: Kysely<StoreSchema>, cart: Row, items: readonly Row[], now: Date): Promise<CartFigures> {
-  const subtotal = subtotalOf(items);
+export interface PricedCart {
+  figures: CartFigures;
+  /** The cart's lines with the prices GetPrice gave them. */
+  lines: Row[];
+}
+
+/** The cart's figures now; a reply webhook whose failure_type is Error fails this with 502. */
+export async function cartFigures(db: Kysely<StoreSchema>, replies: ReplyAsker, cart: Row, items: readonly Row[], now: Date): Promise<PricedCart> {
+  const customerTypeId = await customerTypeOf(db, cart.customer_id);
+  const lines = await askPrices(replies, items, customerTypeId);
+  const subtotal = subtotalOf(lines);
   const code = typeof cart.coupon_code === 'string' && cart.coupon_code !== '' ? cart.coupon_code : undefined;
-  const discount_total = code === undefined ? 0 : await couponDiscount(db, code, subtotal, now).catch(() => 0);
+  const coupon = code === undefined ? 0 : await couponDiscount(db, code, subtotal, now).catch(() => 0);
   const chosen = typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method : undefined;
   const rate = chosen === undefined ? undefined : (await shippingRates(db, subtotal)).find((r) => r.identifier === chosen);
   const shipping_total = rate?.total_charges ?? 0;
-  const tax_total = 0;
-  return { subtotal, discount_total, shipping_total, tax_total, grand_total: cents(subtotal - discount_total + shipping_total + tax_total) };
+  const asked = await askDiscounts(db, replies, { cart, lines, customerTypeId, shippingTotal: shipping_total });
+  const discount_total = Math.min(subtotal, cents(coupon + asked.discount));
+  const discounted_shipping_total = Math.max(0, cents(shipping_total - asked.shippingDiscount));
+  const tax_total = await askTax(db, replies, { cart, lines, subtotal, discountTotal: discount_total, shippingTotal: discounted_shipping_total });
+  return {
+    figures: { subtotal, discount_total, shipping_total, discounted_shipping_total, tax_total, grand_total: cents(subtotal - discount_total + discounted_shipping_total + tax_total) },
+    lines,
+  };
 }

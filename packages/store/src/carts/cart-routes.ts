@@ -1,14 +1,15 @@
 // The platform's carting API (docs/api-carting.md): items, shipping rates and method, estimation address,
 // coupon code, payment methods, recalculated totals, and placing the order.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
-import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
+import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { placeOrder, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
+import { placeOrder, placeOrderEvents, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
   database: StoreDatabase;
@@ -53,8 +54,10 @@ const text = (max: number) => ({ type: 'string', maxLength: max });
 
 export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {
   const { db } = options.database;
+  const replies = app.webhookReplies;
   const now = () => new Date(options.now?.() ?? Date.now());
   const cartRecords = recordsOf(options.database, carts);
+  const orderEvents = placeOrderEvents(options);
 
   async function cartOf(request: FastifyRequest): Promise<Row> {
     const id = recordId(request, carts);
@@ -71,21 +74,55 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
 
   const itemsOf = (cartId: number) => db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
 
-  /** Stores the cart's current figures (and `changes`), then answers the cart with its items. */
+  /** Stores the cart's current figures (and `changes`, and the lines' prices from GetPrice), then answers the cart with its items. */
   async function saved(cart: Row, changes: Row = {}): Promise<Row> {
     const cartId = Number(cart.id);
-    const figures = await cartFigures(db, { ...cart, ...changes }, await itemsOf(cartId), now());
-    await db.updateTable('carts').set({ ...changes, ...figures, updated_at: now().toISOString() }).where('id', '=', cartId).execute();
+    const items = await itemsOf(cartId);
+    const { figures, lines } = await cartFigures(db, replies, { ...cart, ...changes }, items, now());
+    const stamp = now().toISOString();
+    // GetPrice answers a new object for each line it priced.
+    const repriced = lines.filter((line, i) => line !== items[i] && (Number(line.price) !== Number(items[i]?.price) || Number(line.cost) !== Number(items[i]?.cost)));
+    const updateCart = db.updateTable('carts').set({ ...changes, ...figures, updated_at: stamp }).where('id', '=', cartId);
+    if (repriced.length === 0) await updateCart.execute();
+    else {
+      await db.transaction().execute(async (trx) => {
+        for (const line of repriced) await trx.updateTable('cart_items').set({ price: line.price, cost: line.cost ?? null, updated_at: stamp }).where('id', '=', Number(line.id)).execute();
+        await trx.executeQuery(updateCart.compile());
+      });
+    }
     const answer = await cartRecords.get(cartId, ['items']);
     if (answer === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
     return answer;
+  }
+
+  /**
+   * Changes the cart's lines, then its figures. Should the figures fail (a reply webhook whose failure_type is
+   * Error), the lines are put back as they were, so the failed request changed nothing and its retry does not add twice.
+   */
+  async function changeLines(cart: Row, change: (trx: Kysely<StoreSchema>) => Promise<void>): Promise<Row> {
+    const cartId = Number(cart.id);
+    const before = await itemsOf(cartId);
+    await db.transaction().execute(change);
+    try {
+      return await saved(cart);
+    } catch (error) {
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).execute();
+          for (const line of before) await trx.insertInto('cart_items').values(line).execute();
+        })
+        // The request's own error is the one to answer; the cart keeps the change and its next calculation fixes the figures.
+        .catch((undoError: unknown) => app.log.error({ err: undoError, cartId }, 'putting back the lines of a cart whose figures failed'));
+      throw error;
+    }
   }
 
   app.post('/carts/:id/items', { config: write, schema: { body: addItemsSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
     const { items } = request.body as { items: { product_id: number; quantity: number; variant_ids?: number[]; personalizations?: Row[] }[] };
-    await db.transaction().execute(async (trx) => {
+    return changeLines(cart, async (trx) => {
       for (const [index, item] of items.entries()) {
         const product = await trx.selectFrom('products').selectAll().where('id', '=', item.product_id).executeTakeFirst();
         if (product === undefined) throw new ApiError(409, `items[${index}].product_id: there is no product with id ${item.product_id}`);
@@ -121,7 +158,6 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
         });
       }
     });
-    return saved(cart);
   });
 
   app.put('/carts/:id/items', { config: write, schema: { body: updateItemsSchema } }, async (request) => {
@@ -131,24 +167,24 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     const present = new Set((await itemsOf(Number(cart.id))).map((line) => Number(line.id)));
     const unknown = items.filter((item) => !present.has(item.cart_item_id)).map((item) => item.cart_item_id);
     if (unknown.length > 0) throw new ApiError(409, `cart_item_id: ${unknown.join(', ')} not in cart ${String(cart.id)}`);
-    await db.transaction().execute(async (trx) => {
+    return changeLines(cart, async (trx) => {
       for (const item of items) {
         // A quantity of 0 takes the line out.
         if (item.quantity === 0) await trx.deleteFrom('cart_items').where('id', '=', item.cart_item_id).execute();
         else await trx.updateTable('cart_items').set({ quantity: item.quantity, updated_at: now().toISOString() }).where('id', '=', item.cart_item_id).execute();
       }
     });
-    return saved(cart);
   });
 
   app.delete('/carts/:id/items', { config: write, schema: { body: removeItemsSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
     const ids = (request.body as { cart_item_ids?: number[] } | null | undefined)?.cart_item_ids;
-    let remove = db.deleteFrom('cart_items').where('cart_id', '=', Number(cart.id));
-    if (ids !== undefined) remove = remove.where('id', 'in', ids.length === 0 ? [0] : ids);
-    await remove.execute();
-    return saved(cart);
+    return changeLines(cart, async (trx) => {
+      let remove = trx.deleteFrom('cart_items').where('cart_id', '=', Number(cart.id));
+      if (ids !== undefined) remove = remove.where('id', 'in', ids.length === 0 ? [0] : ids);
+      await remove.execute();
+    });
   });
 
   app.get('/carts/:id/shipping', { config: read }, async (request) => {
@@ -196,13 +232,15 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     return { total_count: list.length, payment_methods: list };
   });
 
-  app.get('/carts/:id/calculated', { config: read }, async (request) => saved(await cartOf(request)));
+  // Prices, discounts and tax may change at any time (webhooks answer them), so this is never a cached answer.
+  const calculated: ResourceRouteConfig = { ...read, alwaysFresh: true, touches: ['cart_items'] };
+  app.get('/carts/:id/calculated', { config: calculated }, async (request) => saved(await cartOf(request)));
 
   const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes'] };
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
-    return placeOrder(options, cart, request.body as PlaceOrderBody, now());
+    return placeOrder({ ...options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, now());
   });
 
   return Promise.resolve();

@@ -1,10 +1,17 @@
 // POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
-// order with its items, and its payment, all in one transaction. No gateway is called.
+// order with its items, and its payment, all in one transaction, with the webhook events of the new
+// customer and order queued in it. No gateway is called.
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
+import { runSteps } from '../db/group-commit.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
-import { cartFigures } from './cart-pricing.ts';
+import { encryptedFieldsOf, resourceWriteEvents, rowShaper } from '../resources/records.ts';
+import { resourceNamed } from '../resources/registry.ts';
+import type { ReplyAsker } from '../webhooks/reply-events.ts';
+import { announceQueued, type WriteEvents } from '../webhooks/resource-events.ts';
+import { cartFigures, type CartFigures } from './cart-pricing.ts';
+import { askCheckoutMessages } from './cart-questions.ts';
 import type { CartRoutesOptions } from './cart-routes.ts';
 import { checkCard, type CardInput } from './payment-card.ts';
 
@@ -114,7 +121,61 @@ async function existing(trx: Db, table: string, id: number, what: string): Promi
   return row;
 }
 
-export async function placeOrder(options: CartRoutesOptions, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+/** The events placing an order sends: CustomerCreated for a customer it makes; NewOrder, NewValidOrder and OrderPlaced. */
+export interface PlaceOrderEvents {
+  customers: WriteEvents | undefined;
+  orders: WriteEvents | undefined;
+}
+
+const asCustomer = rowShaper(resourceNamed('customers'));
+const asOrder = rowShaper(resourceNamed('orders'));
+const asCart = rowShaper(resourceNamed('carts'));
+const asCartItem = rowShaper(resourceNamed('cart_items'));
+
+export function placeOrderEvents(options: Pick<CartRoutesOptions, 'database'>): PlaceOrderEvents {
+  return { customers: resourceWriteEvents(options.database, resourceNamed('customers')), orders: resourceWriteEvents(options.database, resourceNamed('orders')) };
+}
+
+export interface PlaceOrderContext extends CartRoutesOptions {
+  replies: ReplyAsker;
+  events: PlaceOrderEvents;
+}
+
+/** A record as the API answers it, without the fields kept encrypted (webhook bodies never carry them). */
+async function recordOf(db: Db, resourceName: string, id: number): Promise<Row | undefined> {
+  const resource = resourceNamed(resourceName);
+  const row = await db.selectFrom(resource.table).selectAll().where('id', '=', id).executeTakeFirst();
+  if (row === undefined) return undefined;
+  const record = rowShaper(resource)(row);
+  for (const name of encryptedFieldsOf(resource)) delete record[name];
+  return record;
+}
+
+/** ValidateCart and ValidateCheckout: what their subscribers object to in this order, before anything is written. */
+async function checkoutMessages(context: PlaceOrderContext, cart: Row, lines: readonly Row[], figures: CartFigures, body: PlaceOrderBody): Promise<string[]> {
+  const { replies } = context;
+  const { db } = context.database;
+  if (!(await replies.subscribed('ValidateCart')) && !(await replies.subscribed('ValidateCheckout'))) return [];
+  const address = async (given: AddressInput | undefined) => (given?.id === undefined ? { ...given } : ((await recordOf(db, 'addresses', given.id)) ?? { ...given }));
+  const billingAddress = await address(body.billing_address);
+  const paymentMethodId = body.payment_method_id ?? 0;
+  const method = paymentMethodId === 0 ? undefined : await db.selectFrom('payment_methods').select('name').where('id', '=', paymentMethodId).executeTakeFirst();
+  return askCheckoutMessages(replies, {
+    cart: { ...asCart({ ...cart, ...figures }), items: lines.map(asCartItem) },
+    customer: body.customer.id === undefined ? { ...body.customer } : ((await recordOf(db, 'customers', body.customer.id)) ?? { ...body.customer }),
+    billingAddress,
+    shippingAddress: body.use_billing_address_for_shipping === true ? billingAddress : await address(body.shipping_address),
+    isGift: typeof body.gift_message === 'string' && body.gift_message !== '',
+    giftMessage: body.gift_message ?? null,
+    comments: body.public_comments ?? null,
+    shippingMethod: typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null,
+    payment: { name: paymentMethodId === 0 ? 'Credit Card' : textOf(method?.name), amount: figures.grand_total },
+  });
+}
+
+export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+  const options = context;
+  const { events } = context;
   const { db, dialect } = options.database;
   const stamp = now.toISOString();
   const shipToBilling = body.use_billing_address_for_shipping === true;
@@ -129,9 +190,12 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
 
   const items = await db.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
   if (items.length === 0) throw new ApiError(409, `cart ${String(cart.id)} has no items`);
-  const figures = await cartFigures(db, cart, items, now);
+  // Priced for the customer the order is for, when it names one.
+  const { figures, lines } = await cartFigures(db, context.replies, { ...cart, customer_id: body.customer.id ?? cart.customer_id ?? null }, items, now);
+  const messages = await checkoutMessages(context, cart, lines, figures, body);
+  if (messages.length > 0) throw new ApiError(400, messages.join('; '));
 
-  return db.transaction().execute(async (trx) => {
+  const answer = await db.transaction().execute(async (trx) => {
     const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
 
     let customer: Row;
@@ -155,6 +219,7 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
         source: 'API',
       };
       customer = { id: await insert('customers', values), ...values };
+      if (events.customers !== undefined) await runSteps(trx, events.customers.created(asCustomer(await existing(trx, 'customers', Number(customer.id), 'customer.id'))));
     }
     const customerId = Number(customer.id);
 
@@ -235,7 +300,7 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
       channel: 'Online',
       entered_by_type: 'API',
     });
-    for (const item of items) {
+    for (const item of lines) {
       const product = await trx.selectFrom('products').select(['weight', 'is_non_taxable']).where('id', '=', Number(item.product_id)).executeTakeFirst();
       await insert('order_items', {
         order_id: orderId,
@@ -263,6 +328,11 @@ export async function placeOrder(options: CartRoutesOptions, cart: Row, body: Pl
         .execute();
     }
     await trx.updateTable('carts').set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp }).where('id', '=', Number(cart.id)).execute();
+    if (events.orders !== undefined) await runSteps(trx, events.orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
     return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
   });
+  // Both asked, so neither keeps a stale flag.
+  const queued = [events.customers?.takeQueued(), events.orders?.takeQueued()];
+  if (queued.includes(true)) announceQueued(options.database);
+  return answer;
 }

@@ -6,11 +6,14 @@ import type { AuthContext } from '../auth/context.ts';
 import type { ResourceGroup } from '../auth/scopes.ts';
 import type { CommandIo } from './token-command.ts';
 
-export const adminCreateUsage = `Usage: store admin create --email EMAIL [--access GROUPS]
+export const adminCreateUsage = `Usage: store admin create --email EMAIL [--access GROUPS] [--create] [--database URL]
 
 Makes a console admin, or sets a new password for an existing one. The password is read from
 STORE_ADMIN_PASSWORD, else from the first line of standard input. GROUPS (comma-separated) limits
-what the admin may see: ${allGroups.join(', ')} (default: all).`;
+what the admin may see: ${allGroups.join(', ')} (default: all).
+The store is --database, else STORE_DATABASE_URL, else store.sqlite in DATA_DIR (default: the
+repository's data/ folder, the one npm start uses); the command says which on stderr. A database
+with no store yet is an error unless --create is given.`;
 
 export async function adminCreate(argv: string[], ctx: AuthContext, storeId: number, io: CommandIo & { readPassword: () => Promise<string> }): Promise<number> {
   let values: { email?: string; access?: string; help?: boolean };

@@ -1,9 +1,9 @@
-// `store serve`: the API over HTTPS, by default on https://127.0.0.1:8443 with SQLite under $DATA_DIR (or ./data).
+// `store serve`: the API over HTTPS, by default on https://127.0.0.1:8443 with SQLite in the data directory (store-location.ts).
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isPlan, plans } from '../limits/plans.ts';
 import { serveStore } from '../server.ts';
+import { DEFAULT_DATA_DIR, storeLocation } from './store-location.ts';
 
 const usage = `Usage: store serve [options]
   --host <address>        listen address (default 127.0.0.1, or STORE_HOST)
@@ -11,6 +11,8 @@ const usage = `Usage: store serve [options]
   --http-port <n>         also open a plain-HTTP port that only redirects to HTTPS (STORE_HTTP_PORT)
   --database <url>        sqlite:<path>, postgres://... or mysql://... (STORE_DATABASE_URL;
                           default sqlite:$DATA_DIR/store.sqlite)
+  DATA_DIR                the data directory (default: the repository's data/ folder,
+                          ${DEFAULT_DATA_DIR}, whatever the current directory)
   --cert <file> --key <file>  TLS certificate and key (STORE_TLS_CERT, STORE_TLS_KEY; default: a
                           self-signed one made on first start under $DATA_DIR/tls)
   --trusted-proxy <cidr>  believe X-Forwarded-Proto from this proxy (repeatable; STORE_TRUSTED_PROXIES, comma-separated)
@@ -47,7 +49,8 @@ export async function serveCommand(args: string[]): Promise<void> {
     return;
   }
   const env = process.env;
-  const dataDir = resolve(env.DATA_DIR ?? 'data');
+  const location = storeLocation(values.database);
+  console.log(`Store ${location.description}`);
   const plan = values.plan ?? env.STORE_PLAN;
   if (plan !== undefined && !isPlan(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
   const proxies = values['trusted-proxy'] ?? env.STORE_TRUSTED_PROXIES?.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -58,8 +61,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   const webhookCa = env.STORE_WEBHOOK_CA_FILE === undefined || env.STORE_WEBHOOK_CA_FILE === '' ? undefined : readFileSync(env.STORE_WEBHOOK_CA_FILE, 'utf8');
 
   const store = await serveStore({
-    databaseUrl: values.database ?? env.STORE_DATABASE_URL ?? `sqlite:${resolve(dataDir, 'store.sqlite')}`,
-    dataDir,
+    databaseUrl: location.databaseUrl,
+    dataDir: location.dataDir,
     host: values.host ?? env.STORE_HOST ?? '127.0.0.1',
     port: port(values.port ?? env.STORE_PORT, '--port') ?? 8443,
     ...(httpPort === undefined ? {} : { httpPort }),

@@ -1,16 +1,18 @@
 // `store token create --app NAME --scopes ...`: a non-expiring token for scripts, printed once.
 import { parseArgs } from 'node:util';
-import { createApp, findApp } from '../auth/apps.ts';
+import { createApp, findApp, listApps } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
-import { parseScopes, ScopeError } from '../auth/scopes.ts';
+import { parseScopes, ScopeError, scopeGroups } from '../auth/scopes.ts';
 import { createConsoleToken, TokenInputError } from '../auth/tokens.ts';
 
-export const tokenCreateUsage = `Usage: store token create --app NAME --scopes SCOPES [--label TEXT]
+export const tokenCreateUsage = `Usage: store token create --app NAME --scopes SCOPES [--label TEXT] [--create] [--database URL]
 
-Prints a new non-expiring API token for the app NAME (a custom app of that name is made if
-there is none). SCOPES is a comma- or space-separated list, for example read_catalog,orders.
-Scopes: read_catalog catalog read_orders orders read_people people read_content content
-read_marketing marketing settings system.`;
+Prints a new non-expiring API token for the app NAME. An app that does not exist is an error;
+--create makes a custom app of that name (and the store itself, on a database that has none).
+SCOPES is a comma- or space-separated list, for example read_catalog,orders.
+Scopes: ${scopeGroups.flatMap((g) => [`read_${g}`, g]).join(' ')} settings system.
+The store is --database, else STORE_DATABASE_URL, else store.sqlite in DATA_DIR (default: the
+repository's data/ folder, the one npm start uses); the command says which on stderr.`;
 
 export interface CommandIo {
   out: (line: string) => void;
@@ -18,7 +20,7 @@ export interface CommandIo {
 }
 
 /** Returns the exit status: 0 with the token on stdout, 2 for bad arguments. */
-export async function tokenCreate(argv: string[], ctx: AuthContext, storeId: number, io: CommandIo): Promise<number> {
+export async function tokenCreate(argv: string[], ctx: AuthContext, storeId: number, io: CommandIo, options: { create: boolean }): Promise<number> {
   let values: { app?: string; scopes?: string; label?: string; help?: boolean };
   try {
     ({ values } = parseArgs({ args: argv, options: { app: { type: 'string' }, scopes: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
@@ -37,6 +39,11 @@ export async function tokenCreate(argv: string[], ctx: AuthContext, storeId: num
   try {
     parseScopes(values.scopes);
     let app = await findApp(ctx, { name: values.app.trim(), storeId });
+    if (app === undefined && !options.create) {
+      const names = (await listApps(ctx, storeId)).map((a) => `"${a.name}"`);
+      io.err(`store token create: this store has no app named "${values.app.trim()}" (its apps: ${names.length === 0 ? 'none yet' : names.join(', ')}); pass --create to make it`);
+      return 2;
+    }
     if (app === undefined) {
       app = (await createApp(ctx, storeId, { name: values.app, kind: 'custom' })).app;
       io.err(`store token create: made the custom app "${app.name}" (App ID ${app.clientId})`);

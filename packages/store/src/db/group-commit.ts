@@ -37,25 +37,27 @@ export function writeQueueOf(database: StoreDatabase): WriteQueue {
   return queue;
 }
 
+/** Runs a write's statements one after another on a transaction Kysely holds (a write within a larger one). */
+export async function runSteps<T>(trx: Kysely<StoreSchema>, steps: WriteSteps<T>): Promise<T> {
+  let step = steps.next();
+  while (step.done !== true) {
+    let result: QueryResult<Row>;
+    try {
+      result = await trx.executeQuery<Row>(step.value);
+    } catch (error) {
+      step = steps.throw(error);
+      continue;
+    }
+    step = steps.next(result);
+  }
+  return step.value;
+}
+
 function runAsync(db: Kysely<StoreSchema>): WriteQueue {
   return {
     // One transaction per write, so what a write queues (its webhook events) commits with it or not at all.
     run<T>(write: Write<T>): Promise<T> {
-      return db.transaction().execute(async (trx) => {
-        const steps = write();
-        let step = steps.next();
-        while (step.done !== true) {
-          let result: QueryResult<Row>;
-          try {
-            result = await trx.executeQuery<Row>(step.value);
-          } catch (error) {
-            step = steps.throw(error);
-            continue;
-          }
-          step = steps.next(result);
-        }
-        return step.value;
-      });
+      return db.transaction().execute((trx) => runSteps(trx, write()));
     },
   };
 }

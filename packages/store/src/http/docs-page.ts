@@ -2,6 +2,7 @@
 import { visibleFields, type ResourceDeclaration } from '../resources/declaration.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { DEFAULT_COUNT, MAX_COUNT, operators } from '../resources/query-language.ts';
+import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -64,6 +65,8 @@ The machine-readable description is <a href="/api/v1/openapi.json">openapi.json<
 </ul>
 <h2>Errors</h2>
 <p>Every error is <code>{"status_code": 404, "message": "Not Found", "details": "..."}</code>: 400 bad input, 401/403 authentication, 404, 405, 409 conflicts (such as an unknown referenced id), 413 body too large, 415 not JSON, 429 rate limit.</p>
+<h2>Safe retries</h2>
+<p>Any POST or PUT may carry <code>${idempotencyHeader.name}</code> (1 to 255 visible ASCII characters, such as a UUID). ${escape(idempotencyHeader.description).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>
 ${all.map(resourceSection).join('\n')}
 </body></html>`;
 }

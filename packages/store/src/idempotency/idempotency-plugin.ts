@@ -10,8 +10,7 @@ import type { Principal } from '../auth/principal.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import type { StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
-
-export const KEY_LIFETIME_MS = 24 * 3600 * 1000;
+import { idempotencyHeader, isIdempotencyKey, KEY_LIFETIME_MS } from './idempotency-header.ts';
 /** How long a request waits for another one with its key to finish before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 20;
@@ -52,7 +51,7 @@ function keyOf(request: FastifyRequest): string | undefined {
   const header = request.headers['idempotency-key'];
   const key = Array.isArray(header) ? header[0] : header;
   if (key === undefined) return undefined;
-  if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw new ApiError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  if (!isIdempotencyKey(key)) throw new ApiError(400, `${idempotencyHeader.name} must be 1 to 255 visible ASCII characters`);
   return key;
 }
 

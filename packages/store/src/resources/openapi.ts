@@ -3,6 +3,7 @@ import { DEFAULT_COUNT, MAX_COUNT, operators } from './query-language.ts';
 import type { ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
 import { resourceNamed, resources } from './registry.ts';
+import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
@@ -115,6 +116,19 @@ function operationPaths(): Record<string, unknown> {
   };
 }
 
+/** Every POST and PUT takes Idempotency-Key, and may answer 422 (the key was used for another request) or 409 (still running). */
+function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values(paths) as Record<string, { parameters?: unknown[]; responses?: Record<string, unknown> }>[]) {
+    for (const method of ['post', 'put']) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      operation.parameters = [...(operation.parameters ?? []), { $ref: '#/components/parameters/idempotencyKey' }];
+      operation.responses = { ...operation.responses, ...errors(409, 422) };
+    }
+  }
+  return paths;
+}
+
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
 function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -148,11 +162,12 @@ export function openApiDocument(): Record<string, unknown> {
         fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return', schema: { type: 'string' } },
         expand: { name: 'expand', in: 'query', description: 'Comma-separated nested collections to inline', schema: { type: 'string' } },
         sort: { name: 'sort', in: 'query', description: 'Comma-separated fields; a leading - sorts descending; id breaks ties', schema: { type: 'string' } },
+        idempotencyKey: { name: idempotencyHeader.name, in: 'header', required: false, description: idempotencyHeader.description, schema: { type: 'string', pattern: idempotencyHeader.pattern } },
         after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
       },
       schemas,
     },
     tags: resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
-    paths: mergedPaths([...resources.map(resourcePaths), operationPaths()]),
+    paths: withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])),
   };
 }

@@ -5,7 +5,7 @@ import { keysetPageable, type Condition, type FieldFilter, type FilterValue, typ
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
-import { announceQueued, writeEventsOf } from '../webhooks/resource-events.ts';
+import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
 import { nestedOf, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
 import { jsonObjectSql } from './sqlite-json.ts';
@@ -145,20 +145,7 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   }
 
   // The webhook events these writes send, queued in the same transaction (none for most resources).
-  const shapers = new Map<string, (row: Row) => Row>();
-  const events = writeEventsOf(
-    database,
-    resource,
-    function* (name, id) {
-      if (id === undefined || id === null) return undefined;
-      const row = (yield withParameters(idLookup(resourceNamed(name).table, true), [id])).rows[0];
-      if (row === undefined) return undefined;
-      let shape = shapers.get(name);
-      if (shape === undefined) shapers.set(name, (shape = rowShaper(resourceNamed(name))));
-      return shape(row);
-    },
-    (name) => encryptedFieldsOf(resourceNamed(name)),
-  );
+  const events = resourceWriteEvents(database, resource);
   /** After the commit: wakes this process's delivery workers if the write queued an event. */
   const announced = <T>(value: T): T => {
     if (events?.takeQueued() === true) announceQueued(database);
@@ -310,6 +297,26 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
   };
 }
 
+/** The webhook events of a resource's writes, reading the records they refer to inside the write; undefined when it sends none. */
+export function resourceWriteEvents(database: StoreDatabase, resource: ResourceDeclaration): WriteEvents | undefined {
+  const lookups = new Map<string, { query: CompiledQuery; shape: (row: Row) => Row }>();
+  return writeEventsOf(
+    database,
+    resource,
+    function* (name, id) {
+      if (id === undefined || id === null) return undefined;
+      let lookup = lookups.get(name);
+      if (lookup === undefined) {
+        const target = resourceNamed(name);
+        lookups.set(name, (lookup = { query: database.db.selectFrom(target.table).selectAll().where('id', '=', 0).compile(), shape: rowShaper(target) }));
+      }
+      const row = (yield withParameters(lookup.query, [id])).rows[0];
+      return row === undefined ? undefined : lookup.shape(row);
+    },
+    (name) => encryptedFieldsOf(resourceNamed(name)),
+  );
+}
+
 /** The column a record's JSON text comes back in; no declared field starts with `__`. */
 const JSON_COLUMN = '__json';
 
@@ -374,7 +381,7 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
   }
 }
 
-function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
+export function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
   return Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : []));
 }
 

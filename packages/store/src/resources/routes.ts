@@ -31,6 +31,11 @@ export interface ResourceRouteConfig {
   lists?: string;
   /** `/{res}/{id}/filled`: every nested collection is expanded. */
   fillsAll?: boolean;
+  /**
+   * A read computed afresh each time and stored (a cart's figures, which webhooks take part in): never answered
+   * from the cache, and it drops the cached reads of what it stored, as a write does.
+   */
+  alwaysFresh?: boolean;
 }
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

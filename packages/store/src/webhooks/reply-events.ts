@@ -19,6 +19,8 @@ export type Reply = Record<string, unknown>;
 export interface ReplyAsker {
   /** The replies of every subscription to this event, in subscription order; none when nobody subscribed. */
   ask(event: EventName, body: Record<string, unknown>): Promise<Reply[]>;
+  /** Whether anyone subscribed to the event, so a question that costs reads to build is built only then. */
+  subscribed(event: EventName): Promise<boolean>;
 }
 
 export interface ReplyOptions {
@@ -77,6 +79,9 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   }
 
   return {
+    async subscribed(event) {
+      return (await subscriptionsTo(event)).length > 0;
+    },
     async ask(event, body) {
       const subscriptions = await subscriptionsTo(event);
       if (subscriptions.length === 0) return [];

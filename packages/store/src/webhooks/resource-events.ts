@@ -16,8 +16,11 @@ interface Condition {
 
 interface EventRule {
   readonly event: EventName;
-  /** A new record, any update, or an update that changes this field. */
-  readonly on: 'create' | 'update' | { readonly changed: string };
+  /**
+   * A new record, any update, or an update that changes this field; `place`: an order placed from a cart
+   * (`POST /carts/{id}/place_order`), which also sends the order's `create` events.
+   */
+  readonly on: 'create' | 'update' | 'place' | { readonly changed: string };
   /** All must hold for the record as written. */
   readonly when?: readonly Condition[];
   /** Adds `old_<name>` and `new_<name>`: the changed field's values, or the records they reference. */
@@ -60,6 +63,7 @@ export const resourceEvents: Readonly<Record<string, ResourceEvents>> = {
     key: 'order',
     rules: [
       { event: 'NewOrder', on: 'create' },
+      { event: 'OrderPlaced', on: 'place' },
       { event: 'NewValidOrder', on: 'create', when: [statusIs('is_cancelled', false), statusIs('is_declined', false)] },
       { event: 'OrderUpdated', on: 'update' },
       { event: 'OrderStatusChanged', on: { changed: 'order_status_id' }, oldNew: 'status' },
@@ -80,6 +84,8 @@ export interface WriteEvents {
   /** Updates need the record as it was before, to see what changed. */
   readonly needsBefore: boolean;
   created(record: Row): WriteSteps<void>;
+  /** An order made by checking out a cart: its create events and OrderPlaced. */
+  placed(record: Row): WriteSteps<void>;
   updated(before: Row | undefined, after: Row): WriteSteps<void>;
   /** Whether writes queued a delivery since the last call (announced once they have committed). */
   takeQueued(): boolean;
@@ -172,7 +178,7 @@ export function writeEventsOf(
     return Number(result.numAffectedRows ?? 0);
   }
 
-  function* emit(kind: 'create' | 'update', written: Row, before: Row | undefined): WriteSteps<void> {
+  function* emit(kind: 'create' | 'update' | 'place', written: Row, before: Row | undefined): WriteSteps<void> {
     const record = visible(resource.name, written) as Row;
     const cache = new Map<string, Row | undefined>();
     function* referenced(field: string): WriteSteps<Row | undefined> {
@@ -184,7 +190,10 @@ export function writeEventsOf(
     }
     let queued = 0;
     for (const rule of rules) {
-      const applies = typeof rule.on === 'string' ? rule.on === kind : kind === 'update' && before !== undefined && before[rule.on.changed] !== written[rule.on.changed];
+      const applies =
+        typeof rule.on === 'string'
+          ? rule.on === kind || (kind === 'place' && rule.on === 'create')
+          : kind === 'update' && before !== undefined && before[rule.on.changed] !== written[rule.on.changed];
       if (applies) queued += yield* send(rule, record, before, referenced);
     }
     if (queued > 0) queuedSinceAsked = true;
@@ -198,6 +207,7 @@ export function writeEventsOf(
     },
     needsBefore: rules.some((rule) => typeof rule.on === 'object'),
     created: (record) => emit('create', record, undefined),
+    placed: (record) => emit('place', record, undefined),
     updated: (before, after) => emit('update', after, before),
   };
 }
