@@ -117,11 +117,11 @@ for (const target of await testDatabaseTargets()) {
     });
 
     /** Signs in, asks for a grant, allows it, and returns where the store sent the browser. */
-    async function grant(query: Record<string, string> | string, decision = 'allow'): Promise<URL> {
+    async function grant(query: Record<string, string> | string, decision = 'allow', appName = 'Partner'): Promise<URL> {
       const url = typeof query === 'string' ? query : `${origin}/api/oauth?${new URLSearchParams(query).toString()}`;
       const shown = await sut.call('GET', url, { headers: { cookie: session.cookie } });
       assert.equal(shown.status, 200, shown.text);
-      assert.match(shown.text, /Grant access to Partner/);
+      assert.match(shown.text, new RegExp(`Grant access to ${appName}`));
       const fields = Object.fromEntries([...shown.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replaceAll('&amp;', '&')]));
       const sent = await sut.call('POST', `${origin}/api/oauth`, { rawBody: form({ ...fields, decision }), headers: { 'content-type': FORM, cookie: session.cookie } });
       assert.equal(sent.status, 303, sent.text);
@@ -144,6 +144,23 @@ for (const target of await testDatabaseTargets()) {
       const exchanged = await sut.call('POST', `${origin}/api/oauth/access_token`, { body: { app_id: appId, auth_id: back.searchParams.get('auth_id'), signature } });
       assert.equal(exchanged.status, 200, exchanged.text);
       assert.equal((await sut.call('GET', '/products?page=1', { headers: { 'x-ac-auth-token': exchanged.json.access_token } })).status, 200);
+    });
+
+    test('a redirect URI with a query names the registered one however its values are encoded, in the authorize step and the signature', async () => {
+      // The Node web-flow sample's: it sends redirect_url unencoded (so the store reads r=http://...) and signs it encoded.
+      const returnUrl = `http://localhost:3000/callback?r=${encodeURIComponent('http://localhost:3000')}`;
+      const scope = 'read_catalog';
+      for (const registered of [returnUrl, decodeURIComponent(returnUrl)]) {
+        const { app, secret } = await createApp(sut.store.app.storeAuth, client.storeId, { name: `Web flow ${registered.length}`, kind: 'installed', redirectUri: registered });
+        const back = await grant(format('%s/api/oauth?app_id=%d&scope=%s&redirect_url=%s', origin, app.clientId, scope, returnUrl), 'allow', app.name);
+        assert.equal(back.searchParams.get('r'), 'http://localhost:3000');
+        const code = back.searchParams.get('code') ?? '';
+        const signed = sha256(secret + code + app.clientId + scope + `http://localhost:3000/callback?r=${encodeURIComponent(back.searchParams.get('r') ?? '')}`.toLowerCase());
+        const exchanged = await sut.call('POST', `${origin}/api/oauth/access_token`, { body: { app_id: Number(app.clientId), auth_id: back.searchParams.get('auth_id'), signature: signed } });
+        assert.equal(exchanged.status, 200, `${registered}: ${exchanged.text}`);
+      }
+      const other = await sut.call('GET', `${origin}/api/oauth?${new URLSearchParams({ client_id: client.clientId, scope, redirect_uri: `${REDIRECT}?r=elsewhere` }).toString()}`, { headers: { cookie: session.cookie } });
+      assert.match(other.text, /does not match/, 'another query is another address');
     });
 
     test("the platform's flow: grant, signed exchange, single-use code, signed refresh", async () => {
