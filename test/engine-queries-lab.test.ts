@@ -19,9 +19,10 @@ interface Exchange {
   reply?: string;
 }
 
-// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone.
-const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test'];
-const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed'];
+// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone, and the
+// domains whose runs send the most queries (Nameserver's quirks, disjoint and mismatched NS sets).
+const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'nameserver-quirks.test', 'disjoint.test', 'mismatch.test'];
+const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', 'nameserver-quirks', 'delegation-disjoint-ns', 'ns-mismatch'];
 
 const skipReason = await labUnavailableReason();
 

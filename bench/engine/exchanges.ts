@@ -1,17 +1,7 @@
 // What one dnscheck run sent, read from its saved run (--save): queries, identical questions sent
-// more than once, queries that got no reply, and when the first one left (start-up).
-
-interface SavedExchange {
-  server: string;
-  qname: string;
-  qtype: number;
-  qclass: number;
-  transport: 'udp' | 'tcp';
-  flags: Record<string, unknown>;
-  at: number;
-  ms: number;
-  reply?: string;
-}
+// more than once, queries that waited out a timeout, and when the first one left (start-up).
+// Zone transfers (at most one per server and run) are not among a saved run's exchanges.
+import type { Exchange } from '@app/engine';
 
 export interface QueryCounts {
   queries: number;
@@ -19,21 +9,21 @@ export interface QueryCounts {
   duplicates: number;
   /** The repeated questions, 'address name type transport flags ×n'. */
   repeated: string[];
-  /** Queries that waited out the timeout. */
+  /** Queries that got no reply after a second or more: a timeout waited out (not an instant network error). */
   timeouts: number;
   /** Milliseconds from process start to the first query. */
   firstQueryMs: number | undefined;
 }
 
 /** The question as it went on the wire; the name's case counts (Nameserver08 and 09 ask in mixed case on purpose). */
-export function questionKey(e: SavedExchange): string {
+export function questionKey(e: Exchange): string {
   const address = e.server.split('/').at(-1);
   const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
   return `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
 }
 
 export function countQueries(savedRunJson: string): QueryCounts {
-  const { exchanges } = JSON.parse(savedRunJson) as { exchanges: SavedExchange[] };
+  const { exchanges } = JSON.parse(savedRunJson) as { exchanges: Exchange[] };
   const seen = new Map<string, number>();
   for (const e of exchanges) seen.set(questionKey(e), (seen.get(questionKey(e)) ?? 0) + 1);
   const repeated = [...seen].filter(([, n]) => n > 1);
@@ -41,7 +31,7 @@ export function countQueries(savedRunJson: string): QueryCounts {
     queries: exchanges.length,
     duplicates: repeated.reduce((sum, [, n]) => sum + n - 1, 0),
     repeated: repeated.map(([key, n]) => `${key} ×${n}`),
-    timeouts: exchanges.filter((e) => e.reply === undefined).length,
+    timeouts: exchanges.filter((e) => e.reply === undefined && e.ms >= 1000).length,
     firstQueryMs: exchanges.length > 0 ? Math.min(...exchanges.map((e) => e.at)) : undefined,
   };
 }

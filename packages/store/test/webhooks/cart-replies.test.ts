@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
+import { sqliteTarget } from '../support/targets.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
@@ -135,6 +136,13 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual([order.subtotal, order.discount_total, order.discounted_shipping_total, order.grand_total], [8, 1.5, 7.5, 14]);
       const items = (await s.call('GET', `/orders/${placed.json.order_id}/items`)).json.order_items;
       assert.equal(items[0].price, 2);
+
+      // A cart of a known customer is asked about with that customer's type.
+      const wholesale = (await s.call('POST', '/customers', { body: { email: 'trade@example.test', customer_type_id: 2 } })).json;
+      const theirs = (await s.call('POST', '/carts', { body: { customer_id: wholesale.id } })).json;
+      assert.equal((await s.call('POST', `/carts/${theirs.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status, 200);
+      assert.equal((asked('/price').at(-1)?.json as any).customer_type_id, 2);
+      assert.deepEqual([(asked('/discount').at(-1)?.json as any).customer_type_id, (asked('/discount').at(-1)?.json as any).customer_type], [2, 'Wholesale']);
     });
 
     test('failure_type Error: a cart change whose tax cannot be had is 502 and leaves the cart as it was', async () => {
@@ -219,3 +227,32 @@ for (const target of await testDatabaseTargets()) {
     });
   });
 }
+
+describe("a cart question waits the platform's 3 seconds by default", () => {
+  let receiver: Receiver;
+  let s: StoreUnderTest;
+  before(async () => {
+    receiver = await startReceiver();
+    s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, deliver: false } });
+  });
+  after(async () => {
+    await s?.close();
+    await receiver?.close();
+  });
+
+  test('an answer after 2 s counts; one after 4 s does not, and the request goes on at 3 s', async () => {
+    const bolt = (await s.call('POST', '/products', { body: { item_name: 'Bolt', item_number: 'B-1', price: 2.5 } })).json;
+    const cart = (await s.call('POST', '/carts', { body: {} })).json;
+    assert.equal((await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status, 200);
+    receiver.answer('/tax', { delayMs: 2000, body: { shipping_tax_amount: 0, handling_tax_amount: 0.2 } }, { delayMs: 4000, body: { handling_tax_amount: 9 } });
+    assert.equal((await s.call('POST', '/webhooks', { body: { event_type: 'GetTax', url: `${receiver.origin}/tax` } })).status, 201);
+    await pause(1100);
+    assert.equal((await s.call('GET', `/carts/${cart.id}/calculated`)).json.tax_total, 0.2);
+    const started = Date.now();
+    const late = await s.call('GET', `/carts/${cart.id}/calculated`);
+    const waited = Date.now() - started;
+    // Had it waited for the answer, the tax would be 9.
+    assert.equal(late.json.tax_total, 0, 'a late answer is ignored (failure_type Ignore)');
+    assert.ok(waited >= 2900, `waited ${waited} ms, the platform's limit`);
+  });
+});
