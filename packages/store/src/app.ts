@@ -10,6 +10,7 @@ import { cartRoutes } from './carts/cart-routes.ts';
 import { consolePlugin } from './console/console-plugin.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
+import { frontDoor } from './http/front-door.ts';
 import { httpCaching } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import { failedAuthGate } from './limits/failed-auth.ts';
@@ -85,6 +86,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(webhooksPlugin, { database: options.database, auth, policy: webhookPolicy, settings: options.webhooks ?? {} });
   await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
+  await app.register(frontDoor, { apiPrefix: API_PREFIX });
   const cipher = fieldCipher(authKey);
   // Before the resource routes, which leave the methods the carting routes serve to them.
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });

@@ -52,6 +52,7 @@ describe('OpenAPI document and docs page', () => {
     assert.deepEqual({ name: parameters.idempotencyKey?.name, in: parameters.idempotencyKey?.in }, { name: 'Idempotency-Key', in: 'header' });
     let writes = 0;
     for (const [path, item] of Object.entries(document.paths)) {
+      if ('servers' in item) continue; // OAuth, beside /api/v1, takes no key
       for (const [method, operation] of Object.entries(item as Record<string, { parameters?: { $ref?: string }[]; responses?: Record<string, unknown> }>)) {
         if (!['get', 'post', 'put', 'delete'].includes(method)) continue;
         const write = method === 'post' || method === 'put';
@@ -67,13 +68,120 @@ describe('OpenAPI document and docs page', () => {
     assert.equal(document.components.schemas.ProductCreate?.properties?.created_at, undefined);
   });
 
-  test('the docs page is readable HTML describing each resource and the query language', async () => {
-    const reply = await s.call('GET', '/docs');
+  test('lists describe every filterable field with the operators it takes', async () => {
+    const document = (await s.call('GET', '/openapi.json')).json as OpenApi;
+    const list = document.paths['/products']?.get;
+    const names = (list?.parameters ?? []).map((p) => ('$ref' in p ? p.$ref.split('/').at(-1) : p.name));
+    for (const name of ['page', 'count', 'fields', 'expand', 'sort', 'after']) assert.ok(names.includes(name), `list takes ${name}`);
+    const filter = (name: string) => (list?.parameters ?? []).find((p) => !('$ref' in p) && p.name === name) as Parameter | undefined;
+    assert.deepEqual(filter('item_name')?.['x-filter-operators'], ['eq', 'not', 'like', 'startwith', 'gt', 'gte', 'lt', 'lte']);
+    assert.deepEqual(filter('price')?.['x-filter-operators'], ['eq', 'not', 'gt', 'gte', 'lt', 'lte'], 'like/startwith are for text');
+    assert.match(filter('price')?.description ?? '', /\+AND\+/);
+    for (const resource of resources.filter((r) => r.operations.includes('list'))) {
+      const params = (document.paths[`/${resource.path}`]?.get?.parameters ?? []).filter((p) => !('$ref' in p)) as Parameter[];
+      const described = new Set(params.map((p) => p.name));
+      for (const [field, declaration] of Object.entries(resource.fields)) {
+        if (declaration.hidden === true || declaration.type === 'json' || ['page', 'count', 'fields', 'expand', 'sort', 'after'].includes(field)) continue;
+        assert.ok(described.has(field), `${resource.name} list describes the filter ${field}`);
+      }
+    }
+    assert.equal(document.components.securitySchemes.token.name, 'X-AC-Auth-Token');
+  });
+
+  test('the OAuth endpoints are in the document, under their own /api server', async () => {
+    const document = (await s.call('GET', '/openapi.json')).json as OpenApi;
+    const authorize = document.paths['/oauth'];
+    assert.deepEqual(authorize?.servers, [{ url: '/api', description: 'OAuth lives beside /api/v1' }]);
+    assert.deepEqual((authorize?.get?.parameters as Parameter[]).filter((p) => p.required === true).map((p) => p.name), ['client_id', 'scope']);
+    for (const path of ['/oauth/access_token', '/oauth/refresh', '/oauth/token']) {
+      assert.ok(document.paths[path]?.post?.requestBody, `${path} is described`);
+      assert.equal(document.paths[path]?.servers?.[0]?.url, '/api');
+    }
+    const token = document.paths['/oauth/token']?.post?.requestBody as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    assert.ok(token.content['application/x-www-form-urlencoded']);
+    assert.deepEqual(Object.keys(token.content['application/json']?.schema.properties ?? {}).sort(), ['client_id', 'client_secret', 'code', 'code_verifier', 'grant_type', 'redirect_uri', 'refresh_token', 'scope']);
+
+    // What the document says, the server does: the described paths answer (with an OAuth error, not a 404).
+    const origin = new URL(s.api).origin;
+    const refused = await s.call('POST', `${origin}/api/oauth/token`, { body: { grant_type: 'password' }, anonymous: true });
+    assert.equal(refused.status, 400);
+    assert.equal((refused.json as { error?: string }).error, 'unsupported_grant_type');
+  });
+
+  test('the docs page is Swagger UI served from this store, under a strict CSP', async () => {
+    const reply = await s.call('GET', '/docs', { anonymous: true });
     assert.equal(reply.status, 200);
     assert.match(String(reply.headers['content-type']), /^text\/html/);
-    for (const resource of resources) assert.match(reply.text, new RegExp(`<h2>${resource.name}</h2>`));
-    assert.match(reply.text, /startwith/);
-    assert.match(reply.text, /openapi\.json/);
-    assert.match(reply.text, /Idempotency-Key/);
+    assert.match(String(reply.headers['content-security-policy']), /script-src 'self'[;]/);
+    const scripts = [...reply.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1] ?? '');
+    assert.equal(scripts.length, 3);
+    assert.doesNotMatch(reply.text, /<script>/, 'no inline script');
+    const origin = new URL(s.api).origin;
+    for (const src of [...scripts, ...[...reply.text.matchAll(/<link [^>]*href="([^"]+)"/g)].map((m) => m[1] ?? '')]) {
+      assert.ok(src.startsWith('/api/v1/docs/'), `${src} is served here`);
+      const asset = await s.call('GET', `${origin}${src}`, { anonymous: true, headers: { 'accept-encoding': 'identity' } });
+      assert.equal(asset.status, 200, src);
+    }
+    const init = await s.call('GET', `${origin}/api/v1/docs/init.js`, { anonymous: true });
+    assert.match(init.text, /validatorUrl: null/);
+    // The page offers the document in parts, one per scope group plus carts and OAuth, which together hold every path.
+    const parts = [...init.text.matchAll(/"url":"(\/api\/v1\/openapi\.json\?group=[a-z]+)"/g)].map((m) => m[1] ?? '');
+    assert.deepEqual(parts.map((u) => u.split('=')[1]), ['catalog', 'orders', 'people', 'content', 'marketing', 'settings', 'webhooks', 'carts', 'oauth']);
+    const whole = (await s.call('GET', '/openapi.json')).json as OpenApi & { info: { description: string } };
+    const covered = new Set<string>();
+    for (const url of parts) {
+      const part = (await s.call('GET', `${origin}${url}`, { anonymous: true })).json as OpenApi;
+      assert.equal((await new Validator().validate(structuredClone(part) as unknown as Record<string, unknown>)).valid, true, `${url} is a valid document`);
+      for (const [path, item] of Object.entries(part.paths)) for (const method of Object.keys(item ?? {}).filter((k) => ['get', 'put', 'post', 'delete'].includes(k))) covered.add(`${method} ${path}`);
+    }
+    const all = Object.entries(whole.paths).flatMap(([path, item]) => Object.keys(item ?? {}).filter((k) => ['get', 'put', 'post', 'delete'].includes(k)).map((m) => `${m} ${path}`));
+    assert.deepEqual(all.filter((op) => !covered.has(op)), [], 'every operation is in some part');
+    assert.equal((await s.call('GET', '/openapi.json?group=nope', { anonymous: true })).status, 404);
+    assert.match(whole.info.description, /Idempotency-Key/);
+    assert.match(whole.info.description, /startwith/);
+    const bundle = scripts[0] ?? '';
+    const gzip = await s.call('GET', `${origin}${bundle}`, { anonymous: true, headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(gzip.headers['content-encoding'], 'gzip');
+    assert.match(String(gzip.headers['cache-control']), /immutable/);
+    assert.equal((await s.call('GET', `${origin}${bundle.replace(/[^/]+$/, 'index.html')}`, { anonymous: true })).status, 404, 'only the files the page needs');
+  });
+
+  test('GET / leads a browser to the console and the docs, and an API client to the same addresses as JSON', async () => {
+    const origin = new URL(s.api).origin;
+    const browser = await s.call('GET', `${origin}/`, { anonymous: true, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    assert.equal(browser.status, 200);
+    assert.match(String(browser.headers['content-type']), /^text\/html/);
+    assert.match(browser.text, /<a href="\/admin">Admin console<\/a>/);
+    assert.match(browser.text, /<a href="\/api\/v1\/docs">API documentation<\/a>/);
+    const client = await s.call('GET', `${origin}/`, { anonymous: true, headers: { accept: 'application/json' } });
+    assert.equal(client.status, 200);
+    assert.deepEqual(client.json, { name: 'Store API', api: '/api/v1', docs: '/api/v1/docs', openapi: '/api/v1/openapi.json', console: '/admin', oauth: '/api/oauth' });
+    for (const path of Object.values(client.json as Record<string, string>).filter((v) => v.startsWith('/'))) {
+      const status = (await s.call('GET', `${origin}${path}`, { anonymous: true })).status;
+      assert.ok(status < 500 && status !== 404, `${path} answers (${status})`);
+    }
   });
 });
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  'x-filter-operators'?: string[];
+}
+type ParameterOrRef = Parameter | { $ref: string };
+interface Operation {
+  parameters?: ParameterOrRef[];
+  requestBody?: unknown;
+}
+interface PathItem {
+  servers?: { url: string; description?: string }[];
+  get?: Operation;
+  post?: Operation;
+  put?: Operation;
+}
+interface OpenApi {
+  paths: Record<string, PathItem | undefined>;
+  components: { securitySchemes: { token: { name: string } } };
+}

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same declarations and schemas the routes use.
-import { DEFAULT_COUNT, MAX_COUNT, operators } from './query-language.ts';
-import type { ResourceDeclaration } from './declaration.ts';
+import { oauthPaths } from '../auth/oauth-openapi.ts';
+import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-language.ts';
+import { visibleFields, type ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
 import { resourceNamed, resources } from './registry.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
@@ -14,10 +15,31 @@ const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
 const idParameter = (name: string, what: string) => ({ name, in: 'path', required: true, description: `id of the ${what}`, schema: { type: 'integer', minimum: 1 } });
 
-const listParameters = ['page', 'count', 'fields', 'expand', 'sort', 'after'].map((name) => ({ $ref: `#/components/parameters/${name}` }));
+const listParameterNames = ['page', 'count', 'fields', 'expand', 'sort', 'after'];
+const listParameters = listParameterNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
 function filterDescription(resource: ResourceDeclaration): string {
   return `Filters: any field of ${resource.name} as \`field=op:value\`, op one of ${operators.join(', ')} (eq is the default); join conditions on one field with \`+AND+\` / \`+OR+\`; a leading \`OR+\` joins that field to the others with OR. Unknown parameters are ignored.`;
+}
+
+const filterExamples: Partial<Record<string, string>> = { string: 'startwith:abc', integer: 'gte:10+AND+lt:20', number: 'gt:5+AND+lte:25', datetime: 'gte:2024-01-01T00:00:00Z', boolean: 'eq:true', flag: 'eq:1' };
+
+/** One query parameter per field a list can be filtered by, naming the operators that field takes. */
+function filterParameters(resource: ResourceDeclaration): Record<string, unknown>[] {
+  return visibleFields(resource).flatMap(([name, field]) => {
+    const ops = operatorsFor(field.type);
+    if (ops.length === 0 || listParameterNames.includes(name)) return [];
+    return [
+      {
+        name,
+        in: 'query',
+        // The example goes in the text: Swagger UI would fill an `example` into the form, filtering every list by it.
+        description: `Filter on ${name} (${field.type}): \`op:value\` with op one of ${ops.join(', ')} (a bare value means eq), e.g. \`${filterExamples[field.type] ?? 'eq:1'}\`; several joined by +AND+ or +OR+; a leading OR+ joins this field to the others with OR`,
+        schema: { type: 'string' },
+        'x-filter-operators': ops,
+      },
+    ];
+  });
 }
 
 function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
@@ -33,7 +55,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   const item: Record<string, unknown> = { ...scope, parameters: [idParameter('id', resource.singular)] };
   const paths: Record<string, unknown> = {};
   if (can.has('list')) {
-    collection.get = { tags, security, summary: `List ${resource.name}`, description: filterDescription(resource), parameters: listParameters, responses: { 200: page, ...errors(400, 401, 403, 404, 429) } };
+    collection.get = { tags, security, summary: `List ${resource.name}`, description: filterDescription(resource), parameters: [...listParameters, ...filterParameters(resource)], responses: { 200: page, ...errors(400, 401, 403, 404, 429) } };
     paths[`${base}/select_many`] = {
       ...scope,
       get: {
@@ -150,12 +172,30 @@ export function openApiDocument(): Record<string, unknown> {
     info: {
       title: 'Store API',
       version: '1',
-      description:
-        'JSON over HTTPS. Names are snake_case, datetimes ISO 8601 UTC. `.json` after a path is optional. Lists carry `total_count` and, only when such a page exists, `next_page` / `previous_page` as absolute URLs. Every error is `{status_code, message, details}`.',
+      description: [
+        'JSON over HTTPS. Names are snake_case, datetimes ISO 8601 UTC. `.json` after a path is optional.',
+        '',
+        '**Try it:** make a token in the [admin console](/admin) (Tools › Apps & Addons › API Apps & Integrations), press **Authorize** here and paste it as `X-AC-Auth-Token`, then **Try it out** on any operation.',
+        '',
+        `**Lists** carry \`total_count\` and, only when such a page exists, \`next_page\` / \`previous_page\` as absolute URLs. \`page\`, \`count\` (1-${MAX_COUNT}, default ${DEFAULT_COUNT}), \`fields\`, \`expand\` and \`sort=a,-b\` shape them; every field filters as \`field=op:value\` with op one of ${operators.map((o) => `\`${o}\``).join(', ')} (\`like\` and \`startwith\` on text only, ignoring case), e.g. \`price=gt:5+AND+lte:25\` or \`item_name=OR+startwith:a\`. AND binds tighter than OR.`,
+        '',
+        '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max`, and a 429 carries `Retry-After`.',
+        '',
+        `**Safe retries:** any POST or PUT may carry \`${idempotencyHeader.name}\` (1 to 255 visible ASCII characters, such as a UUID). ${idempotencyHeader.description}`,
+        '',
+        '**OAuth** (under `/api/oauth`, see the oauth part) gives tokens that expire, for apps acting for an admin.',
+      ].join('\n'),
     },
     servers: [{ url: '/api/v1' }],
     components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-AC-Auth-Token' } },
+      securitySchemes: {
+        token: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-AC-Auth-Token',
+          description: 'A non-expiring token from the admin console (or `store token create`), or an OAuth access token. `Authorization: Bearer` works too.',
+        },
+      },
       parameters: {
         page: { name: 'page', in: 'query', description: 'Page number; a page past the end is 404', schema: { type: 'integer', minimum: 1, default: 1 } },
         count: { name: 'count', in: 'query', description: 'Records per page', schema: { type: 'integer', minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT } },
@@ -167,7 +207,11 @@ export function openApiDocument(): Record<string, unknown> {
       },
       schemas,
     },
-    tags: resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
-    paths: withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])),
+    tags: [
+      ...resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
+      { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
+    ],
+    // OAuth (beside /api/v1) takes no Idempotency-Key.
+    paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),
   };
 }

@@ -5,6 +5,16 @@ import { ApiError } from '../http/api-error.ts';
 
 export const operators = ['eq', 'not', 'like', 'startwith', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Operator = (typeof operators)[number];
+/** Operators that only text fields take (case-insensitive on every database). */
+export const textOperators: readonly Operator[] = ['like', 'startwith'];
+/** Field types a list cannot be filtered by. */
+export const unfilterableTypes: readonly FieldDeclaration['type'][] = ['json'];
+
+/** The operators a field of this type may be filtered with; none for an unfilterable type. */
+export function operatorsFor(type: FieldDeclaration['type']): readonly Operator[] {
+  if (unfilterableTypes.includes(type)) return [];
+  return type === 'string' ? operators : operators.filter((o) => !textOperators.includes(o));
+}
 export type FilterValue = string | number | boolean;
 
 export interface Condition {
@@ -170,7 +180,8 @@ function parseCondition(name: string, field: FieldDeclaration, text: string): Co
   const match = /^([a-z]+):(.*)$/s.exec(text);
   const operator = match !== null && (operators as readonly string[]).includes(match[1] ?? '') ? (match[1] as Operator) : undefined;
   const valueText = operator === undefined ? text : (match?.[2] ?? '');
-  if ((operator === 'like' || operator === 'startwith') && field.type !== 'string') {
+  // (An unfilterable field is refused with its own reason below.)
+  if (operator !== undefined && !unfilterableTypes.includes(field.type) && !operatorsFor(field.type).includes(operator)) {
     throw new ApiError(400, `${name}: ${operator} applies to text fields only`);
   }
   return { field: name, operator: operator ?? 'eq', value: filterValue(name, field, valueText) };
