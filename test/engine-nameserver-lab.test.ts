@@ -21,7 +21,8 @@ interface Finding {
   args: Record<string, unknown>;
 }
 
-const shared = await useLab(scenarios);
+// quirks.test (misbehaving-servers) is run whole: what earlier modules found silent counts here.
+const shared = await useLab([...scenarios, 'misbehaving-servers']);
 const { skip } = shared;
 
 async function findingsFrom(command: string, args: string[]): Promise<Finding[]> {
@@ -91,6 +92,16 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     assert.deepEqual(await tagged(domain, 'N11_RETURNS_UNKNOWN_OPTION_CODE'), [{ ns_ip_list: '198.51.100.73' }]);
     assert.deepEqual(await tagged(domain, 'N11_UNEXPECTED_RCODE'), [{ rcode: 'FORMERR', ns_ip_list: '198.51.100.74' }]);
     assert.deepEqual(await tagged(domain, 'CAN_NOT_BE_RESOLVED'), [{ nsname_list: 'ns.nowhere.nameserver-missing.test' }]);
+  });
+
+  test('a whole run: a server that drops AAAA, found silent over UDP by Consistency05, is not asked again by Nameserver02 and 05', async () => {
+    const found = await findingsFrom(process.execPath, [dnscheck, 'quirks.test', '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG']);
+    const of = (testcase: string, ns: string): string[] => found.filter((f) => f.testcase === testcase && f.args.ns === ns).map((f) => f.tag);
+    const dropsAaaa = 'ns-drop-aaaa.quirks.test/192.0.2.103';
+    assert.ok(of('Consistency05', dropsAaaa).includes('NO_RESPONSE'));
+    // With EDNS: no answer (silent); without: the answer Basic and Connectivity already had.
+    assert.deepEqual(of('Nameserver02', dropsAaaa), ['BREAKS_ON_EDNS']);
+    assert.deepEqual(of('Nameserver05', dropsAaaa), ['NO_RESPONSE']);
   });
 
   test('reverse DNS: a PTR naming another server, and an address without PTR that answers nothing', async () => {

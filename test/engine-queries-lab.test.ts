@@ -1,10 +1,10 @@
 // What a whole run sends, read from dnscheck's saved runs in the lab: no identical question twice
 // (same address, name, type, class, flags and transport), even where two server names share an
-// address, and a silent server costs one wait per transport for the whole run.
+// address, and a server that never answers costs one wait per transport for the whole run.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { labUnavailableReason, startLab, type Lab } from '@app/lab';
 import { dnscheck } from './support/lab-engines.ts';
@@ -19,10 +19,14 @@ interface Exchange {
   reply?: string;
 }
 
-// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone, and the
-// domains whose runs send the most queries (Nameserver's quirks, disjoint and mismatched NS sets).
-const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'nameserver-quirks.test', 'disjoint.test', 'mismatch.test'];
-const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', 'nameserver-quirks', 'delegation-disjoint-ns', 'ns-mismatch'];
+// Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone, the domains
+// whose runs send the most queries (Nameserver's quirks, disjoint and mismatched NS sets), and a
+// server that never answers.
+const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'nameserver-quirks.test', 'disjoint.test', 'mismatch.test', 'silent-ns.test'];
+const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', 'nameserver-quirks', 'delegation-disjoint-ns', 'ns-mismatch', resolve(import.meta.dirname, 'scenarios/silent-nameserver.yaml')];
+/** The addresses of silent-ns.test's server that never answers. */
+const neverAnswers = ['203.0.113.152', '2001:db8:1900::152'];
+const addressOf = (e: Exchange): string => e.server.split('/').at(-1)!;
 
 const skipReason = await labUnavailableReason();
 
@@ -50,7 +54,7 @@ describe('queries a run sends', { skip: skipReason ?? false }, () => {
       assert.ok(exchanges.length > 0);
       const counts = new Map<string, number>();
       for (const e of exchanges) {
-        const address = e.server.split('/').at(-1);
+        const address = addressOf(e);
         const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
         // The name as sent: Nameserver08 and 09 ask in mixed case on purpose, a different question on the wire.
         const key = `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
@@ -60,10 +64,24 @@ describe('queries a run sends', { skip: skipReason ?? false }, () => {
     });
   }
 
-  test('a silent server is waited for once per transport in the whole run', () => {
+  test('a server that never answers is asked exactly once per transport at each address, in the whole run', () => {
+    const exchanges = runs.get('silent-ns.test')!;
+    const toSilent = exchanges.filter((e) => neverAnswers.includes(addressOf(e)));
+    assert.deepEqual(toSilent.filter((e) => e.reply !== undefined), [], 'the silent server answered something: the scenario drops too little');
+    const count = (address: string, transport: string): number => toSilent.filter((e) => addressOf(e) === address && e.transport === transport).length;
+    assert.deepEqual(
+      neverAnswers.map((address) => ({ address, udp: count(address, 'udp'), tcp: count(address, 'tcp') })),
+      neverAnswers.map((address) => ({ address, udp: 1, tcp: 1 })),
+    );
+    // The run went on to ask the working servers everything else (so the silence was met early, not
+    // because little was asked at all).
+    assert.ok(exchanges.length - toSilent.length > 100, `only ${exchanges.length - toSilent.length} questions to the other servers`);
+  });
+
+  test('a server that drops some questions is waited for once per transport in the whole run', () => {
     const unanswered = new Map<string, number>();
     for (const e of runs.get('silent.test')!.filter((x) => x.reply === undefined)) {
-      const key = `${e.server.split('/').at(-1)} ${e.transport} ${e.flags.dnssec === true}`;
+      const key = `${addressOf(e)} ${e.transport} ${e.flags.dnssec === true}`;
       unanswered.set(key, (unanswered.get(key) ?? 0) + 1);
     }
     assert.ok(unanswered.size > 0, 'the silent scenario has a server that does not answer');

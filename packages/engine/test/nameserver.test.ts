@@ -101,3 +101,27 @@ test('after a timeout the server is not asked again on that transport', async ()
   assert.ok(performance.now() - started < 100, 'answered at once, without waiting');
   assert.deepEqual(log.slice(before), ['silent.example.']);
 });
+
+test('questions sent together to a server that has not answered yet go one at a time: a silent one costs one wait', async () => {
+  const ns = network({ maxPerServer: 4 }).server(Name.fromString('ns.example'), '127.0.0.2');
+  const log = servers.get('127.0.0.2')!.received;
+  const before = log.length;
+  const names = ['silent1.example.', 'silent2.example.', 'silent3.example.', 'silent4.example.', 'silent5.example.'];
+  const answers = await Promise.all(names.map((n) => ns.query(n, RRType.A)));
+  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(log.slice(before), ['silent1.example.'], 'only the first question went out');
+  assert.equal(ns.statistics.timeouts, 1);
+});
+
+test('once a server has answered, questions go out side by side, and none starts after one has timed out', async () => {
+  const ns = network({ maxPerServer: 2 }).server(Name.fromString('ns.example'), '127.0.0.1');
+  const log = servers.get('127.0.0.1')!.received;
+  assert.ok(await ns.query('first.example.', RRType.A));
+  const before = log.length;
+  // Two go out at once and time out together; the three queued behind them are not sent.
+  const names = ['silent-a.example.', 'silent-b.example.', 'silent-c.example.', 'silent-d.example.', 'silent-e.example.'];
+  const answers = await Promise.all(names.map((n) => ns.query(n, RRType.A)));
+  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(log.slice(before), ['silent-a.example.', 'silent-b.example.']);
+  assert.equal(ns.statistics.timeouts, 2);
+});

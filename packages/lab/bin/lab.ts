@@ -10,7 +10,8 @@ const usage = `usage:
       Runs zonemaster-cli and our dnscheck on the scenario's domain and compares their findings;
       without a scenario, over the whole catalogue as one table.
   lab demo
-      Starts the catalogue and shows what the engine finds in each domain.
+      Starts the catalogue with the domain health service in it, shows what it finds in a few
+      domains, then keeps running until Ctrl-C and prints what to try.
   lab list
       The catalogue's scenarios.
 A scenario is a catalogue name (see lab list) or a path to a .yaml/.json file.`;
@@ -47,9 +48,19 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    case 'demo':
-      await runDemo((line) => console.log(line));
+    case 'demo': {
+      // The first Ctrl-C stops the lab cleanly; a second one does not wait for that.
+      const stop = new AbortController();
+      const onSignal = (): void => {
+        if (stop.signal.aborted) process.exit(130);
+        console.log('\nStopping the lab…');
+        stop.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      await runDemo((line) => console.log(line), stop.signal);
       return 0;
+    }
     case 'list':
       for (const name of catalogueNames()) console.log(`${name.padEnd(22)} ${loadScenario(name).description.split(' + ').at(-1) ?? ''}`);
       return 0;

@@ -1,6 +1,8 @@
 // Nameserver: how each name server behaves — recursion, EDNS, zone transfers, source address, AAAA,
 // case handling, upward referrals. Tags, arguments and levels follow the reference engine 4.6
 // (specifications: docs/public/specifications/tests/Nameserver-TP/ in zonemaster/zonemaster).
+// Every test case starts after the modules the reference runs before Nameserver: a server found silent
+// on a transport there (one that drops AAAA queries, say, met in Consistency05) is not asked again here.
 import { randomInt } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import { Name, Rcode, recordToString, RRType, type Message as DnsMessage } from '@app/dns';
@@ -57,6 +59,7 @@ function scrambledCase(text: string, avoid: readonly string[]): string {
 
 export const nameserver01: TestCase = {
   id: 'Nameserver01',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver01.md`,
   tags: ['IS_A_RECURSOR', 'NO_RECURSOR', 'NO_RESPONSE', ...familyTags],
   async run(context) {
@@ -80,6 +83,7 @@ export const nameserver01: TestCase = {
 
 export const nameserver02: TestCase = {
   id: 'Nameserver02',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver02.md`,
   tags: ['BREAKS_ON_EDNS', 'EDNS_RESPONSE_WITHOUT_EDNS', 'EDNS_VERSION_ERROR', 'EDNS0_SUPPORT', 'NO_EDNS_SUPPORT', 'NO_RESPONSE', 'NS_ERROR', ...familyTags],
   async run(context) {
@@ -114,6 +118,7 @@ export const nameserver02: TestCase = {
 
 export const nameserver03: TestCase = {
   id: 'Nameserver03',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver03.md`,
   tags: ['AXFR_FAILURE', 'AXFR_AVAILABLE', ...familyTags],
   async run(context) {
@@ -138,6 +143,7 @@ function sameAddress(a: string, b: string): boolean {
 
 export const nameserver04: TestCase = {
   id: 'Nameserver04',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver04.md`,
   tags: ['DIFFERENT_SOURCE_IP', 'SAME_SOURCE_IP', ...familyTags],
   async run(context) {
@@ -156,6 +162,7 @@ export const nameserver04: TestCase = {
 
 export const nameserver05: TestCase = {
   id: 'Nameserver05',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver05.md`,
   tags: ['AAAA_BAD_RDATA', 'AAAA_QUERY_DROPPED', 'AAAA_UNEXPECTED_RCODE', 'AAAA_WELL_PROCESSED', 'A_UNEXPECTED_RCODE', 'NO_RESPONSE', ...familyTags],
   async run(context) {
@@ -196,6 +203,7 @@ export const nameserver05: TestCase = {
 
 export const nameserver06: TestCase = {
   id: 'Nameserver06',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver06.md`,
   tags: ['CAN_NOT_BE_RESOLVED', 'CAN_BE_RESOLVED', 'NO_RESOLUTION'],
   async run({ zone }) {
@@ -211,6 +219,7 @@ export const nameserver06: TestCase = {
 
 export const nameserver07: TestCase = {
   id: 'Nameserver07',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver07.md`,
   tags: ['UPWARD_REFERRAL_IRRELEVANT', 'UPWARD_REFERRAL', 'NO_UPWARD_REFERRAL', ...familyTags],
   async run(context) {
@@ -233,6 +242,7 @@ const wwwName = (context: TestContext): string => (context.zone.name.isRoot ? 'w
 
 export const nameserver08: TestCase = {
   id: 'Nameserver08',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver08.md`,
   tags: ['QNAME_CASE_INSENSITIVE', 'QNAME_CASE_SENSITIVE', ...familyTags],
   async run(context) {
@@ -257,6 +267,7 @@ const answerText = (response: DnsMessage): string => response.answer.map((rr) =>
 
 export const nameserver09: TestCase = {
   id: 'Nameserver09',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver09.md`,
   tags: ['CASE_QUERY_SAME_ANSWER', 'CASE_QUERY_DIFFERENT_ANSWER', 'CASE_QUERY_SAME_RC', 'CASE_QUERY_DIFFERENT_RC', 'CASE_QUERY_NO_ANSWER', 'CASE_QUERIES_RESULTS_OK', 'CASE_QUERIES_RESULTS_DIFFER', ...familyTags],
   async run(context) {
@@ -292,6 +303,7 @@ export const nameserver09: TestCase = {
 
 export const nameserver10: TestCase = {
   id: 'Nameserver10',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver10.md`,
   tags: ['N10_NO_RESPONSE_EDNS1_QUERY', 'N10_UNEXPECTED_RCODE', 'N10_EDNS_RESPONSE_ERROR', ...familyTags],
   async run(context) {
@@ -328,6 +340,7 @@ export const nameserver10: TestCase = {
 
 export const nameserver11: TestCase = {
   id: 'Nameserver11',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver11.md`,
   tags: ['N11_NO_EDNS', 'N11_NO_RESPONSE', 'N11_RETURNS_UNKNOWN_OPTION_CODE', 'N11_UNEXPECTED_ANSWER_SECTION', 'N11_UNEXPECTED_RCODE', 'N11_UNSET_AA', ...familyTags],
   // A server that went silent on Nameserver10's EDNS version 1 query is not asked again (the
@@ -369,6 +382,7 @@ export const nameserver11: TestCase = {
 
 export const nameserver12: TestCase = {
   id: 'Nameserver12',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver12.md`,
   tags: ['NO_RESPONSE', 'NO_EDNS_SUPPORT', 'Z_FLAGS_NOTCLEAR', 'NS_ERROR', ...familyTags],
   after: ['Nameserver10'],
@@ -397,6 +411,7 @@ export const nameserver12: TestCase = {
 
 export const nameserver13: TestCase = {
   id: 'Nameserver13',
+  afterEarlierModules: true,
   spec: `${specs}/nameserver13.md`,
   tags: ['NO_RESPONSE', 'NO_EDNS_SUPPORT', 'NS_ERROR', 'MISSING_OPT_IN_TRUNCATED', ...familyTags],
   after: ['Nameserver02'],

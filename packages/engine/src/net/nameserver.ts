@@ -126,20 +126,40 @@ export class Nameserver {
     const dnssec = flags.dnssec === true;
     // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
     const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}:${dnssec}`);
+    // Until the address has answered on this transport, its questions go out one at a time: a server
+    // that never answers is waited for once, not once per question in flight.
+    const lane = `${this.address}:${transport}`;
+    for (let probe = this.#network.probes.get(lane); probe && !silent(); probe = this.#network.probes.get(lane)) await probe;
     if (silent()) return undefined;
-    const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent);
-    if (outcome === 'skipped') return undefined;
-    this.statistics.queries++;
-    this.statistics.totalMs += outcome.ms;
-    if (outcome.message) {
+    const probing = this.#network.answering.has(lane) ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing.promise);
+    try {
+      // Read inside the query's slot, before the next queued query's turn comes.
+      const settle = (outcome: { message?: Message }): void => {
+        if (outcome.message) {
+          this.#network.answering.add(lane);
+          return;
+        }
+        // A plain query that got nothing says the DO variant will get nothing either.
+        this.#network.silent.add(`${this.address}:${transport}:${dnssec}`);
+        if (!dnssec) this.#network.silent.add(`${this.address}:${transport}:true`);
+      };
+      const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
+      if (outcome === 'skipped') return undefined;
+      this.statistics.queries++;
+      this.statistics.totalMs += outcome.ms;
+      if (!outcome.message) {
+        this.statistics.timeouts++;
+        return undefined;
+      }
       this.statistics.responses++;
       if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
       return outcome.message;
+    } finally {
+      if (probing) {
+        this.#network.probes.delete(lane);
+        probing.resolve();
+      }
     }
-    this.statistics.timeouts++;
-    // A plain query that got nothing says the DO variant will get nothing either.
-    this.#network.silent.add(`${this.address}:${transport}:${dnssec}`);
-    if (!dnssec) this.#network.silent.add(`${this.address}:${transport}:true`);
-    return undefined;
   }
 }

@@ -44,6 +44,10 @@ export class Network {
   readonly answers = new Map<string, Promise<Message | undefined>>();
   /** 'address:transport:dnssec' for each transport found silent. */
   readonly silent = new Set<string>();
+  /** 'address:transport' for each transport that has answered at least once. */
+  readonly answering = new Set<string>();
+  /** The one question in flight to an 'address:transport' that has not answered yet. */
+  readonly probes = new Map<string, Promise<void>>();
   // The address each response came from. Like the reference's resolver library we drop UDP replies
   // from elsewhere, so today it is always the server's; Nameserver04 still reads it rather than assume so.
   readonly sources = new WeakMap<Message, string>();
@@ -71,9 +75,16 @@ export class Network {
     return family === 4 ? this.options.ipv4 : this.options.ipv6;
   }
 
-  /** Sends when a slot is free, unless `skip` says by then that it is no longer worth it. */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
-    return this.#slot(server, skip, () => this.#sendNow(server, question, flags));
+  /**
+   * Sends when a slot is free, unless `skip` says by then that it is no longer worth it. `settle` sees
+   * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
+   */
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
+    return this.#slot(server, skip, async () => {
+      const outcome = await this.#sendNow(server, question, flags);
+      settle?.(outcome);
+      return outcome;
+    });
   }
 
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */

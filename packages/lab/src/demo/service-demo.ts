@@ -1,5 +1,5 @@
-// The demo through the domain health service: its RPC API and its agent run inside the lab;
-// tests are submitted over JSON-RPC from the host through a forwarded port.
+// The demo through the domain health service: its RPC API, web interface and agent run inside the lab;
+// tests are submitted over JSON-RPC from the host through a forwarded port, which stays open afterwards.
 import { join } from 'node:path';
 import type { Lab } from '../namespace/start-lab.ts';
 
@@ -7,10 +7,12 @@ const insidePort = 5000;
 
 export interface ServiceResult {
   domain: string;
+  id: string;
   results: { module: string; testcase: string; level: string; message: string }[];
 }
 
-export type ServiceDemoOutcome = { ran: true; results: ServiceResult[] } | { ran: false; reason: string };
+/** `port`: where the service (JSON-RPC and web interface) answers on the host once it started; it keeps running. */
+export type ServiceDemoOutcome = { ran: true; results: ServiceResult[]; port: number } | { ran: false; reason: string; port?: number };
 
 export async function runThroughService(lab: Lab, serviceCli: string, domains: string[], print: (line: string) => void): Promise<ServiceDemoOutcome> {
   const env = { DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`, DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`, DATA_DIR: lab.dir };
@@ -39,13 +41,13 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
     for (const id of ids.values()) if (Number(await rpc('test_progress', { test_id: id })) < 100) return false;
     return true;
   }, 180_000);
-  if (!finished) return { ran: false, reason: 'the tests did not finish within 3 minutes' };
+  if (!finished) return { ran: false, reason: 'the tests did not finish within 3 minutes', port };
   const results: ServiceResult[] = [];
   for (const [domain, id] of ids) {
     const result = (await rpc('get_test_results', { id, language: 'en' })) as { results: ServiceResult['results'] };
-    results.push({ domain, results: result.results });
+    results.push({ domain, id, results: result.results });
   }
-  return { ran: true, results };
+  return { ran: true, results, port };
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<boolean> {

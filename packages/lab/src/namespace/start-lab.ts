@@ -38,6 +38,8 @@ export interface Lab {
   servers: LabServer[];
   /** Domains under test named by the scenario files. */
   domains: string[];
+  /** The namespace's first process as the host sees it: `nsenter --target PID --net -- CMD` runs CMD in the lab from a shell. */
+  pid: number;
   /** Addresses of a server by name (`ns1.example.test.`; the trailing dot may be left out). */
   addressesOf(serverName: string): string[];
   /** Runs a command inside the lab's network namespace, with DNS_ROOT_HINTS set. */
@@ -164,6 +166,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
     dir,
     servers: plan.servers,
     domains: plan.domains,
+    pid: Number(namespacePid),
     addressesOf(serverName) {
       const name = (serverName.endsWith('.') ? serverName : `${serverName}.`).toLowerCase();
       const server = plan.servers.find((s) => s.name === name);

@@ -1,4 +1,5 @@
 // Console administrators: password sign-in with lockout after repeated failures.
+import { randomBytes } from 'node:crypto';
 import { iso, type AuthContext } from './context.ts';
 import { lockedUntil, type Attempt } from './lockout.ts';
 import { hashPassword, verifyPassword } from '../accounts/password-hash.ts';
@@ -48,6 +49,59 @@ export async function createAdmin(ctx: AuthContext, storeId: number, input: { em
   await ctx.db.insertInto('users').values({ store_id: storeId, email, password_hash: passwordHash, access: access.join(' '), created_at: iso(ctx.now()) }).execute();
   const { id } = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   return { id, storeId, email, access };
+}
+
+export interface AdminListing extends Admin {
+  createdAt: string;
+}
+
+export async function listAdmins(ctx: AuthContext, storeId: number): Promise<AdminListing[]> {
+  const rows = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'created_at']).where('store_id', '=', storeId).orderBy('email').execute();
+  return rows.map((r) => ({ id: r.id, storeId: r.store_id, email: r.email, access: toAccess(r.access), createdAt: r.created_at }));
+}
+
+/** A first password for an admin added in the console: shown once to whoever adds them, to pass on. */
+export function newAdminPassword(): string {
+  return randomBytes(15).toString('base64url');
+}
+
+/** Adds an admin from the console; unlike `createAdmin` (the CLI's), an existing email is an error, never a password reset. */
+export async function addAdmin(ctx: AuthContext, storeId: number, input: { email: string; password: string; access: readonly ResourceGroup[] }): Promise<Admin> {
+  const email = normalizeEmail(input.email);
+  if ((await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined) {
+    throw new AdminInputError(`There is already an admin with the email ${email}.`);
+  }
+  if (input.access.length === 0) throw new AdminInputError('Give the admin access to at least one area.');
+  return createAdmin(ctx, storeId, input);
+}
+
+/**
+ * Removes another admin of the same store, ending their sessions. Removing yourself is refused (ask another
+ * admin, so the store is never left without one by mistake), and so is removing the store's last admin.
+ */
+export async function removeAdmin(ctx: AuthContext, by: Admin, id: number): Promise<void> {
+  if (id === by.id) throw new AdminInputError('You cannot remove yourself; ask another admin to do it.');
+  const admins = await ctx.db.selectFrom('users').select('id').where('store_id', '=', by.storeId).execute();
+  if (!admins.some((a) => a.id === id)) throw new AdminInputError('There is no such admin.');
+  if (admins.length <= 1) throw new AdminInputError('The store must keep at least one admin.');
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('admin_sessions').where('admin_user_id', '=', id).execute();
+    await trx.deleteFrom('users').where('id', '=', id).where('store_id', '=', by.storeId).execute();
+  });
+}
+
+/**
+ * Changes an admin's own password after checking the current one, as a sign-in does (so the same lockout
+ * stops guessing through this form with a stolen session); every other session of theirs ends.
+ */
+export async function changePassword(ctx: AuthContext, admin: Admin, input: { current: string; next: string; repeated: string; keepSessionId: number; address: string }): Promise<void> {
+  const check = await signIn(ctx, admin.email, input.current, input.address);
+  if (!check.ok) throw new AdminInputError(check.reason === 'locked' ? 'Too many wrong passwords; try again later.' : 'The current password is not right.');
+  const problem = passwordProblem(input.next);
+  if (problem !== undefined) throw new AdminInputError(problem);
+  if (input.next !== input.repeated) throw new AdminInputError('The new password and its repetition differ.');
+  await ctx.db.updateTable('users').set({ password_hash: await hashPassword(input.next) }).where('id', '=', admin.id).execute();
+  await ctx.db.updateTable('admin_sessions').set({ ended_at: iso(ctx.now()) }).where('admin_user_id', '=', admin.id).where('id', '!=', input.keepSessionId).where('ended_at', 'is', null).execute();
 }
 
 export async function findAdmin(ctx: AuthContext, id: number): Promise<Admin | undefined> {

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { iso, type AuthContext } from './context.ts';
 import { deriveSecret, newNonce } from './derived-secret.ts';
+import { recordRevocation } from './revocations.ts';
 import { hashSecret, sameText } from './token-secret.ts';
 import type { AppKind } from './schema.ts';
 
@@ -43,14 +44,22 @@ function redirectUriProblem(text: string): string | undefined {
   return undefined;
 }
 
-export async function createApp(ctx: AuthContext, storeId: number, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<NewApp> {
+/** The name and redirect URI as stored, or why they cannot be. */
+async function checkedInput(ctx: AuthContext, storeId: number, input: { name: string; redirectUri?: string | undefined }, exceptId?: number): Promise<{ name: string; redirectUri: string | null }> {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw new AppInputError('The app name must have 1 to 100 characters.');
   const redirectUri = input.redirectUri?.trim() || null;
   const problem = redirectUri === null ? undefined : redirectUriProblem(redirectUri);
   if (problem !== undefined) throw new AppInputError(problem);
-  const existing = await ctx.db.selectFrom('api_apps').select('id').where('store_id', '=', storeId).where('name', '=', name).executeTakeFirst();
-  if (existing !== undefined) throw new AppInputError(`An app named "${name}" already exists.`);
+  if (redirectUri !== null && redirectUri.length > 2000) throw new AppInputError('The redirect URI must have at most 2000 characters.');
+  let existing = ctx.db.selectFrom('api_apps').select('id').where('store_id', '=', storeId).where('name', '=', name);
+  if (exceptId !== undefined) existing = existing.where('id', '!=', exceptId);
+  if ((await existing.executeTakeFirst()) !== undefined) throw new AppInputError(`An app named "${name}" already exists.`);
+  return { name, redirectUri };
+}
+
+export async function createApp(ctx: AuthContext, storeId: number, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<NewApp> {
+  const { name, redirectUri } = await checkedInput(ctx, storeId, input);
   const nonce = newNonce();
   const createdAt = iso(ctx.now());
   // The App ID is the app's number, as on the platform, whose clients format it as an integer (`app_id=%d`).
@@ -69,6 +78,39 @@ export async function createApp(ctx: AuthContext, storeId: number, input: { name
     return { clientId, secret, id: row.id };
   });
   return { app: { id, storeId, name, clientId, kind: input.kind, redirectUri, createdAt }, secret };
+}
+
+/**
+ * Renames an app, changes its kind or its redirect URI. The kind sets which rate limit its tokens count
+ * against, and cached principals carry it, so a change of kind is published like a revocation.
+ */
+export async function updateApp(ctx: AuthContext, app: App, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<App> {
+  const { name, redirectUri } = await checkedInput(ctx, app.storeId, input, app.id);
+  await ctx.db.updateTable('api_apps').set({ name, kind: input.kind, redirect_uri: redirectUri }).where('id', '=', app.id).where('store_id', '=', app.storeId).execute();
+  if (input.kind !== app.kind) await recordRevocation(ctx);
+  return { ...app, name, kind: input.kind, redirectUri };
+}
+
+/**
+ * A new App Secret, returned once: from now on only it signs OAuth exchanges and webhook deliveries, and the
+ * old one authenticates nothing. Tokens already issued keep working; revoke them separately if the secret leaked.
+ */
+export async function rotateSecret(ctx: AuthContext, app: App): Promise<string> {
+  const nonce = newNonce();
+  const secret = appSecret(ctx, app.clientId, nonce);
+  await ctx.db.updateTable('api_apps').set({ secret_nonce: nonce, secret_hash: hashSecret(secret) }).where('id', '=', app.id).where('store_id', '=', app.storeId).execute();
+  return secret;
+}
+
+/** Deletes an app with its tokens and pending OAuth codes; its tokens stop working on every instance. */
+export async function deleteApp(ctx: AuthContext, app: App): Promise<void> {
+  // Explicitly rather than by ON DELETE CASCADE alone, so it holds whatever the database enforces.
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('oauth_codes').where('app_id', '=', app.id).execute();
+    await trx.deleteFrom('api_tokens').where('app_id', '=', app.id).execute();
+    await trx.deleteFrom('api_apps').where('id', '=', app.id).where('store_id', '=', app.storeId).execute();
+  });
+  await recordRevocation(ctx);
 }
 
 type AppRow = { id: number; store_id: number; name: string; client_id: string; kind: AppKind; redirect_uri: string | null; created_at: string };

@@ -1,36 +1,44 @@
-// Tools > Apps & Addons > API Apps & Integrations: apps, their App ID and Secret, and their tokens.
-import type { FastifyInstance } from 'fastify';
-import { AppInputError, createApp, findApp, listApps, type App } from '../auth/apps.ts';
+// Tools > Apps & Addons > API Apps & Integrations: apps (new, edit, delete), their App ID and Secret
+// (shown once, rotated on demand), and their tokens.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppInputError, createApp, deleteApp, findApp, listApps, rotateSecret, updateApp, type App } from '../auth/apps.ts';
 import type { AppKind } from '../auth/schema.ts';
-import { allScopes, ScopeError, type Scope } from '../auth/scopes.ts';
+import { ScopeError, type Scope } from '../auth/scopes.ts';
 import { createConsoleToken, listTokens, revokeToken, TokenInputError, type TokenRecord } from '../auth/tokens.ts';
 import { iso } from '../auth/context.ts';
-import { formField, formList, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { recordsOf } from '../resources/records.ts';
+import { webhooks } from '../webhooks/subscriptions.ts';
+import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html, type Markup } from './html.ts';
-import { crumbs, errorBox, page } from './layout.ts';
-import { scopeLabel } from './scope-labels.ts';
+import { copyable, crumbs, errorBox, page, TOOLS_TRAIL, type Crumb } from './layout.ts';
+import { accessFieldset, scopeSummary, scopesFromForm } from './scope-form.ts';
 
-const TRAIL = ['Tools', 'Apps & Addons', 'API Apps & Integrations'];
+const LIST: Crumb = { text: 'API Apps & Integrations', href: '/admin/apps' };
 const kindText: Record<AppKind, string> = { custom: 'Custom app', installed: 'Installed app' };
-/** Scopes a console token may carry: no_expiry is implied, and decrypt is never allowed. */
-const tokenScopes = allScopes.filter((s) => s !== 'no_expiry' && s !== 'decrypt');
+const appCrumb = (app: App): Crumb => ({ text: app.name, href: `/admin/apps/${app.id}` });
+const minutes = (at: string) => `${at.slice(0, 16).replace('T', ' ')} UTC`;
 
-function listPage(apps: App[]): Markup {
-  return html`${crumbs(...TRAIL)}<h1>API Apps &amp; Integrations</h1>
+interface AppValues {
+  name: string;
+  kind: string;
+  redirectUri: string;
+}
+
+function listPage(apps: App[], deleted: boolean): Markup {
+  return html`${crumbs(...TOOLS_TRAIL, LIST)}<h1>API Apps &amp; Integrations</h1>
+${deleted ? html`<div class="notice" role="status">The app was deleted, with its tokens.</div>` : ''}
 <div class="actions toolbar"><a class="button" href="/admin/apps/new">New</a></div>
 ${apps.length === 0
   ? html`<div class="card"><p>No apps yet. Choose <strong>New</strong> to register one; saving it shows its App ID and App Secret.</p></div>`
-  : html`<table><caption class="skip">Registered apps</caption>
+  : html`<table class="stack"><caption class="skip">Registered apps</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Kind</th><th scope="col">Created</th></tr></thead>
-<tbody>${apps.map((a) => html`<tr><td><a href="/admin/apps/${a.id}">${a.name}</a></td><td><code>${a.clientId}</code></td><td>${kindText[a.kind]}</td><td>${a.createdAt.slice(0, 10)}</td></tr>`)}</tbody></table>`}`;
+<tbody>${apps.map((a) => html`<tr><td data-label="Name"><a href="/admin/apps/${a.id}">${a.name}</a></td><td data-label="App ID"><code>${a.clientId}</code></td><td data-label="Kind">${kindText[a.kind]}</td><td data-label="Created">${a.createdAt.slice(0, 10)}</td></tr>`)}</tbody></table>`}`;
 }
 
-function newAppForm(csrf: string, values: { name: string; kind: string; redirectUri: string }, errors: string[]): Markup {
+/** The fields of a new app and of an app being edited. */
+function appFields(values: AppValues): Markup {
   const kind = values.kind === 'installed' ? 'installed' : 'custom';
-  return html`${crumbs(...TRAIL, 'New')}<h1>New API app</h1>${errorBox(errors)}
-<form class="card" method="post" action="/admin/apps">
-  <input type="hidden" name="_csrf" value="${csrf}">
-  <div class="field"><label for="name">App name</label>
+  return html`<div class="field"><label for="name">App name</label>
     <input id="name" name="name" type="text" maxlength="100" required value="${values.name}"></div>
   <fieldset><legend>Kind</legend>
     <label class="choice"><input type="radio" name="kind" value="custom" ${kind === 'custom' ? 'checked' : ''}> <span>Custom app <span class="muted">— made for this store only; its rate limit follows the store plan</span></span></label>
@@ -38,18 +46,34 @@ function newAppForm(csrf: string, values: { name: string; kind: string; redirect
   </fieldset>
   <div class="field"><label for="redirect_uri">OAuth redirect URI</label>
     <p class="hint" id="redirect_hint">Where the store sends admins back after they grant access. Leave empty if the app only uses tokens made here.</p>
-    <input id="redirect_uri" name="redirect_uri" type="url" aria-describedby="redirect_hint" value="${values.redirectUri}"></div>
+    <input id="redirect_uri" name="redirect_uri" type="url" maxlength="2000" aria-describedby="redirect_hint" value="${values.redirectUri}"></div>`;
+}
+
+function newAppForm(csrf: string, values: AppValues, errors: string[]): Markup {
+  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'New' })}<h1>New API app</h1>${errorBox(errors)}
+<form class="card" method="post" action="/admin/apps">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  ${appFields(values)}
   <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/admin/apps">Cancel</a></div>
 </form>`;
 }
 
-function savedPage(app: App, secret: string): Markup {
-  return html`${crumbs(...TRAIL, app.name)}<h1>App saved</h1>
-<div class="notice" role="status">Copy the App Secret now. It is shown only this once.</div>
+function editForm(csrf: string, app: App, values: AppValues, errors: string[]): Markup {
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Edit' })}<h1>Edit ${app.name}</h1>${errorBox(errors)}
+<form class="card" method="post" action="/admin/apps/${app.id}">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  ${appFields(values)}
+  <div class="actions"><button type="submit">Save changes</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a></div>
+</form>`;
+}
+
+function secretShownPage(app: App, secret: string, rotated: boolean): Markup {
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: rotated ? 'New secret' : 'Saved' })}<h1>${rotated ? 'New App Secret' : 'App saved'}</h1>
+<div class="notice" role="status">${rotated ? 'The previous secret no longer works. ' : ''}Copy the App Secret now. It is shown only this once.</div>
 <div class="card"><dl class="facts">
   <dt>App name</dt><dd>${app.name}</dd>
-  <dt>App ID</dt><dd><code class="secret" id="app-id">${app.clientId}</code></dd>
-  <dt>App Secret</dt><dd><code class="secret" id="app-secret">${secret}</code></dd>
+  <dt>App ID</dt><dd>${copyable('app-id', app.clientId, 'the App ID')}</dd>
+  <dt>App Secret</dt><dd>${copyable('app-secret', secret, 'the App Secret')}</dd>
 </dl>
 <div class="actions"><a class="button" href="/admin/apps/${app.id}">Continue to the app</a></div></div>`;
 }
@@ -60,121 +84,215 @@ function statusOf(token: TokenRecord, now: string): Markup {
   return html`<span class="badge active">Active</span>`;
 }
 
-function appPage(input: { app: App; tokens: TokenRecord[]; csrf: string; now: string; errors: string[]; chosen: string[] }): Markup {
+function tokenTable(app: App, tokens: TokenRecord[], csrf: string, now: string): Markup {
+  if (tokens.length === 0) return html`<p class="muted">This app has no tokens yet.</p>`;
+  return html`<table class="stack" aria-labelledby="tokens"><thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Access</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="skip">Action</span></th></tr></thead>
+<tbody>${tokens.map((t) => html`<tr><td data-label="Label">${t.label}</td><td data-label="Kind">${t.kind === 'console' ? 'Non-expiring' : 'OAuth'}</td><td data-label="Access">${scopeSummary(t.scopes)}</td>
+<td data-label="Expires">${t.expiresAt === null ? 'never' : minutes(t.expiresAt)}</td><td data-label="Status">${statusOf(t, now)}</td>
+<td>${t.revokedAt === null ? html`<form method="post" action="/admin/apps/${app.id}/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Revoke ${t.label}">Revoke</button></form>` : ''}</td></tr>`)}</tbody></table>`;
+}
+
+function appPage(input: { app: App; tokens: TokenRecord[]; csrf: string; now: string; errors: string[]; chosen: Scope[]; saved: boolean }): Markup {
   const { app, csrf } = input;
-  return html`${crumbs(...TRAIL, app.name)}<h1>${app.name}</h1>
+  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: app.name })}<h1>${app.name}</h1>
+${input.saved ? html`<div class="notice" role="status">Changes saved.</div>` : ''}
 <div class="card"><dl class="facts">
-  <dt>App ID</dt><dd><code>${app.clientId}</code></dd>
+  <dt>App ID</dt><dd>${copyable('app-id', app.clientId, 'the App ID', false)}</dd>
+  <dt>App Secret</dt><dd><span class="muted">shown only when saved or rotated</span></dd>
   <dt>Kind</dt><dd>${kindText[app.kind]}</dd>
   <dt>Redirect URI</dt><dd>${app.redirectUri === null ? html`<span class="muted">none (tokens only)</span>` : html`<code>${app.redirectUri}</code>`}</dd>
-  <dt>Created</dt><dd>${app.createdAt.slice(0, 16).replace('T', ' ')} UTC</dd>
-</dl></div>
+  <dt>Created</dt><dd>${minutes(app.createdAt)}</dd>
+</dl>
+<div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/edit">Edit app</a></div></div>
 <h2 id="tokens">Tokens</h2>
-${input.tokens.length === 0
-  ? html`<p class="muted">This app has no tokens yet.</p>`
-  : html`<table aria-labelledby="tokens"><thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="skip">Action</span></th></tr></thead>
-<tbody>${input.tokens.map((t) => html`<tr><td>${t.label}</td><td>${t.kind === 'console' ? 'Non-expiring' : 'OAuth'}</td><td>${t.scopes.map((s) => html`<code>${s}</code> `)}</td>
-<td>${t.expiresAt === null ? 'never' : `${t.expiresAt.slice(0, 16).replace('T', ' ')} UTC`}</td><td>${statusOf(t, input.now)}</td>
-<td>${t.revokedAt === null ? html`<form method="post" action="/admin/apps/${app.id}/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Revoke ${t.label}">Revoke</button></form>` : ''}</td></tr>`)}</tbody></table>`}
+${tokenTable(app, input.tokens, csrf, input.now)}
 <h2 id="new-token">New non-expiring token</h2>
 ${errorBox(input.errors)}
 <form class="card" method="post" action="/admin/apps/${app.id}/tokens" aria-labelledby="new-token">
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="field"><label for="label">Label</label><p class="hint" id="label_hint">Who or what uses it, for example "Nightly sync".</p>
     <input id="label" name="label" type="text" maxlength="100" aria-describedby="label_hint"></div>
-  <fieldset><legend>Scopes</legend><p class="hint">A non-expiring token never reads encrypted fields; use OAuth with <code>decrypt</code> for those.</p>
-    <div class="scopes">${tokenScopes.map((s) => html`<label class="choice"><input type="checkbox" name="scopes" value="${s}" ${input.chosen.includes(s) ? 'checked' : ''}> <span><code>${s}</code><br><span class="muted">${scopeLabel(s)}</span></span></label>`)}</div>
-  </fieldset>
+  ${accessFieldset(input.chosen)}
+  <p class="hint">A non-expiring token never reads fields kept encrypted; an OAuth grant with <code>decrypt</code> can.</p>
   <div class="actions"><button type="submit">Create token</button></div>
+</form>
+<h2 id="danger">Secret and deletion</h2>
+<div class="card">
+  <form method="post" action="/admin/apps/${app.id}/secret">
+    <input type="hidden" name="_csrf" value="${csrf}">
+    <p id="rotate_hint">A new App Secret replaces the current one at once: OAuth exchanges and webhook signatures then need the new one. Tokens already issued keep working.</p>
+    <button class="danger big" type="submit" aria-describedby="rotate_hint">Rotate secret</button>
+  </form>
+  <div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/delete">Delete app…</a></div>
+</div>`;
+}
+
+function deletePage(csrf: string, app: App, activeTokens: number, subscriptions: number): Markup {
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Delete' })}<h1>Delete ${app.name}?</h1>
+<form class="card" method="post" action="/admin/apps/${app.id}/delete">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <p>This cannot be undone. Deleting the app:</p>
+  <ul>
+    <li>stops its ${activeTokens} active token${activeTokens === 1 ? '' : 's'} at once,</li>
+    <li>removes its ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'},</li>
+    <li>and its App ID and App Secret stop working.</li>
+  </ul>
+  <div class="actions"><button class="danger big" type="submit">Delete ${app.name}</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a></div>
 </form>`;
 }
 
 function tokenShownPage(app: App, token: string, scopes: Scope[]): Markup {
-  return html`${crumbs(...TRAIL, app.name, 'New token')}<h1>Token created</h1>
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'New token' })}<h1>Token created</h1>
 <div class="notice" role="status">Copy the token now. It is shown only this once; the store keeps only its hash.</div>
 <div class="card"><dl class="facts">
-  <dt>Token</dt><dd><code class="secret" id="token">${token}</code></dd>
-  <dt>Scopes</dt><dd>${scopes.map((s) => html`<code>${s}</code> `)}</dd>
+  <dt>Token</dt><dd>${copyable('token', token, 'the token')}</dd>
+  <dt>Access</dt><dd>${scopeSummary(scopes)} <span class="muted">(${scopes.join(' ')})</span></dd>
   <dt>Use</dt><dd>Send it in the <code>X-AC-Auth-Token</code> header.</dd>
 </dl><div class="actions"><a class="button" href="/admin/apps/${app.id}">Back to ${app.name}</a></div></div>`;
 }
 
-export function appRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void {
-  const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'apps' as const });
+export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
+  const { ctx } = options;
+  const subscriptionsOf = async (found: App) =>
+    options.webhooks === undefined
+      ? []
+      : (await options.webhooks.database.db.selectFrom('webhooks').select('id').where('app_client_id', '=', found.clientId).execute()).map((r) => Number(r.id));
 
-  app.get('/admin/apps', async (request, reply) => {
+  /** The signed-in admin (with settings access), the CSRF token, and a page renderer; undefined once answered. */
+  function consoleFor(request: FastifyRequest, reply: FastifyReply) {
     const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
-    const apps = await listApps(ctx, session.admin.storeId);
-    return sendPage(reply, 200, page({ title: 'API Apps & Integrations', signedIn: signedIn(session.admin.email, sessionCsrf(ctx, request)), body: listPage(apps) }));
-  });
-
-  app.get('/admin/apps/new', (request, reply) => {
-    const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
+    if (session === undefined) return undefined;
     const csrf = sessionCsrf(ctx, request);
-    return sendPage(reply, 200, page({ title: 'New API app', signedIn: signedIn(session.admin.email, csrf), body: newAppForm(csrf, { name: '', kind: 'custom', redirectUri: '' }, []) }));
-  });
+    const show = (status: number, title: string, body: Markup) => sendPage(reply, status, page({ title, signedIn: { email: session.admin.email, csrf, section: 'apps' }, body }));
+    return { session, csrf, show };
+  }
 
-  app.post('/admin/apps', async (request, reply) => {
-    const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
-    const csrf = sessionCsrf(ctx, request);
-    const values = { name: formField(request, 'name'), kind: formField(request, 'kind'), redirectUri: formField(request, 'redirect_uri') };
-    try {
-      const kind: AppKind = values.kind === 'installed' ? 'installed' : 'custom';
-      const saved = await createApp(ctx, session.admin.storeId, { name: values.name, kind, redirectUri: values.redirectUri });
-      return sendPage(reply, 201, page({ title: 'App saved', signedIn: signedIn(session.admin.email, csrf), body: savedPage(saved.app, saved.secret) }));
-    } catch (error) {
-      if (!(error instanceof AppInputError)) throw error;
-      return sendPage(reply, 400, page({ title: 'New API app', signedIn: signedIn(session.admin.email, csrf), body: newAppForm(csrf, values, [error.message]) }));
-    }
-  });
-
+  /** The app named in the path, when it belongs to the admin's store. */
   async function appFor(storeId: number, id: string): Promise<App | undefined> {
     return /^\d{1,9}$/.test(id) ? findApp(ctx, { id: Number(id), storeId }) : undefined;
   }
 
-  async function renderApp(reply: Parameters<typeof sendPage>[0], status: number, email: string, csrf: string, found: App, errors: string[] = [], chosen: string[] = []) {
+  const notFound = (show: (status: number, title: string, body: Markup) => FastifyReply) =>
+    show(404, 'No such app', html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'No such app' })}<h1>No such app</h1><p><a href="/admin/apps">All apps</a></p>`);
+
+  const valuesOf = (request: FastifyRequest): AppValues => ({ name: formField(request, 'name'), kind: formField(request, 'kind'), redirectUri: formField(request, 'redirect_uri') });
+  const kindOf = (values: AppValues): AppKind => (values.kind === 'installed' ? 'installed' : 'custom');
+
+  app.get<{ Querystring: { deleted?: string } }>('/admin/apps', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    return c.show(200, 'API Apps & Integrations', listPage(await listApps(ctx, c.session.admin.storeId), request.query.deleted === '1'));
+  });
+
+  app.get('/admin/apps/new', (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    return c.show(200, 'New API app', newAppForm(c.csrf, { name: '', kind: 'custom', redirectUri: '' }, []));
+  });
+
+  app.post('/admin/apps', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const values = valuesOf(request);
+    try {
+      const saved = await createApp(ctx, c.session.admin.storeId, { name: values.name, kind: kindOf(values), redirectUri: values.redirectUri });
+      return c.show(201, 'App saved', secretShownPage(saved.app, saved.secret, false));
+    } catch (error) {
+      if (!(error instanceof AppInputError)) throw error;
+      return c.show(400, 'New API app', newAppForm(c.csrf, values, [error.message]));
+    }
+  });
+
+  async function renderApp(c: NonNullable<ReturnType<typeof consoleFor>>, status: number, found: App, extra: { errors?: string[]; chosen?: Scope[]; saved?: boolean } = {}) {
     const tokens = await listTokens(ctx, found);
-    return sendPage(reply, status, page({ title: found.name, signedIn: signedIn(email, csrf), body: appPage({ app: found, tokens, csrf, now: iso(ctx.now()), errors, chosen }) }));
+    return c.show(status, found.name, appPage({ app: found, tokens, csrf: c.csrf, now: iso(ctx.now()), errors: extra.errors ?? [], chosen: extra.chosen ?? [], saved: extra.saved ?? false }));
   }
 
-  const notFound = (reply: Parameters<typeof sendPage>[0], email: string, csrf: string) =>
-    sendPage(reply, 404, page({ title: 'No such app', signedIn: signedIn(email, csrf), body: html`<h1>No such app</h1><p><a href="/admin/apps">All apps</a></p>` }));
+  app.get<{ Params: { id: string }; Querystring: { saved?: string } }>('/admin/apps/:id', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    return found === undefined ? notFound(c.show) : renderApp(c, 200, found, { saved: request.query.saved === '1' });
+  });
 
-  app.get<{ Params: { id: string } }>('/admin/apps/:id', async (request, reply) => {
-    const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
-    const csrf = sessionCsrf(ctx, request);
-    const found = await appFor(session.admin.storeId, request.params.id);
-    return found === undefined ? notFound(reply, session.admin.email, csrf) : renderApp(reply, 200, session.admin.email, csrf, found);
+  app.get<{ Params: { id: string } }>('/admin/apps/:id/edit', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    return c.show(200, `Edit ${found.name}`, editForm(c.csrf, found, { name: found.name, kind: found.kind, redirectUri: found.redirectUri ?? '' }, []));
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/apps/:id', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    const values = valuesOf(request);
+    try {
+      await updateApp(ctx, found, { name: values.name, kind: kindOf(values), redirectUri: values.redirectUri });
+    } catch (error) {
+      if (!(error instanceof AppInputError)) throw error;
+      return c.show(400, `Edit ${found.name}`, editForm(c.csrf, found, values, [error.message]));
+    }
+    return reply.redirect(`/admin/apps/${found.id}?saved=1`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/apps/:id/secret', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    return c.show(200, 'New App Secret', secretShownPage(found, await rotateSecret(ctx, found), true));
+  });
+
+  app.get<{ Params: { id: string } }>('/admin/apps/:id/delete', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    const now = iso(ctx.now());
+    const active = (await listTokens(ctx, found)).filter((t) => t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now)).length;
+    return c.show(200, `Delete ${found.name}`, deletePage(c.csrf, found, active, (await subscriptionsOf(found)).length));
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/apps/:id/delete', async (request, reply) => {
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    // Its subscriptions could no longer be signed: they go with it.
+    if (options.webhooks !== undefined) {
+      const subscriptions = recordsOf(options.webhooks.database, webhooks);
+      for (const id of await subscriptionsOf(found)) await subscriptions.remove(id);
+    }
+    await deleteApp(ctx, found);
+    return reply.redirect('/admin/apps?deleted=1', 303);
   });
 
   app.post<{ Params: { id: string } }>('/admin/apps/:id/tokens', async (request, reply) => {
-    const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
-    const csrf = sessionCsrf(ctx, request);
-    const found = await appFor(session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(reply, session.admin.email, csrf);
-    const chosen = formList(request, 'scopes');
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    const chosen = scopesFromForm(request.body as Record<string, string> | undefined);
     try {
-      const issued = await createConsoleToken(ctx, found, { label: formField(request, 'label'), scopes: chosen, adminUserId: session.admin.id });
-      return sendPage(reply, 201, page({ title: 'Token created', signedIn: signedIn(session.admin.email, csrf), body: tokenShownPage(found, issued.accessToken, issued.record.scopes) }));
+      const issued = await createConsoleToken(ctx, found, { label: formField(request, 'label'), scopes: chosen, adminUserId: c.session.admin.id });
+      return c.show(201, 'Token created', tokenShownPage(found, issued.accessToken, issued.record.scopes));
     } catch (error) {
       if (!(error instanceof TokenInputError || error instanceof ScopeError)) throw error;
-      return renderApp(reply, 400, session.admin.email, csrf, found, [error.message], chosen);
+      const message = error instanceof TokenInputError && chosen.length === 0 ? 'Give the token Read or Read and modify in at least one area.' : error.message;
+      return renderApp(c, 400, found, { errors: [message], chosen });
     }
   });
 
   app.post<{ Params: { id: string; tokenId: string } }>('/admin/apps/:id/tokens/:tokenId/revoke', async (request, reply) => {
-    const session = requireAdmin(request, reply);
-    if (session === undefined) return reply;
-    const found = await appFor(session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(reply, session.admin.email, sessionCsrf(ctx, request));
-    const tokens = await listTokens(ctx, found);
-    const token = tokens.find((t) => String(t.id) === request.params.tokenId);
-    if (token !== undefined) await revokeToken(ctx, session.admin.storeId, token.id);
+    const c = consoleFor(request, reply);
+    if (c === undefined) return reply;
+    const found = await appFor(c.session.admin.storeId, request.params.id);
+    if (found === undefined) return notFound(c.show);
+    const token = (await listTokens(ctx, found)).find((t) => String(t.id) === request.params.tokenId);
+    if (token !== undefined) await revokeToken(ctx, c.session.admin.storeId, token.id);
     return reply.redirect(`/admin/apps/${found.id}#tokens`, 303);
   });
 }

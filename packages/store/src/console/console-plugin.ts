@@ -3,17 +3,21 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
 import { csrfMatches, findSession } from '../auth/sessions.ts';
+import { accountRoutes } from './account-routes.ts';
+import { adminRoutes } from './admin-routes.ts';
 import { appRoutes } from './app-routes.ts';
 import { csrfCookie, sendPage, type ConsoleOptions } from './console-request.ts';
 import { grantRoutes } from './grant-routes.ts';
+import { homeRoutes } from './home-routes.ts';
 import { html } from './html.ts';
-import { consoleCss, page } from './layout.ts';
+import { consoleCss, consoleJs, page } from './layout.ts';
+import type { NotRateLimited } from '../limits/rate-limit.ts';
 import { planRoutes } from './plan-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -29,6 +33,10 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
   const { ctx } = options;
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   app.decorateRequest('adminSession', undefined);
+  // Console pages are not API calls: the API's per-plan windows must not count them (see limits/rate-limit.ts).
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, notRateLimited: true } satisfies NotRateLimited;
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     void reply.headers(SECURITY_HEADERS);
@@ -52,10 +60,13 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
   });
 
   app.get('/admin/console.css', (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(consoleCss));
-  app.get('/admin', (request, reply) => reply.redirect(request.adminSession === undefined ? '/admin/sign-in' : '/admin/apps', 303));
+  app.get('/admin/console.js', (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(consoleJs));
 
   await app.register(signInRoutes, options);
+  await app.register(homeRoutes, options);
   await app.register(appRoutes, options);
+  await app.register(adminRoutes, options);
+  await app.register(accountRoutes, options);
   await app.register(planRoutes, options);
   await app.register(grantRoutes, options);
   const { webhooks } = options;

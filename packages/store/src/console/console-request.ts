@@ -77,7 +77,7 @@ export function requireAdmin(request: FastifyRequest, reply: FastifyReply, need:
     return undefined;
   }
   if (need === 'settings' && !session.admin.access.includes('settings')) {
-    void sendPage(reply, 403, page({ title: 'Not allowed', narrow: true, body: html`<h1>Not allowed</h1><div class="card"><p>Your admin account cannot manage store settings.</p></div>` }));
+    void sendPage(reply, 403, page({ title: 'Not allowed', narrow: true, body: html`<h1>Not allowed</h1><div class="card"><p>Your admin account cannot manage store settings.</p><p><a href="/admin">Back to the console</a></p></div>` }));
     return undefined;
   }
   return session;

@@ -10,7 +10,7 @@ import { parseScopes, ScopeError, scopeGroups, type ResourceGroup, type Scope } 
 import { requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
-import { scopeLabel } from './scope-labels.ts';
+import { describeScopes } from './scope-areas.ts';
 
 type Params = Record<string, string | string[] | undefined>;
 
@@ -93,17 +93,23 @@ function beyondAccess(admin: Admin, scopes: readonly Scope[]): Scope[] {
 
 function grantPage(request: AuthorizeRequest, params: Params, csrf: string, email: string): string {
   const { app } = request;
+  const asked = describeScopes(request.scopes);
   return page({
     title: `Grant access to ${app.name}`,
     narrow: true,
     body: html`<h1>Grant access to ${app.name}?</h1>
 <form class="card" method="post" action="/api/oauth">
-  <p><strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to:</p>
-  <ul id="requested-scopes">${request.scopes.map((s) => html`<li>${scopeLabel(s)} <code>${s}</code></li>`)}</ul>
+  <p><strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to act for you in this store. It will be able to:</p>
+  <ul id="requested-scopes" class="grants">${asked.map((d) =>
+    d.level === undefined
+      ? html`<li><strong>${d.name}</strong></li>`
+      : html`<li><strong>${d.level === 'read' ? 'See' : 'See and change'}</strong> ${d.name.toLowerCase()} <span class="muted">(${d.detail})</span></li>`,
+  )}</ul>
+  <p class="hint">It asked for <code>${request.scopes.join(' ')}</code>. Anything else stays out of its reach.${request.scopes.includes('no_expiry') ? '' : ' Its access lasts an hour at a time and is renewed for up to 30 days unless you revoke it.'}</p>
   <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
   <input type="hidden" name="_csrf" value="${csrf}">
   ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}">`))}
-  <div class="actions"><button type="submit" name="decision" value="allow">Allow</button><button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
+  <div class="actions"><button type="submit" name="decision" value="allow">Allow ${app.name}</button><button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,
   });
 }

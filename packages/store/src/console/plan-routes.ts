@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { customAppLimit, INSTALLED_APPS_LIMIT, isPlan, planName, plans, readPlan, setPlan, type Plan } from '../limits/plans.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html } from './html.ts';
-import { crumbs, errorBox, page } from './layout.ts';
+import { crumbs, errorBox, page, SETTINGS_TRAIL } from './layout.ts';
 
 function planPage(csrf: string, plan: Plan | undefined, saved: boolean, errors: string[]) {
-  return html`${crumbs('Settings', 'Store plan')}<h1>Store plan</h1>
+  return html`${crumbs(...SETTINGS_TRAIL, { text: 'Store plan' })}<h1>Store plan</h1>
 ${saved && plan !== undefined ? html`<div class="notice" role="status">Saved. Within a few seconds custom apps may make ${customAppLimit(plan)} calls per 10 seconds.</div>` : ''}
 ${errorBox(errors)}
 <form class="card" method="post" action="/admin/plan">

@@ -11,14 +11,14 @@ import { webhooks } from '../webhooks/subscriptions.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html, type Markup } from './html.ts';
-import { crumbs, errorBox, page } from './layout.ts';
+import { crumbs, errorBox, page, SETTINGS_TRAIL, type Crumb } from './layout.ts';
 
 export interface WebhookConsoleOptions {
   database: StoreDatabase;
   policy: TargetPolicy;
 }
 
-const TRAIL = ['Settings', 'Webhooks'];
+const LIST: Crumb = { text: 'Webhooks', href: '/admin/webhooks' };
 const FORM_FIELDS = ['event_type', 'url', 'failure_type', 'fallback_url', 'cache_length', 'app'] as const;
 type FormValues = Record<(typeof FORM_FIELDS)[number], string>;
 const emptyForm: FormValues = { event_type: 'NewOrder', url: '', failure_type: 'Ignore', fallback_url: '', cache_length: 'NoCache', app: '' };
@@ -64,17 +64,17 @@ function newForm(csrf: string, apps: App[], values: FormValues, errors: string[]
 
 function listPage(csrf: string, rows: Row[], apps: App[], counts: Awaited<ReturnType<typeof deliveryCounts>>, form: Markup): Markup {
   const appName = (clientId: unknown) => apps.find((a) => a.clientId === clientId)?.name ?? html`<span class="muted">deleted app</span>`;
-  return html`${crumbs(...TRAIL)}<h1>Webhooks</h1>
+  return html`${crumbs(...SETTINGS_TRAIL, LIST)}<h1>Webhooks</h1>
 ${rows.length === 0
   ? html`<div class="card"><p>No subscriptions yet. Add one below, or through <code>POST /api/v1/webhooks</code>.</p></div>`
-  : html`<table><caption class="skip">Webhook subscriptions</caption>
+  : html`<table class="stack"><caption class="skip">Webhook subscriptions</caption>
 <thead><tr><th scope="col">Event</th><th scope="col">URL</th><th scope="col">On failure</th><th scope="col">App</th><th scope="col">Deliveries</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
 <tbody>${rows.map((row) => {
     const id = Number(row.id);
     const of = counts.get(id) ?? { pending: 0, delivered: 0, failed: 0 };
-    return html`<tr><td><a href="/admin/webhooks/${id}">${String(row.event_type)}</a></td><td><code>${String(row.url)}</code>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<br><span class="muted">fallback</span> <code>${row.fallback_url}</code>` : ''}</td>
-<td>${text(row.failure_type, 'Ignore')}</td><td>${appName(row.app_client_id)}</td>
-<td><a href="/admin/webhooks/${id}">${of.delivered} delivered, ${of.pending} pending, ${of.failed} given up</a></td>
+    return html`<tr><td data-label="Event"><a href="/admin/webhooks/${id}">${String(row.event_type)}</a></td><td data-label="URL"><code>${String(row.url)}</code>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<br><span class="muted">fallback</span> <code>${row.fallback_url}</code>` : ''}</td>
+<td data-label="On failure">${text(row.failure_type, 'Ignore')}</td><td data-label="App">${appName(row.app_client_id)}</td>
+<td data-label="Deliveries"><a href="/admin/webhooks/${id}">${of.delivered} delivered, ${of.pending} pending, ${of.failed} given up</a></td>
 <td><form method="post" action="/admin/webhooks/${id}/delete"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Delete the ${String(row.event_type)} subscription to ${String(row.url)}">Delete</button></form></td></tr>`;
   })}</tbody></table>`}
 ${form}`;
@@ -85,14 +85,14 @@ function deliveryRow(csrf: string, subscriptionId: number, d: DeliveryEntry): Ma
     d.state === 'delivered'
       ? html`${when(d.deliveredAt)}${d.deliveredTo === 'fallback_url' ? html` <span class="muted">(to the fallback URL)</span>` : ''}`
       : html`${d.lastError === null ? html`<span class="muted">not tried yet</span>` : d.lastError}${d.state === 'pending' ? html`<br><span class="muted">next try ${when(d.nextAttemptAt)}</span>` : ''}`;
-  return html`<tr><td>${d.id}${d.resentFrom === null ? '' : html`<br><span class="muted">again of ${d.resentFrom}</span>`}</td><td>${d.eventType}</td><td>${when(d.createdAt)}</td>
-<td><span class="badge ${badgeClass[d.state]}">${stateText[d.state]}</span></td><td>${d.attempts}</td><td>${d.lastStatus ?? ''}</td><td>${outcome}</td>
+  return html`<tr><td data-label="Delivery">${d.id}${d.resentFrom === null ? '' : html`<br><span class="muted">again of ${d.resentFrom}</span>`}</td><td data-label="Event">${d.eventType}</td><td data-label="Written">${when(d.createdAt)}</td>
+<td data-label="Status"><span class="badge ${badgeClass[d.state]}">${stateText[d.state]}</span></td><td data-label="Attempts">${d.attempts}</td><td data-label="HTTP">${d.lastStatus ?? ''}</td><td data-label="Outcome">${outcome}</td>
 <td><form method="post" action="/admin/webhooks/${subscriptionId}/deliveries/${d.id}/resend"><input type="hidden" name="_csrf" value="${csrf}"><button class="secondary" type="submit" aria-label="Send delivery ${d.id} again">Send again</button></form></td></tr>`;
 }
 
 function logPage(csrf: string, row: Row, deliveries: DeliveryEntry[], resent: string | undefined): Markup {
   const id = Number(row.id);
-  return html`${crumbs(...TRAIL, String(row.event_type))}<h1>${String(row.event_type)} → <code>${String(row.url)}</code></h1>
+  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: String(row.event_type) })}<h1>${String(row.event_type)} → <code>${String(row.url)}</code></h1>
 ${resent === undefined ? '' : html`<div class="notice" role="status">Queued again as delivery ${resent}.</div>`}
 <div class="card"><dl class="facts">
   <dt>On failure</dt><dd>${text(row.failure_type, 'Ignore')}</dd>
@@ -103,7 +103,7 @@ ${resent === undefined ? '' : html`<div class="notice" role="status">Queued agai
 <h2>Delivery log</h2>
 ${deliveries.length === 0
   ? html`<div class="card"><p>Nothing sent yet.</p></div>`
-  : html`<table><caption class="skip">Deliveries, newest first</caption>
+  : html`<table class="stack"><caption class="skip">Deliveries, newest first</caption>
 <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Written</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">HTTP</th><th scope="col">Delivered, or last error</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
 <tbody>${deliveries.map((d) => deliveryRow(csrf, id, d))}</tbody></table>`}
 <p><a href="/admin/webhooks">All subscriptions</a></p>`;

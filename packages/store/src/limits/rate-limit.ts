@@ -27,6 +27,15 @@ declare module 'fastify' {
   }
 }
 
+/** Route config of what is not an API call, so not counted: the admin console's pages set it on their routes. */
+export interface NotRateLimited {
+  notRateLimited?: boolean;
+}
+
+function counted(request: FastifyRequest): boolean {
+  return (request.routeOptions.config as NotRateLimited | undefined)?.notRateLimited !== true;
+}
+
 const policies = new Map<number, string>();
 
 function policy(limit: number): string {
@@ -72,6 +81,10 @@ export const rateLimit = fp(
     }
 
     app.addHook('onRequest', (request, reply, done) => {
+      if (!counted(request)) {
+        done();
+        return;
+      }
       const result = count(request, reply);
       if (result instanceof Promise) result.then((found) => done(found.used > found.limit ? refusal(found) : undefined), (error: unknown) => done(error as Error));
       else done(result.used > result.limit ? refusal(result) : undefined);
@@ -80,7 +93,7 @@ export const rateLimit = fp(
     // A call refused before this plugin's hook ran (by auth, say) is still counted and still told its figures;
     // one counted above already carries them (an error answer keeps the headers set before it).
     app.addHook('onSend', (request, reply, payload, done) => {
-      if (request.callCount !== undefined) {
+      if (request.callCount !== undefined || !counted(request)) {
         done(null, payload);
         return;
       }

@@ -38,6 +38,7 @@ export async function signInOverHttp(sut: StoreUnderTest, email: string, passwor
   const sessionCookie = cookiesOf(reply)['__Host-store_session'];
   if (reply.status !== 303 || sessionCookie === undefined) return { reply };
   const cookie = `__Host-store_session=${sessionCookie}`;
-  const apps = await sut.call('GET', `${origin}/admin/apps`, { headers: { cookie } });
-  return { reply, session: { cookie, csrf: csrfIn(apps.text) } };
+  // The home page: every signed-in admin may see it, settings access or not.
+  const home = await sut.call('GET', `${origin}/admin`, { headers: { cookie } });
+  return { reply, session: { cookie, csrf: csrfIn(home.text) } };
 }
