@@ -191,3 +191,29 @@ interface OpenApi {
   paths: Record<string, PathItem | undefined>;
   components: { securitySchemes: { token: { name: string } }; parameters: Record<string, Parameter | undefined> };
 }
+
+describe('the docs and the front door under rate limiting', () => {
+  let s: StoreUnderTest;
+  before(async () => {
+    // Steel: 5 calls in 10 seconds, fewer than one load of the docs page makes.
+    s = await startStoreUnderTest(sqlite, { without: {}, plan: 'steel' });
+  });
+  after(() => s?.close());
+
+  test('loading the docs, the document and GET / is not an API call and leaves the caller\'s budget alone', async () => {
+    const origin = new URL(s.api).origin;
+    const page = await s.call('GET', '/docs');
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/api\/v1\/docs\/[^"]+)"/g)].map((m) => `${origin}${m[1] ?? ''}`);
+    const loads = [`${s.api}/docs`, ...assets, `${s.api}/openapi.json?group=catalog`, `${s.api}/openapi.json`, `${origin}/`];
+    for (let round = 0; round < 2; round++) {
+      for (const url of loads) {
+        const reply = await s.call('GET', url);
+        assert.equal(reply.status, 200, url);
+        assert.equal(reply.headers['x-ac-call-limit'], undefined, `${url} is not counted`);
+      }
+    }
+    const call = await s.call('GET', '/products');
+    assert.equal(call.status, 200);
+    assert.equal(call.headers['x-ac-call-limit'], '1/5', 'the first API call is the first one counted');
+  });
+});
