@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { sqliteTarget } from './support/targets.ts';
-import { resources } from '../src/resources/registry.ts';
+import { resourceNamed, resources } from '../src/resources/registry.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const sqlite = await sqliteTarget();
@@ -70,22 +70,30 @@ describe('OpenAPI document and docs page', () => {
 
   test('lists describe every filterable field with the operators it takes', async () => {
     const document = (await s.call('GET', '/openapi.json')).json as OpenApi;
-    const list = document.paths['/products']?.get;
-    const names = (list?.parameters ?? []).map((p) => ('$ref' in p ? p.$ref.split('/').at(-1) : p.name));
-    for (const name of ['page', 'count', 'fields', 'expand', 'sort', 'after']) assert.ok(names.includes(name), `list takes ${name}`);
-    const filter = (name: string) => (list?.parameters ?? []).find((p) => !('$ref' in p) && p.name === name) as Parameter | undefined;
+    // Parameters as a client reads them: references resolved.
+    const parametersOf = (operation: Operation | undefined): Parameter[] =>
+      (operation?.parameters ?? []).map((p) => ('$ref' in p ? document.components.parameters[p.$ref.replace('#/components/parameters/', '')] : p)).filter((p) => p !== undefined);
+    const list = parametersOf(document.paths['/products']?.get);
+    for (const name of ['page', 'count', 'fields', 'expand', 'sort', 'after']) assert.ok(list.some((p) => p.name === name), `list takes ${name}`);
+    const filter = (name: string) => list.find((p) => p.name === name);
     assert.deepEqual(filter('item_name')?.['x-filter-operators'], ['eq', 'not', 'like', 'startwith', 'gt', 'gte', 'lt', 'lte']);
     assert.deepEqual(filter('price')?.['x-filter-operators'], ['eq', 'not', 'gt', 'gte', 'lt', 'lte'], 'like/startwith are for text');
     assert.match(filter('price')?.description ?? '', /\+AND\+/);
-    for (const resource of resources.filter((r) => r.operations.includes('list'))) {
-      const params = (document.paths[`/${resource.path}`]?.get?.parameters ?? []).filter((p) => !('$ref' in p)) as Parameter[];
-      const described = new Set(params.map((p) => p.name));
-      for (const [field, declaration] of Object.entries(resource.fields)) {
+    const lists = resources.flatMap((resource) => [
+      ...(resource.operations.includes('list') ? [{ path: `/${resource.path}`, of: resource }] : []),
+      ...(resource.operations.includes('read') ? Object.entries(resource.nested).map(([name, nested]) => ({ path: `/${resource.path}/{id}/${name}`, of: resourceNamed(nested.resource) })) : []),
+    ]);
+    assert.ok(lists.length > 100, `${lists.length} lists`);
+    for (const { path, of } of lists) {
+      const described = new Set(parametersOf(document.paths[path]?.get).filter((p) => p.in === 'query').map((p) => p.name));
+      for (const [field, declaration] of Object.entries(of.fields)) {
         if (declaration.hidden === true || declaration.type === 'json' || ['page', 'count', 'fields', 'expand', 'sort', 'after'].includes(field)) continue;
-        assert.ok(described.has(field), `${resource.name} list describes the filter ${field}`);
+        assert.ok(described.has(field), `${path} describes the filter ${field}`);
       }
     }
     assert.equal(document.components.securitySchemes.token.name, 'X-AC-Auth-Token');
+    const rates = (document.paths['/carts/{id}/shipping']?.get?.parameters ?? []) as Parameter[];
+    assert.deepEqual(rates.filter((p) => p.in === 'query' && p.required === true).map((p) => p.name), ['city', 'state', 'postal_code', 'country']);
   });
 
   test('the OAuth endpoints are in the document, under their own /api server', async () => {
@@ -183,5 +191,31 @@ interface PathItem {
 }
 interface OpenApi {
   paths: Record<string, PathItem | undefined>;
-  components: { securitySchemes: { token: { name: string } } };
+  components: { securitySchemes: { token: { name: string } }; parameters: Record<string, Parameter | undefined> };
 }
+
+describe('the docs and the front door under rate limiting', () => {
+  let s: StoreUnderTest;
+  before(async () => {
+    // Steel: 5 calls in 10 seconds, fewer than one load of the docs page makes.
+    s = await startStoreUnderTest(sqlite, { without: {}, plan: 'steel' });
+  });
+  after(() => s?.close());
+
+  test('loading the docs, the document and GET / is not an API call and leaves the caller\'s budget alone', async () => {
+    const origin = new URL(s.api).origin;
+    const page = await s.call('GET', '/docs');
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/api\/v1\/docs\/[^"]+)"/g)].map((m) => `${origin}${m[1] ?? ''}`);
+    const loads = [`${s.api}/docs`, ...assets, `${s.api}/openapi.json?group=catalog`, `${s.api}/openapi.json`, `${origin}/`];
+    for (let round = 0; round < 2; round++) {
+      for (const url of loads) {
+        const reply = await s.call('GET', url);
+        assert.equal(reply.status, 200, url);
+        assert.equal(reply.headers['x-ac-call-limit'], undefined, `${url} is not counted`);
+      }
+    }
+    const call = await s.call('GET', '/products');
+    assert.equal(call.status, 200);
+    assert.equal(call.headers['x-ac-call-limit'], '1/5', 'the first API call is the first one counted');
+  });
+});

@@ -134,7 +134,7 @@ function deletePage(csrf: string, app: App, activeTokens: number, subscriptions:
   <p>This cannot be undone. Deleting the app:</p>
   <ul>
     <li>stops its ${activeTokens} active token${activeTokens === 1 ? '' : 's'} at once,</li>
-    <li>removes its ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'},</li>
+    ${subscriptions === 0 ? '' : html`<li>removes its ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'} (they are signed with its secret),</li>`}
     <li>and its App ID and App Secret stop working.</li>
   </ul>
   <div class="actions"><button class="danger big" type="submit">Delete ${app.name}</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a></div>

@@ -14,12 +14,16 @@ export const documentGroups: readonly DocumentGroup[] = [
   { name: 'oauth', tags: ['oauth'] },
 ];
 
-type Document = Record<string, unknown> & { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> }; tags: { name: string }[] };
+type Document = Record<string, unknown> & {
+  paths: Record<string, Record<string, unknown>>;
+  components: Record<string, unknown> & { schemas: Record<string, unknown>; parameters: Record<string, unknown> };
+  tags: { name: string }[];
+};
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
-const SCHEMA_REF = /"#\/components\/schemas\/([^"]+)"/g;
+const COMPONENT_REF = /"#\/components\/(schemas|parameters)\/([^"]+)"/g;
 
-/** The document with only the operations of these tags, and only the schemas they reach. */
+/** The document with only the operations of these tags, and only the schemas and parameters they reach. */
 export function documentPart(whole: Document, group: DocumentGroup): Document {
   const tags = new Set(group.tags);
   const paths: Document['paths'] = {};
@@ -27,16 +31,17 @@ export function documentPart(whole: Document, group: DocumentGroup): Document {
     const kept = Object.entries(item).filter(([key, operation]) => !METHODS.has(key) || (operation as { tags?: string[] }).tags?.some((t) => tags.has(t)) === true);
     if (kept.some(([key]) => METHODS.has(key))) paths[path] = Object.fromEntries(kept);
   }
-  const schemas: Record<string, unknown> = {};
-  let pending = [...JSON.stringify(paths).matchAll(SCHEMA_REF)].map((m) => m[1] ?? '');
+  const kept = { schemas: {} as Record<string, unknown>, parameters: {} as Record<string, unknown> };
+  const refs = (value: unknown) => [...JSON.stringify(value).matchAll(COMPONENT_REF)].map((m) => [m[1] as 'schemas' | 'parameters', m[2] ?? ''] as const);
+  let pending = refs(paths);
   while (pending.length > 0) {
-    const next: string[] = [];
-    for (const name of pending) {
-      if (name in schemas || !(name in whole.components.schemas)) continue;
-      schemas[name] = whole.components.schemas[name];
-      next.push(...[...JSON.stringify(schemas[name]).matchAll(SCHEMA_REF)].map((m) => m[1] ?? ''));
+    const next: (readonly ['schemas' | 'parameters', string])[] = [];
+    for (const [kind, name] of pending) {
+      if (name in kept[kind] || !(name in whole.components[kind])) continue;
+      kept[kind][name] = whole.components[kind][name];
+      next.push(...refs(kept[kind][name]));
     }
     pending = next;
   }
-  return { ...whole, paths, components: { ...whole.components, schemas }, tags: whole.tags.filter((t) => tags.has(t.name)) };
+  return { ...whole, paths, components: { ...whole.components, ...kept }, tags: whole.tags.filter((t) => tags.has(t.name)) };
 }

@@ -24,22 +24,26 @@ function filterDescription(resource: ResourceDeclaration): string {
 
 const filterExamples: Partial<Record<string, string>> = { string: 'startwith:abc', integer: 'gte:10+AND+lt:20', number: 'gt:5+AND+lte:25', datetime: 'gte:2024-01-01T00:00:00Z', boolean: 'eq:true', flag: 'eq:1' };
 
-/** One query parameter per field a list can be filtered by, naming the operators that field takes. */
-function filterParameters(resource: ResourceDeclaration): Record<string, unknown>[] {
+/** One query parameter per field a list can be filtered by, naming the operators that field takes; keyed `resource.field`. */
+function filterParameterComponents(resource: ResourceDeclaration): [string, Record<string, unknown>][] {
   return visibleFields(resource).flatMap(([name, field]) => {
     const ops = operatorsFor(field.type);
     if (ops.length === 0 || listParameterNames.includes(name)) return [];
-    return [
-      {
-        name,
-        in: 'query',
-        // The example goes in the text: Swagger UI would fill an `example` into the form, filtering every list by it.
-        description: `Filter on ${name} (${field.type}): \`op:value\` with op one of ${ops.join(', ')} (a bare value means eq), e.g. \`${filterExamples[field.type] ?? 'eq:1'}\`; several joined by +AND+ or +OR+; a leading OR+ joins this field to the others with OR`,
-        schema: { type: 'string' },
-        'x-filter-operators': ops,
-      },
-    ];
+    const parameter = {
+      name,
+      in: 'query',
+      // The example goes in the text: Swagger UI would fill an `example` into the form, filtering every list by it.
+      description: `Filter on ${name} (${field.type}): \`op:value\` with op one of ${ops.join(', ')} (a bare value means eq), e.g. \`${filterExamples[field.type] ?? 'eq:1'}\`; several joined by +AND+ or +OR+; a leading OR+ joins this field to the others with OR`,
+      schema: { type: 'string' },
+      'x-filter-operators': ops,
+    };
+    return [[`${resource.name}.${name}`, parameter] as [string, Record<string, unknown>]];
   });
+}
+
+/** The filters of a list of this resource (its own list, or a nested one), declared once in components. */
+function filterParameters(resource: ResourceDeclaration): { $ref: string }[] {
+  return filterParameterComponents(resource).map(([key]) => ({ $ref: `#/components/parameters/${key}` }));
 }
 
 function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
@@ -91,7 +95,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     const child = resourceNamed(nested.resource);
     paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `List the ${name} of a ${resource.singular}`, parameters: listParameters, responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
+      get: { tags, security, summary: `List the ${name} of a ${resource.singular}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
     };
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
@@ -129,7 +133,14 @@ function operationPaths(): Record<string, unknown> {
     '/inventory/remove': { post: op('inventory', 'Take quantity from the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/set': { post: op('inventory', 'Set the stock of the item named as in GET /inventory to quantity', 200, any) },
     '/carts/{id}/items': { ...id, post: cart('Add items', any), put: cart('Change item quantities', any), delete: cart('Remove items (all without a body)') },
-    '/carts/{id}/shipping': { ...id, get: cart('Shipping rates for an address (city, state, postal_code, country)'), put: cart('Choose a shipping rate by its identifier', any) },
+    '/carts/{id}/shipping': {
+      ...id,
+      get: {
+        ...cart('Shipping rates for an address'),
+        parameters: ['city', 'state', 'postal_code', 'country'].map((name) => ({ name, in: 'query', required: true, description: `The address's ${name.replace('_', ' ')}`, schema: { type: 'string', minLength: 1 } })),
+      },
+      put: cart('Choose a shipping rate by its identifier', any),
+    },
     '/carts/{id}/shipping_estimation': { ...id, put: cart('Set the address shipping is estimated for', any) },
     '/carts/{id}/coupon_code': { ...id, put: cart('Apply a coupon code', any) },
     '/carts/{id}/payment_methods': { ...id, get: cart('Payment methods for this cart (0: card, no gateway)') },
@@ -197,6 +208,7 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       parameters: {
+        ...Object.fromEntries(resources.flatMap(filterParameterComponents)),
         page: { name: 'page', in: 'query', description: 'Page number; a page past the end is 404', schema: { type: 'integer', minimum: 1, default: 1 } },
         count: { name: 'count', in: 'query', description: 'Records per page', schema: { type: 'integer', minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT } },
         fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return', schema: { type: 'string' } },
