@@ -1,5 +1,6 @@
 // Store API throughput over real HTTPS on loopback, GET /products.json?count=100 and POST /products.json:
-//  - no-cache GETs of 100 and 1000 products with all their fields vs a node:sqlite peer (goal >= 70%);
+//  - no-cache GETs of 100 and 1000 products with all their fields vs a node:sqlite peer (goal >= 70%), and vs the
+//    same peer letting SQLite write the JSON, as the store does (what is left is the store's own machinery);
 //  - the store as served vs a bare Fastify route answering the same JSON (the ceiling; goal >= 50%);
 //  - the store with rate limiting + caching vs the same routes without them (goal: < 15% overhead);
 //  - POSTs with one webhook subscription to ProductCreated (each write queues an event, a worker delivers it) vs none.
@@ -14,6 +15,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 // The machine is shared, so the three servers take turns over several rounds and the median counts.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+// `reads` runs only the no-cache reads against the peers; `served` only the rest.
+const ONLY = process.env.BENCH_ONLY;
 
 interface Figures {
   rps: number;
@@ -76,7 +79,8 @@ function median(figures: Figures[]): Figures {
 }
 
 const servers = fork(new URL('./servers.ts', import.meta.url), { stdio: 'inherit' });
-const [origins] = (await once(servers, 'message')) as [{ full: string; plain: string; bare: string; peer: string; hooked: string; ca: string; tokens: Record<'full' | 'plain' | 'bare' | 'peer' | 'hooked', string[]> }];
+type Server = 'full' | 'plain' | 'bare' | 'peer' | 'peerJson' | 'hooked';
+const [origins] = (await once(servers, 'message')) as [Record<Server, string> & { ca: string; tokens: Record<Server, string[]> }];
 
 async function pendingDeliveries(): Promise<number> {
   servers.send('deliveries');
@@ -90,10 +94,10 @@ const range = (figures: Figures[]) => `${Math.min(...figures.map((f) => f.rps)).
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const lines: string[] = [];
 try {
-  for (const [method, path] of [
+  for (const [method, path] of ONLY === 'reads' ? [] : ([
     ['GET', '/api/v1/products.json?count=100'],
     ['POST', '/api/v1/products.json'],
-  ] as const) {
+  ] as const)) {
     const runs: Record<'bare' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], plain: [], full: [], bypass: [], hooked: [] };
     // `bypass` is the machinery's cost without the cache's gain: every GET revalidates past the server-side cache.
     // `hooked` is the store as served with one ProductCreated subscription: POSTs only.
@@ -134,21 +138,29 @@ try {
   }
   // What sync clients feel: they send Cache-Control: no-cache on every call, so every GET reads the database.
   // The peer runs the same SELECT through node:sqlite and serialises the rows, nothing else.
-  for (const count of [100, 1000]) {
+  for (const count of ONLY === 'served' ? [] : [100, 1000]) {
     const path = `/api/v1/products.json?count=${count}`;
-    const runs: Record<'peer' | 'store', Figures[]> = { peer: [], store: [] };
+    const order = ['peer', 'peerJson', 'store'] as const;
+    const runs: Record<(typeof order)[number], Figures[]> = { peer: [], peerJson: [], store: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
-      for (const name of round % 2 === 0 ? (['peer', 'store'] as const) : (['store', 'peer'] as const)) {
-        const server = name === 'store' ? 'full' : 'peer';
+      for (let i = 0; i < order.length; i += 1) {
+        const name = order[(round + i) % order.length] ?? 'peer';
+        const server = name === 'store' ? 'full' : name;
         runs[name].push(await load(`${origins[server]}${path}`, origins.ca, 'GET', origins.tokens[server], { 'cache-control': 'no-cache' }));
       }
     }
     const peer = median(runs.peer);
+    const peerJson = median(runs.peerJson);
     const store = median(runs.store);
-    const ratio = middleOf(runs.store.map((f, i) => f.rps / (runs.peer[i]?.rps ?? Number.NaN)));
+    const ratio = (to: Figures[]) => percent(middleOf(runs.store.map((f, i) => f.rps / (to[i]?.rps ?? Number.NaN))));
+    const cpuRatio = (to: Figures) => percent(to.cpuUs / store.cpuUs);
     lines.push(`GET ${path}, Cache-Control: no-cache, every field of every product`);
-    lines.push(`  node:sqlite SELECT + serialise     ${show(peer)}   runs ${range(runs.peer)}`);
-    lines.push(`  store as served                   ${show(store)}   ${percent(store.rps / peer.rps)} of the peer (per round: median ${percent(ratio)}); runs ${range(runs.store)}`);
+    lines.push(`  node:sqlite SELECT * + JSON.stringify  ${show(peer)}   runs ${range(runs.peer)}`);
+    lines.push(`  node:sqlite, SQLite writes the JSON    ${show(peerJson)}   runs ${range(runs.peerJson)}`);
+    lines.push(
+      `  store as served                        ${show(store)}   ${percent(store.rps / peer.rps)} of the peer (per round: median ${ratio(runs.peer)}; by CPU/req ${cpuRatio(peer)}); ` +
+        `${percent(store.rps / peerJson.rps)} of the SQLite-JSON peer (per round: median ${ratio(runs.peerJson)}; by CPU/req ${cpuRatio(peerJson)}); runs ${range(runs.store)}`,
+    );
   }
 } finally {
   servers.disconnect();

@@ -19,6 +19,8 @@ import { serveStore, type RunningStore, type ServeOptions } from '../../packages
 import { createApp } from '../../packages/store/src/auth/apps.ts';
 import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
 import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
+import { jsonObjectText } from '../../packages/store/src/resources/sqlite-json.ts';
+import { resourceNamed } from '../../packages/store/src/resources/registry.ts';
 import { postBody, seedBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
@@ -100,6 +102,20 @@ peer.get('/api/v1/products.json', (request, reply) => {
 });
 await peer.listen({ host: '127.0.0.1', port: 0 });
 
+// The same peer with the store's own technique on SQLite: the database writes each product's JSON
+// (the SELECT the store runs, from the same module), joined into the envelope, nothing else. The store's
+// distance to it is what its machinery (auth, limits, caching, the query language) costs.
+const peerJsonSelect = peerDb.prepare(`select ${jsonObjectText(resourceNamed('products'), undefined) ?? ''} as "__json", "id" from "products" order by "id" asc limit ? offset ?`);
+peerJsonSelect.setReturnArrays(true);
+const peerJson = Fastify({ https: { key: tls.key, cert: tls.cert } });
+peerJson.get('/api/v1/products.json', (request, reply) => {
+  const count = Number((request.query as { count?: string }).count ?? 100);
+  const rows = peerJsonSelect.all(count + 1, 0) as unknown as unknown[][];
+  const texts = rows.slice(0, count).map((row) => row[0] as string);
+  return reply.type('application/json; charset=utf-8').send(`{"total_count":${rows.length},"products":[${texts.join(',')}]}`);
+});
+await peerJson.listen({ host: '127.0.0.1', port: 0 });
+
 const origin = (url: string) => url.replace('/api/v1', '');
 process.send?.({
   full: origin(full.apiUrl),
@@ -107,8 +123,9 @@ process.send?.({
   hooked: origin(hooked.apiUrl),
   bare: `https://127.0.0.1:${(bare.server.address() as AddressInfo).port}`,
   peer: `https://127.0.0.1:${(peer.server.address() as AddressInfo).port}`,
+  peerJson: `https://127.0.0.1:${(peerJson.server.address() as AddressInfo).port}`,
   ca: tls.cert,
-  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, peer: fullTokens, hooked: hookedTokens },
+  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, peer: fullTokens, peerJson: fullTokens, hooked: hookedTokens },
 });
 // The load generator asks for this process's CPU time before and after each run: the servers take turns,
 // so the difference is what the server under load spent, a steadier figure than req/s on a shared machine.
@@ -127,7 +144,7 @@ process.on('message', (message: unknown) => {
 process.on('disconnect', () => {
   peerDb.close();
   receiver.disconnect();
-  void Promise.all([bare.close(), peer.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
+  void Promise.all([bare.close(), peer.close(), peerJson.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });

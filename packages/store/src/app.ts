@@ -24,6 +24,7 @@ import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './resources/registry.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
+import { inventoryRoutes } from './resources/inventory-routes.ts';
 import { targetPolicy } from './webhooks/target-policy.ts';
 import { webhooksPlugin, type WebhookSettings } from './webhooks/webhooks-plugin.ts';
 
@@ -94,6 +95,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   // Before the resource routes, which leave the methods the carting routes serve to them.
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
+  await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

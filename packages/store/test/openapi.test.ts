@@ -26,7 +26,8 @@ describe('OpenAPI document and docs page', () => {
     for (const resource of resources) {
       const can = new Set(resource.operations);
       const collection = document.paths[`/${resource.path}`];
-      assert.equal(Boolean(collection?.get), can.has('list'), `${resource.name} list`);
+      // /inventory is no list of records: its GET (one item's stock) comes from inventory-routes.ts, checked below.
+      assert.equal(Boolean(collection?.get), can.has('list') || resource.name === 'inventory', `${resource.name} list`);
       assert.equal(Boolean(collection?.post), can.has('create'), `${resource.name} create`);
       assert.equal(Boolean(document.paths[`/${resource.path}/select_many`]?.get), can.has('list'), `${resource.name} select_many`);
       const item = document.paths[`/${resource.path}/{id}`];
@@ -38,6 +39,7 @@ describe('OpenAPI document and docs page', () => {
     assert.equal(resources.length, 74, 'the platform\'s 73 and webhooks');
     assert.ok(document.paths['/carts/{id}/place_order']?.post);
     assert.ok(document.paths['/products/importMany']?.post);
+    for (const change of ['add', 'remove', 'set']) assert.ok(document.paths[`/inventory/${change}`]?.post, change);
     const product = document.components.schemas.ProductCreate as { then?: { required?: string[] }; properties?: Record<string, unknown> } | undefined;
     assert.deepEqual(product?.then?.required, ['item_name'], 'item_name is required when the body names no id');
     for (const field of ['item_name', 'item_number', 'product_status_id', 'primary_category_id', 'price', 'cost', 'retail', 'weight', 'quantity_on_hand', 'short_description', 'is_hidden', 'manufacturer_id', 'keywords', 'sort_order']) {
@@ -191,3 +193,29 @@ interface OpenApi {
   paths: Record<string, PathItem | undefined>;
   components: { securitySchemes: { token: { name: string } }; parameters: Record<string, Parameter | undefined> };
 }
+
+describe('the docs and the front door under rate limiting', () => {
+  let s: StoreUnderTest;
+  before(async () => {
+    // Steel: 5 calls in 10 seconds, fewer than one load of the docs page makes.
+    s = await startStoreUnderTest(sqlite, { without: {}, plan: 'steel' });
+  });
+  after(() => s?.close());
+
+  test('loading the docs, the document and GET / is not an API call and leaves the caller\'s budget alone', async () => {
+    const origin = new URL(s.api).origin;
+    const page = await s.call('GET', '/docs');
+    const assets = [...page.text.matchAll(/(?:src|href)="(\/api\/v1\/docs\/[^"]+)"/g)].map((m) => `${origin}${m[1] ?? ''}`);
+    const loads = [`${s.api}/docs`, ...assets, `${s.api}/openapi.json?group=catalog`, `${s.api}/openapi.json`, `${origin}/`];
+    for (let round = 0; round < 2; round++) {
+      for (const url of loads) {
+        const reply = await s.call('GET', url);
+        assert.equal(reply.status, 200, url);
+        assert.equal(reply.headers['x-ac-call-limit'], undefined, `${url} is not counted`);
+      }
+    }
+    const call = await s.call('GET', '/products');
+    assert.equal(call.status, 200);
+    assert.equal(call.headers['x-ac-call-limit'], '1/5', 'the first API call is the first one counted');
+  });
+});

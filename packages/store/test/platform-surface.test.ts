@@ -97,6 +97,13 @@ for (const target of await testDatabaseTargets()) {
         const read = await s.call('GET', `/${resource.path}/${id}`);
         assert.equal(read.status, 200, `${resource.name}: ${read.text}`);
         assert.deepEqual(read.json, created);
+        if (resource.operations.includes('list')) {
+          // On SQLite the database writes list pages as JSON itself: they must say what a single read says, in its order.
+          const listed = await s.call('GET', `/${resource.path}?id=${id}`);
+          assert.equal(listed.status, 200, `${resource.name}: ${listed.text}`);
+          assert.deepEqual(listed.json[resource.name], [created], resource.name);
+          assert.deepEqual(Object.keys(listed.json[resource.name][0]), Object.keys(created), resource.name);
+        }
         const field = Object.entries(resource.fields).find(([name, f]) => f.type === 'string' && f.readOnly !== true && f.hidden !== true && name !== 'email' && f.encrypted !== true);
         if (field !== undefined && resource.operations.includes('update')) {
           const updated = await s.call('PUT', `/${resource.path}/${id}`, { body: { [field[0]]: 'changed' } });

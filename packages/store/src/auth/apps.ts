@@ -60,17 +60,24 @@ async function checkedInput(ctx: AuthContext, storeId: number, input: { name: st
 
 export async function createApp(ctx: AuthContext, storeId: number, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<NewApp> {
   const { name, redirectUri } = await checkedInput(ctx, storeId, input);
-  const clientId = randomBytes(12).toString('hex');
   const nonce = newNonce();
-  const secret = appSecret(ctx, clientId, nonce);
   const createdAt = iso(ctx.now());
-  await ctx.db
-    .insertInto('api_apps')
-    .values({ store_id: storeId, name, client_id: clientId, secret_nonce: nonce, secret_hash: hashSecret(secret), kind: input.kind, redirect_uri: redirectUri, created_at: createdAt })
-    .execute();
-  // Read the id back by the unique App ID: MariaDB has no INSERT ... RETURNING.
-  const row = await ctx.db.selectFrom('api_apps').select('id').where('client_id', '=', clientId).executeTakeFirstOrThrow();
-  return { app: { id: row.id, storeId, name, clientId, kind: input.kind, redirectUri, createdAt }, secret };
+  // The App ID is the app's number, as on the platform, whose clients format it as an integer (`app_id=%d`).
+  // The row's id is known only after the insert, so it goes in under a placeholder, in one transaction.
+  const placeholder = `new-${randomBytes(12).toString('hex')}`;
+  const { clientId, secret, id } = await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('api_apps')
+      .values({ store_id: storeId, name, client_id: placeholder, secret_nonce: nonce, secret_hash: '', kind: input.kind, redirect_uri: redirectUri, created_at: createdAt })
+      .execute();
+    // Read back by the unique placeholder: MariaDB has no INSERT ... RETURNING.
+    const row = await trx.selectFrom('api_apps').select('id').where('client_id', '=', placeholder).executeTakeFirstOrThrow();
+    const clientId = String(row.id);
+    const secret = appSecret(ctx, clientId, nonce);
+    await trx.updateTable('api_apps').set({ client_id: clientId, secret_hash: hashSecret(secret) }).where('id', '=', row.id).execute();
+    return { clientId, secret, id: row.id };
+  });
+  return { app: { id, storeId, name, clientId, kind: input.kind, redirectUri, createdAt }, secret };
 }
 
 /**

@@ -51,6 +51,12 @@ function body(properties: Record<string, unknown>, required: string[]) {
   return { required: true, content: { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } };
 }
 
+/** The platform's two signed endpoints: text fields, all required, answered with its token reply. */
+function platformTokenEndpoint(summary: string, description: string, fields: string[]) {
+  const requestBody = body(Object.fromEntries(fields.map((field) => [field, text])), fields);
+  return { servers, post: { tags, summary, description, requestBody, responses: { 200: platformTokens, 400: oauthError, 401: oauthError } } };
+}
+
 const query = (name: string, description: string, required = false) => ({ name, in: 'query', required, description, schema: text });
 
 export function oauthPaths(): Record<string, unknown> {
@@ -77,26 +83,16 @@ export function oauthPaths(): Record<string, unknown> {
         responses: { 200: { description: 'The sign-in or consent page (HTML)' }, 302: { description: 'To the redirect URI with a code, or with an error' } },
       },
     },
-    '/oauth/access_token': {
-      servers,
-      post: {
-        tags,
-        summary: 'The platform\'s token request: trade an auth_id for tokens',
-        description: `\`signature\` is the lower-case hex SHA-256 of App Secret + code + client_id + scope + the redirect URI in lower case. The access token lives ${minutes(lifetimes.accessTokenMs)}; the refresh token ${days(lifetimes.refreshTokenMs)} and works once. A code used twice revokes every token it gave.`,
-        requestBody: body({ client_id: text, auth_id: text, signature: text }, ['client_id', 'auth_id', 'signature']),
-        responses: { 200: platformTokens, 400: oauthError, 401: oauthError },
-      },
-    },
-    '/oauth/refresh': {
-      servers,
-      post: {
-        tags,
-        summary: 'The platform\'s refresh: a new access token (and refresh token) for a refresh token',
-        description: '`signature` is the lower-case hex SHA-256 of App Secret + refresh_token + client_id. A refresh token used twice revokes every token of its grant.',
-        requestBody: body({ client_id: text, refresh_token: text, signature: text }, ['client_id', 'refresh_token', 'signature']),
-        responses: { 200: platformTokens, 400: oauthError, 401: oauthError },
-      },
-    },
+    '/oauth/access_token': platformTokenEndpoint(
+      'The platform\'s token request: trade an auth_id for tokens',
+      `\`signature\` is the lower-case hex SHA-256 of App Secret + code + client_id + scope + the redirect URI in lower case. The access token lives ${minutes(lifetimes.accessTokenMs)}; the refresh token ${days(lifetimes.refreshTokenMs)} and works once. A code used twice revokes every token it gave.`,
+      ['client_id', 'auth_id', 'signature'],
+    ),
+    '/oauth/refresh': platformTokenEndpoint(
+      'The platform\'s refresh: a new access token (and refresh token) for a refresh token',
+      '`signature` is the lower-case hex SHA-256 of App Secret + refresh_token + client_id. A refresh token used twice revokes every token of its grant.',
+      ['client_id', 'refresh_token', 'signature'],
+    ),
     '/oauth/token': {
       servers,
       post: {

@@ -7,6 +7,7 @@ import type { AuthContext } from './context.ts';
 import { findCode, redeemCode, type StoredCode } from './oauth-codes.ts';
 import { verifierMatches } from './pkce.ts';
 import { accessTokenSignature, refreshSignature, signatureMatches } from './platform-signature.ts';
+import { redirectSpellings } from './redirect-spellings.ts';
 import { formatScopes, parseScopes, ScopeError } from './scopes.ts';
 import { refreshTokens, type IssuedTokens } from './tokens.ts';
 
@@ -123,8 +124,12 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
     const { app: client, secret } = await platformApp(ctx, body);
     const stored = await findCode(ctx, { authId: required(body, 'auth_id') });
     codeChecks(ctx, stored, client);
-    const expected = accessTokenSignature({ secret, code: stored.code, clientId: client.clientId, scope: stored.scopeText, redirectUri: stored.redirectUri });
-    if (!signatureMatches(expected, required(body, 'signature'))) throw new OAuthError('invalid_client', 'The signature does not match.');
+    const signature = required(body, 'signature');
+    // Signed over the redirect URI as the client spells it (redirect-spellings.ts): any spelling of the registered one.
+    const signed = redirectSpellings(stored.redirectUri).some((redirectUri) =>
+      signatureMatches(accessTokenSignature({ secret, code: stored.code, clientId: client.clientId, scope: stored.scopeText, redirectUri }), signature),
+    );
+    if (!signed) throw new OAuthError('invalid_client', 'The signature does not match.');
     return platformReply(await redeem(ctx, stored, client));
   });
 

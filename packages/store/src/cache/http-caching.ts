@@ -45,6 +45,11 @@ function tagsOf(resourceName: string): readonly string[] {
   return tags;
 }
 
+/** What a read route's answer comes from: its resource, and any others it names (/inventory reads products). */
+function readTags(config: ResourceRouteConfig): readonly string[] {
+  return config.reads === undefined ? tagsOf(config.resource) : [...new Set([config.resource, ...config.reads].flatMap(tagsOf))];
+}
+
 /** What a write route may change: its resource, and any others it names (placing an order writes several). */
 function writeTags(config: ResourceRouteConfig): readonly string[] {
   return config.touches === undefined ? tagsOf(config.resource) : [...new Set([config.resource, ...config.touches].flatMap(tagsOf))];
@@ -98,7 +103,7 @@ export const httpCaching = fp(
       const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
       const hit = noCache ? undefined : cache.get(key);
       if (hit === undefined) {
-        request.cacheable = { key, snapshot: cache.snapshot(tagsOf(config.resource)), maxAge };
+        request.cacheable = { key, snapshot: cache.snapshot(readTags(config)), maxAge };
         done();
         return;
       }
@@ -132,7 +137,8 @@ export const httpCaching = fp(
         void reply.code(304);
         return '';
       }
-      return payload;
+      // The cache holds the body's UTF-8 bytes already: sending them spares encoding the text once more.
+      return entry.body;
     }
   },
   { name: 'http-caching' },

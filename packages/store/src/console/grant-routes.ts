@@ -5,6 +5,7 @@ import { allGroups, type Admin } from '../auth/admins.ts';
 import { findApp, type App } from '../auth/apps.ts';
 import { issueCode } from '../auth/oauth-codes.ts';
 import { isPkceText, parseChallengeMethod, type ChallengeMethod } from '../auth/pkce.ts';
+import { sameRedirect } from '../auth/redirect-spellings.ts';
 import { parseScopes, ScopeError, scopeGroups, type ResourceGroup, type Scope } from '../auth/scopes.ts';
 import { requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { html } from './html.ts';
@@ -53,7 +54,7 @@ async function check(options: ConsoleOptions, params: Params): Promise<Checked> 
   if (app === undefined) return { ok: false, page: 'The app asking for access is not registered with this store (unknown client_id).' };
   const given = one(params, 'redirect_uri') ?? one(params, 'redirect_url');
   if (app.redirectUri === null) return { ok: false, page: `${app.name} has no redirect URI registered, so it cannot use OAuth.` };
-  if (given !== undefined && given !== app.redirectUri) return { ok: false, page: `The redirect_uri does not match the one registered for ${app.name}.` };
+  if (given !== undefined && !sameRedirect(app.redirectUri, given)) return { ok: false, page: `The redirect_uri does not match the one registered for ${app.name}.` };
   const redirectUri = app.redirectUri;
   const state = one(params, 'state');
   const fail = (error: string, reason: string, description: string): Checked => ({ ok: false, redirect: errorRedirect(redirectUri, error, reason, description, state) });

@@ -33,3 +33,13 @@ export function listEnvelope(request: FastifyRequest, name: string, rows: unknow
   envelope[name] = rows;
   return envelope;
 }
+
+/**
+ * The same envelope as text, around records already written as JSON (`texts`), so they are never parsed:
+ * the keys come in the same order as listEnvelope's.
+ */
+export function listEnvelopeText(request: FastifyRequest, name: string, texts: readonly string[], total: number, position: PagePosition): string {
+  const head = JSON.stringify(listEnvelope(request, name, [], total, position));
+  // The head ends with `[]}`: the empty list of records.
+  return `${head.slice(0, -3)}[${texts.join(',')}]}`;
+}

@@ -108,7 +108,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   return paths;
 }
 
-/** The routes that are not one resource's: bulk product import and the carting API. */
+/** The routes that are not one resource's: bulk product import, inventory and the carting API. */
 function operationPaths(): Record<string, unknown> {
   const security = [{ token: [] }];
   const any = { type: 'object' };
@@ -123,6 +123,15 @@ function operationPaths(): Record<string, unknown> {
   const id = { parameters: [idParameter('id', 'cart')] };
   return {
     '/products/importMany': { post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }) },
+    '/inventory': {
+      get: {
+        ...op('inventory', 'Stock of one product or variant, named by one of product_id, variant_inventory_id, item_number, gtin, item_name', 200),
+        parameters: ['product_id', 'variant_inventory_id', 'item_number', 'gtin', 'item_name'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+      },
+    },
+    '/inventory/add': { post: op('inventory', 'Add quantity to the stock of the item named as in GET /inventory', 200, any) },
+    '/inventory/remove': { post: op('inventory', 'Take quantity from the stock of the item named as in GET /inventory', 200, any) },
+    '/inventory/set': { post: op('inventory', 'Set the stock of the item named as in GET /inventory to quantity', 200, any) },
     '/carts/{id}/items': { ...id, post: cart('Add items', any), put: cart('Change item quantities', any), delete: cart('Remove items (all without a body)') },
     '/carts/{id}/shipping': {
       ...id,

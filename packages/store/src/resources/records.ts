@@ -1,5 +1,5 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
-import { sql, type CompiledQuery, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from './query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
@@ -8,6 +8,7 @@ import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/sc
 import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
 import { nestedOf, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
+import { jsonObjectSql } from './sqlite-json.ts';
 
 type Where = ExpressionBuilder<StoreSchema, string>;
 
@@ -20,6 +21,8 @@ export interface ParentScope {
 export interface Page {
   readonly total: number;
   readonly rows: Row[];
+  /** Each record of the page as JSON text, when the database wrote it (SQLite); `rows` is then empty. */
+  readonly texts?: readonly string[];
   readonly hasMore: boolean;
   /** The position after the last row, when the sort allows keyset paging. */
   readonly nextAfter: FilterValue[] | undefined;
@@ -220,6 +223,24 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
 
+  // SQLite writes pages without expanded collections as JSON (sqlite-json.ts); every field's form is known once.
+  const allFieldsJson = dialect === 'sqlite' ? jsonObjectSql(resource, undefined) : undefined;
+  function jsonRows(query: ListQuery) {
+    if (dialect !== 'sqlite' || query.expand.length > 0) return undefined;
+    return query.fields === undefined ? allFieldsJson : jsonObjectSql(resource, query.fields);
+  }
+  function jsonSelect(query: ListQuery, json: RawBuilder<string>) {
+    const keyFields = [...query.sort.map((key) => key.field), 'id'];
+    let select = db.selectFrom(table).select([json.as(JSON_COLUMN), ...new Set(keyFields)]);
+    for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
+    return { keyFields, select: select.orderBy('id', 'asc') };
+  }
+  /** A sort column's value as the API answers it, for the next page's position. */
+  function keyValue(field: string, value: unknown): FilterValue {
+    const type = resource.fields[field]?.type;
+    return (value === null || value === undefined || type === undefined ? null : fromColumn[type](value)) as FilterValue;
+  }
+
   /** Drops the sort and id columns a `fields=` list did not ask for, and inlines the expanded collections. */
   async function finish(rows: Row[], query: ListQuery, keyFields: readonly string[]): Promise<void> {
     await expand(rows, query.expand);
@@ -239,14 +260,15 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
 
     async list(query, scope) {
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
-      const ordered = orderedSelect(query);
+      const json = jsonRows(query);
+      const ordered = json === undefined ? orderedSelect(query) : jsonSelect(query, json);
       const { keyFields } = ordered;
       let select = ordered.select.where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
       select = select.limit(query.count + 1);
       if (query.after === undefined) select = select.offset((query.page - 1) * query.count);
-      const rows = (await select.execute()).map(toJson);
+      const rows = (await select.execute()) as Row[];
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
       // The last page (reached by offset) already tells the total; only other pages need counting.
@@ -256,9 +278,11 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
           ? offset + rows.length
           : (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where(where).executeTakeFirstOrThrow()).total;
       const last = rows.at(-1);
-      const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => last[field] as FilterValue) : undefined;
-      await finish(rows, query, keyFields);
-      return { total: Number(total), rows, hasMore, nextAfter };
+      const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
+      if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };
+      const records = rows.map(toJson);
+      await finish(records, query, keyFields);
+      return { total: Number(total), rows: records, hasMore, nextAfter };
     },
 
     async get(id, expandNames = []) {
@@ -292,6 +316,9 @@ export function resourceWriteEvents(database: StoreDatabase, resource: ResourceD
     (name) => encryptedFieldsOf(resourceNamed(name)),
   );
 }
+
+/** The column a record's JSON text comes back in; no declared field starts with `__`. */
+const JSON_COLUMN = '__json';
 
 // Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
 let lastIso = { ms: Number.NaN, text: '' };

@@ -2,7 +2,7 @@
 // nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
-import { listEnvelope } from '../http/list-envelope.ts';
+import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
 import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from './query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { columnRanges, type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
@@ -25,6 +25,8 @@ export interface ResourceRouteConfig {
   access: 'read' | 'write';
   /** Other resources a write changes, so their cached reads are dropped too. */
   touches?: readonly string[];
+  /** Other resources a read's answer comes from, so their writes drop it from the cache too. */
+  reads?: readonly string[];
   /** On read routes, the resource whose records the answer holds (a nested list holds the child's): what `expand=` names. */
   lists?: string;
   /** `/{res}/{id}/filled`: every nested collection is expanded. */
@@ -141,10 +143,12 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     const collectionMethods: HTTPMethods[] = [];
     const itemMethods: HTTPMethods[] = [];
 
-    const sendPage = (request: FastifyRequest, name: string, page: Page, query: ListQuery) => {
-      if (query.page > 1 && query.after === undefined && page.rows.length === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery) => {
+      if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
       const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter);
-      return listEnvelope(request, name, page.rows, page.total, { page: query.page, hasMore: page.hasMore, after });
+      const position = { page: query.page, hasMore: page.hasMore, after };
+      if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
+      return reply.type('application/json; charset=utf-8').send(listEnvelopeText(request, name, page.texts, page.total, position));
     };
 
     const readOne = async (request: FastifyRequest) => {
@@ -157,9 +161,9 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
 
     if (can.has('list')) {
       collectionMethods.push('GET');
-      app.get(collection, { config: { ...read, lists: resource.name } }, async (request) => {
+      app.get(collection, { config: { ...read, lists: resource.name } }, async (request, reply) => {
         const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
-        return sendPage(request, resource.name, await records.list(query), query);
+        return sendPage(request, reply, resource.name, await records.list(query), query);
       });
       app.get(`${collection}/select_many`, { config: { ...read, lists: resource.name } }, async (request) => {
         const ids = idsOf(request.query as RawQuery);
@@ -210,11 +214,11 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       const childRecords = recordsOf(options.database, child);
       const path = `${item}/${name}`;
       paths.push([path, ['GET']]);
-      app.get(path, { config: { ...read, scope: child.scope, lists: child.name } }, async (request) => {
+      app.get(path, { config: { ...read, scope: child.scope, lists: child.name } }, async (request, reply) => {
         const parentId = recordId(request, resource);
         if (!(await recordExists(options.database.db, resource, parentId))) throw notFound(resource, parentId);
         const query = parseListQuery(child, request.query as RawQuery, expandOf(request));
-        return sendPage(request, child.name, await childRecords.list(query, { nested, parentId }), query);
+        return sendPage(request, reply, child.name, await childRecords.list(query, { nested, parentId }), query);
       });
       if (nested.kind === 'link') linkRoutes(app, options.database, resource, name, nested, paths, write);
     }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { format } from 'node:util';
 import { testDatabaseTargets } from '@app/database/testing';
 import { createApp, type App } from '../../src/auth/apps.ts';
 import { issueOAuthTokens, createConsoleToken } from '../../src/auth/tokens.ts';
@@ -116,15 +117,51 @@ for (const target of await testDatabaseTargets()) {
     });
 
     /** Signs in, asks for a grant, allows it, and returns where the store sent the browser. */
-    async function grant(query: Record<string, string>, decision = 'allow'): Promise<URL> {
-      const shown = await sut.call('GET', `${origin}/api/oauth?${new URLSearchParams(query).toString()}`, { headers: { cookie: session.cookie } });
+    async function grant(query: Record<string, string> | string, decision = 'allow', appName = 'Partner'): Promise<URL> {
+      const url = typeof query === 'string' ? query : `${origin}/api/oauth?${new URLSearchParams(query).toString()}`;
+      const shown = await sut.call('GET', url, { headers: { cookie: session.cookie } });
       assert.equal(shown.status, 200, shown.text);
-      assert.match(shown.text, /Grant access to Partner/);
+      assert.match(shown.text, new RegExp(`Grant access to ${appName}`));
       const fields = Object.fromEntries([...shown.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replaceAll('&amp;', '&')]));
       const sent = await sut.call('POST', `${origin}/api/oauth`, { rawBody: form({ ...fields, decision }), headers: { 'content-type': FORM, cookie: session.cookie } });
       assert.equal(sent.status, 303, sent.text);
       return new URL(String(sent.headers.location));
     }
+
+    test("App IDs are whole numbers, as the platform's clients format them (app_id=%d, app_id as a JSON number)", async () => {
+      assert.match(client.clientId, /^[1-9]\d*$/);
+      assert.equal(client.clientId, String(client.id));
+      // The platform's Node web-flow client builds the authorize URL with util.format and %d, and leaves
+      // redirect_url unencoded; a hex App ID became NaN there.
+      const scope = 'read_catalog';
+      const authorize = format('%s/api/oauth?app_id=%d&scope=%s&redirect_url=%s', origin, client.clientId, scope, REDIRECT);
+      assert.doesNotMatch(authorize, /NaN/);
+      const back = await grant(authorize);
+      assert.equal(back.origin + back.pathname, REDIRECT);
+      const code = back.searchParams.get('code') ?? '';
+      const appId = Number(client.clientId);
+      const signature = sha256(clientSecret + code + String(appId) + scope + REDIRECT.toLowerCase());
+      const exchanged = await sut.call('POST', `${origin}/api/oauth/access_token`, { body: { app_id: appId, auth_id: back.searchParams.get('auth_id'), signature } });
+      assert.equal(exchanged.status, 200, exchanged.text);
+      assert.equal((await sut.call('GET', '/products?page=1', { headers: { 'x-ac-auth-token': exchanged.json.access_token } })).status, 200);
+    });
+
+    test('a redirect URI with a query names the registered one however its values are encoded, in the authorize step and the signature', async () => {
+      // The Node web-flow sample's: it sends redirect_url unencoded (so the store reads r=http://...) and signs it encoded.
+      const returnUrl = `http://localhost:3000/callback?r=${encodeURIComponent('http://localhost:3000')}`;
+      const scope = 'read_catalog';
+      for (const registered of [returnUrl, decodeURIComponent(returnUrl)]) {
+        const { app, secret } = await createApp(sut.store.app.storeAuth, client.storeId, { name: `Web flow ${registered.length}`, kind: 'installed', redirectUri: registered });
+        const back = await grant(format('%s/api/oauth?app_id=%d&scope=%s&redirect_url=%s', origin, app.clientId, scope, returnUrl), 'allow', app.name);
+        assert.equal(back.searchParams.get('r'), 'http://localhost:3000');
+        const code = back.searchParams.get('code') ?? '';
+        const signed = sha256(secret + code + app.clientId + scope + `http://localhost:3000/callback?r=${encodeURIComponent(back.searchParams.get('r') ?? '')}`.toLowerCase());
+        const exchanged = await sut.call('POST', `${origin}/api/oauth/access_token`, { body: { app_id: Number(app.clientId), auth_id: back.searchParams.get('auth_id'), signature: signed } });
+        assert.equal(exchanged.status, 200, `${registered}: ${exchanged.text}`);
+      }
+      const other = await sut.call('GET', `${origin}/api/oauth?${new URLSearchParams({ client_id: client.clientId, scope, redirect_uri: `${REDIRECT}?r=elsewhere` }).toString()}`, { headers: { cookie: session.cookie } });
+      assert.match(other.text, /does not match/, 'another query is another address');
+    });
 
     test("the platform's flow: grant, signed exchange, single-use code, signed refresh", async () => {
       const scope = 'read_catalog,orders';

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { challengeOf, parseChallengeMethod, verifierMatches } from '../../src/auth/pkce.ts';
 import { accessTokenSignature, refreshSignature, signatureMatches } from '../../src/auth/platform-signature.ts';
+import { redirectSpellings, sameRedirect } from '../../src/auth/redirect-spellings.ts';
 import { allows, parseScopes, requiredScope, ScopeError } from '../../src/auth/scopes.ts';
 import { hashSecret, newSecret } from '../../src/auth/token-secret.ts';
 import { lockedUntil } from '../../src/auth/lockout.ts';
@@ -126,4 +127,16 @@ describe('principal cache', () => {
     assert.equal(cache.get('h1', 0), undefined);
     assert.equal(cache.confirmed(0), false);
   });
+});
+
+test('a redirect URI is named by its query values encoded or decoded, never by another address', () => {
+  const encoded = 'http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000&q=a%20b';
+  assert.ok(redirectSpellings(encoded).includes('http://localhost:3000/callback?r=http://localhost:3000&q=a b'));
+  assert.ok(redirectSpellings(encoded).includes('http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000&q=a+b'), 'as a form encodes it');
+  assert.ok(sameRedirect('https://app.example/cb', 'https://app.example/cb'));
+  assert.ok(sameRedirect('http://localhost:3000/callback?r=http://localhost:3000', 'http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000'));
+  assert.equal(sameRedirect('https://app.example/cb', 'https://app.example/cb?x=1'), false);
+  assert.equal(sameRedirect('https://app.example/cb?r=1', 'https://app.example/cb?r=2'), false);
+  assert.equal(sameRedirect('https://app.example/cb', 'https://evil.example/cb'), false);
+  assert.deepEqual(redirectSpellings('https://app.example/cb?bad=%E0%A4%A'), ['https://app.example/cb?bad=%E0%A4%A']);
 });

@@ -124,7 +124,7 @@ describe('admin console in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Save' }).click();
     const appId = (await page.locator('#app-id').textContent()) ?? '';
     const secret = (await page.locator('#app-secret').textContent()) ?? '';
-    assert.match(appId, /^[0-9a-f]{24}$/);
+    assert.match(appId, /^[1-9]\d*$/);
     assert.match(secret, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(await copied('Copy the App Secret'), secret, 'the copy button puts the secret on the clipboard');
     assert.equal(await copied('Copy the App ID'), appId);

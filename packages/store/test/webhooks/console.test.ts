@@ -38,7 +38,7 @@ describe('webhooks in the admin console', () => {
     assert.equal(list.status, 200);
     assert.match(list.text, /<h1>Webhooks<\/h1>/);
     assert.match(list.text, /Test harness/, 'the app whose secret signs is offered');
-    const appId = /<option value="([0-9a-f]{24})"/.exec(list.text)?.[1] ?? '';
+    const appId = /<option value="([1-9]\d*)"/.exec(list.text)?.[1] ?? '';
 
     const refused = await submit('/admin/webhooks', { event_type: 'ProductCreated', url: 'http://hooks.example.test/', failure_type: 'Ignore', fallback_url: '', cache_length: 'NoCache', app: appId });
     assert.equal(refused.status, 400);

@@ -21,7 +21,7 @@ for (const target of await testDatabaseTargets()) {
       const made = await s.call('POST', '/webhooks', { body });
       assert.equal(made.status, 201, made.text);
       assert.deepEqual({ ...made.json, id: undefined, created_at: undefined, updated_at: undefined, app_client_id: undefined }, { ...body, id: undefined, created_at: undefined, updated_at: undefined, app_client_id: undefined });
-      assert.match(made.json.app_client_id, /^[0-9a-f]{24}$/);
+      assert.match(made.json.app_client_id, /^[1-9]\d*$/);
       const list = await s.call('GET', '/webhooks?event_type=OrderPlaced');
       assert.equal(list.json.total_count, 1);
       const changed = await s.call('PUT', `/webhooks/${made.json.id}`, { body: { url: 'https://hooks.example.test/placed2' } });
@@ -52,7 +52,7 @@ for (const target of await testDatabaseTargets()) {
       // The signing app is always the caller's: an app_client_id in the body is ignored, as read-only fields are.
       const forged = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: 'https://hooks.example.test/', app_client_id: 'x' } });
       assert.equal(forged.status, 201, forged.text);
-      assert.match(forged.json.app_client_id, /^[0-9a-f]{24}$/);
+      assert.match(forged.json.app_client_id, /^[1-9]\d*$/);
       const reforged = await s.call('PUT', `/webhooks/${forged.json.id}`, { body: { app_client_id: 'x', url: 'https://hooks.example.test/moved' } });
       assert.equal(reforged.status, 200, reforged.text);
       assert.equal(reforged.json.app_client_id, forged.json.app_client_id, 'a PUT cannot change the signing app either');

@@ -114,7 +114,9 @@ export const catalog: readonly ResourceSource[] = [
     name: 'inventory',
     singular: 'inventory_item',
     scope: 'catalog',
-    methods: ['list', 'read'],
+    // Stock seen per product or variant, not records of its own: inventory-routes.ts answers it from products and
+    // variant_inventory, with the platform's GET ?identifier and POST /inventory/add|remove|set.
+    methods: [],
     fields: {
       product_id: 'integer',
       variant_inventory_id: 'integer',
