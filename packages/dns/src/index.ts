@@ -7,6 +7,7 @@ export {
   type RRTypeName, type RRClassName,
 } from './constants.ts';
 export { DnsDecodeError, DnsEncodeError } from './wire/errors.ts';
+export { ipFamily, ipBytes, sameIpAddress } from './wire/address.ts';
 export {
   decodeMessage, encodeMessage, encodeRdataBytes, recordIs,
   type Message, type MessageInput, type Question, type ResourceRecord, type RecordInput, type Edns, type EdnsInput,

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // dnscheck <domain> [options]: see src/cli/arguments.ts for the usage.
 // Plain JavaScript on purpose: a .ts entry makes Node load its type stripper (about 0.1 s) before the
-// compile cache is on; from here on every module comes stripped from that cache.
+// compile cache is on; from here on every module comes stripped from that cache. The bundle, when
+// fresh, saves loading the modules one by one.
 import { enableCompileCache } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { freshBundle } from './fresh-bundle.js';
 
 enableCompileCache();
-const { main } = await import('../src/cli/main.ts');
+const bundle = freshBundle(join(import.meta.dirname, '../dist'));
+const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/cli/main.ts');
 
 try {
   process.exitCode = await main(process.argv.slice(2), {

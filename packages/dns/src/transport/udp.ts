@@ -1,6 +1,6 @@
 // One query over UDP: resend while no reply comes, drop replies from elsewhere or for other queries.
 import { createSocket } from 'node:dgram';
-import { isIPv6 } from 'node:net';
+import { ipFamily, sameIpAddress } from '../wire/address.ts';
 import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
 
 export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs: number }): Promise<ExchangeOutcome> {
@@ -11,7 +11,10 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
       reject(abortReason(options.signal));
       return;
     }
-    const socket = createSocket({ type: isIPv6(server.address) ? 'udp6' : 'udp4', recvBufferSize: Math.max(options.maxResponseSize, 4096) });
+    const family = ipFamily(server.address) === 6 ? 6 : 4;
+    // Addresses here are always literals: skip dgram's name lookup (a check and a tick) on every send.
+    const lookup = (address: string, _options: unknown, callback: (error: null, address: string, family: number) => void) => callback(null, address, family);
+    const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', recvBufferSize: Math.max(options.maxResponseSize, 4096), lookup });
     let timer: NodeJS.Timeout | undefined;
     let sent = 0;
     const exchange = settleOnce(options.signal, resolve, reject, () => {
@@ -31,17 +34,11 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
     };
     socket.on('error', (error) => exchange.finish({ kind: 'error', error }));
     socket.on('message', (msg, from) => {
-      if (!options.anySource && (from.port !== port || !sameAddress(from.address, server.address))) return;
+      if (!options.anySource && (from.port !== port || !sameIpAddress(from.address, server.address))) return;
       if (msg.length > options.maxResponseSize) return;
       const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
       if (options.accepts(bytes)) exchange.finish({ kind: 'reply', bytes, from: from.address });
     });
     socket.bind({ address: options.sourceAddress, port: 0 }, send);
   });
-}
-
-function sameAddress(a: string, b: string): boolean {
-  if (a === b) return true;
-  // IPv6 text may differ in form (case, zero compression) for the same address.
-  return isIPv6(a) && isIPv6(b) && new URL(`http://[${a}]`).hostname === new URL(`http://[${b}]`).hostname;
 }

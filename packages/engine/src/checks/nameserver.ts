@@ -4,8 +4,7 @@
 // Every test case starts after the modules the reference runs before Nameserver: a server found silent
 // on a transport there (one that drops AAAA queries, say, met in Consistency05) is not asked again here.
 import { randomInt } from 'node:crypto';
-import { isIPv6 } from 'node:net';
-import { Name, Rcode, recordToString, RRType, type Message as DnsMessage } from '@app/dns';
+import { Name, Rcode, recordToString, RRType, sameIpAddress, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver, QueryFlags } from '../net/nameserver.ts';
@@ -135,12 +134,6 @@ export const nameserver03: TestCase = {
   },
 };
 
-/** Addresses compared as addresses, whatever their text form. */
-function sameAddress(a: string, b: string): boolean {
-  if (a === b) return true;
-  return isIPv6(a) && isIPv6(b) && new URL(`http://[${a}]`).hostname === new URL(`http://[${b}]`).hostname;
-}
-
 export const nameserver04: TestCase = {
   id: 'Nameserver04',
   afterEarlierModules: true,
@@ -153,7 +146,7 @@ export const nameserver04: TestCase = {
     const messages: Message[] = [...disabled];
     for (const [server, response] of answers) {
       const source = response && server.answeredFrom(response);
-      if (source && !sameAddress(source, server.address)) messages.push({ tag: 'DIFFERENT_SOURCE_IP', args: { ns: server.toString(), source } });
+      if (source && !sameIpAddress(source, server.address)) messages.push({ tag: 'DIFFERENT_SOURCE_IP', args: { ns: server.toString(), source } });
     }
     if (servers.length > 0 && messages.length === disabled.length) messages.push({ tag: 'SAME_SOURCE_IP', args: { names: servers.map((s) => s.toString()).join(',') } });
     return messages;

@@ -1,7 +1,6 @@
 // One name server (a name at an address), as the tests see it: queries go through the run's answers
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does).
-import { isIP } from 'node:net';
-import { Name, RRClass, type EdnsInput, type Message, type TransferResult } from '@app/dns';
+import { ipFamily, Name, RRClass, type EdnsInput, type Message, type TransferResult } from '@app/dns';
 import type { Network } from './network.ts';
 import { displayName } from './response.ts';
 
@@ -47,7 +46,7 @@ export class Nameserver {
     this.#network = network;
     this.name = name.toLowerCase();
     this.address = address;
-    this.family = isIP(address) === 6 ? 6 : 4;
+    this.family = ipFamily(address) === 6 ? 6 : 4;
   }
 
   /** 'ns1.example.com/192.0.2.1', the form findings use. */

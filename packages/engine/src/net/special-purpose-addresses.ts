@@ -4,7 +4,7 @@
 // https://www.iana.org/assignments/iana-ipv6-special-registry/
 // Every row counts, globally reachable or not (as in the reference); the first matching row wins,
 // so the order is the registry's. Names and references are the registry's text.
-import { isIP } from 'node:net';
+import { ipFamily } from '@app/dns';
 import { prefixMatcher } from './ip-address.ts';
 
 /** [prefix, name, reference] */
@@ -73,7 +73,7 @@ const byFamily = { 4: blocks(ipv4), 6: blocks(ipv6) };
 
 /** The first registry block the address lies in, or undefined for an ordinary address. */
 export function specialPurposeBlock(address: string): SpecialPurposeBlock | undefined {
-  const family = isIP(address);
+  const family = ipFamily(address);
   if (family !== 4 && family !== 6) return undefined;
   const found = byFamily[family].find((block) => block.contains(address));
   return found && { prefix: found.prefix, name: found.name, reference: found.reference };

@@ -1,7 +1,6 @@
 // The resolver as the service uses it on its own (get_host_by_name, get_data_from_parent_zone).
 // Its cache lives as long as the returned object: make one per request.
-import { isIP } from 'node:net';
-import { Name } from '@app/dns';
+import { ipFamily, Name } from '@app/dns';
 import type { DsInput } from '../input.ts';
 import { Network } from '../net/network.ts';
 import { defaultProfile } from '../profile/profile.ts';
@@ -26,7 +25,7 @@ export function createResolver(options: { rootHints?: readonly RootHint[]; ipv4?
   return {
     async hostAddresses(name) {
       const addresses = await resolver.addressesOf(Name.fromString(name));
-      return { ipv4: addresses.filter((a) => isIP(a) === 4), ipv6: addresses.filter((a) => isIP(a) === 6) };
+      return { ipv4: addresses.filter((a) => ipFamily(a) === 4), ipv6: addresses.filter((a) => ipFamily(a) === 6) };
     },
     async parentData(domain) {
       const zone = new Zone(Name.fromString(domain), resolver, network);

@@ -1,6 +1,6 @@
 // Root hints: the IANA root servers built in, or a named.root-style file (the format BIND and the
 // reference engine read).
-import { isIP } from 'node:net';
+import { ipFamily } from '@app/dns';
 
 export interface RootHint {
   name: string;
@@ -58,7 +58,7 @@ export function readRootHints(text: string): RootHint[] {
         break;
       case 'A':
       case 'AAAA':
-        if (isIP(data) !== (type.toUpperCase() === 'A' ? 4 : 6)) throw new RootHintsError(`root hints line ${index + 1}: "${data}" is not an ${type} address`);
+        if (ipFamily(data) !== (type.toUpperCase() === 'A' ? 4 : 6)) throw new RootHintsError(`root hints line ${index + 1}: "${data}" is not an ${type} address`);
         addresses.push({ name: bareName(owner), address: data, line: index + 1 });
         break;
       default:

@@ -1,0 +1,77 @@
+// The dnscheck bundle is a start-up cache: it must say what the sources say, and it must be left
+// aside as soon as one of the files it was made from changes.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { bundleDnscheck } from '../../../scripts/bundle-dnscheck.ts';
+import { freshBundle } from '../bin/fresh-bundle.js';
+import { main as fromSources } from '../src/cli/main.ts';
+
+type Main = typeof fromSources;
+
+async function capture(main: Main, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), interactive: false });
+  return { code, stdout, stderr };
+}
+
+test('a bundle counts while every input is older than its build, and not once one changes or is gone', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'dnscheck-fresh-'));
+  await writeFile(join(dir, 'input.ts'), 'export {};\n');
+  await writeFile(join(dir, 'dnscheck.mjs'), '');
+  const manifest = (inputs: string[]) => writeFile(join(dir, 'manifest.json'), JSON.stringify({ entry: 'dnscheck.mjs', started: Date.now(), inputs }));
+  const past = new Date(Date.now() - 60_000);
+  await utimes(join(dir, 'input.ts'), past, past);
+  await manifest(['input.ts']);
+  assert.equal(freshBundle(dir), join(dir, 'dnscheck.mjs'));
+
+  const future = new Date(Date.now() + 60_000);
+  await utimes(join(dir, 'input.ts'), future, future);
+  assert.equal(freshBundle(dir), undefined, 'an input changed after the build began');
+
+  await manifest(['gone.ts']);
+  assert.equal(freshBundle(dir), undefined, 'an input that is no longer there');
+  await writeFile(join(dir, 'manifest.json'), 'not json');
+  assert.equal(freshBundle(dir), undefined, 'a manifest that cannot be read');
+  assert.equal(freshBundle(join(dir, 'nowhere')), undefined, 'no bundle at all');
+});
+
+test('the bundle prints what the sources print: test list in French, a run, and its restore in Finnish', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'dnscheck-bundle-'));
+  await bundleDnscheck(outdir);
+  const entry = freshBundle(outdir);
+  assert.ok(entry, 'a bundle just built is fresh');
+  const { main: fromBundle } = (await import(pathToFileURL(entry).href)) as { main: Main };
+
+  for (const argv of [['--list-tests', '--locale', 'fr'], ['--version'], ['--dump-profile']]) {
+    assert.deepEqual(await capture(fromBundle, argv), await capture(fromSources, argv), argv.join(' '));
+  }
+
+  // A name the wire cannot carry: a whole run without a query sent.
+  const hints = join(outdir, 'hints');
+  await writeFile(hints, '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
+  const saved = join(outdir, 'run.json');
+  const withoutTimes = (json: string) => (JSON.parse(json) as { timestamp?: number }[]).map(({ timestamp: _t, ...rest }) => rest);
+  const bundled = await capture(fromBundle, ['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--no-progress', '--save', saved]);
+  const sources = await capture(fromSources, ['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--no-progress']);
+  assert.equal(bundled.code, sources.code);
+  assert.deepEqual(withoutTimes(bundled.stdout), withoutTimes(sources.stdout));
+  assert.ok(withoutTimes(bundled.stdout).length > 0);
+
+  const restore = ['--restore', saved, '--locale', 'fi', '--level', 'DEBUG'];
+  const restored = await capture(fromBundle, restore);
+  assert.deepEqual(restored, await capture(fromSources, restore));
+  assert.match(restored.stdout, /^Taso\s+Viesti$/m);
+  assert.ok(JSON.parse(await readFile(saved, 'utf8')));
+});
+
+test('bin/dnscheck.js runs, from the bundle or from the sources, and says the same', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, '../bin/dnscheck.js'), '--list-tests', '--locale', 'sv']);
+  assert.equal(stdout, (await capture(fromSources, ['--list-tests', '--locale', 'sv'])).stdout);
+});
