@@ -1,4 +1,4 @@
-// The dnscheck bundle (scripts/bundle-dnscheck.ts) is a start-up cache: it counts only while no file
+// The dnscheck bundle (scripts/bundle-cli.ts) is a start-up cache: it counts only while no file
 // it was made from has changed since its build started. Otherwise (or without one) the sources run.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

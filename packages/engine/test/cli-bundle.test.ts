@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { bundleDnscheck } from '../../../scripts/bundle-dnscheck.ts';
+import { bundleCli } from '../scripts/bundle-cli.ts';
 import { freshBundle } from '../bin/fresh-bundle.js';
 import { main as fromSources } from '../src/cli/main.ts';
 
@@ -44,7 +44,7 @@ test('a bundle counts while every input is older than its build, and not once on
 
 test('the bundle prints what the sources print: test list in French, a run, and its restore in Finnish', async () => {
   const outdir = await mkdtemp(join(tmpdir(), 'dnscheck-bundle-'));
-  await bundleDnscheck(outdir);
+  await bundleCli(outdir);
   const entry = freshBundle(outdir);
   assert.ok(entry, 'a bundle just built is fresh');
   const { main: fromBundle } = (await import(pathToFileURL(entry).href)) as { main: Main };

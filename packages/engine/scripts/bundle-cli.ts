@@ -2,19 +2,21 @@
 // The bundle is a start-up cache, not a build the project depends on: loading one module instead of
 // about ninety saves some 25 ms of a typical 160 ms run. bin/dnscheck.js uses it only while none of
 // the files it was made from has changed since (fresh-bundle.js); otherwise the sources run.
-//   node scripts/bundle-dnscheck.ts [outdir]
+//   node packages/engine/scripts/bundle-cli.ts [outdir]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-const engine = resolve(import.meta.dirname, '../packages/engine');
+const engine = resolve(import.meta.dirname, '..');
 const catalogue = join(engine, 'src/catalogue');
 export const defaultOutdir = join(engine, 'dist');
 
 /** Builds the bundle into `outdir`, with the manifest fresh-bundle.js reads. */
-export async function bundleDnscheck(outdir = defaultOutdir): Promise<void> {
+export async function bundleCli(outdir = defaultOutdir): Promise<void> {
   const { build } = await import('esbuild');
   // Sources changed while esbuild reads them must make the bundle stale, so the clock starts first.
   const started = Date.now();
+  // The manifest goes first and comes back last: a dnscheck starting meanwhile runs the sources.
+  rmSync(join(outdir, 'manifest.json'), { force: true });
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     entryPoints: { dnscheck: join(engine, 'src/cli/main.ts') },
@@ -50,9 +52,9 @@ export async function bundleDnscheck(outdir = defaultOutdir): Promise<void> {
 
 if (import.meta.main) {
   try {
-    await bundleDnscheck(process.argv[2] ? resolve(process.argv[2]) : defaultOutdir);
+    await bundleCli(process.argv[2] ? resolve(process.argv[2]) : defaultOutdir);
   } catch (error) {
     // Without the bundle dnscheck still runs, from its sources: an install must not fail for it.
-    console.warn(`bundle-dnscheck: no bundle (dnscheck runs from its sources): ${error instanceof Error ? error.message : String(error)}`);
+    console.warn(`bundle-cli: no bundle (dnscheck runs from its sources): ${error instanceof Error ? error.message : String(error)}`);
   }
 }
