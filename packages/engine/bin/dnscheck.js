@@ -2,21 +2,22 @@
 // dnscheck <domain> [options]: see src/cli/arguments.ts for the usage.
 // Plain JavaScript on purpose: a .ts entry makes Node load its type stripper (about 0.1 s) before the
 // compile cache is on; from here on every module comes stripped from that cache. The bundle, when
-// fresh, saves loading the modules one by one.
+// fresh, saves loading the modules one by one (cli-bundle.js).
 import { enableCompileCache } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { freshBundle } from './fresh-bundle.js';
+import { freshBundle, loadBundle } from './cli-bundle.js';
 
 enableCompileCache();
-const bundle = freshBundle(join(import.meta.dirname, '../dist'));
-const { main } = await import(bundle ? pathToFileURL(bundle).href : '../src/cli/main.ts');
+const bundlePath = freshBundle(join(import.meta.dirname, '../dist'));
+const bundle = bundlePath ? loadBundle(bundlePath) : undefined;
+const { main } = bundle ?? (await import('../src/cli/main.ts'));
 
 try {
   process.exitCode = await main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     interactive: process.stderr.isTTY,
+    ...(bundle && { testedZone: () => bundle.keepCompiledCode() }),
   });
 } catch (error) {
   process.stderr.write(`dnscheck: the test could not finish: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,7 +1,8 @@
 // Bundles the dnscheck CLI into packages/engine/dist/ (run by `npm install`, through `prepare`).
 // The bundle is a start-up cache, not a build the project depends on: loading one module instead of
-// about ninety saves some 25 ms of a typical 160 ms run. bin/dnscheck.js uses it only while none of
-// the files it was made from has changed since (fresh-bundle.js); otherwise the sources run.
+// about ninety saves some 25 ms of a typical 160 ms run, and as one CommonJS script it can carry V8's
+// code cache of a whole run (bin/cli-bundle.js). bin/dnscheck.js uses it only while none of the files
+// it was made from has changed since; otherwise the sources run.
 //   node packages/engine/scripts/bundle-cli.ts [outdir]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -22,11 +23,13 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
     entryPoints: { dnscheck: join(engine, 'src/cli/main.ts') },
     outdir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node24',
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
+    // import.meta.url only serves createRequire (tr46), which resolves from the bundle's folder as well.
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: { js: 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     metafile: true,
     logLevel: 'warning',
     plugins: [
@@ -35,7 +38,7 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
         name: 'catalogue-folder',
         setup(bundler) {
           bundler.onLoad({ filter: /[\\/]src[\\/]catalogue[\\/]catalogue\.ts$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.dirname', `join(import.meta.dirname, ${JSON.stringify(relative(outdir, catalogue))})`),
+            contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.dirname', `join(__dirname, ${JSON.stringify(relative(outdir, catalogue))})`),
             loader: 'ts',
           }));
         },
@@ -46,7 +49,7 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
   // Any other module that finds files beside itself would look in the wrong folder once bundled.
   const misplaced = inputs.filter((input) => !input.startsWith(catalogue) && /import\.meta\.(dirname|filename)/.test(readFileSync(input, 'utf8')));
   if (misplaced.length > 0) throw new Error(`these modules find files by their own folder, which a bundle moves: ${misplaced.join(', ')}`);
-  const manifest = { entry: 'dnscheck.mjs', started, inputs: inputs.map((input) => relative(outdir, input)) };
+  const manifest = { entry: 'dnscheck.cjs', started, inputs: inputs.map((input) => relative(outdir, input)) };
   writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

@@ -2,17 +2,20 @@
 // aside as soon as one of the files it was made from changes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleCli } from '../scripts/bundle-cli.ts';
-import { freshBundle } from '../bin/fresh-bundle.js';
+import { freshBundle, loadBundle } from '../bin/cli-bundle.js';
 import { main as fromSources } from '../src/cli/main.ts';
 
 type Main = typeof fromSources;
+
+/** Findings without the second each was made at, which differs from run to run. */
+const withoutTimes = (json: string) => (JSON.parse(json) as { timestamp?: number }[]).map(({ timestamp: _t, ...rest }) => rest);
 
 async function capture(main: Main, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -47,7 +50,7 @@ test('the bundle prints what the sources print: test list in French, a run, and 
   await bundleCli(outdir);
   const entry = freshBundle(outdir);
   assert.ok(entry, 'a bundle just built is fresh');
-  const { main: fromBundle } = (await import(pathToFileURL(entry).href)) as { main: Main };
+  const { main: fromBundle } = loadBundle(entry);
 
   for (const argv of [['--list-tests', '--locale', 'fr'], ['--version'], ['--dump-profile']]) {
     assert.deepEqual(await capture(fromBundle, argv), await capture(fromSources, argv), argv.join(' '));
@@ -57,7 +60,6 @@ test('the bundle prints what the sources print: test list in French, a run, and 
   const hints = join(outdir, 'hints');
   await writeFile(hints, '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
   const saved = join(outdir, 'run.json');
-  const withoutTimes = (json: string) => (JSON.parse(json) as { timestamp?: number }[]).map(({ timestamp: _t, ...rest }) => rest);
   const bundled = await capture(fromBundle, ['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--no-progress', '--save', saved]);
   const sources = await capture(fromSources, ['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--no-progress']);
   assert.equal(bundled.code, sources.code);
@@ -69,6 +71,38 @@ test('the bundle prints what the sources print: test list in French, a run, and 
   assert.deepEqual(restored, await capture(fromSources, restore));
   assert.match(restored.stdout, /^Taso\s+Viesti$/m);
   assert.ok(JSON.parse(await readFile(saved, 'utf8')));
+});
+
+test('a zone test leaves the code it compiled beside the bundle; the next run takes it, a refused one is replaced', async () => {
+  const outdir = await mkdtemp(join(tmpdir(), 'dnscheck-code-cache-'));
+  await bundleCli(outdir);
+  const entry = freshBundle(outdir)!;
+  const cache = `${entry}.code-cache`;
+  const hints = join(outdir, 'hints');
+  await writeFile(hints, '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
+  // Each run in a process of its own, as dnscheck runs: V8 keeps what it compiled for the process.
+  const child = async (argv: string[]): Promise<string> => {
+    const script = `const { loadBundle } = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../bin/cli-bundle.js')).href)});
+      const bundle = loadBundle(${JSON.stringify(entry)});
+      let out = '';
+      await bundle.main(${JSON.stringify(argv)}, { stdout: (t) => (out += t), stderr: () => {}, interactive: false, testedZone: () => bundle.keepCompiledCode() });
+      process.stdout.write(out);`;
+    return (await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script])).stdout;
+  };
+  const zone = ['a..example', '--hints', hints, '--json', '--no-progress', '--raw'];
+
+  await child(['--version']);
+  await assert.rejects(stat(cache), 'nothing is kept before a zone test');
+  const output = withoutTimes(await child(zone));
+  const written = await stat(cache);
+  assert.ok(written.size > 10_000, `a code cache of ${written.size} bytes`);
+
+  assert.deepEqual(withoutTimes(await child(zone)), output, 'the run with the cache says the same');
+  assert.equal((await stat(cache)).mtimeMs, written.mtimeMs, 'a usable cache is not written again');
+
+  await writeFile(cache, 'not a code cache');
+  assert.deepEqual(withoutTimes(await child(zone)), output, 'a cache V8 refuses is no harm');
+  assert.ok((await stat(cache)).size > 10_000, 'and it is replaced');
 });
 
 test('bin/dnscheck.js runs, from the bundle or from the sources, and says the same', async () => {

@@ -20,6 +20,8 @@ export interface CliIo {
   stderr: (text: string) => void;
   /** Whether stderr is a terminal, so progress can redraw one line. */
   interactive: boolean;
+  /** Called when a zone test has finished and its findings are shown (not for --version, --restore, ...). */
+  testedZone?: () => void;
 }
 
 async function readInputFile(path: string, what: string): Promise<string> {
@@ -167,8 +169,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         show(findings, options.output, io, false);
         return exitCodeFor(findings);
       }
-      case 'run':
-        return await run(options, io);
+      case 'run': {
+        const code = await run(options, io);
+        io.testedZone?.();
+        return code;
+      }
     }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
