@@ -1,7 +1,75 @@
 // One query over UDP: resend while no reply comes, drop replies from elsewhere or for other queries.
-import { createSocket } from 'node:dgram';
-import { ipFamily, sameIpAddress } from '../wire/address.ts';
+// Queries share one socket per IP version and source address: a socket of its own per query cost a
+// bind and a close each, some 5% of a whole test run. A reply goes to the waiting query it belongs to
+// (same server address and port, unless `anySource`, and `accepts`: the query's id and question).
+import { createSocket, type Socket } from 'node:dgram';
+import { ipBytes, ipFamily, ipv6ToString } from '../wire/address.ts';
 import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
+
+interface Waiting {
+  options: ExchangeOptions;
+  finish(outcome: ExchangeOutcome | Error): void;
+}
+
+interface Shared {
+  socket: Socket;
+  ready: Promise<void>;
+  /** Waiting queries by the address and port a reply must come from; `anySource` ones under ANY. */
+  waiting: Map<string, Set<Waiting>>;
+}
+
+const ANY = '*';
+
+/** Address and port as the socket reports a sender: IPv6 in its RFC 5952 form, as libuv writes it. */
+function senderKey(address: string, port: number): string {
+  const bytes = ipBytes(address);
+  return `${bytes?.length === 16 ? ipv6ToString(bytes) : address}#${port}`;
+}
+
+// Replies to many queries in flight queue up here until read.
+const RECEIVE_BUFFER = 256 * 1024;
+const sockets = new Map<string, Shared>();
+
+function sharedSocket(family: 4 | 6, sourceAddress: string | undefined): Shared {
+  const key = `${family}/${sourceAddress ?? ''}`;
+  const existing = sockets.get(key);
+  if (existing) return existing;
+  // Addresses here are always literals: skip dgram's name lookup (a check and a tick) on every send.
+  const lookup = (address: string, _options: unknown, callback: (error: null, address: string, family: number) => void) => callback(null, address, family);
+  const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', recvBufferSize: RECEIVE_BUFFER, lookup });
+  const waiting = new Map<string, Set<Waiting>>();
+  const shared: Shared = {
+    socket,
+    waiting,
+    ready: new Promise((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind({ address: sourceAddress, port: 0 }, () => {
+        socket.off('error', reject);
+        resolve();
+      });
+    }),
+  };
+  sockets.set(key, shared);
+  socket.on('message', (msg, from) => {
+    const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
+    for (const candidates of [waiting.get(`${from.address}#${from.port}`), waiting.get(ANY)]) {
+      for (const query of candidates ?? []) {
+        if (msg.length > query.options.maxResponseSize || !query.options.accepts(bytes)) continue;
+        query.finish({ kind: 'reply', bytes, from: from.address });
+        return;
+      }
+    }
+  });
+  // A socket that fails fails every query on it; the next query opens a new one.
+  socket.on('error', (error) => {
+    if (sockets.get(key) === shared) sockets.delete(key);
+    for (const queries of waiting.values()) for (const query of queries) query.finish({ kind: 'error', error });
+    socket.close();
+  });
+  // An idle socket must not keep the process alive; a waiting query's timer does.
+  socket.unref();
+  return shared;
+}
 
 export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs: number }): Promise<ExchangeOutcome> {
   const port = server.port ?? DNS_PORT;
@@ -11,34 +79,28 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
       reject(abortReason(options.signal));
       return;
     }
-    const family = ipFamily(server.address) === 6 ? 6 : 4;
-    // Addresses here are always literals: skip dgram's name lookup (a check and a tick) on every send.
-    const lookup = (address: string, _options: unknown, callback: (error: null, address: string, family: number) => void) => callback(null, address, family);
-    const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', recvBufferSize: Math.max(options.maxResponseSize, 4096), lookup });
+    const shared = sharedSocket(ipFamily(server.address) === 6 ? 6 : 4, options.sourceAddress);
     let timer: NodeJS.Timeout | undefined;
     let sent = 0;
+    const from = options.anySource ? ANY : senderKey(server.address, port);
     const exchange = settleOnce(options.signal, resolve, reject, () => {
       clearTimeout(timer);
-      socket.removeAllListeners('message');
-      socket.on('error', () => undefined);
-      socket.close();
+      const queries = shared.waiting.get(from);
+      queries?.delete(query);
+      if (queries?.size === 0) shared.waiting.delete(from);
     });
+    const query: Waiting = { options, finish: exchange.finish };
     const send = () => {
       if (exchange.done) return;
       sent++;
-      socket.send(packet, port, server.address, (error) => {
+      shared.socket.send(packet, port, server.address, (error) => {
         if (error) exchange.finish({ kind: 'error', error });
       });
       // Resends go out every `resendMs`; the last send still gets the whole timeout. A reply to any send counts.
       timer = sent < attempts ? setTimeout(send, resendMs) : setTimeout(() => exchange.finish({ kind: 'timeout' }), options.timeoutMs);
     };
-    socket.on('error', (error) => exchange.finish({ kind: 'error', error }));
-    socket.on('message', (msg, from) => {
-      if (!options.anySource && (from.port !== port || !sameIpAddress(from.address, server.address))) return;
-      if (msg.length > options.maxResponseSize) return;
-      const bytes = new Uint8Array(msg.buffer, msg.byteOffset, msg.length);
-      if (options.accepts(bytes)) exchange.finish({ kind: 'reply', bytes, from: from.address });
-    });
-    socket.bind({ address: options.sourceAddress, port: 0 }, send);
+    const queries = shared.waiting.get(from) ?? new Set();
+    shared.waiting.set(from, queries.add(query));
+    shared.ready.then(send, (error: Error) => exchange.finish({ kind: 'error', error }));
   });
 }
