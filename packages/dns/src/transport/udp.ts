@@ -89,7 +89,7 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
       queries?.delete(query);
       if (queries?.size === 0) shared.waiting.delete(from);
     });
-    const query: Waiting = { options, finish: exchange.finish };
+    const query: Waiting = { options, finish: (outcome) => exchange.finish(outcome) };
     const send = () => {
       if (exchange.done) return;
       sent++;
