@@ -1,6 +1,7 @@
-// Profiles the store's no-cache read path: serves a seeded store in this process (run it with `node --cpu-prof`),
-// loads GET /products.json?count=N with Cache-Control: no-cache from a child autocannon for a few seconds, then exits.
-// node bench/store/profile-read.ts [count] [profile.cpuprofile]: the profile covers the load only, not the seeding.
+// Profiles the store under one kind of load: serves a seeded store in this process, loads it from a child
+// autocannon for a few seconds, and writes a CPU profile of the load only, not the seeding.
+//   node bench/store/profile.ts read [count] [read.cpuprofile]   no-cache GET /products.json?count=N (default 100)
+//   node bench/store/profile.ts write [write.cpuprofile]         POST /products.json, the body bench:store posts
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -10,11 +11,16 @@ import { Agent, request } from 'undici';
 import { serveStore } from '../../packages/store/src/server.ts';
 import { createApp } from '../../packages/store/src/auth/apps.ts';
 import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { seedBody } from './post-body.ts';
+import { postBody, seedBody } from './post-body.ts';
 
-const count = Number(process.argv[2] ?? 100);
+const [mode = 'read', ...rest] = process.argv.slice(2);
+if (mode !== 'read' && mode !== 'write') throw new Error(`usage: profile.ts read [count] [file] | write [file] (not ${mode})`);
+const count = mode === 'read' ? Number(rest[0] ?? 100) : 0;
+const file = (mode === 'read' ? rest[1] : rest[0]) ?? `${mode}.cpuprofile`;
+
 const dataDir = mkdtempSync(join(tmpdir(), 'profile-store-'));
 const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error' });
+// Many apps' tokens, so no caller reaches its rate limit.
 const tokens: string[] = [];
 for (let i = 0; i < 2000; i += 1) {
   const { app } = await createApp(store.app.storeAuth, store.firstStart?.storeId ?? 1, { name: `profile ${i}`, kind: 'custom' });
@@ -31,15 +37,19 @@ const session = new Session();
 session.connect();
 await session.post('Profiler.enable');
 await session.post('Profiler.start');
+const loaded =
+  mode === 'read'
+    ? { method: 'GET' as const, path: `/api/v1/products.json?count=${count}`, headers: { 'cache-control': 'no-cache' } }
+    : { method: 'POST' as const, path: '/api/v1/products.json', body: postBody, headers: { 'content-type': 'application/json' } };
 const result = await autocannon({
   url: store.apiUrl.replace('/api/v1', ''),
-  connections: 8,
+  connections: mode === 'read' ? 8 : 16,
   duration: Number(process.env.BENCH_DURATION ?? 6),
   tlsOptions: { ca: store.certificate },
-  requests: [{ method: 'GET', path: `/api/v1/products.json?count=${count}`, setupRequest: (r) => ({ ...r, headers: { ...r.headers, 'cache-control': 'no-cache', 'x-ac-auth-token': tokens[next++ % tokens.length] ?? '' } }) }],
+  requests: [{ ...loaded, setupRequest: (r) => ({ ...r, headers: { ...r.headers, ...loaded.headers, 'x-ac-auth-token': tokens[next++ % tokens.length] ?? '' } }) }],
 });
 const { profile } = await session.post('Profiler.stop');
-writeFileSync(process.argv[3] ?? 'read.cpuprofile', JSON.stringify(profile));
+writeFileSync(file, JSON.stringify(profile));
 console.log(`${result.requests.average} req/s, non-2xx ${result.non2xx}, errors ${result.errors}`);
 await store.close();
 rmSync(dataDir, { recursive: true, force: true });
