@@ -83,7 +83,8 @@ export function validationOf(resource: string): { event: EventName; key: string 
 export interface WriteEvents {
   /** Updates need the record as it was before, to see what changed. */
   readonly needsBefore: boolean;
-  created(record: Row): WriteSteps<void>;
+  /** `record` may be its JSON text as the database wrote it, read only if an event goes out. */
+  created(record: Row | string): WriteSteps<void>;
   /** An order made by checking out a cart: its create events and OrderPlaced. */
   placed(record: Row): WriteSteps<void>;
   updated(before: Row | undefined, after: Row): WriteSteps<void>;
@@ -213,15 +214,17 @@ export function writeEventsOf(
     return queued;
   }
 
-  function* emit(kind: 'create' | 'update' | 'place', written: Row, before: Row | undefined): WriteSteps<void> {
+  function* emit(kind: 'create' | 'update' | 'place', writtenAs: Row | string, before: Row | undefined): WriteSteps<void> {
+    let written: Row | undefined = typeof writtenAs === 'string' ? undefined : writtenAs;
     let sending: Sending | undefined;
     let queued = 0;
     for (const rule of rules) {
       const applies =
         typeof rule.on === 'string'
           ? rule.on === kind || (kind === 'place' && rule.on === 'create')
-          : kind === 'update' && before !== undefined && before[rule.on.changed] !== written[rule.on.changed];
+          : kind === 'update' && before !== undefined && written !== undefined && before[rule.on.changed] !== written[rule.on.changed];
       if (!applies || !(yield* subscribed(rule.event))) continue;
+      written ??= JSON.parse(writtenAs as string) as Row;
       sending ??= { record: visible(resource.name, written) as Row, written, referenced: new Map() };
       queued += yield* send(rule, sending, before);
     }
