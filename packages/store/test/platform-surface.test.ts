@@ -97,6 +97,8 @@ for (const target of await testDatabaseTargets()) {
         const read = await s.call('GET', `/${resource.path}/${id}`);
         assert.equal(read.status, 200, `${resource.name}: ${read.text}`);
         assert.deepEqual(read.json, created);
+        // On SQLite the database writes a created record's answer as JSON itself: in a single read's order too.
+        assert.deepEqual(Object.keys(created), Object.keys(read.json), resource.name);
         if (resource.operations.includes('list')) {
           // On SQLite the database writes list pages as JSON itself: they must say what a single read says, in its order.
           const listed = await s.call('GET', `/${resource.path}?id=${id}`);

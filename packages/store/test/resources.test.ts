@@ -19,6 +19,7 @@ for (const target of await testDatabaseTargets()) {
         body: { item_name: 'Brass bolt', item_number: 'BB-1', product_status_id: status.json.id, price: 2.5, is_hidden: false },
       });
       assert.equal(created.status, 201);
+      assert.equal(created.headers['content-type'], 'application/json; charset=utf-8');
       assert.equal(created.json.item_name, 'Brass bolt');
       assert.equal(created.json.price, 2.5);
       assert.equal(created.json.is_hidden, 0, 'products answer is_hidden as 0/1, as the platform does');

@@ -109,26 +109,49 @@ export const idempotency = fp(
       }
     }
 
-    app.addHook('preValidation', async (request, reply) => {
-      if ((request.method !== 'POST' && request.method !== 'PUT') || request.principal === undefined) return;
-      if (!request.url.startsWith(`${options.apiPrefix}/`)) return;
-      const key = keyOf(request);
-      if (key === undefined) return;
+    // Callback-style hooks: a request without a key (most) passes without a promise to settle.
+    app.addHook('preValidation', (request, reply, done: (error?: Error) => void) => {
+      const principal = request.principal;
+      let key: string | undefined;
+      try {
+        key = (request.method === 'POST' || request.method === 'PUT') && principal !== undefined && request.url.startsWith(`${options.apiPrefix}/`) ? keyOf(request) : undefined;
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (key === undefined || principal === undefined) {
+        done();
+        return;
+      }
       // Hashed before any later hook rewrites the body (encrypted fields get a fresh nonce each time).
       const fingerprint = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body) ?? ''}`);
-      await settle(request, reply, sha256(`${callerOf(request.principal)}\n${key}`), fingerprint);
-      return reply.sent ? reply : undefined;
+      settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
+        // A replayed answer has been sent: the request goes no further.
+        () => (reply.sent ? undefined : done()),
+        (error: unknown) => done(error as Error),
+      );
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const claimed = request.idempotencyClaim;
-      if (claimed === undefined) return payload;
+      if (claimed === undefined) {
+        done(null, payload);
+        return;
+      }
       request.idempotencyClaim = undefined;
+      keep(reply, claimed, payload).then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
+    });
+
+    /** Keeps the answer under the claimed key, or releases the key when there is none to keep. */
+    async function keep(reply: FastifyReply, claimed: Claim, payload: unknown): Promise<void> {
       const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash);
       // A server-side failure is not an answer to keep: the key is released so a retry runs again.
       if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
         await where.execute();
-        return payload;
+        return;
       }
       const contentType = reply.getHeader('content-type');
       await db
@@ -140,8 +163,7 @@ export const idempotency = fp(
         })
         .where('key_hash', '=', claimed.keyHash)
         .execute();
-      return payload;
-    });
+    }
 
     // Answers are kept 24 hours; older rows are removed now and then.
     const purge = setInterval(() => {

@@ -1,5 +1,5 @@
 // JSON Schemas of a declared resource: what a record looks like, and what create and update accept.
-import { columnRanges, visibleFields, writableFields, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { columnRanges, perResource, visibleFields, writableFields, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -76,11 +76,11 @@ export function recordSchema(resource: ResourceDeclaration, withNested = true): 
   return { type: 'object', properties };
 }
 
-export function requiredFields(resource: ResourceDeclaration): string[] {
-  return writableFields(resource)
+export const requiredFields: (resource: ResourceDeclaration) => readonly string[] = perResource((resource) =>
+  writableFields(resource)
     .filter(([, field]) => field.required === true)
-    .map(([name]) => name);
-}
+    .map(([name]) => name),
+);
 
 /**
  * POST creates, or updates when `id` names an existing record (so required fields apply only without an id).

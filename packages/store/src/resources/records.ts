@@ -6,7 +6,7 @@ import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
-import { nestedOf, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { nestedOf, perResource, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
 import { resourceNamed } from './registry.ts';
 import { jsonObjectSql } from './sqlite-json.ts';
 
@@ -34,11 +34,27 @@ export interface Records {
   many(ids: readonly number[], query: ListQuery): Promise<Row[]>;
   get(id: number, expand?: readonly string[]): Promise<Row | undefined>;
   create(values: Row): Promise<Row>;
+  /**
+   * create for a record that is only sent on: its JSON text as the database writes it (SQLite, as list pages
+   * are), so the 143 fields of a product are not made into an object and serialised again; else the record.
+   */
+  createAnswer(values: Row): Promise<Row | string>;
   update(id: number, values: Row): Promise<Row | undefined>;
   remove(id: number): Promise<boolean>;
 }
 
+const recordsByDatabase = new WeakMap<StoreDatabase, Map<ResourceDeclaration, Records>>();
+
+/** The records of a resource on a database: made once, as making them compiles statements (routes ask on requests). */
 export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration): Records {
+  let known = recordsByDatabase.get(database);
+  if (known === undefined) recordsByDatabase.set(database, (known = new Map<ResourceDeclaration, Records>()));
+  let records = known.get(resource);
+  if (records === undefined) known.set(resource, (records = makeRecords(database, resource)));
+  return records;
+}
+
+function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Records {
   const { db, dialect } = database;
   const writes = writeQueueOf(database);
   const table = resource.table;
@@ -152,8 +168,12 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     return value;
   };
 
+  // The created record read back as JSON text; none where the JSON cannot be the answer (encrypted fields).
+  const answerText = dialect === 'sqlite' ? jsonObjectSql(resource, undefined) : undefined;
+  const answerById = answerText === undefined ? undefined : db.selectFrom(table).select(answerText.as(JSON_COLUMN)).where('id', '=', 0).compile();
+
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
-  function* createSteps(values: Row): WriteSteps<Row> {
+  function* createSteps(values: Row, asText: boolean): WriteSteps<Row | string> {
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
     const row = { ...values, created_at: now, updated_at: now };
@@ -162,6 +182,12 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const [inserted] = (yield* guarded(insert(row))).rows;
       if (inserted === undefined) throw new Error(`inserting a ${resource.singular} returned no row`);
       created = toJson(inserted);
+    } else if (asText && answerById !== undefined) {
+      const { insertId } = yield* guarded(insert(row));
+      const text = (yield withParameters(answerById, [Number(insertId)])).rows[0]?.[JSON_COLUMN];
+      if (typeof text !== 'string') throw new Error(`${resource.singular} ${String(insertId)} vanished right after its creation`);
+      if (events !== undefined) yield* events.created(text);
+      return text;
     } else {
       const { insertId } = yield* guarded(insert(row));
       created = yield* readBack(Number(insertId));
@@ -259,11 +285,14 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
     },
 
     async list(query, scope) {
+      // No WHERE at all for a whole table: SQLite then counts it from its b-tree pages (OP_Count), over twice as
+      // fast as with a `1 = 1` condition (1.9 vs 0.8 ms for 100,000 products), and every list page counts.
+      const unfiltered = scope === undefined && query.filters.length === 0;
       const where = (eb: Where) => eb.and([scoped(eb, scope), filtersExpression(eb, query.filters)]);
       const json = jsonRows(query);
       const ordered = json === undefined ? orderedSelect(query) : jsonSelect(query, json);
       const { keyFields } = ordered;
-      let select = ordered.select.where(where);
+      let select = unfiltered ? ordered.select : ordered.select.where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
       select = select.limit(query.count + 1);
@@ -276,7 +305,12 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       const total =
         !hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
           ? offset + rows.length
-          : (await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('total')).where(where).executeTakeFirstOrThrow()).total;
+          : (await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('total'))
+              .$if(!unfiltered, (counting) => counting.where(where))
+              .executeTakeFirstOrThrow()
+            ).total;
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
       if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };
@@ -291,7 +325,8 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
       return row;
     },
 
-    create: (values) => writes.run(() => createSteps(values)).then(announced),
+    create: (values) => writes.run(() => createSteps(values, false) as WriteSteps<Row>).then(announced),
+    createAnswer: (values) => writes.run(() => createSteps(values, true)).then(announced),
     update: (id, values) => writes.run(() => updateSteps(id, values)).then(announced),
     remove: (id) => writes.run(() => removeSteps(id)),
   };
@@ -381,9 +416,9 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
   }
 }
 
-export function encryptedFieldsOf(resource: ResourceDeclaration): string[] {
-  return Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : []));
-}
+export const encryptedFieldsOf: (resource: ResourceDeclaration) => readonly string[] = perResource((resource) =>
+  Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : [])),
+);
 
 const same = (value: unknown) => value;
 const fromColumn: Record<FieldType, (value: unknown) => unknown> = {
@@ -414,11 +449,19 @@ function isoTime(name: string, value: unknown): string {
   return text;
 }
 
+const writableByName = perResource((resource) => new Map(writableFields(resource).map(([name, field], index) => [name, { field, index }])));
+
 /** API record → column values: only writable fields, each in its column's form; unknown fields are left out. */
 export function columnValues(resource: ResourceDeclaration, body: Readonly<Row>): Row {
   const out: Row = {};
-  for (const [name, field] of writableFields(resource)) {
-    if (!Object.hasOwn(body, name)) continue;
+  const writable = writableByName(resource);
+  // A body names a few of a resource's fields (a product has over 140); they are taken in declaration order,
+  // so the first bad one reported is the same whatever order the body lists them in.
+  const named = Object.keys(body).filter((name) => writable.has(name));
+  if (named.length > 1) named.sort((a, b) => (writable.get(a)?.index ?? 0) - (writable.get(b)?.index ?? 0));
+  for (const name of named) {
+    const field = writable.get(name)?.field;
+    if (field === undefined) continue;
     const value = body[name];
     if (value === null || value === undefined) out[name] = null;
     // The platform's ids start at 1; clients send 0 for "none".

@@ -66,7 +66,12 @@ export function checkRequired(resource: ResourceDeclaration, values: Row): void 
  * POST: creates, or, when the body's `id` names an existing record, applies the body to it (200 instead of 201).
  * An `id` that names no record is ignored and a new record made, as on the platform.
  */
-export async function upsert(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row = {}): Promise<{ created: boolean; row: Row }> {
+export function upsert(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row = {}): Promise<{ created: boolean; row: Row }> {
+  return upsertWith(resource, records, body, serverValues, (values) => records.create(values));
+}
+
+/** upsert with the answer as the route sends it: a new record may come as JSON text (Records.createAnswer). */
+async function upsertWith<T>(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row, create: (values: Row) => Promise<T>): Promise<{ created: boolean; row: Row | T }> {
   const values = { ...columnValues(resource, body ?? {}), ...serverValues };
   const id = body?.id;
   if (typeof id === 'number' && id > 0) {
@@ -74,7 +79,7 @@ export async function upsert(resource: ResourceDeclaration, records: Records, bo
     if (updated !== undefined) return { created: false, row: updated };
   }
   checkRequired(resource, values);
-  return { created: true, row: await records.create(values) };
+  return { created: true, row: await create(values) };
 }
 
 /** `PUT /products/5/categories/3` links, `DELETE` unlinks; both answer 404 when either record is missing. */
@@ -179,8 +184,10 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     }
     if (can.has('create')) {
       collectionMethods.push('POST');
+      const createAnswer = (values: Row) => records.createAnswer(values);
       app.post(collection, { config: write, schema: { body: createSchema(resource) } }, async (request, reply) => {
-        const { created, row } = await upsert(resource, records, request.body as Row | null, request.serverValues);
+        const { created, row } = await upsertWith(resource, records, request.body as Row | null, request.serverValues ?? {}, createAnswer);
+        if (typeof row === 'string') return reply.code(201).type('application/json; charset=utf-8').send(row);
         return reply.code(created ? 201 : 200).send(row);
       });
     }

@@ -19,8 +19,11 @@ export type Reply = Record<string, unknown>;
 export interface ReplyAsker {
   /** The replies of every subscription to this event, in subscription order; none when nobody subscribed. */
   ask(event: EventName, body: Record<string, unknown>): Promise<Reply[]>;
-  /** Whether anyone subscribed to the event, so a question that costs reads to build is built only then. */
-  subscribed(event: EventName): Promise<boolean>;
+  /**
+   * Whether anyone subscribed to the event, so a question that costs reads to build is built only then;
+   * at once, without a promise, while the subscriptions read last are fresh.
+   */
+  subscribed(event: EventName): boolean | Promise<boolean>;
 }
 
 export interface ReplyOptions {
@@ -43,15 +46,24 @@ function parsed(outcome: Outcome): Reply | string {
 
 export function replyAsker(database: StoreDatabase, options: ReplyOptions): ReplyAsker {
   const limitMs = options.limitMs ?? REPLY_LIMIT_MS;
-  const subscribed = new Map<EventName, { at: number; rows: Promise<Row[]> }>();
+  const subscribed = new Map<EventName, { at: number; rows: Promise<Row[]>; read?: readonly Row[] }>();
   const replies = new LRUCache<string, Reply>({ max: 5000 });
 
-  function subscriptionsTo(event: EventName): Promise<Row[]> {
+  function fresh(event: EventName) {
     const known = subscribed.get(event);
-    if (known !== undefined && Date.now() - known.at < SUBSCRIPTIONS_FRESH_MS) return known.rows;
+    return known !== undefined && Date.now() - known.at < SUBSCRIPTIONS_FRESH_MS ? known : undefined;
+  }
+
+  function subscriptionsTo(event: EventName): Promise<Row[]> {
+    const known = fresh(event);
+    if (known !== undefined) return known.rows;
     const rows = database.db.selectFrom('webhooks').selectAll().where('event_type', '=', event).orderBy('id').execute();
-    subscribed.set(event, { at: Date.now(), rows });
-    rows.catch(() => subscribed.delete(event));
+    const entry: { at: number; rows: Promise<Row[]>; read?: readonly Row[] } = { at: Date.now(), rows };
+    subscribed.set(event, entry);
+    rows.then(
+      (read) => (entry.read = read),
+      () => subscribed.delete(event),
+    );
     return rows;
   }
 
@@ -79,8 +91,9 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   }
 
   return {
-    async subscribed(event) {
-      return (await subscriptionsTo(event)).length > 0;
+    subscribed(event) {
+      const read = fresh(event)?.read;
+      return read === undefined ? subscriptionsTo(event).then((rows) => rows.length > 0) : read.length > 0;
     },
     async ask(event, body) {
       const subscriptions = await subscriptionsTo(event);

@@ -83,7 +83,8 @@ export function validationOf(resource: string): { event: EventName; key: string 
 export interface WriteEvents {
   /** Updates need the record as it was before, to see what changed. */
   readonly needsBefore: boolean;
-  created(record: Row): WriteSteps<void>;
+  /** `record` may be its JSON text as the database wrote it, read only if an event goes out. */
+  created(record: Row | string): WriteSteps<void>;
   /** An order made by checking out a cart: its create events and OrderPlaced. */
   placed(record: Row): WriteSteps<void>;
   updated(before: Row | undefined, after: Row): WriteSteps<void>;
@@ -92,6 +93,13 @@ export interface WriteEvents {
 }
 
 type Lookup = (resource: string, id: unknown) => WriteSteps<Row | undefined>;
+
+/** One write's events in the making: the record as subscribers see it, and the records it refers to. */
+interface Sending {
+  readonly record: Row;
+  readonly written: Row;
+  readonly referenced: Map<string, Row | undefined>;
+}
 
 const outboxNudges = new WeakMap<StoreDatabase, Set<() => void>>();
 
@@ -143,6 +151,21 @@ export function writeEventsOf(
     ...fanOut,
     parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
   });
+  const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
+  const anyOf = (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) });
+
+  // Most stores subscribe to few events, and an event's body (the whole record, over 140 fields for a product)
+  // costs more to make than the write itself. So a write first asks, in its transaction, whether anyone
+  // subscribed, and makes the body only then. Once one was found, the next writes go straight to the fan-out,
+  // which tells by its count whether there still is one: the answer is always the database's as of the
+  // write, on every instance, and a subscribed event costs no extra statement.
+  const lastFound = new Map<EventName, boolean>();
+  function* subscribed(event: EventName): WriteSteps<boolean> {
+    if (lastFound.get(event) === true) return true;
+    const found = (yield anyOf(event)).rows.length > 0;
+    if (found) lastFound.set(event, true);
+    return found;
+  }
 
   const visible = (name: string, row: Row | undefined): Row | undefined => {
     if (row === undefined) return undefined;
@@ -151,7 +174,18 @@ export function writeEventsOf(
     return out;
   };
 
-  function* send(rule: EventRule, record: Row, before: Row | undefined, referenced: (field: string) => WriteSteps<Row | undefined>): WriteSteps<number> {
+  /** A record referenced by a field of the written one, read once per write. */
+  function* referencedBy(sending: Sending, field: string): WriteSteps<Row | undefined> {
+    if (!sending.referenced.has(field)) {
+      const target = referenceOf(field);
+      sending.referenced.set(field, target === undefined ? undefined : visible(target, yield* lookup(target, sending.written[field])));
+    }
+    return sending.referenced.get(field);
+  }
+
+  function* send(rule: EventRule, sending: Sending, before: Row | undefined): WriteSteps<number> {
+    const { record } = sending;
+    const referenced = (field: string) => referencedBy(sending, field);
     for (const condition of rule.when ?? []) {
       const target = yield* referenced(condition.via);
       if (Boolean(target?.[condition.flag]) !== condition.is) return 0;
@@ -175,26 +209,24 @@ export function writeEventsOf(
       }
     }
     const result = yield queue(rule.event, JSON.stringify(body), new Date().toISOString());
-    return Number(result.numAffectedRows ?? 0);
+    const queued = Number(result.numAffectedRows ?? 0);
+    lastFound.set(rule.event, queued > 0);
+    return queued;
   }
 
-  function* emit(kind: 'create' | 'update' | 'place', written: Row, before: Row | undefined): WriteSteps<void> {
-    const record = visible(resource.name, written) as Row;
-    const cache = new Map<string, Row | undefined>();
-    function* referenced(field: string): WriteSteps<Row | undefined> {
-      if (!cache.has(field)) {
-        const target = referenceOf(field);
-        cache.set(field, target === undefined ? undefined : visible(target, yield* lookup(target, written[field])));
-      }
-      return cache.get(field);
-    }
+  function* emit(kind: 'create' | 'update' | 'place', writtenAs: Row | string, before: Row | undefined): WriteSteps<void> {
+    let written: Row | undefined = typeof writtenAs === 'string' ? undefined : writtenAs;
+    let sending: Sending | undefined;
     let queued = 0;
     for (const rule of rules) {
       const applies =
         typeof rule.on === 'string'
           ? rule.on === kind || (kind === 'place' && rule.on === 'create')
-          : kind === 'update' && before !== undefined && before[rule.on.changed] !== written[rule.on.changed];
-      if (applies) queued += yield* send(rule, record, before, referenced);
+          : kind === 'update' && before !== undefined && written !== undefined && before[rule.on.changed] !== written[rule.on.changed];
+      if (!applies || !(yield* subscribed(rule.event))) continue;
+      written ??= JSON.parse(writtenAs as string) as Row;
+      sending ??= { record: visible(resource.name, written) as Row, written, referenced: new Map() };
+      queued += yield* send(rule, sending, before);
     }
     if (queued > 0) queuedSinceAsked = true;
   }

@@ -1,6 +1,6 @@
 // Webhooks in the store app: checks subscriptions as they are written (the target policy, the caller's
 // app and store), and runs this instance's delivery worker while the app is up.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { secretOf } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
@@ -8,9 +8,11 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
-import { recordsOf } from '../resources/records.ts';
+import { encryptedFieldsOf, recordsOf } from '../resources/records.ts';
+import type { ResourceDeclaration } from '../resources/declaration.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
+import type { EventName } from './event-types.ts';
 import { validationOf } from './resource-events.ts';
 import { closeSender, type Sender } from './send.ts';
 import { subscriptionProblems } from './subscription-check.ts';
@@ -71,19 +73,30 @@ export const webhooksPlugin = fp(
     app.decorate('webhookReplies', asker);
 
     // Validate* events: the record as it would be written goes to the subscribers first; their messages refuse the write.
-    app.addHook('preHandler', async (request) => {
-      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
-      const validation = config.resource === undefined ? undefined : validationOf(config.resource);
-      const body = request.body;
-      if (validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return;
-      const resource = resourceNamed(config.resource as string);
+    async function validate(request: FastifyRequest, resource: ResourceDeclaration, validation: { event: EventName; key: string }, body: Row): Promise<void> {
       const id = Number((request.params as { id?: string }).id);
       const current = request.method === 'PUT' && Number.isInteger(id) && id > 0 ? await recordsOf(options.database, resource).get(id) : undefined;
       if (request.method === 'PUT' && current === undefined) return; // the route answers 404
-      const candidate: Row = { ...current, ...(body as Row) };
-      for (const [name, field] of Object.entries(resource.fields)) if (field.encrypted === true) delete candidate[name];
+      const candidate: Row = { ...current, ...body };
+      for (const name of encryptedFieldsOf(resource)) delete candidate[name];
       const messages = validationMessages(await asker.ask(validation.event, { [validation.key]: candidate }));
       if (messages.length > 0) throw new ApiError(400, messages.join('; '));
+    }
+    // Callback-style: a write nobody validates (no subscriber, known without a promise) goes on at once.
+    app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
+      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+      const validation = config.resource === undefined ? undefined : validationOf(config.resource);
+      const body = request.body;
+      if (validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
+      const resource = resourceNamed(config.resource as string);
+      const subscribed = asker.subscribed(validation.event);
+      if (subscribed === false) return done();
+      Promise.resolve(subscribed)
+        .then((yes) => (yes ? validate(request, resource, validation, body as Row) : undefined))
+        .then(
+          () => done(),
+          (error: unknown) => done(error as Error),
+        );
     });
 
     let worker: DeliveryWorker | undefined;
