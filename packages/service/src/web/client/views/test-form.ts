@@ -2,7 +2,7 @@
 // the profile. Input is checked by the API (start_domain_test, get_data_from_parent_zone), whose
 // validation messages, in the page's language, are shown next to the field their path points at.
 import { h } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, RpcError, type TestParams, type ValidationError } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { navigate } from '../navigation.ts';
@@ -36,8 +36,9 @@ export function TestForm(props: { initialDomain: string }) {
   const profiles = useAsync(() => api.profileNames(), []);
   const form = useRef<HTMLFormElement>(null);
 
-  // After a refused submission, focus goes to the first field in error (or the summary).
-  useEffect(() => {
+  // After a refused submission, focus goes to the first field in error (or the summary), in the same
+  // task that shows the errors: a screen reader (or a test) never meets the errors without the focus.
+  useLayoutEffect(() => {
     if (errors === noErrors) return;
     const target = form.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form.current?.querySelector<HTMLElement>('.form-errors');
     target?.focus();
