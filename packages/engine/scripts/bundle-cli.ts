@@ -11,7 +11,7 @@ const engine = resolve(import.meta.dirname, '..');
 const catalogue = join(engine, 'src/catalogue');
 export const defaultOutdir = join(engine, 'dist');
 
-/** Builds the bundle into `outdir`, with the manifest fresh-bundle.js reads. */
+/** Builds the bundle into `outdir`, with the manifest bin/cli-bundle.js reads. */
 export async function bundleCli(outdir = defaultOutdir): Promise<void> {
   const { build } = await import('esbuild');
   // Sources changed while esbuild reads them must make the bundle stale, so the clock starts first.

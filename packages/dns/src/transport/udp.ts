@@ -1,6 +1,6 @@
 // One query over UDP: resend while no reply comes, drop replies from elsewhere or for other queries.
 // Queries share one socket per IP version and source address: a socket of its own per query cost a
-// bind and a close each, some 5% of a whole test run. A reply goes to the waiting query it belongs to
+// bind and a close each, about 10% of a test run. A reply goes to the waiting query it belongs to
 // (same server address and port, unless `anySource`, and `accepts`: the query's id and question).
 import { createSocket, type Socket } from 'node:dgram';
 import { ipBytes, ipFamily, ipv6ToString } from '../wire/address.ts';
