@@ -4,19 +4,9 @@ import assert from 'node:assert/strict';
 import { isIP } from 'node:net';
 import { test } from 'node:test';
 import { decodeMessage, encodeMessage, ipBytes, ipFamily, Name, RRClass, RRType, sameIpAddress } from '@app/dns';
+import { seededRandom as rng } from './helpers/seeded-random.ts';
 
 const SEED = Number(process.env.DNS_FUZZ_SEED ?? 0xadd7);
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The RFC 5952 text of an IPv6 address, as the WHATWG URL parser writes it. */
 const canonical = (address: string): string => new URL(`http://[${address}]`).hostname.slice(1, -1);

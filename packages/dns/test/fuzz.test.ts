@@ -6,20 +6,9 @@ import {
   canonicalRdata, decodeMessage, DnsDecodeError, DnsEncodeError, encodeMessage, Name, parseZoneFile, recordToString,
   type ResourceRecord, RRClass, RRType,
 } from '@app/dns';
+import { seededRandom as rng } from './helpers/seeded-random.ts';
 
 const SEED = Number(process.env.DNS_FUZZ_SEED ?? 0x5eed);
-
-/** mulberry32: small, fast and seeded, so a failure can be replayed with DNS_FUZZ_SEED. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const corpusZone = `$ORIGIN example.test.
 $TTL 300

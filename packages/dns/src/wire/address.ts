@@ -79,8 +79,8 @@ export function ipv6ToBytes(text: string): Uint8Array {
  * no DNS server address has.
  */
 export function ipFamily(text: string): 0 | 4 | 6 {
-  if (text.includes(':')) return parseIpv6(text) ? 6 : 0;
-  return parseIpv4(text) ? 4 : 0;
+  const bytes = ipBytes(text);
+  return bytes === undefined ? 0 : bytes.length === 4 ? 4 : 6;
 }
 
 /** The address's bytes (4 or 16), or undefined when the text is no address. */

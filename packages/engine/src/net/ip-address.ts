@@ -4,21 +4,9 @@ import { ipBytes, ipFamily, Name } from '@app/dns';
 
 /** The 32 hex nibbles of an IPv6 address, most significant first. */
 export function ipv6Nibbles(address: string): string[] {
-  const [head = '', tail] = address.toLowerCase().split('::');
-  const groups = (part: string): string[] => (part === '' ? [] : part.split(':'));
-  const left = groups(head);
-  const right = tail === undefined ? [] : groups(tail);
-  // An IPv4 tail (::ffff:192.0.2.1) counts as two groups.
-  const expand = (list: string[]): string[] =>
-    list.flatMap((g) => {
-      if (!g.includes('.')) return [g];
-      const [a, b, c, d] = g.split('.').map(Number);
-      return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
-    });
-  const l = expand(left);
-  const r = expand(right);
-  const all = [...l, ...Array<string>(8 - l.length - r.length).fill('0'), ...r];
-  return all.flatMap((g) => g.padStart(4, '0').split(''));
+  const bytes = ipBytes(address);
+  if (bytes?.length !== 16) throw new Error(`not an IPv6 address: ${address}`);
+  return [...bytes].flatMap((byte) => [(byte >> 4).toString(16), (byte & 0xf).toString(16)]);
 }
 
 /** The in-addr.arpa or ip6.arpa name of an address. */
