@@ -36,6 +36,22 @@ test('a bad argument prints one error line and the usage, and exits 2', async ()
   assert.match(lines[1] ?? '', /^usage: dnscheck <domain>/);
 });
 
+test('a mistyped option is named with the one it most likely meant; a missing value is named too', async () => {
+  const firstLine = async (...args: string[]): Promise<string> =>
+    run(process.execPath, [cli, 'example.com', ...args]).then(
+      () => assert.fail(`${args.join(' ')} should fail`),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 2);
+        return error.stderr.split('\n')[0] ?? '';
+      },
+    );
+  assert.equal(await firstLine('--lvel', 'INFO'), 'dnscheck: unknown option --lvel (did you mean --level?)');
+  assert.equal(await firstLine('--show_testcase'), 'dnscheck: unknown option --show_testcase (did you mean --show-testcase?)', "zonemaster-cli's spelling");
+  assert.equal(await firstLine('--frobnicate'), 'dnscheck: unknown option --frobnicate');
+  assert.equal(await firstLine('--level'), 'dnscheck: --level needs a value');
+  assert.equal(await firstLine('--json=yes'), 'dnscheck: --json takes no value');
+});
+
 test('--help explains every option on stdout and exits 0, whatever else is on the line', async () => {
   const { stdout, stderr } = await run(process.execPath, [cli, 'example.com', '--level', 'LOUD', '--help']);
   assert.equal(stderr, '');

@@ -1,6 +1,7 @@
 // The dnscheck command line, parsed into a test input. Errors are one line, meant to be shown with the usage.
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { distance as editDistance } from 'fastest-levenshtein';
 import { isLevel, type Level } from '../level.ts';
 import type { DsInput, NameServerInput } from '../input.ts';
 import { locales } from '../catalogue/catalogue.ts';
@@ -122,6 +123,59 @@ function parseLevel(value: string, option: string): Level {
   return level;
 }
 
+const optionSpecs = {
+  ns: { type: 'string', multiple: true },
+  ds: { type: 'string', multiple: true },
+  profile: { type: 'string' },
+  hints: { type: 'string' },
+  level: { type: 'string' },
+  locale: { type: 'string' },
+  json: { type: 'boolean' },
+  'json-stream': { type: 'boolean' },
+  raw: { type: 'boolean' },
+  'show-module': { type: 'boolean' },
+  'show-testcase': { type: 'boolean' },
+  elapsed: { type: 'boolean' },
+  count: { type: 'boolean' },
+  'no-progress': { type: 'boolean' },
+  'stop-level': { type: 'string' },
+  save: { type: 'string' },
+  restore: { type: 'string' },
+  version: { type: 'boolean' },
+  'list-tests': { type: 'boolean' },
+  'dump-profile': { type: 'boolean' },
+  'no-ipv4': { type: 'boolean' },
+  'no-ipv6': { type: 'boolean' },
+  test: { type: 'string', multiple: true },
+} as const satisfies ParseArgsConfig['options'];
+
+const optionNames = Object.keys(optionSpecs).map((name) => `--${name}`);
+
+// parseArgs's own messages are long and suggest '--' to a user who mistyped an option.
+function parseArgsProblem(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]*)/.exec(error.message)?.[1] ?? '';
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const near = nearestOption(option.split('=')[0] ?? option);
+    return `unknown option ${option}${near ? ` (did you mean ${near}?)` : ''}`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return /argument missing/.test(error.message) ? `${option} needs a value` : `${option} takes no value`;
+  }
+  return error.message.split('\n')[0] ?? 'bad arguments';
+}
+
+/** The option a mistyped one most likely meant: zonemaster-cli's underscores, or at most two typos away. */
+function nearestOption(typed: string): string | undefined {
+  const dashed = typed.replaceAll('_', '-').toLowerCase();
+  if (optionNames.includes(dashed)) return dashed;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of optionNames) {
+    const distance = editDistance(dashed, name);
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
 export function parseCommandLine(argv: readonly string[]): CliOptions {
   let parsed;
   try {
@@ -129,35 +183,10 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: {
-        ns: { type: 'string', multiple: true },
-        ds: { type: 'string', multiple: true },
-        profile: { type: 'string' },
-        hints: { type: 'string' },
-        level: { type: 'string' },
-        locale: { type: 'string' },
-        json: { type: 'boolean' },
-        'json-stream': { type: 'boolean' },
-        raw: { type: 'boolean' },
-        'show-module': { type: 'boolean' },
-        'show-testcase': { type: 'boolean' },
-        elapsed: { type: 'boolean' },
-        count: { type: 'boolean' },
-        'no-progress': { type: 'boolean' },
-        'stop-level': { type: 'string' },
-        save: { type: 'string' },
-        restore: { type: 'string' },
-        version: { type: 'boolean' },
-        'list-tests': { type: 'boolean' },
-        'dump-profile': { type: 'boolean' },
-        'no-ipv4': { type: 'boolean' },
-        'no-ipv6': { type: 'boolean' },
-        test: { type: 'string', multiple: true },
-      },
+      options: optionSpecs,
     });
   } catch (error) {
-    // parseArgs explains well but at length; keep the first sentence.
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'bad arguments');
+    throw new UsageError(parseArgsProblem(error as Error & { code?: string }));
   }
   const { values, positionals } = parsed;
   const infoActions = (['version', 'list-tests', 'dump-profile'] as const).filter((name) => values[name]);
