@@ -44,6 +44,16 @@ test('a fully qualified name at the end of a sentence is not followed by a secon
   assert.equal(formatFinding(root, 'en'), 'All name servers have the same SOA RNAME: ..', 'the root keeps its dot');
 });
 
+test('a time the finding carries in the reference\'s form is shown as a date in the reader\'s language', () => {
+  const expiring: Finding = { ...finding, module: 'DNSSEC', testcase: 'DNSSEC04', tag: 'RRSIG_EXPIRATION', level: 'INFO', args: { keytag: 4711, types: 'SOA', date: 'Tue Jan  1 13:05:00 2030' } };
+  assert.equal(formatFinding(expiring, 'en'), 'The signature by the key 4711 over SOA expires on January 1, 2030 at 01:05 PM UTC.');
+  assert.match(formatFinding(expiring, 'fr_FR'), /expire le 1 janvier 2030 à 13:05 UTC\.$/);
+  assert.match(formatFinding(expiring, 'fi'), /1\. tammikuuta 2030 klo 13\.05 UTC/);
+  assert.equal(expiring.args.date, 'Tue Jan  1 13:05:00 2030', 'the argument itself stays as the reference gives it');
+  const odd: Finding = { ...expiring, args: { ...expiring.args, date: 'soon' } };
+  assert.match(formatFinding(odd, 'en'), /expires on soon\.$/, 'a value that is not such a time is shown as it is');
+});
+
 test('an unknown locale gets the English text', () => {
   const text = formatFinding({ ...finding, tag: 'HAS_PARENT', args: { zone: 'a.example', pname: 'example' } }, 'xx');
   assert.equal(text, 'The parent zone example was found.');

@@ -54,15 +54,34 @@ const english = (): LocaleTexts => loaded('en')!;
 export const locales: readonly string[] = Object.freeze([...localeDirs.keys()].sort());
 
 /** Accepts 'fr', 'fr_FR', 'fr-FR'; anything else is English. */
-function textsFor(locale: string): LocaleTexts {
-  return loaded(locale.slice(0, 2).toLowerCase()) ?? english();
+function textsLocale(locale: string): string {
+  const language = locale.slice(0, 2).toLowerCase();
+  return localeDirs.has(language) ? language : 'en';
 }
 
-function fill(template: string, args: Finding['args']): string {
+function textsFor(locale: string): LocaleTexts {
+  return loaded(textsLocale(locale))!;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const gmtime = /^(?:Sun|Mon|Tue|Wed|Thu|Fri|Sat) ([A-Z][a-z]{2}) +(\d{1,2}) (\d\d):(\d\d):(\d\d) (\d{4})$/;
+
+// Findings carry times as the reference writes them (C's asctime, in UTC), so their arguments stay
+// comparable; the reader gets the date in their own language.
+function readableTime(text: string, locale: string): string {
+  const m = gmtime.exec(text);
+  const month = m ? months.indexOf(m[1]) : -1;
+  if (!m || month < 0) return text;
+  const time = Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
+  const options = { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' } as const;
+  return new Intl.DateTimeFormat(locale, options).format(time);
+}
+
+function fill(template: string, args: Finding['args'], locale: string): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string, offset: number) => {
     const value = Object.hasOwn(args, name) ? args[name] : undefined;
     if (value === undefined || value === null) return whole;
-    const text = String(value);
+    const text = name === 'date' ? readableTime(String(value), locale) : String(value);
     // A name given fully qualified ('ns1.example.') before the sentence's full stop: one dot, not two.
     return text.length > 1 && text.endsWith('.') && template[offset + whole.length] === '.' ? text.slice(0, -1) : text;
   });
@@ -86,7 +105,7 @@ export function messageTemplate(module: string, tag: string, locale: string): st
 
 export function formatFinding(finding: Finding, locale: string): string {
   const template = messageTemplate(finding.module, finding.tag, locale);
-  if (template !== undefined) return fill(template, finding.args);
+  if (template !== undefined) return fill(template, finding.args, textsLocale(locale));
   // A tag without text still tells the reader everything it carries.
   const args = Object.entries(finding.args).map(([k, v]) => `${k}=${String(v)}`).join('; ');
   return args ? `${finding.tag} (${args})` : finding.tag;
@@ -99,7 +118,7 @@ export function testCaseDescription(testcase: string, locale: string): string {
 
 /** A piece of the interface (a column header, a summary line) in `locale`, with `{arg}` filled in. */
 export function uiText(key: string, locale: string, args: Finding['args'] = {}): string {
-  return fill(lookup(textsFor(locale).ui, key) ?? lookup(english().ui, key) ?? key, args);
+  return fill(lookup(textsFor(locale).ui, key) ?? lookup(english().ui, key) ?? key, args, textsLocale(locale));
 }
 
 /** Every text of one locale exactly as written there (no English fallback), for the catalogue's tests. */
