@@ -146,6 +146,14 @@ describe('the web interface', () => {
     assert.match(await described('field-ds-0-digest'), /\S/);
     assert.equal(await page.locator('#field-ns-0-ns').getAttribute('aria-invalid'), null, 'a valid field is not marked');
     assert.match(page.url(), /\/$/, 'no test was started');
+    // Each message sits between its label and its input, so inputs of a row stay in line when only
+    // one of them is in error, and on a phone the domain's message is not pushed under its buttons.
+    const box = async (selector: string) => (await page.locator(selector).boundingBox()) ?? assert.fail(`${selector} is not shown`);
+    assert.equal((await box('#field-ns-0-ns')).y, (await box('#field-ns-0-ip')).y, 'a name server\'s name and address inputs in line');
+    await page.setViewportSize(PHONE);
+    const message = await box('#field-domain-error');
+    assert.ok(message.y + message.height <= (await box('#field-domain')).y, 'the domain\'s message above its input on a phone');
+    await page.setViewportSize(DESKTOP);
     await shots('02-form-errors');
   });
 

@@ -187,12 +187,12 @@ export function TestForm(props: { initialDomain: string }) {
         h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv6'))),
       h('div', { class: 'field' },
         h('label', { for: 'field-profile' }, t('profile')),
+        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')),
         h('select', {
           id: 'field-profile',
           value: profile,
           onChange: (e: Event) => setProfile((e.currentTarget as HTMLSelectElement).value),
           'aria-invalid': error('field-profile') ? 'true' : undefined,
           'aria-describedby': error('field-profile') ? 'field-profile-error' : undefined,
-        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))),
-        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')))));
+        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))))));
 }
