@@ -49,6 +49,8 @@ async function shots(name: string): Promise<void> {
   await page.setViewportSize(PHONE);
   const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than a 360px screen`);
+  const hidden = await inPage<number>(`Math.max(0, ...[...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth))`);
+  assert.ok(hidden <= 0, `${name}: a table is ${hidden}px wider than its box on a 360px screen (scrolled, partly out of sight)`);
   await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
   await checkAccessibility(`${name} (phone)`);
   await page.setViewportSize(DESKTOP);
