@@ -251,6 +251,9 @@ describe('the web interface', () => {
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('.toolbar').isVisible(), false);
     for (const body of await page.locator('.module-body').all()) assert.equal(await body.isVisible(), true);
+    assert.equal(await page.locator('.parameters dl').isVisible(), true, 'the test parameters are printed, open');
+    // A print leaves out backgrounds unless a style keeps them: white-on-red badges would be blank.
+    assert.equal(await inPage(`getComputedStyle(document.querySelector('.summary .overall .badge')).printColorAdjust`), 'exact');
     await page.screenshot({ path: join(ARTIFACTS, '07-report-print.png'), fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
