@@ -4,9 +4,12 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext } from 'preact/hooks';
 import english from './locales/en.json' with { type: 'json' };
+import { pluralForm } from './plural.ts';
 
 export type StringKey = keyof typeof english;
 export type Strings = Record<StringKey, string>;
+/** Texts that depend on a number come as `<base>_one` and `<base>_other`, named here by their base. */
+export type PluralKey = { [K in StringKey]: K extends `${infer Base}_other` ? Base : never }[StringKey];
 
 export const LANGUAGES = ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -59,6 +62,8 @@ export async function loadStrings(language: Language): Promise<Strings> {
 export interface I18n {
   language: Language;
   t: (key: StringKey, args?: Record<string, string | number>) => string;
+  /** The text for `count` things (its {count} filled in), in the form the language's plural rules pick. */
+  plural: (base: PluralKey, count: number) => string;
   /** The text with its placeholders replaced by page content (links, badges). */
   parts: (key: StringKey, args: Record<string, ComponentChildren>) => ComponentChildren[];
   dateTime: (iso: string) => string;
@@ -66,9 +71,11 @@ export interface I18n {
 
 export function makeI18n(language: Language, strings: Strings): I18n {
   const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const t: I18n['t'] = (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
   return {
     language,
-    t: (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole)),
+    t,
+    plural: (base, count) => t(`${base}_${pluralForm(language, count)}` as StringKey, { count }),
     parts: (key, args) => strings[key].split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) && part.slice(1, -1) in args ? args[part.slice(1, -1)] : part)),
     dateTime: (iso) => {
       const date = new Date(iso);
