@@ -45,6 +45,9 @@ async function checkAccessibility(name: string): Promise<void> {
 /** A full-page screenshot at desktop and at phone width; the accessibility check at both. */
 async function shots(name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+  const ragged = await inPage<number>(`[...document.querySelectorAll('.finding-list')].filter((list) =>
+    new Set([...list.querySelectorAll('.finding .message')].filter((m) => m.checkVisibility()).map((m) => Math.round(m.getBoundingClientRect().left))).size > 1).length`);
+  assert.equal(ragged, 0, `${name}: lists of findings whose messages do not start in one column`);
   await checkAccessibility(`${name} (desktop)`);
   await page.setViewportSize(PHONE);
   const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
