@@ -322,7 +322,16 @@ describe('the web interface', () => {
     const disappeared = Number(/\((\d+)\)/.exec((await page.locator('#disappeared-heading').textContent()) ?? '')?.[1]);
     assert.ok(appeared + disappeared > 0, 'leaving a name server out changed findings');
     assert.equal(await page.locator('.changes .finding').count(), appeared + disappeared);
+    // The two tests, each on its own labelled line: the delegated one was run first.
+    assert.deepEqual(await page.locator('.compare-sides dt').allTextContents(), ['Earlier test', 'Later test']);
+    assert.match((await page.locator('.compare-sides dd').nth(0).textContent()) ?? '', /\bDelegated/);
+    assert.match((await page.locator('.compare-sides dd').nth(1).textContent()) ?? '', /Undelegated/);
     await shots('11-compare');
+    // An address naming the later test first shows the same changes, still from the earlier test.
+    const [, from, to] = /\/compare\/(\w+)\/(\w+)$/.exec(page.url()) ?? [];
+    await page.goto(`${origin}/compare/${to}/${from}`);
+    await page.getByRole('heading', { level: 1, name: 'Changes for healthy.test' }).waitFor();
+    assert.match((await page.locator('#appeared-heading').textContent()) ?? '', new RegExp(`\\(${appeared}\\)`));
   });
 
   test('a batch: finished tests with links to their reports', async () => {

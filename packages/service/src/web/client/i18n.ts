@@ -1,7 +1,7 @@
 // The interface's own texts (labels, buttons) in the catalogue's seven languages. English is part of
 // the page; another language is fetched when chosen. Findings and test case descriptions come from
 // the API in the same language.
-import { createContext, type ComponentChildren } from 'preact';
+import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import english from './locales/en.json' with { type: 'json' };
 import { pluralForm } from './plural.ts';
@@ -64,8 +64,6 @@ export interface I18n {
   t: (key: StringKey, args?: Record<string, string | number>) => string;
   /** The text for `count` things (its {count} filled in), in the form the language's plural rules pick. */
   plural: (base: PluralKey, count: number) => string;
-  /** The text with its placeholders replaced by page content (links, badges). */
-  parts: (key: StringKey, args: Record<string, ComponentChildren>) => ComponentChildren[];
   dateTime: (iso: string) => string;
 }
 
@@ -76,7 +74,6 @@ export function makeI18n(language: Language, strings: Strings): I18n {
     language,
     t,
     plural: (base, count) => t(`${base}_${pluralForm(language, count)}` as StringKey, { count }),
-    parts: (key, args) => strings[key].split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) && part.slice(1, -1) in args ? args[part.slice(1, -1)] : part)),
     dateTime: (iso) => {
       const date = new Date(iso);
       return Number.isNaN(date.getTime()) ? iso : dates.format(date);
