@@ -338,6 +338,12 @@ describe('the web interface', () => {
     await rpc('add_api_user', { username: 'web', api_key: 'web-key' });
     const batch = (await rpc('add_batch_job', { username: 'web', api_key: 'web-key', domains: ['healthy.test', 'deadns.test'] })) as number;
     await page.goto(origin);
+    await page.getByLabel('Batch id').fill('twelve');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByText('A batch id is a whole number, such as 12.').waitFor();
+    assert.equal(await page.getByLabel('Batch id').getAttribute('aria-invalid'), 'true');
+    assert.equal(await inPage('document.activeElement?.id'), 'batch-id');
+    assert.match(page.url(), /\/$/, 'no batch page for an id that is no number');
     await page.getByLabel('Batch id').fill(String(batch));
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: `Batch ${batch}` }).waitFor();
