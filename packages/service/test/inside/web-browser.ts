@@ -199,6 +199,8 @@ describe('the web interface', () => {
     const seen = await inPage<number[]>('window.progressSeen');
     assert.equal(seen.at(-1), 100, `progress seen: ${seen.join(' ')}`);
     assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes down');
+    // An English page for a British browser (en-GB) writes its dates the British way.
+    assert.match((await page.locator('.report-meta').textContent()) ?? '', /Tested on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}/);
     await page.getByRole('button', { name: 'Expand all' }).click();
     await shots('04-report-healthy');
   });
@@ -206,6 +208,9 @@ describe('the web interface', () => {
   test('a broken zone: summary, modules marked with their worst level, filters, descriptions', async () => {
     const id = await startTest('deadns.test');
     // Its silent server makes it slow enough to photograph the progress bar, most of the time.
+    // Read at once: the bar may give way to the report at any moment.
+    const percentage = await inPage<string | null>(`document.querySelector('.progress-value')?.textContent ?? null`);
+    if (percentage !== null) assert.match(percentage, /^\d+%$/, 'an English percentage');
     if (await page.getByRole('progressbar').isVisible()) await shots('03-progress');
     // A reload while it runs finds the same test again from the address.
     await page.reload();

@@ -65,10 +65,24 @@ export interface I18n {
   /** The text for `count` things (its {count} filled in), in the form the language's plural rules pick. */
   plural: (base: PluralKey, count: number) => string;
   dateTime: (iso: string) => string;
+  /** 0 to 100 as a percentage: "40%" in English, "40 %" in Swedish or French. */
+  percent: (value: number) => string;
+}
+
+/**
+ * Where the browser asks for a regional form of the page's language (en-GB, fr-CA), dates and
+ * numbers follow it: an English page for a British browser shows "25 Nov 2026, 19:25", not the
+ * American "Nov 25, 2026, 7:25 PM".
+ */
+function regionalLocale(language: Language): string {
+  const primary = (tag: string) => tag.toLowerCase().split('-')[0];
+  return navigator.languages.find((tag) => primary(tag) === language || (language === 'nb' && ['no', 'nn'].includes(primary(tag) ?? ''))) ?? language;
 }
 
 export function makeI18n(language: Language, strings: Strings): I18n {
-  const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const locale = regionalLocale(language);
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const percentages = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
   const t: I18n['t'] = (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
   return {
     language,
@@ -78,6 +92,7 @@ export function makeI18n(language: Language, strings: Strings): I18n {
       const date = new Date(iso);
       return Number.isNaN(date.getTime()) ? iso : dates.format(date);
     },
+    percent: (value) => percentages.format(value / 100),
   };
 }
 
