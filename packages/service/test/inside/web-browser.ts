@@ -107,16 +107,26 @@ describe('the web interface', () => {
   test('a first load weighs little and needs nothing but the service', async () => {
     const fresh = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
     const first = await fresh.newPage();
-    let bytes = 0;
     const foreign: string[] = [];
+    const loads: Promise<{ headers: number; body: number; decoded: number; encoding: string }>[] = [];
+    let calls = 0;
     first.on('requestfinished', (request) => {
       if (!request.url().startsWith(origin)) foreign.push(request.url());
-      void request.sizes().then((sizes) => (bytes += sizes.responseBodySize + sizes.responseHeadersSize));
+      if (request.method() === 'POST') calls++;
+      loads.push((async () => {
+        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+        const decoded = (await response?.body())?.length ?? 0;
+        return { headers: sizes.responseHeadersSize, body: sizes.responseBodySize, decoded, encoding: (await response?.headerValue('content-encoding')) ?? 'none' };
+      })());
     });
     await first.goto(origin, { waitUntil: 'networkidle' });
     await first.getByRole('heading', { level: 1, name: 'Test a domain' }).waitFor();
     await first.waitForTimeout(200);
-    console.log(`# weight of a first load of / (every request, headers included): ${bytes} bytes`);
+    const sizes = await Promise.all(loads);
+    const sum = (part: 'headers' | 'body' | 'decoded') => sizes.reduce((total, size) => total + size[part], 0);
+    const bytes = sum('headers') + sum('body');
+    const encodings = [...new Set(sizes.map((size) => size.encoding))].join(', ');
+    console.log(`# weight of a first load of /: ${sizes.length} requests (${calls} of them JSON-RPC calls), ${bytes} bytes transferred (${sum('headers')} of response headers, ${sum('body')} of bodies as sent, encoding ${encodings}); the bodies uncompressed: ${sum('decoded')} bytes`);
     assert.deepEqual(foreign, []);
     assert.ok(bytes < 80_000, `${bytes} bytes`);
     await fresh.close();
