@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { TestResult, TestResults } from '../src/web/client/api.ts';
+import { pluralForm } from '../src/web/client/plural.ts';
 import { compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
 import { reportFile } from '../src/web/client/report-export.ts';
 import { parseRoute, paths } from '../src/web/client/routes.ts';
@@ -25,6 +26,19 @@ test('every language has every interface text, with the same placeholders as Eng
     }
     if (file !== 'en.json') assert.notEqual(strings.form_title, english.form_title, `${file} is translated`);
   }
+});
+
+test('texts that count things take the form the language\'s plural rules pick', () => {
+  const counted = (language: string, base: string, count: number) => load(`${language}.json`)[`${base}_${pluralForm(language, count)}`]?.replace('{count}', String(count));
+  assert.equal(counted('en', 'ds_count', 1), '1 DS record');
+  assert.equal(counted('en', 'ds_count', 0), '0 DS records');
+  assert.equal(counted('fi', 'ns_count', 2), '2 nimipalvelinta');
+  assert.equal(counted('fr', 'ns_count', 0), '0 serveur de noms');
+  assert.equal(counted('fr', 'ns_count', 1_000_000), '1000000 serveurs de noms', 'French "many" takes the other form');
+  // Every counted text has both forms in English, which every language is checked against above.
+  const english = Object.keys(load('en.json'));
+  const bases = (suffix: string) => english.filter((key) => key.endsWith(suffix)).map((key) => key.slice(0, -suffix.length)).sort();
+  assert.deepEqual(bases('_one'), bases('_other'));
 });
 
 test('addresses: each page has one, and anything else is not found', () => {

@@ -45,10 +45,15 @@ async function checkAccessibility(name: string): Promise<void> {
 /** A full-page screenshot at desktop and at phone width; the accessibility check at both. */
 async function shots(name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}-desktop.png`), fullPage: true });
+  const ragged = await inPage<number>(`[...document.querySelectorAll('.finding-list')].filter((list) =>
+    new Set([...list.querySelectorAll('.finding .message')].filter((m) => m.checkVisibility()).map((m) => Math.round(m.getBoundingClientRect().left))).size > 1).length`);
+  assert.equal(ragged, 0, `${name}: lists of findings whose messages do not start in one column`);
   await checkAccessibility(`${name} (desktop)`);
   await page.setViewportSize(PHONE);
   const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than a 360px screen`);
+  const hidden = await inPage<number>(`Math.max(0, ...[...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth))`);
+  assert.ok(hidden <= 0, `${name}: a table is ${hidden}px wider than its box on a 360px screen (scrolled, partly out of sight)`);
   await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
   await checkAccessibility(`${name} (phone)`);
   await page.setViewportSize(DESKTOP);
@@ -102,16 +107,26 @@ describe('the web interface', () => {
   test('a first load weighs little and needs nothing but the service', async () => {
     const fresh = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB' });
     const first = await fresh.newPage();
-    let bytes = 0;
     const foreign: string[] = [];
+    const loads: Promise<{ headers: number; body: number; decoded: number; encoding: string }>[] = [];
+    let calls = 0;
     first.on('requestfinished', (request) => {
       if (!request.url().startsWith(origin)) foreign.push(request.url());
-      void request.sizes().then((sizes) => (bytes += sizes.responseBodySize + sizes.responseHeadersSize));
+      if (request.method() === 'POST') calls++;
+      loads.push((async () => {
+        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+        const decoded = (await response?.body())?.length ?? 0;
+        return { headers: sizes.responseHeadersSize, body: sizes.responseBodySize, decoded, encoding: (await response?.headerValue('content-encoding')) ?? 'none' };
+      })());
     });
     await first.goto(origin, { waitUntil: 'networkidle' });
     await first.getByRole('heading', { level: 1, name: 'Test a domain' }).waitFor();
     await first.waitForTimeout(200);
-    console.log(`# weight of a first load of / (every request, headers included): ${bytes} bytes`);
+    const sizes = await Promise.all(loads);
+    const sum = (part: 'headers' | 'body' | 'decoded') => sizes.reduce((total, size) => total + size[part], 0);
+    const bytes = sum('headers') + sum('body');
+    const encodings = [...new Set(sizes.map((size) => size.encoding))].join(', ');
+    console.log(`# weight of a first load of /: ${sizes.length} requests (${calls} of them JSON-RPC calls), ${bytes} bytes transferred (${sum('headers')} of response headers, ${sum('body')} of bodies as sent, encoding ${encodings}); the bodies uncompressed: ${sum('decoded')} bytes`);
     assert.deepEqual(foreign, []);
     assert.ok(bytes < 80_000, `${bytes} bytes`);
     await fresh.close();
@@ -146,6 +161,14 @@ describe('the web interface', () => {
     assert.match(await described('field-ds-0-digest'), /\S/);
     assert.equal(await page.locator('#field-ns-0-ns').getAttribute('aria-invalid'), null, 'a valid field is not marked');
     assert.match(page.url(), /\/$/, 'no test was started');
+    // Each message sits between its label and its input, so inputs of a row stay in line when only
+    // one of them is in error, and on a phone the domain's message is not pushed under its buttons.
+    const box = async (selector: string) => (await page.locator(selector).boundingBox()) ?? assert.fail(`${selector} is not shown`);
+    assert.equal((await box('#field-ns-0-ns')).y, (await box('#field-ns-0-ip')).y, 'a name server\'s name and address inputs in line');
+    await page.setViewportSize(PHONE);
+    const message = await box('#field-domain-error');
+    assert.ok(message.y + message.height <= (await box('#field-domain')).y, 'the domain\'s message above its input on a phone');
+    await page.setViewportSize(DESKTOP);
     await shots('02-form-errors');
   });
 
@@ -186,6 +209,8 @@ describe('the web interface', () => {
     const seen = await inPage<number[]>('window.progressSeen');
     assert.equal(seen.at(-1), 100, `progress seen: ${seen.join(' ')}`);
     assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes down');
+    // An English page for a British browser (en-GB) writes its dates the British way.
+    assert.match((await page.locator('.report-meta').textContent()) ?? '', /Tested on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}/);
     await page.getByRole('button', { name: 'Expand all' }).click();
     await shots('04-report-healthy');
   });
@@ -193,6 +218,9 @@ describe('the web interface', () => {
   test('a broken zone: summary, modules marked with their worst level, filters, descriptions', async () => {
     const id = await startTest('deadns.test');
     // Its silent server makes it slow enough to photograph the progress bar, most of the time.
+    // Read at once: the bar may give way to the report at any moment.
+    const percentage = await inPage<string | null>(`document.querySelector('.progress-value')?.textContent ?? null`);
+    if (percentage !== null) assert.match(percentage, /^\d+%$/, 'an English percentage');
     if (await page.getByRole('progressbar').isVisible()) await shots('03-progress');
     // A reload while it runs finds the same test again from the address.
     await page.reload();
@@ -241,6 +269,9 @@ describe('the web interface', () => {
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('.toolbar').isVisible(), false);
     for (const body of await page.locator('.module-body').all()) assert.equal(await body.isVisible(), true);
+    assert.equal(await page.locator('.parameters dl').isVisible(), true, 'the test parameters are printed, open');
+    // A print leaves out backgrounds unless a style keeps them: white-on-red badges would be blank.
+    assert.equal(await inPage(`getComputedStyle(document.querySelector('.summary .overall .badge')).printColorAdjust`), 'exact');
     await page.screenshot({ path: join(ARTIFACTS, '07-report-print.png'), fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
@@ -252,6 +283,9 @@ describe('the web interface', () => {
     const swedish = (await rpc('get_test_results', { id, language: 'sv' })) as typeof results;
     assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), swedish.results.map((r) => r.message).sort());
     assert.equal(await inPage('document.documentElement.lang'), 'sv');
+    // Findings of no particular test case are headed in the page's language, not by the engine's id.
+    await page.getByRole('heading', { level: 4, name: 'Allmänt', exact: true }).first().waitFor();
+    assert.equal(await page.getByRole('heading', { level: 4, name: 'UNSPECIFIED' }).count(), 0);
     await shots('08-report-swedish');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
@@ -266,7 +300,7 @@ describe('the web interface', () => {
     await page.getByLabel('Domain name').fill('healthy.test');
     await page.getByText('Advanced options').click();
     await page.getByRole('button', { name: 'Fill in from the parent zone' }).click();
-    await page.getByText(/Filled in 4 name servers and 1 DS records/).waitFor();
+    await page.getByText('Filled in 4 name servers and 1 DS record from the parent zone.').waitFor();
     const names = await Promise.all((await page.locator('.ns-row input[id$="-ns"]').all()).map((input) => input.inputValue()));
     assert.deepEqual([...new Set(names)].sort(), ['ns1.healthy.test', 'ns2.healthy.test']);
     assert.match(await page.locator('#field-ds-0-digest').inputValue(), /^[0-9a-f]{64}$/i);
@@ -303,13 +337,28 @@ describe('the web interface', () => {
     const disappeared = Number(/\((\d+)\)/.exec((await page.locator('#disappeared-heading').textContent()) ?? '')?.[1]);
     assert.ok(appeared + disappeared > 0, 'leaving a name server out changed findings');
     assert.equal(await page.locator('.changes .finding').count(), appeared + disappeared);
+    // The two tests, each on its own labelled line: the delegated one was run first.
+    assert.deepEqual(await page.locator('.compare-sides dt').allTextContents(), ['Earlier test', 'Later test']);
+    assert.match((await page.locator('.compare-sides dd').nth(0).textContent()) ?? '', /\bDelegated/);
+    assert.match((await page.locator('.compare-sides dd').nth(1).textContent()) ?? '', /Undelegated/);
     await shots('11-compare');
+    // An address naming the later test first shows the same changes, still from the earlier test.
+    const [, from, to] = /\/compare\/(\w+)\/(\w+)$/.exec(page.url()) ?? [];
+    await page.goto(`${origin}/compare/${to}/${from}`);
+    await page.getByRole('heading', { level: 1, name: 'Changes for healthy.test' }).waitFor();
+    assert.match((await page.locator('#appeared-heading').textContent()) ?? '', new RegExp(`\\(${appeared}\\)`));
   });
 
   test('a batch: finished tests with links to their reports', async () => {
     await rpc('add_api_user', { username: 'web', api_key: 'web-key' });
     const batch = (await rpc('add_batch_job', { username: 'web', api_key: 'web-key', domains: ['healthy.test', 'deadns.test'] })) as number;
     await page.goto(origin);
+    await page.getByLabel('Batch id').fill('twelve');
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByText('A batch id is a whole number, such as 12.').waitFor();
+    assert.equal(await page.getByLabel('Batch id').getAttribute('aria-invalid'), 'true');
+    assert.equal(await inPage('document.activeElement?.id'), 'batch-id');
+    assert.match(page.url(), /\/$/, 'no batch page for an id that is no number');
     await page.getByLabel('Batch id').fill(String(batch));
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('heading', { level: 1, name: `Batch ${batch}` }).waitFor();

@@ -1,12 +1,15 @@
 // The interface's own texts (labels, buttons) in the catalogue's seven languages. English is part of
 // the page; another language is fetched when chosen. Findings and test case descriptions come from
 // the API in the same language.
-import { createContext, type ComponentChildren } from 'preact';
+import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import english from './locales/en.json' with { type: 'json' };
+import { pluralForm } from './plural.ts';
 
 export type StringKey = keyof typeof english;
 export type Strings = Record<StringKey, string>;
+/** Texts that depend on a number come as `<base>_one` and `<base>_other`, named here by their base. */
+export type PluralKey = { [K in StringKey]: K extends `${infer Base}_other` ? Base : never }[StringKey];
 
 export const LANGUAGES = ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -59,21 +62,37 @@ export async function loadStrings(language: Language): Promise<Strings> {
 export interface I18n {
   language: Language;
   t: (key: StringKey, args?: Record<string, string | number>) => string;
-  /** The text with its placeholders replaced by page content (links, badges). */
-  parts: (key: StringKey, args: Record<string, ComponentChildren>) => ComponentChildren[];
+  /** The text for `count` things (its {count} filled in), in the form the language's plural rules pick. */
+  plural: (base: PluralKey, count: number) => string;
   dateTime: (iso: string) => string;
+  /** 0 to 100 as a percentage: "40%" in English, "40 %" in Swedish or French. */
+  percent: (value: number) => string;
+}
+
+/**
+ * Where the browser asks for a regional form of the page's language (en-GB, fr-CA), dates and
+ * numbers follow it: an English page for a British browser shows "25 Nov 2026, 19:25", not the
+ * American "Nov 25, 2026, 7:25 PM".
+ */
+function regionalLocale(language: Language): string {
+  const primary = (tag: string) => tag.toLowerCase().split('-')[0];
+  return navigator.languages.find((tag) => primary(tag) === language || (language === 'nb' && ['no', 'nn'].includes(primary(tag) ?? ''))) ?? language;
 }
 
 export function makeI18n(language: Language, strings: Strings): I18n {
-  const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' });
+  const locale = regionalLocale(language);
+  const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
+  const percentages = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const t: I18n['t'] = (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
   return {
     language,
-    t: (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole)),
-    parts: (key, args) => strings[key].split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) && part.slice(1, -1) in args ? args[part.slice(1, -1)] : part)),
+    t,
+    plural: (base, count) => t(`${base}_${pluralForm(language, count)}` as StringKey, { count }),
     dateTime: (iso) => {
       const date = new Date(iso);
       return Number.isNaN(date.getTime()) ? iso : dates.format(date);
     },
+    percent: (value) => percentages.format(value / 100),
   };
 }
 

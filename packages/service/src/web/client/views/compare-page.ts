@@ -1,4 +1,4 @@
-// /compare/<earlier>/<later>: the findings that appeared and went away between two tests.
+// /compare/<test id>/<test id>: the findings that appeared and went away between two tests.
 import { h } from 'preact';
 import { api } from '../api.ts';
 import { useI18n } from '../i18n.ts';
@@ -10,10 +10,12 @@ import { asyncView, OverallBadge, PageHeading } from './common.ts';
 import { FindingList, isUndelegated } from './report.ts';
 
 export function ComparePage(props: { from: string; to: string }) {
-  const { t, parts, dateTime, language } = useI18n();
+  const { t, dateTime, language } = useI18n();
   const reports = useAsync(() => Promise.all([api.testResults(props.from, language), api.testResults(props.to, language)]), [props.from, props.to, language]);
   return h('section', { class: 'compare' },
-    asyncView(reports, ([from, to]) => {
+    asyncView(reports, (pair) => {
+        // What changed since the earlier test, whichever order the address names them in.
+        const [from, to] = [...pair].sort((a, b) => a.created_at.localeCompare(b.created_at)) as typeof pair;
         const diff = compareReports(from.results, to.results);
         const side = (report: typeof from) =>
           h('span', { class: 'side' },
@@ -23,7 +25,9 @@ export function ComparePage(props: { from: string; to: string }) {
         return [
           h(PageHeading, null, t('compare_title', { domain: to.params.domain })),
           from.params.domain !== to.params.domain && h('p', { class: 'alert' }, t('different_domains', { from: from.params.domain, to: to.params.domain })),
-          h('p', { class: 'compare-sides' }, parts('compare_between', { from: side(from), to: side(to) })),
+          h('dl', { class: 'compare-sides' },
+            h('dt', null, t('compare_earlier')), h('dd', null, side(from)),
+            h('dt', null, t('compare_later')), h('dd', null, side(to))),
           h('section', { class: 'changes appeared', 'aria-labelledby': 'appeared-heading' },
             h('h2', { id: 'appeared-heading' }, t('appeared', { count: diff.appeared.length })),
             diff.appeared.length ? h(FindingList, { results: diff.appeared, withModule: true }) : h('p', null, t('no_changes'))),

@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Level, TestResult, TestResults } from '../api.ts';
-import { useI18n } from '../i18n.ts';
+import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
 import { countByLevel, groupByModule, LEVELS, overallResult, severity, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
@@ -95,6 +95,12 @@ export function Report(props: { report: TestResults }) {
     h(Parameters, { report }));
 }
 
+/**
+ * A test case's id as a reader sees it. The engine files the findings of no particular test case
+ * under UNSPECIFIED, which has no description and is no word of the page's language.
+ */
+const testcaseName = (testcase: string, t: I18n['t']) => (testcase === 'UNSPECIFIED' ? t('testcase_general') : testcase);
+
 function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
   const { group, shown } = props;
@@ -114,18 +120,20 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
       group.testcases.map((testcase) => {
         const shownResults = testcase.results.filter((r) => shown.has(r.level));
         if (shownResults.length === 0) return null;
+        const described = testcase.description !== testcase.testcase;
         return h('section', { key: testcase.testcase, class: 'testcase' },
-          h('h4', null, testcase.description, testcase.description === testcase.testcase ? null : h('span', { class: 'testcase-id' }, ` ${testcase.testcase}`)),
+          h('h4', null, described ? testcase.description : testcaseName(testcase.testcase, t), described ? h('span', { class: 'testcase-id' }, ` ${testcase.testcase}`) : null),
           h(FindingList, { results: shownResults }));
       })));
 }
 
 export function FindingList(props: { results: TestResult[]; withModule?: boolean }) {
+  const { t } = useI18n();
   return h('ul', { class: 'finding-list' },
     props.results.map((r, i) =>
       h('li', { key: i, class: `finding level-${r.level.toLowerCase()}` },
         h(LevelBadge, { level: r.level }),
-        h('span', { class: 'message' }, props.withModule ? h('span', { class: 'testcase-id' }, `${r.testcase} `) : null, r.message))));
+        h('span', { class: 'message' }, props.withModule ? h('span', { class: 'testcase-id' }, `${testcaseName(r.testcase, t)} `) : null, r.message))));
 }
 
 function Parameters(props: { report: TestResults }) {

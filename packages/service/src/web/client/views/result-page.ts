@@ -48,12 +48,12 @@ export function ResultPage(props: { id: string }) {
 }
 
 function ProgressBar(props: { domain: string; progress: number }) {
-  const { t } = useI18n();
+  const { t, percent } = useI18n();
   return h('section', { class: 'progress-page' },
     h(PageHeading, null, t('testing_title', { domain: props.domain || '…' })),
     h('label', { for: 'test-progress', class: 'progress-label' }, t('progress')),
     h('progress', { id: 'test-progress', max: 100, value: props.progress }),
-    h('p', { class: 'progress-value', 'aria-hidden': 'true' }, `${props.progress} %`),
+    h('p', { class: 'progress-value', 'aria-hidden': 'true' }, percent(props.progress)),
     props.progress === 0 && h('p', { class: 'hint' }, t('waiting_for_agent')));
 }
 

@@ -22,7 +22,7 @@ interface Errors { fields: Map<string, string>; other: string[] }
 const noErrors: Errors = { fields: new Map(), other: [] };
 
 export function TestForm(props: { initialDomain: string }) {
-  const { t, language } = useI18n();
+  const { t, plural, language } = useI18n();
   const [domain, setDomain] = useState(props.initialDomain);
   const [nameservers, setNameservers] = useState<NsRow[]>([emptyNs()]);
   const [dsRows, setDsRows] = useState<DsRow[]>([]);
@@ -111,7 +111,7 @@ export function TestForm(props: { initialDomain: string }) {
       setNameservers(data.ns_list.length > 0 ? data.ns_list.map((n) => ({ ns: n.ns, ip: n.ip })) : [emptyNs()]);
       setDsRows(data.ds_list.map((d) => ({ keytag: String(d.keytag), algorithm: String(d.algorithm), digtype: String(d.digtype), digest: d.digest })));
       setErrors(noErrors);
-      setStatus(t('fetched_from_parent', { ns: data.ns_list.length, ds: data.ds_list.length }));
+      setStatus(t('fetched_from_parent', { ns: plural('ns_count', data.ns_list.length), ds: plural('ds_count', data.ds_list.length) }));
     } catch (error) {
       setStatus('');
       refused(error);
@@ -187,12 +187,12 @@ export function TestForm(props: { initialDomain: string }) {
         h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv6'))),
       h('div', { class: 'field' },
         h('label', { for: 'field-profile' }, t('profile')),
+        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')),
         h('select', {
           id: 'field-profile',
           value: profile,
           onChange: (e: Event) => setProfile((e.currentTarget as HTMLSelectElement).value),
           'aria-invalid': error('field-profile') ? 'true' : undefined,
           'aria-describedby': error('field-profile') ? 'field-profile-error' : undefined,
-        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))),
-        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')))));
+        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))))));
 }
