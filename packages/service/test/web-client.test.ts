@@ -94,10 +94,16 @@ test('exports: JSON as given, CSV quoted where needed, plain text by module', ()
   assert.equal(json.name, 'example.test-0123456789abcdef.json');
   assert.deepEqual(JSON.parse(json.text), report);
   const csv = reportFile(report, 'csv').text.split('\r\n');
-  assert.equal(csv[0], 'module,testcase,level,message,ns');
+  assert.equal(csv[0], '\uFEFFmodule,testcase,level,message,ns', 'a byte order mark, so that Excel reads UTF-8');
   assert.equal(csv[3], 'BASIC,Basic02,ERROR,"ns1 says ""no"", badly",');
   assert.equal(csv[4], 'BASIC,Basic01,NOTICE,"Second, line\nbreak",');
   assert.equal(csv.length, report.results.length + 2);
+  const hostile = { ...report, results: [r('ZONE', 'Zone09', 'ERROR', '=HYPERLINK("http://x.test")'), r('ZONE', 'Zone09', 'INFO', '@SUM(1)'), r('ZONE', 'Zone09', 'INFO', '-2+3')] };
+  assert.deepEqual(reportFile(hostile, 'csv').text.split('\r\n').slice(1, 4), [
+    `ZONE,Zone09,ERROR,"'=HYPERLINK(""http://x.test"")",`,
+    "ZONE,Zone09,INFO,'@SUM(1),",
+    "ZONE,Zone09,INFO,'-2+3,",
+  ], 'a cell a spreadsheet would run as a formula stays text');
   const text = reportFile(report, 'txt').text;
   assert.match(text, /^example\.test 2026-01-02T03:04:05Z 0123456789abcdef\n\nSYSTEM\n {2}INFO {5}UNSPECIFIED {2}Engine 1\.0\n\nBASIC\n/);
   assert.match(text, /\n {2}WARNING {2}DNSSEC01 {2}Weak digest\n$/);

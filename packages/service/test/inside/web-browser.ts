@@ -261,7 +261,7 @@ describe('the web interface', () => {
     assert.deepEqual((JSON.parse(json.text) as { results: unknown[] }).results, results.results);
     const csv = await save('CSV');
     assert.equal(csv.text.trimEnd().split('\r\n').length, results.results.length + 1);
-    assert.match(csv.text, /^module,testcase,level,message,ns\r\n/);
+    assert.match(csv.text, /^\uFEFFmodule,testcase,level,message,ns\r\n/);
     const text = await save('Plain text');
     assert.ok(text.text.includes(problem.message));
 

@@ -3,14 +3,22 @@ import type { TestResults } from './api.ts';
 
 export type ExportFormat = 'json' | 'csv' | 'txt';
 
-const csvField = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+// A cell that a spreadsheet would take for a formula is kept as text (OWASP's CSV injection advice):
+// names and messages come from DNS answers that anyone can write.
+const asText = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+const csvField = (value: string) => {
+  const text = asText(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+// Excel reads a CSV file as UTF-8 only when it starts with a byte order mark; without it å, ä, ø are garbled.
+const byteOrderMark = '\uFEFF';
 
 export function reportFile(report: TestResults, format: ExportFormat): { name: string; type: string; text: string } {
   const name = `${report.params.domain || 'root'}-${report.hash_id}.${format}`;
   if (format === 'json') return { name, type: 'application/json', text: `${JSON.stringify(report, null, 2)}\n` };
   if (format === 'csv') {
     const rows = [['module', 'testcase', 'level', 'message', 'ns'], ...report.results.map((r) => [r.module, r.testcase, r.level, r.message, r.ns ?? ''])];
-    return { name, type: 'text/csv', text: rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n' };
+    return { name, type: 'text/csv', text: byteOrderMark + rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n' };
   }
   const width = Math.max(0, ...report.results.map((r) => r.level.length));
   const lines = [`${report.params.domain} ${report.created_at} ${report.hash_id}`, ''];
