@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { TestResult, TestResults } from '../src/web/client/api.ts';
 import { pluralForm } from '../src/web/client/plural.ts';
-import { compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
+import { collapseRepeats, compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
 import { reportFile } from '../src/web/client/report-export.ts';
 import { parseRoute, paths } from '../src/web/client/routes.ts';
 
@@ -77,6 +77,15 @@ test('findings grouped by module and test case in the engine\'s order, each modu
   assert.equal(overallResult(report.results), 'error');
   assert.equal(overallResult([r('A', 'a', 'NOTICE', 'x')]), 'ok');
   assert.equal(overallResult([r('A', 'a', 'WARNING', 'x'), r('A', 'a', 'CRITICAL', 'y')]), 'critical');
+});
+
+test('a finding said again is listed once, with how often it came, where it first came', () => {
+  const results = [r('DNSSEC', 'DNSSEC05', 'INFO', 'key 1 ok'), r('DNSSEC', 'DNSSEC05', 'INFO', 'key 2 ok'), r('DNSSEC', 'DNSSEC05', 'INFO', 'key 1 ok'), r('DNSSEC', 'DNSSEC05', 'WARNING', 'key 1 ok')];
+  assert.deepEqual(collapseRepeats(results), [
+    { result: results[0], times: 2 },
+    { result: results[1], times: 1 },
+    { result: results[3], times: 1 },
+  ]);
 });
 
 test('a comparison lists findings that appeared and went away, counting repeated findings', () => {

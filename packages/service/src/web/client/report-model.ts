@@ -48,6 +48,20 @@ export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_de
 const key = (r: TestResult) => JSON.stringify([r.module, r.testcase, r.level, r.message]);
 
 /**
+ * The same finding said again (the engine repeats some once per server or query, as the reference
+ * does) is listed once, with how often it came, where it first came.
+ */
+export function collapseRepeats(results: readonly TestResult[]): { result: TestResult; times: number }[] {
+  const listed = new Map<string, { result: TestResult; times: number }>();
+  for (const result of results) {
+    const entry = listed.get(key(result));
+    if (entry) entry.times++;
+    else listed.set(key(result), { result, times: 1 });
+  }
+  return [...listed.values()];
+}
+
+/**
  * Findings of `after` that `before` did not have, and the reverse; a finding reported twice in one
  * and once in the other counts once as changed. Both reports must be in the same language.
  */

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Level, TestResult, TestResults } from '../api.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
-import { countByLevel, groupByModule, LEVELS, overallResult, severity, type ModuleGroup } from '../report-model.ts';
+import { collapseRepeats, countByLevel, groupByModule, LEVELS, overallResult, severity, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
 import { paths } from '../routes.ts';
 import { LevelBadge, OverallBadge, PageHeading } from './common.ts';
@@ -128,12 +128,15 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
 }
 
 export function FindingList(props: { results: TestResult[]; withModule?: boolean }) {
-  const { t } = useI18n();
+  const { t, plural } = useI18n();
   return h('ul', { class: 'finding-list' },
-    props.results.map((r, i) =>
+    collapseRepeats(props.results).map(({ result: r, times }, i) =>
       h('li', { key: i, class: `finding level-${r.level.toLowerCase()}` },
         h(LevelBadge, { level: r.level }),
-        h('span', { class: 'message' }, props.withModule ? h('span', { class: 'testcase-id' }, `${testcaseName(r.testcase, t)} `) : null, r.message))));
+        h('span', { class: 'message' },
+          props.withModule ? h('span', { class: 'testcase-id' }, `${testcaseName(r.testcase, t)} `) : null,
+          r.message,
+          times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null))));
 }
 
 function Parameters(props: { report: TestResults }) {
