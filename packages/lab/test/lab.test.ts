@@ -333,6 +333,58 @@ test('DNSSEC denialGap: the NXDOMAIN answer offers only denial records that do n
   assert.ok(healthy.authority.some((rr) => recordIs(rr, RRType.NSEC3) && nsec3Covers(rr, Name.fromString('xx--oplk4f3fgh9lksdfhu7h--xx.healthy.test'))));
 });
 
+test('DNSSEC keys and DS: the DS can name the ZSK; sep: false makes a CSK of flags 256; a second algorithm; foreign DNSKEYs and DS', { skip }, async () => {
+  const withDo = { edns: { udpSize: 1232, do: true } };
+  const keys = async (zone: string): Promise<{ tag: number; flags: number; algorithm: number }[]> =>
+    (await answer(`ns1.${zone}`, zone, RRType.DNSKEY, withDo)).answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [{ tag: keyTag(rr.rdata), flags: rr.rdata.flags, algorithm: rr.rdata.algorithm }] : []));
+  const ds = async (zone: string): Promise<{ tag: number; digestType: number }[]> =>
+    (await answer('ns1.nic.test', zone, RRType.DS, withDo)).answer.flatMap((rr) => (recordIs(rr, RRType.DS) ? [{ tag: rr.rdata.keyTag, digestType: rr.rdata.digestType }] : []));
+  const zskKeys = await keys('dnssec-ds-zsk.test');
+  assert.deepEqual((await ds('dnssec-ds-zsk.test')).map((d) => zskKeys.find((k) => k.tag === d.tag)?.flags), [256]);
+  assert.deepEqual((await keys('dnssec-csk-no-sep.test')).map((k) => k.flags), [256]);
+  assert.deepEqual((await keys('dnssec-algo-not-signing.test')).map((k) => `${k.algorithm}/${k.flags}`).sort(), ['13/256', '13/257', '15/256', '15/257']);
+  assert.deepEqual(await ds('dnssec-no-ds.test'), []);
+  assert.ok((await keys('dnssec-algo-private.test')).some((k) => k.algorithm === 253 && k.flags === 257));
+  const nonZone = await keys('dnssec-ds-non-zone-key.test');
+  assert.ok((await ds('dnssec-ds-non-zone-key.test')).some((d) => nonZone.find((k) => k.tag === d.tag)?.flags === 0));
+  assert.deepEqual((await ds('dnssec-ds-digests.test')).map((d) => d.digestType).sort(), [0, 2, 3, 5]);
+});
+
+test('DNSSEC signatures after signing: removed per type, algorithm or signer; spoilt bytes or key tag; servers that strip them', { skip }, async () => {
+  const withDo = { edns: { udpSize: 1232, do: true } };
+  const signers = async (server: string, zone: string, type: number, name = zone): Promise<number[]> =>
+    (await answer(server, name, type, withDo)).answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === type ? [rr.rdata.algorithm] : []));
+  assert.deepEqual(await signers('ns1.dnssec-algo-not-signing.test', 'dnssec-algo-not-signing.test', RRType.SOA), [13]);
+  assert.deepEqual((await signers('ns1.dnssec-algo-not-signing.test', 'dnssec-algo-not-signing.test', RRType.MX)).sort(), [13, 15]);
+  assert.deepEqual(await signers('ns1.dnssec-cds-unsigned.test', 'dnssec-cds-unsigned.test', RRType.CDS), []);
+  assert.deepEqual(await signers('ns1.dnssec-cds-unsigned.test', 'dnssec-cds-unsigned.test', RRType.SOA), [13]);
+  const stale = await answer('ns1.dnssec-stale-signatures.test', 'dnssec-stale-signatures.test', RRType.DNSKEY, withDo);
+  const published = stale.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [keyTag(rr.rdata)] : []));
+  const signedBy = stale.answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) ? [rr.rdata.keyTag] : []));
+  assert.equal(signedBy.length, 2);
+  assert.equal(signedBy.filter((tag) => published.includes(tag)).length, 1);
+  // A server that strips RRSIGs over NSEC: the denial is there, its signatures are not.
+  const denial = await answer('ns1.dnssec-nsec-unsigned.test', 'xx--oplk4f3fgh9lksdfhu7h--xx.dnssec-nsec-unsigned.test', RRType.A, withDo);
+  assert.ok(denial.authority.some((rr) => rr.type === RRType.NSEC));
+  assert.ok(denial.authority.some((rr) => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.SOA));
+  assert.ok(!denial.authority.some((rr) => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.NSEC));
+  const stripped = await answer('ns1.dnssec-denial-stripped.test', 'xx--oplk4f3fgh9lksdfhu7h--xx.dnssec-denial-stripped.test', RRType.A, withDo);
+  assert.equal(stripped.rcode, Rcode.NXDOMAIN);
+  assert.ok(!stripped.authority.some((rr) => rr.type === RRType.NSEC || (recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.NSEC)));
+});
+
+test('DNSSEC cds modes: one of the pair alone, for the ZSK, for an unpublished key, or on one server only', { skip }, async () => {
+  const count = async (server: string, zone: string, type: number): Promise<number> => (await answer(server, zone, type)).answer.filter((rr) => rr.type === type).length;
+  assert.deepEqual([await count('ns1.dnssec-cds-only.test', 'dnssec-cds-only.test', RRType.CDS), await count('ns1.dnssec-cds-only.test', 'dnssec-cds-only.test', RRType.CDNSKEY)], [1, 0]);
+  assert.deepEqual([await count('ns1.dnssec-cdnskey-only.test', 'dnssec-cdnskey-only.test', RRType.CDS), await count('ns1.dnssec-cdnskey-only.test', 'dnssec-cdnskey-only.test', RRType.CDNSKEY)], [0, 1]);
+  const cdnskey = (await answer('ns1.dnssec-cds-zsk.test', 'dnssec-cds-zsk.test', RRType.CDNSKEY)).answer.find((rr) => recordIs(rr, RRType.CDNSKEY));
+  assert.equal(cdnskey && recordIs(cdnskey, RRType.CDNSKEY) ? cdnskey.rdata.flags : undefined, 256);
+  const unpublished = (await answer('ns1.dnssec-cds-unpublished.test', 'dnssec-cds-unpublished.test', RRType.CDS)).answer.flatMap((rr) => (recordIs(rr, RRType.CDS) ? [rr.rdata.keyTag] : []));
+  const published = (await answer('ns1.dnssec-cds-unpublished.test', 'dnssec-cds-unpublished.test', RRType.DNSKEY)).answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [keyTag(rr.rdata)] : []));
+  assert.ok(unpublished.length === 1 && !published.includes(unpublished[0]));
+  assert.deepEqual([await count('ns1.dnssec-cds-inconsistent.test', 'dnssec-cds-inconsistent.test', RRType.CDS), await count('ns2.dnssec-cds-inconsistent.test', 'dnssec-cds-inconsistent.test', RRType.CDS)], [1, 0]);
+});
+
 test('a non-existent domain: the TLD says NXDOMAIN', { skip }, async () => {
   assert.equal((await answer('ns2.nic.test', 'missing.test', RRType.SOA)).rcode, Rcode.NXDOMAIN);
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { catalogueNames, loadScenario, parseScenarioText, ScenarioError } from '../src/index.ts';
 import { spoilDs, parentOrigin } from '../src/world/delegation.ts';
+import { removeSignatures, spoilSignatures } from '../src/world/dnssec-extras.ts';
 import { signatureTime } from '../src/world/signature-time.ts';
 import { reverseName } from '../src/world/reverse-names.ts';
 import { bindConfig } from '../src/world/bind-config.ts';
@@ -24,7 +25,7 @@ test('a YAML scenario parses with defaults filled in and names made absolute', (
   const file = parseScenarioText(root, 'x.yaml');
   assert.equal(file.servers[0]?.name, 'a.root.test.');
   assert.deepEqual(file.servers[0]?.aliases, []);
-  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false });
+  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false, stripRrsigs: [], stripRecords: [] });
   assert.equal(file.zones[0]?.delegated, true);
 });
 
@@ -111,6 +112,40 @@ test('a spoilt DS keeps its shape but changes what it says', () => {
   assert.notEqual(digest[6], 'BC020BB4D34E0B164F326EF88292E696143BC62DE5D86946689351094124EDD5');
   assert.equal(digest[6]?.length, 64);
   assert.equal(spoilDs(ds, 'wrong-keytag').split(' ')[3], '5811');
+});
+
+test('dnssec options: defaults, and DNSKEY and DS rdata checked for shape', () => {
+  const zone = (dnssec: string): string => `${root}\n  - origin: x.\n    servers: [a.root.test.]\n    text: ""\n    dnssec: ${dnssec}\n`;
+  const dnssec = parseScenarioText(zone('{}'), 'd.yaml').zones[1]?.dnssec;
+  assert.deepEqual([dnssec?.sep, dnssec?.extraDnskeys, dnssec?.extraDs, dnssec?.removeRrsigs, dnssec?.spoilRrsigs], [true, [], [], [], []]);
+  const spoilt = parseScenarioText(zone('{ spoilRrsigs: [{ type: soa }], extraDnskeys: [{ rdata: "257 3 253 AAEC" }] }'), 'd.yaml').zones[1]?.dnssec;
+  assert.deepEqual(spoilt?.spoilRrsigs, [{ type: 'SOA', spoil: 'signature' }]);
+  assert.deepEqual(spoilt?.extraDnskeys, [{ rdata: '257 3 253 AAEC', ds: false }]);
+  assert.throws(() => parseScenarioText(zone('{ extraDs: ["12345 13 2 not-hex"] }'), 'd.yaml'), /extraDs\.0: must be DS rdata/);
+  assert.throws(() => parseScenarioText(zone('{ extraDnskeys: [{ rdata: "257 3" }] }'), 'd.yaml'), /must be DNSKEY rdata/);
+  assert.throws(() => parseScenarioText(zone('{ removeRrsigs: [{ type: SOA, signer: parent }] }'), 'd.yaml'), /signer/);
+});
+
+test('RRSIGs picked by type, owner, algorithm or signer are removed or spoilt; a rule that picks nothing is an error', () => {
+  const signed = [
+    'x.test.\t3600\tIN DNSKEY\t257 3 13 9mrN/4Lc51a287io4nu/wZpdE/hzH9fYGFMwqTqj6agwbrgGTkVC3r6hnIjtZHSv8PA9v9ZhON5gbiLVe8EIrQ==',
+    'x.test.\t3600\tIN RRSIG\tSOA 13 2 3600 20300101000000 20200101000000 111 x.test. AAECAw==',
+    'x.test.\t3600\tIN RRSIG\tSOA 15 2 3600 20300101000000 20200101000000 222 x.test. AAECAw==',
+    'www.x.test.\t3600\tIN RRSIG\tA 13 3 3600 20300101000000 20200101000000 111 x.test. AAEC Aw==',
+    'mail.x.test.\t3600\tIN RRSIG\tA 13 3 3600 20300101000000 20200101000000 111 x.test. AAECAw==',
+  ].join('\n');
+  const tags = { ksk: [10134], zsk: [111] };
+  const left = (text: string): string[] => text.split('\n').filter((l) => l.includes('RRSIG')).map((l) => l.split(/\s+/).slice(0, 6).join(' ').replace(/ IN RRSIG/, ''));
+  assert.deepEqual(left(removeSignatures(signed, 'x.test.', [{ type: 'SOA', algorithm: 15 }, { type: 'A', owner: 'www' }], tags)), ['x.test. 3600 SOA 13', 'mail.x.test. 3600 A 13']);
+  assert.deepEqual(left(removeSignatures(signed, 'x.test.', [{ type: 'A', signer: 'zsk' }], tags)), ['x.test. 3600 SOA 13', 'x.test. 3600 SOA 15']);
+  assert.throws(() => removeSignatures(signed, 'x.test.', [{ type: 'A', signer: 'ksk' }], tags), /no RRSIG matches/);
+
+  const spoilt = spoilSignatures(signed, 'x.test.', [{ type: 'A', owner: 'www', spoil: 'signature' }, { type: 'SOA', algorithm: 13, spoil: 'keytag' }], tags).split('\n');
+  assert.match(spoilt[3], / 111 x\.test\. \/wECAw==$/);
+  assert.match(spoilt[1], / 112 x\.test\. AAECAw==$/);
+  assert.equal(spoilt[2], signed.split('\n')[2]);
+  // 10135 follows 10134, and 10134 is the DNSKEY's own tag: a spoilt key tag never lands on a published key.
+  assert.match(spoilSignatures(signed.replace(/ 222 /, ' 10133 '), 'x.test.', [{ type: 'SOA', algorithm: 15, spoil: 'keytag' }], tags).split('\n')[2], / 10135 x\.test\. /);
 });
 
 test('reverse names for IPv4 and IPv6 addresses', () => {

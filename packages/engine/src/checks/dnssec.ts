@@ -10,7 +10,7 @@ import {
 import type { FindingArgs, Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
-import { byText, displayName, recordsFor, recordsOfType } from '../net/response.ts';
+import { byText, recordsFor, recordsOfType } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/specifications/tests/DNSSEC-TP';
 
@@ -622,13 +622,15 @@ export const dnssec10: TestCase = {
           }
         }
         const answered = [...aRecords, ...cnames];
+        // The reference names the owner as the answer spells it: final dot, case as received.
+        const ownerKey = (rr: ResourceRecord): string => `${rr.name.toString()}/${typeToString(rr.type)}`;
         if (answered.length > 0) {
           let unsigned = false;
           for (const rr of answered) {
             const direct = answerSigs.some((sig) => sig.name.equals(rr.name) && sig.rdata.typeCovered === rr.type);
             const byWildcard = answerSigs.some((sig) => sig.name.labelCount > sig.rdata.labels && rr.name.isSubdomainOf(sig.name) && sig.rdata.labels <= rr.name.labelCount);
             if (!direct && !byWildcard) {
-              unsignedAnswer.add(`${displayName(rr.name)}/${typeToString(rr.type)}`, ip);
+              unsignedAnswer.add(ownerKey(rr), ip);
               unsigned = true;
             }
           }
@@ -638,7 +640,7 @@ export const dnssec10: TestCase = {
             for (const sig of answerSigs.filter((s) => s.name.equals(rr.name) && s.rdata.typeCovered === rr.type)) {
               const fault = signatureFault([rr], sig, keys, time, false);
               if (fault === 'unsupported') unsupported.add(sig, ip);
-              else if (fault) answerInvalid.add(`${displayName(rr.name)}/${typeToString(rr.type)}`, ip);
+              else if (fault) answerInvalid.add(ownerKey(rr), ip);
               if (fault) verified = false;
             }
           }

@@ -69,8 +69,9 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
   const echoOptions = behaviour.unknownOption === 'echo' && hasUnknownOption(query);
   const echoZ = behaviour.ednsZ === 'echoed' && (query.edns?.flags ?? 0) & 0x7fff;
   const lowerQname = behaviour.qnameCase === 'lower';
-  if (behaviour.aa && !behaviour.upwardReferral && !truncate && !echoOptions && !echoZ && !lowerQname && !behaviour.extraSoa) return bytes;
-  const decoded = decodeMessage(bytes);
+  const stripping = behaviour.stripRrsigs.length > 0 || behaviour.stripRecords.length > 0;
+  if (behaviour.aa && !behaviour.upwardReferral && !truncate && !echoOptions && !echoZ && !lowerQname && !behaviour.extraSoa && !stripping) return bytes;
+  const decoded = stripping ? stripped(decodeMessage(bytes), behaviour) : decodeMessage(bytes);
   // Two SOA records in one answer: the second one a serial ahead.
   const soa = behaviour.extraSoa ? decoded.answer.find((rr) => recordIs(rr, RRType.SOA)) : undefined;
   const answer: MessageInput = soa && recordIs(soa, RRType.SOA) ? { ...decoded, answer: [...decoded.answer, { ...soa, rdata: { ...soa.rdata, serial: (soa.rdata.serial + 1) >>> 0 } }] } : decoded;
@@ -83,6 +84,14 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
   if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
   if (truncate) Object.assign(answer, { tc: true, answer: [], authority: [], additional: [] });
   return encodeMessage(answer);
+}
+
+/** A server that leaves out records of some types (and their RRSIGs), or only the RRSIGs over some types, in every section. */
+function stripped(message: Message, behaviour: Behaviour): Message {
+  const records = new Set(behaviour.stripRecords.map((t) => t.toUpperCase()));
+  const signatures = new Set([...records, ...behaviour.stripRrsigs.map((t) => t.toUpperCase())]);
+  const keep = (rr: Message['answer'][number]): boolean => !records.has(typeToString(rr.type)) && !(recordIs(rr, RRType.RRSIG) && signatures.has(typeToString(rr.rdata.typeCovered)));
+  return { ...message, answer: message.answer.filter(keep), authority: message.authority.filter(keep), additional: message.additional.filter(keep) };
 }
 
 /** "Ask the root": the referral an old or misconfigured server gives for names it does not serve. */

@@ -24,7 +24,31 @@ const labAddress = z.string().refine(
 const timeSpec = z.string().regex(/^(?:[+-]?\d+[smhdw]?|\d{14})$/, 'must be like -30d, +2h, 0 or YYYYMMDDHHMMSS');
 
 export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version', 'formerr-unknown-version'] as const;
-export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'none'] as const;
+export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'zsk', 'none'] as const;
+export const cdsModes = ['none', 'correct', 'mismatch', 'delete', 'cds-only', 'cdnskey-only', 'zsk', 'unpublished'] as const;
+
+const rrtypeName = z.string().regex(/^[A-Za-z0-9]+$/).transform((type) => type.toUpperCase());
+
+/** RRSIGs picked in the signed zone: those covering `type`, narrowed by owner, algorithm or signing key. */
+const rrsigSelector = {
+  type: rrtypeName,
+  /** Relative to the zone (`@` the apex); any owner when absent. */
+  owner: z.string().min(1).optional(),
+  algorithm: z.number().int().min(0).max(255).optional(),
+  signer: z.enum(['ksk', 'zsk']).optional(),
+};
+const removeRrsigSchema = z.object(rrsigSelector).strict();
+/** `signature`: the signature bytes altered, so it no longer verifies; `keytag`: the key tag changed to one no DNSKEY of the zone has. */
+const spoilRrsigSchema = z.object({ ...rrsigSelector, spoil: z.enum(['signature', 'keytag']).default('signature') }).strict();
+
+/** A DNSKEY published at the apex besides the zone's own keys (rdata text: flags protocol algorithm key). */
+const extraDnskeySchema = z
+  .object({
+    rdata: z.string().regex(/^\d+\s+\d+\s+\d+\s+[A-Za-z0-9+/=\s]+$/, 'must be DNSKEY rdata: flags protocol algorithm base64-key'),
+    /** The parent gets a DS for it too (the zone's digest type). */
+    ds: z.boolean().default(false),
+  })
+  .strict();
 
 const behaviourSchema = z
   .object({
@@ -32,6 +56,8 @@ const behaviourSchema = z
     drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     onlyTypes: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     extraSoa: z.boolean().default(false),
+    stripRrsigs: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    stripRecords: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     empty: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),
@@ -63,6 +89,10 @@ const dnssecSchema = z
     algorithm: z.string().default('ECDSAP256SHA256'),
     bits: z.number().int().positive().optional(),
     keys: z.enum(['ksk+zsk', 'csk', 'zsk-only']).default('ksk+zsk'),
+    sep: z.boolean().default(true),
+    extraAlgorithm: z.string().optional(),
+    extraDnskeys: z.array(extraDnskeySchema).default([]),
+    extraDs: z.array(z.string().regex(/^\d+\s+\d+\s+\d+\s+[0-9A-Fa-f\s]+$/, 'must be DS rdata: keytag algorithm digest-type hex-digest')).default([]),
     denial: z.enum(['nsec', 'nsec3']).default('nsec'),
     nsec3: z
       .object({ iterations: z.number().int().min(0).default(0), salt: z.string().regex(/^(?:-|[0-9a-fA-F]+)$/).default('-'), optOut: z.boolean().default(false) })
@@ -73,8 +103,10 @@ const dnssecSchema = z
     ds: z.enum(dsModes).default('correct'),
     digestType: z.number().int().min(1).max(4).default(2),
     signed: z.boolean().default(true),
-    cds: z.enum(['none', 'correct', 'mismatch', 'delete']).default('none'),
+    cds: z.enum(cdsModes).default('none'),
     denialGap: z.string().min(1).optional(),
+    removeRrsigs: z.array(removeRrsigSchema).default([]),
+    spoilRrsigs: z.array(spoilRrsigSchema).default([]),
   })
   .strict();
 
@@ -114,6 +146,9 @@ export type Behaviour = z.infer<typeof behaviourSchema>;
 export type ZoneSpec = z.infer<typeof zoneSchema>;
 export type DnssecSpec = z.infer<typeof dnssecSchema>;
 export type EdnsBehaviour = (typeof ednsBehaviours)[number];
+export type CdsMode = (typeof cdsModes)[number];
+export type RemoveRrsig = z.infer<typeof removeRrsigSchema>;
+export type SpoilRrsig = z.infer<typeof spoilRrsigSchema>;
 
 /** A scenario with its `extends` resolved: one DNS world. */
 export interface Scenario {

@@ -68,6 +68,11 @@ export async function dsFromKey(keyFile: string, digestType: number, cds = false
   return (await tool('dnssec-dsfromkey', [...(cds ? ['-C'] : []), `-${digestType}`, keyFile])).trim();
 }
 
+/** DS record lines (`-A`: for every key, zone key or not) for the DNSKEY records at `origin` in a zone file. */
+export async function dsFromZoneFile(zoneFile: string, origin: string, digestType: number): Promise<string[]> {
+  return (await tool('dnssec-dsfromkey', ['-A', `-${digestType}`, '-f', zoneFile, origin])).split('\n').filter((line) => line.trim() !== '');
+}
+
 export interface SignOptions {
   origin: string;
   keyDir: string;

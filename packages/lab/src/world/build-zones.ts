@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { needsResponder } from '../scenario/load-scenario.ts';
 import type { Scenario, ZoneSpec } from '../scenario/schema.ts';
 import { chaosZoneText } from './bind-config.ts';
-import { childKeyLines, removeCoveringDenial } from './dnssec-extras.ts';
+import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
 import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord } from './bind-tools.ts';
 import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
@@ -18,6 +18,7 @@ interface ZoneKeys {
   /** Published in the zone. */
   keyFiles: string[];
   kskFiles: string[];
+  zskFiles: string[];
   /** Given to dnssec-signzone (with `zsk-only` the KSK is published but not among them). */
   signingFiles: string[];
   /** A key the zone does not publish (for a mismatched CDNSKEY). */
@@ -71,21 +72,27 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       if (dnssec === undefined) return;
       const keyDir = join(dir, 'keys', fileLabel(origin));
       await mkdir(keyDir, { recursive: true });
-      const options = { algorithm: dnssec.algorithm, bits: dnssec.bits };
       // dnssec-signzone signs with every key whose private half it finds in its key directory, so
       // keys that must not sign live elsewhere.
       const elsewhere = join(keyDir, 'not-signing');
       await mkdir(elsewhere, { recursive: true });
       const kskDir = dnssec.keys === 'zsk-only' ? elsewhere : keyDir;
-      const ksk = join(kskDir, await generateKey(origin, kskDir, { ...options, ksk: true }));
-      const zsk = dnssec.keys === 'csk' ? [] : [join(keyDir, await generateKey(origin, keyDir, { ...options, ksk: false }))];
-      const unpublished = dnssec.cds === 'mismatch' ? join(elsewhere, await generateKey(origin, elsewhere, { ...options, ksk: true })) : undefined;
-      const keyFiles = [ksk, ...zsk].map((k) => `${k}.key`);
+      const kskFiles: string[] = [];
+      const zskFiles: string[] = [];
+      // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
+      for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
+        const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
+        kskFiles.push(`${join(kskDir, await generateKey(origin, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
+        if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await generateKey(origin, keyDir, { ...options, ksk: false }))}.key`);
+      }
+      const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await generateKey(origin, elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
+      const keyFiles = [...kskFiles, ...zskFiles];
       keys.set(origin, {
         keyDir,
         keyFiles,
-        kskFiles: [`${ksk}.key`],
-        signingFiles: dnssec.keys === 'zsk-only' ? zsk.map((k) => `${k}.key`) : keyFiles,
+        kskFiles,
+        zskFiles,
+        signingFiles: dnssec.keys === 'zsk-only' ? zskFiles : keyFiles,
         ...(unpublished !== undefined && { unpublishedFile: `${unpublished}.key` }),
       });
     }),
@@ -95,7 +102,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   for (const origin of delegated) {
     const index = firstEntry.get(origin)!;
     const zone = entries[index].zone;
-    delegations.set(origin, { ns: zone.parent.ns ?? apexNs(canonical[index], origin), glue: zone.parent.glue, ds: await dsLines(zone, keys.get(origin)) });
+    delegations.set(origin, { ns: zone.parent.ns ?? apexNs(canonical[index], origin), glue: zone.parent.glue, ds: await dsLines(zone, keys.get(origin), join(dir, 'keys', fileLabel(origin))) });
   }
 
   const files = await Promise.all(
@@ -106,7 +113,8 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
         const d = zone.dnssec;
         for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
-        text += `${(await childKeyLines(zone.origin, d.cds, zoneKeys.kskFiles[0], zoneKeys.unpublishedFile, d.digestType)).join('\n')}\n`;
+        text += `${d.extraDnskeys.map((key) => `${zone.origin} 3600 IN DNSKEY ${key.rdata}`).join('\n')}\n`;
+        text += `${(await childKeyLines(zone.origin, d.cds, zoneKeys, d.digestType)).join('\n')}\n`;
         await writeFile(`${base}.unsigned`, text);
         await signZone(`${base}.unsigned`, `${base}.db`, {
           origin: zone.origin,
@@ -117,7 +125,12 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
           nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
           allKeysSignAll: d.keys === 'csk',
         });
-        if (d.denialGap !== undefined) await writeFile(`${base}.db`, removeCoveringDenial(await readFile(`${base}.db`, 'utf8'), zone.origin, d.denialGap));
+        let signed = await readFile(`${base}.db`, 'utf8');
+        if (d.denialGap !== undefined) signed = removeCoveringDenial(signed, zone.origin, d.denialGap);
+        const tags = { ksk: zoneKeys.kskFiles.map(keyFileTag), zsk: zoneKeys.zskFiles.map(keyFileTag) };
+        if (d.removeRrsigs.length > 0) signed = removeSignatures(signed, zone.origin, d.removeRrsigs, tags);
+        if (d.spoilRrsigs.length > 0) signed = spoilSignatures(signed, zone.origin, d.spoilRrsigs, tags);
+        await writeFile(`${base}.db`, signed);
       } else {
         await writeFile(`${base}.db`, text);
       }
@@ -146,12 +159,18 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   return { servers, hintsPath, chaosZoneFiles };
 }
 
-async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined): Promise<string[]> {
+async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined, dir: string): Promise<string[]> {
   const d = zone.dnssec;
-  if (d === undefined || zoneKeys === undefined || d.ds === 'none') return [];
-  const lines = await Promise.all(zoneKeys.kskFiles.map((file) => dsFromKey(file, d.digestType)));
-  return d.ds === 'correct' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'));
+  if (d === undefined || zoneKeys === undefined) return [];
+  const extra = [...d.extraDs.map((rdata) => `${zone.origin} 3600 IN DS ${rdata}`), ...(await extraKeyDs(zone.origin, d.extraDnskeys, d.digestType, dir))];
+  if (d.ds === 'none') return extra;
+  if (d.ds === 'zsk' && zoneKeys.zskFiles.length === 0) throw new Error(`${zone.origin}: ds: zsk needs a ZSK (keys: csk has none)`);
+  const lines = await Promise.all((d.ds === 'zsk' ? zoneKeys.zskFiles : zoneKeys.kskFiles).map((file) => dsFromKey(file, d.digestType)));
+  return [...(d.ds === 'correct' || d.ds === 'zsk' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'))), ...extra];
 }
+
+/** The key tag in a key file's name (Kzone.+alg+tag.key). */
+const keyFileTag = (file: string): number => Number(/\+(\d+)\.key$/.exec(file)?.[1]);
 
 /** NS, DS and glue the parent zone holds for its children (glue also for its own NS names below a cut). */
 function parentSide(zone: ZoneSpec, apexNs: string[], children: string[], delegations: Map<string, Delegation>, scenario: Scenario): string[] {
