@@ -121,7 +121,7 @@ describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual([find(sizes, 'DNSKEY_TOO_SMALL_FOR_ALGO')?.args.keysize, find(sizes, 'DNSKEY_TOO_LARGE_FOR_ALGO')?.args.keysize], [256, 4104]);
   });
 
-  test('signatures missing, bogus or by a key no longer published; servers that disagree on signing, denial or CDS', async () => {
+  test('signatures missing, bogus or by a key no longer published; servers that disagree on signing, denial, CDS or the DS', async () => {
     const apex = await ours(lab, 'dnssec-unsigned-apex.test');
     assert.ok(find(apex, 'DS08_MISSING_RRSIG_IN_RESPONSE') && find(apex, 'DS09_MISSING_RRSIG_IN_RESPONSE') && find(apex, 'EXTRA_PROCESSING_BROKEN'));
     const bogus = await ours(lab, 'dnssec-bogus-signatures.test');
@@ -135,6 +135,9 @@ describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
     const cds = await ours(lab, 'dnssec-cds-inconsistent.test');
     assert.ok(find(cds, 'DS15_INCONSISTENT_CDS') && find(cds, 'DS15_INCONSISTENT_CDNSKEY'));
     assert.ok(find(await ours(lab, 'dnssec-dnskey-servfail.test'), 'DS11_UNDETERMINED_SIGNED_ZONE'));
+    const split = await ours(lab, 'child.dnssec-ds-split.test');
+    assert.deepEqual(['DS11_INCONSISTENT_DS', 'DS11_PARENT_WITH_DS', 'DS11_PARENT_WITHOUT_DS'].map((tag) => find(split, tag)?.level), ['WARNING', 'NOTICE', 'NOTICE']);
+    assert.deepEqual([find(split, 'DS11_PARENT_WITH_DS')?.args.ns_ip_list, find(split, 'DS11_PARENT_WITHOUT_DS')?.args.ns_ip_list], ['203.0.113.184', '203.0.113.185']);
   });
 
   test('denial faults: unsigned NSEC or NSEC3, no denial at all, SERVFAIL, an unsigned or bogus wildcard answer', async () => {
