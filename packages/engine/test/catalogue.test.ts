@@ -54,6 +54,13 @@ test('a time the finding carries in the reference\'s form is shown as a date in 
   assert.match(formatFinding(odd, 'en'), /expires on soon\.$/, 'a value that is not such a time is shown as it is');
 });
 
+test('an aside naming only an argument the finding lacks is left out, not shown empty or as a placeholder', () => {
+  const unsigned: Finding = { ...finding, module: 'DNSSEC', testcase: 'DNSSEC13', tag: 'DS13_ALGO_NOT_SIGNED_NS', level: 'WARNING', args: { algo_num: 100, ns_ip_list: '192.0.2.1' } };
+  assert.equal(formatFinding(unsigned, 'en'), 'The DNSKEY set has a key with algorithm 100, but no signature with that algorithm covers the NS records (name servers 192.0.2.1).');
+  const named: Finding = { ...unsigned, args: { ...unsigned.args, algo_mnemo: 'ECDSAP384SHA384', algo_num: 14 } };
+  assert.match(formatFinding(named, 'en'), /algorithm 14 \(ECDSAP384SHA384\), but/);
+});
+
 test('an unknown locale gets the English text', () => {
   const text = formatFinding({ ...finding, tag: 'HAS_PARENT', args: { zone: 'a.example', pname: 'example' } }, 'xx');
   assert.equal(text, 'The parent zone example was found.');

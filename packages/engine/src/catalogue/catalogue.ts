@@ -77,13 +77,18 @@ function readableTime(text: string, locale: string): string {
   return new Intl.DateTimeFormat(locale, options).format(time);
 }
 
+const given = (args: Finding['args'], name: string): boolean => Object.hasOwn(args, name) && args[name] !== undefined && args[name] !== null;
+
 function fill(template: string, args: Finding['args'], locale: string): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string, offset: number) => {
-    const value = Object.hasOwn(args, name) ? args[name] : undefined;
-    if (value === undefined || value === null) return whole;
+  // An aside that only names an argument the finding lacks goes: the reference gives no mnemonic for
+  // an algorithm number without one, and "algorithm 100 ()" reads as a fault.
+  const present = template.replace(/ \(\{(\w+)\}\)/g, (aside, name: string) => (given(args, name) ? aside : ''));
+  return present.replace(/\{(\w+)\}/g, (whole, name: string, offset: number) => {
+    if (!given(args, name)) return whole;
+    const value = args[name];
     const text = name === 'date' ? readableTime(String(value), locale) : String(value);
     // A name given fully qualified ('ns1.example.') before the sentence's full stop: one dot, not two.
-    return text.length > 1 && text.endsWith('.') && template[offset + whole.length] === '.' ? text.slice(0, -1) : text;
+    return text.length > 1 && text.endsWith('.') && present[offset + whole.length] === '.' ? text.slice(0, -1) : text;
   });
 }
 
