@@ -14,7 +14,7 @@ import { formatFinding, locales, type Finding } from '@app/engine';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
-const strip = (domain: string): string => domain.replace(/\.$/, '');
+const strip = (domain: string): string => domain.replace(/(.)\.$/, '$1');
 
 type Shown = Finding & { message?: string };
 

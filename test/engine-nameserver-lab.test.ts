@@ -9,7 +9,10 @@ import { scenarioDomain } from '@app/lab';
 import { useLab } from '@app/lab/testing';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
-const scenarios = ['nameserver-ok', 'nameserver-quirks', 'connectivity-different-asn', 'connectivity-same-asn', 'address-mismatch', 'address-noptr'];
+const scenarios = [
+  'nameserver-ok', 'nameserver-quirks', 'nameserver-edns-answers', 'nameserver-aaaa', 'connectivity-different-asn', 'connectivity-same-asn', 'connectivity-same-asn-v6',
+  'connectivity-partial', 'connectivity-wrong-zone', 'address-mismatch', 'address-noptr', 'address-ptr-timeout', 'root-zone',
+];
 const modules = ['NAMESERVER', 'CONNECTIVITY', 'ADDRESS'];
 const moduleFlags = modules.flatMap((m) => ['--test', m.toLowerCase()]);
 
@@ -94,6 +97,47 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     assert.deepEqual(await tagged(domain, 'CAN_NOT_BE_RESOLVED'), [{ nsname_list: 'ns.nowhere.nameserver-missing.test' }]);
   });
 
+  test('EDNS answered wrongly: version 1, TC without OPT even over TCP, an unknown option spoiling the answer', async () => {
+    const domain = 'nameserver-edns-answers.test';
+    const ns = (name: string, ip: string): string => `${name}.${domain}/${ip}`;
+    assert.deepEqual(await tagged(domain, 'EDNS_VERSION_ERROR'), [{ ns: ns('ns-version1', '203.0.113.193'), domain }]);
+    assert.deepEqual(await tagged(domain, 'EDNS_RESPONSE_WITHOUT_EDNS'), [{ ns: ns('ns-truncate-always', '203.0.113.194'), domain }]);
+    // Nameserver13 reads Nameserver02's answer, which stayed truncated after the TCP fallback.
+    assert.deepEqual(await tagged(domain, 'MISSING_OPT_IN_TRUNCATED'), [{ ns: ns('ns-truncate-always', '203.0.113.194') }]);
+    assert.deepEqual(await tagged(domain, 'N11_NO_EDNS'), [{ ns_ip_list: '203.0.113.189' }]);
+    assert.deepEqual(await tagged(domain, 'N11_UNEXPECTED_ANSWER_SECTION'), [{ ns_ip_list: '203.0.113.190' }]);
+    assert.deepEqual(await tagged(domain, 'N11_UNSET_AA'), [{ ns_ip_list: '203.0.113.191' }]);
+  });
+
+  test('AAAA: SERVFAIL, or dropped (the server then silent over UDP for the later Nameserver test cases)', async () => {
+    const domain = 'nameserver-aaaa.test';
+    const ns = (name: string, ip: string): string => `${name}.nameserver-aaaa-hosts.test/${ip}`;
+    assert.deepEqual(await tagged(domain, 'AAAA_UNEXPECTED_RCODE'), [{ ns: ns('ns-aaaa-servfail', '203.0.113.197'), rcode: 'SERVFAIL' }]);
+    assert.deepEqual(await tagged(domain, 'AAAA_QUERY_DROPPED'), [{ ns: ns('ns-aaaa-drop', '203.0.113.198') }]);
+    // Nameserver10's first query is Nameserver02's, already answered; its EDNS version 1 query is not sent.
+    assert.deepEqual(await tagged(domain, 'N10_NO_RESPONSE_EDNS1_QUERY'), [{ ns_ip_list: '203.0.113.198' }]);
+    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), [{ ns_ip_list: '203.0.113.198' }]);
+  });
+
+  test('Connectivity: one query type dropped on one transport, and SOA and NS answered for another zone', async () => {
+    // In a whole run, the NS answer Basic02 already had still counts after the SOA query found the
+    // server silent over UDP (with these modules alone, nothing comes over UDP: CN01_NO_RESPONSE_UDP).
+    const whole = await findingsFrom(process.execPath, [dnscheck, 'connectivity-partial.test', '--hints', shared.lab.hintsPath, '--json']);
+    assert.deepEqual(whole.filter((f) => f.tag === 'CN01_NO_RESPONSE_SOA_QUERY_UDP').map((f) => f.args), [{ ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]);
+    assert.deepEqual(await tagged('connectivity-partial.test', 'CN01_NO_RESPONSE_UDP'), [{ ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]);
+    assert.deepEqual(await tagged('connectivity-partial.test', 'CN02_NO_RESPONSE_NS_QUERY_TCP'), [{ ns: 'ns-ns-tcp.connectivity-partial.test/203.0.113.202' }]);
+    const wrong = { ns: 'ns2.connectivity-wrong-zone.test/203.0.113.205', domain_found: 'connectivity-elsewhere.test.', domain_expected: 'connectivity-wrong-zone.test.' };
+    for (const tag of ['CN01_WRONG_SOA_RECORD_UDP', 'CN01_WRONG_NS_RECORD_UDP', 'CN02_WRONG_SOA_RECORD_TCP', 'CN02_WRONG_NS_RECORD_TCP']) {
+      assert.deepEqual(await tagged('connectivity-wrong-zone.test', tag), [wrong], tag);
+    }
+    assert.deepEqual(await tagged('connectivity-same-v6.test', 'IPV6_SAME_ASN'), [{ asn_list: '64512,64513' }]);
+  });
+
+  test('a PTR lookup that times out, and the root zone (no upward referral test)', async () => {
+    assert.deepEqual(await tagged('address-ptr-timeout.test', 'NO_RESPONSE_PTR_QUERY'), [{ domain: '207.113.0.203.in-addr.arpa' }]);
+    assert.deepEqual(await tagged('.', 'UPWARD_REFERRAL_IRRELEVANT'), [{}]);
+  });
+
   test('a whole run: a server that drops AAAA, found silent over UDP by Consistency05, is not asked again by Nameserver02 and 05', async () => {
     const found = await findingsFrom(process.execPath, [dnscheck, 'quirks.test', '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG']);
     const of = (testcase: string, ns: string): string[] => found.filter((f) => f.testcase === testcase && f.args.ns === ns).map((f) => f.tag);
@@ -119,7 +163,7 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
 
   for (const scenario of scenarios) {
     test(`${scenario}: the same findings as zonemaster-cli for these modules`, async () => {
-      const domain = scenarioDomain(scenario).replace(/\.$/, '');
+      const domain = scenarioDomain(scenario).replace(/(.)\.$/, '$1');
       const reference = await findingsFrom('zonemaster-cli', ['--hints', shared.lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', ...moduleFlags, domain]);
       assert.deepEqual(keys(await ours(domain)), keys(reference));
     });

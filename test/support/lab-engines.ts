@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { catalogueNames, scenarioDomain, type Lab } from '@app/lab';
 
 export const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
-export const strip = (domain: string): string => domain.replace(/\.$/, '');
+/** Without the final dot, the root (`.`) as it is. */
+export const strip = (domain: string): string => domain.replace(/(.)\.$/, '$1');
 
 export interface Finding {
   module: string;

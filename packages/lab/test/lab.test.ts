@@ -153,6 +153,73 @@ test('an unknown EDNS option: BIND ignores it, one server copies it back, anothe
   assert.equal((await answer('ns-formerr-option.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: edns0 })).rcode, Rcode.NOERROR);
 });
 
+test('an unknown EDNS option spoils the answer three more ways: no OPT, no records, no AA', { skip }, async () => {
+  const zone = 'nameserver-edns-answers.test';
+  const options = [{ code: 137, data: new Uint8Array(0) }];
+  for (const server of ['ns-option-noedns', 'ns-option-empty', 'ns-option-noaa']) {
+    const plain = await answer(`${server}.${zone}`, zone, RRType.SOA, { edns: edns0 });
+    assert.ok(plain.edns && plain.aa && plain.answer.length === 1, `${server} answers a plain EDNS query well`);
+  }
+  const noEdns = await answer(`ns-option-noedns.${zone}`, zone, RRType.SOA, { edns: { ...edns0, options } });
+  assert.equal(noEdns.edns, undefined);
+  assert.equal(rdataOf(noEdns, RRType.SOA).length, 1);
+  const empty = await answer(`ns-option-empty.${zone}`, zone, RRType.SOA, { edns: { ...edns0, options } });
+  assert.ok(empty.edns && empty.aa);
+  assert.deepEqual(empty.answer, []);
+  const noAa = await answer(`ns-option-noaa.${zone}`, zone, RRType.SOA, { edns: { ...edns0, options } });
+  assert.equal(noAa.aa, false);
+  assert.equal(rdataOf(noAa, RRType.SOA).length, 1);
+});
+
+test('an EDNS answer of version 1 to a version 0 query', { skip }, async () => {
+  const reply = await answer('ns-version1.nameserver-edns-answers.test', 'nameserver-edns-answers.test', RRType.SOA, { edns: edns0 });
+  assert.equal(reply.rcode, Rcode.NOERROR);
+  assert.equal(reply.edns?.version, 1);
+  assert.equal(rdataOf(reply, RRType.SOA).length, 1);
+});
+
+test('truncating always: TC and no records over TCP too', { skip }, async () => {
+  const server = 'ns-truncate-always.nameserver-edns-answers.test';
+  const tcp = await answer(server, 'nameserver-edns-answers.test', RRType.SOA, { transport: 'tcp' });
+  assert.equal(tcp.tc, true);
+  assert.deepEqual(tcp.answer, []);
+  assert.equal((await answer(server, 'nameserver-edns-answers.test', RRType.SOA, { edns: edns0, tcFallback: false })).edns, undefined);
+});
+
+test('dropping a type over one transport only: SOA over UDP, NS over TCP', { skip }, async () => {
+  const zone = 'connectivity-partial.test';
+  assert.equal((await ask(`ns-soa-udp.${zone}`, zone, RRType.SOA, silent)).outcome, 'timeout');
+  assert.equal(rdataOf(await answer(`ns-soa-udp.${zone}`, zone, RRType.SOA, { transport: 'tcp' }), RRType.SOA).length, 1);
+  assert.equal(rdataOf(await answer(`ns-soa-udp.${zone}`, zone, RRType.NS), RRType.NS).length, 3);
+  assert.equal((await ask(`ns-ns-tcp.${zone}`, zone, RRType.NS, { ...silent, transport: 'tcp' })).outcome, 'timeout');
+  assert.equal(rdataOf(await answer(`ns-ns-tcp.${zone}`, zone, RRType.NS), RRType.NS).length, 3);
+  assert.equal(rdataOf(await answer(`ns-ns-tcp.${zone}`, zone, RRType.SOA, { transport: 'tcp' }), RRType.SOA).length, 1);
+});
+
+test('answering for another name: SOA and NS come from another zone, the question kept; other types as asked', { skip }, async () => {
+  const zone = 'connectivity-wrong-zone.test';
+  for (const transport of ['udp', 'tcp'] as const) {
+    const soa = await answer(`ns2.${zone}`, zone, RRType.SOA, { transport });
+    assert.equal(soa.question[0].name.toString(), `${zone}.`);
+    assert.deepEqual(soa.answer.map((rr) => rr.name.toString()), ['connectivity-elsewhere.test.']);
+  }
+  const ns = await answer(`ns2.${zone}`, zone, RRType.NS);
+  assert.deepEqual(ns.answer.map((rr) => rr.name.toString()), ['connectivity-elsewhere.test.']);
+  assert.deepEqual(rdataOf(await answer(`ns2.${zone}`, `www.${zone}`, RRType.A), RRType.A), [{ address: '203.0.113.204' }]);
+});
+
+test('AAAA answered with SERVFAIL while A is answered', { skip }, async () => {
+  const server = 'ns-aaaa-servfail.nameserver-aaaa-hosts.test';
+  assert.equal((await answer(server, 'nameserver-aaaa.test', RRType.AAAA)).rcode, Rcode.SERVFAIL);
+  assert.deepEqual(rdataOf(await answer(server, 'nameserver-aaaa.test', RRType.A), RRType.A), [{ address: '203.0.113.196' }]);
+});
+
+test('a reverse zone delegated to a server that never answers: the PTR lookup times out there', { skip }, async () => {
+  const referral = await answer('ns1.nic.test', '207.113.0.203.in-addr.arpa', RRType.PTR);
+  assert.deepEqual(referral.authority.filter((rr) => rr.type === RRType.NS).map((rr) => rr.name.toString()), ['207.113.0.203.in-addr.arpa.']);
+  assert.equal((await ask('ns-reverse.address-ptr-timeout.test', '207.113.0.203.in-addr.arpa', RRType.PTR, silent)).outcome, 'timeout');
+});
+
 test('EDNS Z bits: BIND clears them in its answer, one server copies them back', { skip }, async () => {
   const z = (m: Message): number => (m.edns?.flags ?? 0) & 0x7fff;
   assert.equal(z(await answer('ns1.nameserver-quirks.test', 'nameserver-quirks.test', RRType.SOA, { edns: { ...edns0, flags: 3 } })), 0);

@@ -74,7 +74,7 @@ function whatToTry(lab: Lab, servicePort: number | undefined): string[] {
   const inLab = `nsenter --target ${lab.pid} --net --`;
   const node = relative(process.cwd(), process.execPath) || process.execPath;
   const dnscheck = relative(process.cwd(), engineCliPath) || engineCliPath;
-  const domain = (name: string) => scenarioDomain(name).replace(/\.$/, '');
+  const domain = (name: string) => scenarioDomain(name).replace(/(.)\.$/, '$1');
   const server = lab.servers.find((s) => s.name.endsWith(`.${domain('healthy-signed')}.`));
   const lines = ['The lab keeps running until Ctrl-C. Meanwhile, from another terminal (as root):', ''];
   if (servicePort !== undefined) {

@@ -34,7 +34,7 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
 
   print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
   const ids = new Map<string, string>();
-  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: domain.replace(/\.$/, '') })));
+  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: domain.replace(/(.)\.$/, '$1') })));
   print(`Submitted ${ids.size} tests: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
 
   const finished = await waitFor(async () => {

@@ -27,7 +27,7 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   if (query.qr) return [];
   const question = query.question[0];
   const isType = (type: string): boolean => question !== undefined && type.toUpperCase() === typeToString(question.type);
-  if (behaviour.drop.some(isType)) return [];
+  if (behaviour.drop.some(isType) && (behaviour.dropOver === 'both' || behaviour.dropOver === transport)) return [];
   const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
   // A server that misbehaves for some query types only answers the others as BIND does.
   if (behaviour.onlyTypes.length > 0 && !behaviour.onlyTypes.some(isType) && !behaviour.empty.some(isType)) return backend.ask(queryBytes, transport, isTransfer);
@@ -48,7 +48,10 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
     return [encodeMessage({ ...replyHeader(query, { rcode: Rcode.NOERROR, edns: replyEdns }), aa: true })];
   }
 
-  const forwarded = forwardedEdns === query.edns ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns });
+  // A server that answers every question as if it had asked for another name (its question kept).
+  const renamed = behaviour.answerName !== undefined && question !== undefined;
+  const forwarded =
+    forwardedEdns === query.edns && !renamed ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns, ...(renamed && { question: [{ ...question, name: Name.fromString(behaviour.answerName!) }] }) });
   const answers = await backend.ask(forwarded, transport, isTransfer);
   return answers.map((bytes) => spoil(bytes, query, transport, behaviour, roots));
 }
@@ -65,12 +68,16 @@ function replyHeader(query: Message, fields: { rcode: number; edns: MessageInput
 }
 
 function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviour: Behaviour, roots: RootServer[]): Uint8Array {
-  const truncate = behaviour.truncate && transport === 'udp';
-  const echoOptions = behaviour.unknownOption === 'echo' && hasUnknownOption(query);
+  const truncate = behaviour.truncate === 'always' || (behaviour.truncate && transport === 'udp');
+  const unknownOption = hasUnknownOption(query) ? behaviour.unknownOption : 'ignored';
+  const echoOptions = unknownOption === 'echo';
+  const wrongVersion = behaviour.edns === 'answers-version-1';
+  const renamed = behaviour.answerName !== undefined;
   const echoZ = behaviour.ednsZ === 'echoed' && (query.edns?.flags ?? 0) & 0x7fff;
   const lowerQname = behaviour.qnameCase === 'lower';
   const stripping = behaviour.stripRrsigs.length > 0 || behaviour.stripRecords.length > 0;
-  if (behaviour.aa && !behaviour.upwardReferral && !truncate && !echoOptions && !echoZ && !lowerQname && !behaviour.extraSoa && !stripping) return bytes;
+  const plain = behaviour.aa && !behaviour.upwardReferral && !truncate && unknownOption === 'ignored' && !echoZ && !lowerQname && !behaviour.extraSoa && !stripping;
+  if (plain && !wrongVersion && !renamed) return bytes;
   const decoded = stripping ? stripped(decodeMessage(bytes), behaviour) : decodeMessage(bytes);
   // Two SOA records in one answer: the second one a serial ahead.
   const soa = behaviour.extraSoa ? decoded.answer.find((rr) => recordIs(rr, RRType.SOA)) : undefined;
@@ -78,8 +85,13 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
   // A server that copies what it does not understand back into its answer.
   if (answer.edns && query.edns && echoOptions) answer.edns.options = [...(answer.edns.options ?? []), ...query.edns.options.filter((o) => !knownOptionCodes.has(o.code))];
   if (answer.edns && query.edns && echoZ) answer.edns.flags = (answer.edns.flags ?? 0) | (query.edns.flags & 0x7fff);
+  if (renamed) answer.question = query.question;
   if (lowerQname) answer.question = answer.question?.map((q) => ({ ...q, name: q.name.toLowerCase() }));
-  if (!behaviour.aa) answer.aa = false;
+  if (answer.edns && wrongVersion) answer.edns.version = 1;
+  // Servers (or middleboxes) that mishandle a query with an option they do not know.
+  if (unknownOption === 'no-edns') answer.edns = undefined;
+  if (unknownOption === 'empty') answer.answer = [];
+  if (!behaviour.aa || unknownOption === 'no-aa') answer.aa = false;
   // BIND refuses names outside its zones; this server points upwards instead.
   if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
   if (truncate) Object.assign(answer, { tc: true, answer: [], authority: [], additional: [] });

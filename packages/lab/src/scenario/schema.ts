@@ -23,7 +23,9 @@ const labAddress = z.string().refine(
 /** Relative time such as `-30d`, `+2h`, `0`, or an absolute `YYYYMMDDHHMMSS`. */
 const timeSpec = z.string().regex(/^(?:[+-]?\d+[smhdw]?|\d{14})$/, 'must be like -30d, +2h, 0 or YYYYMMDDHHMMSS');
 
-export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version', 'formerr-unknown-version'] as const;
+export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version', 'formerr-unknown-version', 'answers-version-1'] as const;
+/** What a server does with a query carrying an EDNS option IANA has not assigned. */
+export const unknownOptionBehaviours = ['ignored', 'echo', 'formerr', 'no-edns', 'empty', 'no-aa'] as const;
 export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'zsk', 'none'] as const;
 export const cdsModes = ['none', 'correct', 'mismatch', 'delete', 'cds-only', 'cdnskey-only', 'zsk', 'unpublished'] as const;
 
@@ -54,6 +56,8 @@ const behaviourSchema = z
   .object({
     tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
     drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    /** The transport(s) on which `drop` applies. */
+    dropOver: z.enum(['both', 'udp', 'tcp']).default('both'),
     onlyTypes: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
     extraSoa: z.boolean().default(false),
     stripRrsigs: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
@@ -63,10 +67,13 @@ const behaviourSchema = z
     aa: z.boolean().default(true),
     upwardReferral: z.boolean().default(false),
     edns: z.enum(ednsBehaviours).default('supported'),
-    truncate: z.boolean().default(false),
+    /** `true`: UDP answers truncated; `always`: TCP answers too. */
+    truncate: z.union([z.boolean(), z.literal('always')]).default(false),
     qnameCase: z.enum(['kept', 'lower']).default('kept'),
     answerFrom: labAddress.optional(),
-    unknownOption: z.enum(['ignored', 'echo', 'formerr']).default('ignored'),
+    /** Questions are answered as if they had asked for this name (the question section kept). */
+    answerName: fqdn.optional(),
+    unknownOption: z.enum(unknownOptionBehaviours).default('ignored'),
     ednsZ: z.enum(['cleared', 'echoed']).default('cleared'),
     version: z.string().optional(),
     recursion: z.boolean().default(false),

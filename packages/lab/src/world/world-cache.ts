@@ -13,9 +13,13 @@ const cacheRoot = join(tmpdir(), 'app-lab-worlds');
 const maxAgeMs = 12 * 3600_000;
 const evictAfterMs = 48 * 3600_000;
 
-const builderVersion = createHash('sha256')
-  .update(readdirSync(import.meta.dirname).sort().map((file) => readFileSync(join(import.meta.dirname, file), 'utf8')).join('\0'))
-  .digest('hex');
+// The builder's own sources, and the scenario loader's (it decides which servers the responder plays).
+const builderSources = [import.meta.dirname, join(import.meta.dirname, '../scenario')].flatMap((dir) =>
+  readdirSync(dir)
+    .sort()
+    .map((file) => readFileSync(join(dir, file), 'utf8')),
+);
+const builderVersion = createHash('sha256').update(builderSources.join('\0')).digest('hex');
 
 interface Entry {
   createdAt: number;
