@@ -11,10 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { decodeMessage } from '@app/dns';
 import { formatFinding, locales, type Finding } from '@app/engine';
-import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain as strip, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
-const strip = (domain: string): string => domain.replace(/(.)\.$/, '$1');
 
 type Shown = Finding & { message?: string };
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { scenarioDomain } from '@app/lab';
+import { commandLineDomain, scenarioDomain } from '@app/lab';
 import { useLab } from '@app/lab/testing';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
@@ -163,7 +163,7 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
 
   for (const scenario of scenarios) {
     test(`${scenario}: the same findings as zonemaster-cli for these modules`, async () => {
-      const domain = scenarioDomain(scenario).replace(/(.)\.$/, '$1');
+      const domain = commandLineDomain(scenarioDomain(scenario));
       const reference = await findingsFrom('zonemaster-cli', ['--hints', shared.lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', ...moduleFlags, domain]);
       assert.deepEqual(keys(await ours(domain)), keys(reference));
     });

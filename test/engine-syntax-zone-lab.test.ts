@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pLimit from 'p-limit';
-import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 import { modules } from '../packages/engine/src/framework/registry.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
@@ -22,7 +22,7 @@ interface Finding {
 }
 
 const scenarios = catalogueNames().filter((name) => /^(?:syntax|zone)-/.test(name) || name === 'bad-soa-timers');
-const domainOf = (scenario: string): string => scenarioDomain(scenario).replace(/\.$/, '');
+const domainOf = (scenario: string): string => commandLineDomain(scenarioDomain(scenario));
 
 async function findingsFrom(lab: Lab, command: string, args: string[]): Promise<Finding[]> {
   const result = await lab.exec(command, args, { timeoutMs: 180_000 });

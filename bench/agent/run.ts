@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testCaseIds } from '@app/engine';
-import { startLab, type Lab } from '@app/lab';
+import { commandLineDomain, startLab, type Lab } from '@app/lab';
 import { sql } from 'kysely';
 import { migrations, PRODUCT } from '../../packages/service/src/db/migrations.ts';
 import type { ServiceSchema } from '../../packages/service/src/db/schema.ts';
@@ -82,7 +82,7 @@ async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: stri
   const ini = join(dir, 'backend_config.ini');
   writeFileSync(ini, `[DB]\npolling_interval = 0.1\n\n[ZONEMASTER]\nnumber_of_processes_for_frontend_testing = ${parallel}\nnumber_of_processes_for_batch_testing = 0\n`);
   const stop = new AbortController();
-  const filling = keepQueueFull(database, lab.domains.map((d) => d.replace(/\.$/, '')), stop.signal);
+  const filling = keepQueueFull(database, lab.domains.map(commandLineDomain), stop.signal);
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < agents; i++) {
@@ -118,7 +118,7 @@ async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: stri
  * A fixed count, not a window: under load one zonemaster-cli run can outlast any short window.
  */
 async function referenceRate(lab: Lab): Promise<{ perMinute: number; failed: number }> {
-  const domains = lab.domains.map((d) => d.replace(/\.$/, ''));
+  const domains = lab.domains.map(commandLineDomain);
   const rounds = Number(process.env.BENCH_REFERENCE_ROUNDS ?? 2);
   const begun = performance.now();
   let done = 0;

@@ -8,11 +8,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain as strip, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
-const strip = (domain: string): string => domain.replace(/\.$/, '');
 const countReference = process.env.BENCH_REFERENCE_QUERIES === '1';
 
 interface Measure {

@@ -2,11 +2,10 @@
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { catalogueNames, scenarioDomain, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain, scenarioDomain, type Lab } from '@app/lab';
 
 export const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
-/** Without the final dot, the root (`.`) as it is. */
-export const strip = (domain: string): string => domain.replace(/(.)\.$/, '$1');
+export const strip = commandLineDomain;
 
 export interface Finding {
   module: string;

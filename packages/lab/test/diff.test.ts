@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogueTable, compareFindings, labUnavailableReason, ourEngine, runDiff, scenarioReport, zonemasterCli, type Checker, type Finding } from '../src/index.ts';
+import { catalogueTable, commandLineDomain, compareFindings, labUnavailableReason, ourEngine, runDiff, scenarioReport, zonemasterCli, type Checker, type Finding } from '../src/index.ts';
 import { engineCliPath } from '../src/diff/checkers.ts';
 
 const f = (testcase: string, tag: string, level: Finding['level'], args: Record<string, unknown> = {}): Finding => ({ module: 'X', testcase, tag, level, args });
@@ -53,7 +53,7 @@ function hasZonemaster(): boolean {
 const dnssecOnly: Checker = {
   name: 'zonemaster-cli (DNSSEC only)',
   async run(lab, domain) {
-    const result = await lab.exec('zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--show-testcase', '--level', 'INFO', '--no-progress', '--test', 'DNSSEC', domain.replace(/\.$/, '')]);
+    const result = await lab.exec('zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--show-testcase', '--level', 'INFO', '--no-progress', '--test', 'DNSSEC', commandLineDomain(domain)]);
     const findings = (JSON.parse(result.stdout) as Finding[]).filter((x) => x.module === 'DNSSEC');
     return { ok: true, findings, version: 'dnssec-only', seconds: 0 };
   },

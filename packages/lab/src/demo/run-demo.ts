@@ -9,6 +9,7 @@ import { engineCliPath, levels, ourEngine, zonemasterCli, type Finding } from '.
 import { scenarioDomain } from '../diff/run-diff.ts';
 import { startLab, type Lab } from '../namespace/start-lab.ts';
 import { catalogueNames } from '../scenario/load-scenario.ts';
+import { commandLineDomain } from '../scenario/command-line-domain.ts';
 import { runThroughService } from './service-demo.ts';
 
 /** The service's CLI; LAB_SERVICE_CLI points elsewhere (another worktree, say). */
@@ -74,7 +75,7 @@ function whatToTry(lab: Lab, servicePort: number | undefined): string[] {
   const inLab = `nsenter --target ${lab.pid} --net --`;
   const node = relative(process.cwd(), process.execPath) || process.execPath;
   const dnscheck = relative(process.cwd(), engineCliPath) || engineCliPath;
-  const domain = (name: string) => scenarioDomain(name).replace(/(.)\.$/, '$1');
+  const domain = (name: string) => commandLineDomain(scenarioDomain(name));
   const server = lab.servers.find((s) => s.name.endsWith(`.${domain('healthy-signed')}.`));
   const lines = ['The lab keeps running until Ctrl-C. Meanwhile, from another terminal (as root):', ''];
   if (servicePort !== undefined) {

@@ -2,6 +2,7 @@
 // tests are submitted over JSON-RPC from the host through a forwarded port, which stays open afterwards.
 import { join } from 'node:path';
 import type { Lab } from '../namespace/start-lab.ts';
+import { commandLineDomain } from '../scenario/command-line-domain.ts';
 
 const insidePort = 5000;
 
@@ -34,7 +35,7 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
 
   print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
   const ids = new Map<string, string>();
-  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: domain.replace(/(.)\.$/, '$1') })));
+  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: commandLineDomain(domain) })));
   print(`Submitted ${ids.size} tests: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
 
   const finished = await waitFor(async () => {

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Lab } from '../namespace/start-lab.ts';
+import { commandLineDomain } from '../scenario/command-line-domain.ts';
 
 export const levels = ['DEBUG3', 'DEBUG2', 'DEBUG', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type Level = (typeof levels)[number];
@@ -25,7 +26,6 @@ export interface Checker {
 /** What both engines are compared on: INFO and above, without the version tags (they describe the software, not the zone). */
 const versionTags = new Set(['GLOBAL_VERSION', 'MODULE_VERSION', 'DEPENDENCY_VERSION']);
 const compared = (f: Finding): boolean => !versionTags.has(f.tag) && levels.indexOf(f.level) >= levels.indexOf('INFO');
-const stripDot = (domain: string): string => (domain === '.' ? domain : domain.replace(/\.$/, ''));
 
 function parseFindings(stdout: string, who: string): Finding[] {
   const parsed: unknown = JSON.parse(stdout);
@@ -48,7 +48,7 @@ async function timed(lab: Lab, command: string, args: string[], who: string): Pr
 export const zonemasterCli: Checker = {
   name: 'zonemaster-cli',
   async run(lab, domain) {
-    const args = ['--hints', lab.hintsPath, '--json', '--show-testcase', '--level', 'INFO', '--no-progress', stripDot(domain)];
+    const args = ['--hints', lab.hintsPath, '--json', '--show-testcase', '--level', 'INFO', '--no-progress', commandLineDomain(domain)];
     const outcome = await timed(lab, 'zonemaster-cli', args, 'zonemaster-cli');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     const version = outcome.findings.find((f) => f.tag === 'GLOBAL_VERSION')?.args.version;
@@ -63,7 +63,7 @@ export const ourEngine: Checker = {
   name: 'dnscheck',
   async run(lab, domain) {
     if (!existsSync(engineCliPath)) return { ok: false, reason: `our engine's CLI (${engineCliPath}) is not there yet: branch engine has not been merged` };
-    const outcome = await timed(lab, process.execPath, [engineCliPath, stripDot(domain), '--hints', lab.hintsPath, '--json'], 'dnscheck');
+    const outcome = await timed(lab, process.execPath, [engineCliPath, commandLineDomain(domain), '--hints', lab.hintsPath, '--json'], 'dnscheck');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     return { ok: true, findings: outcome.findings.filter(compared), version: 'dnscheck', seconds: outcome.seconds };
   },
