@@ -36,6 +36,21 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     assert.equal((await fetch(`${h.url}/`, { method: 'HEAD' })).status, 200);
   });
 
+  test('a first visit gets the shell in the browser\'s language: lang, title and the no-script text', async () => {
+    const shell = async (acceptLanguage?: string) => {
+      const response = await fetch(h.url, { headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } });
+      assert.match(response.headers.get('vary') ?? '', /accept-language/i, 'caches keep one shell per language');
+      const html = await response.text();
+      return [/<html lang="(\w+)">/.exec(html)?.[1], /<title>([^<]*)<\/title>/.exec(html)?.[1], /<noscript><p>([^<]*)<\/p>/.exec(html)?.[1]];
+    };
+    assert.deepEqual(await shell('sv-SE,sv;q=0.9,en;q=0.5'), ['sv', 'Domänhälsa', 'Den här sidan behöver JavaScript. JSON-RPC-API:et svarar på POST-anrop på den här adressen.']);
+    assert.equal((await shell('de-DE, fi;q=0.7, en;q=0.3'))[0], 'fi', 'the best language we have');
+    assert.equal((await shell('nn-NO'))[0], 'nb', 'Nynorsk and "no" get Bokmål');
+    assert.deepEqual(await shell(), ['en', 'Domain health', 'This page needs JavaScript. The JSON-RPC API answers POST requests at this address.']);
+    assert.equal((await shell('de, ja;q=0.5'))[0], 'en', 'none of ours: English');
+    assert.equal((await shell('constructor, __proto__;q=0.9'))[0], 'en');
+  });
+
   test('POST on the same paths stays JSON-RPC', async () => {
     for (const path of ['/', '/result/0123456789abcdef', '/assets/x/main.ts']) {
       const response = await fetch(`${h.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":7,"method":"profile_names"}' });

@@ -8,6 +8,7 @@ import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { parseRoute } from './client/routes.ts';
 
 interface Asset {
@@ -21,7 +22,8 @@ interface Asset {
 interface Bundle {
   version: string;
   assets: Map<string, Asset>;
-  shell: Asset;
+  /** The HTML shell in each language of the interface: `lang`, title and no-script text. */
+  shells: Map<string, Asset>;
   csp: string;
 }
 
@@ -47,6 +49,23 @@ function asset(type: string, text: string): Asset {
     brotli: brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
   };
+}
+
+const languages = readdirSync(join(clientDir, 'locales'))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => name.slice(0, -'.json'.length))
+  .sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+const localeStrings = (language: string): Record<string, string> => JSON.parse(readFileSync(join(clientDir, 'locales', `${language}.json`), 'utf8')) as Record<string, string>;
+const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The shell's language for a first visit, from Accept-Language (English first, so it wins ties and
+ * a browser that names none). The client then follows a language chosen before on this browser.
+ */
+function shellLanguage(request: FastifyRequest): string {
+  const offered = [...languages, 'no', 'nn'];
+  const chosen = new Negotiator(request).language(offered) ?? 'en';
+  return chosen === 'no' || chosen === 'nn' ? 'nb' : chosen;
 }
 
 function clientFiles(dir: string): string[] {
@@ -77,12 +96,12 @@ function buildBundle(): Bundle {
 
   const importMap = JSON.stringify({ imports: Object.fromEntries(Object.entries(vendor).map(([specifier, name]) => [specifier, base + name])) });
   const modules = [...texts.keys()].filter((name) => /\.(ts|mjs)$/.test(name)).sort();
-  const shell = `<!doctype html>
-<html lang="en">
+  const shell = (language: string, strings: Record<string, string>): string => `<!doctype html>
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Domain health</title>
+<title>${escapeHtml(strings.app_name ?? '')}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}styles.css">
 <script type="importmap">${importMap}</script>
@@ -91,7 +110,7 @@ ${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join
 </head>
 <body>
 <div id="app"><main id="main"><p class="loading">…</p></main></div>
-<noscript><p>This page needs JavaScript. The JSON-RPC API answers POST requests at this address.</p></noscript>
+<noscript><p>${escapeHtml(strings.needs_javascript ?? '')}</p></noscript>
 </body>
 </html>
 `;
@@ -99,7 +118,7 @@ ${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join
   return {
     version,
     assets: new Map([...texts].map(([name, text]) => [name, asset(types[extname(name)] ?? 'application/octet-stream', text)])),
-    shell: asset('text/html; charset=utf-8', shell),
+    shells: new Map(languages.map((language) => [language, asset('text/html; charset=utf-8', shell(language, localeStrings(language)))])),
     csp: [
       "default-src 'none'",
       `script-src 'self' 'sha256-${importMapHash}'`,
@@ -113,8 +132,8 @@ ${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join
   };
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, content: Asset, cacheControl: string): FastifyReply {
-  reply.header('content-type', content.type).header('cache-control', cacheControl).header('etag', content.etag).header('vary', 'accept-encoding');
+function send(request: FastifyRequest, reply: FastifyReply, content: Asset, cacheControl: string, vary = 'accept-encoding'): FastifyReply {
+  reply.header('content-type', content.type).header('cache-control', cacheControl).header('etag', content.etag).header('vary', vary);
   reply.header('x-content-type-options', 'nosniff');
   if (request.headers['if-none-match'] === content.etag) return reply.code(304).send();
   const accepted = String(request.headers['accept-encoding'] ?? '');
@@ -138,10 +157,10 @@ export function registerWebInterface(app: FastifyInstance): void {
   });
 
   app.get('/*', (request, reply) => {
-    const { shell, csp } = current();
+    const { shells, csp } = current();
     const pathname = request.url.split('?')[0] ?? '/';
     reply.code(parseRoute(pathname).page === 'not-found' ? 404 : 200);
     reply.header('content-security-policy', csp).header('referrer-policy', 'no-referrer');
-    return send(request, reply, shell, 'no-cache');
+    return send(request, reply, shells.get(shellLanguage(request))!, 'no-cache', 'accept-encoding, accept-language');
   });
 }
