@@ -15,12 +15,6 @@ import { byPresentation, byText, displayName, rcodeName, recordsFor } from '../n
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Nameserver-TP';
 const familyTags = ['IPV4_DISABLED', 'IPV6_DISABLED'] as const;
 
-/**
- * The Nameserver test cases before the n-th: the reference runs them in order, so a server that went
- * silent in one (Nameserver05's AAAA query, say) is not asked again on that transport in the later ones.
- */
-const earlierCases = (n: number): string[] => Array.from({ length: n - 1 }, (_, i) => `Nameserver${String(i + 1).padStart(2, '0')}`);
-
 /** Names no authoritative server serves: a recursor answers them (Nameserver01). */
 const nonexistentNames = ['xn--nameservertest.iis.se', 'xn--nameservertest.icann.org', 'xn--nameservertest.ripe.net'];
 /** An EDNS option code IANA has not assigned (Nameserver11), as the reference picks it. */
@@ -91,7 +85,6 @@ export const nameserver01: TestCase = {
 export const nameserver02: TestCase = {
   id: 'Nameserver02',
   afterEarlierModules: true,
-  after: earlierCases(2),
   spec: `${specs}/nameserver02.md`,
   tags: ['BREAKS_ON_EDNS', 'EDNS_RESPONSE_WITHOUT_EDNS', 'EDNS_VERSION_ERROR', 'EDNS0_SUPPORT', 'NO_EDNS_SUPPORT', 'NO_RESPONSE', 'NS_ERROR', ...familyTags],
   async run(context) {
@@ -127,7 +120,6 @@ export const nameserver02: TestCase = {
 export const nameserver03: TestCase = {
   id: 'Nameserver03',
   afterEarlierModules: true,
-  after: earlierCases(3),
   spec: `${specs}/nameserver03.md`,
   tags: ['AXFR_FAILURE', 'AXFR_AVAILABLE', ...familyTags],
   async run(context) {
@@ -147,7 +139,6 @@ export const nameserver03: TestCase = {
 export const nameserver04: TestCase = {
   id: 'Nameserver04',
   afterEarlierModules: true,
-  after: earlierCases(4),
   spec: `${specs}/nameserver04.md`,
   tags: ['DIFFERENT_SOURCE_IP', 'SAME_SOURCE_IP', ...familyTags],
   async run(context) {
@@ -167,7 +158,6 @@ export const nameserver04: TestCase = {
 export const nameserver05: TestCase = {
   id: 'Nameserver05',
   afterEarlierModules: true,
-  after: earlierCases(5),
   spec: `${specs}/nameserver05.md`,
   tags: ['AAAA_BAD_RDATA', 'AAAA_QUERY_DROPPED', 'AAAA_UNEXPECTED_RCODE', 'AAAA_WELL_PROCESSED', 'A_UNEXPECTED_RCODE', 'NO_RESPONSE', ...familyTags],
   async run(context) {
@@ -209,7 +199,6 @@ export const nameserver05: TestCase = {
 export const nameserver06: TestCase = {
   id: 'Nameserver06',
   afterEarlierModules: true,
-  after: earlierCases(6),
   spec: `${specs}/nameserver06.md`,
   tags: ['CAN_NOT_BE_RESOLVED', 'CAN_BE_RESOLVED', 'NO_RESOLUTION'],
   async run({ zone }) {
@@ -226,7 +215,6 @@ export const nameserver06: TestCase = {
 export const nameserver07: TestCase = {
   id: 'Nameserver07',
   afterEarlierModules: true,
-  after: earlierCases(7),
   spec: `${specs}/nameserver07.md`,
   tags: ['UPWARD_REFERRAL_IRRELEVANT', 'UPWARD_REFERRAL', 'NO_UPWARD_REFERRAL', ...familyTags],
   async run(context) {
@@ -250,7 +238,6 @@ const wwwName = (context: TestContext): string => (context.zone.name.isRoot ? 'w
 export const nameserver08: TestCase = {
   id: 'Nameserver08',
   afterEarlierModules: true,
-  after: earlierCases(8),
   spec: `${specs}/nameserver08.md`,
   tags: ['QNAME_CASE_INSENSITIVE', 'QNAME_CASE_SENSITIVE', ...familyTags],
   async run(context) {
@@ -276,7 +263,6 @@ const answerText = (response: DnsMessage): string => response.answer.map((rr) =>
 export const nameserver09: TestCase = {
   id: 'Nameserver09',
   afterEarlierModules: true,
-  after: earlierCases(9),
   spec: `${specs}/nameserver09.md`,
   tags: ['CASE_QUERY_SAME_ANSWER', 'CASE_QUERY_DIFFERENT_ANSWER', 'CASE_QUERY_SAME_RC', 'CASE_QUERY_DIFFERENT_RC', 'CASE_QUERY_NO_ANSWER', 'CASE_QUERIES_RESULTS_OK', 'CASE_QUERIES_RESULTS_DIFFER', ...familyTags],
   async run(context) {
@@ -313,7 +299,6 @@ export const nameserver09: TestCase = {
 export const nameserver10: TestCase = {
   id: 'Nameserver10',
   afterEarlierModules: true,
-  after: earlierCases(10),
   spec: `${specs}/nameserver10.md`,
   tags: ['N10_NO_RESPONSE_EDNS1_QUERY', 'N10_UNEXPECTED_RCODE', 'N10_EDNS_RESPONSE_ERROR', ...familyTags],
   async run(context) {
@@ -351,7 +336,6 @@ export const nameserver10: TestCase = {
 export const nameserver11: TestCase = {
   id: 'Nameserver11',
   afterEarlierModules: true,
-  after: earlierCases(11),
   spec: `${specs}/nameserver11.md`,
   tags: ['N11_NO_EDNS', 'N11_NO_RESPONSE', 'N11_RETURNS_UNKNOWN_OPTION_CODE', 'N11_UNEXPECTED_ANSWER_SECTION', 'N11_UNEXPECTED_RCODE', 'N11_UNSET_AA', ...familyTags],
   async run(context) {
@@ -391,7 +375,6 @@ export const nameserver11: TestCase = {
 export const nameserver12: TestCase = {
   id: 'Nameserver12',
   afterEarlierModules: true,
-  after: earlierCases(12),
   spec: `${specs}/nameserver12.md`,
   tags: ['NO_RESPONSE', 'NO_EDNS_SUPPORT', 'Z_FLAGS_NOTCLEAR', 'NS_ERROR', ...familyTags],
   async run(context) {
@@ -420,7 +403,6 @@ export const nameserver12: TestCase = {
 export const nameserver13: TestCase = {
   id: 'Nameserver13',
   afterEarlierModules: true,
-  after: earlierCases(13),
   spec: `${specs}/nameserver13.md`,
   tags: ['NO_RESPONSE', 'NO_EDNS_SUPPORT', 'NS_ERROR', 'MISSING_OPT_IN_TRUNCATED', ...familyTags],
   async run(context) {
@@ -446,5 +428,6 @@ export const nameserver13: TestCase = {
 
 export const nameserver: TestModule = {
   name: 'NAMESERVER',
+  inOrder: true,
   testCases: [nameserver01, nameserver02, nameserver03, nameserver04, nameserver05, nameserver06, nameserver07, nameserver08, nameserver09, nameserver10, nameserver11, nameserver12, nameserver13],
 };

@@ -127,7 +127,9 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     await planned.promise;
     // A test case that is not planned (not selected) has no findings to wait for.
     const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
-    const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? []), ...earlierModules])].flatMap((id) => produced.get(id) ?? []);
+    const sameModule = module.inOrder ? plan.filter((p) => p.module === module).map((p) => p.testCase.id) : [];
+    const earlierInModule = sameModule.slice(0, sameModule.indexOf(testCase.id));
+    const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? []), ...earlierModules, ...earlierInModule])].flatMap((id) => produced.get(id) ?? []);
     const before = (await Promise.all(waitFor)).flat();
     if (module.name !== 'BASIC' && gated && !canContinue(before)) return own;
     signal.throwIfAborted();

@@ -9,7 +9,7 @@ export interface TestContext {
   zone: Zone;
   profile: Profile;
   signal: AbortSignal;
-  /** Basic's findings, then those of the test cases it waits for (`after`, `afterEarlierModules`): what this one may read. */
+  /** Basic's findings, then those of the test cases it waits for (`after`, `afterEarlierModules`, `inOrder`): what this one may read. */
   earlier: readonly Finding[];
 }
 
@@ -42,5 +42,11 @@ export interface TestCase {
 export interface TestModule {
   /** Upper case, as in profiles and findings: 'BASIC'. */
   name: string;
+  /**
+   * Each test case starts once the module's earlier ones have finished, as the reference runs them:
+   * a server that went silent in one (Nameserver05's AAAA query, say) is not asked again on that
+   * transport by a later one, and each may read its predecessors' findings.
+   */
+  inOrder?: boolean;
   testCases: readonly TestCase[];
 }
