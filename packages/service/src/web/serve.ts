@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { LANGUAGES, languageOfTag, type Language } from './client/languages.ts';
 import { parseRoute } from './client/routes.ts';
 
 interface Asset {
@@ -23,7 +24,7 @@ interface Bundle {
   version: string;
   assets: Map<string, Asset>;
   /** The HTML shell in each language of the interface: `lang`, title and no-script text. */
-  shells: Map<string, Asset>;
+  shells: Map<Language, Asset>;
   csp: string;
 }
 
@@ -51,21 +52,16 @@ function asset(type: string, text: string): Asset {
   };
 }
 
-const languages = readdirSync(join(clientDir, 'locales'))
-  .filter((name) => name.endsWith('.json'))
-  .map((name) => name.slice(0, -'.json'.length))
-  .sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
-const localeStrings = (language: string): Record<string, string> => JSON.parse(readFileSync(join(clientDir, 'locales', `${language}.json`), 'utf8')) as Record<string, string>;
 const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const offeredTags = ['en', ...LANGUAGES.filter((language) => language !== 'en'), 'no', 'nn'];
 
 /**
  * The shell's language for a first visit, from Accept-Language (English first, so it wins ties and
  * a browser that names none). The client then follows a language chosen before on this browser.
  */
-function shellLanguage(request: FastifyRequest): string {
-  const offered = [...languages, 'no', 'nn'];
-  const chosen = new Negotiator(request).language(offered) ?? 'en';
-  return chosen === 'no' || chosen === 'nn' ? 'nb' : chosen;
+function shellLanguage(request: FastifyRequest): Language {
+  return languageOfTag(new Negotiator(request).language(offeredTags) ?? 'en') ?? 'en';
 }
 
 function clientFiles(dir: string): string[] {
@@ -114,11 +110,13 @@ ${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join
 </body>
 </html>
 `;
+  // The locale files the client fetches, read once above, also give the shell its words.
+  const localeStrings = (language: Language) => JSON.parse(texts.get(`locales/${language}.json`) ?? '{}') as Record<string, string>;
   const importMapHash = createHash('sha256').update(importMap).digest('base64');
   return {
     version,
     assets: new Map([...texts].map(([name, text]) => [name, asset(types[extname(name)] ?? 'application/octet-stream', text)])),
-    shells: new Map(languages.map((language) => [language, asset('text/html; charset=utf-8', shell(language, localeStrings(language)))])),
+    shells: new Map(LANGUAGES.map((language) => [language, asset('text/html; charset=utf-8', shell(language, localeStrings(language)))])),
     csp: [
       "default-src 'none'",
       `script-src 'self' 'sha256-${importMapHash}'`,

@@ -4,6 +4,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import english from './locales/en.json' with { type: 'json' };
+import { isLanguage, languageOfTag, type Language } from './languages.ts';
 import { pluralForm } from './plural.ts';
 
 export type StringKey = keyof typeof english;
@@ -11,8 +12,7 @@ export type Strings = Record<StringKey, string>;
 /** Texts that depend on a number come as `<base>_one` and `<base>_other`, named here by their base. */
 export type PluralKey = { [K in StringKey]: K extends `${infer Base}_other` ? Base : never }[StringKey];
 
-export const LANGUAGES = ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from './languages.ts';
 
 /** Each language named in itself, for the switcher. */
 export const LANGUAGE_NAMES: Record<Language, string> = {
@@ -20,7 +20,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 };
 
 const STORAGE_KEY = 'language';
-const isLanguage = (tag: string): tag is Language => (LANGUAGES as readonly string[]).includes(tag);
 
 /** The language chosen before on this browser, else the browser's first one we have, else English. */
 export function initialLanguage(): Language {
@@ -32,9 +31,8 @@ export function initialLanguage(): Language {
   }
   if (stored !== null && isLanguage(stored)) return stored;
   for (const tag of navigator.languages) {
-    const primary = tag.toLowerCase().split('-')[0] ?? '';
-    const language = primary === 'no' || primary === 'nn' ? 'nb' : primary;
-    if (isLanguage(language)) return language;
+    const language = languageOfTag(tag);
+    if (language) return language;
   }
   return 'en';
 }
@@ -75,8 +73,7 @@ export interface I18n {
  * American "Nov 25, 2026, 7:25 PM".
  */
 function regionalLocale(language: Language): string {
-  const primary = (tag: string) => tag.toLowerCase().split('-')[0];
-  return navigator.languages.find((tag) => primary(tag) === language || (language === 'nb' && ['no', 'nn'].includes(primary(tag) ?? ''))) ?? language;
+  return navigator.languages.find((tag) => languageOfTag(tag) === language) ?? language;
 }
 
 export function makeI18n(language: Language, strings: Strings): I18n {
