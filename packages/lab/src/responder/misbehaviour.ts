@@ -26,7 +26,7 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   }
   if (query.qr) return [];
   const question = query.question[0];
-  const isType = (type: string): boolean => question !== undefined && type.toUpperCase() === typeToString(question.type);
+  const isType = (type: string): boolean => question !== undefined && type === typeToString(question.type);
   if (behaviour.drop.some(isType) && (behaviour.dropOver === 'both' || behaviour.dropOver === transport)) return [];
   const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
   // A server that misbehaves for some query types only answers the others as BIND does.
@@ -100,8 +100,8 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
 
 /** A server that leaves out records of some types (and their RRSIGs), or only the RRSIGs over some types, in every section. */
 function stripped(message: Message, behaviour: Behaviour): Message {
-  const records = new Set(behaviour.stripRecords.map((t) => t.toUpperCase()));
-  const signatures = new Set([...records, ...behaviour.stripRrsigs.map((t) => t.toUpperCase())]);
+  const records = new Set(behaviour.stripRecords);
+  const signatures = new Set([...records, ...behaviour.stripRrsigs]);
   const keep = (rr: Message['answer'][number]): boolean => !records.has(typeToString(rr.type)) && !(recordIs(rr, RRType.RRSIG) && signatures.has(typeToString(rr.rdata.typeCovered)));
   return { ...message, answer: message.answer.filter(keep), authority: message.authority.filter(keep), additional: message.additional.filter(keep) };
 }

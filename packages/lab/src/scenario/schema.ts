@@ -30,6 +30,7 @@ export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'zsk', 'none'
 export const cdsModes = ['none', 'correct', 'mismatch', 'delete', 'cds-only', 'cdnskey-only', 'zsk', 'unpublished'] as const;
 
 const rrtypeName = z.string().regex(/^[A-Za-z0-9]+$/).transform((type) => type.toUpperCase());
+const rrtypeNames = z.array(rrtypeName).default([]);
 
 /** RRSIGs picked in the signed zone: those covering `type`, narrowed by owner, algorithm or signing key. */
 const rrsigSelector = {
@@ -55,14 +56,14 @@ const extraDnskeySchema = z
 const behaviourSchema = z
   .object({
     tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
-    drop: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    drop: rrtypeNames,
     /** The transport(s) on which `drop` applies. */
     dropOver: z.enum(['both', 'udp', 'tcp']).default('both'),
-    onlyTypes: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    onlyTypes: rrtypeNames,
     extraSoa: z.boolean().default(false),
-    stripRrsigs: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
-    stripRecords: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
-    empty: z.array(z.string().regex(/^[A-Za-z0-9]+$/)).default([]),
+    stripRrsigs: rrtypeNames,
+    stripRecords: rrtypeNames,
+    empty: rrtypeNames,
     rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),
     upwardReferral: z.boolean().default(false),
