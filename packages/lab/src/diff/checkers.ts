@@ -1,8 +1,9 @@
 // The two engines the differential runner compares, each run inside a lab on one domain:
-// Debian's zonemaster-cli (the reference) and our own `dnscheck` CLI (when its branch has landed).
+// zonemaster-cli 8.0.1 with engine 9.0.1 (the reference) and our own `dnscheck` CLI.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Lab } from '../namespace/start-lab.ts';
+import type { ExecResult, Lab } from '../namespace/start-lab.ts';
+import { execReference, referenceUnavailableReason } from './reference-engine.ts';
 import { commandLineDomain } from '../scenario/command-line-domain.ts';
 
 export const levels = ['DEBUG3', 'DEBUG2', 'DEBUG', 'INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'] as const;
@@ -27,15 +28,17 @@ export interface Checker {
 const versionTags = new Set(['GLOBAL_VERSION', 'MODULE_VERSION', 'DEPENDENCY_VERSION']);
 const compared = (f: Finding): boolean => !versionTags.has(f.tag) && levels.indexOf(f.level) >= levels.indexOf('INFO');
 
-function parseFindings(stdout: string, who: string): Finding[] {
+/** zonemaster-cli 8 prints `{"results": [...]}`; our dnscheck and older references a bare array. */
+export function parseFindings(stdout: string, who: string): Finding[] {
   const parsed: unknown = JSON.parse(stdout);
-  if (!Array.isArray(parsed)) throw new Error(`${who} did not print a JSON array`);
-  return parsed as Finding[];
+  const list = Array.isArray(parsed) ? parsed : (parsed as { results?: unknown }).results;
+  if (!Array.isArray(list)) throw new Error(`${who} did not print a JSON array`);
+  return list as Finding[];
 }
 
-async function timed(lab: Lab, command: string, args: string[], who: string): Promise<{ findings: Finding[]; seconds: number } | { reason: string }> {
+async function timed(run: () => Promise<ExecResult>, who: string): Promise<{ findings: Finding[]; seconds: number } | { reason: string }> {
   const started = performance.now();
-  const result = await lab.exec(command, args, { timeoutMs: 10 * 60_000 });
+  const result = await run();
   const seconds = (performance.now() - started) / 1000;
   if (result.code !== 0 && result.stdout.trim() === '') return { reason: `${who} exited with ${result.code ?? result.signal}: ${result.stderr.trim().slice(-500)}` };
   try {
@@ -48,8 +51,10 @@ async function timed(lab: Lab, command: string, args: string[], who: string): Pr
 export const zonemasterCli: Checker = {
   name: 'zonemaster-cli',
   async run(lab, domain) {
-    const args = ['--hints', lab.hintsPath, '--json', '--show-testcase', '--level', 'INFO', '--no-progress', commandLineDomain(domain)];
-    const outcome = await timed(lab, 'zonemaster-cli', args, 'zonemaster-cli');
+    const unavailable = referenceUnavailableReason();
+    if (unavailable !== undefined) return { ok: false, reason: unavailable };
+    const args = ['--hints', '{hints}', '--json', '--show-testcase', '--show-module', '--level', 'INFO', '--no-progress', commandLineDomain(domain)];
+    const outcome = await timed(() => execReference(lab, args, { timeoutMs: 10 * 60_000 }), 'zonemaster-cli');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     const version = outcome.findings.find((f) => f.tag === 'GLOBAL_VERSION')?.args.version;
     return { ok: true, findings: outcome.findings.filter(compared), version: `zonemaster-cli ${typeof version === 'string' ? version : '?'}`, seconds: outcome.seconds };
@@ -63,7 +68,8 @@ export const ourEngine: Checker = {
   name: 'dnscheck',
   async run(lab, domain) {
     if (!existsSync(engineCliPath)) return { ok: false, reason: `our engine's CLI (${engineCliPath}) is not there yet: branch engine has not been merged` };
-    const outcome = await timed(lab, process.execPath, [engineCliPath, commandLineDomain(domain), '--hints', lab.hintsPath, '--json'], 'dnscheck');
+    const args = [engineCliPath, commandLineDomain(domain), '--hints', lab.hintsPath, '--json'];
+    const outcome = await timed(() => lab.exec(process.execPath, args, { timeoutMs: 10 * 60_000 }), 'dnscheck');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     return { ok: true, findings: outcome.findings.filter(compared), version: 'dnscheck', seconds: outcome.seconds };
   },

@@ -6,7 +6,8 @@ import { needsResponder } from '../scenario/load-scenario.ts';
 import type { Scenario, ZoneSpec } from '../scenario/schema.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
-import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord } from './bind-tools.ts';
+import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord, type KeyOptions } from './bind-tools.ts';
+import { storedKey } from './key-store.ts';
 import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
 import { rootHintsText } from './root-hints.ts';
@@ -80,12 +81,14 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const kskFiles: string[] = [];
       const zskFiles: string[] = [];
       // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
+      const key = (slot: string, dir: string, options: KeyOptions): Promise<string> =>
+        storedKey(fileLabel(origin), `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, () => generateKey(origin, dir, options));
       for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
         const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
-        kskFiles.push(`${join(kskDir, await generateKey(origin, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
-        if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await generateKey(origin, keyDir, { ...options, ksk: false }))}.key`);
+        kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
+        if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await key(`zsk${i}`, keyDir, { ...options, ksk: false }))}.key`);
       }
-      const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await generateKey(origin, elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
+      const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await key('unpublished', elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
       const keyFiles = [...kskFiles, ...zskFiles];
       keys.set(origin, {
         keyDir,

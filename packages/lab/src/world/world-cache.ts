@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Scenario } from '../scenario/schema.ts';
 import { buildZones, type ZoneSet } from './build-zones.ts';
+import { keyStoreListing } from './key-store.ts';
 
 const cacheRoot = join(tmpdir(), 'app-lab-worlds');
 const maxAgeMs = 12 * 3600_000;
@@ -19,7 +20,8 @@ const builderSources = [import.meta.dirname, join(import.meta.dirname, '../scena
     .sort()
     .map((file) => readFileSync(join(dir, file), 'utf8')),
 );
-const builderVersion = createHash('sha256').update(builderSources.join('\0')).digest('hex');
+// The key store's listing too: a world built before a key was stored must not outlive it.
+const builderVersion = (): string => createHash('sha256').update(builderSources.join('\0')).update(keyStoreListing().join('\0')).digest('hex');
 
 interface Entry {
   createdAt: number;
@@ -57,7 +59,7 @@ async function readEntry(dir: string): Promise<ZoneSet | undefined> {
 }
 
 export async function cachedZones(scenario: Scenario): Promise<ZoneSet> {
-  const key = createHash('sha256').update(builderVersion).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones })).digest('hex').slice(0, 32);
+  const key = createHash('sha256').update(builderVersion()).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones })).digest('hex').slice(0, 32);
   const dir = join(cacheRoot, key);
   const cached = await readEntry(dir);
   if (cached !== undefined) return cached;
