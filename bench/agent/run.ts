@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testCaseIds } from '@app/engine';
-import { commandLineDomain, startLab, type Lab } from '@app/lab';
+import { commandLineDomain, execReference, startLab, type Lab } from '@app/lab';
 import { sql } from 'kysely';
 import { migrations, PRODUCT } from '../../packages/service/src/db/migrations.ts';
 import type { ServiceSchema } from '../../packages/service/src/db/schema.ts';
@@ -127,8 +127,8 @@ async function referenceRate(lab: Lab): Promise<{ perMinute: number; failed: num
   const worker = async (): Promise<void> => {
     for (let i = 0; i < rounds; i++) {
       const domain = domains[next++ % domains.length] ?? '';
-      const args = ['--hints', lab.hintsPath, '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain];
-      const result = await lab.exec('zonemaster-cli', args, { timeoutMs: 10 * 60_000 });
+      const args = ['--hints', '{hints}', '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain];
+      const result = await execReference(lab, args, { timeoutMs: 10 * 60_000 });
       if (result.code === 0) done++;
       else failed++;
     }

@@ -1,4 +1,5 @@
-// Per domain over the lab catalogue: a whole dnscheck process against a whole zonemaster-cli process,
+// Per domain over the lab catalogue: a whole dnscheck process against a whole zonemaster-cli process
+// (8.0.1 with engine 9.0.1, today's reference, from the root that packages/lab/scripts/install-reference.sh makes),
 // all nine modules, in the same lab and the same run. Prints wall and CPU time, peak memory, the
 // queries ours sent (and identical ones sent twice), its start-up (process start to first query),
 // and the wall ratio; the headline is the median ratio, since a silent server costs both engines the
@@ -8,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain as strip, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain as strip, labUnavailableReason, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
@@ -31,16 +32,19 @@ async function measure(lab: Lab, command: string, args: string[]): Promise<Measu
 
 const ours = (lab: Lab, domain: string, saveTo: string): Promise<Measure> =>
   measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saveTo]);
-const reference = (lab: Lab, domain: string): Promise<Measure> =>
-  measure(lab, 'zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--no-progress', '--level', 'INFO', strip(domain)]);
+const reference = (lab: Lab, domain: string): Promise<Measure> => {
+  const [command, ...args] = referenceCommand(lab, ['--hints', '{hints}', '--json', '--no-progress', '--level', 'INFO', strip(domain)]);
+  return measure(lab, command, args);
+};
 
 /** The reference logs each query it sends (EXTERNAL_QUERY) at DEBUG: counted in a run of its own, untimed. */
 async function referenceQueries(lab: Lab, domain: string): Promise<number> {
-  const result = await lab.exec('zonemaster-cli', ['--hints', lab.hintsPath, '--raw', '--no-progress', '--level', 'DEBUG', strip(domain)], { timeoutMs: 10 * 60_000 });
+  const [command, ...args] = referenceCommand(lab, ['--hints', '{hints}', '--raw', '--no-progress', '--level', 'DEBUG', strip(domain)]);
+  const result = await lab.exec(command, args, { timeoutMs: 10 * 60_000 });
   return result.stdout.split('\n').filter((line) => /\bEXTERNAL_QUERY\b/.test(line)).length;
 }
 
-const reason = await labUnavailableReason();
+const reason = (await labUnavailableReason()) ?? referenceUnavailableReason();
 if (reason !== undefined) {
   console.log(`bench:engine skipped: ${reason}`);
   process.exit(0);
@@ -115,7 +119,7 @@ console.log('(waits: queries of ours that waited out the timeout; start ms: proc
 
 const ratios = rows.map((r) => r.ours.wall / r.reference.wall);
 console.log(
-  `\nHEADLINE median wall ratio per domain: ${median(ratios).toFixed(3)} (goal: at most 0.25); median wall ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)} s, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)} s`,
+  `\nHEADLINE median wall ratio per domain: ${median(ratios).toFixed(3)} (goal: at most 0.2); median wall ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)} s, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)} s`,
 );
 const waited = rows.filter((r) => r.queries.timeouts > 0);
 const quick = rows.filter((r) => r.queries.timeouts === 0);

@@ -9,5 +9,5 @@ export { commandLineDomain } from './scenario/command-line-domain.ts';
 export { compareFindings, type Comparison } from './diff/compare-findings.ts';
 export { scenarioReport, catalogueTable } from './diff/diff-report.ts';
 export { zonemasterCli, ourEngine, parseFindings, type Finding, type Checker, type CheckerRun } from './diff/checkers.ts';
-export { execReference, referenceUnavailableReason, referenceRoot, installReferenceCommand } from './diff/reference-engine.ts';
+export { execReference, referenceCommand, referenceUnavailableReason, referenceRoot, installReferenceCommand } from './diff/reference-engine.ts';
 export { runDemo } from './demo/run-demo.ts';

@@ -24,13 +24,16 @@ function hintsInsideRoot(lab: Lab): string {
   return `/tmp/${name}`;
 }
 
-/**
- * Runs `zonemaster-cli ARGS` in the lab. The argument '{hints}' stands for the lab's root hints.
- * The reference prints `{"results": [...]}` with --json.
- */
-export function execReference(lab: Lab, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
+/** The command line that runs `zonemaster-cli ARGS` in the lab; the argument '{hints}' stands for the lab's root hints. */
+export function referenceCommand(lab: Lab, args: string[]): string[] {
   const reason = referenceUnavailableReason();
   if (reason !== undefined) throw new Error(reason);
   const hints = args.includes('{hints}') ? hintsInsideRoot(lab) : '';
-  return lab.exec('chroot', [referenceRoot, 'zonemaster-cli', ...args.map((a) => (a === '{hints}' ? hints : a))], options);
+  return ['chroot', referenceRoot, 'zonemaster-cli', ...args.map((a) => (a === '{hints}' ? hints : a))];
+}
+
+/** Runs `zonemaster-cli ARGS` in the lab. The reference prints `{"results": [...]}` with --json. */
+export function execReference(lab: Lab, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
+  const [command, ...rest] = referenceCommand(lab, args);
+  return lab.exec(command, rest, options);
 }
