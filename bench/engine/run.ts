@@ -4,12 +4,13 @@
 // queries ours sent (and identical ones sent twice), its start-up (process start to first query),
 // and the wall ratio; the headline is the median ratio, since a silent server costs both engines the
 // profile's timeout. Domains where a query timeout was waited out are summed apart.
-//   npm run bench:engine [-- scenario...]
+//   npm run bench:engine [-- [--latency 30ms] scenario...]
+//   --latency makes every lab server wait that long before each answer, as on the Internet.
 //   BENCH_REFERENCE_QUERIES=1 also counts the reference's queries, in an extra untimed run at DEBUG.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain as strip, labUnavailableReason, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain as strip, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
@@ -58,7 +59,10 @@ const withDomain = (name: string): boolean => {
     return false;
   }
 };
-const chosen = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const latencyAt = argv.indexOf('--latency');
+const latency = latencyAt >= 0 ? parseLatency(argv[latencyAt + 1] ?? '') : undefined;
+const chosen = latencyAt >= 0 ? argv.toSpliced(latencyAt, 2) : argv;
 const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter(withDomain);
 
 interface Row {
@@ -71,7 +75,7 @@ interface Row {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
-const lab = await startLab(scenarios);
+const lab = await startLab(scenarios, { latency });
 const rows: Row[] = [];
 try {
   // One untimed run of each first, so neither pays for a cold disk cache or compile cache.
@@ -103,7 +107,7 @@ const sum = (list: Row[], pick: (r: Row) => number): number => list.reduce((acc,
 const cell = (value: number | string | undefined, width: number, digits = 2): string =>
   (value === undefined ? '-' : typeof value === 'number' ? value.toFixed(digits) : value).padStart(width);
 
-console.log(`bench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine`);
+console.log(`bench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine; ${latency ? `every answer after ${describeLatency(latency)}` : 'no added latency'}`);
 console.log(
   `${'domain'.padEnd(32)}${'wall s'.padStart(8)}${'ref s'.padStart(8)}${'ratio'.padStart(7)}${'cpu s'.padStart(7)}${'ref cpu'.padStart(8)}${'MB'.padStart(6)}${'ref MB'.padStart(7)}` +
     `${'start ms'.padStart(9)}${'queries'.padStart(8)}${'dups'.padStart(5)}${countReference ? 'ref q'.padStart(7) : ''}${'waits'.padStart(6)}`,

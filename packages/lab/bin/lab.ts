@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // lab run <scenario> -- <command...> | lab diff [scenario] [domain] | lab demo | lab list
-import { catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, loadScenario } from '../src/index.ts';
+import { catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, loadScenario, parseLatency, describeLatency, type Latency } from '../src/index.ts';
 
 const usage = `usage:
-  lab run <scenario>[,<scenario>...] -- <command> [args...]
+  lab run [--latency 50ms] <scenario>[,<scenario>...] -- <command> [args...]
       Starts the lab and runs the command inside its network namespace. The root hints path is in
       $DNS_ROOT_HINTS, and any argument "{hints}" is replaced by it.
-  lab diff [<scenario> [<domain>]]
+  lab diff [--latency 50ms] [<scenario> [<domain>]]
       Runs zonemaster-cli and our dnscheck on the scenario's domain and compares their findings;
       without a scenario, over the whole catalogue as one table.
+--latency makes every server wait that long before each answer (a range such as 20-80ms draws
+each delay from it), as on the Internet; LAB_LATENCY does the same for any command.
   lab demo
       Starts the catalogue with the domain health service in it, shows what it finds in a few
       domains, then keeps running until Ctrl-C and prints what to try.
@@ -17,18 +19,26 @@ const usage = `usage:
 A scenario is a catalogue name (see lab list) or a path to a .yaml/.json file.`;
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const [command, ...afterCommand] = argv;
+  const latencyAt = afterCommand.indexOf('--latency');
+  const dashesAt = afterCommand.indexOf('--');
+  let latency: Latency | undefined;
+  let rest = afterCommand;
+  if (latencyAt >= 0 && (dashesAt < 0 || latencyAt < dashesAt)) {
+    latency = parseLatency(afterCommand[latencyAt + 1] ?? '');
+    rest = afterCommand.toSpliced(latencyAt, 2);
+  }
   switch (command) {
     case 'run': {
       const dashes = rest.indexOf('--');
       const scenario = rest[0];
       const commandLine = dashes >= 0 ? rest.slice(dashes + 1) : [];
       if (scenario === undefined || dashes !== 1 || commandLine.length === 0) return fail(usage);
-      const lab = await startLab(scenario.split(','));
+      const lab = await startLab(scenario.split(','), { latency });
       const stop = (): void => void lab.stop().then(() => process.exit(130));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      console.error(`lab: ${lab.servers.length} servers up; root hints in ${lab.hintsPath} (DNS_ROOT_HINTS)`);
+      console.error(`lab: ${lab.servers.length} servers up${latency ? `, answering after ${describeLatency(latency)}` : ''}; root hints in ${lab.hintsPath} (DNS_ROOT_HINTS)`);
       try {
         const [program, ...args] = commandLine.map((arg) => (arg === '{hints}' ? lab.hintsPath : arg));
         const result = await lab.exec(program, args, { stdio: 'inherit' });
@@ -40,10 +50,10 @@ async function main(argv: string[]): Promise<number> {
     case 'diff': {
       const [scenario, domain] = rest;
       if (scenario === undefined) {
-        const rows = await runDiff(catalogueNames(), { onRow: (row) => console.error(`lab: ${row.scenario} done`) });
+        const rows = await runDiff(catalogueNames(), { latency, onRow: (row) => console.error(`lab: ${row.scenario} done`) });
         console.log(catalogueTable(rows));
       } else {
-        const [row] = await runDiff([scenario], { domain });
+        const [row] = await runDiff([scenario], { domain, latency });
         console.log(scenarioReport(row));
       }
       return 0;

@@ -11,3 +11,4 @@ export { scenarioReport, catalogueTable } from './diff/diff-report.ts';
 export { zonemasterCli, ourEngine, parseFindings, type Finding, type Checker, type CheckerRun } from './diff/checkers.ts';
 export { execReference, referenceCommand, referenceUnavailableReason, referenceRoot, installReferenceCommand } from './diff/reference-engine.ts';
 export { runDemo } from './demo/run-demo.ts';
+export { parseLatency, describeLatency, type Latency } from './world/latency.ts';

@@ -5,6 +5,7 @@ import { startLab } from '../namespace/start-lab.ts';
 import { parseScenarioText, resolveScenarioPath } from '../scenario/load-scenario.ts';
 import { ourEngine, zonemasterCli, type Checker, type CheckerRun } from './checkers.ts';
 import { compareFindings, type Comparison } from './compare-findings.ts';
+import type { Latency } from '../world/latency.ts';
 
 export interface DiffRow {
   scenario: string;
@@ -25,12 +26,12 @@ export function scenarioDomain(scenario: string): string {
 
 export async function runDiff(
   scenarios: string[],
-  options: { domain?: string; onRow?: (row: DiffRow) => void; reference?: Checker; ours?: Checker } = {},
+  options: { domain?: string; onRow?: (row: DiffRow) => void; reference?: Checker; ours?: Checker; latency?: Latency } = {},
 ): Promise<DiffRow[]> {
   const targets = scenarios.map((scenario) => ({ scenario, domain: options.domain ?? scenarioDomain(scenario) }));
   const reference = options.reference ?? zonemasterCli;
   const ours = options.ours ?? ourEngine;
-  const lab = await startLab(scenarios);
+  const lab = await startLab(scenarios, { latency: options.latency });
   const rows: DiffRow[] = [];
   try {
     for (const { scenario, domain } of targets) {

@@ -11,6 +11,7 @@ import { loadScenario } from '../scenario/load-scenario.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
+import { parseLatency, type Latency } from '../world/latency.ts';
 import { assertLabAvailable } from './availability.ts';
 import { bridge } from './socket-bridge.ts';
 import type { ForwardResult, SupervisorMessage, SupervisorRequest, WireQueryResult } from './supervisor-protocol.ts';
@@ -67,6 +68,8 @@ export interface StartLabOptions {
   /** Reuse zone files built earlier for the same scenario (default true; LAB_NO_CACHE=1 turns it off). */
   cache?: boolean;
   startTimeoutMs?: number;
+  /** Every server waits this long before each answer (LAB_LATENCY, e.g. '50ms' or '20-80ms', sets it too). */
+  latency?: Latency;
 }
 
 const supervisorPath = resolve(import.meta.dirname, 'supervisor.ts');
@@ -91,7 +94,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   let plan;
   try {
-    plan = await buildWorld(world, dir, { cache: options.cache ?? process.env.LAB_NO_CACHE !== '1' });
+    plan = await buildWorld(world, dir, { cache: options.cache ?? process.env.LAB_NO_CACHE !== '1', latency: options.latency ?? (process.env.LAB_LATENCY ? parseLatency(process.env.LAB_LATENCY) : undefined) });
     worldMs = Math.round(performance.now() - begun);
   } catch (error) {
     removeDir();

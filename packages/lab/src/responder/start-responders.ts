@@ -6,12 +6,18 @@ import { createServer, type Socket } from 'node:net';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
 import { forwardTcp, forwardUdp, frame, TcpFrames } from './backend.ts';
 import { respond, type Backend, type RootServer } from './misbehaviour.ts';
+import { drawDelay } from '../world/latency.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Responders {
   stop(): Promise<void>;
 }
 
 export async function startResponders(servers: LabServer[], plan: WorldPlan): Promise<Responders> {
+  const latency = plan.latency;
+  // The wait runs beside the backend's answer, so the delay is the one asked for, not delay + BIND.
+  const delayed = (handle: Handler): Handler =>
+    latency === undefined ? handle : async (query) => (await Promise.all([handle(query), sleep(drawDelay(latency))]))[0];
   const roots: RootServer[] = plan.servers.filter((s) => s.zones.some((z) => z.origin === '.')).map((s) => ({ name: s.name, addresses: s.addresses }));
   const sockets: UdpSocket[] = [];
   const listeners: TcpListener[] = [];
@@ -30,8 +36,8 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
         },
       };
       const sameFamily = replyFrom !== undefined && answerFrom!.includes(':') === address.includes(':');
-      sockets.push(await udpListener(address, (query) => respond(query, 'udp', server.behaviour, backend, roots), sameFamily ? replyFrom : undefined));
-      const overTcp: Handler = server.behaviour.tcp === 'silent' ? () => Promise.resolve([]) : (query) => respond(query, 'tcp', server.behaviour, backend, roots);
+      sockets.push(await udpListener(address, delayed((query) => respond(query, 'udp', server.behaviour, backend, roots)), sameFamily ? replyFrom : undefined));
+      const overTcp: Handler = server.behaviour.tcp === 'silent' ? () => Promise.resolve([]) : delayed((query) => respond(query, 'tcp', server.behaviour, backend, roots));
       if (server.behaviour.tcp !== false) listeners.push(await tcpListener(address, overTcp));
     }
   }

@@ -6,13 +6,16 @@ import type { Scenario } from '../scenario/schema.ts';
 import { backendPort, bindConfig } from './bind-config.ts';
 import { buildZones } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
+import type { Latency } from './latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
-export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean } = {}): Promise<WorldPlan> {
+export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean; latency?: Latency } = {}): Promise<WorldPlan> {
   const zones = options.cache === false ? await buildZones(scenario, runDir) : await cachedZones(scenario);
+  // With latency, the responder fronts every server, since only it can wait before answering.
+  const servers = options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
   const namedConfPath = join(runDir, 'named.conf');
-  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers: zones.servers, chaosZoneFiles: zones.chaosZoneFiles }));
-  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers: zones.servers, domains: scenario.domains };
+  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers, chaosZoneFiles: zones.chaosZoneFiles }));
+  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers, domains: scenario.domains, ...(options.latency && { latency: options.latency }) };
   await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
   return plan;
 }

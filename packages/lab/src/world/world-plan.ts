@@ -1,6 +1,7 @@
 // What a built lab world is on disk: which server plays what, from which zone files. The namespace
 // supervisor starts servers from this plan alone.
 import type { Behaviour } from '../scenario/schema.ts';
+import type { Latency } from './latency.ts';
 
 export interface ServedZone {
   origin: string;
@@ -25,4 +26,6 @@ export interface WorldPlan {
   backendPort: number;
   servers: LabServer[];
   domains: string[];
+  /** Set when every server answers after a delay (each is then fronted by the responder). */
+  latency?: Latency;
 }
