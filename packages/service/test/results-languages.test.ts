@@ -8,6 +8,7 @@ import { formatFinding, locales, testCaseDescription, type Finding } from '@app/
 import { claimNextTest, finishTest } from '../src/db/queue.ts';
 import { LANGUAGE_TABLE, LANGUAGES } from '../src/web/client/languages.ts';
 import { writeConfigFixture } from './config-fixture.ts';
+import { untitledFindings } from './gui-report.ts';
 import { useService } from './rpc-harness.ts';
 
 const iniFile = writeConfigFixture();
@@ -53,6 +54,7 @@ for (const target of await testDatabaseTargets()) {
             assert.equal(description, testCaseDescription(testcase, language), `${tag} ${testcase}`);
             assert.notEqual(description, testcase, `${tag} ${testcase} has a description of its own`);
           }
+          assert.deepEqual(untitledFindings(result), [], `${tag}: every finding in a titled group, laid out as zonemaster-gui does`);
           seen.set(language, result.results[1].message);
         }
       }
