@@ -296,7 +296,17 @@ describe('the web interface', () => {
     await shots('08-report-swedish');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
-    await page.getByLabel('Språk').selectOption('en');
+    // Slovenian, offered by the default configuration: the page's words and the findings switch.
+    assert.ok((await page.getByLabel('Språk').locator('option').allTextContents()).includes('Slovenščina'));
+    const beforeSlovenian = await page.locator('.finding .message').allTextContents();
+    await page.getByLabel('Språk').selectOption('sl');
+    await page.getByRole('heading', { level: 1, name: 'Poročilo za deadns.test' }).waitFor();
+    await page.waitForFunction(`[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(beforeSlovenian.join('\n'))}`);
+    const slovenian = (await rpc('get_test_results', { id, language: 'sl' })) as typeof results;
+    assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), slovenian.results.map((r) => r.message).sort());
+    assert.equal(await inPage('document.documentElement.lang'), 'sl');
+    await page.getByRole('heading', { level: 4, name: 'Splošno', exact: true }).first().waitFor();
+    await page.getByLabel('Jezik').selectOption('en');
     await reportHeading('deadns.test').waitFor();
   });
 
