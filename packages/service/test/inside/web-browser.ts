@@ -244,10 +244,12 @@ describe('the web interface', () => {
       const section = page.locator('.module', { has: page.getByRole('button', { name: new RegExp(`^${module}\\b`) }) });
       assert.match((await section.getByRole('button').first().textContent()) ?? '', new RegExp(`Worst level: ${moduleWorst?.charAt(0)}${moduleWorst?.slice(1).toLowerCase()}`));
     }
-    // Test case descriptions from the API head their findings.
+    // Test case descriptions from the API head their findings; those outside any test case come
+    // under the page's own word for them.
     const problem = results.results.find((r) => r.level === worst)!;
-    const description = results.testcase_descriptions[problem.testcase];
-    if (description) await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
+    const description = problem.testcase === 'Unspecified' ? 'General' : results.testcase_descriptions[problem.testcase];
+    assert.ok(description, `${problem.testcase} is described`);
+    await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
     await page.getByText(problem.message).first().waitFor();
     await shots('05-report-broken');
     // Filter: without the worst level, its findings are gone; with it again, they are back.
