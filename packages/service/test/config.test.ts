@@ -18,7 +18,7 @@ function ini(text: string): string {
 }
 
 describe('configuration', () => {
-  test('defaults without a file: SQLite under DATA_DIR, 127.0.0.1:5000, the seven locales', () => {
+  test('defaults without a file: SQLite under DATA_DIR, 127.0.0.1:5000, the eight locales', () => {
     const config = loadConfig({ env: { DATA_DIR: '/var/lib/dh' } });
     assert.equal(config.databaseUrl, 'sqlite:/var/lib/dh/domain-health.sqlite');
     assert.deepEqual(config.listen, { host: '127.0.0.1', port: 5000 });

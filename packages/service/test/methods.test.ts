@@ -47,7 +47,7 @@ for (const target of await testDatabaseTargets()) {
       ]);
       table(h, 'get_language_tags', [
         {
-          name: 'both forms of the seven default languages',
+          name: 'both forms of the eight default languages',
           result: (r) => assert.deepEqual(r, ['da', 'da_DK', 'en', 'en_US', 'es', 'es_ES', 'fi', 'fi_FI', 'fr', 'fr_FR', 'nb', 'nb_NO', 'sl', 'sl_SI', 'sv', 'sv_SE']),
         },
         { name: 'extra params are refused', params: { language: 'en' }, error: invalidAt(['/language', 'Unknown property']) },
