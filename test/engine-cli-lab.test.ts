@@ -76,6 +76,7 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
         }
       }
     }
+    assert.ok(locales.includes('sl'), 'Slovenian is among the locales rendered');
     assert.ok(rendered > locales.length * scenarios.length, 'the catalogue runs found something');
     assert.deepEqual(faults, []);
   });

@@ -13,8 +13,8 @@ function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
 }
 
-test('the seven locales are offered', () => {
-  assert.deepEqual([...locales].sort(), ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sv']);
+test('the eight locales are offered', () => {
+  assert.deepEqual([...locales].sort(), ['da', 'en', 'es', 'fi', 'fr', 'nb', 'sl', 'sv']);
 });
 
 test('a finding is rendered from the catalogue with its arguments filled in', () => {

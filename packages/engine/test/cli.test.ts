@@ -113,6 +113,10 @@ test('--list-tests lists every module and test case, described in the chosen loc
   assert.match(swedish.stdout, /^Modul BASIC$/m);
   assert.match(swedish.stdout, /^ {2}Basic00 +\S/m);
   assert.notEqual(swedish.stdout, english.stdout);
+  const slovenian = await capture(['--list-tests', '--locale', 'sl']);
+  assert.equal(slovenian.code, 0);
+  assert.match(slovenian.stdout, /^Modul BASIC$/m);
+  assert.match(slovenian.stdout, /^ {2}Basic02 +Vsaj en imenski strežnik domene deluje$/m);
 });
 
 test('--dump-profile prints the effective profile: the default under --profile, with --no-ipv6', async () => {

@@ -4,7 +4,6 @@ import {
   engineVersion,
   formatFinding,
   testCaseDescription,
-  testCaseIds,
   type DsInput,
   type Finding,
 } from '@app/engine';
@@ -17,7 +16,6 @@ export interface EngineAdapter {
   parentData(domain: string): Promise<{ ns_list: { ns: string; ip: string }[]; ds_list: DsInput[] }>;
   formatFinding(finding: Finding, locale: string): string;
   testCaseDescription(testcase: string, locale: string): string;
-  testCaseIds(): string[];
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -31,6 +29,5 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     parentData: (domain) => resolver().parentData(domain),
     formatFinding,
     testCaseDescription,
-    testCaseIds,
-  };
+    };
 }

@@ -21,7 +21,7 @@ enable_add_api_user = true
 enable_add_batch_job = true
 
 [LANGUAGE]
-locale = da_DK en_US es_ES fi_FI fr_FR nb_NO sv_SE
+locale = da_DK en_US es_ES fi_FI fr_FR nb_NO sl_SI sv_SE
 
 [PUBLIC PROFILES]
 IPv4-Only = ipv4-only.json

@@ -18,13 +18,13 @@ function ini(text: string): string {
 }
 
 describe('configuration', () => {
-  test('defaults without a file: SQLite under DATA_DIR, 127.0.0.1:5000, the seven locales', () => {
+  test('defaults without a file: SQLite under DATA_DIR, 127.0.0.1:5000, the eight locales', () => {
     const config = loadConfig({ env: { DATA_DIR: '/var/lib/dh' } });
     assert.equal(config.databaseUrl, 'sqlite:/var/lib/dh/domain-health.sqlite');
     assert.deepEqual(config.listen, { host: '127.0.0.1', port: 5000 });
     assert.equal(config.enableAddApiUser, false);
     assert.equal(config.enableAddBatchJob, true);
-    assert.deepEqual(config.locales, ['da_DK', 'en_US', 'es_ES', 'fi_FI', 'fr_FR', 'nb_NO', 'sv_SE']);
+    assert.deepEqual(config.locales, ['da_DK', 'en_US', 'es_ES', 'fi_FI', 'fr_FR', 'nb_NO', 'sl_SI', 'sv_SE']);
     assert.equal(config.ageReusePreviousTestSeconds, 600);
     assert.equal(config.maxExecutionSeconds, 600);
     assert.equal(config.lockOnQueue, 0);

@@ -47,8 +47,8 @@ for (const target of await testDatabaseTargets()) {
       ]);
       table(h, 'get_language_tags', [
         {
-          name: 'both forms of the seven default languages',
-          result: (r) => assert.deepEqual(r, ['da', 'da_DK', 'en', 'en_US', 'es', 'es_ES', 'fi', 'fi_FI', 'fr', 'fr_FR', 'nb', 'nb_NO', 'sv', 'sv_SE']),
+          name: 'both forms of the eight default languages',
+          result: (r) => assert.deepEqual(r, ['da', 'da_DK', 'en', 'en_US', 'es', 'es_ES', 'fi', 'fi_FI', 'fr', 'fr_FR', 'nb', 'nb_NO', 'sl', 'sl_SI', 'sv', 'sv_SE']),
         },
         { name: 'extra params are refused', params: { language: 'en' }, error: invalidAt(['/language', 'Unknown property']) },
       ]);
@@ -181,6 +181,7 @@ for (const target of await testDatabaseTargets()) {
       table(h, 'get_test_results', [
         { name: 'missing id', params: { language: 'en' }, error: invalidAt(['/id', 'Missing property']) },
         { name: 'bad id, message in Swedish', params: { id: 'x', language: 'sv' }, error: invalidAt(['/id', 'Inte ett giltigt test-id (16 hexadecimala siffror med gemener)']) },
+        { name: 'bad id, message in Slovenian', params: { id: 'x', language: 'sl_SI' }, error: invalidAt(['/id', 'Ni veljaven ID testa (16 šestnajstiških števk z malimi črkami)']) },
         { name: 'unknown test', params: { id: unknown }, error: { code: -32603, message: 'Test not found', data: { test_id: unknown } } },
         { name: 'test_id is not its name', params: { test_id: unknown }, error: invalidAt(['/test_id', 'Unknown property'], ['/id', 'Missing property']) },
       ]);

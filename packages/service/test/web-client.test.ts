@@ -1,10 +1,11 @@
-// The interface's logic that needs no browser: its texts in seven languages, addresses, the
+// The interface's logic that needs no browser: its texts in every language, addresses, the
 // report's grouping and overall result, the comparison of two reports, and the export formats.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import type { TestResult, TestResults } from '../src/web/client/api.ts';
-import { pluralForm } from '../src/web/client/plural.ts';
+import { LANGUAGES } from '../src/web/client/languages.ts';
+import { EXTRA_FORMS, pluralKey } from '../src/web/client/plural.ts';
 import { collapseRepeats, compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
 import { reportFile } from '../src/web/client/report-export.ts';
 import { parseRoute, paths } from '../src/web/client/routes.ts';
@@ -14,27 +15,45 @@ const load = (name: string) => JSON.parse(readFileSync(new URL(name, localesDir)
 
 test('every language has every interface text, with the same placeholders as English', () => {
   const files = readdirSync(localesDir).sort();
-  assert.deepEqual(files, ['da.json', 'en.json', 'es.json', 'fi.json', 'fr.json', 'nb.json', 'sv.json']);
+  assert.deepEqual(files, LANGUAGES.map((language) => `${language}.json`).sort(), 'one file per language of languages.ts');
   const english = load('en.json');
   const placeholders = (text: string) => [...text.matchAll(/\{\w+\}/g)].map((m) => m[0]).sort();
   for (const file of files) {
     const strings = load(file);
-    assert.deepEqual(Object.keys(strings).sort(), Object.keys(english).sort(), file);
-    for (const [key, text] of Object.entries(english)) {
-      assert.deepEqual(placeholders(strings[key] ?? ''), placeholders(text), `${file} ${key}`);
-      assert.ok((strings[key] ?? '').trim() !== '', `${file} ${key} is empty`);
+    const language = file.slice(0, -'.json'.length);
+    // A counted text may have more forms than English's one and other, where the language has them.
+    const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
+    const extraForm = (key: string) => EXTRA_FORMS.find((form) => key.endsWith(`_${form}`) && Object.hasOwn(english, `${key.slice(0, -form.length)}other`));
+    for (const key of Object.keys(strings).filter(extraForm)) assert.ok(categories.includes(extraForm(key)!), `${file} ${key}: ${language} has no such plural form`);
+    assert.deepEqual(Object.keys(strings).filter((key) => !extraForm(key)).sort(), Object.keys(english).sort(), file);
+    for (const [key, text] of Object.entries(strings)) {
+      // A form of a counted text has the placeholders of one of English's forms: Slovenian's "one"
+      // also counts 101, so it shows {count} where English's "reported once" does not.
+      const base = /^(.*)_(?:zero|one|two|few|many|other)$/.exec(key)?.[1];
+      const sources = base !== undefined && Object.hasOwn(english, `${base}_other`) ? [english[`${base}_one`] ?? '', english[`${base}_other`] ?? ''] : [english[key] ?? ''];
+      assert.ok(sources.some((source) => placeholders(source).join() === placeholders(text).join()), `${file} ${key}: placeholders differ from English`);
+      assert.ok(text.trim() !== '', `${file} ${key} is empty`);
     }
     if (file !== 'en.json') assert.notEqual(strings.form_title, english.form_title, `${file} is translated`);
   }
 });
 
 test('texts that count things take the form the language\'s plural rules pick', () => {
-  const counted = (language: string, base: string, count: number) => load(`${language}.json`)[`${base}_${pluralForm(language, count)}`]?.replace('{count}', String(count));
+  const counted = (language: string, base: string, count: number) => {
+    const texts = load(`${language}.json`);
+    return texts[pluralKey(language, base, count, texts)]?.replace('{count}', String(count));
+  };
   assert.equal(counted('en', 'ds_count', 1), '1 DS record');
   assert.equal(counted('en', 'ds_count', 0), '0 DS records');
   assert.equal(counted('fi', 'ns_count', 2), '2 nimipalvelinta');
   assert.equal(counted('fr', 'ns_count', 0), '0 serveur de noms');
   assert.equal(counted('fr', 'ns_count', 1_000_000), '1000000 serveurs de noms', 'French "many" takes the other form');
+  // Slovenian has a dual and a form for three and four, also in 102, 103...
+  assert.deepEqual([1, 2, 3, 4, 5, 101, 102, 103, 111].map((n) => counted('sl', 'ns_count', n)), [
+    '1 imenski strežnik', '2 imenska strežnika', '3 imenski strežniki', '4 imenski strežniki', '5 imenskih strežnikov',
+    '101 imenski strežnik', '102 imenska strežnika', '103 imenski strežniki', '111 imenskih strežnikov',
+  ]);
+  assert.deepEqual([1, 2, 3, 5].map((n) => counted('sl', 'ds_count', n)), ['1 zapis DS', '2 zapisa DS', '3 zapisi DS', '5 zapisov DS']);
   // Every counted text has both forms in English, which every language is checked against above.
   const english = Object.keys(load('en.json'));
   const bases = (suffix: string) => english.filter((key) => key.endsWith(suffix)).map((key) => key.slice(0, -suffix.length)).sort();
@@ -59,7 +78,7 @@ const report: TestResults = {
   created_at: '2026-01-02T03:04:05Z',
   params: { domain: 'example.test' },
   results: [
-    r('SYSTEM', 'UNSPECIFIED', 'INFO', 'Engine 1.0'),
+    r('SYSTEM', 'Unspecified', 'INFO', 'Engine 1.0'),
     r('BASIC', 'Basic01', 'INFO', 'Parent found'),
     r('BASIC', 'Basic02', 'ERROR', 'ns1 says "no", badly'),
     r('BASIC', 'Basic01', 'NOTICE', 'Second, line\nbreak'),
@@ -72,7 +91,7 @@ test('findings grouped by module and test case in the engine\'s order, each modu
   const groups = groupByModule(report);
   assert.deepEqual(groups.map((g) => [g.module, g.worst, g.results.length]), [['SYSTEM', 'INFO', 1], ['BASIC', 'ERROR', 3], ['DNSSEC', 'WARNING', 1]]);
   assert.deepEqual(groups[1]?.testcases.map((t) => [t.testcase, t.description, t.results.length]), [['Basic01', 'Parent delegates', 2], ['Basic02', 'A name server works', 1]]);
-  assert.equal(groups[0]?.testcases[0]?.description, 'UNSPECIFIED', 'a test case without a description is shown by its id');
+  assert.equal(groups[0]?.testcases[0]?.description, 'Unspecified', 'a test case without a description is shown by its id');
   assert.deepEqual(countByLevel(report.results), { INFO: 2, NOTICE: 1, WARNING: 1, ERROR: 1, CRITICAL: 0 });
   assert.equal(overallResult(report.results), 'error');
   assert.equal(overallResult([r('A', 'a', 'NOTICE', 'x')]), 'ok');
@@ -114,6 +133,6 @@ test('exports: JSON as given, CSV quoted where needed, plain text by module', ()
     "ZONE,Zone09,INFO,'-2+3,",
   ], 'a cell a spreadsheet would run as a formula stays text');
   const text = reportFile(report, 'txt').text;
-  assert.match(text, /^example\.test 2026-01-02T03:04:05Z 0123456789abcdef\n\nSYSTEM\n {2}INFO {5}UNSPECIFIED {2}Engine 1\.0\n\nBASIC\n/);
+  assert.match(text, /^example\.test 2026-01-02T03:04:05Z 0123456789abcdef\n\nSYSTEM\n {2}INFO {5}Unspecified {2}Engine 1\.0\n\nBASIC\n/);
   assert.match(text, /\n {2}WARNING {2}DNSSEC01 {2}Weak digest\n$/);
 });

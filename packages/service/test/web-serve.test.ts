@@ -46,9 +46,38 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     assert.deepEqual(await shell('sv-SE,sv;q=0.9,en;q=0.5'), ['sv', 'Domänhälsa', 'Den här sidan behöver JavaScript. JSON-RPC-API:et svarar på POST-anrop på den här adressen.']);
     assert.equal((await shell('de-DE, fi;q=0.7, en;q=0.3'))[0], 'fi', 'the best language we have');
     assert.equal((await shell('nn-NO'))[0], 'nb', 'Nynorsk and "no" get Bokmål');
+    assert.deepEqual((await shell('sl-SI,sl;q=0.9')).slice(0, 2), ['sl', 'Zdravje domene']);
     assert.deepEqual(await shell(), ['en', 'Domain health', 'This page needs JavaScript. The JSON-RPC API answers POST requests at this address.']);
     assert.equal((await shell('de, ja;q=0.5'))[0], 'en', 'none of ours: English');
     assert.equal((await shell('constructor, __proto__;q=0.9'))[0], 'en');
+  });
+
+  test('/favicon.ico is a real icon, for this interface and for a web interface served in front of the service', async () => {
+    const response = await fetch(`${h.url}/favicon.ico`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/x-icon');
+    assert.match(response.headers.get('cache-control') ?? '', /max-age=\d+/);
+    const ico = Buffer.from(await response.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), then one 16-byte entry per image, each a PNG here.
+    assert.deepEqual([ico.readUInt16LE(0), ico.readUInt16LE(2)], [0, 1]);
+    const sizes = Array.from({ length: ico.readUInt16LE(4) }, (_, i) => {
+      const entry = 6 + 16 * i;
+      const [size, length, offset] = [ico.readUInt8(entry), ico.readUInt32LE(entry + 8), ico.readUInt32LE(entry + 12)];
+      assert.equal(ico.subarray(offset, offset + 8).toString('latin1'), '\x89PNG\r\n\x1a\n');
+      assert.equal(ico.readUInt32BE(offset + 16), size, 'the PNG is as wide as its entry says');
+      assert.ok(offset + length <= ico.length);
+      return size;
+    });
+    assert.deepEqual(sizes, [16, 32, 48]);
+    assert.equal((await fetch(`${h.url}/favicon.ico`, { headers: { 'if-none-match': response.headers.get('etag') ?? '' } })).status, 304);
+    assert.equal((await fetch(`${h.url}/favicon.ico`, { method: 'HEAD' })).status, 200);
+
+    const svg = await fetch(`${h.url}/favicon.svg`);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+    assert.match(await svg.text(), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const html = await (await fetch(h.url)).text();
+    assert.match(html, /<link rel="icon" href="\/favicon\.ico"/);
+    assert.match(html, /<link rel="icon" href="\/favicon\.svg" type="image\/svg\+xml">/);
   });
 
   test('POST on the same paths stays JSON-RPC', async () => {

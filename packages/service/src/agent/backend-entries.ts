@@ -1,9 +1,9 @@
 // The entries the agent itself writes when a test ends without the engine's findings. Their text
 // comes from the engine's catalogue (module BACKEND), like every other message.
 import type { Finding } from '@app/engine';
+import { NO_TEST_CASE } from '../test-case.ts';
 
 const BACKEND = 'BACKEND';
-const NO_TEST_CASE = 'UNSPECIFIED';
 
 /** The test ran past `max_zonemaster_execution_time` and was stopped. */
 export function unableToFinish(maxExecutionSeconds: number): Finding {

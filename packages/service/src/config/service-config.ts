@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'ini';
+import { LANGUAGE_TABLE } from '../web/client/languages.ts';
 
 export interface ProfileSource {
   name: string;
@@ -40,7 +41,7 @@ export class ConfigError extends Error {
 type Ini = Record<string, Record<string, unknown> | undefined>;
 type Env = Record<string, string | undefined>;
 
-const DEFAULT_LOCALES = ['da_DK', 'en_US', 'es_ES', 'fi_FI', 'fr_FR', 'nb_NO', 'sv_SE'];
+const DEFAULT_LOCALES = Object.values(LANGUAGE_TABLE).map((language) => language.locale);
 
 /** Reads a backend_config.ini (when given) and applies environment overrides. */
 export function loadConfig(options: { file?: string; env?: Env; cwd?: string } = {}): ServiceConfig {

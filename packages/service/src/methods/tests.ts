@@ -2,6 +2,7 @@
 import type { Level } from '@app/engine';
 import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
+import { reportedTestCase } from '../test-case.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
@@ -54,17 +55,19 @@ export function testMethods(context: ServiceContext) {
         const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
         const results = entries.map((entry) => {
           const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
-          const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
+          const testcase = reportedTestCase(entry.testcase);
+          const finding = { module: entry.module, testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
           const result: Record<string, string> = {
             module: entry.module,
             message: engine.formatFinding(finding, locale),
             level: entry.level,
-            testcase: entry.testcase,
+            testcase,
           };
           if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
           return result;
         });
-        const descriptions = Object.fromEntries(engine.testCaseIds().map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
+        // As the reference builds it: one description for each test case the results name.
+        const descriptions = Object.fromEntries([...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
         return {
           creation_time: deprecatedTimestamp(row.created_at),
           created_at: timestamp(row.created_at),

@@ -1,4 +1,6 @@
-// Our own texts for validation faults, in the seven languages the service speaks.
+// Our own texts for validation faults, in each of the service's languages (web/client/languages.ts).
+import type { Language } from '../web/client/languages.ts';
+
 export type MessageId =
   | 'missing'
   | 'unknown_property'
@@ -30,7 +32,7 @@ export type MessageId =
   | 'test_id'
   | 'filter';
 
-export type Locale = 'da' | 'en' | 'es' | 'fi' | 'fr' | 'nb' | 'sv';
+export type Locale = Language;
 
 const en: Record<MessageId, string> = {
   missing: 'Missing property',
@@ -224,6 +226,38 @@ const nb: Record<MessageId, string> = {
   filter: 'Må være «all», «delegated» eller «undelegated»',
 };
 
+const sl: Record<MessageId, string> = {
+  missing: 'Lastnost manjka',
+  unknown_property: 'Neznana lastnost',
+  not_string: 'Pričakovan je niz',
+  not_integer: 'Pričakovano je celo število',
+  not_object: 'Pričakovan je objekt',
+  not_array: 'Pričakovan je seznam',
+  nul: 'Vsebuje znak NUL',
+  min_zero: 'Biti mora nič ali več',
+  positive: 'Biti mora pozitivno celo število',
+  too_few: 'Najmanjše pričakovano število elementov: {min}',
+  domain_empty: 'Ime domene je prazno.',
+  domain_single: 'Ime domene z enim samim znakom mora biti pika.',
+  domain_repeated_dots: 'Ime domene ima več zaporednih pik.',
+  domain_leading_dot: 'Ime domene se začne s piko.',
+  domain_label_long: 'Ime domene ima predolgo oznako (več kot 63 znakov): {label}.',
+  domain_too_long: 'Ime domene je predolgo (več kot 253 znakov brez končne pike).',
+  domain_idna: 'Ime domene ni veljavno internacionalizirano ime: {reason}.',
+  ip: 'Ni veljaven naslov IPv4 ali IPv6',
+  digest: 'Povzetek mora imeti 40, 64 ali 96 šestnajstiških znakov',
+  language_form: 'Ni oznaka jezika (dve mali črki, na primer »sl«)',
+  language_unknown: 'Oznaka jezika ni podprta',
+  profile_form: 'Ni veljavno ime profila',
+  profile_unknown: 'Neznan profil',
+  username: 'Ni veljavno uporabniško ime',
+  api_key: 'Ni veljaven ključ API',
+  client_id: 'Ni veljaven ID odjemalca',
+  client_version: 'Ni veljavna različica odjemalca',
+  test_id: 'Ni veljaven ID testa (16 šestnajstiških števk z malimi črkami)',
+  filter: 'Biti mora »all«, »delegated« ali »undelegated«',
+};
+
 const sv: Record<MessageId, string> = {
   missing: 'Egenskapen saknas',
   unknown_property: 'Okänd egenskap',
@@ -256,7 +290,7 @@ const sv: Record<MessageId, string> = {
   filter: 'Måste vara ”all”, ”delegated” eller ”undelegated”',
 };
 
-const catalogue: Record<Locale, Record<MessageId, string>> = { da, en, es, fi, fr, nb, sv };
+const catalogue: Record<Locale, Record<MessageId, string>> = { da, en, es, fi, fr, nb, sl, sv };
 
 export function isLocale(value: string): value is Locale {
   return value in catalogue;

@@ -41,8 +41,8 @@ const types: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-function asset(type: string, text: string): Asset {
-  const body = Buffer.from(text);
+function asset(type: string, content: string | Buffer): Asset {
+  const body = Buffer.from(content);
   return {
     type,
     body,
@@ -98,7 +98,8 @@ function buildBundle(): Bundle {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(strings.app_name ?? '')}</title>
-<link rel="icon" href="data:,">
+<link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${base}styles.css">
 <script type="importmap">${importMap}</script>
 ${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
@@ -140,10 +141,23 @@ function send(request: FastifyRequest, reply: FastifyReply, content: Asset, cach
   return reply.send(content.body);
 }
 
+// The site's icon, at the address browsers ask for by themselves: for this interface, and for a
+// web interface served in front of the service that leaves /favicon.ico to it. The ICO holds the
+// SVG drawn at 16, 32 and 48 pixels.
+const icons = new Map([
+  ['/favicon.ico', { file: 'favicon.ico', type: 'image/x-icon' }],
+  ['/favicon.svg', { file: 'favicon.svg', type: 'image/svg+xml' }],
+]);
+
 /** GET (and HEAD) on any path: the interface. Other methods are left to the RPC endpoint. */
 export function registerWebInterface(app: FastifyInstance): void {
   let bundle: Bundle | undefined;
   const current = () => (bundle ??= buildBundle());
+
+  for (const [path, { file, type }] of icons) {
+    let icon: Asset | undefined;
+    app.get(path, (request, reply) => send(request, reply, (icon ??= asset(type, readFileSync(new URL(file, import.meta.url)))), 'public, max-age=86400'));
+  }
 
   app.get('/assets/:version/*', (request, reply) => {
     const { version, '*': name } = request.params as { version: string; '*': string };

@@ -9,6 +9,7 @@ import { readRootHints, runTests } from '@app/engine';
 import { createRpcService, type RpcService } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/service-config.ts';
 import { claimNextTest, finishTest, reportProgress } from '../../src/db/queue.ts';
+import { guiGroups, untitledFindings, type GuiReply } from '../gui-report.ts';
 
 const hints = process.env.DNS_ROOT_HINTS;
 assert.ok(hints, 'DNS_ROOT_HINTS is set by the lab');
@@ -133,4 +134,24 @@ test('a batch over two lab domains runs to the end', async () => {
   const healthy = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as Record<string, unknown>[];
   assert.equal(healthy.length, 1);
   assert.ok(status.finished_test_ids.includes(String(healthy[0]?.id)));
+});
+
+test('laid out as zonemaster-gui lays a report out, every finding of a lab zone is in a titled group, in every language', async () => {
+  const languages = ((await ok('get_language_tags')) as string[]).filter((tag) => tag.length === 2);
+  assert.ok(languages.includes('sl'), 'the default configuration offers Slovenian, as the GUI does');
+  for (const domain of ['single.test', 'healthy.test']) {
+    const [latest] = (await ok('get_test_history', { frontend_params: { domain } })) as { id: string }[];
+    assert.ok(latest, `${domain} was tested above`);
+    const counts = new Set<number>();
+    for (const language of languages) {
+      const reply = (await ok('get_test_results', { id: latest.id, language })) as GuiReply;
+      assert.deepEqual(untitledFindings(reply), [], `${domain} in ${language}: findings without a titled group`);
+      const outside = guiGroups(reply).filter((group) => group.testcase === 'Unspecified');
+      // The engine's version at least, which the GUI shows only in the group it opens by itself.
+      assert.ok(outside.some((group) => group.module === 'SYSTEM' && group.openByItself), `${domain} in ${language}: the engine's version is outside any test case`);
+      assert.ok(!reply.results.some((r) => r.testcase === 'UNSPECIFIED'), 'today\'s spelling only');
+      counts.add(reply.results.length);
+    }
+    assert.equal(counts.size, 1, `${domain}: the same findings in every language`);
+  }
 });

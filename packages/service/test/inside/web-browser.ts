@@ -244,10 +244,12 @@ describe('the web interface', () => {
       const section = page.locator('.module', { has: page.getByRole('button', { name: new RegExp(`^${module}\\b`) }) });
       assert.match((await section.getByRole('button').first().textContent()) ?? '', new RegExp(`Worst level: ${moduleWorst?.charAt(0)}${moduleWorst?.slice(1).toLowerCase()}`));
     }
-    // Test case descriptions from the API head their findings.
+    // Test case descriptions from the API head their findings; those outside any test case come
+    // under the page's own word for them.
     const problem = results.results.find((r) => r.level === worst)!;
-    const description = results.testcase_descriptions[problem.testcase];
-    if (description) await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
+    const description = problem.testcase === 'Unspecified' ? 'General' : results.testcase_descriptions[problem.testcase];
+    assert.ok(description, `${problem.testcase} is described`);
+    await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
     await page.getByText(problem.message).first().waitFor();
     await shots('05-report-broken');
     // Filter: without the worst level, its findings are gone; with it again, they are back.
@@ -292,11 +294,21 @@ describe('the web interface', () => {
     assert.equal(await inPage('document.documentElement.lang'), 'sv');
     // Findings of no particular test case are headed in the page's language, not by the engine's id.
     await page.getByRole('heading', { level: 4, name: 'Allmänt', exact: true }).first().waitFor();
-    assert.equal(await page.getByRole('heading', { level: 4, name: 'UNSPECIFIED' }).count(), 0);
+    assert.equal(await page.getByRole('heading', { level: 4, name: /unspecified/i }).count(), 0);
     await shots('08-report-swedish');
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
-    await page.getByLabel('Språk').selectOption('en');
+    // Slovenian, offered by the default configuration: the page's words and the findings switch.
+    assert.ok((await page.getByLabel('Språk').locator('option').allTextContents()).includes('Slovenščina'));
+    const beforeSlovenian = await page.locator('.finding .message').allTextContents();
+    await page.getByLabel('Språk').selectOption('sl');
+    await page.getByRole('heading', { level: 1, name: 'Poročilo za deadns.test' }).waitFor();
+    await page.waitForFunction(`[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(beforeSlovenian.join('\n'))}`);
+    const slovenian = (await rpc('get_test_results', { id, language: 'sl' })) as typeof results;
+    assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), slovenian.results.map((r) => r.message).sort());
+    assert.equal(await inPage('document.documentElement.lang'), 'sl');
+    await page.getByRole('heading', { level: 4, name: 'Splošno', exact: true }).first().waitFor();
+    await page.getByLabel('Jezik').selectOption('en');
     await reportHeading('deadns.test').waitFor();
   });
 

@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { I18nContext, useI18n, LANGUAGE_NAMES, LANGUAGES, loadStrings, makeI18n, rememberLanguage, type Language, type Strings } from './i18n.ts';
+import { I18nContext, useI18n, LANGUAGE_TABLE, LANGUAGES, loadStrings, makeI18n, rememberLanguage, type Language, type Strings } from './i18n.ts';
 import { Link, useLocation } from './navigation.ts';
 import { parseRoute, paths, type Route } from './routes.ts';
 import { useAsync } from './use-async.ts';
@@ -68,7 +68,7 @@ export function App(props: { language: Language; strings: Strings }) {
       h('div', { class: 'language' },
         h('label', { for: 'language' }, i18n.t('language')),
         h('select', { id: 'language', value: language, onChange: (e: Event) => choose((e.currentTarget as HTMLSelectElement).value as Language) },
-          languages.map((l) => h('option', { value: l, lang: l, key: l }, LANGUAGE_NAMES[l]))))),
+          languages.map((l) => h('option', { value: l, lang: l, key: l }, LANGUAGE_TABLE[l].name))))),
     h('main', { id: 'main', tabIndex: -1 }, h(Page, { route, search, key: pathname })),
     h('footer', { class: 'site-footer' },
       versions.status === 'done' && h('p', null, i18n.t('footer_versions', { engine: versions.value.service_engine ?? '', backend: versions.value.service_backend ?? '' }))));

@@ -1,23 +1,18 @@
-// The interface's own texts (labels, buttons) in the catalogue's seven languages. English is part of
+// The interface's own texts (labels, buttons) in the service's languages (languages.ts). English is part of
 // the page; another language is fetched when chosen. Findings and test case descriptions come from
 // the API in the same language.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import english from './locales/en.json' with { type: 'json' };
 import { isLanguage, languageOfTag, type Language } from './languages.ts';
-import { pluralForm } from './plural.ts';
+import { pluralKey } from './plural.ts';
 
 export type StringKey = keyof typeof english;
 export type Strings = Record<StringKey, string>;
 /** Texts that depend on a number come as `<base>_one` and `<base>_other`, named here by their base. */
 export type PluralKey = { [K in StringKey]: K extends `${infer Base}_other` ? Base : never }[StringKey];
 
-export { LANGUAGES, type Language } from './languages.ts';
-
-/** Each language named in itself, for the switcher. */
-export const LANGUAGE_NAMES: Record<Language, string> = {
-  da: 'Dansk', en: 'English', es: 'Español', fi: 'Suomi', fr: 'Français', nb: 'Norsk bokmål', sv: 'Svenska',
-};
+export { LANGUAGE_TABLE, LANGUAGES, type Language } from './languages.ts';
 
 const STORAGE_KEY = 'language';
 
@@ -80,11 +75,15 @@ export function makeI18n(language: Language, strings: Strings): I18n {
   const locale = regionalLocale(language);
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const percentages = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
-  const t: I18n['t'] = (key, args) => strings[key].replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
+  const fill = (text: string, args?: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
+  const t: I18n['t'] = (key, args) => fill(strings[key], args);
   return {
     language,
     t,
-    plural: (base, count) => t(`${base}_${pluralForm(language, count)}` as StringKey, { count }),
+    plural: (base, count) => {
+      const texts: Readonly<Record<string, string>> = strings;
+      return fill(texts[pluralKey(language, base, count, texts)] ?? base, { count });
+    },
     dateTime: (iso) => {
       const date = new Date(iso);
       return Number.isNaN(date.getTime()) ? iso : dates.format(date);

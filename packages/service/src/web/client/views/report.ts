@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Level, TestResult, TestResults } from '../api.ts';
-import { useI18n, type I18n } from '../i18n.ts';
+import { useI18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
 import { collapseRepeats, countByLevel, groupByModule, LEVELS, overallResult, severity, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
@@ -96,10 +96,10 @@ export function Report(props: { report: TestResults }) {
 }
 
 /**
- * A test case's id as a reader sees it. The engine files the findings of no particular test case
- * under UNSPECIFIED, which has no description and is no word of the page's language.
+ * Findings of no particular test case come under Unspecified (UNSPECIFIED from an older service):
+ * shown under the page's own word for them, without the id, which is no word of its language.
  */
-const testcaseName = (testcase: string, t: I18n['t']) => (testcase === 'UNSPECIFIED' ? t('testcase_general') : testcase);
+const outsideTestCase = (testcase: string) => testcase.toLowerCase() === 'unspecified';
 
 function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
@@ -120,9 +120,10 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
       group.testcases.map((testcase) => {
         const shownResults = testcase.results.filter((r) => shown.has(r.level));
         if (shownResults.length === 0) return null;
-        const described = testcase.description !== testcase.testcase;
+        const general = outsideTestCase(testcase.testcase);
+        const described = !general && testcase.description !== testcase.testcase;
         return h('section', { key: testcase.testcase, class: 'testcase' },
-          h('h4', null, described ? testcase.description : testcaseName(testcase.testcase, t), described ? h('span', { class: 'testcase-id' }, ` ${testcase.testcase}`) : null),
+          h('h4', null, general ? t('testcase_general') : testcase.description, described ? h('span', { class: 'testcase-id' }, ` ${testcase.testcase}`) : null),
           h(FindingList, { results: shownResults }));
       })));
 }
@@ -134,7 +135,7 @@ export function FindingList(props: { results: TestResult[]; withModule?: boolean
       h('li', { key: i, class: `finding level-${r.level.toLowerCase()}` },
         h(LevelBadge, { level: r.level }),
         h('span', { class: 'message' },
-          props.withModule ? h('span', { class: 'testcase-id' }, `${testcaseName(r.testcase, t)} `) : null,
+          props.withModule ? h('span', { class: 'testcase-id' }, `${outsideTestCase(r.testcase) ? t('testcase_general') : r.testcase} `) : null,
           r.message,
           times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null))));
 }
