@@ -6,6 +6,11 @@ import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type
 import { resourceNamed, resources } from './registry.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
+/** "a product", "an order": the article an English reader expects before a resource's singular. */
+function named(singular: string): string {
+  return `${/^[aeio]/.test(singular) ? 'an' : 'a'} ${singular}`;
+}
+
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
 }
@@ -75,33 +80,33 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     collection.post = {
       tags,
       security,
-      summary: `Create a ${resource.singular}, or update the one whose id the body names`,
+      summary: `Create ${named(resource.singular)}, or update the one whose id the body names`,
       description: 'Fields the resource does not have, and read-only ones, are ignored.',
       requestBody: { required: true, ...json(ref(`${type}Create`)) },
       responses: { 200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) }, 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) },
     };
   }
   if (can.has('read')) {
-    item.get = { tags, security, summary: `Read a ${resource.singular}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
-    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read a ${resource.singular} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
+    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
+    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
   }
   if (can.has('update')) {
-    item.put = { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
+    item.put = { tags, security, summary: `Update ${named(resource.singular)} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
   }
-  if (can.has('delete')) item.delete = { tags, security, summary: `Delete a ${resource.singular}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
+  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
   if (can.has('list') || can.has('create')) paths[base] = collection;
   if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
   for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
     const child = resourceNamed(nested.resource);
     paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `List the ${name} of a ${resource.singular}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
+      get: { tags, security, summary: `List the ${name} of ${named(resource.singular)}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
     };
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
-        put: { tags, security, summary: `Link a ${child.singular} to a ${resource.singular}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
-        delete: { tags, security, summary: `Unlink a ${child.singular} from a ${resource.singular}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
+        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
+        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
       };
     }
   }

@@ -60,7 +60,7 @@ export function Report(props: { report: TestResults }) {
 
     h('section', { class: 'summary', 'aria-labelledby': 'summary-heading' },
       h('h2', { id: 'summary-heading' }, t('summary')),
-      h('p', { class: 'overall' }, h('span', null, `${t('overall_result')}: `), h(OverallBadge, { result: overallResult(report.results) })),
+      h('p', { class: 'overall' }, h('span', null, `${t('label_colon', { label: t('overall_result') })} `), h(OverallBadge, { result: overallResult(report.results) })),
       h('ul', { class: 'level-counts' },
         [...LEVELS].reverse().map((level) => h('li', { key: level }, h(LevelBadge, { level }), ' ', h('strong', null, counts[level]))))),
 
@@ -76,7 +76,7 @@ export function Report(props: { report: TestResults }) {
         h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set(modules.map((m) => m.module))) }, t('expand_all')),
         h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set()) }, t('collapse_all'))),
       h('div', { class: 'buttons', role: 'group', 'aria-label': t('export') },
-        h('span', { class: 'group-label', 'aria-hidden': 'true' }, `${t('export')}:`),
+        h('span', { class: 'group-label', 'aria-hidden': 'true' }, t('label_colon', { label: t('export') })),
         (['json', 'csv', 'txt'] as const).map((format) =>
           h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format) }, t(`export_${format}`))),
         h('button', { type: 'button', class: 'secondary', onClick: () => window.print() }, t('print')),

@@ -70,7 +70,7 @@ export function TestForm(props: { initialDomain: string }) {
     const other: string[] = [];
     for (const { path, message } of issues) {
       const id = fieldFor(path);
-      if (id === undefined) other.push(`${path}: ${message}`);
+      if (id === undefined) other.push(`${t('label_colon', { label: path })} ${message}`);
       else fields.set(id, fields.has(id) ? `${fields.get(id)} ${message}` : message);
       if (id?.startsWith('field-ns') || id?.startsWith('field-ds') || id === 'field-profile') setAdvanced(true);
     }
