@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 document, generated from the same declarations and schemas the routes use.
 import { oauthPaths } from '../auth/oauth-openapi.ts';
+import { cartPaths } from '../carts/cart-openapi.ts';
 import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-language.ts';
 import { visibleFields, type ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
@@ -113,7 +114,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   return paths;
 }
 
-/** The routes that are not one resource's: bulk product import, inventory and the carting API. */
+/** The routes that are not one resource's: bulk product import, inventory and the carting API (cart-openapi.ts). */
 function operationPaths(): Record<string, unknown> {
   const security = [{ token: [] }];
   const any = { type: 'object' };
@@ -124,8 +125,6 @@ function operationPaths(): Record<string, unknown> {
     ...(body === undefined ? {} : { requestBody: { required: true, ...json(body) } }),
     responses: { [ok]: { description: 'Done', ...json(any) }, ...errors(400, 401, 403, 404, 409, 429) },
   });
-  const cart = (summary: string, body?: JsonSchema) => op('carts', summary, 200, body);
-  const id = { parameters: [idParameter('id', 'cart')] };
   return {
     '/products/importMany': { post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }) },
     '/inventory': {
@@ -137,20 +136,7 @@ function operationPaths(): Record<string, unknown> {
     '/inventory/add': { post: op('inventory', 'Add quantity to the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/remove': { post: op('inventory', 'Take quantity from the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/set': { post: op('inventory', 'Set the stock of the item named as in GET /inventory to quantity', 200, any) },
-    '/carts/{id}/items': { ...id, post: cart('Add items', any), put: cart('Change item quantities', any), delete: cart('Remove items (all without a body)') },
-    '/carts/{id}/shipping': {
-      ...id,
-      get: {
-        ...cart('Shipping rates for an address'),
-        parameters: ['city', 'state', 'postal_code', 'country'].map((name) => ({ name, in: 'query', required: true, description: `The address's ${name.replace('_', ' ')}`, schema: { type: 'string', minLength: 1 } })),
-      },
-      put: cart('Choose a shipping rate by its identifier', any),
-    },
-    '/carts/{id}/shipping_estimation': { ...id, put: cart('Set the address shipping is estimated for', any) },
-    '/carts/{id}/coupon_code': { ...id, put: cart('Apply a coupon code', any) },
-    '/carts/{id}/payment_methods': { ...id, get: cart('Payment methods for this cart (0: card, no gateway)') },
-    '/carts/{id}/calculated': { ...id, get: cart('The cart with its totals recalculated') },
-    '/carts/{id}/place_order': { ...id, post: cart('Place the order: customer, addresses, order, items and payment in one transaction', any) },
+    ...cartPaths(),
   };
 }
 
