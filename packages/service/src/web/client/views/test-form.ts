@@ -91,8 +91,10 @@ export function TestForm(props: { initialDomain: string }) {
         ds_info: sentDs.map(({ row }) => ({ keytag: row.keytag.trim(), algorithm: row.algorithm.trim(), digtype: row.digtype.trim(), digest: row.digest.trim() })),
         language,
       };
+      const asked = Date.now();
       const id = await api.startDomainTest(params);
-      navigate(paths.result(id));
+      // The result page tells a recent result reused for this request from a new run by when the test was made.
+      navigate(`${paths.result(id)}?asked=${asked}`);
     } catch (error) {
       refused(error);
       setBusy('');
