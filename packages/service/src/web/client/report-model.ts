@@ -47,9 +47,15 @@ export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_de
   return [...modules.values()].sort((a, b) => Number(a.module === 'SYSTEM') - Number(b.module === 'SYSTEM'));
 }
 
-/** Whether Basic01, the test of the delegation itself, failed: the domain is not delegated (or does not exist). */
-export function delegationFailed(results: readonly TestResult[]): boolean {
-  return results.some((r) => r.testcase.toLowerCase() === 'basic01' && severity(r.level) >= severity('ERROR'));
+/** Tags that say the parent zone delegates no such domain (the engine's, and those of newer Zonemaster versions). */
+const NO_DELEGATION_TAGS: ReadonlySet<string> = new Set(['NO_PARENT', 'NO_GLUE_PREVENTS_NAMESERVER_TESTS', 'B01_NO_CHILD', 'B02_NO_DELEGATION']);
+
+/**
+ * Whether the domain is not delegated (or does not exist): Basic01, the test of the delegation itself, failed, or a
+ * finding's tag (from get_test_evidence, when given) says there is no delegation.
+ */
+export function delegationFailed(results: readonly TestResult[], tags: readonly string[] = []): boolean {
+  return results.some((r) => r.testcase.toLowerCase() === 'basic01' && severity(r.level) >= severity('ERROR')) || tags.some((tag) => NO_DELEGATION_TAGS.has(tag));
 }
 
 // Names compare without case: the engine asks with randomly cased names (RFC 5452 section 9.4 style), and

@@ -15,7 +15,10 @@ import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 export const isUndelegated = (report: TestResults) => (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
 
 /** Undelegated (given name servers or DS), delegated, or neither: the parent zone delegates no such domain. */
-export const kindOf = (report: TestResults, t: I18n['t']) => (isUndelegated(report) ? t('undelegated') : delegationFailed(report.results) ? t('not_delegated') : t('delegated'));
+export const kindOf = (report: TestResults, t: I18n['t'], evidence?: TestEvidence) =>
+  isUndelegated(report) ? t('undelegated') : delegationFailed(report.results, tagsOf(evidence)) ? t('not_delegated') : t('delegated');
+
+const tagsOf = (evidence: TestEvidence | undefined) => evidence?.results.map((r) => r.tag) ?? [];
 
 /** A DS mismatch: DNSSEC02 (DS records match the zone's keys) found a problem. */
 const dsMismatch = (results: readonly TestResult[]) => results.some((r) => r.testcase.toLowerCase() === 'dnssec02' && severity(r.level) >= severity('WARNING'));
@@ -62,7 +65,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
     h(PageHeading, null, t('report_title', { domain })),
     h('p', { class: 'report-meta' },
       h('span', null, t('tested_at', { date: dateTime(report.created_at) })),
-      h('span', { class: 'kind' }, kindOf(report, t)),
+      h('span', { class: 'kind' }, kindOf(report, t, evidence)),
       h(Link, { href: paths.history(domain) }, t('earlier_tests')),
       h(Link, { href: `${paths.home()}?domain=${encodeURIComponent(domain)}` }, t('test_again'))),
     props.reused === true && evidence !== undefined ? h(ReusedNotice, { createdAt: report.created_at, evidence }) : null,
@@ -100,7 +103,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
     h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
       h('h2', { id: 'findings-heading' }, t('findings')),
       visible ? null : h('p', null, t('nothing_at_levels')),
-      modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {} }))),
+      modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) }))),
 
     h(Parameters, { report }));
 }
@@ -111,7 +114,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
  */
 const testcaseName = (testcase: string, t: I18n['t']) => (testcase === 'UNSPECIFIED' ? t('testcase_general') : testcase);
 
-function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number> }) {
+function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number>; notDelegated: boolean }) {
   const { t } = useI18n();
   const { group, shown } = props;
   const results = group.results.filter((r) => shown.has(r.level));
@@ -132,7 +135,8 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
         if (shownResults.length === 0) return null;
         const described = testcase.description !== testcase.testcase;
         // A description says what is checked; when the check failed the heading says so, rather than read as a fact.
-        const failed = severity(worstLevel(testcase.results) ?? 'INFO') >= severity('ERROR');
+        // Basic01's description says the parent delegates the domain: not so when there is no delegation, whatever its findings.
+        const failed = severity(worstLevel(testcase.results) ?? 'INFO') >= severity('ERROR') || (props.notDelegated && testcase.testcase.toLowerCase() === 'basic01');
         const specification = specificationUrl(group.module, testcase.testcase);
         const id = specification === undefined
           ? h('span', { class: 'testcase-id' }, testcase.testcase)

@@ -9,8 +9,11 @@ import { useAsync } from '../use-async.ts';
 import { asyncView, ErrorMessage, PageHeading } from './common.ts';
 import { Report } from './report.ts';
 
-/** How much earlier than the request a test may have been made and still be this request's own (clocks differ). */
-const CLOCK_SLACK_MS = 5000;
+/**
+ * How much earlier than the request a test may have been made and still be this request's own: the service gives
+ * whole seconds, and the browser's clock may differ a little from the service's.
+ */
+const CLOCK_SLACK_MS = 2000;
 
 export function ResultPage(props: { id: string }) {
   const { t, language } = useI18n();
