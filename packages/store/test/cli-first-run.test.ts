@@ -43,3 +43,19 @@ test('a port already in use: one line, exit 1, and nothing after it (the webhook
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test('the store has a favicon: a PNG at /favicon.ico, without a token, cached for a day', async () => {
+  const { sqliteTarget } = await import('./support/targets.ts');
+  const { startStoreUnderTest } = await import('./support/store-under-test.ts');
+  const s = await startStoreUnderTest(await sqliteTarget());
+  try {
+    const icon = await s.call('GET', `${new URL(s.api).origin}/favicon.ico`, { anonymous: true });
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers['content-type'], 'image/png');
+    assert.match(String(icon.headers['cache-control']), /max-age=86400/);
+    const bytes = Buffer.from(icon.text, 'latin1');
+    assert.deepEqual([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join(''), 'PNG');
+  } finally {
+    await s.close();
+  }
+});
