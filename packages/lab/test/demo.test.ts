@@ -41,6 +41,10 @@ test('npm run demo keeps the lab and the service running, its printed URLs and c
   try {
     const printed = await waitForOutput(() => output, /The lab keeps running until Ctrl-C[\s\S]*npm run lab -- list/, exited, 480_000);
     assert.match(printed, /\(through the service, test [0-9a-f]{16}\)/, 'tests went through the service');
+    // The lab's documentation-range addresses are said up front, and the lab profile keeps them out of the findings.
+    assert.match(printed, /Every lab address is in a documentation range[\s\S]*"lab" profile/);
+    assert.match(printed, /Submitted \d+ tests with the lab profile/);
+    assert.doesNotMatch(printed, /^ {2}ERROR Address01:/m, 'no report leads with the lab\'s own addresses');
 
     // The web interface and the JSON-RPC API answer where the demo says.
     const web = /^Web interface: (http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(printed)?.[1];

@@ -7,6 +7,7 @@ import { migrations, PRODUCT } from './db/migrations.ts';
 import type { ServiceSchema } from './db/schema.ts';
 import { loadEngine } from './engine-adapter.ts';
 import { batchMethods } from './methods/batches.ts';
+import { evidenceMethods } from './methods/evidence.ts';
 import type { ServiceContext } from './methods/context.ts';
 import { infoMethods } from './methods/info.ts';
 import { lookupMethods } from './methods/lookups.ts';
@@ -45,7 +46,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     versions: { dns: dnsLibraryVersion(), backend: serviceVersion() },
   };
   const methods = new Map<string, MethodDefinition>(
-    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context) }),
+    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context) }),
   );
   const app = buildHttpEndpoint({
     dispatcher: createDispatcher({

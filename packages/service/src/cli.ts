@@ -47,21 +47,40 @@ export async function main(argv: string[]): Promise<number> {
     await runAgentProcess(config, grace * 1000, stopped);
     return 0;
   }
-  await serve(config, parsed.values['with-agent'] === true, grace * 1000, stopped);
-  return 0;
+  return serve(config, parsed.values['with-agent'] === true, grace * 1000, stopped);
 }
 
-async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number, stopped: Promise<void>): Promise<void> {
+async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number, stopped: Promise<void>): Promise<number> {
   const service = await createRpcService(config);
-  const address = await service.app.listen({ host: config.listen.host, port: config.listen.port });
+  let address: string;
+  try {
+    address = await service.app.listen({ host: config.listen.host, port: config.listen.port });
+  } catch (error) {
+    await service.app.close();
+    await service.close();
+    console.error(`dns-service: ${listenFailure(error, config.listen)}`);
+    return 1;
+  }
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
   console.log(`dns-service: web interface on ${address}/`);
   // One database handle for both: on SQLite, one connection serialises their writes.
   const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles }) : undefined;
   agent?.start();
   if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
+  else console.log(`dns-service: no agent in this process: tests wait in queue ${config.lockOnQueue} until \`dns-service agent\` runs on the same database (or serve with --with-agent)`);
   await stopped;
   await service.app.close();
   await agent?.stop(graceMs);
   await service.close();
+  return 0;
+}
+
+/** Why listening failed, in one line: the usual causes need no stack trace. */
+function listenFailure(error: unknown, listen: ServiceConfig['listen']): string {
+  const where = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `cannot listen on ${where}: another process already uses that port (choose another with --listen HOST:PORT or DNS_SERVICE_LISTEN)`;
+  if (code === 'EACCES') return `cannot listen on ${where}: not allowed to use that port (ports below 1024 need privileges)`;
+  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no network interface of this machine has that address`;
+  return `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import type { TestResult, TestResults } from '../src/web/client/api.ts';
 import { LANGUAGES } from '../src/web/client/languages.ts';
 import { EXTRA_FORMS, pluralKey } from '../src/web/client/plural.ts';
-import { collapseRepeats, compareReports, countByLevel, groupByModule, overallResult } from '../src/web/client/report-model.ts';
+import { collapseRepeats, compareReports, countByLevel, delegationFailed, groupByModule, overallResult } from '../src/web/client/report-model.ts';
+import { specificationUrl } from '../src/web/client/specifications.ts';
 import { reportFile } from '../src/web/client/report-export.ts';
 import { parseRoute, paths } from '../src/web/client/routes.ts';
 
@@ -87,11 +88,14 @@ const report: TestResults = {
   testcase_descriptions: { Basic01: 'Parent delegates', Basic02: 'A name server works', toString: 'not a test case' },
 };
 
-test('findings grouped by module and test case in the engine\'s order, each module with its worst level', () => {
+test('findings grouped by module and test case in the engine\'s order, each module with its worst level, SYSTEM last', () => {
   const groups = groupByModule(report);
-  assert.deepEqual(groups.map((g) => [g.module, g.worst, g.results.length]), [['SYSTEM', 'INFO', 1], ['BASIC', 'ERROR', 3], ['DNSSEC', 'WARNING', 1]]);
-  assert.deepEqual(groups[1]?.testcases.map((t) => [t.testcase, t.description, t.results.length]), [['Basic01', 'Parent delegates', 2], ['Basic02', 'A name server works', 1]]);
-  assert.equal(groups[0]?.testcases[0]?.description, 'Unspecified', 'a test case without a description is shown by its id');
+  // SYSTEM sums up ("testing stopped here, see the findings above"), so it comes after the modules it refers to.
+  assert.deepEqual(groups.map((g) => [g.module, g.worst, g.results.length]), [['BASIC', 'ERROR', 3], ['DNSSEC', 'WARNING', 1], ['SYSTEM', 'INFO', 1]]);
+  assert.deepEqual(groups[0]?.testcases.map((t) => [t.testcase, t.description, t.results.length]), [['Basic01', 'Parent delegates', 2], ['Basic02', 'A name server works', 1]]);
+  assert.equal(groups[2]?.testcases[0]?.description, 'Unspecified', 'a test case without a description is shown by its id');
+  assert.equal(delegationFailed(report.results), false);
+  assert.equal(delegationFailed([r('BASIC', 'Basic01', 'CRITICAL', 'No parent')]), true, 'a failed Basic01 means no delegation');
   assert.deepEqual(countByLevel(report.results), { INFO: 2, NOTICE: 1, WARNING: 1, ERROR: 1, CRITICAL: 0 });
   assert.equal(overallResult(report.results), 'error');
   assert.equal(overallResult([r('A', 'a', 'NOTICE', 'x')]), 'ok');
@@ -115,6 +119,16 @@ test('a comparison lists findings that appeared and went away, counting repeated
   assert.deepEqual(diff.disappeared, [r('BASIC', 'Basic02', 'ERROR', 'b')]);
   assert.equal(diff.unchanged, 2);
   assert.deepEqual(compareReports(after, after), { appeared: [], disappeared: [], unchanged: 4 });
+  // Two runs of an unchanged zone quote the query name as randomly cased: that is no change.
+  const cased = (name: string) => [r('NAMESERVER', 'Nameserver08', 'INFO', `ns1 keeps the case of ${name}`)];
+  assert.deepEqual(compareReports(cased('wWw.ExAmple.TEST'), cased('WwW.examPLE.test')), { appeared: [], disappeared: [], unchanged: 1 });
+});
+
+test('a test case links to its specification; what has none links nowhere', () => {
+  assert.equal(specificationUrl('BASIC', 'Basic01'), 'https://github.com/zonemaster/zonemaster/blob/master/docs/public/specifications/tests/Basic-TP/basic01.md');
+  assert.equal(specificationUrl('DNSSEC', 'DNSSEC02'), 'https://github.com/zonemaster/zonemaster/blob/master/docs/public/specifications/tests/DNSSEC-TP/dnssec02.md');
+  assert.equal(specificationUrl('SYSTEM', 'UNSPECIFIED'), undefined);
+  assert.equal(specificationUrl('BACKEND', 'TEST_DIED'), undefined);
 });
 
 test('exports: JSON as given, CSV quoted where needed, plain text by module', () => {
@@ -122,17 +136,30 @@ test('exports: JSON as given, CSV quoted where needed, plain text by module', ()
   assert.equal(json.name, 'example.test-0123456789abcdef.json');
   assert.deepEqual(JSON.parse(json.text), report);
   const csv = reportFile(report, 'csv').text.split('\r\n');
-  assert.equal(csv[0], '\uFEFFmodule,testcase,level,message,ns', 'a byte order mark, so that Excel reads UTF-8');
-  assert.equal(csv[3], 'BASIC,Basic02,ERROR,"ns1 says ""no"", badly",');
-  assert.equal(csv[4], 'BASIC,Basic01,NOTICE,"Second, line\nbreak",');
+  // Changed with the tag and arguments columns (issue 31): without evidence they stay empty.
+  assert.equal(csv[0], '\uFEFFmodule,testcase,level,tag,message,ns,args', 'a byte order mark, so that Excel reads UTF-8');
+  assert.equal(csv[3], 'BASIC,Basic02,ERROR,,"ns1 says ""no"", badly",,');
+  assert.equal(csv[4], 'BASIC,Basic01,NOTICE,,"Second, line\nbreak",,');
   assert.equal(csv.length, report.results.length + 2);
   const hostile = { ...report, results: [r('ZONE', 'Zone09', 'ERROR', '=HYPERLINK("http://x.test")'), r('ZONE', 'Zone09', 'INFO', '@SUM(1)'), r('ZONE', 'Zone09', 'INFO', '-2+3')] };
   assert.deepEqual(reportFile(hostile, 'csv').text.split('\r\n').slice(1, 4), [
-    `ZONE,Zone09,ERROR,"'=HYPERLINK(""http://x.test"")",`,
-    "ZONE,Zone09,INFO,'@SUM(1),",
-    "ZONE,Zone09,INFO,'-2+3,",
+    `ZONE,Zone09,ERROR,,"'=HYPERLINK(""http://x.test"")",,`,
+    "ZONE,Zone09,INFO,,'@SUM(1),,",
+    "ZONE,Zone09,INFO,,'-2+3,,",
   ], 'a cell a spreadsheet would run as a formula stays text');
   const text = reportFile(report, 'txt').text;
   assert.match(text, /^example\.test 2026-01-02T03:04:05Z 0123456789abcdef\n\nSYSTEM\n {2}INFO {5}Unspecified {2}Engine 1\.0\n\nBASIC\n/);
   assert.match(text, /\n {2}WARNING {2}DNSSEC01 {2}Weak digest\n$/);
+});
+
+test('exports with the evidence carry each finding\'s tag and arguments beside its text', () => {
+  const evidence = {
+    results: report.results.map((_, i) => ({ tag: `TAG_${i}`, args: { ns: `ns${i}.example.test`, n: i } })),
+    query_log: true, query_counts: {}, ds_suggestion: [], reused_until: '2026-01-02T03:14:05Z',
+  };
+  const json = JSON.parse(reportFile(report, 'json', evidence).text) as TestResults & { results: { tag: string; args: unknown }[] };
+  assert.deepEqual(json.results[2], { ...report.results[2], tag: 'TAG_2', args: { ns: 'ns2.example.test', n: 2 } });
+  const csv = reportFile(report, 'csv', evidence).text.split('\r\n');
+  assert.equal(csv[3], 'BASIC,Basic02,ERROR,TAG_2,"ns1 says ""no"", badly",,"{""ns"":""ns2.example.test"",""n"":2}"');
+  assert.match(reportFile(report, 'txt', evidence).text, /Weak digest\n {11}TAG_4 \{"ns":"ns4\.example\.test","n":4\}\n$/);
 });

@@ -16,11 +16,14 @@ try {
     case 'admin':
       process.exitCode = await adminCommand(args);
       break;
-    default:
-      console.error(`Usage: store serve [options]                      (store serve --help for the options)
+    default: {
+      // Asked for (help, --help, -h, or nothing): the usage on stdout and success; an unknown command: stderr and 2.
+      const asked = command === undefined || command === 'help' || command === '--help' || command === '-h';
+      (asked ? console.log : console.error)(`Usage: store serve [options]                      (store serve --help for the options)
        store token create --app NAME --scopes SCOPES [--create]   (a non-expiring API token, printed once)
        store admin create --email EMAIL                (password from STORE_ADMIN_PASSWORD or stdin)`);
-      process.exitCode = command === undefined || command === '--help' ? 0 : 2;
+      process.exitCode = asked ? 0 : 2;
+    }
   }
 } catch (error) {
   console.error(`store: ${error instanceof Error ? error.message : String(error)}`);

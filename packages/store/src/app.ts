@@ -10,6 +10,7 @@ import { cartRoutes } from './carts/cart-routes.ts';
 import { consolePlugin } from './console/console-plugin.ts';
 import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './http/api-docs.ts';
+import { favicon } from './http/favicon.ts';
 import { frontDoor } from './http/front-door.ts';
 import { httpCaching } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
@@ -91,6 +92,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(frontDoor, { apiPrefix: API_PREFIX });
+  await app.register(favicon);
   const cipher = fieldCipher(authKey);
   // Before the resource routes, which leave the methods the carting routes serve to them.
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });

@@ -72,6 +72,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   let redirect: Server | undefined;
   let plan: FollowedPlan | undefined;
   let sharing: SharedInvalidation | undefined;
+  let built: FastifyInstance | undefined;
   try {
     await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
@@ -83,7 +84,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
-    const app = await buildStoreApp({
+    const app = (built = await buildStoreApp({
       database,
       tls,
       httpsPort: () => ports.https,
@@ -95,7 +96,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
-    });
+    }));
     await app.listen({ host: options.host, port: options.port });
     ports.https = (app.server.address() as AddressInfo).port;
     let httpPort: number | undefined;
@@ -126,6 +127,8 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   } catch (error) {
     plan?.stop();
     redirect?.close();
+    // The app's background work (the webhook worker) stops before the database it reads goes.
+    await built?.close();
     await sharing?.close();
     await database.close();
     throw error;

@@ -92,4 +92,19 @@ describe('API docs in Chromium', { skip }, () => {
     assert.deepEqual(elsewhere.map((r) => r.url), [], 'nothing is fetched from anywhere but the store');
     assert.deepEqual(violations, [], 'the page works within its Content-Security-Policy');
   });
+
+  test('Try it out on place_order starts from the documented example, not {}', async () => {
+    await page.goto(`${origin}/api/v1/docs?urls.primaryName=carts`);
+    await page.locator('.swagger-ui .info .title').waitFor({ timeout: 120_000 });
+    const placeOrder = page.locator('.opblock-post', { has: page.locator('.opblock-summary-path[data-path="/carts/{id}/place_order"]') });
+    await placeOrder.locator('.opblock-summary').click();
+    await placeOrder.getByRole('button', { name: 'Try it out' }).click({ noWaitAfter: true });
+    const body = placeOrder.locator('textarea.body-param__text');
+    await body.waitFor();
+    const example = JSON.parse(await body.inputValue()) as { customer?: { email?: string }; billing_address?: object };
+    assert.equal(example.customer?.email, 'jdoe@example.com');
+    assert.ok(example.billing_address !== undefined);
+    await placeOrder.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, '04-place-order-example.png'), fullPage: false });
+  });
 });

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- replies are JSON checked by assertions */
-// The platform's whole surface: every resource of shared/reference/store-resources.json with the routes its
+// The platform's whole surface: every resource of reference/store-resources.json (the platform's facts, copied into the package) with the routes its
 // paths allow, the route families of docs/common_usage.md, and what a fresh store starts with.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import type { FieldDeclaration, ResourceDeclaration } from '../src/resources/dec
 import { resourceNamed, resources } from '../src/resources/registry.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
-const facts = JSON.parse(readFileSync(new URL('../../../../shared/reference/store-resources.json', import.meta.url), 'utf8')) as {
+const facts = JSON.parse(readFileSync(new URL('../reference/store-resources.json', import.meta.url), 'utf8')) as {
   schemas: Record<string, Record<string, string>>;
   paths: Record<string, string[]>;
 };

@@ -87,8 +87,10 @@ for (const target of await testDatabaseTargets()) {
       // Deleting an order takes its items with it; a product still on an order cannot be deleted.
       const blocked = await s.call('POST', '/orders', { body: {} });
       await s.call('POST', '/order_items', { body: { order_id: blocked.json.id, product_id: product.json.id } });
+      const blocking = await s.call('GET', `/order_items?order_id=${blocked.json.id}`);
       const refused = await s.call('DELETE', `/products/${product.json.id}`);
       assert.equal(refused.status, 409);
+      assert.match(refused.json.details, new RegExp(`^product ${product.json.id} is still referred to by order_items (?:\\d+, )*${blocking.json.order_items[0].id}\\b.* \\(product_id\\)`), 'the refusal names the records in the way');
       assert.equal((await s.call('GET', `/products/${product.json.id}`)).status, 200);
       assert.equal((await s.call('DELETE', `/orders/${order.json.id}`)).status, 200);
       assert.equal((await s.call('GET', `/order_items/${item.json.id}`)).status, 404);

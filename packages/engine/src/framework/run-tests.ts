@@ -3,7 +3,7 @@
 import { Name } from '@app/dns';
 import type { Finding, Message } from '../finding.ts';
 import type { TestInput } from '../input.ts';
-import { Network, type Exchange } from '../net/network.ts';
+import { Network, type Exchange, type Sending } from '../net/network.ts';
 import { defaultProfile, isTestCaseEnabled, levelOf, type Profile } from '../profile/profile.ts';
 import { Resolver } from '../resolver/resolver.ts';
 import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
@@ -11,12 +11,14 @@ import { engineVersion } from '../version.ts';
 import { Zone } from '../zone.ts';
 import { moduleOrder, modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
 import type { TestContext } from './test-case.ts';
+import { inTestCase } from './test-case-scope.ts';
 
 const rank = (moduleName: string): number => (moduleOrder as readonly string[]).indexOf(moduleName);
 
 export interface RunOptions {
   rootHints?: readonly RootHint[];
-  onProgress?: (percent: number) => void;
+  /** The share of test cases done; `detail` counts them. */
+  onProgress?: (percent: number, detail?: { done: number; total: number }) => void;
   signal?: AbortSignal;
   /** 'Module' or 'Module/TestCase'; when given, only these run, without the Basic gate. */
   only?: string[];
@@ -25,8 +27,10 @@ export interface RunOptions {
   maxPerServer?: number;
   /** Each finding as it is made (in emission order, which depends on timing). */
   onFinding?: (finding: Finding) => void;
-  /** Each query sent and the reply it got, as it comes. */
+  /** Each query sent and the reply it got, as it comes (with the test case that sent it). */
   onExchange?: (exchange: Exchange) => void;
+  /** Each query as it goes out, before any reply: what the run is waiting for. */
+  onSend?: (sending: Sending) => void;
 }
 
 const systemTestCase = 'UNSPECIFIED';
@@ -72,9 +76,14 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   };
 
   let reported = -1;
+  let done = 0;
+  let reportedDone = -1;
+  // Each test case done is reported, even when the percentage stays the same (71 test cases, 100 steps).
   const progress = (percent: number): void => {
-    if (percent > reported) options.onProgress?.(percent);
+    const count = percent === 100 ? plan.length : done;
+    if (percent > reported || (percent === reported && count > reportedDone)) options.onProgress?.(percent, { done: count, total: plan.length });
     reported = Math.max(reported, percent);
+    reportedDone = Math.max(reportedDone, count);
   };
   progress(0);
 
@@ -98,6 +107,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     ...(options.maxInFlight !== undefined && { maxInFlight: options.maxInFlight }),
     ...(options.maxPerServer !== undefined && { maxPerServer: options.maxPerServer }),
     ...(options.onExchange && { onExchange: options.onExchange }),
+    ...(options.onSend && { onSend: options.onSend }),
   });
   const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
   let zone: Zone | undefined;
@@ -121,7 +131,6 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   const gated = basicIds.length > 0 && only.length === 0;
   const produced = new Map<string, Promise<Finding[]>>();
   const planned = Promise.withResolvers<void>();
-  let done = 0;
   const runEntry = async ({ module, testCase, explicit }: PlannedTestCase): Promise<Finding[]> => {
     const own: Finding[] = [];
     await planned.promise;
@@ -156,7 +165,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     } else if (explicit || isTestCaseEnabled(profile, testCase.id)) {
       own.push(finding(module.name, testCase.id, { tag: 'TEST_CASE_START', args: { testcase: testCase.id } }));
       try {
-        for (const message of await testCase.run(context)) record(module.name, testCase.id, message);
+        for (const message of await inTestCase(testCase.id, () => testCase.run(context))) record(module.name, testCase.id, message);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: (error as Error).message } }));

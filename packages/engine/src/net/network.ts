@@ -3,6 +3,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
+import { currentTestCase } from '../framework/test-case-scope.ts';
 import { Nameserver, type QueryFlags } from './nameserver.ts';
 
 export interface NetworkOptions {
@@ -16,10 +17,27 @@ export interface NetworkOptions {
   maxPerServer?: number;
   port?: number;
   onExchange?: (exchange: Exchange) => void;
+  onSend?: (sending: Sending) => void;
+}
+
+/** A query as it goes out. */
+export interface Sending {
+  server: string;
+  qname: string;
+  qtype: number;
+  transport: 'udp' | 'tcp';
+  /** The test case that sent it; none while the zone is set up. */
+  testcase?: string;
+  /** An id shared with its Exchange, which ends it. */
+  id: number;
 }
 
 /** One query as sent and what came back (the reply's wire bytes in base64), for saving a run. */
 export interface Exchange {
+  /** The test case that sent it; none while the zone is set up. */
+  testcase?: string;
+  /** Its Sending's id. */
+  id?: number;
   server: string;
   qname: string;
   qtype: number;
@@ -38,6 +56,7 @@ export class Network {
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;
   readonly #perServer = new Map<string, LimitFunction>();
+  #sent = 0;
   // Answers and silence belong to an address, under whichever name it is asked (as the reference
   // caches per address): the same question to one address goes out once per run.
   /** Answers by address and question (see Nameserver.query for the key). */
@@ -116,6 +135,9 @@ export class Network {
     const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
     const edns = flags.dnssec ? { udpSize: 1232, ...flags.edns, do: true } : flags.edns ? { udpSize: 512, ...flags.edns } : profileEdns;
     const started = performance.now();
+    const testcase = currentTestCase();
+    const id = ++this.#sent;
+    this.options.onSend?.({ server: server.toString(), qname: question.name.toString(), qtype: question.type, transport: flags.tcp ? 'tcp' : 'udp', id, ...(testcase !== undefined && { testcase }) });
     const result = await query({ address: server.address, port: this.options.port ?? 53 }, question, {
       transport: flags.tcp ? 'tcp' : 'udp',
       timeoutMs: resolver.timeout * 1000,
@@ -132,6 +154,8 @@ export class Network {
     });
     const ms = performance.now() - started;
     this.options.onExchange?.({
+      ...(testcase !== undefined && { testcase }),
+      id,
       server: server.toString(),
       qname: question.name.toString(),
       qtype: question.type,

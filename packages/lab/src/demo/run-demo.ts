@@ -4,12 +4,13 @@
 // always says which. Then the lab and the service keep running until the signal (Ctrl-C), and the demo
 // prints what to try against them.
 import { existsSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { engineCliPath, levels, ourEngine, zonemasterCli, type Finding } from '../diff/checkers.ts';
 import { scenarioDomain } from '../diff/run-diff.ts';
 import { startLab, type Lab } from '../namespace/start-lab.ts';
 import { catalogueNames } from '../scenario/load-scenario.ts';
 import { commandLineDomain } from '../scenario/command-line-domain.ts';
+import { labProfileNotice, writeLabProfile } from './lab-profile.ts';
 import { runThroughService } from './service-demo.ts';
 
 /** The service's CLI; LAB_SERVICE_CLI points elsewhere (another worktree, say). */
@@ -27,6 +28,7 @@ export async function runDemo(print: (line: string) => void, until?: AbortSignal
   const started = performance.now();
   const lab = await startLab(names);
   print(`Lab: ${names.length} scenarios, ${lab.servers.length} name servers, started in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  for (const line of labProfileNotice(writeLabProfile(lab.dir).profile)) print(line);
   const stopped = new Promise<void>((done) => {
     if (until === undefined || until.aborted) done();
     else until.addEventListener('abort', () => done(), { once: true });
@@ -95,7 +97,7 @@ function whatToTry(lab: Lab, servicePort: number | undefined): string[] {
   }
   lines.push(
     'dnscheck, our engine, inside the lab:',
-    `  ${inLab} ${node} ${dnscheck} ${domain('wrong-ds')} --hints ${lab.hintsPath}`,
+    `  ${inLab} ${node} ${dnscheck} ${domain('wrong-ds')} --hints ${lab.hintsPath} --profile ${join(lab.dir, 'lab.json')}`,
     `  ${inLab} ${node} ${dnscheck} ${domain('no-tcp')} --hints ${lab.hintsPath} --show-testcase --level NOTICE`,
     ...(server === undefined ? [] : ['dig, asking a lab name server:', `  ${inLab} dig @${server.addresses[0] ?? ''} ${domain('healthy-signed')} SOA +dnssec`]),
     `The domains and what is wrong with each: npm run lab -- list`,

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { Lab } from '../namespace/start-lab.ts';
 import { commandLineDomain } from '../scenario/command-line-domain.ts';
+import { LAB_PROFILE, writeLabProfile } from './lab-profile.ts';
 
 const insidePort = 5000;
 
@@ -17,7 +18,8 @@ export type ServiceDemoOutcome = { ran: true; results: ServiceResult[]; port: nu
 
 export async function runThroughService(lab: Lab, serviceCli: string, domains: string[], print: (line: string) => void): Promise<ServiceDemoOutcome> {
   const env = { DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`, DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`, DATA_DIR: lab.dir };
-  const serve = lab.spawn(process.execPath, [serviceCli, 'serve', '--with-agent'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { config } = writeLabProfile(lab.dir);
+  const serve = lab.spawn(process.execPath, [serviceCli, 'serve', '--with-agent', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   serve.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   serve.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -35,8 +37,8 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
 
   print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
   const ids = new Map<string, string>();
-  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: commandLineDomain(domain) })));
-  print(`Submitted ${ids.size} tests: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
+  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: commandLineDomain(domain), profile: LAB_PROFILE })));
+  print(`Submitted ${ids.size} tests with the ${LAB_PROFILE} profile: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
 
   const finished = await waitFor(async () => {
     for (const id of ids.values()) if (Number(await rpc('test_progress', { test_id: id })) < 100) return false;

@@ -15,6 +15,8 @@ import { testDied, unableToFinish } from './backend-entries.ts';
 import { Backoff } from './backoff.ts';
 import { engineInput } from './engine-input.ts';
 import { ProgressWriter } from './progress-writer.ts';
+import { RunEvidence } from './run-evidence.ts';
+import { storeQueryLog, writeActivity } from '../db/test-evidence.ts';
 
 export type RunTests = (input: TestInput, options: RunOptions) => Promise<Finding[]>;
 
@@ -40,6 +42,8 @@ interface RunningTest {
   /** Fires when stop() gives the test back to the queue: nothing more may be written for it. */
   released: AbortController;
   done: Promise<void>;
+  /** The queries and activity of its run (none for a test finished as died without running). */
+  evidence?: RunEvidence;
 }
 
 class ExecutionTimeout extends Error {
@@ -166,11 +170,13 @@ export class Agent {
     } else {
       const timer = setTimeout(() => controller.abort(new ExecutionTimeout()), maxSeconds * 1000);
       const progress = new ProgressWriter((percent) => reportProgress(this.#database.db, claimed.hashId, percent));
+      const evidence = new RunEvidence((activity) => writeActivity(this.#database.db, claimed.hashId, activity));
+      test.evidence = evidence;
       try {
         const input = engineInput(claimed.params, this.#profiles);
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
-          onProgress: (percent) => progress.report(percent),
+          ...evidence.hooks((percent) => progress.report(percent)),
           signal: controller.signal,
         });
         entries = await untilAborted(run, controller.signal);
@@ -185,6 +191,7 @@ export class Agent {
         }
       } finally {
         clearTimeout(timer);
+        evidence.stop();
       }
       await progress.idle();
     }
@@ -196,7 +203,11 @@ export class Agent {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {
-        await finishTest(this.#database.db, test.claimed.hashId, entries);
+        const finished = await finishTest(this.#database.db, test.claimed.hashId, entries);
+        if (finished && test.evidence !== undefined) {
+          // The findings stand without it: a log that cannot be stored is said, not retried.
+          await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) => this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`));
+        }
         return;
       } catch (error) {
         const wait = backoff.next();

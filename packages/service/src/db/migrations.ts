@@ -60,4 +60,16 @@ export const migrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('dh_test').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '0003_test_evidence': {
+    up: async (db, dialect) => {
+      // Each finished test's query log (gzip, base64: a few hundred queries with their replies), and while
+      // it runs, what it is doing (test cases done, queries still unanswered) as JSON.
+      await db.schema
+        .createTable('dh_test_queries')
+        .addColumn('test_id', 'integer', (c) => c.primaryKey().references('dh_test.id').onDelete('cascade'))
+        .addColumn('log', dialect === 'mysql' ? sql`longtext` : 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.alterTable('dh_test').addColumn('activity', 'varchar(2000)').execute();
+    },
+  },
 };

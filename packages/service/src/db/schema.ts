@@ -25,6 +25,14 @@ export interface TestTable {
   lease_until: string | null;
   /** Runs started; one more than the runs that were cut short. */
   attempts: Generated<number>;
+  /** While it runs: test cases done and queries still unanswered, as JSON (test-evidence.ts). */
+  activity: string | null;
+}
+
+export interface TestQueriesTable {
+  test_id: number;
+  /** The query log: JSON, gzip, base64 (test-evidence.ts). */
+  log: string;
 }
 
 export interface ResultEntryTable {
@@ -54,6 +62,7 @@ export interface UserTable {
 export interface ServiceSchema {
   dh_test: TestTable;
   dh_result_entry: ResultEntryTable;
+  dh_test_queries: TestQueriesTable;
   dh_batch: BatchTable;
   dh_user: UserTable;
 }

@@ -267,10 +267,13 @@ describe('the web interface', () => {
     };
     const json = await save('JSON');
     assert.equal(json.name, `deadns.test-${id}.json`);
-    assert.deepEqual((JSON.parse(json.text) as { results: unknown[] }).results, results.results);
+    // As the API gave it, with each finding's tag and arguments beside it (issue 31: scripts read those, not texts).
+    const exported = (JSON.parse(json.text) as { results: { tag?: unknown; args?: unknown }[] }).results;
+    assert.deepEqual(exported.map(({ tag: _tag, args: _args, ...rest }) => rest), results.results);
+    assert.ok(exported.every((r) => typeof r.tag === 'string' && typeof r.args === 'object'));
     const csv = await save('CSV');
     assert.equal(csv.text.trimEnd().split('\r\n').length, results.results.length + 1);
-    assert.match(csv.text, /^\uFEFFmodule,testcase,level,message,ns\r\n/);
+    assert.match(csv.text, /^\uFEFFmodule,testcase,level,tag,message,ns,args\r\n/);
     const text = await save('Plain text');
     assert.ok(text.text.includes(problem.message));
 

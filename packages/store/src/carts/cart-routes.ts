@@ -1,15 +1,16 @@
 // The platform's carting API (docs/api-carting.md): items, shipping rates and method, estimation address,
 // coupon code, payment methods, recalculated totals, and placing the order.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
+import { validationProblems } from '../http/error-format.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { placeOrder, placeOrderEvents, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
+import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
   database: StoreDatabase;
@@ -23,7 +24,7 @@ const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 
 const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['cart_items'] };
 
 const positiveInt = { type: 'integer', minimum: 1 };
-const addItemsSchema = {
+export const addItemsSchema = {
   type: 'object',
   required: ['items'],
   properties: {
@@ -44,13 +45,16 @@ const addItemsSchema = {
     },
   },
 };
-const updateItemsSchema = {
+export const updateItemsSchema = {
   type: 'object',
   required: ['items'],
   properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: positiveInt, quantity: { type: 'integer', minimum: 0 } } } } },
 };
-const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: positiveInt } } };
+export const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: positiveInt } } };
 const text = (max: number) => ({ type: 'string', maxLength: max });
+export const chooseShippingSchema = { type: 'object', required: ['identifier'], properties: { identifier: text(500) } };
+export const estimationSchema = { type: 'object', properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) } };
+export const couponSchema = { type: 'object', required: ['coupon_code'], properties: { coupon_code: text(100) } };
 
 export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {
   const { db } = options.database;
@@ -196,7 +200,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     return { total_count: rates.length, rates };
   });
 
-  app.put('/carts/:id/shipping', { config: write, schema: { body: { type: 'object', required: ['identifier'], properties: { identifier: text(500) } } } }, async (request) => {
+  app.put('/carts/:id/shipping', { config: write, schema: { body: chooseShippingSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
     const { identifier } = request.body as { identifier: string };
@@ -205,8 +209,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     return saved(cart, { selected_shipping_method: identifier });
   });
 
-  const estimation = { type: 'object', properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) } };
-  app.put('/carts/:id/shipping_estimation', { config: write, schema: { body: estimation } }, async (request) => {
+  app.put('/carts/:id/shipping_estimation', { config: write, schema: { body: estimationSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
     const body = request.body as Record<string, string | undefined>;
@@ -215,7 +218,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     return saved(cart, changes);
   });
 
-  app.put('/carts/:id/coupon_code', { config: write, schema: { body: { type: 'object', required: ['coupon_code'], properties: { coupon_code: text(100) } } } }, async (request) => {
+  app.put('/carts/:id/coupon_code', { config: write, schema: { body: couponSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
     const { coupon_code } = request.body as { coupon_code: string };
@@ -237,7 +240,11 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   app.get('/carts/:id/calculated', { config: calculated }, async (request) => saved(await cartOf(request)));
 
   const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes'] };
-  app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {
+  // The schema's problems and the body's missing parts are answered together (attachValidation keeps the first for here).
+  app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema }, attachValidation: true }, async (request) => {
+    const validation = (request.validationError as FastifyError | undefined)?.validation;
+    const schemaProblems = validation === undefined ? [] : validationProblems(validation);
+    if (schemaProblems.length > 0) throw new ApiError(400, [...new Set([...schemaProblems, ...placeOrderProblems(request.body)])].join('; '));
     const cart = await cartOf(request);
     openCart(cart);
     return placeOrder({ ...options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, now());

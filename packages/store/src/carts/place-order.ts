@@ -108,6 +108,24 @@ function addressProblems(address: AddressInput | undefined, prefix: string): str
   return (['name', ...addressFields] as const).filter((name) => String(address[name] ?? '').trim() === '').map((name) => `${prefix}.${name}: is required`);
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the body lacks beyond its schema: the parts of a customer or an address given without an id. Read from a
+ * body the schema may have refused too, so that the route answers both kinds of problem at once.
+ */
+export function placeOrderProblems(body: unknown): string[] {
+  if (!isObject(body)) return [];
+  const { customer } = body;
+  const address = (value: unknown, prefix: string) => (value === undefined ? [`${prefix}: is required`] : isObject(value) ? addressProblems(value, prefix) : []);
+  const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  return [
+    ...(isObject(customer) && customer.id === undefined ? (['first_name', 'last_name', 'email'] as const).filter((name) => blank(customer[name])).map((name) => `customer.${name}: is required`) : []),
+    ...(body.billing_address === undefined ? [] : address(body.billing_address, 'billing_address')),
+    ...(body.use_billing_address_for_shipping === true ? [] : address(body.shipping_address, 'shipping_address')),
+  ];
+}
+
 function splitName(name: string | undefined): { first_name: string; last_name: string } {
   const parts = String(name ?? '').trim().split(/\s+/);
   return { first_name: parts.slice(0, -1).join(' ') || (parts[0] ?? ''), last_name: parts.length > 1 ? (parts.at(-1) ?? '') : '' };
@@ -180,12 +198,7 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
   const stamp = now.toISOString();
   const shipToBilling = body.use_billing_address_for_shipping === true;
   const paymentMethodId = body.payment_method_id ?? 0;
-  // Every problem of the request at once, before anything is written.
-  const problems = [
-    ...(body.customer.id === undefined ? (['first_name', 'last_name', 'email'] as const).filter((name) => String(body.customer[name] ?? '').trim() === '').map((name) => `customer.${name}: is required`) : []),
-    ...addressProblems(body.billing_address, 'billing_address'),
-    ...(shipToBilling ? [] : addressProblems(body.shipping_address, 'shipping_address')),
-  ];
+  const problems = placeOrderProblems(body);
   if (problems.length > 0) throw new ApiError(400, problems.join('; '));
 
   const items = await db.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();

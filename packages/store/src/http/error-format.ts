@@ -8,22 +8,27 @@ import { isBusyDatabase } from '../db/busy-database.ts';
 import { ApiError, errorBody } from './api-error.ts';
 import { HSTS } from './https-only.ts';
 
-function clientDetails(error: FastifyError): string {
-  if (error.validation !== undefined) {
-    return error.validation
+/** Each problem a JSON Schema validation found, named by its path in the body (`items.1.quantity: is required`). */
+export function validationProblems(validation: NonNullable<FastifyError['validation']>): string[] {
+  return (
+    validation
       // "must match then schema" only repeats the required fields reported beside it.
       .filter((issue) => issue.keyword !== 'if')
       .map((issue) => {
         const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        const within = path === '' ? '' : `${path}.`;
         if (issue.keyword === 'additionalProperties') {
           const extra = (issue.params as { additionalProperty?: string }).additionalProperty ?? '';
-          return `${path === '' ? '' : `${path}.`}${extra}: is not a writable field`;
+          return `${within}${extra}: is not a writable field`;
         }
-        if (issue.keyword === 'required') return `${(issue.params as { missingProperty?: string }).missingProperty ?? ''}: is required`;
+        if (issue.keyword === 'required') return `${within}${(issue.params as { missingProperty?: string }).missingProperty ?? ''}: is required`;
         return `${path === '' ? 'body' : path}: ${issue.message ?? 'is invalid'}`;
       })
-      .join('; ');
-  }
+  );
+}
+
+function clientDetails(error: FastifyError): string {
+  if (error.validation !== undefined) return validationProblems(error.validation).join('; ');
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -1,10 +1,16 @@
 // The OpenAPI 3.1 document, generated from the same declarations and schemas the routes use.
 import { oauthPaths } from '../auth/oauth-openapi.ts';
+import { cartPaths } from '../carts/cart-openapi.ts';
 import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-language.ts';
 import { visibleFields, type ResourceDeclaration } from './declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
 import { resourceNamed, resources } from './registry.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
+
+/** "a product", "an order": the article an English reader expects before a resource's singular. */
+function named(singular: string): string {
+  return `${/^[aeio]/.test(singular) ? 'an' : 'a'} ${singular}`;
+}
 
 function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
@@ -75,40 +81,40 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     collection.post = {
       tags,
       security,
-      summary: `Create a ${resource.singular}, or update the one whose id the body names`,
+      summary: `Create ${named(resource.singular)}, or update the one whose id the body names`,
       description: 'Fields the resource does not have, and read-only ones, are ignored.',
       requestBody: { required: true, ...json(ref(`${type}Create`)) },
       responses: { 200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) }, 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) },
     };
   }
   if (can.has('read')) {
-    item.get = { tags, security, summary: `Read a ${resource.singular}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
-    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read a ${resource.singular} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
+    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
+    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
   }
   if (can.has('update')) {
-    item.put = { tags, security, summary: `Update a ${resource.singular} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
+    item.put = { tags, security, summary: `Update ${named(resource.singular)} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
   }
-  if (can.has('delete')) item.delete = { tags, security, summary: `Delete a ${resource.singular}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
+  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
   if (can.has('list') || can.has('create')) paths[base] = collection;
   if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
   for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
     const child = resourceNamed(nested.resource);
     paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `List the ${name} of a ${resource.singular}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
+      get: { tags, security, summary: `List the ${name} of ${named(resource.singular)}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
     };
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
-        put: { tags, security, summary: `Link a ${child.singular} to a ${resource.singular}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
-        delete: { tags, security, summary: `Unlink a ${child.singular} from a ${resource.singular}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
+        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
+        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
       };
     }
   }
   return paths;
 }
 
-/** The routes that are not one resource's: bulk product import, inventory and the carting API. */
+/** The routes that are not one resource's: bulk product import, inventory and the carting API (cart-openapi.ts). */
 function operationPaths(): Record<string, unknown> {
   const security = [{ token: [] }];
   const any = { type: 'object' };
@@ -119,8 +125,6 @@ function operationPaths(): Record<string, unknown> {
     ...(body === undefined ? {} : { requestBody: { required: true, ...json(body) } }),
     responses: { [ok]: { description: 'Done', ...json(any) }, ...errors(400, 401, 403, 404, 409, 429) },
   });
-  const cart = (summary: string, body?: JsonSchema) => op('carts', summary, 200, body);
-  const id = { parameters: [idParameter('id', 'cart')] };
   return {
     '/products/importMany': { post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }) },
     '/inventory': {
@@ -132,20 +136,7 @@ function operationPaths(): Record<string, unknown> {
     '/inventory/add': { post: op('inventory', 'Add quantity to the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/remove': { post: op('inventory', 'Take quantity from the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/set': { post: op('inventory', 'Set the stock of the item named as in GET /inventory to quantity', 200, any) },
-    '/carts/{id}/items': { ...id, post: cart('Add items', any), put: cart('Change item quantities', any), delete: cart('Remove items (all without a body)') },
-    '/carts/{id}/shipping': {
-      ...id,
-      get: {
-        ...cart('Shipping rates for an address'),
-        parameters: ['city', 'state', 'postal_code', 'country'].map((name) => ({ name, in: 'query', required: true, description: `The address's ${name.replace('_', ' ')}`, schema: { type: 'string', minLength: 1 } })),
-      },
-      put: cart('Choose a shipping rate by its identifier', any),
-    },
-    '/carts/{id}/shipping_estimation': { ...id, put: cart('Set the address shipping is estimated for', any) },
-    '/carts/{id}/coupon_code': { ...id, put: cart('Apply a coupon code', any) },
-    '/carts/{id}/payment_methods': { ...id, get: cart('Payment methods for this cart (0: card, no gateway)') },
-    '/carts/{id}/calculated': { ...id, get: cart('The cart with its totals recalculated') },
-    '/carts/{id}/place_order': { ...id, post: cart('Place the order: customer, addresses, order, items and payment in one transaction', any) },
+    ...cartPaths(),
   };
 }
 

@@ -7,6 +7,7 @@ import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
 import { nestedOf, perResource, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { referrersOf } from './referrers.ts';
 import { resourceNamed } from './registry.ts';
 import { jsonObjectSql } from './sqlite-json.ts';
 
@@ -328,7 +329,13 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     create: (values) => writes.run(() => createSteps(values, false) as WriteSteps<Row>).then(announced),
     createAnswer: (values) => writes.run(() => createSteps(values, true)).then(announced),
     update: (id, values) => writes.run(() => updateSteps(id, values)).then(announced),
-    remove: (id) => writes.run(() => removeSteps(id)),
+    remove: (id) =>
+      writes.run(() => removeSteps(id)).catch(async (error: unknown) => {
+        if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+        const referrers = await referrersOf(database, resource, id);
+        if (referrers.length === 0) throw error;
+        throw new ApiError(409, `${resource.singular} ${id} is still referred to by ${referrers.join('; ')}: change or delete those first`);
+      }),
   };
 }
 

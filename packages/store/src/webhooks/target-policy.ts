@@ -64,7 +64,7 @@ export function targetPolicy(allowedNetworks: readonly string[] = []): TargetPol
     const family = familyOf(address);
     if (family === undefined) return `${raw} is not an IP address`;
     if (!special.check(address, family) || allowed.check(address, family)) return undefined;
-    return `${address} is in a loopback, private or reserved range that this store's operator has not allowed for webhooks`;
+    return `${address} is in a loopback, private or reserved range not allowed for webhooks; the store's operator allows one by listing it in STORE_WEBHOOK_ALLOWED_NETWORKS (addresses or CIDR networks, comma-separated)`;
   }
 
   return {

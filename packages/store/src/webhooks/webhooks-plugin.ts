@@ -58,6 +58,9 @@ export const webhooksPlugin = fp(
       }
       if (creating) {
         body.store_id = principal.storeId;
+        // The defaults the documentation names are stored, so a reader sees them rather than null.
+        body.failure_type ??= 'Ignore';
+        body.cache_length ??= 'NoCache';
         // Deliveries are signed with the App Secret of the app that subscribed; only tokens may write here.
         if (principal.kind === 'token') request.serverValues = { app_client_id: principal.appId };
       }

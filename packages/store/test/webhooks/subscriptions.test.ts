@@ -53,12 +53,15 @@ for (const target of await testDatabaseTargets()) {
       const forged = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: 'https://hooks.example.test/', app_client_id: 'x' } });
       assert.equal(forged.status, 201, forged.text);
       assert.match(forged.json.app_client_id, /^[1-9]\d*$/);
+      assert.equal(forged.json.failure_type, 'Ignore', 'the documented default is stored, not null');
+      assert.equal(forged.json.cache_length, 'NoCache');
       const reforged = await s.call('PUT', `/webhooks/${forged.json.id}`, { body: { app_client_id: 'x', url: 'https://hooks.example.test/moved' } });
       assert.equal(reforged.status, 200, reforged.text);
       assert.equal(reforged.json.app_client_id, forged.json.app_client_id, 'a PUT cannot change the signing app either');
       assert.equal(reforged.json.url, 'https://hooks.example.test/moved', 'the rest of that body is stored');
       const plainLoopback = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: 'http://127.0.0.1:9/dev' } });
       assert.equal(plainLoopback.status, 400, 'loopback is refused too unless the operator allowed it');
+      assert.match(plainLoopback.json.details, /STORE_WEBHOOK_ALLOWED_NETWORKS/, 'the refusal names the setting that allows it');
     });
 
     test('webhooks have their own scope', async () => {

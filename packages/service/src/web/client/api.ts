@@ -38,6 +38,37 @@ export interface HistoryEntry {
   overall_result: OverallResult;
 }
 
+/** get_test_evidence: beside get_test_results, entry for entry. */
+export interface TestEvidence {
+  results: { tag: string; args: Record<string, unknown> }[];
+  query_log: boolean;
+  query_counts: Record<string, number>;
+  ds_suggestion: { keytag: number; algorithm: number; digtype: number; digest: string; record: string }[];
+  reused_until: string;
+}
+
+export interface QueryView {
+  server: string;
+  qname: string;
+  qtype: string;
+  transport: 'udp' | 'tcp';
+  ms: number;
+  rcode?: string;
+  flags?: string[];
+  answer?: string[];
+  authority?: string[];
+  additional?: string[];
+  malformed?: true;
+}
+
+export interface TestActivity {
+  progress: number;
+  testcases_done?: number;
+  testcases_total?: number;
+  waiting_for?: { server: string; qname: string; qtype: string; testcase: string; seconds: number }[];
+  more_waiting?: number;
+}
+
 export interface BatchStatus { nb_finished: number; finished_test_ids: string[]; nb_running: number }
 
 export interface ValidationError { path: string; message: string }
@@ -83,5 +114,8 @@ export const api = {
   testResults: (id: string, language: string) => call<TestResults>('get_test_results', { id, language }),
   testHistory: (domain: string, filter: 'all' | 'delegated' | 'undelegated', offset: number, limit: number) =>
     call<HistoryEntry[]>('get_test_history', { frontend_params: { domain }, filter, offset, limit }),
+  testEvidence: (id: string) => call<TestEvidence>('get_test_evidence', { id }),
+  testQueries: (id: string, testcase: string) => call<QueryView[]>('get_test_queries', { id, testcase }),
+  testActivity: (testId: string) => call<TestActivity>('test_activity', { test_id: testId }),
   batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
 };

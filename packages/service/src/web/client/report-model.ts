@@ -42,10 +42,25 @@ export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_de
     }
     testcase.results.push(result);
   }
-  return [...modules.values()];
+  // SYSTEM's findings (the engine's version, "testing stopped here, see the findings above") read after the
+  // modules they sum up, so "above" is above.
+  return [...modules.values()].sort((a, b) => Number(a.module === 'SYSTEM') - Number(b.module === 'SYSTEM'));
 }
 
-const key = (r: TestResult) => JSON.stringify([r.module, r.testcase, r.level, r.message]);
+/** Tags that say the parent zone delegates no such domain (the engine's, and those of newer Zonemaster versions). */
+const NO_DELEGATION_TAGS: ReadonlySet<string> = new Set(['NO_PARENT', 'NO_GLUE_PREVENTS_NAMESERVER_TESTS', 'B01_NO_CHILD', 'B02_NO_DELEGATION']);
+
+/**
+ * Whether the domain is not delegated (or does not exist): Basic01, the test of the delegation itself, failed, or a
+ * finding's tag (from get_test_evidence, when given) says there is no delegation.
+ */
+export function delegationFailed(results: readonly TestResult[], tags: readonly string[] = []): boolean {
+  return results.some((r) => r.testcase.toLowerCase() === 'basic01' && severity(r.level) >= severity('ERROR')) || tags.some((tag) => NO_DELEGATION_TAGS.has(tag));
+}
+
+// Names compare without case: the engine asks with randomly cased names (RFC 5452 section 9.4 style), and
+// findings that quote them would otherwise differ from run to run for an unchanged zone.
+const key = (r: TestResult) => JSON.stringify([r.module, r.testcase, r.level, r.message.toLowerCase()]);
 
 /**
  * The same finding said again (the engine repeats some once per server or query, as the reference

@@ -2,7 +2,7 @@ import type { ProductMigration } from '@app/database';
 import { resources } from '../../resources/registry.ts';
 import { syncResourceTables } from '../resource-tables.ts';
 
-// Every resource of the platform (shared/reference/store-resources.json): its table, or its missing columns.
+// Every resource of the platform (packages/store/reference/store-resources.json): its table, or its missing columns.
 export const platformResources: ProductMigration = {
   up: (db, dialect) => syncResourceTables(db, dialect, resources),
 };

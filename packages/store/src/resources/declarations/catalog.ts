@@ -1,5 +1,5 @@
 // The catalog group (read_catalog / catalog scopes): every field of the platform's resources as its OpenAPI document lists them.
-// Generated once from shared/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
+// Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, link, type ResourceSource } from '../declaration.ts';
 
 export const catalog: readonly ResourceSource[] = [

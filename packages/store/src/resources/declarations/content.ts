@@ -1,5 +1,5 @@
 // The content group (read_content / content scopes): every field of the platform's resources as its OpenAPI document lists them.
-// Generated once from shared/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
+// Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, type ResourceSource } from '../declaration.ts';
 
 export const content: readonly ResourceSource[] = [

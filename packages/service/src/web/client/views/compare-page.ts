@@ -7,7 +7,7 @@ import { compareReports, overallResult } from '../report-model.ts';
 import { paths } from '../routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
-import { FindingList, isUndelegated } from './report.ts';
+import { FindingList, kindOf, ParameterLine } from './report.ts';
 
 export function ComparePage(props: { from: string; to: string }) {
   const { t, dateTime, language } = useI18n();
@@ -20,8 +20,9 @@ export function ComparePage(props: { from: string; to: string }) {
         const side = (report: typeof from) =>
           h('span', { class: 'side' },
             h(Link, { href: paths.result(report.hash_id) }, dateTime(report.created_at)), ' ',
-            h('span', { class: 'kind' }, isUndelegated(report) ? t('undelegated') : t('delegated')), ' ',
-            h(OverallBadge, { result: overallResult(report.results) }));
+            h('span', { class: 'kind' }, kindOf(report, t)), ' ',
+            h(OverallBadge, { result: overallResult(report.results) }), ' ',
+            h(ParameterLine, { params: report.params }));
         return [
           h(PageHeading, null, t('compare_title', { domain: to.params.domain })),
           from.params.domain !== to.params.domain && h('p', { class: 'alert' }, t('different_domains', { from: from.params.domain, to: to.params.domain })),

@@ -8,9 +8,16 @@ import { Link, navigate } from '../navigation.ts';
 import { paths } from '../routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
+import { ParameterLine } from './report.ts';
 
 const PAGE = 50;
 type Filter = 'all' | 'delegated' | 'undelegated';
+
+/** A run's parameters (get_test_params), so that runs with other settings are told apart. */
+function RunParameters(props: { id: string }) {
+  const params = useAsync(() => api.testParams(props.id), [props.id]);
+  return params.status === 'done' ? h(ParameterLine, { params: params.value }) : null;
+}
 
 export function HistoryPage(props: { domain: string }) {
   const { t, dateTime } = useI18n();
@@ -40,7 +47,7 @@ export function HistoryPage(props: { domain: string }) {
           h('p', { class: 'hint', id: 'compare-hint' }, t('compare_hint')),
           h('div', { class: 'table-wrap' },
             h('table', { class: 'history-table' },
-              h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('compare')), h('th', { scope: 'col' }, t('date')), h('th', { scope: 'col' }, t('type')), h('th', { scope: 'col' }, t('result')))),
+              h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('compare')), h('th', { scope: 'col' }, t('date')), h('th', { scope: 'col' }, t('type')), h('th', { scope: 'col' }, t('result')), h('th', { scope: 'col' }, t('run_parameters')))),
               h('tbody', null, rows.map((entry) =>
                 h('tr', { key: entry.id },
                   h('td', null, h('input', {
@@ -51,7 +58,8 @@ export function HistoryPage(props: { domain: string }) {
                   })),
                   h('td', null, h(Link, { href: paths.result(entry.id) }, dateTime(entry.created_at))),
                   h('td', null, entry.undelegated ? t('undelegated') : t('delegated')),
-                  h('td', null, h(OverallBadge, { result: entry.overall_result }))))))),
+                  h('td', null, h(OverallBadge, { result: entry.overall_result })),
+                  h('td', null, h(RunParameters, { id: entry.id }))))))),
           h('div', { class: 'buttons' },
             h('button', { type: 'button', class: 'primary', disabled: selected.length !== 2, 'aria-describedby': 'compare-hint', onClick: () => compare(entries) }, t('compare_selected')),
             entries.length > limit && h('button', { type: 'button', class: 'secondary', onClick: () => setLimit(limit + PAGE) }, t('show_more'))),

@@ -2,18 +2,29 @@
 // the module's worst level) and test case (with its description), export, print, parameters.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { Level, TestResult, TestResults } from '../api.ts';
-import { useI18n } from '../i18n.ts';
+import type { Level, TestEvidence, TestParams, TestResult, TestResults } from '../api.ts';
+import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
-import { collapseRepeats, countByLevel, groupByModule, LEVELS, overallResult, severity, type ModuleGroup } from '../report-model.ts';
+import { collapseRepeats, countByLevel, delegationFailed, groupByModule, LEVELS, overallResult, severity, worstLevel, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
 import { paths } from '../routes.ts';
+import { specificationUrl } from '../specifications.ts';
 import { LevelBadge, OverallBadge, PageHeading } from './common.ts';
+import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 
 export const isUndelegated = (report: TestResults) => (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
 
-function download(report: TestResults, format: ExportFormat): void {
-  const file = reportFile(report, format);
+/** Undelegated (given name servers or DS), delegated, or neither: the parent zone delegates no such domain. */
+export const kindOf = (report: TestResults, t: I18n['t'], evidence?: TestEvidence) =>
+  isUndelegated(report) ? t('undelegated') : delegationFailed(report.results, tagsOf(evidence)) ? t('not_delegated') : t('delegated');
+
+const tagsOf = (evidence: TestEvidence | undefined) => evidence?.results.map((r) => r.tag) ?? [];
+
+/** A DS mismatch: DNSSEC02 (DS records match the zone's keys) found a problem. */
+const dsMismatch = (results: readonly TestResult[]) => results.some((r) => r.testcase.toLowerCase() === 'dnssec02' && severity(r.level) >= severity('WARNING'));
+
+function download(report: TestResults, format: ExportFormat, evidence: TestEvidence | undefined): void {
+  const file = reportFile(report, format, evidence);
   const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
   const link = Object.assign(document.createElement('a'), { href: url, download: file.name });
   document.body.append(link);
@@ -22,9 +33,9 @@ function download(report: TestResults, format: ExportFormat): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function Report(props: { report: TestResults }) {
+export function Report(props: { report: TestResults; evidence?: TestEvidence; reused?: boolean }) {
   const { t, dateTime } = useI18n();
-  const { report } = props;
+  const { report, evidence } = props;
   const modules = groupByModule(report);
   const counts = countByLevel(report.results);
   const [shown, setShown] = useState<ReadonlySet<Level>>(new Set(LEVELS));
@@ -54,15 +65,17 @@ export function Report(props: { report: TestResults }) {
     h(PageHeading, null, t('report_title', { domain })),
     h('p', { class: 'report-meta' },
       h('span', null, t('tested_at', { date: dateTime(report.created_at) })),
-      h('span', { class: 'kind' }, isUndelegated(report) ? t('undelegated') : t('delegated')),
+      h('span', { class: 'kind' }, kindOf(report, t, evidence)),
       h(Link, { href: paths.history(domain) }, t('earlier_tests')),
       h(Link, { href: `${paths.home()}?domain=${encodeURIComponent(domain)}` }, t('test_again'))),
+    props.reused === true && evidence !== undefined ? h(ReusedNotice, { createdAt: report.created_at, evidence }) : null,
 
     h('section', { class: 'summary', 'aria-labelledby': 'summary-heading' },
       h('h2', { id: 'summary-heading' }, t('summary')),
-      h('p', { class: 'overall' }, h('span', null, `${t('overall_result')}: `), h(OverallBadge, { result: overallResult(report.results) })),
+      h('p', { class: 'overall' }, h('span', null, `${t('label_colon', { label: t('overall_result') })} `), h(OverallBadge, { result: overallResult(report.results) })),
       h('ul', { class: 'level-counts' },
-        [...LEVELS].reverse().map((level) => h('li', { key: level }, h(LevelBadge, { level }), ' ', h('strong', null, counts[level]))))),
+        [...LEVELS].reverse().map((level) => h('li', { key: level }, h(LevelBadge, { level }), ' ', h('strong', null, counts[level])))),
+      evidence !== undefined && dsMismatch(report.results) ? h(DsSuggestion, { evidence }) : null),
 
     h('div', { class: 'toolbar' },
       h('fieldset', { class: 'level-filter' },
@@ -76,9 +89,9 @@ export function Report(props: { report: TestResults }) {
         h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set(modules.map((m) => m.module))) }, t('expand_all')),
         h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set()) }, t('collapse_all'))),
       h('div', { class: 'buttons', role: 'group', 'aria-label': t('export') },
-        h('span', { class: 'group-label', 'aria-hidden': 'true' }, `${t('export')}:`),
+        h('span', { class: 'group-label', 'aria-hidden': 'true' }, t('label_colon', { label: t('export') })),
         (['json', 'csv', 'txt'] as const).map((format) =>
-          h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format) }, t(`export_${format}`))),
+          h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format, evidence) }, t(`export_${format}`))),
         h('button', { type: 'button', class: 'secondary', onClick: () => window.print() }, t('print')),
         h('button', {
           type: 'button',
@@ -89,8 +102,9 @@ export function Report(props: { report: TestResults }) {
 
     h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
       h('h2', { id: 'findings-heading' }, t('findings')),
+      evidence?.query_log === true ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
       visible ? null : h('p', null, t('nothing_at_levels')),
-      modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module) }))),
+      modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) }))),
 
     h(Parameters, { report }));
 }
@@ -101,7 +115,7 @@ export function Report(props: { report: TestResults }) {
  */
 const outsideTestCase = (testcase: string) => testcase.toLowerCase() === 'unspecified';
 
-function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void }) {
+function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number>; notDelegated: boolean }) {
   const { t } = useI18n();
   const { group, shown } = props;
   const results = group.results.filter((r) => shown.has(r.level));
@@ -122,9 +136,17 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
         if (shownResults.length === 0) return null;
         const general = outsideTestCase(testcase.testcase);
         const described = !general && testcase.description !== testcase.testcase;
+        // A description says what is checked; when the check failed the heading says so, rather than read as a fact.
+        // Basic01's description says the parent delegates the domain: not so when there is no delegation, whatever its findings.
+        const failed = severity(worstLevel(testcase.results) ?? 'INFO') >= severity('ERROR') || (props.notDelegated && testcase.testcase.toLowerCase() === 'basic01');
+        const specification = specificationUrl(group.module, testcase.testcase);
+        const id = specification === undefined
+          ? h('span', { class: 'testcase-id' }, testcase.testcase)
+          : h('a', { class: 'testcase-id', href: specification, target: '_blank', rel: 'noopener noreferrer', title: t('specification_of', { testcase: testcase.testcase }) }, testcase.testcase);
         return h('section', { key: testcase.testcase, class: 'testcase' },
-          h('h4', null, general ? t('testcase_general') : testcase.description, described ? h('span', { class: 'testcase-id' }, ` ${testcase.testcase}`) : null),
-          h(FindingList, { results: shownResults }));
+          h('h4', null, general ? t('testcase_general') : described ? (failed ? t('testcase_not_met', { description: testcase.description }) : testcase.description) : testcase.testcase, described ? [' ', id] : null),
+          h(FindingList, { results: shownResults }),
+          h(QueryLog, { testId: props.testId, testcase: testcase.testcase, count: props.queryCounts[testcase.testcase] ?? 0 }));
       })));
 }
 
@@ -140,16 +162,27 @@ export function FindingList(props: { results: TestResult[]; withModule?: boolean
           times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null))));
 }
 
-function Parameters(props: { report: TestResults }) {
-  const { t } = useI18n();
-  const { params } = props.report;
+/** A run's parameters as label and value: profile, IP versions, and the name servers and DS records it was given. */
+export function parameterRows(params: TestParams, t: I18n['t']): [string, string][] {
   const rows: [string, string][] = [
-    [t('domain'), params.domain],
     [t('profile'), params.profile ?? 'default'],
     [t('ip_versions'), [params.ipv4 !== false ? 'IPv4' : '', params.ipv6 !== false ? 'IPv6' : ''].filter(Boolean).join(', ')],
   ];
   if (params.nameservers?.length) rows.push([t('nameservers'), params.nameservers.map((n) => (n.ip ? `${n.ns} (${n.ip})` : n.ns)).join(', ')]);
   if (params.ds_info?.length) rows.push([t('ds_records'), params.ds_info.map((d) => `${d.keytag} ${d.algorithm} ${d.digtype} ${d.digest}`).join(', ')]);
+  return rows;
+}
+
+/** The parameters in one line, for history and comparison. */
+export function ParameterLine(props: { params: TestParams }) {
+  const { t } = useI18n();
+  return h('span', { class: 'run-parameters' }, parameterRows(props.params, t).map(([label, value]) => `${t('label_colon', { label })} ${value}`).join(' · '));
+}
+
+function Parameters(props: { report: TestResults }) {
+  const { t } = useI18n();
+  const { params } = props.report;
+  const rows: [string, string][] = [[t('domain'), params.domain], ...parameterRows(params, t)];
   return h('details', { class: 'parameters' },
     h('summary', null, t('test_parameters')),
     h('dl', null, rows.map(([term, value]) => [h('dt', { key: `${term}-t` }, term), h('dd', { key: `${term}-d` }, value)])));

@@ -70,7 +70,7 @@ export function TestForm(props: { initialDomain: string }) {
     const other: string[] = [];
     for (const { path, message } of issues) {
       const id = fieldFor(path);
-      if (id === undefined) other.push(`${path}: ${message}`);
+      if (id === undefined) other.push(`${t('label_colon', { label: path })} ${message}`);
       else fields.set(id, fields.has(id) ? `${fields.get(id)} ${message}` : message);
       if (id?.startsWith('field-ns') || id?.startsWith('field-ds') || id === 'field-profile') setAdvanced(true);
     }
@@ -91,8 +91,10 @@ export function TestForm(props: { initialDomain: string }) {
         ds_info: sentDs.map(({ row }) => ({ keytag: row.keytag.trim(), algorithm: row.algorithm.trim(), digtype: row.digtype.trim(), digest: row.digest.trim() })),
         language,
       };
+      const asked = Date.now();
       const id = await api.startDomainTest(params);
-      navigate(paths.result(id));
+      // The result page tells a recent result reused for this request from a new run by when the test was made.
+      navigate(`${paths.result(id)}?asked=${asked}`);
     } catch (error) {
       refused(error);
       setBusy('');
