@@ -1,0 +1,94 @@
+// dnscheck --chain-json against DNSViz 0.11.2's `dnsviz grok` on the lab's signed, unsigned and broken
+// scenarios: every zone's delegation status, every DS id with its status, and the set of DNSKEY ids,
+// zone by zone from the root down. DNSViz's output is recorded in test/reference-chains/
+// (LAB_RECORD_REFERENCE=1 records it anew), so this needs the lab but not the oracle.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import pLimit from 'p-limit';
+import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { referenceChain, type GrokOutput } from './support/lab-chains.ts';
+import { dnscheck, strip } from './support/lab-engines.ts';
+
+const unsignedAndBroken = ['lame-delegation', 'single-nameserver', 'nonexistent-domain', 'ns-mismatch', 'inconsistent-serials', 'no-tcp', 'bad-soa-timers', 'nameserver-ok'];
+const scenarios = catalogueNames().filter((name) => name.startsWith('dnssec-') || ['healthy-signed', 'wrong-ds', 'expired-signatures', ...unsignedAndBroken].includes(name));
+
+interface Facts {
+  delegation: Map<string, string>;
+  ds: Map<string, string[]>;
+  dnskey: Map<string, string[]>;
+}
+
+/** What the comparison looks at, per zone: delegation status, "DS id status" pairs, DNSKEY ids. */
+function factsOf(grok: GrokOutput): Facts {
+  const facts: Facts = { delegation: new Map(), ds: new Map(), dnskey: new Map() };
+  for (const [zone, value] of Object.entries(grok)) {
+    const z = value as { delegation?: { status?: string; ds?: { id: string; status?: string }[] }; dnskey?: { id: string }[] };
+    if (z.delegation?.status) facts.delegation.set(zone, z.delegation.status);
+    if (z.delegation) facts.ds.set(zone, [...new Set((z.delegation.ds ?? []).map((d) => `${d.id} ${d.status ?? ''}`))].sort());
+    facts.dnskey.set(zone, [...new Set((z.dnskey ?? []).map((k) => k.id))].sort());
+  }
+  return facts;
+}
+
+const skipReason = await labUnavailableReason();
+
+describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () => {
+  let lab: Lab;
+  let work: string;
+  const ours = new Map<string, Promise<GrokOutput>>();
+  const limit = pLimit(3);
+  before(async () => {
+    lab = await startLab(scenarios);
+    work = mkdtempSync(join(tmpdir(), 'chain-lab-'));
+  });
+  after(async () => {
+    await lab?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  function ourChain(scenario: string): Promise<GrokOutput> {
+    if (!ours.has(scenario)) {
+      ours.set(scenario, limit(async () => {
+        const file = join(work, `${scenario}.json`);
+        const run = await lab.exec(process.execPath, [dnscheck, strip(scenarioDomain(scenario)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file], { timeoutMs: 240_000 });
+        assert.ok(run.code !== 1 && run.code !== 2, `dnscheck ${scenario} failed (${run.code}): ${run.stderr.slice(-400)}`);
+        return JSON.parse(readFileSync(file, 'utf8')) as GrokOutput;
+      }));
+    }
+    return ours.get(scenario)!;
+  }
+
+  test('every zone, DS and DNSKEY agrees with dnsviz grok on every scenario', { timeout: 900_000 }, async (t) => {
+    for (const scenario of scenarios) void ourChain(scenario);
+    const totals = { delegation: [0, 0], ds: [0, 0], dnskey: [0, 0] };
+    const differences: string[] = [];
+    for (const scenario of scenarios) {
+      const reference = factsOf(await referenceChain(lab, scenario, scenarioDomain(scenario)));
+      const mine = factsOf(await ourChain(scenario));
+      for (const field of ['delegation', 'ds', 'dnskey'] as const) {
+        for (const [zone, expected] of reference[field]) {
+          const got = mine[field].get(zone);
+          const same = JSON.stringify(got) === JSON.stringify(expected);
+          totals[field][1] += 1;
+          if (same) totals[field][0] += 1;
+          else differences.push(`${scenario} ${zone} ${field}: dnsviz ${JSON.stringify(expected)}, ours ${JSON.stringify(got)}`);
+        }
+      }
+    }
+    for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
+    for (const line of differences) t.diagnostic(line);
+    assert.deepEqual(differences, []);
+  });
+
+  test('a wrong DS is INVALID_DIGEST and the delegation BOGUS; the healthy zone is SECURE', async () => {
+    const wrong = (await ourChain('wrong-ds'))['wrongds.test.'] as { delegation: { status: string; ds: { id: string; status: string }[] } };
+    assert.equal(wrong.delegation.status, 'BOGUS');
+    assert.deepEqual(wrong.delegation.ds.map((d) => [d.id, d.status]), [['13/37737/2', 'INVALID_DIGEST']]);
+    const healthy = (await ourChain('healthy-signed'))['healthy.test.'] as { delegation: { status: string }; dnskey: { signs: string[] }[] };
+    assert.equal(healthy.delegation.status, 'SECURE');
+    assert.ok(healthy.dnskey.some((k) => k.signs.includes('healthy.test./DNSKEY')));
+  });
+});
