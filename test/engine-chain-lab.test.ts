@@ -12,8 +12,18 @@ import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type La
 import { referenceChain, type GrokOutput } from './support/lab-chains.ts';
 import { dnscheck, strip } from './support/lab-engines.ts';
 
-const unsignedAndBroken = ['lame-delegation', 'single-nameserver', 'nonexistent-domain', 'ns-mismatch', 'inconsistent-serials', 'no-tcp', 'bad-soa-timers', 'nameserver-ok'];
-const scenarios = catalogueNames().filter((name) => name.startsWith('dnssec-') || ['healthy-signed', 'wrong-ds', 'expired-signatures', ...unsignedAndBroken].includes(name));
+// The whole catalogue but the root zone itself (which has no delegation to judge).
+const scenarios = catalogueNames().filter((name) => name !== 'root-zone');
+
+/**
+ * Where DNSViz is wrong and we are not, each with why. dnssec-ds-digests: DNSViz's DNS library
+ * rejects the parent's DS answer (a DS of digest type 0 beside types 3 and 5) as malformed (FORMERR),
+ * so DNSViz sees no DS at all and calls the delegation INSECURE; the valid SHA-256 DS is there.
+ */
+const knownDifferences = [
+  'dnssec-ds-digests dnssec-ds-digests.test. delegation: dnsviz "INSECURE", ours "SECURE"',
+  'dnssec-ds-digests dnssec-ds-digests.test. ds: dnsviz [], ours ["13/12345/0 INDETERMINATE_NO_DNSKEY","13/12345/3 INDETERMINATE_NO_DNSKEY","13/12345/5 INDETERMINATE_NO_DNSKEY","13/60742/2 VALID"]',
+];
 
 interface Facts {
   delegation: Map<string, string>;
@@ -80,7 +90,7 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
     }
     for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
     for (const line of differences) t.diagnostic(line);
-    assert.deepEqual(differences, []);
+    assert.deepEqual(differences, knownDifferences);
   });
 
   test('a wrong DS is INVALID_DIGEST and the delegation BOGUS; the healthy zone is SECURE', async () => {
