@@ -63,7 +63,8 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
     if (!ours.has(scenario)) {
       ours.set(scenario, limit(async () => {
         const file = join(work, `${scenario}.json`);
-        const run = await lab.exec(process.execPath, [dnscheck, strip(scenarioDomain(scenario)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file], { timeoutMs: 240_000 });
+        const saved = join(work, `${scenario}.run.json`);
+        const run = await lab.exec(process.execPath, [dnscheck, strip(scenarioDomain(scenario)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file, '--save', saved], { timeoutMs: 240_000 });
         assert.ok(run.code !== 1 && run.code !== 2, `dnscheck ${scenario} failed (${run.code}): ${run.stderr.slice(-400)}`);
         return JSON.parse(readFileSync(file, 'utf8')) as GrokOutput;
       }));
@@ -91,6 +92,17 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
     for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
     for (const line of differences) t.diagnostic(line);
     assert.deepEqual(differences, knownDifferences);
+  });
+
+  test('a saved run gives the same chain offline (--restore --chain-json)', async () => {
+    for (const scenario of ['wrong-ds', 'healthy-signed', 'expired-signatures', 'lame-delegation']) {
+      const live = factsOf(await ourChain(scenario));
+      const out = join(work, `${scenario}.restored.json`);
+      const restored = await lab.exec(process.execPath, [dnscheck, '--restore', join(work, `${scenario}.run.json`), '--chain-json', out]);
+      assert.ok(restored.code !== 1 && restored.code !== 2, restored.stderr);
+      const offline = factsOf(JSON.parse(readFileSync(out, 'utf8')) as GrokOutput);
+      assert.deepEqual([...offline.delegation, ...offline.ds, ...offline.dnskey], [...live.delegation, ...live.ds, ...live.dnskey], scenario);
+    }
   });
 
   test('a wrong DS is INVALID_DIGEST and the delegation BOGUS; the healthy zone is SECURE', async () => {

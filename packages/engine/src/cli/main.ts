@@ -119,7 +119,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
         only: options.only,
         signal: stop.signal,
         onFinding,
-        ...((options.saveFile || options.chainJsonFile) && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
+        ...((options.saveFile || options.chainJsonFile || options.chainSvgFile) && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
         ...(progress && { onProgress: (percent: number) => progress.percent(percent) }),
       },
     );
@@ -140,9 +140,9 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
       exchanges,
     });
   }
-  if (options.chainJsonFile) {
-    const { writeChainJson } = await import('../chain/write-chain.ts');
-    await writeChainJson(options.chainJsonFile, { domain, exchanges });
+  if (options.chainJsonFile || options.chainSvgFile) {
+    const { writeChain } = await import('../chain/write-chain.ts');
+    await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain, exchanges });
   }
   show(findings, output, io, true);
   if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
@@ -170,9 +170,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         // Loaded only here: its schema library would be half of the modules every run loads.
         const { restoreRun } = await import('./restore-run.ts');
         const saved = await restoreRun(options.restoreFile!);
-        if (options.chainJsonFile) {
-          const { writeChainJson } = await import('../chain/write-chain.ts');
-          await writeChainJson(options.chainJsonFile, { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) });
+        if (options.chainJsonFile || options.chainSvgFile) {
+          const { writeChain } = await import('../chain/write-chain.ts');
+          await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) });
         }
         const { findings } = saved;
         show(findings, options.output, io, false);
