@@ -5,6 +5,8 @@ import {
   formatFinding,
   testCaseDescription,
   testCaseIds,
+  toGrokJson,
+  type ChainAnalysis,
   type DsInput,
   type Finding,
 } from '@app/engine';
@@ -18,6 +20,8 @@ export interface EngineAdapter {
   formatFinding(finding: Finding, locale: string): string;
   testCaseDescription(testcase: string, locale: string): string;
   testCaseIds(): string[];
+  /** A stored chain analysis in dnsviz grok's JSON shape. */
+  chainJson(analysis: ChainAnalysis): Record<string, unknown>;
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -32,5 +36,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     formatFinding,
     testCaseDescription,
     testCaseIds,
+    chainJson: toGrokJson,
   };
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
@@ -160,6 +160,7 @@ export class Agent {
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     const maxSeconds = this.#config.maxExecutionSeconds;
     let entries: Finding[];
+    let chain: string | undefined;
     if (claimed.attempts > 1 + this.#config.maximalRetries) {
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
@@ -168,12 +169,15 @@ export class Agent {
       const progress = new ProgressWriter((percent) => reportProgress(this.#database.db, claimed.hashId, percent));
       try {
         const input = engineInput(claimed.params, this.#profiles);
+        const exchanges: Exchange[] = [];
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
           onProgress: (percent) => progress.report(percent),
+          onExchange: (exchange) => exchanges.push(exchange),
           signal: controller.signal,
         });
         entries = await untilAborted(run, controller.signal);
+        chain = this.#chainOf(claimed, input.domain, exchanges);
       } catch (error) {
         if (test.released.signal.aborted) return;
         if (controller.signal.reason instanceof ExecutionTimeout) {
@@ -188,15 +192,25 @@ export class Agent {
       }
       await progress.idle();
     }
-    await this.#store(test, entries);
+    await this.#store(test, entries, chain);
+  }
+
+  /** The delegation and DNSSEC chain read from the run's queries, as JSON text; a failure only loses the chain. */
+  #chainOf(claimed: ClaimedTest, domain: string, exchanges: readonly Exchange[]): string | undefined {
+    try {
+      return JSON.stringify(analyseChain({ domain, exchanges }));
+    } catch (error) {
+      this.#log(`test ${claimed.hashId} (${domain}): the chain could not be analysed: ${describe(error)}`);
+      return undefined;
+    }
   }
 
   /** Stores the results, trying again while the database is away, until stored or given back. */
-  async #store(test: RunningTest, entries: Finding[]): Promise<void> {
+  async #store(test: RunningTest, entries: Finding[], chain?: string): Promise<void> {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {
-        await finishTest(this.#database.db, test.claimed.hashId, entries);
+        await finishTest(this.#database.db, test.claimed.hashId, entries, chain);
         return;
       } catch (error) {
         const wait = backoff.next();

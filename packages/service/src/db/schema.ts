@@ -39,6 +39,12 @@ export interface ResultEntryTable {
   timestamp: number;
 }
 
+/** The chain analysis of a finished test (JSON text), when the run produced one. */
+export interface TestChainTable {
+  test_id: number;
+  analysis: string;
+}
+
 export interface BatchTable {
   id: Generated<number>;
   username: string;
@@ -54,6 +60,7 @@ export interface UserTable {
 export interface ServiceSchema {
   dh_test: TestTable;
   dh_result_entry: ResultEntryTable;
+  dh_test_chain: TestChainTable;
   dh_batch: BatchTable;
   dh_user: UserTable;
 }
