@@ -215,6 +215,18 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
   }
   const inZone = (zone: Name, r: LoggedReply): boolean => servers.get(zone.key())?.has(r.address) === true;
 
+  // The same RRSIG comes from every server, and the secure-entry check asks again: verify each once.
+  const judged = new Map<string, ReturnType<typeof judgeRrsig>>();
+  const judgeOnce = (rrset: readonly ResourceRecord[], sig: ResourceRecord<RrsigData>, key: ResourceRecord<DnskeyData> | undefined, signerZone: Name): ReturnType<typeof judgeRrsig> => {
+    const id = [rrset.map((rr) => rdataKey(rr.type, rr.rdata)).sort().join(','), rdataKey(RRType.RRSIG, sig.rdata), key ? rdataKey(RRType.DNSKEY, key.rdata) : '-', signerZone.key()].join('|');
+    let result = judged.get(id);
+    if (!result) {
+      result = judgeRrsig(rrset, sig, key, signerZone, judgedAt);
+      judged.set(id, result);
+    }
+    return result;
+  };
+
   const zones: ChainZone[] = [];
   const keysByZone = new Map<string, ResourceRecord<DnskeyData>[]>();
   const signedZones = new Set<string>();
@@ -253,7 +265,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
             labels: sig.rdata.labels, inception: sig.rdata.inception, expiration: sig.rdata.expiration, ttl: sig.ttl, servers: sorted(sigServers),
           };
           for (const key of candidates.length > 0 ? candidates : [undefined]) {
-            const { status, errors } = judgeRrsig(entry.records, sig, key, signerZone, judgedAt);
+            const { status, errors } = judgeOnce(entry.records, sig, key, signerZone);
             if (key && status === 'VALID') {
               const set = signs.get(keyId(key.rdata)) ?? new Set<string>();
               set.add(`${dotted(first.name)}/${typeName(first.type)}`);
@@ -329,7 +341,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
           return rrsigsOver(r.message, 'answer', zone, RRType.DNSKEY).some((sig) =>
             validDsKeys.some(({ key }) => key.algorithm === sig.rdata.algorithm && keyTag(key) === sig.rdata.keyTag &&
               rrset.some((k) => keyTag(k.rdata) === keyTag(key) && k.rdata.algorithm === key.algorithm) &&
-              judgeRrsig(rrset, sig, rrset.find((k) => keyTag(k.rdata) === keyTag(key) && k.rdata.algorithm === key.algorithm), zone, judgedAt).status === 'VALID'));
+              judgeOnce(rrset, sig, rrset.find((k) => keyTag(k.rdata) === keyTag(key) && k.rdata.algorithm === key.algorithm), zone).status === 'VALID'));
         });
         if (secureReply) status = 'SECURE';
         else {
