@@ -16,7 +16,7 @@ const chosen: string[] = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--latency') latency = parseLatency(argv[++i] ?? '');
-  else chosen.push(argv[i]!);
+  else chosen.push(argv[i]);
 }
 if (chosen.length === 0) chosen.push(...defaults);
 
@@ -27,7 +27,7 @@ if (reason) {
 }
 const lab = await startLab(chosen, latency ? { latency } : {});
 const work = mkdtempSync(join(tmpdir(), 'bench-chain-'));
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratios: number[] = [];
 try {
   console.log('domain                              run ms   chain ms   ratio   queries');
