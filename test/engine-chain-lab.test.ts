@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pLimit from 'p-limit';
 import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
-import { referenceChain, type GrokOutput } from './support/lab-chains.ts';
+import { compareChains, factsOf, referenceChain, type GrokOutput } from './support/lab-chains.ts';
 import { dnscheck, strip } from './support/lab-engines.ts';
 
 // The whole catalogue but the root zone itself (which has no delegation to judge).
@@ -24,24 +24,6 @@ const knownDifferences = [
   'dnssec-ds-digests dnssec-ds-digests.test. delegation: dnsviz "INSECURE", ours "SECURE"',
   'dnssec-ds-digests dnssec-ds-digests.test. ds: dnsviz [], ours ["13/12345/0 INDETERMINATE_NO_DNSKEY","13/12345/3 INDETERMINATE_NO_DNSKEY","13/12345/5 INDETERMINATE_NO_DNSKEY","13/60742/2 VALID"]',
 ];
-
-interface Facts {
-  delegation: Map<string, string>;
-  ds: Map<string, string[]>;
-  dnskey: Map<string, string[]>;
-}
-
-/** What the comparison looks at, per zone: delegation status, "DS id status" pairs, DNSKEY ids. */
-function factsOf(grok: GrokOutput): Facts {
-  const facts: Facts = { delegation: new Map(), ds: new Map(), dnskey: new Map() };
-  for (const [zone, value] of Object.entries(grok)) {
-    const z = value as { delegation?: { status?: string; ds?: { id: string; status?: string }[] }; dnskey?: { id: string }[] };
-    if (z.delegation?.status) facts.delegation.set(zone, z.delegation.status);
-    if (z.delegation) facts.ds.set(zone, [...new Set((z.delegation.ds ?? []).map((d) => `${d.id} ${d.status ?? ''}`))].sort());
-    facts.dnskey.set(zone, [...new Set((z.dnskey ?? []).map((k) => k.id))].sort());
-  }
-  return facts;
-}
 
 const skipReason = await labUnavailableReason();
 
@@ -74,21 +56,7 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
 
   test('every zone, DS and DNSKEY agrees with dnsviz grok on every scenario', { timeout: 900_000 }, async (t) => {
     for (const scenario of scenarios) void ourChain(scenario);
-    const totals = { delegation: [0, 0], ds: [0, 0], dnskey: [0, 0] };
-    const differences: string[] = [];
-    for (const scenario of scenarios) {
-      const reference = factsOf(await referenceChain(lab, scenario, scenarioDomain(scenario)));
-      const mine = factsOf(await ourChain(scenario));
-      for (const field of ['delegation', 'ds', 'dnskey'] as const) {
-        for (const [zone, expected] of reference[field]) {
-          const got = mine[field].get(zone);
-          const same = JSON.stringify(got) === JSON.stringify(expected);
-          totals[field][1] += 1;
-          if (same) totals[field][0] += 1;
-          else differences.push(`${scenario} ${zone} ${field}: dnsviz ${JSON.stringify(expected)}, ours ${JSON.stringify(got)}`);
-        }
-      }
-    }
+    const { totals, differences } = await compareChains(scenarios, (scenario) => referenceChain(lab, scenario, scenarioDomain(scenario)), ourChain);
     for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
     for (const line of differences) t.diagnostic(line);
     assert.deepEqual(differences, knownDifferences);

@@ -43,3 +43,43 @@ export async function referenceChain(lab: Lab, scenario: string, domain: string)
   assert.ok(existsSync(path), `no recorded DNSViz chain for ${scenario}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`);
   return (JSON.parse(readFileSync(path, 'utf8')) as { grok: GrokOutput }).grok;
 }
+
+export interface ChainFacts {
+  delegation: Map<string, string>;
+  ds: Map<string, string[]>;
+  dnskey: Map<string, string[]>;
+}
+
+/** What the comparison looks at, per zone: delegation status, "DS id status" pairs, DNSKEY ids. */
+export function factsOf(grok: GrokOutput): ChainFacts {
+  const facts: ChainFacts = { delegation: new Map(), ds: new Map(), dnskey: new Map() };
+  for (const [zone, value] of Object.entries(grok)) {
+    const z = value as { delegation?: { status?: string; ds?: { id: string; status?: string }[] }; dnskey?: { id: string }[] };
+    if (z.delegation?.status) facts.delegation.set(zone, z.delegation.status);
+    if (z.delegation) facts.ds.set(zone, [...new Set((z.delegation.ds ?? []).map((d) => `${d.id} ${d.status ?? ''}`))].sort());
+    facts.dnskey.set(zone, [...new Set((z.dnskey ?? []).map((k) => k.id))].sort());
+  }
+  return facts;
+}
+
+/**
+ * Every zone DNSViz names, per field: agreements out of comparisons, and each difference as
+ * "scenario zone field: dnsviz X, ours Y".
+ */
+export async function compareChains(scenarios: readonly string[], reference: (scenario: string) => Promise<GrokOutput>, ours: (scenario: string) => Promise<GrokOutput>): Promise<{ totals: Record<keyof ChainFacts, [number, number]>; differences: string[] }> {
+  const totals: Record<keyof ChainFacts, [number, number]> = { delegation: [0, 0], ds: [0, 0], dnskey: [0, 0] };
+  const differences: string[] = [];
+  for (const scenario of scenarios) {
+    const expected = factsOf(await reference(scenario));
+    const got = factsOf(await ours(scenario));
+    for (const field of ['delegation', 'ds', 'dnskey'] as const) {
+      for (const [zone, want] of expected[field]) {
+        const have = got[field].get(zone);
+        totals[field][1] += 1;
+        if (JSON.stringify(have) === JSON.stringify(want)) totals[field][0] += 1;
+        else differences.push(`${scenario} ${zone} ${field}: dnsviz ${JSON.stringify(want)}, ours ${JSON.stringify(have)}`);
+      }
+    }
+  }
+  return { totals, differences };
+}
