@@ -289,8 +289,20 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
         notes.push(`The run did not ask ${zoneName} for ${typeName(type)} with DNSSEC records.`);
         continue;
       }
-      queries.push(queryFrom(zone, type, asked, (seen) => judge(seen, keysOf, zone)));
+      queries.push(queryFrom(zone, type, asked, zone, (seen) => judge(seen, keysOf, zone)));
     }
+    // Every other question the run asked the zone's servers with DNSSEC records (the apex's other
+    // types, names below it, the DNSSEC10 probe name), with its RRSIGs or its denial proof.
+    const others = new Map<string, { qname: Name; qtype: number; replies: (LoggedReply & { message: Message })[] }>();
+    for (const r of own) {
+      if (!r.dnssec || (r.qname.equals(zone) && ([RRType.DNSKEY, RRType.SOA, RRType.NS, RRType.DS] as number[]).includes(r.qtype))) continue;
+      const key = `${r.qname.key()} ${r.qtype}`;
+      const group = others.get(key) ?? { qname: r.qname, qtype: r.qtype, replies: [] };
+      group.replies.push(r);
+      others.set(key, group);
+    }
+    const otherQuestions = [...others.values()].sort((a, b) => a.qname.compareCanonical(b.qname) || a.qtype - b.qtype);
+    for (const { qname, qtype, replies } of otherQuestions) queries.push(queryFrom(qname, qtype, replies, zone, (seen) => judge(seen, keysOf, zone)));
 
     // The DNSKEY replies DNSViz weighs for the secure entry point: complete, valid, from the zone's servers.
     const dnskeyReplies = own.filter((r) => r.qtype === RRType.DNSKEY && r.qname.equals(zone) && r.dnssec && !r.message.tc && (r.message.rcode === Rcode.NOERROR || r.message.rcode === Rcode.NXDOMAIN));
@@ -309,7 +321,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
         }
       }
       const dnssecDsReplies = dsReplies.filter((r) => r.dnssec);
-      if (dnssecDsReplies.length > 0) queries.push(queryFrom(zone, RRType.DS, dnssecDsReplies, (seen) => judge(seen, keysOf, parent)));
+      if (dnssecDsReplies.length > 0) queries.push(queryFrom(zone, RRType.DS, dnssecDsReplies, parent, (seen) => judge(seen, keysOf, parent)));
 
       const digestTypes = new Set([...dsSeen.values()].map((d) => d.rr.rdata.digestType));
       const ds: ChainDs[] = [];
@@ -396,7 +408,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
   return { domain: dotted(target), judgedAt, zones };
 
   /** The replies to one question, grouped the way grok groups them: RRsets, or a negative answer with its proof. */
-  function queryFrom(zone: Name, type: number, asked: (LoggedReply & { message: Message })[], judgeAll: (seen: Map<string, SeenRrset>) => ChainRrset[]): ChainQuery {
+  function queryFrom(qname: Name, type: number, asked: (LoggedReply & { message: Message })[], proofZone: Name, judgeAll: (seen: Map<string, SeenRrset>) => ChainRrset[]): ChainQuery {
     const seen = new Map<string, SeenRrset>();
     const proofSeen = new Map<string, SeenRrset>();
     let proofType: 'NSEC' | 'NSEC3' | undefined;
@@ -404,15 +416,18 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
     let nodata = false;
     let nx = false;
     for (const r of asked) {
-      const rrset = records<Rdata>(r.message, 'answer', zone, type);
-      if (rrset.length > 0) {
-        collect(seen, rrset, rrsigsOver(r.message, 'answer', zone, type), r.address);
+      // The answer's RRsets (the one asked for, or a CNAME on the way), each with its RRSIGs.
+      const answer = r.message.answer.filter((rr) => rr.type !== RRType.RRSIG);
+      if (answer.length > 0 && r.message.rcode === Rcode.NOERROR) {
+        const groups = new Map<string, ResourceRecord[]>();
+        for (const rr of answer) groups.set(`${rr.name.key()} ${rr.type}`, [...(groups.get(`${rr.name.key()} ${rr.type}`) ?? []), rr]);
+        for (const rrset of groups.values()) collect(seen, rrset, rrsigsOver(r.message, 'answer', rrset[0].name, rrset[0].type), r.address);
         continue;
       }
       if (r.message.rcode === Rcode.NXDOMAIN) nx = true;
       else if (r.message.rcode === Rcode.NOERROR) nodata = true;
       else continue;
-      const proof = negativeProof(r.message, zone, type, type === RRType.DS ? (parentOf(zone) ?? zone) : zone);
+      const proof = negativeProof(r.message, qname, type, proofZone);
       if (proof) {
         proofType = proof.type;
         if (proof.status === 'VALID') proofStatus = 'VALID';
@@ -423,7 +438,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
     }
     const kind: ChainQuery['kind'] = seen.size > 0 ? 'answer' : nx ? 'nxdomain' : nodata ? 'nodata' : 'error';
     return {
-      name: dotted(zone), type, kind, rrsets: judgeAll(seen), servers: sorted(asked.map((r) => r.address)),
+      name: dotted(qname), type, kind, rrsets: judgeAll(seen), servers: sorted(asked.map((r) => r.address)),
       ...(proofType && { proof: { type: proofType, status: proofStatus, rrsets: judgeAll(proofSeen) } }),
     };
   }

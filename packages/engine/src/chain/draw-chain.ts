@@ -96,8 +96,9 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
         description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${keyRole(key.flags)}), ${key.keyLength} bits`,
       });
     }
+    // The picture keeps to the chain: the apex's SOA and NS (the JSON has every question).
     for (const query of zone.queries) {
-      if (query.type === RRType.DS || query.type === RRType.DNSKEY) continue;
+      if (query.name !== z || (query.type !== RRType.SOA && query.type !== RRType.NS)) continue;
       let tone: Tone | undefined;
       for (const rrset of query.rrsets) for (const sig of rrset.rrsigs) tone = worse(tone, toneOf(sig.status));
       const id = `${z}|${typeToString(query.type)}`;
