@@ -102,7 +102,8 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
       let tone: Tone | undefined;
       for (const rrset of query.rrsets) for (const sig of rrset.rrsigs) tone = worse(tone, toneOf(sig.status));
       const id = `${z}|${typeToString(query.type)}`;
-      const signedWord = query.kind !== 'answer' ? query.kind : tone === undefined ? 'no RRSIG' : tone === 'valid' ? 'signed' : 'signature problem';
+      const statuses = [...new Set(query.rrsets.flatMap((r) => r.rrsigs.map((sig) => sig.status)))].filter((st) => st !== 'VALID');
+      const signedWord = query.kind !== 'answer' ? query.kind : tone === undefined ? 'no RRSIG' : tone === 'valid' ? 'signed' : `RRSIG ${statuses.join(', ')}`;
       nodes.push({
         id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signedWord, tone: tone ?? 'insecure',
         description: `${typeToString(query.type)} RRset of ${human(z)}: ${signedWord}`,
@@ -128,7 +129,7 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
         if (nodes.some((n) => n.id === id)) continue;
         nodes.push({
           id, zone: z, kind: 'DS', label: `DS ${ds.id}`, detail: ds.status, tone: toneOf(ds.status),
-          description: `DS for ${human(child.name)} at ${human(z)}: algorithm ${ds.algorithm}, key tag ${ds.keyTag}, digest type ${ds.digestType}: ${ds.status}`,
+          description: `DS for ${human(child.name)} at ${human(z)}: algorithm ${ds.algorithm}, key tag ${ds.keyTag}, digest type ${ds.digestType}: ${ds.status}${[...ds.errors, ...ds.warnings].map((p) => `; ${p.description}`).join('')}`,
         });
         if (ds.key) addEdge({ from: id, to: `${child.name}|DNSKEY|${ds.key}`, tone: toneOf(ds.status), kind: 'digest' });
       }
