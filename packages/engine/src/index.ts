@@ -10,3 +10,6 @@ export { createResolver } from './resolver/create-resolver.ts';
 export { defaultProfile, loadProfile, ProfileError, type Profile } from './profile/profile.ts';
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
 export { engineVersion } from './version.ts';
+export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
+export { toGrokJson } from './chain/grok-json.ts';
+export { drawChainSvg } from './chain/draw-chain.ts';

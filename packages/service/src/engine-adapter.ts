@@ -4,6 +4,9 @@ import {
   engineVersion,
   formatFinding,
   testCaseDescription,
+  testCaseIds,
+  toGrokJson,
+  type ChainAnalysis,
   type DsInput,
   type Finding,
 } from '@app/engine';
@@ -16,6 +19,9 @@ export interface EngineAdapter {
   parentData(domain: string): Promise<{ ns_list: { ns: string; ip: string }[]; ds_list: DsInput[] }>;
   formatFinding(finding: Finding, locale: string): string;
   testCaseDescription(testcase: string, locale: string): string;
+  testCaseIds(): string[];
+  /** A stored chain analysis in dnsviz grok's JSON shape. */
+  chainJson(analysis: ChainAnalysis): Record<string, unknown>;
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -29,5 +35,7 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     parentData: (domain) => resolver().parentData(domain),
     formatFinding,
     testCaseDescription,
-    };
+    testCaseIds,
+    chainJson: toGrokJson,
+  };
 }

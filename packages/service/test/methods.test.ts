@@ -195,6 +195,47 @@ for (const target of await testDatabaseTargets()) {
       });
     });
 
+    describe('get_test_chain (ours)', () => {
+      const unknown = '0123456789abcdef';
+      table(h, 'get_test_chain', [
+        { name: 'missing id', params: {}, error: invalidAt(['/id', 'Missing property']) },
+        { name: 'bad id', params: { id: 'x' }, error: invalidAt(['/id', /Not a valid test id/]) },
+        { name: 'unknown test', params: { id: unknown }, error: { code: -32603, message: 'Test not found', data: { test_id: unknown } } },
+      ]);
+
+      test('refused until finished; then the stored chain in grok\'s shape, or an error when the run left none', async () => {
+        await finishAllWaiting(h);
+        const { db, dialect } = h.service.context.database;
+        const id = (await h.call('start_domain_test', { domain: 'chain.example.se' })).result as string;
+        assert.equal((await h.call('get_test_chain', { id })).error?.message, 'Test not finished');
+        const claimed = await claimNextTest(db, dialect, 0, claimant);
+        assert.equal(claimed?.hashId, id);
+        // A chain as the agent stores it: the engine's analysis, here of a zone whose DS names no key.
+        const analysis = {
+          domain: 'chain.example.se.', judgedAt: 1_800_000_000,
+          zones: [
+            { name: '.', status: 'NOERROR', servers: [], dnskeys: [], queries: [], notes: [] },
+            {
+              name: 'chain.example.se.', parent: '.', status: 'NOERROR', servers: [{ name: 'ns1.chain.example.se.', glue: ['192.0.2.1'], auth: [] }], queries: [], notes: [],
+              dnskeys: [{ id: '13/200', flags: 257, protocol: 3, algorithm: 13, key: 'AA==', ttl: 60, keyLength: 512, keyTag: 200, servers: ['192.0.2.1'], signs: [] }],
+              delegation: { status: 'BOGUS', errors: [], ds: [{ id: '13/100/2', algorithm: 13, keyTag: 100, digestType: 2, digest: 'AA==', ttl: 60, status: 'INDETERMINATE_NO_DNSKEY', errors: [], warnings: [], servers: [] }] },
+            },
+          ],
+        };
+        assert.equal(await finishTest(db, id, [], JSON.stringify(analysis)), true);
+        const chain = (await h.call('get_test_chain', { id })).result as Record<string, { delegation?: { status: string; ds: { id: string; status: string }[] }; dnskey?: { id: string }[] }>;
+        assert.deepEqual(Object.keys(chain), ['.', 'chain.example.se.']);
+        assert.equal(chain['chain.example.se.']?.delegation?.status, 'BOGUS');
+        assert.deepEqual(chain['chain.example.se.']?.delegation?.ds.map((d) => [d.id, d.status]), [['13/100/2', 'INDETERMINATE_NO_DNSKEY']]);
+        assert.deepEqual(chain['chain.example.se.']?.dnskey?.map((k) => k.id), ['13/200']);
+
+        const other = (await h.call('start_domain_test', { domain: 'nochain.example.se' })).result as string;
+        await finishAllWaiting(h);
+        const none = await h.call('get_test_chain', { id: other });
+        assert.deepEqual([none.error?.code, none.error?.message], [-32603, 'No chain for this test']);
+      });
+    });
+
     describe('get_test_history', () => {
       table(h, 'get_test_history', [
         { name: 'frontend_params missing', params: {}, error: invalidAt(['/frontend_params', 'Missing property']) },

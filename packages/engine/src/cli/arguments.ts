@@ -10,8 +10,8 @@ export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
   '                [--level LEVEL] [--locale xx] [--json | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
   '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
-  '                [--save file]\n' +
-  '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options]\n' +
+  '                [--save file] [--chain-json file] [--chain-svg file]\n' +
+  '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options] [--chain-json file] [--chain-svg file]\n' +
   '       dnscheck --version | --list-tests [--locale xx] | --dump-profile [--profile file] [--no-ipv4] [--no-ipv6]';
 
 export const help = `dnscheck: tests the DNS health of one zone and prints what it finds.
@@ -42,6 +42,10 @@ What to show
 Saved runs
   --save file         also write the run to file: findings with arguments, the profile, every query and answer
   --restore file      show a saved run again, in any --locale and --level, without sending a query
+
+The chain of trust
+  --chain-json file   also write the delegation and DNSSEC chain, root to zone, in DNSViz grok's JSON shape
+  --chain-svg file    also draw that chain as an SVG picture (zones, keys, DS, signatures, by status)
 
 Other
   --version           the versions of the engine and of its DNS library
@@ -80,6 +84,8 @@ export interface CliOptions {
   stopLevel?: Level;
   saveFile?: string;
   restoreFile?: string;
+  chainJsonFile?: string;
+  chainSvgFile?: string;
   ipv4?: boolean;
   ipv6?: boolean;
   only: string[];
@@ -141,6 +147,8 @@ const optionSpecs = {
   'stop-level': { type: 'string' },
   save: { type: 'string' },
   restore: { type: 'string' },
+  'chain-json': { type: 'string' },
+  'chain-svg': { type: 'string' },
   version: { type: 'boolean' },
   'list-tests': { type: 'boolean' },
   'dump-profile': { type: 'boolean' },
@@ -222,6 +230,8 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     ...(values['stop-level'] !== undefined && { stopLevel: parseLevel(values['stop-level'], '--stop-level') }),
     ...(values.save !== undefined && { saveFile: values.save }),
     ...(values.restore !== undefined && { restoreFile: values.restore }),
+    ...(values['chain-json'] !== undefined && { chainJsonFile: values['chain-json'] }),
+    ...(values['chain-svg'] !== undefined && { chainSvgFile: values['chain-svg'] }),
     ...(values['no-ipv4'] && { ipv4: false }),
     ...(values['no-ipv6'] && { ipv6: false }),
     only: (values.test ?? []).map(parseTest),

@@ -119,7 +119,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
         only: options.only,
         signal: stop.signal,
         onFinding,
-        ...(options.saveFile && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
+        ...((options.saveFile || options.chainJsonFile || options.chainSvgFile) && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
         ...(progress && { onProgress: (percent: number) => progress.percent(percent) }),
       },
     );
@@ -139,6 +139,10 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
       findings,
       exchanges,
     });
+  }
+  if (options.chainJsonFile || options.chainSvgFile) {
+    const { writeChain } = await import('../chain/write-chain.ts');
+    await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain, exchanges });
   }
   show(findings, output, io, true);
   if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
@@ -165,7 +169,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'restore': {
         // Loaded only here: its schema library would be half of the modules every run loads.
         const { restoreRun } = await import('./restore-run.ts');
-        const { findings } = await restoreRun(options.restoreFile!);
+        const saved = await restoreRun(options.restoreFile!);
+        if (options.chainJsonFile || options.chainSvgFile) {
+          const { writeChain } = await import('../chain/write-chain.ts');
+          await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) });
+        }
+        const { findings } = saved;
         show(findings, options.output, io, false);
         return exitCodeFor(findings);
       }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Finding } from '../finding.ts';
 import { levels } from '../level.ts';
+import type { Exchange } from '../net/network.ts';
 import { UsageError } from './arguments.ts';
 import { FORMAT, VERSION } from './saved-run.ts';
 
@@ -15,6 +16,19 @@ const findingSchema = z.object({
   timestamp: z.number(),
 });
 
+// What the chain analysis reads of each query; the rest of an exchange is kept as it is.
+const exchangeSchema = z.looseObject({
+  server: z.string(),
+  qname: z.string(),
+  qtype: z.number(),
+  qclass: z.number(),
+  transport: z.enum(['udp', 'tcp']),
+  flags: z.record(z.string(), z.unknown()),
+  at: z.number(),
+  ms: z.number(),
+  reply: z.string().optional(),
+});
+
 const savedRunSchema = z.object({
   format: z.literal(FORMAT),
   version: z.literal(VERSION),
@@ -25,11 +39,11 @@ const savedRunSchema = z.object({
   input: z.record(z.string(), z.unknown()),
   profile: z.record(z.string(), z.unknown()),
   findings: z.array(findingSchema),
-  exchanges: z.array(z.record(z.string(), z.unknown())),
+  exchanges: z.array(exchangeSchema),
 });
 
-/** The findings of a saved run; a file that is not one is a bad argument. */
-export async function restoreRun(path: string): Promise<{ domain: string; findings: Finding[] }> {
+/** The findings and queries of a saved run; a file that is not one is a bad argument. */
+export async function restoreRun(path: string): Promise<{ domain: string; savedAt: string; findings: Finding[]; exchanges: Exchange[] }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -47,5 +61,6 @@ export async function restoreRun(path: string): Promise<{ domain: string; findin
     const issue = parsed.error.issues[0];
     throw new UsageError(`${path} is not a saved run: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected content'}`);
   }
-  return { domain: parsed.data.domain, findings: parsed.data.findings };
+  const { domain, savedAt, findings, exchanges } = parsed.data;
+  return { domain, savedAt, findings, exchanges: exchanges };
 }

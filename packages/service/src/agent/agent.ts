@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
@@ -164,6 +164,7 @@ export class Agent {
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     const maxSeconds = this.#config.maxExecutionSeconds;
     let entries: Finding[];
+    let chain: string | undefined;
     if (claimed.attempts > 1 + this.#config.maximalRetries) {
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
@@ -174,12 +175,20 @@ export class Agent {
       test.evidence = evidence;
       try {
         const input = engineInput(claimed.params, this.#profiles);
+        const exchanges: Exchange[] = [];
+        const hooks = evidence.hooks((percent) => progress.report(percent));
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
-          ...evidence.hooks((percent) => progress.report(percent)),
+          ...hooks,
+          // The chain is read from the same exchanges the evidence keeps.
+          onExchange: (exchange) => {
+            hooks.onExchange?.(exchange);
+            exchanges.push(exchange);
+          },
           signal: controller.signal,
         });
         entries = await untilAborted(run, controller.signal);
+        chain = this.#chainOf(claimed, input.domain, exchanges);
       } catch (error) {
         if (test.released.signal.aborted) return;
         if (controller.signal.reason instanceof ExecutionTimeout) {
@@ -195,15 +204,25 @@ export class Agent {
       }
       await progress.idle();
     }
-    await this.#store(test, entries);
+    await this.#store(test, entries, chain);
+  }
+
+  /** The delegation and DNSSEC chain read from the run's queries, as JSON text; a failure only loses the chain. */
+  #chainOf(claimed: ClaimedTest, domain: string, exchanges: readonly Exchange[]): string | undefined {
+    try {
+      return JSON.stringify(analyseChain({ domain, exchanges }));
+    } catch (error) {
+      this.#log(`test ${claimed.hashId} (${domain}): the chain could not be analysed: ${describe(error)}`);
+      return undefined;
+    }
   }
 
   /** Stores the results, trying again while the database is away, until stored or given back. */
-  async #store(test: RunningTest, entries: Finding[]): Promise<void> {
+  async #store(test: RunningTest, entries: Finding[], chain?: string): Promise<void> {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {
-        const finished = await finishTest(this.#database.db, test.claimed.hashId, entries);
+        const finished = await finishTest(this.#database.db, test.claimed.hashId, entries, chain);
         if (finished && test.evidence !== undefined) {
           // The findings stand without it: a log that cannot be stored is said, not retried.
           await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) => this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`));

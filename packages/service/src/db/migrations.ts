@@ -72,4 +72,15 @@ export const migrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('dh_test').addColumn('activity', 'varchar(2000)').execute();
     },
   },
+  '0004_test_chain': {
+    up: async (db, dialect) => {
+      // The delegation and DNSSEC chain of a finished test (the engine's analysis as JSON), for
+      // get_test_chain. MariaDB's text holds 64 KB; a chain with many keys can be larger.
+      await db.schema
+        .createTable('dh_test_chain')
+        .addColumn('test_id', 'integer', (c) => c.primaryKey().references('dh_test.id').onDelete('cascade'))
+        .addColumn('analysis', dialect === 'mysql' ? sql`mediumtext` : sql`text`, (c) => c.notNull())
+        .execute();
+    },
+  },
 };

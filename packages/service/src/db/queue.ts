@@ -134,8 +134,8 @@ export function overallResult(levels: Iterable<Level>): 'ok' | 'warning' | 'erro
 
 const INSERT_CHUNK = 500;
 
-/** Stores the results and sets progress to 100 in one transaction; false when already finished. */
-export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly Finding[]): Promise<boolean> {
+/** Stores the results (and the chain analysis, when given) and sets progress to 100 in one transaction; false when already finished. */
+export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly Finding[], chain?: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // The guarded UPDATE comes first: it decides who finishes, and takes the write lock before any read.
     const finished = await trx
@@ -162,6 +162,7 @@ export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entr
         )
         .execute();
     }
+    if (chain !== undefined) await trx.insertInto('dh_test_chain').values({ test_id: id, analysis: chain }).execute();
     return true;
   });
 }

@@ -47,6 +47,12 @@ export interface ResultEntryTable {
   timestamp: number;
 }
 
+/** The chain analysis of a finished test (JSON text), when the run produced one. */
+export interface TestChainTable {
+  test_id: number;
+  analysis: string;
+}
+
 export interface BatchTable {
   id: Generated<number>;
   username: string;
@@ -63,6 +69,7 @@ export interface ServiceSchema {
   dh_test: TestTable;
   dh_result_entry: ResultEntryTable;
   dh_test_queries: TestQueriesTable;
+  dh_test_chain: TestChainTable;
   dh_batch: BatchTable;
   dh_user: UserTable;
 }

@@ -74,6 +74,12 @@ export async function resultEntries(db: Kysely<ServiceSchema>, testRowId: number
     .execute();
 }
 
+/** A finished test's chain analysis (JSON text), if its run left one. */
+export async function testChain(db: Kysely<ServiceSchema>, testRowId: number): Promise<string | undefined> {
+  const row = await db.selectFrom('dh_test_chain').select('analysis').where('test_id', '=', testRowId).executeTakeFirst();
+  return row?.analysis;
+}
+
 export type HistoryFilter = 'all' | 'delegated' | 'undelegated';
 
 /** Finished tests of a domain, newest first. */

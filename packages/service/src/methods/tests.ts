@@ -1,6 +1,6 @@
-// start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
-import type { Level } from '@app/engine';
-import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
+// start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, and our get_test_chain.
+import type { ChainAnalysis, Level } from '@app/engine';
+import { enqueueTest, findTest, progressReader, resultEntries, testChain, testHistory } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { reportedTestCase } from '../test-case.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
@@ -76,6 +76,17 @@ export function testMethods(context: ServiceContext) {
           results,
           testcase_descriptions: descriptions,
         };
+      },
+    }),
+
+    // Ours, beside the reference's methods: the delegation and DNSSEC chain in dnsviz grok's shape.
+    get_test_chain: method(object({ id: required(testId) }), {
+      run: async ({ id }) => {
+        const row = await existing(id);
+        if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
+        const analysis = await testChain(db, row.id);
+        if (analysis === undefined) throw new MethodError('No chain for this test', { test_id: id });
+        return context.engine.chainJson(JSON.parse(analysis) as ChainAnalysis);
       },
     }),
 

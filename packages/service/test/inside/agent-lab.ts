@@ -66,3 +66,12 @@ test('finished tests appear in the history with their verdict', async () => {
   assert.equal(history.length, 1);
   assert.ok(['ok', 'warning', 'error', 'critical'].includes(history[0]?.overall_result ?? ''));
 });
+
+test('the agent stores the chain of a run: get_test_chain gives healthy.test SECURE, in grok\'s shape', async () => {
+  const [entry] = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
+  const chain = (await ok('get_test_chain', { id: entry.id })) as Record<string, { delegation?: { status: string; ds?: { status: string }[] }; dnskey?: { id: string }[] }>;
+  assert.deepEqual(Object.keys(chain), ['.', 'test.', 'healthy.test.']);
+  assert.equal(chain['healthy.test.']?.delegation?.status, 'SECURE');
+  assert.ok(chain['healthy.test.']?.delegation?.ds?.every((d) => d.status === 'VALID'));
+  assert.ok((chain['healthy.test.']?.dnskey?.length ?? 0) >= 2);
+});

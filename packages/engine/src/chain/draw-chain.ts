@@ -1,0 +1,259 @@
+// The chain as an SVG picture, DNSViz's way: each zone a box nested in its parent's, holding its
+// DNSKEYs, its SOA and NS RRsets and the DS records it holds for its child; edges for "signs" (key to
+// RRset) and "digest of" (DS to key), coloured and dashed by status, with a legend. The layout is a
+// fixed grid (two nodes a row, zones stacked root first), so the same analysis always draws the same
+// file and it stays readable at 360 px; every text from DNS data is escaped.
+import { RRType, typeToString } from '@app/dns';
+import type { ChainAnalysis, ChainZone } from './analyse-chain.ts';
+
+const WIDTH = 400;
+const INSET = 8;
+const NODE_W = 170;
+const NODE_H = 40;
+const GAP_X = 20;
+const GAP_Y = 26;
+const TITLE_H = 26;
+const PER_ROW = 2;
+
+type Tone = 'valid' | 'indeterminate' | 'bogus' | 'insecure';
+
+const tones: Record<Tone, { colour: string; dash: string; word: string }> = {
+  valid: { colour: '#0a6b2b', dash: '', word: 'valid / secure' },
+  insecure: { colour: '#444444', dash: '2 3', word: 'insecure / no DNSSEC' },
+  indeterminate: { colour: '#7a5a00', dash: '7 4', word: 'indeterminate (no key, unknown algorithm)' },
+  bogus: { colour: '#b00020', dash: '10 3 2 3', word: 'bogus, invalid, expired or premature' },
+};
+
+/** A status word of DNSViz's, sorted into one of four looks. */
+export function toneOf(status: string): Tone {
+  if (status === 'VALID' || status === 'SECURE') return 'valid';
+  if (status === 'INSECURE') return 'insecure';
+  if (status.startsWith('INDETERMINATE') || status === 'ALGORITHM_IGNORED') return 'indeterminate';
+  return 'bogus';
+}
+
+const worse = (a: Tone | undefined, b: Tone): Tone => {
+  const order: Tone[] = ['valid', 'insecure', 'indeterminate', 'bogus'];
+  return a === undefined || order.indexOf(b) > order.indexOf(a) ? b : a;
+};
+
+/** Text for SVG: markup characters as references, and code points XML cannot hold as U+FFFD. */
+export function escapeXml(text: string): string {
+  let out = '';
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if ('&<>"\''.includes(c)) out += `&#${code};`;
+    else if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f) || code === 0xfffe || code === 0xffff) out += '\ufffd';
+    else out += c;
+  }
+  return out;
+}
+
+const human = (name: string): string => (name === '.' ? '.' : name.replace(/\.$/, ''));
+/** Long names are cut in the middle so a node keeps its width; the whole name is in the node's title. */
+const fit = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, Math.ceil(max / 2) - 1)}…${text.slice(-(Math.floor(max / 2)))}`);
+
+export interface ChainNode {
+  /** Stable: "zone|DNSKEY|13/37737", "zone|DS|13/37737/2", "zone|SOA". */
+  id: string;
+  zone: string;
+  kind: 'DNSKEY' | 'DS' | 'RRSET';
+  label: string;
+  detail: string;
+  tone: Tone;
+  /** What a screen reader says, and the tooltip. */
+  description: string;
+}
+
+interface Edge {
+  from: string;
+  to: string;
+  tone: Tone;
+  kind: 'signs' | 'digest';
+}
+
+function keyRole(flags: number): string {
+  const revoked = flags & 0x0080 ? ', revoked' : '';
+  if (!(flags & 0x0100)) return `not a zone key${revoked}`;
+  return flags & 0x0001 ? `KSK (SEP)${revoked}` : `ZSK${revoked}`;
+}
+
+/** The picture's nodes and edges, in a fixed order. */
+export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges: Edge[] } {
+  const nodes: ChainNode[] = [];
+  const edges = new Map<string, Edge>();
+  const addEdge = (edge: Edge): void => {
+    const key = `${edge.kind} ${edge.from} ${edge.to}`;
+    const known = edges.get(key);
+    edges.set(key, known ? { ...known, tone: worse(known.tone, edge.tone) } : edge);
+  };
+  const childOf = (zone: ChainZone): ChainZone | undefined => analysis.zones.find((z) => z.parent === zone.name);
+  for (const zone of analysis.zones) {
+    const z = zone.name;
+    for (const key of zone.dnskeys) {
+      nodes.push({
+        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: 'valid',
+        description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${keyRole(key.flags)}), ${key.keyLength} bits`,
+      });
+    }
+    // The picture keeps to the chain: the apex's SOA and NS (the JSON has every question).
+    for (const query of zone.queries) {
+      if (query.name !== z || (query.type !== RRType.SOA && query.type !== RRType.NS)) continue;
+      let tone: Tone | undefined;
+      for (const rrset of query.rrsets) for (const sig of rrset.rrsigs) tone = worse(tone, toneOf(sig.status));
+      const id = `${z}|${typeToString(query.type)}`;
+      const statuses = [...new Set(query.rrsets.flatMap((r) => r.rrsigs.map((sig) => sig.status)))].filter((st) => st !== 'VALID');
+      const signedWord = query.kind !== 'answer' ? query.kind : tone === undefined ? 'no RRSIG' : tone === 'valid' ? 'signed' : `RRSIG ${statuses.join(', ')}`;
+      nodes.push({
+        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signedWord, tone: tone ?? 'insecure',
+        description: `${typeToString(query.type)} RRset of ${human(z)}: ${signedWord}`,
+      });
+      for (const rrset of query.rrsets) {
+        for (const sig of rrset.rrsigs) if (sig.key) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: id, tone: toneOf(sig.status), kind: 'signs' });
+      }
+    }
+    // The DNSKEY RRset's signatures: from the signing key to every key of the set.
+    for (const query of zone.queries.filter((q) => q.type === RRType.DNSKEY)) {
+      for (const rrset of query.rrsets) {
+        for (const sig of rrset.rrsigs) {
+          if (!sig.key) continue;
+          for (const key of zone.dnskeys) addEdge({ from: `${z}|DNSKEY|${sig.key}`, to: `${z}|DNSKEY|${key.id}`, tone: toneOf(sig.status), kind: 'signs' });
+        }
+      }
+    }
+    // The child's DS records live in this zone's box.
+    const child = childOf(zone);
+    if (child?.delegation) {
+      for (const ds of child.delegation.ds) {
+        const id = `${z}|DS|${child.name}|${ds.id}`;
+        if (nodes.some((n) => n.id === id)) continue;
+        nodes.push({
+          id, zone: z, kind: 'DS', label: `DS ${ds.id}`, detail: ds.status, tone: toneOf(ds.status),
+          description: `DS for ${human(child.name)} at ${human(z)}: algorithm ${ds.algorithm}, key tag ${ds.keyTag}, digest type ${ds.digestType}: ${ds.status}${[...ds.errors, ...ds.warnings].map((p) => `; ${p.description}`).join('')}`,
+        });
+        if (ds.key) addEdge({ from: id, to: `${child.name}|DNSKEY|${ds.key}`, tone: toneOf(ds.status), kind: 'digest' });
+      }
+      for (const query of child.queries.filter((q) => q.type === RRType.DS)) {
+        for (const rrset of query.rrsets) {
+          for (const sig of rrset.rrsigs) {
+            if (!sig.key) continue;
+            for (const ds of child.delegation.ds) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: `${z}|DS|${child.name}|${ds.id}`, tone: toneOf(sig.status), kind: 'signs' });
+          }
+        }
+      }
+    }
+  }
+  const ids = new Set(nodes.map((n) => n.id));
+  return { nodes, edges: [...edges.values()].filter((e) => ids.has(e.from) && ids.has(e.to)) };
+}
+
+export function drawChainSvg(analysis: ChainAnalysis): string {
+  const { nodes, edges } = chainGraph(analysis);
+  const zones = analysis.zones;
+  const place = new Map<string, { x: number; y: number }>();
+  const boxes: { zone: ChainZone; x: number; y: number; w: number; top: number }[] = [];
+  let y = INSET;
+  zones.forEach((zone, depth) => {
+    const x = INSET + depth * INSET;
+    const w = WIDTH - 2 * x;
+    boxes.push({ zone, x, y, w, top: y });
+    y += TITLE_H;
+    const own = nodes.filter((n) => n.zone === zone.name);
+    // Keys first, then RRsets and the child's DS, each kind starting a new row.
+    const rows: ChainNode[][] = [];
+    for (const kind of ['DNSKEY', 'RRSET', 'DS'] as const) {
+      const ofKind = own.filter((n) => n.kind === kind);
+      for (let i = 0; i < ofKind.length; i += PER_ROW) rows.push(ofKind.slice(i, i + PER_ROW));
+    }
+    if (rows.length === 0) y += 18;
+    // Arcs between keys of one row rise above it: room for them under the title.
+    if (rows[0]?.[0]?.kind === 'DNSKEY') y += 16;
+    for (const row of rows) {
+      const rowWidth = row.length * NODE_W + (row.length - 1) * GAP_X;
+      let nx = x + (w - rowWidth) / 2;
+      for (const node of row) {
+        place.set(node.id, { x: nx, y });
+        nx += NODE_W + GAP_X;
+      }
+      y += NODE_H + GAP_Y;
+    }
+    y += 4;
+  });
+  const legendTop = y + zones.length * INSET + 12;
+  const height = legendTop + 4 * 20 + 40;
+
+  const out: string[] = [];
+  const title = `DNSSEC chain of ${human(analysis.domain)}`;
+  const summary = zones.map((z) => `${human(z.name)}: ${z.delegation ? z.delegation.status : 'root'}`).join('; ');
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" style="max-width:${WIDTH * 2}px" role="img" aria-labelledby="chain-title chain-desc" font-family="system-ui, sans-serif" font-size="12">`);
+  out.push(`<title id="chain-title">${escapeXml(title)}</title>`);
+  out.push(`<desc id="chain-desc">${escapeXml(summary)}</desc>`);
+  out.push('<defs>');
+  for (const [tone, look] of Object.entries(tones)) {
+    out.push(`<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${look.colour}"/></marker>`);
+  }
+  out.push('</defs>');
+  out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
+
+  // Zone boxes, outermost first, each reaching down around its children.
+  const bottom = y;
+  boxes.forEach((box, depth) => {
+    const status = box.zone.delegation?.status;
+    const look = tones[status ? toneOf(status) : 'insecure'];
+    const h = bottom - box.top + (zones.length - depth - 1) * INSET;
+    out.push(`<g class="zone" data-zone="${escapeXml(box.zone.name)}">`);
+    out.push(`<rect x="${box.x}" y="${box.top}" width="${box.w}" height="${h}" rx="8" fill="${depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
+    const heading = `${fit(human(box.zone.name), 34)}${status ? ` — ${status}` : ''}`;
+    out.push(`<text x="${box.x + 8}" y="${box.top + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(heading)}</text>`);
+    if (!nodes.some((n) => n.zone === box.zone.name)) out.push(`<text x="${box.x + 8}" y="${box.top + TITLE_H + 10}" fill="#555555" font-size="11">no DNSSEC records asked in this run</text>`);
+    out.push('</g>');
+  });
+
+  for (const edge of edges) {
+    const a = place.get(edge.from);
+    const b = place.get(edge.to);
+    if (!a || !b) continue;
+    const look = tones[edge.tone];
+    const attrs = `fill="none" stroke="${look.colour}" stroke-width="1.6"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''} marker-end="url(#arrow-${edge.tone})"`;
+    const label = `${edge.kind === 'signs' ? 'signs' : 'digest of'}: ${edge.from.split('|').slice(-1)[0]} → ${edge.to.split('|').slice(-1)[0]} (${edge.tone})`;
+    let d: string;
+    if (edge.from === edge.to) {
+      const cx = a.x + NODE_W - 16;
+      d = `M${cx},${a.y} C${cx - 10},${a.y - 20} ${cx + 22},${a.y - 20} ${cx + 12},${a.y}`;
+    } else if (Math.abs(a.y - b.y) < 1) {
+      const [sx, ex] = [a.x + NODE_W / 2, b.x + NODE_W / 2];
+      d = `M${sx},${a.y} Q${(sx + ex) / 2},${a.y - 22} ${ex},${b.y}`;
+    } else {
+      const down = b.y > a.y;
+      const [sx, sy] = [a.x + NODE_W / 2, down ? a.y + NODE_H : a.y];
+      const [ex, ey] = [b.x + NODE_W / 2, down ? b.y : b.y + NODE_H];
+      d = `M${sx},${sy} C${sx},${(sy + ey) / 2} ${ex},${(sy + ey) / 2} ${ex},${ey}`;
+    }
+    out.push(`<path class="edge" d="${d}" ${attrs}><title>${escapeXml(label)}</title></path>`);
+  }
+
+  for (const node of nodes) {
+    const p = place.get(node.id)!;
+    const look = tones[node.tone];
+    const shape = node.kind === 'DNSKEY' ? 'rx="18"' : node.kind === 'DS' ? 'rx="3"' : 'rx="8"';
+    out.push(`<g class="node" tabindex="0" role="img" aria-label="${escapeXml(node.description)}" data-node-id="${escapeXml(node.id)}">`);
+    out.push(`<title>${escapeXml(node.description)}</title>`);
+    out.push(`<rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
+    out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 16}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, 24))}</text>`);
+    out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 31}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, 28))}</text>`);
+    out.push('</g>');
+  }
+
+  // The legend: what colours, dashes and shapes mean.
+  out.push(`<g class="legend" transform="translate(${INSET} ${legendTop})">`);
+  out.push('<text x="0" y="0" font-weight="bold">Legend</text>');
+  Object.values(tones).forEach((look, i) => {
+    const ly = 18 + i * 20;
+    out.push(`<line x1="0" y1="${ly - 4}" x2="40" y2="${ly - 4}" stroke="${look.colour}" stroke-width="2"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
+    out.push(`<text x="48" y="${ly}" fill="${look.colour}">${escapeXml(look.word)}</text>`);
+  });
+  out.push(`<text x="0" y="${18 + 4 * 20}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`);
+  out.push('</g>');
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}
