@@ -54,6 +54,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
       logError: (reference, error) => console.error(`rpc error ${reference}:`, error),
     }),
     bodyLimit: config.bodyLimitBytes,
+    hosts: { listenHost: config.listen.host, names: config.allowedHosts },
     logger: options.logger ?? false,
   });
   registerWebInterface(app);

@@ -36,13 +36,13 @@ export function batchMethods(context: ServiceContext) {
     add_batch_job: method(object({
         username: required(username),
         api_key: required(apiKey),
-        domains: required(arrayOf(domainName, { min: 1 })),
+        domains: required(arrayOf(domainName, { min: 1, max: context.config.maxBatchSize })),
         test_params: optional(object(testParamFields(context.profiles))),
       }), {
       run: async ({ username: name, api_key, domains, test_params }) => {
         if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });
         const tests = domains.map((domain: string) => normaliseTestParams(domain, test_params ?? {}, context.profiles, BATCH_PRIORITY));
-        const outcome = await createBatch(db, dialect, name, tests);
+        const outcome = await createBatch(db, dialect, name, tests, context.database.sqlite);
         if ('running' in outcome) {
           throw new MethodError('Batch job still running', {
             creation_time: deprecatedTimestamp(outcome.running.created_at),

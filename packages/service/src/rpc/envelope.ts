@@ -1,9 +1,10 @@
 // One JSON-RPC request object in, one response object out, with the spec's deviations:
 // `jsonrpc` is not checked, extra top-level keys are ignored, a missing method is -32601.
 import { randomUUID } from 'node:crypto';
+import { isDatabaseBusy } from '../db/busy-error.ts';
 import { messageLocale, type LanguageTags } from '../validation/language-tags.ts';
 import { invalid, isPlainObject, type Issue } from '../validation/schema.ts';
-import { MethodError, invalidParams, invalidRequest, methodNotFound, INTERNAL_ERROR, type ErrorObject } from './errors.ts';
+import { MethodError, databaseBusy, invalidParams, invalidRequest, methodNotFound, INTERNAL_ERROR, type ErrorObject } from './errors.ts';
 import type { CallContext, MethodTable } from './method.ts';
 
 export type RequestId = string | number | null;
@@ -54,6 +55,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           const { message, data } = error;
           return errorResponse(id, data === undefined ? { code: INTERNAL_ERROR, message } : { code: INTERNAL_ERROR, message, data });
         }
+        if (isDatabaseBusy(error)) return errorResponse(id, databaseBusy);
         const reference = randomUUID();
         options.logError(reference, error);
         return errorResponse(id, { code: INTERNAL_ERROR, message: 'Internal server error', data: { reference } });

@@ -1,0 +1,50 @@
+// The DNS-rebinding guard: a page on a hostile name that resolves to this machine reaches the service
+// with its own name in Host, and a page of another site calls it with its origin in Origin. Both are
+// refused, on the JSON-RPC endpoint and the web interface alike; IP literals cannot be rebound.
+import { isIP } from 'node:net';
+
+export interface HostRules {
+  /** The address the service listens on. */
+  listenHost: string;
+  /** Names configured in RPCAPI.allowed_hosts. */
+  names: readonly string[];
+}
+
+const UNSPECIFIED = new Set(['0.0.0.0', '::', '']);
+
+/** The host name of a Host header (`name`, `name:port`, `[v6]:port`), lower case, without a final dot. */
+export function hostOfHeader(header: string): string | undefined {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+))(?::\d{1,5})?$/.exec(header.trim());
+  if (match === null) return undefined;
+  return (match[1] ?? match[2] ?? '').toLowerCase().replace(/\.$/, '');
+}
+
+/** Whether a request with this Host header is one the service answers. */
+export function isAllowedHost(header: string | undefined, rules: HostRules): boolean {
+  if (header === undefined) return false;
+  const host = hostOfHeader(header);
+  if (host === undefined || host === '') return false;
+  const listen = rules.listenHost.toLowerCase();
+  if (host === listen || rules.names.includes(host)) return true;
+  // On loopback, `localhost` is the machine itself: browsers never let a page rebind it.
+  if (host === 'localhost' && (isLoopbackLiteral(listen) || listen === 'localhost' || UNSPECIFIED.has(listen))) return true;
+  // Listening on every address: any address of the machine may be asked for, but never a name.
+  return UNSPECIFIED.has(listen) && isIP(host) !== 0;
+}
+
+/** A browser's Origin must be this very service (scheme http or https, the same host and port as Host). */
+export function isAllowedOrigin(origin: string | undefined, hostHeader: string | undefined): boolean {
+  if (origin === undefined) return true;
+  if (hostHeader === undefined) return false;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`http://${hostHeader}`).host;
+}
+
+function isLoopbackLiteral(host: string): boolean {
+  return host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
