@@ -113,12 +113,20 @@ export interface BatchStatus {
   nb_running: number;
 }
 
-export async function batchStatus(db: Kysely<ServiceSchema>, batchId: number): Promise<BatchStatus | undefined> {
+/** A batch's tests with their progress, in one read (a test finishing meanwhile is counted once); undefined for no such batch. */
+export async function batchTests(db: Kysely<ServiceSchema>, batchId: number): Promise<{ hash_id: string; progress: number }[] | undefined> {
   const batch = await db.selectFrom('dh_batch').select('id').where('id', '=', batchId).executeTakeFirst();
   if (batch === undefined) return undefined;
-  // One read, so a test finishing meanwhile is counted once, as finished or as running.
-  const tests = await db.selectFrom('dh_test').select(['hash_id', 'progress']).where('batch_id', '=', batchId).orderBy('id').execute();
+  return db.selectFrom('dh_test').select(['hash_id', 'progress']).where('batch_id', '=', batchId).orderBy('id').execute();
+}
+
+/** get_batch_job_result's view: finished tests, and the rest counted as running (waiting ones too). */
+export function finishedAndRunning(tests: readonly { hash_id: string; progress: number }[]): BatchStatus {
   const finished = tests.filter((t) => t.progress === 100);
-  const running = tests.length - finished.length;
-  return { nb_finished: finished.length, finished_test_ids: finished.map((r) => r.hash_id), nb_running: running };
+  return { nb_finished: finished.length, finished_test_ids: finished.map((r) => r.hash_id), nb_running: tests.length - finished.length };
+}
+
+export async function batchStatus(db: Kysely<ServiceSchema>, batchId: number): Promise<BatchStatus | undefined> {
+  const tests = await batchTests(db, batchId);
+  return tests === undefined ? undefined : finishedAndRunning(tests);
 }

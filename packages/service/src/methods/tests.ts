@@ -1,6 +1,6 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history.
 import type { Level } from '@app/engine';
-import { enqueueTest, findTest, progressReader, resultEntries, testHistory } from '../db/tests.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testHistory, type HistoryFilter } from '../db/tests.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
@@ -25,73 +25,80 @@ export function testMethods(context: ServiceContext) {
     return row;
   };
 
+  const startParams = object({ domain: required(domainName), ...testParamFields(context.profiles), language });
+  const startTest = ({ domain, ...given }: { domain: string } & Parameters<typeof normaliseTestParams>[1]) =>
+    enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds);
+
+  const progressOf = async (test_id: string) => {
+    const progress = await testProgress(test_id);
+    if (progress === undefined) throw new MethodError('Test not found', { test_id });
+    return progress;
+  };
+
+  const paramsOf = async (test_id: string) => JSON.parse((await existing(test_id)).params) as TestParams;
+
+  const resultsOf = async (id: string, tag: string | undefined) => {
+    const row = await existing(id);
+    if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
+    const engine = context.engine;
+    const locale = messageLocale(context.languageTags, tag);
+    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+    const results = entries.map((entry) => {
+      const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
+      const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
+      const result: Record<string, string> = {
+        module: entry.module,
+        message: engine.formatFinding(finding, locale),
+        level: entry.level,
+        testcase: entry.testcase,
+      };
+      if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
+      return result;
+    });
+    const descriptions = Object.fromEntries(engine.testCaseIds().map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
+    return {
+      creation_time: deprecatedTimestamp(row.created_at),
+      created_at: timestamp(row.created_at),
+      hash_id: row.hash_id,
+      params: JSON.parse(row.params) as TestParams,
+      results,
+      testcase_descriptions: descriptions,
+    };
+  };
+
+  const historyFields = {
+    offset: optional(nonNegativeInteger),
+    limit: optional(nonNegativeInteger),
+    filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
+  };
+  const historyOf = async (domain: string, { offset, limit, filter }: { offset?: number; limit?: number; filter?: HistoryFilter }) => {
+    const rows = await testHistory(db, domain, filter ?? 'all', offset ?? 0, limit ?? 200);
+    return rows.map((row) => ({
+      id: row.hash_id,
+      creation_time: deprecatedTimestamp(row.created_at),
+      created_at: timestamp(row.created_at),
+      undelegated: Boolean(row.undelegated),
+      overall_result: row.overall_result ?? 'ok',
+    }));
+  };
+
   return {
-    start_domain_test: method(object({ domain: required(domainName), ...testParamFields(context.profiles), language }), {
-      acceptsLanguage: true,
-      run: ({ domain, ...given }) =>
-        enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds),
+    start_domain_test: method(startParams, { acceptsLanguage: true, run: startTest }),
+    test_progress: method(object({ test_id: required(testId) }), { run: ({ test_id }) => progressOf(test_id) }),
+    get_test_params: method(object({ test_id: required(testId) }), { run: ({ test_id }) => paramsOf(test_id) }),
+    get_test_results: method(object({ id: required(testId), language }), { acceptsLanguage: true, run: ({ id, language: tag }) => resultsOf(id, tag) }),
+    get_test_history: method(object({ ...historyFields, frontend_params: required(object({ domain: required(domainName) })) }), {
+      run: ({ frontend_params, ...paging }) => historyOf(frontend_params.domain, paging),
     }),
 
-    test_progress: method(object({ test_id: required(testId) }), {
-      run: async ({ test_id }) => {
-        const progress = await testProgress(test_id);
-        if (progress === undefined) throw new MethodError('Test not found', { test_id });
-        return progress;
-      },
-    }),
-
-    get_test_params: method(object({ test_id: required(testId) }), {
-      run: async ({ test_id }) => JSON.parse((await existing(test_id)).params) as TestParams,
-    }),
-
-    get_test_results: method(object({ id: required(testId), language }), {
-      acceptsLanguage: true,
-      run: async ({ id, language: tag }) => {
-        const row = await existing(id);
-        if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
-        const engine = context.engine;
-        const locale = messageLocale(context.languageTags, tag);
-        const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
-        const results = entries.map((entry) => {
-          const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
-          const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
-          const result: Record<string, string> = {
-            module: entry.module,
-            message: engine.formatFinding(finding, locale),
-            level: entry.level,
-            testcase: entry.testcase,
-          };
-          if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
-          return result;
-        });
-        const descriptions = Object.fromEntries(engine.testCaseIds().map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
-        return {
-          creation_time: deprecatedTimestamp(row.created_at),
-          created_at: timestamp(row.created_at),
-          hash_id: row.hash_id,
-          params: JSON.parse(row.params) as TestParams,
-          results,
-          testcase_descriptions: descriptions,
-        };
-      },
-    }),
-
-    get_test_history: method(object({
-        offset: optional(nonNegativeInteger),
-        limit: optional(nonNegativeInteger),
-        filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
-        frontend_params: required(object({ domain: required(domainName) })),
-      }), {
-      run: async ({ offset, limit, filter, frontend_params }) => {
-        const rows = await testHistory(db, frontend_params.domain, filter ?? 'all', offset ?? 0, limit ?? 200);
-        return rows.map((row) => ({
-          id: row.hash_id,
-          creation_time: deprecatedTimestamp(row.created_at),
-          created_at: timestamp(row.created_at),
-          undelegated: Boolean(row.undelegated),
-          overall_result: row.overall_result ?? 'ok',
-        }));
-      },
+    // The reference's newer names (Backend 11): a test is a job, its id `job_id`, and results
+    // that were bare values come wrapped in an object.
+    job_create: method(startParams, { acceptsLanguage: true, run: async (params) => ({ job_id: await startTest(params) }) }),
+    job_status: method(object({ job_id: required(testId) }), { run: async ({ job_id }) => ({ progress: await progressOf(job_id) }) }),
+    job_params: method(object({ job_id: required(testId) }), { run: ({ job_id }) => paramsOf(job_id) }),
+    job_results: method(object({ job_id: required(testId), language }), { acceptsLanguage: true, run: ({ job_id, language: tag }) => resultsOf(job_id, tag) }),
+    domain_history: method(object({ ...historyFields, domain: required(domainName) }), {
+      run: async ({ domain, ...paging }) => ({ history: await historyOf(domain, paging) }),
     }),
   };
 }
