@@ -57,7 +57,7 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
   console.log(`dns-service: web interface on ${address}/`);
   // One database handle for both: on SQLite, one connection serialises their writes.
-  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles }) : undefined;
+  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles, metrics: service.metrics.agent }) : undefined;
   agent?.start();
   if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
   await stopped;

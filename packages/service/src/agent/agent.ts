@@ -5,10 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { runTests as engineRunTests, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
+import { claimNextTest, claimOrphanedTest, finishTest, overallResult, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import type { AgentMetrics } from '../metrics/service-metrics.ts';
 import { rootHintsOf } from '../config/root-hints.ts';
 import type { ServiceSchema } from '../db/schema.ts';
 import { testDied, unableToFinish } from './backend-entries.ts';
@@ -32,6 +34,8 @@ export interface AgentOptions {
   /** Seconds a claim holds without renewal; renewed three times within it. */
   leaseSeconds?: number;
   log?: (line: string) => void;
+  /** Told of tests started and finished and of DNS queries (the service's /metrics). */
+  metrics?: AgentMetrics;
 }
 
 interface RunningTest {
@@ -56,6 +60,7 @@ export class Agent {
   readonly #claimant: Claimant;
   readonly #capacity: number;
   readonly #log: (line: string) => void;
+  readonly #metrics: AgentMetrics | undefined;
   readonly #running = new Map<number, RunningTest>();
   #stopping = false;
   #loop: Promise<void> | undefined;
@@ -73,6 +78,7 @@ export class Agent {
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
+    this.#metrics = options.metrics;
   }
 
   /** Tests running now. */
@@ -83,6 +89,7 @@ export class Agent {
   start(): void {
     if (this.#loop !== undefined) return;
     this.#heartbeat = setInterval(() => void this.#renew(), (this.#claimant.leaseSeconds * 1000) / 3);
+    void this.#beat();
     this.#loop = this.#claimLoop();
   }
 
@@ -104,6 +111,7 @@ export class Agent {
       test.controller.abort(new Error('the agent is stopping'));
     }
     clearInterval(this.#heartbeat);
+    await removeHeartbeat(this.#database.db, this.name).catch(() => undefined);
     if (left.length === 0) return;
     try {
       await releaseTests(this.#database.db, this.name, left.map((test) => test.claimed.id));
@@ -160,18 +168,23 @@ export class Agent {
     const elapsed = () => Math.round(performance.now() - started) / 1000;
     const maxSeconds = this.#config.maxExecutionSeconds;
     let entries: Finding[];
+    let died: 'died' | 'timed_out' | undefined;
     if (claimed.attempts > 1 + this.#config.maximalRetries) {
+      died = 'died';
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
     } else {
       const timer = setTimeout(() => controller.abort(new ExecutionTimeout()), maxSeconds * 1000);
       const progress = new ProgressWriter((percent) => reportProgress(this.#database.db, claimed.hashId, percent));
+      const metrics = this.#metrics;
+      metrics?.testStarted();
       try {
         const input = engineInput(claimed.params, this.#profiles);
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
           onProgress: (percent) => progress.report(percent),
           signal: controller.signal,
+          ...(metrics && { onExchange: (exchange: Exchange) => metrics.dnsQuery(exchange.reply !== undefined) }),
         });
         entries = await untilAborted(run, controller.signal);
       } catch (error) {
@@ -179,34 +192,48 @@ export class Agent {
         if (controller.signal.reason instanceof ExecutionTimeout) {
           this.#log(`test ${claimed.hashId} (${claimed.params.domain}) ran past ${maxSeconds} s and was stopped`);
           entries = [unableToFinish(maxSeconds)];
+          died = 'timed_out';
         } else {
           this.#log(`test ${claimed.hashId} (${claimed.params.domain}) failed: ${describe(error)}`);
           entries = [testDied(elapsed())];
+          died = 'died';
         }
       } finally {
         clearTimeout(timer);
       }
       await progress.idle();
     }
-    await this.#store(test, entries);
+    if (await this.#store(test, entries)) {
+      this.#metrics?.testFinished(overallResult(entries.map((e) => e.level)), elapsed());
+      if (died !== undefined) this.#metrics?.testDied(died);
+    }
   }
 
-  /** Stores the results, trying again while the database is away, until stored or given back. */
-  async #store(test: RunningTest, entries: Finding[]): Promise<void> {
+  /** Stores the results, trying again while the database is away, until stored (true) or given back. */
+  async #store(test: RunningTest, entries: Finding[]): Promise<boolean> {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {
-        await finishTest(this.#database.db, test.claimed.hashId, entries);
-        return;
+        return await finishTest(this.#database.db, test.claimed.hashId, entries);
       } catch (error) {
         const wait = backoff.next();
         this.#log(`cannot store the results of test ${test.claimed.hashId} (${describe(error)}); trying again in ${wait} ms`);
         await delay(wait, undefined, { signal: test.released.signal }).catch(() => undefined);
       }
     }
+    return false;
+  }
+
+  async #beat(): Promise<void> {
+    try {
+      await recordHeartbeat(this.#database.db, this.name);
+    } catch (error) {
+      this.#log(`cannot record the heartbeat (${describe(error)})`);
+    }
   }
 
   async #renew(): Promise<void> {
+    await this.#beat();
     try {
       await renewLeases(this.#database.db, this.#claimant, [...this.#running.keys()]);
     } catch (error) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { scrape } from '../prometheus-scrape.ts';
 
 const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
 let service: ChildProcess;
@@ -65,4 +66,15 @@ test('finished tests appear in the history with their verdict', async () => {
   const history = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { overall_result: string }[];
   assert.equal(history.length, 1);
   assert.ok(['ok', 'warning', 'error', 'critical'].includes(history[0]?.overall_result ?? ''));
+});
+
+test('/metrics counts the real engine run: tests finished, DNS queries sent; /readyz sees the agent', async () => {
+  const metrics = await scrape(url);
+  assert.equal(metrics.value('dns_health_tests_started_total'), 2);
+  assert.equal(metrics.count('dns_health_test_duration_seconds'), 2);
+  const queries = metrics.value('dns_health_dns_queries_total');
+  assert.ok(queries > 20, `the engine sent ${queries} queries`);
+  assert.ok(metrics.value('dns_health_dns_queries_timed_out_total') < queries);
+  assert.equal(metrics.value('dns_health_agents_alive'), 1);
+  assert.equal((await fetch(new URL('/readyz', url))).status, 200);
 });
