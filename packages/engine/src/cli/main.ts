@@ -11,6 +11,7 @@ import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '..
 import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
+import { nagiosLine, nagiosStates, nagiosState, nagiosUnknown } from './nagios.ts';
 import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
 import { startProgress, type Progress } from './progress.ts';
 import { saveRun } from './saved-run.ts';
@@ -111,6 +112,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   };
 
   let findings: Finding[];
+  const started = performance.now();
   try {
     findings = await runTests(
       { domain, nameservers, dsInfo: options.dsInfo, profile },
@@ -139,6 +141,10 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
       findings,
       exchanges,
     });
+  }
+  if (output.format === 'nagios') {
+    io.stdout(`${nagiosLine(domain, findings, (performance.now() - started) / 1000, output.locale)}\n`);
+    return nagiosStates[nagiosState(findings)];
   }
   show(findings, output, io, true);
   if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
@@ -176,6 +182,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       }
     }
   } catch (error) {
+    // A monitoring system reads stdout and the exit code only: anything that stopped the check is UNKNOWN.
+    if (argv.includes('--nagios')) {
+      io.stdout(`${nagiosUnknown(error instanceof UsageError ? error.message : `the check could not run: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+      return nagiosStates.UNKNOWN;
+    }
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`dnscheck: ${error.message}\n${usage}\n`);
     return 2;
