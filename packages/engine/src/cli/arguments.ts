@@ -8,7 +8,7 @@ import { locales } from '../catalogue/catalogue.ts';
 
 export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
-  '                [--level LEVEL] [--locale xx] [--json | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
+  '                [--level LEVEL] [--locale xx] [--json | --json-run | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
   '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
   '                [--save file] [--nagios]\n' +
   '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options]\n' +
@@ -31,6 +31,8 @@ What to show
   --level LEVEL       the lowest level shown: DEBUG3..DEBUG, INFO (default), NOTICE, WARNING, ERROR, CRITICAL
   --locale xx         language of the messages and headers: ${locales.join(', ')} (default en)
   --json              one JSON array of findings instead of a table
+  --json-run          one JSON object for the run: engine version, domain, elapsed time and findings
+                      (docs/results.schema.json describes it and --json)
   --json-stream       one JSON object per line, each finding as it is made
   --raw               tags and arguments instead of text (with --json: no message field)
   --show-module       a Module column in the table
@@ -62,7 +64,7 @@ export type Action = 'run' | 'restore' | 'version' | 'list-tests' | 'dump-profil
 export interface OutputOptions {
   level: Level;
   locale: string;
-  format: 'table' | 'json' | 'json-stream' | 'nagios';
+  format: 'table' | 'json' | 'json-run' | 'json-stream' | 'nagios';
   raw: boolean;
   showModule: boolean;
   showTestcase: boolean;
@@ -133,6 +135,7 @@ const optionSpecs = {
   level: { type: 'string' },
   locale: { type: 'string' },
   json: { type: 'boolean' },
+  'json-run': { type: 'boolean' },
   'json-stream': { type: 'boolean' },
   raw: { type: 'boolean' },
   'show-module': { type: 'boolean' },
@@ -194,8 +197,9 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
   const { values, positionals } = parsed;
   const infoActions = (['version', 'list-tests', 'dump-profile'] as const).filter((name) => values[name]);
   if (infoActions.length > 1) throw new UsageError(`--${infoActions[0]} and --${infoActions[1]} cannot be combined`);
-  if (values.json && values['json-stream']) throw new UsageError('--json and --json-stream cannot be combined');
-  const formats = (['json', 'json-stream', 'restore'] as const).filter((name) => values[name] !== undefined && values[name] !== false);
+  const jsonFormats = (['json', 'json-run', 'json-stream'] as const).filter((name) => values[name]);
+  if (jsonFormats.length > 1) throw new UsageError(`--${jsonFormats[0]} and --${jsonFormats[1]} cannot be combined`);
+  const formats = (['json', 'json-run', 'json-stream', 'restore'] as const).filter((name) => values[name] !== undefined && values[name] !== false);
   if (values.nagios && formats.length > 0) throw new UsageError(`--nagios and --${formats[0]} cannot be combined`);
   if (values.restore !== undefined && values.save !== undefined) throw new UsageError('--save and --restore cannot be combined');
   const action: Action = infoActions[0] ?? (values.restore !== undefined ? 'restore' : 'run');
@@ -216,7 +220,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     output: {
       level: parseLevel(values.level ?? 'INFO', '--level'),
       locale,
-      format: values.nagios ? 'nagios' : values.json ? 'json' : values['json-stream'] ? 'json-stream' : 'table',
+      format: values.nagios ? 'nagios' : values.json ? 'json' : values['json-run'] ? 'json-run' : values['json-stream'] ? 'json-stream' : 'table',
       raw: values.raw ?? false,
       showModule: values['show-module'] ?? false,
       showTestcase: values['show-testcase'] ?? false,

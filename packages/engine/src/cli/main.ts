@@ -12,7 +12,7 @@ import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
 import { nagiosLine, nagiosStates, nagiosState, nagiosUnknown } from './nagios.ts';
-import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
+import { countSummary, exitCodeFor, toJson, toJsonLine, toJsonRun, toTable, visible } from './output.ts';
 import { startProgress, type Progress } from './progress.ts';
 import { saveRun } from './saved-run.ts';
 
@@ -75,10 +75,15 @@ function listTests(locale: string): string {
  * Prints the findings the way the options ask. With --json-stream during a run the lines went out as
  * findings came (`streamed`); what is left then are the summaries.
  */
-function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean): void {
+function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean, run: { domain: string; engineVersion: string; elapsed?: number }): void {
   const shown = visible(findings, output.level);
   if (output.format === 'table') io.stdout(`${toTable(shown, output)}\n`);
   else if (output.format === 'json') io.stdout(`${toJson(shown, output)}\n`);
+  else if (output.format === 'json-run') {
+    // A restored run has no measured time; its last finding's time is the closest there is.
+    const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output)}\n`);
+  }
   else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;
@@ -146,7 +151,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
     io.stdout(`${nagiosLine(domain, findings, (performance.now() - started) / 1000, output.locale)}\n`);
     return nagiosStates[nagiosState(findings)];
   }
-  show(findings, output, io, true);
+  show(findings, output, io, true, { domain, engineVersion, elapsed: (performance.now() - started) / 1000 });
   if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
   return exitCodeFor(findings);
 }
@@ -171,8 +176,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       case 'restore': {
         // Loaded only here: its schema library would be half of the modules every run loads.
         const { restoreRun } = await import('./restore-run.ts');
-        const { findings } = await restoreRun(options.restoreFile!);
-        show(findings, options.output, io, false);
+        const { domain, engine, findings } = await restoreRun(options.restoreFile!);
+        show(findings, options.output, io, false, { domain, engineVersion: engine });
         return exitCodeFor(findings);
       }
       case 'run': {

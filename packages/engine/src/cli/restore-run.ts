@@ -29,7 +29,7 @@ const savedRunSchema = z.object({
 });
 
 /** The findings of a saved run; a file that is not one is a bad argument. */
-export async function restoreRun(path: string): Promise<{ domain: string; findings: Finding[] }> {
+export async function restoreRun(path: string): Promise<{ domain: string; engine: string; findings: Finding[] }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -47,5 +47,5 @@ export async function restoreRun(path: string): Promise<{ domain: string; findin
     const issue = parsed.error.issues[0];
     throw new UsageError(`${path} is not a saved run: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected content'}`);
   }
-  return { domain: parsed.data.domain, findings: parsed.data.findings };
+  return { domain: parsed.data.domain, engine: parsed.data.engine, findings: parsed.data.findings };
 }

@@ -66,6 +66,28 @@ export function testMethods(context: ServiceContext) {
     };
   };
 
+  // Our addition: the run whole, each finding with its tag, arguments and time (docs/results.schema.json, `run`).
+  const reportOf = async (test_id: string, tag: string | undefined) => {
+    const row = await existing(test_id);
+    if (row.progress < 100) throw new MethodError('Test not finished', { test_id, progress: row.progress });
+    const locale = messageLocale(context.languageTags, tag);
+    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+    const findings = entries.map((entry) => {
+      const finding = { module: entry.module, testcase: entry.testcase, tag: entry.tag, level: entry.level as Level, args: JSON.parse(entry.args) as Record<string, string | number | boolean | null>, timestamp: entry.timestamp };
+      return { ...finding, message: context.engine.formatFinding(finding, locale) };
+    });
+    const measured = row.started_at !== null && row.ended_at !== null ? (Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000 : undefined;
+    return {
+      test_id: row.hash_id,
+      domain: row.domain,
+      created_at: timestamp(row.created_at),
+      engine_version: context.engine.engineVersion,
+      elapsed: measured ?? Math.max(0, ...findings.map((f) => f.timestamp)),
+      overall_result: row.overall_result ?? 'ok',
+      findings,
+    };
+  };
+
   const historyFields = {
     offset: optional(nonNegativeInteger),
     limit: optional(nonNegativeInteger),
@@ -90,6 +112,8 @@ export function testMethods(context: ServiceContext) {
     get_test_history: method(object({ ...historyFields, frontend_params: required(object({ domain: required(domainName) })) }), {
       run: ({ frontend_params, ...paging }) => historyOf(frontend_params.domain, paging),
     }),
+
+    get_test_report: method(object({ test_id: required(testId), language }), { acceptsLanguage: true, run: ({ test_id, language: tag }) => reportOf(test_id, tag) }),
 
     // The reference's newer names (Backend 11): a test is a job, its id `job_id`, and results
     // that were bare values come wrapped in an object.
