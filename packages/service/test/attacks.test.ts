@@ -130,7 +130,7 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(foreign.status, 403);
       assert.match(foreign.text, /Requests from other web origins are refused/);
       assert.equal((await raw(h.url, { method: 'POST', body, headers: { ...json, host: `127.0.0.1:${port}`, origin: 'null' } })).status, 403);
-      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `dns.example.org:${port}`, 'DNS.example.org.']) {
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `dns.example.org:${port}`, 'DNS.example.org.']) {
         const same = await raw(h.url, { method: 'POST', body, headers: { ...json, host, origin: `http://${host.toLowerCase()}` } });
         assert.equal(same.status, 200, host);
         assert.deepEqual((JSON.parse(same.text) as { result: unknown }).result, ["default", "ipv4-only"]);

@@ -26,8 +26,9 @@ export function isAllowedHost(header: string | undefined, rules: HostRules): boo
   if (host === undefined || host === '') return false;
   const listen = rules.listenHost.toLowerCase();
   if (host === listen || rules.names.includes(host)) return true;
-  // On loopback, `localhost` is the machine itself: browsers never let a page rebind it.
-  if (host === 'localhost' && (isLoopbackLiteral(listen) || listen === 'localhost' || UNSPECIFIED.has(listen))) return true;
+  // On loopback, `localhost` and the loopback addresses are the machine itself: a page cannot rebind them.
+  const onLoopback = isLoopbackLiteral(listen) || listen === 'localhost' || UNSPECIFIED.has(listen);
+  if (onLoopback && (host === 'localhost' || isLoopbackLiteral(host))) return true;
   // Listening on every address: any address of the machine may be asked for, but never a name.
   return UNSPECIFIED.has(listen) && isIP(host) !== 0;
 }
