@@ -37,13 +37,12 @@ export function isAllowedHost(header: string | undefined, rules: HostRules): boo
 export function isAllowedOrigin(origin: string | undefined, hostHeader: string | undefined): boolean {
   if (origin === undefined) return true;
   if (hostHeader === undefined) return false;
-  let url: URL;
   try {
-    url = new URL(origin);
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`http://${hostHeader}`).host;
   } catch {
     return false;
   }
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === new URL(`http://${hostHeader}`).host;
 }
 
 function isLoopbackLiteral(host: string): boolean {
