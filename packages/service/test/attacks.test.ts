@@ -69,8 +69,9 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(reply.error?.data, [{ path: '/domains', message: tooMany(10_000) }]);
       const grownMiB = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
       console.log(`# 200,000 domains refused in ${tookMs.toFixed(0)} ms; longest poll gap ${gapMs.toFixed(0)} ms; RSS +${grownMiB.toFixed(0)} MiB`);
-      assert.ok(tookMs < 3000, `refused after ${tookMs} ms`);
-      assert.ok(gapMs < 1000, `a poll waited ${gapMs} ms`);
+      // Before the cap this call held every caller for about 21 s; the bounds leave room for a busy machine.
+      assert.ok(tookMs < 4000, `refused after ${tookMs} ms`);
+      assert.ok(gapMs < 2000, `a poll waited ${gapMs} ms`);
       assert.ok(grownMiB < 150, `RSS grew ${grownMiB} MiB`);
     });
 
@@ -80,8 +81,8 @@ for (const target of await testDatabaseTargets()) {
       const reply = outcome as Awaited<ReturnType<Harness['call']>>;
       assert.equal(reply.error, undefined, JSON.stringify(reply.error));
       console.log(`# 10,000 domains stored; ${polls} polls meanwhile, longest gap ${gapMs.toFixed(0)} ms`);
-      // Before: 200,000 domains held every caller for about 21 s, about 1 s per 10,000.
-      assert.ok(gapMs < 750, `a poll waited ${gapMs} ms`);
+      // Typically 130–250 ms here; the bound leaves room for a busy machine, and still fails a freeze.
+      assert.ok(gapMs < 1500, `a poll waited ${gapMs} ms`);
       const status = (await h.call('get_batch_job_result', { batch_id: reply.result })).result as { nb_running: number; nb_finished: number };
       assert.equal(status.nb_running + status.nb_finished, 10_000);
     });
