@@ -2,6 +2,9 @@
 // with its own name in Host, and a page of another site calls it with its origin in Origin. Both are
 // refused, on the JSON-RPC endpoint and the web interface alike; IP literals cannot be rebound.
 import { isIP } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { errorResponse } from './envelope.ts';
+import { invalidRequest } from './errors.ts';
 
 export interface HostRules {
   /** The address the service listens on. */
@@ -47,4 +50,25 @@ export function isAllowedOrigin(origin: string | undefined, hostHeader: string |
 
 function isLoopbackLiteral(host: string): boolean {
   return host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Refuses, before the body is read, every request with a Host or Origin the rules do not allow: HTTP 403,
+ * a JSON-RPC error for a POST, a line of text otherwise. A rebinding page gets nothing, not even a parse error.
+ */
+export function registerHostGuard(app: FastifyInstance, rules: HostRules): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const host = request.headers.host;
+    const reason = !isAllowedHost(host, rules)
+      ? 'This service does not answer to that Host name'
+      : !isAllowedOrigin(request.headers.origin, host)
+        ? 'Requests from other web origins are refused'
+        : undefined;
+    if (reason === undefined) return;
+    reply.header('connection', 'close');
+    if (request.method === 'POST') {
+      return reply.code(403).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
+    }
+    return reply.code(403).type('text/plain; charset=utf-8').send(`${reason}.\n`);
+  });
 }

@@ -1,7 +1,7 @@
 // The HTTP side: POST to any path, Content-Type application/json, a body size limit, and always
 // HTTP 200 with a JSON-RPC body, whatever the client sent.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { isAllowedHost, isAllowedOrigin, type HostRules } from './allowed-hosts.ts';
+import { registerHostGuard, type HostRules } from './allowed-hosts.ts';
 import { errorResponse, type Dispatcher, type Response } from './envelope.ts';
 import { invalidRequest, parseError } from './errors.ts';
 
@@ -38,21 +38,7 @@ export function buildHttpEndpoint(options: HttpEndpointOptions): FastifyInstance
   const send = (reply: FastifyReply, response: Response) =>
     reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response));
 
-  // Checked before the body is read: a rebinding page gets nothing, not even a parse error.
-  app.addHook('onRequest', async (request, reply) => {
-    const host = request.headers.host;
-    const reason = !isAllowedHost(host, options.hosts)
-      ? 'This service does not answer to that Host name'
-      : !isAllowedOrigin(request.headers.origin, host)
-        ? 'Requests from other web origins are refused'
-        : undefined;
-    if (reason === undefined) return;
-    reply.header('connection', 'close');
-    if (request.method === 'POST') {
-      return reply.code(403).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
-    }
-    return reply.code(403).type('text/plain; charset=utf-8').send(`${reason}.\n`);
-  });
+  registerHostGuard(app, options.hosts);
 
   app.post('/*', async (request: FastifyRequest, reply) => {
     const parsed = (request.body ?? { kind: 'not-json' }) as Parsed;
