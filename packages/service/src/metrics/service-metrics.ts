@@ -63,6 +63,16 @@ export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (
   finished.inc({ overall_result: 'ok' }, 0);
   for (const reason of ['died', 'timed_out']) died.inc({ reason }, 0);
 
+  // A child per (method, outcome), so a call costs a map lookup, not prom-client's label hashing.
+  const rpcChildren = new Map<string, { inc(): void }>();
+  const rpcCall = (method: string, outcome: CallOutcome) => {
+    const name = isKnownMethod(method) ? method : 'unknown';
+    const key = `${name} ${outcome}`;
+    let child = rpcChildren.get(key);
+    if (child === undefined) rpcChildren.set(key, (child = rpc.labels({ method: name, outcome })));
+    child.inc();
+  };
+
   return {
     registry,
     agent: {
@@ -78,7 +88,7 @@ export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (
       },
     },
     // A method name the service does not have is counted as 'unknown', so callers cannot grow the label set.
-    rpcCall: (method, outcome) => rpc.inc({ method: isKnownMethod(method) ? method : 'unknown', outcome }),
+    rpcCall,
   };
 }
 

@@ -57,18 +57,32 @@ function isLoopbackLiteral(host: string): boolean {
  * a JSON-RPC error for a POST, a line of text otherwise. A rebinding page gets nothing, not even a parse error.
  */
 export function registerHostGuard(app: FastifyInstance, rules: HostRules): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Clients send the same Host again and again; its verdict is remembered (a bounded set, so a flood of
+  // made-up names cannot grow it).
+  const allowedHeaders = new Set<string>();
+  app.addHook('onRequest', (request, reply, done) => {
     const host = request.headers.host;
-    const reason = !isAllowedHost(host, rules)
-      ? 'This service does not answer to that Host name'
-      : !isAllowedOrigin(request.headers.origin, host)
-        ? 'Requests from other web origins are refused'
-        : undefined;
-    if (reason === undefined) return;
+    const origin = request.headers.origin;
+    let reason: string | undefined;
+    if (host === undefined || !(allowedHeaders.has(host) || remember(allowedHeaders, host, isAllowedHost(host, rules)))) {
+      reason = 'This service does not answer to that Host name';
+    } else if (origin !== undefined && !isAllowedOrigin(origin, host)) {
+      reason = 'Requests from other web origins are refused';
+    }
+    if (reason === undefined) {
+      done();
+      return;
+    }
     reply.header('connection', 'close');
     if (request.method === 'POST') {
-      return reply.code(403).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
+      void reply.code(403).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
+    } else {
+      void reply.code(403).type('text/plain; charset=utf-8').send(`${reason}.\n`);
     }
-    return reply.code(403).type('text/plain; charset=utf-8').send(`${reason}.\n`);
   });
+}
+
+function remember(set: Set<string>, header: string, allowed: boolean): boolean {
+  if (allowed && set.size < 64) set.add(header);
+  return allowed;
 }
