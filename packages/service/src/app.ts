@@ -17,12 +17,15 @@ import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
 import type { MethodDefinition, MethodTable } from './rpc/method.ts';
 import { languageTags } from './validation/language-tags.ts';
 import { dnsLibraryVersion, serviceVersion } from './versions.ts';
+import { registerOperationalRoutes } from './metrics/operational-routes.ts';
+import { createServiceMetrics, type ServiceMetrics } from './metrics/service-metrics.ts';
 import { registerWebInterface } from './web/serve.ts';
 
 export interface RpcService {
   app: FastifyInstance;
   context: ServiceContext;
   methods: MethodTable;
+  metrics: ServiceMetrics;
   close(): Promise<void>;
 }
 
@@ -48,20 +51,25 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
   const methods = new Map<string, MethodDefinition>(
     Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context) }),
   );
+  const metrics = createServiceMetrics(database.db, (name) => methods.has(name));
   const app = buildHttpEndpoint({
     dispatcher: createDispatcher({
       methods,
       languageTags: context.languageTags,
       logError: (reference, error) => console.error(`rpc error ${reference}:`, error),
+      onCall: (method, outcome) => metrics.rpcCall(method, outcome),
     }),
     bodyLimit: config.bodyLimitBytes,
+    hosts: { listenHost: config.listen.host, names: config.allowedHosts },
     logger: options.logger ?? false,
   });
+  registerOperationalRoutes(app, database.db, metrics);
   registerWebInterface(app);
   return {
     app,
     context,
     methods,
+    metrics,
     close: async () => {
       await app.close();
       await database.close();

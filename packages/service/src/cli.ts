@@ -7,8 +7,9 @@ import { createRpcService } from './app.ts';
 import { ConfigError, loadConfig, type ServiceConfig } from './config/service-config.ts';
 
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
-       dns-service agent [--config FILE] [--grace SECONDS]
---grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.`;
+       dns-service agent [--config FILE] [--grace SECONDS] [--metrics HOST:PORT]
+--grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.
+--metrics: serve the agent's /metrics, /healthz and /readyz on HOST:PORT.`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -16,7 +17,7 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, listen: { type: 'string' }, help: { type: 'boolean' }, 'with-agent': { type: 'boolean' }, grace: { type: 'string' } },
+      options: { config: { type: 'string' }, listen: { type: 'string' }, help: { type: 'boolean' }, 'with-agent': { type: 'boolean' }, grace: { type: 'string' }, metrics: { type: 'string' } },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
@@ -24,7 +25,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [command] = parsed.positionals;
   const grace = Number(parsed.values.grace ?? '10');
-  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent') || !(grace >= 0)) {
+  const metricsMatch = parsed.values.metrics === undefined ? undefined : /^\[?([^\]]*)\]?:(\d{1,5})$/.exec(parsed.values.metrics);
+  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent') || !(grace >= 0) || metricsMatch === null || (metricsMatch !== undefined && command !== 'agent')) {
     console.error(usage);
     return parsed.values.help === true ? 0 : 2;
   }
@@ -44,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   if (command === 'agent') {
-    await runAgentProcess(config, grace * 1000, stopped);
+    await runAgentProcess(config, grace * 1000, stopped, metricsMatch === undefined ? {} : { metricsListen: { host: metricsMatch[1] ?? '', port: Number(metricsMatch[2]) } });
     return 0;
   }
   return serve(config, parsed.values['with-agent'] === true, grace * 1000, stopped);
@@ -64,7 +66,7 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
   console.log(`dns-service: web interface on ${address}/`);
   // One database handle for both: on SQLite, one connection serialises their writes.
-  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles }) : undefined;
+  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles, metrics: service.metrics.agent }) : undefined;
   agent?.start();
   if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
   else console.log(`dns-service: no agent in this process: tests wait in queue ${config.lockOnQueue} until \`dns-service agent\` runs on the same database (or serve with --with-agent)`);

@@ -2,9 +2,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { writeConfigFixture } from './config-fixture.ts';
+import { scrape } from './prometheus-scrape.ts';
 
 const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
 
@@ -30,4 +32,31 @@ test('agent with a bad grace period names the usage and exits 2', async () => {
   const [code] = (await once(child, 'exit')) as [number | null];
   assert.equal(code, 2);
   assert.match(stderr, /dns-service agent \[--config FILE\]/);
+});
+
+test('agent --metrics HOST:PORT serves its own /metrics and /readyz, behind the Host check', async () => {
+  const config = writeConfigFixture();
+  const child = spawn(process.execPath, [bin, 'agent', '--config', config, '--grace', '1', '--metrics', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    let base = '';
+    for await (const line of lines) {
+      base = /agent metrics on (http:\/\/\S+)\/metrics$/.exec(line)?.[1] ?? '';
+      if (base !== '') break;
+    }
+    const metrics = await scrape(base);
+    assert.equal(metrics.value('dns_health_agents_alive'), 1, 'its own heartbeat');
+    assert.ok(metrics.names.includes('dns_health_dns_queries_total'));
+    assert.equal((await fetch(new URL('/readyz', base))).status, 200);
+    const { port } = new URL(base);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/metrics', headers: { host: `attacker.example:${port}` } }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end();
+    });
+    assert.equal(rebound, 403);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
 });

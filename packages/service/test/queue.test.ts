@@ -129,5 +129,15 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(outcomes.filter((o) => 'created' in o).length, 1, JSON.stringify(outcomes));
       assert.equal(outcomes.filter((o) => 'running' in o).length, 3);
     });
+
+    test('the same race on the path the service takes (on SQLite, one synchronous stretch while a Kysely transaction may be open)', async () => {
+      const { db, dialect, sqlite } = database;
+      assert.equal(await addUser(db, 'racer2', 'key'), true);
+      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => createBatch(db, dialect, 'racer2', [params(`race2-${n}.se`, 5), params(`race2-${n}b.se`, 5)], sqlite)));
+      assert.equal(outcomes.filter((o) => 'created' in o).length, 1, JSON.stringify(outcomes));
+      assert.equal(outcomes.filter((o) => 'running' in o).length, 3);
+      const created = outcomes.find((o) => 'created' in o) as { created: number };
+      assert.equal((await db.selectFrom('dh_test').select('id').where('batch_id', '=', created.created).execute()).length, 2);
+    });
   });
 }

@@ -8,9 +8,9 @@ import { locales } from '../catalogue/catalogue.ts';
 
 export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
-  '                [--level LEVEL] [--locale xx] [--json | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
+  '                [--level LEVEL] [--locale xx] [--json | --json-run | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
   '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
-  '                [--save file] [--chain-json file] [--chain-svg file]\n' +
+  '                [--save file] [--nagios] [--chain-json file] [--chain-svg file]\n' +
   '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options] [--chain-json file] [--chain-svg file]\n' +
   '       dnscheck --version | --list-tests [--locale xx] | --dump-profile [--profile file] [--no-ipv4] [--no-ipv6]';
 
@@ -31,6 +31,8 @@ What to show
   --level LEVEL       the lowest level shown: DEBUG3..DEBUG, INFO (default), NOTICE, WARNING, ERROR, CRITICAL
   --locale xx         language of the messages and headers: ${locales.join(', ')} (default en)
   --json              one JSON array of findings instead of a table
+  --json-run          one JSON object for the run: engine version, domain, elapsed time and findings
+                      (docs/results.schema.json describes it and --json)
   --json-stream       one JSON object per line, each finding as it is made
   --raw               tags and arguments instead of text (with --json: no message field)
   --show-module       a Module column in the table
@@ -38,6 +40,8 @@ What to show
   --elapsed           a column with the second each finding came, and the run's time at the end
   --count             the number of findings per level at the end
   --no-progress       no progress on stderr (a bar on a terminal, plain lines otherwise)
+  --nagios            be a monitoring plugin: one status line (OK, WARNING, CRITICAL, UNKNOWN) with
+                      performance data, exit code 0, 1, 2 or 3, no progress
 
 Saved runs
   --save file         also write the run to file: findings with arguments, the profile, every query and answer
@@ -54,7 +58,7 @@ Other
   -h, --help          this text
 
 Exit code: 0 when nothing is worse than NOTICE, 3 WARNING, 4 ERROR, 5 CRITICAL; 2 for a bad argument,
-1 when the test could not finish.`;
+1 when the test could not finish. With --nagios: 0 OK, 1 WARNING, 2 CRITICAL (ERROR or CRITICAL), 3 UNKNOWN.`;
 
 export const wantsHelp = (argv: readonly string[]): boolean => argv.some((arg) => arg === '--help' || arg === '-h');
 
@@ -64,7 +68,7 @@ export type Action = 'run' | 'restore' | 'version' | 'list-tests' | 'dump-profil
 export interface OutputOptions {
   level: Level;
   locale: string;
-  format: 'table' | 'json' | 'json-stream';
+  format: 'table' | 'json' | 'json-run' | 'json-stream' | 'nagios';
   raw: boolean;
   showModule: boolean;
   showTestcase: boolean;
@@ -137,6 +141,7 @@ const optionSpecs = {
   level: { type: 'string' },
   locale: { type: 'string' },
   json: { type: 'boolean' },
+  'json-run': { type: 'boolean' },
   'json-stream': { type: 'boolean' },
   raw: { type: 'boolean' },
   'show-module': { type: 'boolean' },
@@ -144,6 +149,7 @@ const optionSpecs = {
   elapsed: { type: 'boolean' },
   count: { type: 'boolean' },
   'no-progress': { type: 'boolean' },
+  nagios: { type: 'boolean' },
   'stop-level': { type: 'string' },
   save: { type: 'string' },
   restore: { type: 'string' },
@@ -199,7 +205,10 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
   const { values, positionals } = parsed;
   const infoActions = (['version', 'list-tests', 'dump-profile'] as const).filter((name) => values[name]);
   if (infoActions.length > 1) throw new UsageError(`--${infoActions[0]} and --${infoActions[1]} cannot be combined`);
-  if (values.json && values['json-stream']) throw new UsageError('--json and --json-stream cannot be combined');
+  const jsonFormats = (['json', 'json-run', 'json-stream'] as const).filter((name) => values[name]);
+  if (jsonFormats.length > 1) throw new UsageError(`--${jsonFormats[0]} and --${jsonFormats[1]} cannot be combined`);
+  const formats = (['json', 'json-run', 'json-stream', 'restore'] as const).filter((name) => values[name] !== undefined && values[name] !== false);
+  if (values.nagios && formats.length > 0) throw new UsageError(`--nagios and --${formats[0]} cannot be combined`);
   if (values.restore !== undefined && values.save !== undefined) throw new UsageError('--save and --restore cannot be combined');
   const action: Action = infoActions[0] ?? (values.restore !== undefined ? 'restore' : 'run');
   const needsDomain = infoActions.length === 0 && values.restore === undefined;
@@ -219,14 +228,14 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     output: {
       level: parseLevel(values.level ?? 'INFO', '--level'),
       locale,
-      format: values.json ? 'json' : values['json-stream'] ? 'json-stream' : 'table',
+      format: values.nagios ? 'nagios' : values.json ? 'json' : values['json-run'] ? 'json-run' : values['json-stream'] ? 'json-stream' : 'table',
       raw: values.raw ?? false,
       showModule: values['show-module'] ?? false,
       showTestcase: values['show-testcase'] ?? false,
       elapsed: values.elapsed ?? false,
       count: values.count ?? false,
     },
-    progress: !values['no-progress'],
+    progress: !values['no-progress'] && !values.nagios,
     ...(values['stop-level'] !== undefined && { stopLevel: parseLevel(values['stop-level'], '--stop-level') }),
     ...(values.save !== undefined && { saveFile: values.save }),
     ...(values.restore !== undefined && { restoreFile: values.restore }),

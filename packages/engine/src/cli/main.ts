@@ -11,7 +11,8 @@ import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '..
 import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
-import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
+import { nagiosLine, nagiosStates, nagiosState, nagiosUnknown } from './nagios.ts';
+import { countSummary, exitCodeFor, toJson, toJsonLine, toJsonRun, toTable, visible } from './output.ts';
 import { startProgress, type Progress } from './progress.ts';
 import { saveRun } from './saved-run.ts';
 
@@ -74,10 +75,15 @@ function listTests(locale: string): string {
  * Prints the findings the way the options ask. With --json-stream during a run the lines went out as
  * findings came (`streamed`); what is left then are the summaries.
  */
-function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean): void {
+function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean, run: { domain: string; engineVersion: string; elapsed?: number }): void {
   const shown = visible(findings, output.level);
   if (output.format === 'table') io.stdout(`${toTable(shown, output)}\n`);
   else if (output.format === 'json') io.stdout(`${toJson(shown, output)}\n`);
+  else if (output.format === 'json-run') {
+    // A restored run has no measured time; its last finding's time is the closest there is.
+    const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output)}\n`);
+  }
   else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;
@@ -111,6 +117,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   };
 
   let findings: Finding[];
+  const started = performance.now();
   try {
     findings = await runTests(
       { domain, nameservers, dsInfo: options.dsInfo, profile },
@@ -144,7 +151,11 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
     const { writeChain } = await import('../chain/write-chain.ts');
     await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain, exchanges });
   }
-  show(findings, output, io, true);
+  if (output.format === 'nagios') {
+    io.stdout(`${nagiosLine(domain, findings, (performance.now() - started) / 1000, output.locale)}\n`);
+    return nagiosStates[nagiosState(findings)];
+  }
+  show(findings, output, io, true, { domain, engineVersion, elapsed: (performance.now() - started) / 1000 });
   if (stop.signal.aborted) io.stderr(`${uiText('stopped', output.locale, { level: options.stopLevel ?? '' })}\n`);
   return exitCodeFor(findings);
 }
@@ -174,9 +185,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
           const { writeChain } = await import('../chain/write-chain.ts');
           await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) });
         }
-        const { findings } = saved;
-        show(findings, options.output, io, false);
-        return exitCodeFor(findings);
+        show(saved.findings, options.output, io, false, { domain: saved.domain, engineVersion: saved.engine });
+        return exitCodeFor(saved.findings);
       }
       case 'run': {
         const code = await run(options, io);
@@ -185,6 +195,11 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       }
     }
   } catch (error) {
+    // A monitoring system reads stdout and the exit code only: anything that stopped the check is UNKNOWN.
+    if (argv.includes('--nagios')) {
+      io.stdout(`${nagiosUnknown(error instanceof UsageError ? error.message : `the check could not run: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+      return nagiosStates.UNKNOWN;
+    }
     if (!(error instanceof UsageError)) throw error;
     io.stderr(`dnscheck: ${error.message}\n${usage}\n`);
     return 2;

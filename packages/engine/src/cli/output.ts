@@ -28,6 +28,15 @@ export function toJson(findings: readonly Finding[], output: OutputOptions): str
   return JSON.stringify(findings.map((f) => jsonObject(f, output)), null, 2);
 }
 
+/** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
+export function toJsonRun(run: { domain: string; engineVersion: string; elapsed: number }, findings: readonly Finding[], output: OutputOptions): string {
+  return JSON.stringify(
+    { engine_version: run.engineVersion, domain: run.domain, elapsed: Math.round(run.elapsed * 1000) / 1000, findings: findings.map((f) => jsonObject(f, output)) },
+    null,
+    2,
+  );
+}
+
 export function toJsonLine(finding: Finding, output: OutputOptions): string {
   return JSON.stringify(jsonObject(finding, output));
 }

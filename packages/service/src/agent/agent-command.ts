@@ -5,6 +5,10 @@ import { loadProfiles } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { migrations, PRODUCT } from '../db/migrations.ts';
 import type { ServiceSchema } from '../db/schema.ts';
+import Fastify from 'fastify';
+import { registerOperationalRoutes } from '../metrics/operational-routes.ts';
+import { createServiceMetrics } from '../metrics/service-metrics.ts';
+import { registerHostGuard } from '../rpc/allowed-hosts.ts';
 import { Agent, type AgentOptions } from './agent.ts';
 import { Backoff } from './backoff.ts';
 
@@ -13,17 +17,27 @@ export async function runAgentProcess(
   config: ServiceConfig,
   graceMs: number,
   stopped: Promise<void>,
-  options: Pick<AgentOptions, 'runTests' | 'leaseSeconds'> = {},
+  options: Pick<AgentOptions, 'runTests' | 'leaseSeconds'> & { metricsListen?: { host: string; port: number } } = {},
 ): Promise<void> {
   const profiles = loadProfiles(config.profiles);
   const database = await openWhenAvailable(config.databaseUrl, stopped);
   if (database === undefined) return;
   try {
     await migrateToLatest(database, PRODUCT, migrations);
-    const agent = new Agent({ ...options, database, config, profiles });
+    const { metricsListen, ...agentOptions } = options;
+    // With --metrics, this process's own counters (its tests, its DNS queries) are served over HTTP.
+    const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false);
+    const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }) });
     agent.start();
     console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})`);
+    const server = metrics === undefined ? undefined : Fastify({ logger: false });
+    if (server !== undefined && metrics !== undefined && metricsListen !== undefined) {
+      registerHostGuard(server, { listenHost: metricsListen.host, names: config.allowedHosts });
+      registerOperationalRoutes(server, database.db, metrics);
+      console.log(`dns-service: agent metrics on ${await server.listen(metricsListen)}/metrics`);
+    }
     await stopped;
+    await server?.close();
     await agent.stop(graceMs);
   } finally {
     await database.close();

@@ -8,7 +8,9 @@ import type { Database } from '@app/database';
 import { analyseChain, runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import { claimNextTest, claimOrphanedTest, finishTest, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
+import { claimNextTest, claimOrphanedTest, finishTest, overallResult, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import type { AgentMetrics } from '../metrics/service-metrics.ts';
 import { rootHintsOf } from '../config/root-hints.ts';
 import type { ServiceSchema } from '../db/schema.ts';
 import { testDied, unableToFinish } from './backend-entries.ts';
@@ -34,6 +36,8 @@ export interface AgentOptions {
   /** Seconds a claim holds without renewal; renewed three times within it. */
   leaseSeconds?: number;
   log?: (line: string) => void;
+  /** Told of tests started and finished and of DNS queries (the service's /metrics). */
+  metrics?: AgentMetrics;
 }
 
 interface RunningTest {
@@ -60,6 +64,7 @@ export class Agent {
   readonly #claimant: Claimant;
   readonly #capacity: number;
   readonly #log: (line: string) => void;
+  readonly #metrics: AgentMetrics | undefined;
   readonly #running = new Map<number, RunningTest>();
   #stopping = false;
   #loop: Promise<void> | undefined;
@@ -77,6 +82,7 @@ export class Agent {
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
+    this.#metrics = options.metrics;
   }
 
   /** Tests running now. */
@@ -87,6 +93,7 @@ export class Agent {
   start(): void {
     if (this.#loop !== undefined) return;
     this.#heartbeat = setInterval(() => void this.#renew(), (this.#claimant.leaseSeconds * 1000) / 3);
+    void this.#beat();
     this.#loop = this.#claimLoop();
   }
 
@@ -108,6 +115,7 @@ export class Agent {
       test.controller.abort(new Error('the agent is stopping'));
     }
     clearInterval(this.#heartbeat);
+    await removeHeartbeat(this.#database.db, this.name).catch(() => undefined);
     if (left.length === 0) return;
     try {
       await releaseTests(this.#database.db, this.name, left.map((test) => test.claimed.id));
@@ -165,7 +173,9 @@ export class Agent {
     const maxSeconds = this.#config.maxExecutionSeconds;
     let entries: Finding[];
     let chain: string | undefined;
+    let died: 'died' | 'timed_out' | undefined;
     if (claimed.attempts > 1 + this.#config.maximalRetries) {
+      died = 'died';
       this.#log(`test ${claimed.hashId} was cut short ${claimed.attempts - 1} times; it is finished as died`);
       entries = [testDied(0)];
     } else {
@@ -173,6 +183,8 @@ export class Agent {
       const progress = new ProgressWriter((percent) => reportProgress(this.#database.db, claimed.hashId, percent));
       const evidence = new RunEvidence((activity) => writeActivity(this.#database.db, claimed.hashId, activity));
       test.evidence = evidence;
+      const metrics = this.#metrics;
+      metrics?.testStarted();
       try {
         const input = engineInput(claimed.params, this.#profiles);
         const exchanges: Exchange[] = [];
@@ -180,10 +192,11 @@ export class Agent {
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
           ...hooks,
-          // The chain is read from the same exchanges the evidence keeps.
+          // The evidence, the chain and the metrics all read the same exchanges.
           onExchange: (exchange) => {
             hooks.onExchange?.(exchange);
             exchanges.push(exchange);
+            metrics?.dnsQuery(exchange.reply !== undefined);
           },
           signal: controller.signal,
         });
@@ -194,9 +207,11 @@ export class Agent {
         if (controller.signal.reason instanceof ExecutionTimeout) {
           this.#log(`test ${claimed.hashId} (${claimed.params.domain}) ran past ${maxSeconds} s and was stopped`);
           entries = [unableToFinish(maxSeconds)];
+          died = 'timed_out';
         } else {
           this.#log(`test ${claimed.hashId} (${claimed.params.domain}) failed: ${describe(error)}`);
           entries = [testDied(elapsed())];
+          died = 'died';
         }
       } finally {
         clearTimeout(timer);
@@ -204,7 +219,10 @@ export class Agent {
       }
       await progress.idle();
     }
-    await this.#store(test, entries, chain);
+    if (await this.#store(test, entries, chain)) {
+      this.#metrics?.testFinished(overallResult(entries.map((e) => e.level)), elapsed());
+      if (died !== undefined) this.#metrics?.testDied(died);
+    }
   }
 
   /** The delegation and DNSSEC chain read from the run's queries, as JSON text; a failure only loses the chain. */
@@ -217,8 +235,8 @@ export class Agent {
     }
   }
 
-  /** Stores the results, trying again while the database is away, until stored or given back. */
-  async #store(test: RunningTest, entries: Finding[], chain?: string): Promise<void> {
+  /** Stores the results, trying again while the database is away, until stored (true) or given back. */
+  async #store(test: RunningTest, entries: Finding[], chain?: string): Promise<boolean> {
     const backoff = new Backoff();
     while (!test.released.signal.aborted) {
       try {
@@ -227,16 +245,26 @@ export class Agent {
           // The findings stand without it: a log that cannot be stored is said, not retried.
           await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) => this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`));
         }
-        return;
+        return finished;
       } catch (error) {
         const wait = backoff.next();
         this.#log(`cannot store the results of test ${test.claimed.hashId} (${describe(error)}); trying again in ${wait} ms`);
         await delay(wait, undefined, { signal: test.released.signal }).catch(() => undefined);
       }
     }
+    return false;
+  }
+
+  async #beat(): Promise<void> {
+    try {
+      await recordHeartbeat(this.#database.db, this.name);
+    } catch (error) {
+      this.#log(`cannot record the heartbeat (${describe(error)})`);
+    }
   }
 
   async #renew(): Promise<void> {
+    await this.#beat();
     try {
       await renewLeases(this.#database.db, this.#claimant, [...this.#running.keys()]);
     } catch (error) {

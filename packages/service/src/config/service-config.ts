@@ -32,6 +32,10 @@ export interface ServiceConfig {
   /** Root hints file for the resolver; the IANA root servers when unset. */
   rootHintsFile?: string;
   bodyLimitBytes: number;
+  /** Most domains one add_batch_job may hold. */
+  maxBatchSize: number;
+  /** Host names, besides the listen address, that the service answers to (DNS rebinding guard). */
+  allowedHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -108,7 +112,23 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     maximalRetries: int('maximal_number_of_retries', service('maximal_number_of_retries'), 1),
     ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
+    maxBatchSize: positive('RPCAPI.max_batch_size', int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000)),
+    allowedHosts: hostNames(env.DNS_SERVICE_ALLOWED_HOSTS ?? get('RPCAPI', 'allowed_hosts') ?? ''),
   };
+}
+
+function positive(what: string, value: number): number {
+  if (value < 1) throw new ConfigError(`${what} must be at least 1`);
+  return value;
+}
+
+/** A list of host names separated by spaces or commas, lower case, without a final dot. */
+function hostNames(text: string): string[] {
+  const names = text.split(/[\s,]+/).filter((name) => name !== '').map((name) => name.toLowerCase().replace(/\.$/, ''));
+  for (const name of names) {
+    if (!/^[a-z0-9_.:[\]-]+$/.test(name)) throw new ConfigError(`RPCAPI.allowed_hosts has "${name}", which is not a host name`);
+  }
+  return names;
 }
 
 function databaseUrlFromIni(get: (section: string, key: string) => string | undefined, base: string, env: Env): string {

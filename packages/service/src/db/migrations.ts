@@ -83,4 +83,14 @@ export const migrations: Record<string, ProductMigration> = {
         .execute();
     },
   },
+  '0005_agent_heartbeats': {
+    up: async (db) => {
+      // Idle agents hold no lease, so "is any agent alive" needs a heartbeat of its own.
+      await db.schema
+        .createTable('dh_agent')
+        .addColumn('name', 'varchar(100)', (c) => c.primaryKey())
+        .addColumn('seen_at', 'varchar(32)', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

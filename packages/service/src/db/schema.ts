@@ -65,6 +65,12 @@ export interface UserTable {
   api_key_hash: string;
 }
 
+/** Each agent's last heartbeat, for `agents_alive` and /readyz. */
+export interface AgentTable {
+  name: string;
+  seen_at: string;
+}
+
 export interface ServiceSchema {
   dh_test: TestTable;
   dh_result_entry: ResultEntryTable;
@@ -72,4 +78,5 @@ export interface ServiceSchema {
   dh_test_chain: TestChainTable;
   dh_batch: BatchTable;
   dh_user: UserTable;
+  dh_agent: AgentTable;
 }

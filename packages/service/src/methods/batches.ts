@@ -1,11 +1,11 @@
 // add_api_user (administrative), add_batch_job (authenticated), get_batch_job_result.
-import { batchStatus, createBatch } from '../db/batches.ts';
+import { batchTests, createBatch, finishedAndRunning } from '../db/batches.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { addUser, verifyUser } from '../db/users.ts';
 import { MethodError } from '../rpc/errors.ts';
 import { method, type CallContext } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
-import { arrayOf, object, optional, required } from '../validation/schema.ts';
+import { arrayOf, boolean, object, optional, required } from '../validation/schema.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
 
@@ -24,49 +24,72 @@ function onlyFromLoopback(call: CallContext): void {
 
 export function batchMethods(context: ServiceContext) {
   const { db, dialect } = context.database;
+  const userParams = object({ username: required(username), api_key: required(apiKey) });
+  const createUser = async ({ username: name, api_key }: { username: string; api_key: string }) => {
+    if (!(await addUser(db, name, api_key))) throw new MethodError('User already exists', { username: name });
+    return 1;
+  };
+  const batchParams = object({
+    username: required(username),
+    api_key: required(apiKey),
+    domains: required(arrayOf(domainName, { min: 1, max: context.config.maxBatchSize })),
+    test_params: optional(object(testParamFields(context.profiles))),
+  });
+  const createBatchJob = async ({ username: name, api_key, domains, test_params }: { username: string; api_key: string; domains: string[]; test_params?: Parameters<typeof normaliseTestParams>[1] }) => {
+    if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });
+    const tests = domains.map((domain: string) => normaliseTestParams(domain, test_params ?? {}, context.profiles, BATCH_PRIORITY));
+    const outcome = await createBatch(db, dialect, name, tests, context.database.sqlite);
+    if ('running' in outcome) {
+      throw new MethodError('Batch job still running', {
+        creation_time: deprecatedTimestamp(outcome.running.created_at),
+        created_at: timestamp(outcome.running.created_at),
+        batch_id: outcome.running.id,
+      });
+    }
+    return outcome.created;
+  };
+  const testsOf = async (batch_id: number) => {
+    const tests = await batchTests(db, batch_id);
+    if (tests === undefined) throw new MethodError('Unknown batch', { batch_id });
+    return tests;
+  };
+
   const methods = {
-    add_api_user: method(object({ username: required(username), api_key: required(apiKey) }), {
-      guard: onlyFromLoopback,
-      run: async ({ username: name, api_key }) => {
-        if (!(await addUser(db, name, api_key))) throw new MethodError('User already exists', { username: name });
-        return 1;
-      },
-    }),
-
-    add_batch_job: method(object({
-        username: required(username),
-        api_key: required(apiKey),
-        domains: required(arrayOf(domainName, { min: 1 })),
-        test_params: optional(object(testParamFields(context.profiles))),
-      }), {
-      run: async ({ username: name, api_key, domains, test_params }) => {
-        if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });
-        const tests = domains.map((domain: string) => normaliseTestParams(domain, test_params ?? {}, context.profiles, BATCH_PRIORITY));
-        const outcome = await createBatch(db, dialect, name, tests);
-        if ('running' in outcome) {
-          throw new MethodError('Batch job still running', {
-            creation_time: deprecatedTimestamp(outcome.running.created_at),
-            created_at: timestamp(outcome.running.created_at),
-            batch_id: outcome.running.id,
-          });
-        }
-        return outcome.created;
-      },
-    }),
-
+    add_api_user: method(userParams, { guard: onlyFromLoopback, run: createUser }),
+    add_batch_job: method(batchParams, { run: createBatchJob }),
     get_batch_job_result: method(object({ batch_id: required(batchId) }), {
-      run: async ({ batch_id }) => {
-        const status = await batchStatus(db, batch_id);
-        if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
-        return status;
+      run: async ({ batch_id }) => finishedAndRunning(await testsOf(batch_id)),
+    }),
+    // The reference's newer names (Backend 11).
+    user_create: method(userParams, { guard: onlyFromLoopback, run: async (params) => ({ success: await createUser(params) }) }),
+    batch_create: method(batchParams, { run: async (params) => ({ batch_id: await createBatchJob(params) }) }),
+    batch_status: method(object({
+        batch_id: required(batchId),
+        list_waiting_tests: optional(boolean),
+        list_running_tests: optional(boolean),
+        list_finished_tests: optional(boolean),
+      }), {
+      run: async ({ batch_id, list_waiting_tests, list_running_tests, list_finished_tests }) => {
+        const tests = await testsOf(batch_id);
+        const waiting = tests.filter((t) => t.progress === 0).map((t) => t.hash_id);
+        const running = tests.filter((t) => t.progress > 0 && t.progress < 100).map((t) => t.hash_id);
+        const finished = tests.filter((t) => t.progress === 100).map((t) => t.hash_id);
+        return {
+          waiting_count: waiting.length,
+          running_count: running.length,
+          finished_count: finished.length,
+          ...(list_waiting_tests === true ? { waiting_tests: waiting } : {}),
+          ...(list_running_tests === true ? { running_tests: running } : {}),
+          ...(list_finished_tests === true ? { finished_tests: finished } : {}),
+        };
       },
     }),
   };
-  const { add_api_user, add_batch_job, ...always } = methods;
-  // A disabled method is simply absent, which the client sees as -32601.
+  const { add_api_user, add_batch_job, user_create, batch_create, ...always } = methods;
+  // A disabled method is simply absent, under either name, which the client sees as -32601.
   return {
     ...always,
-    ...(context.config.enableAddApiUser ? { add_api_user } : {}),
-    ...(context.config.enableAddBatchJob ? { add_batch_job } : {}),
+    ...(context.config.enableAddApiUser ? { add_api_user, user_create } : {}),
+    ...(context.config.enableAddBatchJob ? { add_batch_job, batch_create } : {}),
   };
 }

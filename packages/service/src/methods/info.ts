@@ -6,20 +6,21 @@ import type { ServiceContext } from './context.ts';
 const none = object({});
 
 export function infoMethods(context: ServiceContext) {
+  const versions = () =>
+    Promise.resolve({
+      service_ldns: context.versions.dns,
+      service_backend: context.versions.backend,
+      service_engine: context.engine.engineVersion,
+    });
+  const profileNames = () => Promise.resolve([...context.profiles.values()].filter((p) => p.public).map((p) => p.name).sort());
+  const languageTags = () => Promise.resolve([...context.languageTags.tags]);
   return {
-    version_info: method(none, {
-      run: () =>
-        Promise.resolve({
-          service_ldns: context.versions.dns,
-          service_backend: context.versions.backend,
-          service_engine: context.engine.engineVersion,
-        }),
-    }),
-    profile_names: method(none, {
-      run: () => Promise.resolve([...context.profiles.values()].filter((p) => p.public).map((p) => p.name).sort()),
-    }),
-    get_language_tags: method(none, {
-      run: () => Promise.resolve([...context.languageTags.tags]),
-    }),
+    version_info: method(none, { run: versions }),
+    profile_names: method(none, { run: profileNames }),
+    get_language_tags: method(none, { run: languageTags }),
+    // The reference's newer names (Backend 11): the same answers, the lists wrapped in an object.
+    system_versions: method(none, { run: versions }),
+    conf_profiles: method(none, { run: async () => ({ profiles: await profileNames() }) }),
+    conf_languages: method(none, { run: async () => ({ languages: await languageTags() }) }),
   };
 }

@@ -21,21 +21,23 @@ async function lookup<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function lookupMethods(context: ServiceContext) {
+  const hostParams = object({ hostname: required(hostname) });
+  const hostAddresses = async ({ hostname: host }: { hostname: { given: string; name: string } }) => {
+    const { ipv4, ipv6 } = await lookup(host.name, () => context.engine.hostAddresses(host.name));
+    const addresses = [...ipv4, ...ipv6];
+    if (addresses.length === 0) return [{ [host.given]: '0.0.0.0' }];
+    return addresses.map((address) => ({ [host.given]: address }));
+  };
+  const parentParams = object({ domain: required(domainName), language: optional(languageTag(context.languageTags)) });
+  const parentData = async ({ domain }: { domain: string }) => {
+    const { ns_list, ds_list } = await lookup(domain, () => context.engine.parentData(domain));
+    return { ns_list, ds_list };
+  };
   return {
-    get_host_by_name: method(object({ hostname: required(hostname) }), {
-      run: async ({ hostname: host }) => {
-        const { ipv4, ipv6 } = await lookup(host.name, () => context.engine.hostAddresses(host.name));
-        const addresses = [...ipv4, ...ipv6];
-        if (addresses.length === 0) return [{ [host.given]: '0.0.0.0' }];
-        return addresses.map((address) => ({ [host.given]: address }));
-      },
-    }),
-    get_data_from_parent_zone: method(object({ domain: required(domainName), language: optional(languageTag(context.languageTags)) }), {
-      acceptsLanguage: true,
-      run: async ({ domain }) => {
-        const { ns_list, ds_list } = await lookup(domain, () => context.engine.parentData(domain));
-        return { ns_list, ds_list };
-      },
-    }),
+    get_host_by_name: method(hostParams, { run: hostAddresses }),
+    get_data_from_parent_zone: method(parentParams, { acceptsLanguage: true, run: parentData }),
+    // The reference's newer names (Backend 11).
+    lookup_address_records: method(hostParams, { run: async (params) => ({ address_records: await hostAddresses(params) }) }),
+    lookup_delegation_data: method(parentParams, { acceptsLanguage: true, run: parentData }),
   };
 }

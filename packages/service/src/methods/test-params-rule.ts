@@ -1,15 +1,15 @@
 // The params that describe a test, shared by start_domain_test and add_batch_job's test_params.
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { TestParams } from '../db/test-params.ts';
-import { clientId, clientVersion, dsInfo, nameServer, priority, profileName, queue } from '../validation/data-types.ts';
+import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queue } from '../validation/data-types.ts';
 import { arrayOf, boolean, optional } from '../validation/schema.ts';
 
 export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
   return {
     ipv4: optional(boolean),
     ipv6: optional(boolean),
-    nameservers: optional(arrayOf(nameServer)),
-    ds_info: optional(arrayOf(dsInfo)),
+    nameservers: optional(arrayOf(nameServer, { max: MAX_NAME_SERVERS })),
+    ds_info: optional(arrayOf(dsInfo, { max: MAX_DS_RECORDS })),
     profile: optional(profileName(new Set(profiles.keys()))),
     client_id: optional(clientId),
     client_version: optional(clientVersion),

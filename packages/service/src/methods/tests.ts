@@ -1,8 +1,9 @@
-// start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, and our get_test_chain.
+// start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, the
+// reference's newer names for them, and our get_test_report and get_test_chain.
 import type { ChainAnalysis, Level } from '@app/engine';
-import { enqueueTest, findTest, progressReader, resultEntries, testChain, testHistory } from '../db/tests.ts';
-import type { TestParams } from '../db/test-params.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testChain, testHistory, type HistoryFilter } from '../db/tests.ts';
 import { reportedTestCase } from '../test-case.ts';
+import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
@@ -26,59 +27,92 @@ export function testMethods(context: ServiceContext) {
     return row;
   };
 
+  const startParams = object({ domain: required(domainName), ...testParamFields(context.profiles), language });
+  const startTest = ({ domain, ...given }: { domain: string } & Parameters<typeof normaliseTestParams>[1]) =>
+    enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds);
+
+  const progressOf = async (test_id: string) => {
+    const progress = await testProgress(test_id);
+    if (progress === undefined) throw new MethodError('Test not found', { test_id });
+    return progress;
+  };
+
+  const paramsOf = async (test_id: string) => JSON.parse((await existing(test_id)).params) as TestParams;
+
+  const resultsOf = async (id: string, tag: string | undefined) => {
+    const row = await existing(id);
+    if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
+    const engine = context.engine;
+    const locale = messageLocale(context.languageTags, tag);
+    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+    const results = entries.map((entry) => {
+      const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
+      const testcase = reportedTestCase(entry.testcase);
+      const finding = { module: entry.module, testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
+      const result: Record<string, string> = {
+        module: entry.module,
+        message: engine.formatFinding(finding, locale),
+        level: entry.level,
+        testcase,
+      };
+      if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
+      return result;
+    });
+    // As the reference builds it: one description for each test case the results name.
+    const descriptions = Object.fromEntries([...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
+    return {
+      creation_time: deprecatedTimestamp(row.created_at),
+      created_at: timestamp(row.created_at),
+      hash_id: row.hash_id,
+      params: JSON.parse(row.params) as TestParams,
+      results,
+      testcase_descriptions: descriptions,
+    };
+  };
+
+  // Our addition: the run whole, each finding with its tag, arguments and time (docs/results.schema.json, `run`).
+  const reportOf = async (test_id: string, tag: string | undefined) => {
+    const row = await existing(test_id);
+    if (row.progress < 100) throw new MethodError('Test not finished', { test_id, progress: row.progress });
+    const locale = messageLocale(context.languageTags, tag);
+    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+    const findings = entries.map((entry) => {
+      const finding = { module: entry.module, testcase: reportedTestCase(entry.testcase), tag: entry.tag, level: entry.level as Level, args: JSON.parse(entry.args) as Record<string, string | number | boolean | null>, timestamp: entry.timestamp };
+      return { ...finding, message: context.engine.formatFinding(finding, locale) };
+    });
+    const measured = row.started_at !== null && row.ended_at !== null ? (Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000 : undefined;
+    return {
+      test_id: row.hash_id,
+      domain: row.domain,
+      created_at: timestamp(row.created_at),
+      engine_version: context.engine.engineVersion,
+      elapsed: measured ?? Math.max(0, ...findings.map((f) => f.timestamp)),
+      overall_result: row.overall_result ?? 'ok',
+      findings,
+    };
+  };
+
+  const historyFields = {
+    offset: optional(nonNegativeInteger),
+    limit: optional(nonNegativeInteger),
+    filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
+  };
+  const historyOf = async (domain: string, { offset, limit, filter }: { offset?: number; limit?: number; filter?: HistoryFilter }) => {
+    const rows = await testHistory(db, domain, filter ?? 'all', offset ?? 0, limit ?? 200);
+    return rows.map((row) => ({
+      id: row.hash_id,
+      creation_time: deprecatedTimestamp(row.created_at),
+      created_at: timestamp(row.created_at),
+      undelegated: Boolean(row.undelegated),
+      overall_result: row.overall_result ?? 'ok',
+    }));
+  };
+
   return {
-    start_domain_test: method(object({ domain: required(domainName), ...testParamFields(context.profiles), language }), {
-      acceptsLanguage: true,
-      run: ({ domain, ...given }) =>
-        enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds),
-    }),
-
-    test_progress: method(object({ test_id: required(testId) }), {
-      run: async ({ test_id }) => {
-        const progress = await testProgress(test_id);
-        if (progress === undefined) throw new MethodError('Test not found', { test_id });
-        return progress;
-      },
-    }),
-
-    get_test_params: method(object({ test_id: required(testId) }), {
-      run: async ({ test_id }) => JSON.parse((await existing(test_id)).params) as TestParams,
-    }),
-
-    get_test_results: method(object({ id: required(testId), language }), {
-      acceptsLanguage: true,
-      run: async ({ id, language: tag }) => {
-        const row = await existing(id);
-        if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
-        const engine = context.engine;
-        const locale = messageLocale(context.languageTags, tag);
-        const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
-        const results = entries.map((entry) => {
-          const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
-          const testcase = reportedTestCase(entry.testcase);
-          const finding = { module: entry.module, testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
-          const result: Record<string, string> = {
-            module: entry.module,
-            message: engine.formatFinding(finding, locale),
-            level: entry.level,
-            testcase,
-          };
-          if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
-          return result;
-        });
-        // As the reference builds it: one description for each test case the results name.
-        const descriptions = Object.fromEntries([...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
-        return {
-          creation_time: deprecatedTimestamp(row.created_at),
-          created_at: timestamp(row.created_at),
-          hash_id: row.hash_id,
-          params: JSON.parse(row.params) as TestParams,
-          results,
-          testcase_descriptions: descriptions,
-        };
-      },
-    }),
-
+    start_domain_test: method(startParams, { acceptsLanguage: true, run: startTest }),
+    test_progress: method(object({ test_id: required(testId) }), { run: ({ test_id }) => progressOf(test_id) }),
+    get_test_params: method(object({ test_id: required(testId) }), { run: ({ test_id }) => paramsOf(test_id) }),
+    get_test_results: method(object({ id: required(testId), language }), { acceptsLanguage: true, run: ({ id, language: tag }) => resultsOf(id, tag) }),
     // Ours, beside the reference's methods: the delegation and DNSSEC chain in dnsviz grok's shape.
     get_test_chain: method(object({ id: required(testId) }), {
       run: async ({ id }) => {
@@ -90,22 +124,20 @@ export function testMethods(context: ServiceContext) {
       },
     }),
 
-    get_test_history: method(object({
-        offset: optional(nonNegativeInteger),
-        limit: optional(nonNegativeInteger),
-        filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
-        frontend_params: required(object({ domain: required(domainName) })),
-      }), {
-      run: async ({ offset, limit, filter, frontend_params }) => {
-        const rows = await testHistory(db, frontend_params.domain, filter ?? 'all', offset ?? 0, limit ?? 200);
-        return rows.map((row) => ({
-          id: row.hash_id,
-          creation_time: deprecatedTimestamp(row.created_at),
-          created_at: timestamp(row.created_at),
-          undelegated: Boolean(row.undelegated),
-          overall_result: row.overall_result ?? 'ok',
-        }));
-      },
+    get_test_history: method(object({ ...historyFields, frontend_params: required(object({ domain: required(domainName) })) }), {
+      run: ({ frontend_params, ...paging }) => historyOf(frontend_params.domain, paging),
+    }),
+
+    get_test_report: method(object({ test_id: required(testId), language }), { acceptsLanguage: true, run: ({ test_id, language: tag }) => reportOf(test_id, tag) }),
+
+    // The reference's newer names (Backend 11): a test is a job, its id `job_id`, and results
+    // that were bare values come wrapped in an object.
+    job_create: method(startParams, { acceptsLanguage: true, run: async (params) => ({ job_id: await startTest(params) }) }),
+    job_status: method(object({ job_id: required(testId) }), { run: async ({ job_id }) => ({ progress: await progressOf(job_id) }) }),
+    job_params: method(object({ job_id: required(testId) }), { run: ({ job_id }) => paramsOf(job_id) }),
+    job_results: method(object({ job_id: required(testId), language }), { acceptsLanguage: true, run: ({ job_id, language: tag }) => resultsOf(job_id, tag) }),
+    domain_history: method(object({ ...historyFields, domain: required(domainName) }), {
+      run: async ({ domain, ...paging }) => ({ history: await historyOf(domain, paging) }),
     }),
   };
 }

@@ -28,6 +28,9 @@ export const parseError: ErrorObject = { code: PARSE_ERROR, message: 'Invalid JS
 export const invalidRequest: ErrorObject = { code: INVALID_REQUEST, message: 'The JSON sent is not a valid request object.' };
 export const methodNotFound: ErrorObject = { code: METHOD_NOT_FOUND, message: 'Procedure not found' };
 
+/** The database was locked by another process or transaction; the same call can simply be sent again. */
+export const databaseBusy: ErrorObject = { code: INTERNAL_ERROR, message: 'Database busy, please retry', data: { retryable: true, retry_after: 1 } };
+
 /** At most this many faults are listed, so a hostile request cannot make a huge answer. */
 export const MAX_REPORTED_ISSUES = 100;
 

@@ -1,6 +1,7 @@
 // The HTTP side: POST to any path, Content-Type application/json, a body size limit, and always
 // HTTP 200 with a JSON-RPC body, whatever the client sent.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { registerHostGuard, type HostRules } from './allowed-hosts.ts';
 import { errorResponse, type Dispatcher, type Response } from './envelope.ts';
 import { invalidRequest, parseError } from './errors.ts';
 
@@ -8,6 +9,8 @@ export interface HttpEndpointOptions {
   dispatcher: Dispatcher;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
+  /** Which Host headers are answered; every request is checked (the web interface too). */
+  hosts: HostRules;
   logger?: boolean;
 }
 
@@ -34,6 +37,8 @@ export function buildHttpEndpoint(options: HttpEndpointOptions): FastifyInstance
 
   const send = (reply: FastifyReply, response: Response) =>
     reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response));
+
+  registerHostGuard(app, options.hosts);
 
   app.post('/*', async (request: FastifyRequest, reply) => {
     const parsed = (request.body ?? { kind: 'not-json' }) as Parsed;

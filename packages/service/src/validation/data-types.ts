@@ -32,6 +32,14 @@ export interface NameServer {
 // clients send an empty `ip` for "none", which the reuse fingerprint drops as well.
 const nameServerIp: Rule<string | undefined> = (value, path, issues) => (value === '' ? undefined : ipAddress(value, path, issues));
 
+/**
+ * What one zone can have: a delegation answer must fit one DNS message, and in practice a zone has
+ * at most a few dozen name servers (the root: 13 names, 26 addresses) and a handful of DS records.
+ * An entry is one name server name with one address, so a name with both families counts twice.
+ */
+export const MAX_NAME_SERVERS = 100;
+export const MAX_DS_RECORDS = 32;
+
 export const nameServer: Rule<NameServer> = object({ ns: required(domainName), ip: optional(nameServerIp) });
 
 export interface DsInfo {

@@ -12,6 +12,7 @@ export type MessageId =
   | 'min_zero'
   | 'positive'
   | 'too_few'
+  | 'too_many'
   | 'domain_empty'
   | 'domain_single'
   | 'domain_repeated_dots'
@@ -45,6 +46,7 @@ const en: Record<MessageId, string> = {
   min_zero: 'Must be zero or greater',
   positive: 'Must be a positive integer',
   too_few: 'Expected at least {min} item(s)',
+  too_many: 'At most {max} item(s) allowed',
   domain_empty: 'Domain name is empty.',
   domain_single: 'A domain name of one character must be a dot.',
   domain_repeated_dots: 'Domain name has repeated dots.',
@@ -77,6 +79,7 @@ const da: Record<MessageId, string> = {
   min_zero: 'Skal være nul eller større',
   positive: 'Skal være et positivt heltal',
   too_few: 'Forventede mindst {min} element(er)',
+  too_many: 'Højst {max} element(er) tilladt',
   domain_empty: 'Domænenavnet er tomt.',
   domain_single: 'Et domænenavn på ét tegn skal være et punktum.',
   domain_repeated_dots: 'Domænenavnet har flere punktummer i træk.',
@@ -109,6 +112,7 @@ const es: Record<MessageId, string> = {
   min_zero: 'Debe ser cero o mayor',
   positive: 'Debe ser un número entero positivo',
   too_few: 'Debe tener al menos {min} elemento(s)',
+  too_many: 'Se admiten como máximo {max} elemento(s)',
   domain_empty: 'El nombre de dominio está vacío.',
   domain_single: 'Un nombre de dominio de un carácter debe ser un punto.',
   domain_repeated_dots: 'El nombre de dominio tiene puntos seguidos.',
@@ -141,6 +145,7 @@ const fi: Record<MessageId, string> = {
   min_zero: 'Täytyy olla vähintään nolla',
   positive: 'Täytyy olla positiivinen kokonaisluku',
   too_few: 'Alkioita täytyy olla vähintään {min}',
+  too_many: 'Alkioita saa olla enintään {max}',
   domain_empty: 'Verkkotunnus on tyhjä.',
   domain_single: 'Yhden merkin verkkotunnuksen täytyy olla piste.',
   domain_repeated_dots: 'Verkkotunnuksessa on peräkkäisiä pisteitä.',
@@ -173,6 +178,7 @@ const fr: Record<MessageId, string> = {
   min_zero: 'Doit être supérieur ou égal à zéro',
   positive: 'Doit être un entier strictement positif',
   too_few: 'Au moins {min} élément(s) attendu(s)',
+  too_many: 'Au plus {max} élément(s) autorisé(s)',
   domain_empty: 'Le nom de domaine est vide.',
   domain_single: 'Un nom de domaine d’un seul caractère doit être un point.',
   domain_repeated_dots: 'Le nom de domaine contient des points consécutifs.',
@@ -205,6 +211,7 @@ const nb: Record<MessageId, string> = {
   min_zero: 'Må være null eller større',
   positive: 'Må være et positivt heltall',
   too_few: 'Forventet minst {min} element(er)',
+  too_many: 'Høyst {max} element(er) tillatt',
   domain_empty: 'Domenenavnet er tomt.',
   domain_single: 'Et domenenavn på ett tegn må være et punktum.',
   domain_repeated_dots: 'Domenenavnet har flere punktum etter hverandre.',
@@ -237,6 +244,7 @@ const sl: Record<MessageId, string> = {
   min_zero: 'Biti mora nič ali več',
   positive: 'Biti mora pozitivno celo število',
   too_few: 'Najmanjše pričakovano število elementov: {min}',
+  too_many: 'Največje dovoljeno število elementov: {max}',
   domain_empty: 'Ime domene je prazno.',
   domain_single: 'Ime domene z enim samim znakom mora biti pika.',
   domain_repeated_dots: 'Ime domene ima več zaporednih pik.',
@@ -269,6 +277,7 @@ const sv: Record<MessageId, string> = {
   min_zero: 'Måste vara noll eller större',
   positive: 'Måste vara ett positivt heltal',
   too_few: 'Förväntade minst {min} element',
+  too_many: 'Högst {max} element tillåts',
   domain_empty: 'Domännamnet är tomt.',
   domain_single: 'Ett domännamn med ett tecken måste vara en punkt.',
   domain_repeated_dots: 'Domännamnet har flera punkter i rad.',

@@ -63,10 +63,15 @@ export function object<S extends Shape>(shape: S): Rule<Output<S>> {
   };
 }
 
-export function arrayOf<T>(item: Rule<T>, options: { min?: number } = {}): Rule<T[]> {
+/** A list of items; `max` is checked before any item, so an oversized list costs no per-item work. */
+export function arrayOf<T>(item: Rule<T>, options: { min?: number; max?: number } = {}): Rule<T[]> {
   return (value, path, issues) => {
     if (!Array.isArray(value)) {
       issues.push({ path, id: 'not_array' });
+      return invalid;
+    }
+    if (options.max !== undefined && value.length > options.max) {
+      issues.push({ path, id: 'too_many', args: { max: options.max } });
       return invalid;
     }
     const before = issues.length;

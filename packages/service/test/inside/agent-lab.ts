@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { scrape } from '../prometheus-scrape.ts';
+import { assertValid } from '../results-schema.ts';
 
 const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
 let service: ChildProcess;
@@ -74,4 +76,25 @@ test('the agent stores the chain of a run: get_test_chain gives healthy.test SEC
   assert.equal(chain['healthy.test.']?.delegation?.status, 'SECURE');
   assert.ok(chain['healthy.test.']?.delegation?.ds?.every((d) => d.status === 'VALID'));
   assert.ok((chain['healthy.test.']?.dnskey?.length ?? 0) >= 2);
+});
+
+test('/metrics counts the real engine run: tests finished, DNS queries sent; /readyz sees the agent', async () => {
+  const metrics = await scrape(url);
+  assert.equal(metrics.value('dns_health_tests_started_total'), 2);
+  assert.equal(metrics.count('dns_health_test_duration_seconds'), 2);
+  const queries = metrics.value('dns_health_dns_queries_total');
+  assert.ok(queries > 20, `the engine sent ${queries} queries`);
+  assert.ok(metrics.value('dns_health_dns_queries_timed_out_total') < queries);
+  assert.equal(metrics.value('dns_health_agents_alive'), 1);
+  assert.equal((await fetch(new URL('/readyz', url))).status, 200);
+});
+
+test('real results match docs/results.schema.json: get_test_results and get_test_report', async () => {
+  const [entry] = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
+  assert.ok(entry);
+  assertValid('service_results', await ok('get_test_results', { id: entry.id, language: 'nb' }));
+  const report = (await ok('get_test_report', { test_id: entry.id, language: 'nb' })) as { findings: { testcase: string; tag: string }[]; elapsed: number };
+  assertValid('service_report', report);
+  assert.ok(report.findings.some((f) => f.testcase === 'Basic01' && /^[A-Z0-9_]+$/.test(f.tag)), 'Basic01 is among the findings, with its tag');
+  assert.ok(report.elapsed > 0);
 });

@@ -73,6 +73,8 @@ test('version_info names the three versions', async () => {
 test('get_host_by_name finds A and AAAA records from the lab root down', async () => {
   assert.deepEqual(await ok('get_host_by_name', { hostname: 'WWW.healthy.test.' }), [{ 'WWW.healthy.test.': '192.0.2.80' }, { 'WWW.healthy.test.': '2001:db8:10::80' }]);
   assert.deepEqual(await ok('get_host_by_name', { hostname: 'nothing-here.healthy.test' }), [{ 'nothing-here.healthy.test': '0.0.0.0' }]);
+  // The newer name answers with the same list, wrapped.
+  assert.deepEqual(await ok('lookup_address_records', { hostname: 'WWW.healthy.test.' }), { address_records: [{ 'WWW.healthy.test.': '192.0.2.80' }, { 'WWW.healthy.test.': '2001:db8:10::80' }] });
 });
 
 test('get_data_from_parent_zone gives the delegation and the DS from the parent', async () => {
@@ -86,6 +88,11 @@ test('get_data_from_parent_zone gives the delegation and the DS from the parent'
   }
   const single = (await ok('get_data_from_parent_zone', { domain: 'single.test' })) as { ds_list: unknown[] };
   assert.deepEqual(single.ds_list, []);
+  const sorted = (value: unknown) => {
+    const { ns_list, ds_list } = value as { ns_list: { ns: string; ip: string }[]; ds_list: unknown[] };
+    return { ns_list: [...ns_list].sort((a, b) => `${a.ns} ${a.ip}`.localeCompare(`${b.ns} ${b.ip}`)), ds_list };
+  };
+  assert.deepEqual(sorted(await ok('lookup_delegation_data', { domain: 'healthy.test' })), sorted(await ok('get_data_from_parent_zone', { domain: 'healthy.test' })));
 });
 
 test('a test from start to results, translated, then in the history', async () => {

@@ -25,7 +25,7 @@ function call(host: string, localAddress: string, body: unknown, headers: Record
 }
 
 before(async () => {
-  const config = { ...loadConfig({ env: { DATA_DIR: mkdtempSync(join(tmpdir(), 'dns-service-peer-')) } }), enableAddApiUser: true };
+  const config = { ...loadConfig({ env: { DATA_DIR: mkdtempSync(join(tmpdir(), 'dns-service-peer-')), DNS_SERVICE_LISTEN: '0.0.0.0:0' } }), enableAddApiUser: true };
   service = await createRpcService(config);
   await service.app.listen({ host: '0.0.0.0', port: 0 });
   const address = service.app.server.address();

@@ -1,0 +1,53 @@
+// The service's results against docs/results.schema.json, on every database: get_test_results in the
+// reference's shape, and get_test_report (our addition) with each finding's tag, arguments and time.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { testDatabaseTargets } from '@app/database/testing';
+import type { Finding } from '@app/engine';
+import { claimNextTest, finishTest } from '../src/db/queue.ts';
+import { writeConfigFixture } from './config-fixture.ts';
+import { assertValid, isValid } from './results-schema.ts';
+import { useService } from './rpc-harness.ts';
+
+const iniFile = writeConfigFixture();
+const entries: Finding[] = [
+  { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', ns_list: 'ns.se/192.0.2.1' }, timestamp: 0.12 },
+  { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.schema.example.se', ns_ip: '192.0.2.53' }, timestamp: 1.5 },
+  { module: 'SYSTEM', testcase: 'UNSPECIFIED', tag: 'TEST_CASE_START', level: 'DEBUG', args: { testcase: 'Basic01' }, timestamp: 0 },
+];
+
+for (const target of await testDatabaseTargets()) {
+  describe(`results against docs/results.schema.json on ${target.name}`, { skip: target.skip }, () => {
+    const h = useService(target, (c) => c, iniFile);
+
+    test('get_test_results and get_test_report of a finished test are valid; the report keeps tags, arguments and times', async () => {
+      const id = (await h.call('start_domain_test', { domain: 'schema.example.se' })).result as string;
+      const early = await h.call('get_test_report', { test_id: id });
+      assert.deepEqual(early.error, { code: -32603, message: 'Test not finished', data: { test_id: id, progress: 0 } });
+      const { db, dialect } = h.service.context.database;
+      const claimed = await claimNextTest(db, dialect, 0, { agent: 'schema', leaseSeconds: 60 });
+      assert.equal(claimed?.hashId, id);
+      assert.equal(await finishTest(db, id, entries), true);
+
+      const results = (await h.call('get_test_results', { id, language: 'sv' })).result;
+      assertValid('service_results', results);
+      const report = (await h.call('get_test_report', { test_id: id, language: 'sv' })).result as { findings: (Finding & { message: string })[]; elapsed: number; overall_result: string; engine_version: string };
+      assertValid('service_report', report);
+      assert.deepEqual(report.findings.map(({ message: _, ...finding }) => finding), entries.slice(0, 2), 'the DEBUG finding is left out, the rest as stored');
+      assert.equal(report.overall_result, 'error');
+      assert.equal(report.engine_version, h.service.context.engine.engineVersion);
+      assert.ok(report.elapsed >= 0);
+      assert.doesNotMatch(report.findings[1].message, /IS_A_RECURSOR/, 'the text, not the tag');
+    });
+
+    test('the schema is not a formality: what the service does not promise fails it', () => {
+      const finding = { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: {}, timestamp: 0 };
+      assert.equal(isValid('findings', [finding]), true);
+      assert.equal(isValid('findings', [{ ...finding, tag: undefined }]), false);
+      assert.equal(isValid('findings', [{ ...finding, level: 'FATAL' }]), false);
+      assert.equal(isValid('findings', [{ ...finding, args: { list: ['a'] } }]), false);
+      assert.equal(isValid('findings', [{ ...finding, timestamp: -1 }]), false);
+      assert.equal(isValid('run', { engine_version: '1', domain: 'a.se', elapsed: 1, findings: [], extra: 1 }), false);
+    });
+  });
+}
