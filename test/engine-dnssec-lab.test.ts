@@ -196,6 +196,33 @@ describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual(findings.filter((f) => f.tag === 'EXTRA_PROCESSING_OK').map((f) => f.args.server).sort(), ['198.51.100.158', '198.51.100.159', '2001:db8:1800::14:1']);
   });
 
+  test('NSEC3 parameters against RFC 9276: opt-out below and at a TLD, servers with different parameters', async () => {
+    const levelOf = (findings: Finding[], tag: string): string | undefined => find(findings, tag)?.level;
+    assert.equal(levelOf(await ours(lab, 'dnssec-nsec3-optout.test'), 'DS03_NSEC3_OPT_OUT_ENABLED_NON_TLD'), 'NOTICE');
+    const tld = await ours(lab, 'nsec3-optout.');
+    assert.deepEqual([levelOf(tld, 'DS03_NSEC3_OPT_OUT_ENABLED_TLD'), find(tld, 'DS03_NSEC3_OPT_OUT_ENABLED_NON_TLD')], ['INFO', undefined]);
+    const mixed = await ours(lab, 'dnssec-nsec3-inconsistent.test');
+    assert.deepEqual(['DS03_INCONSISTENT_ITERATION', 'DS03_INCONSISTENT_SALT_LENGTH', 'DS03_INCONSISTENT_NSEC3_FLAGS'].map((tag) => levelOf(mixed, tag)), ['ERROR', 'ERROR', 'ERROR']);
+    const ns2 = 'ns2.dnssec-nsec3-inconsistent.test/198.51.100.245';
+    assert.deepEqual(['DS03_ILLEGAL_ITERATION_VALUE', 'DS03_ILLEGAL_SALT_LENGTH'].map((tag) => [find(mixed, tag)?.args.int, find(mixed, tag)?.args.ns_list]), [[10, ns2], [8, ns2]]);
+    assert.equal(find(mixed, 'DS03_NSEC3_OPT_OUT_ENABLED_NON_TLD')?.args.ns_list, ns2);
+    assert.equal(find(mixed, 'DS03_LEGAL_EMPTY_SALT')?.args.ns_list, 'ns1.dnssec-nsec3-inconsistent.test/198.51.100.244;ns1.dnssec-nsec3-inconsistent.test/2001:db8:1800::f4:1');
+  });
+
+  test('9.0\'s digest and algorithm tables: SHA-384 alone, SM3, unassigned, reserved and private digests; algorithms 6, 12, 17, 20, 23, 200 and RSA/SHA-512', async () => {
+    const digests = await ours(lab, 'dnssec-ds-digest-table.test');
+    const byDigest = (tag: string): unknown[] => digests.filter((f) => f.tag === tag).map((f) => f.args.ds_algo_num).sort((a, b) => Number(a) - Number(b));
+    assert.deepEqual([byDigest('DS01_DS_ALGO_OK'), byDigest('DS01_DS_ALGO_UNASSIGNED'), byDigest('DS01_DS_ALGO_RESERVED'), byDigest('DS01_DS_ALGO_PRIVATE')], [[4, 6], [100, 255], [200], [253]]);
+    assert.equal(digests.filter((f) => f.tag === 'DS01_DS_ALGO_2_MISSING').length, 2);
+    const algorithms = await ours(lab, 'dnssec-algo-table.test');
+    const byAlgorithm = (tag: string): unknown[] => algorithms.filter((f) => f.tag === tag).map((f) => `${String(f.args.algo_num)} ${String(f.args.algo_mnemo)}`).sort();
+    assert.deepEqual(byAlgorithm('DS05_ALGO_DEPRECATED'), ['12 ECC-GOST', '6 DSA-NSEC3-SHA1']);
+    assert.deepEqual(byAlgorithm('DS05_ALGO_OK'), ['13 ECDSAP256SHA256', '13 ECDSAP256SHA256', '17 SM2SM3', '23 ECC-GOST12']);
+    assert.deepEqual([byAlgorithm('DS05_ALGO_UNASSIGNED'), byAlgorithm('DS05_ALGO_RESERVED')], [['20 UNASSIGNED'], ['200 RESERVED']]);
+    const sha512 = find(await ours(lab, 'dnssec-alg10.test'), 'DS05_ALGO_NOT_RECOMMENDED');
+    assert.deepEqual([sha512?.level, sha512?.args.algo_mnemo], ['WARNING', 'RSASHA512']);
+  });
+
   test('every DNSSEC finding at INFO and above agrees with zonemaster-cli, arguments included', async () => {
     const domains = scenarios.map((s) => scenarioDomain(s));
     const disagreements: string[] = [];
