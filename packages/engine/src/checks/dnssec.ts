@@ -11,54 +11,9 @@ import type { FindingArgs, Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
 import { byText, rcodeName, recordsFor, recordsOfType } from '../net/response.ts';
+import { algorithm, algorithmStatuses, digestName, digestTag, digestTags, mnemonic } from '../rules/dnssec-tables.ts';
 
 const specs = 'zonemaster/zonemaster docs/specifications/tests/DNSSEC-TP';
-
-// IANA's DNSSEC algorithm registry as the reference engine 9.0 classifies it: DNSSEC05's tag per
-// algorithm, and the description and mnemonic its findings name.
-type AlgorithmStatus = 'DEPRECATED' | 'RESERVED' | 'UNASSIGNED' | 'PRIVATE' | 'NOT_ZONE_SIGN' | 'NOT_RECOMMENDED' | 'OK';
-interface Algorithm { status: AlgorithmStatus; description: string; mnemonic: string }
-const algorithmTable: Record<number, Algorithm> = {
-  0: { status: 'NOT_ZONE_SIGN', description: 'Delete DS', mnemonic: 'DELETE' },
-  1: { status: 'DEPRECATED', description: 'RSA/MD5', mnemonic: 'RSAMD5' },
-  2: { status: 'NOT_ZONE_SIGN', description: 'Diffie-Hellman', mnemonic: 'DH' },
-  3: { status: 'DEPRECATED', description: 'DSA/SHA1', mnemonic: 'DSA' },
-  5: { status: 'DEPRECATED', description: 'RSA/SHA1', mnemonic: 'RSASHA1' },
-  6: { status: 'DEPRECATED', description: 'DSA-NSEC3-SHA1', mnemonic: 'DSA-NSEC3-SHA1' },
-  7: { status: 'DEPRECATED', description: 'RSASHA1-NSEC3-SHA1', mnemonic: 'RSASHA1-NSEC3-SHA1' },
-  8: { status: 'OK', description: 'RSA/SHA-256', mnemonic: 'RSASHA256' },
-  10: { status: 'NOT_RECOMMENDED', description: 'RSA/SHA-512', mnemonic: 'RSASHA512' },
-  12: { status: 'DEPRECATED', description: 'GOST R 34.10-2001', mnemonic: 'ECC-GOST' },
-  13: { status: 'OK', description: 'ECDSA Curve P-256 with SHA-256', mnemonic: 'ECDSAP256SHA256' },
-  14: { status: 'OK', description: 'ECDSA Curve P-384 with SHA-384', mnemonic: 'ECDSAP384SHA384' },
-  15: { status: 'OK', description: 'Ed25519', mnemonic: 'ED25519' },
-  16: { status: 'OK', description: 'Ed448', mnemonic: 'ED448' },
-  17: { status: 'OK', description: 'SM2 signing algo w SM3 hash algo', mnemonic: 'SM2SM3' },
-  23: { status: 'OK', description: 'GOST R 34.10-2012', mnemonic: 'ECC-GOST12' },
-  252: { status: 'NOT_ZONE_SIGN', description: 'Reserved for Indirect Keys', mnemonic: 'INDIRECT' },
-  253: { status: 'PRIVATE', description: 'private algorithm', mnemonic: 'PRIVATEDNS' },
-  254: { status: 'PRIVATE', description: 'private algorithm OID', mnemonic: 'PRIVATEOID' },
-};
-const unassignedAlgorithm: Algorithm = { status: 'UNASSIGNED', description: 'Unassigned', mnemonic: 'UNASSIGNED' };
-const reservedAlgorithm: Algorithm = { status: 'RESERVED', description: 'Reserved', mnemonic: 'RESERVED' };
-function algorithm(number: number): Algorithm {
-  return algorithmTable[number] ?? ((number >= 18 && number <= 22) || (number >= 24 && number <= 122) ? unassignedAlgorithm : reservedAlgorithm);
-}
-const mnemonic = (number: number): string => algorithm(number).mnemonic;
-
-// DS digest types (DNSSEC01): IANA's names, and the tag each number gets.
-function digestName(number: number): string {
-  const named: Record<number, string> = { 0: 'Reserved', 1: 'SHA-1', 2: 'SHA-256', 3: 'GOST R 34.11-94', 4: 'SHA-384', 5: 'GOST R 34.11-2012', 6: 'SM3' };
-  return named[number] ?? (number >= 128 && number <= 252 ? 'Reserved' : number === 253 || number === 254 ? 'Reserved for Private Use' : 'Unassigned');
-}
-function digestTag(number: number): string {
-  if (number === 0) return 'DS01_DS_ALGO_NOT_DS';
-  if (number === 1 || number === 3) return 'DS01_DS_ALGO_DEPRECATED';
-  if (number <= 6) return 'DS01_DS_ALGO_OK';
-  if (number >= 128 && number <= 252) return 'DS01_DS_ALGO_RESERVED';
-  return number === 253 || number === 254 ? 'DS01_DS_ALGO_PRIVATE' : 'DS01_DS_ALGO_UNASSIGNED';
-}
-const digestTags = ['DS01_DS_ALGO_DEPRECATED', 'DS01_DS_ALGO_RESERVED', 'DS01_DS_ALGO_UNASSIGNED', 'DS01_DS_ALGO_PRIVATE', 'DS01_DS_ALGO_NOT_DS', 'DS01_DS_ALGO_OK'];
 
 // RSA key sizes (DNSSEC14), per algorithm: minimum, maximum, recommended.
 const rsaSizes: Record<number, { min: number; max: number; rec: number }> = {
@@ -508,8 +463,6 @@ async function dnskeysPerServer(context: TestContext, messages: Message[]): Prom
     return keys.length > 0 ? [keys] : [];
   });
 }
-
-const algorithmStatuses: readonly AlgorithmStatus[] = ['DEPRECATED', 'RESERVED', 'UNASSIGNED', 'NOT_RECOMMENDED', 'PRIVATE', 'NOT_ZONE_SIGN', 'OK'];
 
 /** DNSSEC05: the algorithms of the DNSKEYs, per key and server. */
 export const dnssec05: TestCase = {
