@@ -223,6 +223,19 @@ describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual([sha512?.level, sha512?.args.algo_mnemo], ['WARNING', 'RSASHA512']);
   });
 
+  test('signatures over the apex\'s NSEC or NSEC3 record: not valid yet, bogus, by an unknown key; an unsigned SOA; a server without DNSKEY signatures', async () => {
+    const tags = async (domain: string): Promise<string[]> => (await ours(lab, domain)).filter((f) => !['DEBUG', 'INFO'].includes(f.level)).map((f) => `${f.tag} ${f.level}`);
+    const notYet = await tags('dnssec-nsec3-not-yet-valid.test');
+    for (const tag of ['DS10_NSEC3_RRSIG_NOT_YET_VALID ERROR', 'DS10_NSEC3_NO_VERIFIED_SIGNATURE ERROR', 'DS08_DNSKEY_RRSIG_NOT_YET_VALID ERROR']) assert.ok(notYet.includes(tag), tag);
+    assert.ok((await tags('dnssec-nsec-bogus.test')).includes('DS10_NSEC_RRSIG_VERIFY_ERROR ERROR'));
+    assert.ok((await tags('dnssec-nsec-stale-keytag.test')).includes('DS10_NSEC_RRSIG_NO_DNSKEY WARNING'));
+    assert.ok((await tags('dnssec-nsec3-stale-keytag.test')).includes('DS10_NSEC3_RRSIG_NO_DNSKEY WARNING'));
+    assert.deepEqual((await tags('dnssec-soa-unsigned.test')).filter((tag) => tag.startsWith('DS09')), ['DS09_MISSING_RRSIG_IN_RESPONSE ERROR']);
+    const split = await ours(lab, 'dnssec-dnskey-unsigned-server.test');
+    assert.deepEqual(['DS07_INCONSISTENT_SIGNED', 'DS08_MISSING_RRSIG_IN_RESPONSE'].map((tag) => find(split, tag)?.level), ['ERROR', 'ERROR']);
+    assert.equal(find(split, 'DS07_NOT_SIGNED_ON_SERVER')?.args.ns_list, 'ns2.dnssec-dnskey-unsigned-server.test/203.0.113.241');
+  });
+
   test('every DNSSEC finding at INFO and above agrees with zonemaster-cli, arguments included', async () => {
     const domains = scenarios.map((s) => scenarioDomain(s));
     const disagreements: string[] = [];
