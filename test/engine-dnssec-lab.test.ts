@@ -236,6 +236,28 @@ describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
     assert.equal(find(split, 'DS07_NOT_SIGNED_ON_SERVER')?.args.ns_list, 'ns2.dnssec-dnskey-unsigned-server.test/203.0.113.241');
   });
 
+  test('undelegated tests and the root: DS given or not, name servers given or not, agree with zonemaster-cli', async () => {
+    const ds256 = '13870,13,2,0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
+    const runs: [string, string[]][] = [
+      ['healthy.test', ['--ns', 'ns1.healthy.test/192.0.2.10', '--ns', 'ns2.healthy.test/203.0.113.10']],
+      ['healthy.test', ['--ns', 'ns1.healthy.test/192.0.2.10', '--ds', ds256, '--ds', '13870,13,1,0123456789abcdef0123456789abcdef01234567']],
+      ['dnssec-alg8.test', ['--ds', '36010,8,4,0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef']],
+      ['.', []],
+    ];
+    const mine: Finding[][] = [];
+    for (const [domain, extra] of runs) {
+      const [theirs, ourRun] = await Promise.all([referenceRun(lab, domain, ['dnssec'], ...extra), oursRun(lab, domain, '--test', 'DNSSEC', ...extra)]);
+      assert.deepEqual(dnssecKeys(ourRun), dnssecKeys(theirs), `${domain} ${extra.join(' ')}`);
+      mine.push(ourRun);
+    }
+    assert.equal(find(mine[0], 'DS01_UNDEL_N_NO_UNDEL_DS')?.level, 'INFO');
+    assert.deepEqual(mine[1].filter((f) => f.tag.startsWith('DS01_DS_ALGO')).map((f) => `${f.tag} ${String(f.args.ns_list)}`).sort(), ['DS01_DS_ALGO_DEPRECATED -', 'DS01_DS_ALGO_OK -']);
+    assert.equal(find(mine[2], 'DS07_DS_ON_PARENT_SERVER')?.args.ns_list, '-');
+    assert.ok(find(mine[2], 'DS07_SIGNED') && find(mine[2], 'DS01_DS_ALGO_2_MISSING'));
+    // The lab's root zone is not signed: DNSSEC07 stops the module before DNSSEC01 could say DS01_ROOT_N_NO_UNDEL_DS.
+    assert.deepEqual([find(mine[3], 'DS07_NOT_SIGNED')?.level, find(mine[3], 'DS01_ROOT_N_NO_UNDEL_DS')], ['WARNING', undefined]);
+  });
+
   test('every DNSSEC finding at INFO and above agrees with zonemaster-cli, arguments included', async () => {
     const domains = scenarios.map((s) => scenarioDomain(s));
     const disagreements: string[] = [];
