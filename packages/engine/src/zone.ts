@@ -100,7 +100,8 @@ export class Zone {
 
   /** NS names of the delegation: from the first parent server whose response has them. */
   readonly glueNames = once(async (): Promise<Name[]> => {
-    if (this.undelegated) return uniqueSorted(this.undelegated.nameservers.map((n) => n.ns));
+    // DS records given alone (no name servers) leave the delegation as the parent has it.
+    if (this.undelegated?.nameservers.length) return uniqueSorted(this.undelegated.nameservers.map((n) => n.ns));
     const parent = await this.parent();
     if (!parent) return [];
     const responses = await Promise.all(parent.servers.map((server) => server.query(this.name, RRType.NS)));
@@ -119,7 +120,7 @@ export class Zone {
       names.map(async (nsName) => {
         const ips = given.filter((n) => n.ns.equals(nsName) && n.ip).map((n) => n.ip!);
         // The reference gives an in-zone name without an address none.
-        const inZoneWithoutIp = this.undelegated !== undefined && ips.length === 0 && nsName.isSubdomainOf(this.name);
+        const inZoneWithoutIp = given.length > 0 && ips.length === 0 && nsName.isSubdomainOf(this.name);
         const addresses = ips.length > 0 ? [...new Set(ips)].sort() : inZoneWithoutIp ? [] : await this.#resolver.addressesOf(nsName);
         return addresses.map((address) => this.#network.server(nsName, address));
       }),

@@ -63,14 +63,18 @@ export async function generateKey(origin: string, keyDir: string, options: KeyOp
   return (await tool('dnssec-keygen', args, keyDir)).trim();
 }
 
+// dnssec-dsfromkey has -1 and -2 but names SHA-384 (digest type 4) only with -a.
+const digestNames: Record<number, string> = { 1: 'SHA-1', 2: 'SHA-256', 4: 'SHA-384' };
+const digestOption = (digestType: number): string[] => (digestNames[digestType] ? ['-a', digestNames[digestType]] : [`-${digestType}`]);
+
 /** DS record text ("owner IN DS tag alg type digest") for a key file; with `cds`, a CDS record instead. */
 export async function dsFromKey(keyFile: string, digestType: number, cds = false): Promise<string> {
-  return (await tool('dnssec-dsfromkey', [...(cds ? ['-C'] : []), `-${digestType}`, keyFile])).trim();
+  return (await tool('dnssec-dsfromkey', [...(cds ? ['-C'] : []), ...digestOption(digestType), keyFile])).trim();
 }
 
 /** DS record lines (`-A`: for every key, zone key or not) for the DNSKEY records at `origin` in a zone file. */
 export async function dsFromZoneFile(zoneFile: string, origin: string, digestType: number): Promise<string[]> {
-  return (await tool('dnssec-dsfromkey', ['-A', `-${digestType}`, '-f', zoneFile, origin])).split('\n').filter((line) => line.trim() !== '');
+  return (await tool('dnssec-dsfromkey', ['-A', ...digestOption(digestType), '-f', zoneFile, origin])).split('\n').filter((line) => line.trim() !== '');
 }
 
 export interface SignOptions {
