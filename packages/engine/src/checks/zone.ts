@@ -1,20 +1,22 @@
-// Zone: do the SOA and MX records make sense? The MNAME names a working primary in the NS set, the
+// Zone: do the SOA, MX and SPF records make sense? The MNAME names a working primary in the NS set, the
 // SOA timers are within the profile's bounds, MNAME and MX targets are host names with addresses, the
-// servers agree on MX (or a Null MX), and each answers with exactly one SOA. Tags and levels follow the
-// reference engine 4.6 (specifications: docs/specifications/tests/Zone-TP/ in zonemaster/zonemaster).
-// As in the reference, Zone09 runs only when Zone08 got an MX answer, and Zone10 only when Zone02–07
-// got the SOA; every test case starts after the modules the reference runs before Zone, so a server
-// found silent there is silent here too.
+// servers agree on MX (or a Null MX), each answers with exactly one SOA, and they publish one SPF
+// policy that parses. Tags and levels follow the reference engine 9.0 (specifications:
+// docs/public/specifications/tests/Zone-TP/ in zonemaster/zonemaster). As in the reference, Zone09
+// runs only when Zone08 got an MX answer, and Zone10 and Zone11 only when Zone02–07 got the SOA;
+// every test case starts after the modules the reference runs before Zone, so a server found silent
+// there is silent here too.
 import { Name, Rcode, RRType, recordIs, type Message as DnsMessage, type SoaData } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
+import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
 import { nameText } from '../rules/name-syntax.ts';
 import { expireMessages, minimumMessages, refreshMessages, refreshRetryMessages, retryMessages, serialGreater, timerThresholds, type TimerThresholds } from '../rules/soa.ts';
 
-const specs = 'zonemaster/zonemaster docs/specifications/tests/Zone-TP';
+const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Zone-TP';
 
 const noSoa: Message = { tag: 'NO_RESPONSE_SOA_QUERY', args: {} };
 
@@ -179,10 +181,12 @@ export const zone07: TestCase = {
     const messages: Message[] = [];
     let addresses = 0;
     for (const type of [RRType.A, RRType.AAAA]) {
-      const { message } = await context.zone.recurse(soa.mname, type);
+      const { message, canonical } = await context.zone.recurse(soa.mname, type);
       if (!message) continue;
-      if (recordsFor(message, type, soa.mname).length > 0) addresses++;
-      messages.push({ tag: recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
+      // An alias the lookup followed counts as one, and the addresses of its target count.
+      const aliased = !canonical.equals(soa.mname);
+      if (recordsFor(message, type, soa.mname).length > 0 || (aliased && recordsFor(message, type, canonical).length > 0)) addresses++;
+      messages.push({ tag: aliased || recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
     }
     if (addresses === 0) messages.push({ tag: 'MNAME_HAS_NO_ADDRESS', args: { mname } });
     return messages;
@@ -208,45 +212,53 @@ export const zone08: TestCase = {
   },
 };
 
-/** What one server answers for MX, once it has answered SOA with authority; over TCP when UDP is truncated. */
+/** What one server answers for MX, once it has answered SOA with authority. */
 async function mxOutcome({ zone }: TestContext, server: Nameserver): Promise<MxOutcome | undefined> {
   const soa = await server.query(zone.name, RRType.SOA);
   if (!soa || soa.rcode !== 0 || !soa.aa || recordsFor(soa, RRType.SOA, zone.name).length === 0) return undefined;
-  let response = await server.query(zone.name, RRType.MX, { fallback: false, tcp: false });
-  if (response?.tc) response = await server.query(zone.name, RRType.MX, { fallback: false, tcp: true });
-  const base = { address: server.address, nsName: server.nameText };
-  if (!response) return { ...base, kind: 'no-response' };
-  if (response.rcode !== 0) return { ...base, kind: 'rcode', rcode: rcodeName(response.rcode) };
-  if (!response.aa) return { ...base, kind: 'non-authoritative' };
-  const records = recordsFor(response, RRType.MX, zone.name, ['answer']).flatMap((rr) => {
-    if (!recordIs(rr, RRType.MX)) return [];
-    const exchange = rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange)}.`;
-    return [{ preference: rr.rdata.preference, exchange, key: `${nameText(rr.name)} ${rr.ttl} ${rr.rdata.preference} ${exchange}`.toLowerCase() }];
-  });
-  // By preference, then name: the order a server gives may rotate between answers.
-  records.sort((x, y) => x.preference - y.preference || (x.exchange < y.exchange ? -1 : x.exchange > y.exchange ? 1 : 0));
-  return records.length > 0 ? { ...base, kind: 'mx', records } : { ...base, kind: 'no-mx' };
+  const response = await server.query(zone.name, RRType.MX);
+  const ns = server.toString();
+  if (!response) return { ns, kind: 'no-response' };
+  if (response.rcode !== 0) return { ns, kind: 'rcode', rcode: rcodeName(response.rcode) };
+  if (!response.aa) return { ns, kind: 'non-authoritative' };
+  const records = recordsFor(response, RRType.MX, zone.name, ['answer']).flatMap((rr) =>
+    recordIs(rr, RRType.MX) ? [{ preference: rr.rdata.preference, exchange: rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange.toLowerCase())}.` }] : [],
+  );
+  return { ns, kind: 'mx', records };
 }
 
-/** Zone09: the servers agree on the MX set; a Null MX is alone with preference 0; mail has a target. */
+/** The zone's servers once per address (the first name in text order), and a message for each whose IP family is off. */
+function serversByAddress(context: TestContext, servers: readonly Nameserver[], rrtypes: readonly string[]): { servers: Nameserver[]; disabled: Message[] } {
+  const seen = new Set<string>();
+  const unique = servers.filter((server) => !seen.has(server.address) && seen.add(server.address));
+  return {
+    servers: unique.filter((server) => enabled(context, server)),
+    disabled: unique.filter((server) => !enabled(context, server)).flatMap((server) => rrtypes.map((rrtype) => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } }))),
+  };
+}
+
+/** The root, a TLD or a zone under .arpa: not expected to send or receive mail. */
+function zonePlace(context: TestContext): { isRoot: boolean; isTld: boolean; isArpa: boolean } {
+  const { zone } = context;
+  return { isRoot: zone.name.isRoot, isTld: zone.name.parent()?.isRoot === true, isArpa: /\.arpa$/i.test(zone.nameText) };
+}
+
+/** Zone09: the servers agree on the MX set; a Null MX is alone with preference 0; mail has an exchange. */
 export const zone09: TestCase = {
   id: 'Zone09',
   spec: `${specs}/zone09.md`,
   afterEarlierModules: true,
   after: ['Zone08'],
   tags: [
-    'Z09_INCONSISTENT_MX', 'Z09_INCONSISTENT_MX_DATA', 'Z09_MISSING_MAIL_TARGET', 'Z09_MX_DATA', 'Z09_MX_FOUND', 'Z09_NON_AUTH_MX_RESPONSE', 'Z09_NO_MX_FOUND',
-    'Z09_NO_RESPONSE_MX_QUERY', 'Z09_NULL_MX_NON_ZERO_PREF', 'Z09_NULL_MX_WITH_OTHER_MX', 'Z09_ROOT_EMAIL_DOMAIN', 'Z09_TLD_EMAIL_DOMAIN', 'Z09_UNEXPECTED_RCODE_MX',
+    'Z09_ARPA_EMAIL_DOMAIN', 'Z09_INCONSISTENT_MX', 'Z09_INCONSISTENT_MX_DATA', 'Z09_MISSING_MAIL_EXCHANGE', 'Z09_MX_DATA', 'Z09_MX_FOUND', 'Z09_NON_AUTH_MX_RESPONSE',
+    'Z09_NO_MX_FOUND', 'Z09_NO_MX_FOUND_OR_EXPECTED', 'Z09_NO_RESPONSE_MX_QUERY', 'Z09_NO_SERVERS_MX_RESPONSE', 'Z09_NULL_MX_NON_ZERO_PREF', 'Z09_NULL_MX_WITH_OTHER_MX',
+    'Z09_ROOT_EMAIL_DOMAIN', 'Z09_TLD_EMAIL_DOMAIN', 'Z09_UNEXPECTED_RCODE_MX', 'Z09_VALID_NULL_MX', 'IPV4_DISABLED', 'IPV6_DISABLED',
   ],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.testcase === 'Zone08' && f.tag === 'NO_RESPONSE_MX_QUERY') }),
   async run(context) {
-    const { zone } = context;
-    // One per address, the first name in text order; servers of a family that is off are left out.
-    const seen = new Set<string>();
-    const servers = (await zone.allServers()).filter((server) => !seen.has(server.address) && seen.add(server.address) && enabled(context, server));
+    const { servers, disabled } = serversByAddress(context, await context.zone.allServers(), ['SOA', 'MX']);
     const outcomes = (await Promise.all(servers.map((server) => mxOutcome(context, server)))).filter((o) => o !== undefined);
-    const parent = zone.name.parent();
-    return mailTargetMessages(outcomes, { isRoot: zone.name.isRoot, isTld: parent?.isRoot === true, isArpa: /\.arpa$/i.test(zone.nameText) });
+    return [...disabled, ...mailTargetMessages(outcomes, zonePlace(context))];
   },
 };
 
@@ -277,4 +289,57 @@ export const zone10: TestCase = {
   },
 };
 
-export const zone: TestModule = { name: 'ZONE', testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10] };
+/** Zone11: the servers publish one SPF policy, the same everywhere, and it parses (RFC 7208). */
+export const zone11: TestCase = {
+  id: 'Zone11',
+  spec: `${specs}/zone11.md`,
+  afterEarlierModules: true,
+  after: ['Zone02', 'Zone03', 'Zone04', 'Zone05', 'Zone06', 'Zone07'],
+  tags: [
+    'Z11_DIFFERENT_SPF_POLICIES_FOUND', 'Z11_INCONSISTENT_SPF_POLICIES', 'Z11_NO_SPF_FOUND', 'Z11_NO_SPF_NON_MAIL_DOMAIN', 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN',
+    'Z11_NULL_SPF_NON_MAIL_DOMAIN', 'Z11_SPF_MULTIPLE_RECORDS', 'Z11_SPF_SYNTAX_ERROR', 'Z11_SPF_SYNTAX_OK', 'Z11_UNABLE_TO_CHECK_FOR_SPF', 'IPV4_DISABLED', 'IPV6_DISABLED',
+  ],
+  precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.module === 'ZONE' && f.tag === 'NO_RESPONSE_SOA_QUERY') }),
+  async run(context) {
+    const { zone } = context;
+    const all = await zone.allServers();
+    const { servers, disabled } = serversByAddress(context, all, ['TXT']);
+    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.TXT)));
+    // Per address that answered with authority: the SPF policies among its TXT records.
+    const policies = new Map<string, string[]>();
+    servers.forEach((server, i) => {
+      const response = responses[i];
+      if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return;
+      const texts = recordsFor(response, RRType.TXT, zone.name).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [txtText(rr.rdata.strings)] : []));
+      policies.set(server.address, texts.filter(isSpfPolicy));
+    });
+    // Every name of an address speaks for it.
+    const namesAt = (address: string): string[] => all.filter((server) => server.address === address).map((server) => server.toString());
+    const nsList = (addresses: Iterable<string>): string => [...addresses].flatMap(namesAt).sort().join(';');
+    const byPolicies = new Map<string, string[]>();
+    for (const [address, found] of policies) {
+      const key = JSON.stringify([...found].sort());
+      byPolicies.set(key, [...(byPolicies.get(key) ?? []), address]);
+    }
+    const domain = zone.nameText;
+    const place = zonePlace(context);
+    const nonMail = place.isRoot || place.isTld || place.isArpa;
+    const messages: Message[] = [...disabled];
+    if (policies.size === 0) messages.push({ tag: 'Z11_UNABLE_TO_CHECK_FOR_SPF', args: {} });
+    else if ([...policies.values()].every((found) => found.length === 0)) messages.push({ tag: nonMail ? 'Z11_NO_SPF_NON_MAIL_DOMAIN' : 'Z11_NO_SPF_FOUND', args: { domain } });
+    else if (byPolicies.size > 1) {
+      messages.push({ tag: 'Z11_INCONSISTENT_SPF_POLICIES', args: {} });
+      for (const key of [...byPolicies.keys()].sort()) messages.push({ tag: 'Z11_DIFFERENT_SPF_POLICIES_FOUND', args: { ns_list: nsList(byPolicies.get(key)!) } });
+    } else {
+      const multiple = [...policies].filter(([, found]) => found.length > 1).map(([address]) => address);
+      const [policy] = [...policies.values()][0];
+      if (multiple.length > 0) messages.push({ tag: 'Z11_SPF_MULTIPLE_RECORDS', args: { ns_list: nsList(multiple) } });
+      else if (!spfSyntaxOk(policy)) messages.push({ tag: 'Z11_SPF_SYNTAX_ERROR', args: { ns_list: nsList(policies.keys()), domain } });
+      else if (!nonMail) messages.push({ tag: 'Z11_SPF_SYNTAX_OK', args: { domain } });
+      else messages.push({ tag: isNullSpfPolicy(policy) ? 'Z11_NULL_SPF_NON_MAIL_DOMAIN' : 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN', args: { domain } });
+    }
+    return messages;
+  },
+};
+
+export const zone: TestModule = { name: 'ZONE', testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10, zone11] };
