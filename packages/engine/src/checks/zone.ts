@@ -29,14 +29,25 @@ function soaRecords(response: DnsMessage, owner: Name, sections?: readonly Secti
   return recordsFor(response, RRType.SOA, owner, sections).flatMap((rr) => (recordIs(rr, RRType.SOA) ? [rr.rdata] : []));
 }
 
-/** The SOA from the first of the zone's own servers that gives one with AA (shared by Zone02–07). */
-async function zoneSoa({ zone }: TestContext): Promise<SoaData | undefined> {
-  for (const server of await zone.ns()) {
-    const response = await server.query(zone.name, RRType.SOA);
+/** The message for a server whose IP family the profile turns off (it is not asked). */
+const disabledMessage = (server: Nameserver, rrtype: string): Message => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } });
+
+/**
+ * The SOA from the first of the zone's own servers that gives one with AA (shared by Zone02–07), and
+ * a message for each server passed over because its IP family is off.
+ */
+async function zoneSoa(context: TestContext): Promise<{ soa?: SoaData; disabled: Message[] }> {
+  const disabled: Message[] = [];
+  for (const server of await context.zone.ns()) {
+    if (!enabled(context, server)) {
+      disabled.push(disabledMessage(server, 'SOA'));
+      continue;
+    }
+    const response = await server.query(context.zone.name, RRType.SOA);
     const [soa] = response?.aa ? recordsOfType(response, RRType.SOA, ['answer']) : [];
-    if (soa && recordIs(soa, RRType.SOA)) return soa.rdata;
+    if (soa && recordIs(soa, RRType.SOA)) return { soa: soa.rdata, disabled };
   }
-  return undefined;
+  return { disabled };
 }
 
 /** Zone02–06: one SOA timer rule, applied to the zone's SOA. */
@@ -45,10 +56,10 @@ function timerCase(id: string, tags: string[], rule: (soa: SoaData, t: TimerThre
     id,
     spec: `${specs}/${id.toLowerCase()}.md`,
     afterEarlierModules: true,
-    tags: [...tags, 'NO_RESPONSE_SOA_QUERY'],
+    tags: [...tags, 'NO_RESPONSE_SOA_QUERY', 'IPV4_DISABLED', 'IPV6_DISABLED'],
     async run(context) {
-      const soa = await zoneSoa(context);
-      return soa ? rule(soa, timerThresholds(context.profile)) : [noSoa];
+      const { soa, disabled } = await zoneSoa(context);
+      return [...disabled, ...(soa ? rule(soa, timerThresholds(context.profile)) : [noSoa])];
     },
   };
 }
@@ -77,11 +88,12 @@ export const zone01: TestCase = {
   afterEarlierModules: true,
   tags: [
     'Z01_MNAME_HAS_LOCALHOST_ADDR', 'Z01_MNAME_IS_DOT', 'Z01_MNAME_IS_LOCALHOST', 'Z01_MNAME_IS_MASTER', 'Z01_MNAME_MISSING_SOA_RECORD', 'Z01_MNAME_NO_RESPONSE',
-    'Z01_MNAME_NOT_AUTHORITATIVE', 'Z01_MNAME_NOT_IN_NS_LIST', 'Z01_MNAME_NOT_MASTER', 'Z01_MNAME_NOT_RESOLVE', 'Z01_MNAME_UNEXPECTED_RCODE',
+    'Z01_MNAME_NOT_AUTHORITATIVE', 'Z01_MNAME_NOT_IN_NS_LIST', 'Z01_MNAME_NOT_MASTER', 'Z01_MNAME_NOT_RESOLVE', 'Z01_MNAME_UNEXPECTED_RCODE', 'IPV4_DISABLED', 'IPV6_DISABLED',
   ],
   async run(context) {
     const { zone } = context;
-    const servers = (await zone.allServers()).filter((server) => enabled(context, server));
+    const all = await zone.allServers();
+    const servers = all.filter((server) => enabled(context, server));
     const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
     const mnames = new Set<string>();
     const serials: number[] = [];
@@ -98,7 +110,7 @@ export const zone01: TestCase = {
         serials.push(soa.serial);
       }
     });
-    const messages: Message[] = [];
+    const messages: Message[] = all.filter((server) => !enabled(context, server)).map((server) => disabledMessage(server, 'SOA'));
     if (localhost.length > 0) messages.push({ tag: 'Z01_MNAME_IS_LOCALHOST', args: { ns_ip_list: localhost.join(';') } });
     if (dot.length > 0) messages.push({ tag: 'Z01_MNAME_IS_DOT', args: { ns_ip_list: dot.join(';') } });
 
@@ -127,6 +139,7 @@ export const zone01: TestCase = {
         const server = servers[i];
         const response = responses[i];
         if (!server) messages.push({ tag: 'Z01_MNAME_HAS_LOCALHOST_ADDR', args: { nsname: mname, ns_ip: address } });
+        if (server && !enabled(context, server)) messages.push(disabledMessage(server, 'SOA'));
         if (!server || !enabled(context, server)) return;
         const ns = server.toString();
         const [soa] = response ? soaRecords(response, zone.name, ['answer']) : [];
@@ -174,12 +187,12 @@ export const zone07: TestCase = {
   id: 'Zone07',
   spec: `${specs}/zone07.md`,
   afterEarlierModules: true,
-  tags: ['MNAME_IS_CNAME', 'MNAME_IS_NOT_CNAME', 'NO_RESPONSE_SOA_QUERY', 'MNAME_HAS_NO_ADDRESS'],
+  tags: ['MNAME_IS_CNAME', 'MNAME_IS_NOT_CNAME', 'NO_RESPONSE_SOA_QUERY', 'MNAME_HAS_NO_ADDRESS', 'IPV4_DISABLED', 'IPV6_DISABLED'],
   async run(context) {
-    const soa = await zoneSoa(context);
-    if (!soa) return [noSoa];
+    const { soa, disabled } = await zoneSoa(context);
+    if (!soa) return [...disabled, noSoa];
     const mname = nameText(soa.mname);
-    const messages: Message[] = [];
+    const messages: Message[] = [...disabled];
     let addresses = 0;
     for (const type of [RRType.A, RRType.AAAA]) {
       const { message, owner } = await lookupThroughAlias(context.zone, soa.mname, type);
@@ -270,14 +283,15 @@ export const zone10: TestCase = {
   spec: `${specs}/zone10.md`,
   afterEarlierModules: true,
   after: ['Zone02', 'Zone03', 'Zone04', 'Zone05', 'Zone06', 'Zone07'],
-  tags: ['MULTIPLE_SOA', 'NO_RESPONSE', 'NO_SOA_IN_RESPONSE', 'ONE_SOA', 'WRONG_SOA'],
+  tags: ['MULTIPLE_SOA', 'NO_RESPONSE', 'NO_SOA_IN_RESPONSE', 'ONE_SOA', 'WRONG_SOA', 'IPV4_DISABLED', 'IPV6_DISABLED'],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.module === 'ZONE' && f.tag === 'NO_RESPONSE_SOA_QUERY') }),
   async run(context) {
     const { zone } = context;
-    const servers = (await zone.allServers()).filter((server) => enabled(context, server));
-    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
+    const servers = await zone.allServers();
+    const responses = await Promise.all(servers.map((server) => (enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))));
     const fqdn = zone.name.isRoot ? '.' : `${zone.nameText}.`;
     const messages: Message[] = servers.flatMap((server, i): Message[] => {
+      if (!enabled(context, server)) return [disabledMessage(server, 'SOA')];
       const response = responses[i];
       const ns = server.toString();
       if (!response) return [{ tag: 'NO_RESPONSE', args: { ns } }];
