@@ -3,8 +3,7 @@
 // reference engine 9.0 (specifications: docs/public/specifications/tests/Nameserver-TP/ in zonemaster/zonemaster).
 // Every test case starts after the modules the reference runs before Nameserver, and after the
 // Nameserver test cases before it (the reference runs them one by one): a server found silent on a
-// transport there (one that drops AAAA queries, say, met in Consistency05 or Nameserver05) is not
-// asked again on it.
+// transport there (its plain SOA query unanswered, in Nameserver04 or 08, say) is not asked again on it.
 import { randomInt } from 'node:crypto';
 import { Name, Rcode, recordIs, recordToString, RRClass, RRType, sameIpAddress, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
