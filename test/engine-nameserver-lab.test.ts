@@ -1,17 +1,20 @@
 // The engine's Nameserver, Connectivity and Address modules against real name servers in the lab
 // (the nameserver-*, connectivity-* and address-* scenarios were written for them), and against the
-// reference engine (Debian's zonemaster-cli) on the same lab: for these modules both must find the
-// same (test case, tag, level) set. Lives outside packages/ because it joins the lab and the engine.
+// reference engine on the same lab: Nameserver against zonemaster-cli 8.0.1 / engine 9.0.1 (its runs
+// recorded in test/reference-findings/), findings and their arguments (names without case, lists
+// without order); Connectivity and Address against the reference they follow, by (test case, tag,
+// level). Lives outside packages/ because it joins the lab and the engine.
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, test } from 'node:test';
-import { commandLineDomain, scenarioDomain } from '@app/lab';
+import { commandLineDomain, compareFindings, scenarioDomain, type Finding as LabFinding } from '@app/lab';
 import { useLab } from '@app/lab/testing';
+import { ours as oursWith, reference } from './support/lab-engines.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.js');
 const scenarios = [
   'nameserver-ok', 'nameserver-quirks', 'nameserver-edns-answers', 'nameserver-aaaa', 'connectivity-different-asn', 'connectivity-same-asn', 'connectivity-same-asn-v6',
-  'connectivity-partial', 'connectivity-wrong-zone', 'address-mismatch', 'address-noptr', 'address-ptr-timeout', 'root-zone',
+  'connectivity-partial', 'connectivity-wrong-zone', 'address-mismatch', 'address-noptr', 'address-ptr-timeout', 'root-zone', 'nameserver-version',
 ];
 const modules = ['NAMESERVER', 'CONNECTIVITY', 'ADDRESS'];
 const moduleFlags = modules.flatMap((m) => ['--test', m.toLowerCase()]);
@@ -90,8 +93,9 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     assert.deepEqual(await tagged(domain, 'N10_EDNS_RESPONSE_ERROR'), [{ ns_ip_list: '198.51.100.70' }]);
     assert.deepEqual(await tagged(domain, 'N10_UNEXPECTED_RCODE'), [{ rcode: 'NOERROR', ns_ip_list: '198.51.100.71' }]);
     assert.deepEqual(await tagged(domain, 'N10_NO_RESPONSE_EDNS1_QUERY'), [{ ns_ip_list: '198.51.100.72' }]);
-    // Silent since Nameserver10, so not asked again.
-    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), [{ ns_ip_list: '198.51.100.72' }]);
+    // It drops only EDNS version 1, so it answers Nameserver11's version 0 query (engine 9.0 takes
+    // only an unanswered plain SOA query for silence; 4.6.2 no longer asked it).
+    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), []);
     assert.deepEqual(await tagged(domain, 'N11_RETURNS_UNKNOWN_OPTION_CODE'), [{ ns_ip_list: '198.51.100.73' }]);
     assert.deepEqual(await tagged(domain, 'N11_UNEXPECTED_RCODE'), [{ rcode: 'FORMERR', ns_ip_list: '198.51.100.74' }]);
     assert.deepEqual(await tagged(domain, 'CAN_NOT_BE_RESOLVED'), [{ nsname_list: 'ns.nowhere.nameserver-missing.test' }]);
@@ -102,21 +106,37 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     const ns = (name: string, ip: string): string => `${name}.${domain}/${ip}`;
     assert.deepEqual(await tagged(domain, 'EDNS_VERSION_ERROR'), [{ ns: ns('ns-version1', '203.0.113.193'), domain }]);
     assert.deepEqual(await tagged(domain, 'EDNS_RESPONSE_WITHOUT_EDNS'), [{ ns: ns('ns-truncate-always', '203.0.113.194'), domain }]);
-    // Nameserver13 reads Nameserver02's answer, which stayed truncated after the TCP fallback.
+    // Nameserver13's DNSKEY query with DO, over UDP without fallback: truncated, and without OPT.
     assert.deepEqual(await tagged(domain, 'MISSING_OPT_IN_TRUNCATED'), [{ ns: ns('ns-truncate-always', '203.0.113.194') }]);
     assert.deepEqual(await tagged(domain, 'N11_NO_EDNS'), [{ ns_ip_list: '203.0.113.189' }]);
     assert.deepEqual(await tagged(domain, 'N11_UNEXPECTED_ANSWER_SECTION'), [{ ns_ip_list: '203.0.113.190' }]);
     assert.deepEqual(await tagged(domain, 'N11_UNSET_AA'), [{ ns_ip_list: '203.0.113.191' }]);
   });
 
-  test('AAAA: SERVFAIL, or dropped (the server then silent over UDP for the later Nameserver test cases)', async () => {
+  test('AAAA: SERVFAIL, or dropped (the server still asked by the later Nameserver test cases)', async () => {
     const domain = 'nameserver-aaaa.test';
     const ns = (name: string, ip: string): string => `${name}.nameserver-aaaa-hosts.test/${ip}`;
     assert.deepEqual(await tagged(domain, 'AAAA_UNEXPECTED_RCODE'), [{ ns: ns('ns-aaaa-servfail', '203.0.113.197'), rcode: 'SERVFAIL' }]);
     assert.deepEqual(await tagged(domain, 'AAAA_QUERY_DROPPED'), [{ ns: ns('ns-aaaa-drop', '203.0.113.198') }]);
-    // Nameserver10's first query is Nameserver02's, already answered; its EDNS version 1 query is not sent.
-    assert.deepEqual(await tagged(domain, 'N10_NO_RESPONSE_EDNS1_QUERY'), [{ ns_ip_list: '203.0.113.198' }]);
-    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), [{ ns_ip_list: '203.0.113.198' }]);
+    // A dropped AAAA query is no silence to engine 9.0: its EDNS queries go out and are answered.
+    assert.deepEqual(await tagged(domain, 'N10_NO_RESPONSE_EDNS1_QUERY'), []);
+    assert.deepEqual(await tagged(domain, 'N11_NO_RESPONSE'), []);
+    assert.deepEqual((await ours(domain)).filter((f) => f.testcase === 'Nameserver15' && f.tag === 'N15_NO_VERSION_REVEALED').map((f) => String(f.args.ns_list).split(';').length), [3]);
+  });
+
+  test('software versions: told by BIND, told in the wrong class, a query answered with SERVFAIL, or nothing told', async () => {
+    const domain = 'nameserver-version.test';
+    const ns = (n: number): string => `ns${n}.${domain}/192.0.2.${232 + n}`;
+    const found = (await ours(domain)).filter((f) => f.testcase === 'Nameserver15' && f.level !== 'DEBUG').map((f) => [f.tag, f.level, f.args]);
+    assert.deepEqual(found, [
+      ['N15_SOFTWARE_VERSION', 'NOTICE', { string: 'BIND 9.99.1-lab', query_name: 'version.bind', ns_list: ns(1) }],
+      ['N15_SOFTWARE_VERSION', 'NOTICE', { string: 'lab-dns 1.0', query_name: 'version.bind', ns_list: ns(2) }],
+      ['N15_SOFTWARE_VERSION', 'NOTICE', { string: 'lab-dns 1.0', query_name: 'version.server', ns_list: ns(2) }],
+      ['N15_ERROR_ON_VERSION_QUERY', 'NOTICE', { query_name: 'version.bind', ns_list: ns(3) }],
+      ['N15_ERROR_ON_VERSION_QUERY', 'NOTICE', { query_name: 'version.server', ns_list: ns(3) }],
+      ['N15_NO_VERSION_REVEALED', 'INFO', { ns_list: `${ns(3)};${ns(4)}` }],
+      ['N15_WRONG_CLASS', 'WARNING', { ns_list: `${ns(2)};${ns(2)}` }],
+    ]);
   });
 
   test('Connectivity: one query type dropped on one transport, and SOA and NS answered for another zone', async () => {
@@ -138,14 +158,14 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     assert.deepEqual(await tagged('.', 'UPWARD_REFERRAL_IRRELEVANT'), [{}]);
   });
 
-  test('a whole run: a server that drops AAAA, found silent over UDP by Consistency05, is not asked again by Nameserver02 and 05', async () => {
+  test('a whole run: a server that drops AAAA, unanswered in Consistency05, is still asked by Nameserver02 and 05', async () => {
     const found = await findingsFrom(process.execPath, [dnscheck, 'quirks.test', '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG']);
     const of = (testcase: string, ns: string): string[] => found.filter((f) => f.testcase === testcase && f.args.ns === ns).map((f) => f.tag);
     const dropsAaaa = 'ns-drop-aaaa.quirks.test/192.0.2.103';
     assert.ok(of('Consistency05', dropsAaaa).includes('NO_RESPONSE'));
-    // With EDNS: no answer (silent); without: the answer Basic and Connectivity already had.
-    assert.deepEqual(of('Nameserver02', dropsAaaa), ['BREAKS_ON_EDNS']);
-    assert.deepEqual(of('Nameserver05', dropsAaaa), ['NO_RESPONSE']);
+    // Engine 9.0 takes only an unanswered plain SOA query for silence (4.6.2 took any).
+    assert.deepEqual(of('Nameserver02', dropsAaaa), []);
+    assert.deepEqual(of('Nameserver05', dropsAaaa), ['AAAA_QUERY_DROPPED']);
   });
 
   test('reverse DNS: a PTR naming another server, and an address without PTR that answers nothing', async () => {
@@ -158,14 +178,24 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
   });
 
   const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
-  const keys = (found: Finding[]): string[] =>
-    [...new Set(found.filter((f) => modules.includes(f.module) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
+  const others = ['CONNECTIVITY', 'ADDRESS'];
+  const keys = (found: { module: string; testcase: string; tag: string; level: string }[], wanted: string[]): string[] =>
+    [...new Set(found.filter((f) => wanted.includes(f.module.toUpperCase()) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
+  const nameserverOnly = (found: { module: string; level: string }[]): LabFinding[] => found.filter((f) => f.module.toUpperCase() === 'NAMESERVER' && levelsFromInfo.includes(f.level)) as LabFinding[];
 
   for (const scenario of scenarios) {
-    test(`${scenario}: the same findings as zonemaster-cli for these modules`, async () => {
+    test(`${scenario}: the same Nameserver findings as zonemaster-cli 9.0.1, arguments included`, async () => {
       const domain = commandLineDomain(scenarioDomain(scenario));
-      const reference = await findingsFrom('zonemaster-cli', ['--hints', shared.lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', ...moduleFlags, domain]);
-      assert.deepEqual(keys(await ours(domain)), keys(reference));
+      const [theirs, mine] = await Promise.all([reference(shared.lab, domain, ['nameserver']), oursWith(shared.lab, domain, '--test', 'nameserver')]);
+      const comparison = compareFindings(nameserverOnly(theirs), nameserverOnly(mine));
+      assert.deepEqual({ missing: comparison.missing, extra: comparison.extra }, { missing: [], extra: [] }, 'by test case, tag and level');
+      assert.deepEqual({ missing: comparison.arguments.missing, extra: comparison.arguments.extra }, { missing: [], extra: [] }, 'with arguments');
+    });
+
+    test(`${scenario}: the same Connectivity and Address findings as zonemaster-cli`, async () => {
+      const domain = commandLineDomain(scenarioDomain(scenario));
+      const theirs = await reference(shared.lab, domain, others.map((m) => m.toLowerCase()));
+      assert.deepEqual(keys(await findingsFrom(process.execPath, [dnscheck, domain, '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG', '--test', 'connectivity', '--test', 'address']), others), keys(theirs, others));
     });
   }
 });

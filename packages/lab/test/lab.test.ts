@@ -273,6 +273,19 @@ test('a CHAOS version string is given where configured, and hidden elsewhere', {
   assert.equal(hidden.message.answer.length, 0);
 });
 
+test('a version answered in the wrong class: an IN-class TXT record to a CH query, for version.bind and version.server', { skip }, async () => {
+  for (const name of ['version.bind', 'VERSION.server']) {
+    const reply = await shared.lab.query('ns2.nameserver-version.test', { name, type: RRType.TXT, class: RRClass.CH }, quick);
+    assert.equal(reply.outcome, 'response');
+    const txt = reply.message.answer.find((rr) => recordIs(rr, RRType.TXT));
+    assert.ok(txt !== undefined && recordIs(txt, RRType.TXT), name);
+    assert.equal(txt.class, RRClass.IN);
+    assert.equal(new TextDecoder().decode(txt.rdata.strings[0]), 'lab-dns 1.0');
+  }
+  const zone = await answer('ns2.nameserver-version.test', 'nameserver-version.test', RRType.SOA);
+  assert.equal(zone.aa, true, 'other questions are BIND’s');
+});
+
 test('open recursion: the recursor resolves a name it does not serve; others refuse', { skip }, async () => {
   const recursive = await answer('ns-recursor.quirks.test', 'www.healthy.test', RRType.A, { rd: true, timeoutMs: 5000 });
   assert.equal(recursive.ra, true);

@@ -25,7 +25,7 @@ test('a YAML scenario parses with defaults filled in and names made absolute', (
   const file = parseScenarioText(root, 'x.yaml');
   assert.equal(file.servers[0]?.name, 'a.root.test.');
   assert.deepEqual(file.servers[0]?.aliases, []);
-  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], dropOver: 'both', onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false, stripRrsigs: [], stripRecords: [] });
+  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], dropOver: 'both', onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false, stripRrsigs: [], stripRecords: [], versionAnswer: 'bind' });
   assert.equal(file.zones[0]?.delegated, true);
 });
 
@@ -180,4 +180,8 @@ test('BIND config: one view per server matched by destination, transfers closed 
   assert.match(config, /listen-on-v6 port 5353 \{ 2001:db8::2; \};/);
   assert.match(config, /view "b\.test\." in \{[^}]*\};\n {2}recursion yes;[\s\S]*allow-transfer \{ any; \};[\s\S]*zone "\." \{ type hint;/);
   assert.match(config, /view "b\.test\. chaos" chaos/);
+  // BIND's own CHAOS answers come last, from a view of ours without the built-in rate limit.
+  assert.match(config, /view "lab chaos" chaos \{[^]*zone "version\.bind" chaos \{ type primary; database "_builtin version"; \};[^]*\};\n$/);
+  assert.ok(config.indexOf('view "lab chaos"') > config.indexOf('view "b.test. chaos"'), 'after the servers\' own CHAOS views');
+  assert.doesNotMatch(config, /rate-limit/);
 });

@@ -1,12 +1,11 @@
 // Nameserver: how each name server behaves — recursion, EDNS, zone transfers, source address, AAAA,
-// case handling, upward referrals. Tags, arguments and levels follow the reference engine 4.6
-// (specifications: docs/public/specifications/tests/Nameserver-TP/ in zonemaster/zonemaster).
+// case handling, upward referrals, software version disclosure. Tags, arguments and levels follow the
+// reference engine 9.0 (specifications: docs/public/specifications/tests/Nameserver-TP/ in zonemaster/zonemaster).
 // Every test case starts after the modules the reference runs before Nameserver, and after the
 // Nameserver test cases before it (the reference runs them one by one): a server found silent on a
-// transport there (one that drops AAAA queries, say, met in Consistency05 or Nameserver05) is not
-// asked again on it.
+// transport there (its plain SOA query unanswered, in Nameserver04 or 08, say) is not asked again on it.
 import { randomInt } from 'node:crypto';
-import { Name, Rcode, recordToString, RRType, sameIpAddress, type Message as DnsMessage } from '@app/dns';
+import { Name, Rcode, recordIs, recordToString, RRClass, RRType, sameIpAddress, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver, QueryFlags } from '../net/nameserver.ts';
@@ -19,7 +18,7 @@ const familyTags = ['IPV4_DISABLED', 'IPV6_DISABLED'] as const;
 const nonexistentNames = ['xn--nameservertest.iis.se', 'xn--nameservertest.icann.org', 'xn--nameservertest.ripe.net'];
 /** An EDNS option code IANA has not assigned (Nameserver11), as the reference picks it. */
 const unassignedOptionCode = 137;
-/** The query Nameserver02, 10, 11 and 13 share: SOA with EDNS and a 512-byte payload. */
+/** The query Nameserver02, 10 and 11 share: SOA with EDNS version 0 and a 512-byte payload. */
 const edns512: QueryFlags = { edns: { udpSize: 512 } };
 
 // The header rcode and the EDNS extended bits, which the reference reads apart.
@@ -307,8 +306,7 @@ export const nameserver10: TestCase = {
     const answers = await perServer(servers, async (server) => {
       const first = await server.query(zone.name, RRType.SOA, edns512);
       if (!first || headerRcode(first) !== Rcode.NOERROR) return undefined;
-      // The reference sends this OPT with a payload size of 0 (read as 512).
-      return { first, second: await server.query(zone.name, RRType.SOA, { edns: { version: 1, udpSize: 0 } }) };
+      return { first, second: await server.query(zone.name, RRType.SOA, { edns: { version: 1, udpSize: 512 } }) };
     });
     const silent: string[] = [];
     const unexpected = new Map<string, string[]>();
@@ -380,8 +378,8 @@ export const nameserver12: TestCase = {
   async run(context) {
     const { zone } = context;
     const { servers, disabled } = await serversToAsk(context, 'SOA');
-    // The two lowest of the EDNS flags' unassigned Z bits set (payload size 0, as the reference sends it).
-    const answers = await perServer(servers, (server) => server.query(zone.name, RRType.SOA, { edns: { udpSize: 0, flags: 3 } }));
+    // The two lowest of the EDNS flags' unassigned Z bits set.
+    const answers = await perServer(servers, (server) => server.query(zone.name, RRType.SOA, { edns: { udpSize: 512, flags: 3 } }));
     const messages: Message[] = [...disabled];
     for (const [server, response] of answers) {
       const ns = server.toString();
@@ -407,13 +405,11 @@ export const nameserver13: TestCase = {
   tags: ['NO_RESPONSE', 'NO_EDNS_SUPPORT', 'NS_ERROR', 'MISSING_OPT_IN_TRUNCATED', ...familyTags],
   async run(context) {
     const { zone } = context;
-    const { servers, disabled } = await serversToAsk(context, 'SOA');
-    // The spec asks with DO and without TCP fallback. 4.6.2 drops the DO (it only honours it in EDNS
-    // queries of other kinds), and its query cache does not tell fallback apart, so after Nameserver02
-    // it reads Nameserver02's answer (fallback on). We ask what it in effect asks.
-    const nameserver02Ran = context.earlier.some((f) => f.testcase === 'Nameserver02');
-    const flags: QueryFlags = { ...edns512, tcp: false, ...(!nameserver02Ran && { fallback: false }) };
-    const answers = await perServer(servers, (server) => server.query(zone.name, RRType.SOA, flags));
+    const { servers, disabled } = await serversToAsk(context, 'DNSKEY');
+    // DNSKEY with DO and a 512-byte payload, over UDP and without TCP fallback: a large answer comes
+    // back truncated, and must still carry its OPT record.
+    const flags: QueryFlags = { dnssec: true, edns: { udpSize: 512 }, tcp: false, fallback: false };
+    const answers = await perServer(servers, (server) => server.query(zone.name, RRType.DNSKEY, flags));
     const messages: Message[] = [...disabled];
     for (const [server, response] of answers) {
       const ns = server.toString();
@@ -426,8 +422,83 @@ export const nameserver13: TestCase = {
   },
 };
 
+/** The CH class names a server may answer with its software and version (Nameserver15). */
+const versionQueryNames = ['version.bind', 'version.server'] as const;
+
+/** TXT data as the reference shows it: bytes outside printable ASCII as \DDD, a backslash doubled. */
+function printableText(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) {
+    if (byte === 0x5c) text += '\\\\';
+    else if (byte >= 0x20 && byte <= 0x7e) text += String.fromCharCode(byte);
+    else text += `\\${String(byte).padStart(3, '0')}`;
+  }
+  return text;
+}
+
+const concatenated = (strings: Uint8Array[]): Uint8Array => Buffer.concat(strings);
+
+export const nameserver15: TestCase = {
+  id: 'Nameserver15',
+  afterEarlierModules: true,
+  spec: `${specs}/nameserver15.md`,
+  tags: ['N15_ERROR_ON_VERSION_QUERY', 'N15_NO_VERSION_REVEALED', 'N15_SOFTWARE_VERSION', 'N15_WRONG_CLASS', ...familyTags],
+  async run(context) {
+    const { zone } = context;
+    // One message per server whose family is off, naming both query types in one argument.
+    const { servers, disabled } = await serversToAsk(context, 'SOA TXT');
+    const answers = await perServer(servers, async (server) => {
+      // Only a server that answers the zone's SOA at all is asked for its version.
+      if (!(await server.query(zone.name, RRType.SOA))) return undefined;
+      return Promise.all(versionQueryNames.map((name) => server.query(Name.fromString(`${name}.`), RRType.TXT, { qclass: RRClass.CH })));
+    });
+    // version string -> query name -> servers (once per record, as the reference counts them)
+    const versions = new Map<string, Map<string, string[]>>();
+    const failed = new Map<string, string[]>();
+    const silentOnVersion = new Set<string>();
+    const wrongClass: string[] = [];
+    for (const [server, responses] of answers) {
+      if (!responses) continue;
+      const ns = server.toString();
+      silentOnVersion.add(ns);
+      responses.forEach((response, i) => {
+        const queryName = versionQueryNames[i];
+        if (!response || headerRcode(response) === Rcode.SERVFAIL) {
+          failed.set(queryName, [...(failed.get(queryName) ?? []), ns]);
+          return;
+        }
+        for (const rr of recordsFor(response, RRType.TXT, Name.fromString(`${queryName}.`), ['answer'])) {
+          if (rr.class !== RRClass.CH) wrongClass.push(ns);
+          if (!recordIs(rr, RRType.TXT)) continue;
+          const text = printableText(concatenated(rr.rdata.strings)).trim();
+          if (text === '') continue;
+          const byName = versions.get(text) ?? new Map<string, string[]>();
+          versions.set(text, byName);
+          byName.set(queryName, [...(byName.get(queryName) ?? []), ns]);
+          silentOnVersion.delete(ns);
+        }
+      });
+    }
+    const list = (names: Iterable<string>): string => [...names].sort(byText).join(';');
+    const messages: Message[] = [...disabled];
+    for (const [string, byName] of [...versions].sort(([a], [b]) => byText(a, b))) {
+      for (const queryName of versionQueryNames) {
+        const nsList = byName.get(queryName);
+        if (nsList) messages.push({ tag: 'N15_SOFTWARE_VERSION', args: { string, query_name: queryName, ns_list: list(nsList) } });
+      }
+    }
+    for (const queryName of versionQueryNames) {
+      const nsList = failed.get(queryName);
+      if (nsList) messages.push({ tag: 'N15_ERROR_ON_VERSION_QUERY', args: { query_name: queryName, ns_list: list(nsList) } });
+    }
+    if (silentOnVersion.size > 0) messages.push({ tag: 'N15_NO_VERSION_REVEALED', args: { ns_list: list(silentOnVersion) } });
+    if (wrongClass.length > 0) messages.push({ tag: 'N15_WRONG_CLASS', args: { ns_list: list(wrongClass) } });
+    return messages;
+  },
+};
+
 export const nameserver: TestModule = {
   name: 'NAMESERVER',
   inOrder: true,
-  testCases: [nameserver01, nameserver02, nameserver03, nameserver04, nameserver05, nameserver06, nameserver07, nameserver08, nameserver09, nameserver10, nameserver11, nameserver12, nameserver13],
+  testCases: [nameserver01, nameserver02, nameserver03, nameserver04, nameserver05, nameserver06, nameserver07, nameserver08, nameserver09, nameserver10, nameserver11, nameserver12, nameserver13, nameserver15],
 };

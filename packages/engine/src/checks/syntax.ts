@@ -1,17 +1,19 @@
 // Syntax: are the domain's own name, its name server names, the SOA MNAME and RNAME and the MX names
-// well formed? Tags and levels follow the reference engine 4.6 (specifications:
-// docs/specifications/tests/Syntax-TP/ in zonemaster/zonemaster). As in the reference, Syntax04–08
+// well formed? Tags and levels follow the reference engine 9.0 (specifications:
+// docs/public/specifications/tests/Syntax-TP/ in zonemaster/zonemaster). As in the reference, Syntax04–08
 // run only when the domain name passed Syntax01, and Syntax06–07 only when Syntax05 got the SOA; those
 // that ask servers start after the modules the reference runs before Syntax, so a server found silent
 // there is silent here too.
 import { Name, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
+import { lookupThroughAlias } from '../net/alias-lookup.ts';
+import type { Nameserver } from '../net/nameserver.ts';
 import { recordsOfType } from '../net/response.ts';
 import { isValidMailAddress, rnameToAddress } from '../rules/mailbox.ts';
 import { endsWithHyphen, hasDiscouragedDoubleDash, hasOnlyAllowedChars, hostNameMessages, labelsOf, nameText, startsWithHyphen } from '../rules/name-syntax.ts';
 
-const specs = 'zonemaster/zonemaster docs/specifications/tests/Syntax-TP';
+const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Syntax-TP';
 
 const noSoa: Message = { tag: 'NO_RESPONSE_SOA_QUERY', args: {} };
 
@@ -111,7 +113,11 @@ function soaWasFound(context: TestContext): { run: boolean } {
   return { run: nameIsClean(context).run && !emitted(context, 'Syntax05', 'NO_RESPONSE_SOA_QUERY') };
 }
 
-/** Syntax06: per server, the RNAME is a valid mail address whose domain receives mail at some address. */
+/**
+ * Syntax06: the RNAME is a valid mail address whose mail servers (its domain's MX hosts, or the domain
+ * itself) have an address, not a loopback one. Each mail server is judged once for the whole run, and
+ * the RNAMEs are called valid only when no mail server failed.
+ */
 export const syntax06: TestCase = {
   id: 'Syntax06',
   spec: `${specs}/syntax06.md`,
@@ -121,12 +127,16 @@ export const syntax06: TestCase = {
   precondition: soaWasFound,
   async run(context) {
     const { zone, profile } = context;
-    const servers = await zone.allServers();
-    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
+    const byText = new Map((await zone.allServers()).map((server) => [server.toString(), server]));
+    const servers = [...byText.keys()].sort().map((key) => byText.get(key)!);
+    const on = (server: Nameserver): boolean => (server.family === 4 ? profile.net.ipv4 : profile.net.ipv6);
+    const responses = await Promise.all(servers.map((server) => (on(server) ? server.query(zone.name, RRType.SOA, { tcp: false }) : Promise.resolve(undefined))));
     const messages: Message[] = [];
-    const validSeen = new Set<string>();
+    const judged = new Set<string>();
+    const candidates = new Set<string>();
+    let invalidServers: number | undefined;
     for (const [i, server] of servers.entries()) {
-      if (!(server.family === 4 ? profile.net.ipv4 : profile.net.ipv6)) {
+      if (!on(server)) {
         messages.push({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype: 'SOA' } });
         continue;
       }
@@ -145,42 +155,69 @@ export const syntax06: TestCase = {
         messages.push({ tag: 'RNAME_RFC822_INVALID', args: { rname } });
         continue;
       }
-      messages.push(...(await mailDomainMessages(context, rname, validSeen)));
+      const mailServers = await mailServersOf(context, rname.slice(rname.lastIndexOf('@') + 1));
+      if (!mailServers) {
+        messages.push({ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: rname.slice(rname.lastIndexOf('@') + 1) } });
+        continue;
+      }
+      for (const mailServer of mailServers) {
+        if (judged.has(mailServer.shown)) continue;
+        judged.add(mailServer.shown);
+        invalidServers ??= 0;
+        const verdict = await mailServerMessages(context, mailServer);
+        messages.push(...verdict.messages);
+        if (verdict.valid) candidates.add(rname);
+        else {
+          messages.push({ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: mailServer.shown } });
+          candidates.delete(rname);
+          invalidServers++;
+        }
+      }
     }
+    if (invalidServers === 0) for (const rname of [...candidates].sort()) messages.push({ tag: 'RNAME_RFC822_VALID', args: { rname } });
     return messages;
   },
 };
 
-/** The mail domain of a valid RNAME: its MX hosts (or itself) must have an address, not a loopback one. */
-async function mailDomainMessages({ zone }: TestContext, rname: string, validSeen: Set<string>): Promise<Message[]> {
-  const domainText = rname.slice(rname.lastIndexOf('@') + 1);
+interface MailServer {
+  name: Name;
+  /** As findings show it: an MX exchange with its final dot, a mail domain without. */
+  shown: string;
+}
+
+/** The mail servers of a mail domain: its MX exchanges, or the domain itself; undefined when the MX lookup fails. */
+async function mailServersOf({ zone }: TestContext, domainText: string): Promise<MailServer[] | undefined> {
   const domain = Name.fromString(`${domainText}.`);
   const mx = await zone.recurse(domain, RRType.MX);
-  if (!mx.message || mx.message.rcode !== 0) return [{ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: domainText } }];
-  const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(mx.canonical) ? [rr.rdata.exchange] : []));
-  const mailDomains = exchanges.length > 0 ? exchanges : [mx.canonical];
+  if (!mx.message || mx.message.rcode !== 0) return undefined;
+  // An alias followed, in this answer or by a new lookup: its target is the mail domain.
+  let canonical = mx.canonical;
+  const aliases = new Map(recordsOfType(mx.message, RRType.CNAME, ['answer']).flatMap((rr) => (recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [])));
+  for (let hops = 0; aliases.has(canonical.key()) && hops < 16; hops++) canonical = aliases.get(canonical.key())!;
+  const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(canonical) ? [rr.rdata.exchange] : []));
+  if (exchanges.length === 0) return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical) }];
+  const unique = new Map(exchanges.map((name) => [fqdnText(name), name]));
+  return [...unique].map(([shown, name]) => ({ name, shown }));
+}
+
+/** One mail server's addresses: valid when it has one that is not a loopback address. */
+async function mailServerMessages({ zone }: TestContext, { name, shown }: MailServer): Promise<{ valid: boolean; messages: Message[] }> {
   const messages: Message[] = [];
-  for (const mailDomain of mailDomains) {
-    const shown = fqdnText(mailDomain);
-    let valid = false;
-    for (const [type, loopback] of [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const) {
-      const { message } = await zone.recurse(mailDomain, type);
-      if (!message) continue;
-      if (recordsOfType(message, RRType.CNAME, ['answer']).length > 0) {
-        messages.push({ tag: 'RNAME_MAIL_ILLEGAL_CNAME', args: { domain: shown } });
-        continue;
-      }
-      const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && rr.name.equals(mailDomain) ? [rr.rdata.address] : []));
-      if (addresses.includes(loopback)) messages.push({ tag: 'RNAME_MAIL_DOMAIN_LOCALHOST', args: { domain: shown, localhost: loopback } });
-      else if (addresses.length > 0) valid = true;
+  let valid = false;
+  for (const [type, loopback] of [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const) {
+    // An alias shows only when its target's record came in the same answer; otherwise the target is
+    // looked up again, and its records are not the mail server's own.
+    const { message } = await lookupThroughAlias(zone, name, type);
+    if (!message) continue;
+    if (recordsOfType(message, RRType.CNAME, ['answer']).length > 0) {
+      messages.push({ tag: 'RNAME_MAIL_ILLEGAL_CNAME', args: { domain: shown } });
+      continue;
     }
-    if (!valid) messages.push({ tag: 'RNAME_MAIL_DOMAIN_INVALID', args: { domain: shown } });
-    else if (!validSeen.has(rname)) {
-      validSeen.add(rname);
-      messages.push({ tag: 'RNAME_RFC822_VALID', args: { rname } });
-    }
+    const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && rr.name.equals(name) ? [rr.rdata.address] : []));
+    if (addresses.includes(loopback)) messages.push({ tag: 'RNAME_MAIL_DOMAIN_LOCALHOST', args: { domain: shown, localhost: loopback } });
+    else if (addresses.length > 0) valid = true;
   }
-  return messages;
+  return { valid, messages };
 }
 
 /** Syntax07: the SOA MNAME is a valid host name. */

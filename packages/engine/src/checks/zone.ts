@@ -1,20 +1,23 @@
-// Zone: do the SOA and MX records make sense? The MNAME names a working primary in the NS set, the
+// Zone: do the SOA, MX and SPF records make sense? The MNAME names a working primary in the NS set, the
 // SOA timers are within the profile's bounds, MNAME and MX targets are host names with addresses, the
-// servers agree on MX (or a Null MX), and each answers with exactly one SOA. Tags and levels follow the
-// reference engine 4.6 (specifications: docs/specifications/tests/Zone-TP/ in zonemaster/zonemaster).
-// As in the reference, Zone09 runs only when Zone08 got an MX answer, and Zone10 only when Zone02–07
-// got the SOA; every test case starts after the modules the reference runs before Zone, so a server
-// found silent there is silent here too.
+// servers agree on MX (or a Null MX), each answers with exactly one SOA, and they publish one SPF
+// policy that parses. Tags and levels follow the reference engine 9.0 (specifications:
+// docs/public/specifications/tests/Zone-TP/ in zonemaster/zonemaster). As in the reference, Zone09
+// runs only when Zone08 got an MX answer, and Zone10 and Zone11 only when Zone02–07 got the SOA;
+// every test case starts after the modules the reference runs before Zone, so a server found silent
+// there is silent here too.
 import { Name, Rcode, RRType, recordIs, type Message as DnsMessage, type SoaData } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
+import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
+import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
 import { nameText } from '../rules/name-syntax.ts';
 import { expireMessages, minimumMessages, refreshMessages, refreshRetryMessages, retryMessages, serialGreater, timerThresholds, type TimerThresholds } from '../rules/soa.ts';
 
-const specs = 'zonemaster/zonemaster docs/specifications/tests/Zone-TP';
+const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Zone-TP';
 
 const noSoa: Message = { tag: 'NO_RESPONSE_SOA_QUERY', args: {} };
 
@@ -26,14 +29,25 @@ function soaRecords(response: DnsMessage, owner: Name, sections?: readonly Secti
   return recordsFor(response, RRType.SOA, owner, sections).flatMap((rr) => (recordIs(rr, RRType.SOA) ? [rr.rdata] : []));
 }
 
-/** The SOA from the first of the zone's own servers that gives one with AA (shared by Zone02–07). */
-async function zoneSoa({ zone }: TestContext): Promise<SoaData | undefined> {
-  for (const server of await zone.ns()) {
-    const response = await server.query(zone.name, RRType.SOA);
+/** The message for a server whose IP family the profile turns off (it is not asked). */
+const disabledMessage = (server: Nameserver, rrtype: string): Message => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } });
+
+/**
+ * The SOA from the first of the zone's own servers that gives one with AA (shared by Zone02–07), and
+ * a message for each server passed over because its IP family is off.
+ */
+async function zoneSoa(context: TestContext): Promise<{ soa?: SoaData; disabled: Message[] }> {
+  const disabled: Message[] = [];
+  for (const server of await context.zone.ns()) {
+    if (!enabled(context, server)) {
+      disabled.push(disabledMessage(server, 'SOA'));
+      continue;
+    }
+    const response = await server.query(context.zone.name, RRType.SOA);
     const [soa] = response?.aa ? recordsOfType(response, RRType.SOA, ['answer']) : [];
-    if (soa && recordIs(soa, RRType.SOA)) return soa.rdata;
+    if (soa && recordIs(soa, RRType.SOA)) return { soa: soa.rdata, disabled };
   }
-  return undefined;
+  return { disabled };
 }
 
 /** Zone02–06: one SOA timer rule, applied to the zone's SOA. */
@@ -42,10 +56,10 @@ function timerCase(id: string, tags: string[], rule: (soa: SoaData, t: TimerThre
     id,
     spec: `${specs}/${id.toLowerCase()}.md`,
     afterEarlierModules: true,
-    tags: [...tags, 'NO_RESPONSE_SOA_QUERY'],
+    tags: [...tags, 'NO_RESPONSE_SOA_QUERY', 'IPV4_DISABLED', 'IPV6_DISABLED'],
     async run(context) {
-      const soa = await zoneSoa(context);
-      return soa ? rule(soa, timerThresholds(context.profile)) : [noSoa];
+      const { soa, disabled } = await zoneSoa(context);
+      return [...disabled, ...(soa ? rule(soa, timerThresholds(context.profile)) : [noSoa])];
     },
   };
 }
@@ -74,11 +88,12 @@ export const zone01: TestCase = {
   afterEarlierModules: true,
   tags: [
     'Z01_MNAME_HAS_LOCALHOST_ADDR', 'Z01_MNAME_IS_DOT', 'Z01_MNAME_IS_LOCALHOST', 'Z01_MNAME_IS_MASTER', 'Z01_MNAME_MISSING_SOA_RECORD', 'Z01_MNAME_NO_RESPONSE',
-    'Z01_MNAME_NOT_AUTHORITATIVE', 'Z01_MNAME_NOT_IN_NS_LIST', 'Z01_MNAME_NOT_MASTER', 'Z01_MNAME_NOT_RESOLVE', 'Z01_MNAME_UNEXPECTED_RCODE',
+    'Z01_MNAME_NOT_AUTHORITATIVE', 'Z01_MNAME_NOT_IN_NS_LIST', 'Z01_MNAME_NOT_MASTER', 'Z01_MNAME_NOT_RESOLVE', 'Z01_MNAME_UNEXPECTED_RCODE', 'IPV4_DISABLED', 'IPV6_DISABLED',
   ],
   async run(context) {
     const { zone } = context;
-    const servers = (await zone.allServers()).filter((server) => enabled(context, server));
+    const all = await zone.allServers();
+    const servers = all.filter((server) => enabled(context, server));
     const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
     const mnames = new Set<string>();
     const serials: number[] = [];
@@ -95,7 +110,7 @@ export const zone01: TestCase = {
         serials.push(soa.serial);
       }
     });
-    const messages: Message[] = [];
+    const messages: Message[] = all.filter((server) => !enabled(context, server)).map((server) => disabledMessage(server, 'SOA'));
     if (localhost.length > 0) messages.push({ tag: 'Z01_MNAME_IS_LOCALHOST', args: { ns_ip_list: localhost.join(';') } });
     if (dot.length > 0) messages.push({ tag: 'Z01_MNAME_IS_DOT', args: { ns_ip_list: dot.join(';') } });
 
@@ -124,6 +139,7 @@ export const zone01: TestCase = {
         const server = servers[i];
         const response = responses[i];
         if (!server) messages.push({ tag: 'Z01_MNAME_HAS_LOCALHOST_ADDR', args: { nsname: mname, ns_ip: address } });
+        if (server && !enabled(context, server)) messages.push(disabledMessage(server, 'SOA'));
         if (!server || !enabled(context, server)) return;
         const ns = server.toString();
         const [soa] = response ? soaRecords(response, zone.name, ['answer']) : [];
@@ -171,18 +187,21 @@ export const zone07: TestCase = {
   id: 'Zone07',
   spec: `${specs}/zone07.md`,
   afterEarlierModules: true,
-  tags: ['MNAME_IS_CNAME', 'MNAME_IS_NOT_CNAME', 'NO_RESPONSE_SOA_QUERY', 'MNAME_HAS_NO_ADDRESS'],
+  tags: ['MNAME_IS_CNAME', 'MNAME_IS_NOT_CNAME', 'NO_RESPONSE_SOA_QUERY', 'MNAME_HAS_NO_ADDRESS', 'IPV4_DISABLED', 'IPV6_DISABLED'],
   async run(context) {
-    const soa = await zoneSoa(context);
-    if (!soa) return [noSoa];
+    const { soa, disabled } = await zoneSoa(context);
+    if (!soa) return [...disabled, noSoa];
     const mname = nameText(soa.mname);
-    const messages: Message[] = [];
+    const messages: Message[] = [...disabled];
     let addresses = 0;
     for (const type of [RRType.A, RRType.AAAA]) {
-      const { message } = await context.zone.recurse(soa.mname, type);
+      const { message, owner } = await lookupThroughAlias(context.zone, soa.mname, type);
       if (!message) continue;
-      if (recordsFor(message, type, soa.mname).length > 0) addresses++;
-      messages.push({ tag: recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
+      // A target looked up again makes the MNAME an alias, and the target's records count as its
+      // addresses; a target answered together with the alias does not count (as in the reference).
+      const aliased = !owner.equals(soa.mname);
+      if (recordsFor(message, type, soa.mname).length > 0 || (aliased && recordsFor(message, type, owner).length > 0)) addresses++;
+      messages.push({ tag: aliased || recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
     }
     if (addresses === 0) messages.push({ tag: 'MNAME_HAS_NO_ADDRESS', args: { mname } });
     return messages;
@@ -208,45 +227,78 @@ export const zone08: TestCase = {
   },
 };
 
-/** What one server answers for MX, once it has answered SOA with authority; over TCP when UDP is truncated. */
+/** What one server answers for MX, once it has answered SOA with authority. */
 async function mxOutcome({ zone }: TestContext, server: Nameserver): Promise<MxOutcome | undefined> {
   const soa = await server.query(zone.name, RRType.SOA);
   if (!soa || soa.rcode !== 0 || !soa.aa || recordsFor(soa, RRType.SOA, zone.name).length === 0) return undefined;
-  let response = await server.query(zone.name, RRType.MX, { fallback: false, tcp: false });
-  if (response?.tc) response = await server.query(zone.name, RRType.MX, { fallback: false, tcp: true });
-  const base = { address: server.address, nsName: server.nameText };
-  if (!response) return { ...base, kind: 'no-response' };
-  if (response.rcode !== 0) return { ...base, kind: 'rcode', rcode: rcodeName(response.rcode) };
-  if (!response.aa) return { ...base, kind: 'non-authoritative' };
-  const records = recordsFor(response, RRType.MX, zone.name, ['answer']).flatMap((rr) => {
-    if (!recordIs(rr, RRType.MX)) return [];
-    const exchange = rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange)}.`;
-    return [{ preference: rr.rdata.preference, exchange, key: `${nameText(rr.name)} ${rr.ttl} ${rr.rdata.preference} ${exchange}`.toLowerCase() }];
-  });
-  // By preference, then name: the order a server gives may rotate between answers.
-  records.sort((x, y) => x.preference - y.preference || (x.exchange < y.exchange ? -1 : x.exchange > y.exchange ? 1 : 0));
-  return records.length > 0 ? { ...base, kind: 'mx', records } : { ...base, kind: 'no-mx' };
+  const response = await server.query(zone.name, RRType.MX);
+  const ns = server.toString();
+  if (!response) return { ns, kind: 'no-response' };
+  if (response.rcode !== 0) return { ns, kind: 'rcode', rcode: rcodeName(response.rcode) };
+  if (!response.aa) return { ns, kind: 'non-authoritative' };
+  const records = recordsFor(response, RRType.MX, zone.name, ['answer']).flatMap((rr) =>
+    recordIs(rr, RRType.MX) ? [{ preference: rr.rdata.preference, exchange: rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange.toLowerCase())}.` }] : [],
+  );
+  return { ns, kind: 'mx', records };
 }
 
-/** Zone09: the servers agree on the MX set; a Null MX is alone with preference 0; mail has a target. */
+/**
+ * The servers Zone09 and Zone11 ask, as engine 9.0 lists them: the delegation's and the zone's, a
+ * name inside the zone at the addresses the delegated servers give it with authority (which may
+ * differ from the glue).
+ */
+async function delegationAndZoneServers(context: TestContext): Promise<Nameserver[]> {
+  const { zone } = context;
+  const [all, delegation, names] = await Promise.all([zone.allServers(), zone.glue(), zone.nsNames()]);
+  const inZone = names.filter((name) => name.isSubdomainOf(zone.name));
+  const asked = delegation.filter((server) => enabled(context, server));
+  const found = await Promise.all(
+    inZone.flatMap((name) =>
+      asked.flatMap((server) =>
+        [RRType.A, RRType.AAAA].map(async (type) => {
+          const response = await server.query(name, type);
+          if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return [];
+          return recordsFor(response, type, name, ['answer']).flatMap((rr) => (recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [zone.server(name, rr.rdata.address)] : []));
+        }),
+      ),
+    ),
+  );
+  const byText = new Map([...all, ...found.flat()].map((server) => [server.toString(), server]));
+  return [...byText.keys()].sort().map((key) => byText.get(key)!);
+}
+
+/** The zone's servers once per address (the first name in text order), and a message for each whose IP family is off. */
+function serversByAddress(context: TestContext, servers: readonly Nameserver[], rrtypes: readonly string[]): { servers: Nameserver[]; disabled: Message[] } {
+  const seen = new Set<string>();
+  const unique = servers.filter((server) => !seen.has(server.address) && seen.add(server.address));
+  return {
+    servers: unique.filter((server) => enabled(context, server)),
+    disabled: unique.filter((server) => !enabled(context, server)).flatMap((server) => rrtypes.map((rrtype) => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } }))),
+  };
+}
+
+/** The root, a TLD or a zone under .arpa: not expected to send or receive mail. */
+function zonePlace(context: TestContext): { isRoot: boolean; isTld: boolean; isArpa: boolean } {
+  const { zone } = context;
+  return { isRoot: zone.name.isRoot, isTld: zone.name.parent()?.isRoot === true, isArpa: /\.arpa$/i.test(zone.nameText) };
+}
+
+/** Zone09: the servers agree on the MX set; a Null MX is alone with preference 0; mail has an exchange. */
 export const zone09: TestCase = {
   id: 'Zone09',
   spec: `${specs}/zone09.md`,
   afterEarlierModules: true,
   after: ['Zone08'],
   tags: [
-    'Z09_INCONSISTENT_MX', 'Z09_INCONSISTENT_MX_DATA', 'Z09_MISSING_MAIL_TARGET', 'Z09_MX_DATA', 'Z09_MX_FOUND', 'Z09_NON_AUTH_MX_RESPONSE', 'Z09_NO_MX_FOUND',
-    'Z09_NO_RESPONSE_MX_QUERY', 'Z09_NULL_MX_NON_ZERO_PREF', 'Z09_NULL_MX_WITH_OTHER_MX', 'Z09_ROOT_EMAIL_DOMAIN', 'Z09_TLD_EMAIL_DOMAIN', 'Z09_UNEXPECTED_RCODE_MX',
+    'Z09_ARPA_EMAIL_DOMAIN', 'Z09_INCONSISTENT_MX', 'Z09_INCONSISTENT_MX_DATA', 'Z09_MISSING_MAIL_EXCHANGE', 'Z09_MX_DATA', 'Z09_MX_FOUND', 'Z09_NON_AUTH_MX_RESPONSE',
+    'Z09_NO_MX_FOUND', 'Z09_NO_MX_FOUND_OR_EXPECTED', 'Z09_NO_RESPONSE_MX_QUERY', 'Z09_NO_SERVERS_MX_RESPONSE', 'Z09_NULL_MX_NON_ZERO_PREF', 'Z09_NULL_MX_WITH_OTHER_MX',
+    'Z09_ROOT_EMAIL_DOMAIN', 'Z09_TLD_EMAIL_DOMAIN', 'Z09_UNEXPECTED_RCODE_MX', 'Z09_VALID_NULL_MX', 'IPV4_DISABLED', 'IPV6_DISABLED',
   ],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.testcase === 'Zone08' && f.tag === 'NO_RESPONSE_MX_QUERY') }),
   async run(context) {
-    const { zone } = context;
-    // One per address, the first name in text order; servers of a family that is off are left out.
-    const seen = new Set<string>();
-    const servers = (await zone.allServers()).filter((server) => !seen.has(server.address) && seen.add(server.address) && enabled(context, server));
+    const { servers, disabled } = serversByAddress(context, await delegationAndZoneServers(context), ['SOA', 'MX']);
     const outcomes = (await Promise.all(servers.map((server) => mxOutcome(context, server)))).filter((o) => o !== undefined);
-    const parent = zone.name.parent();
-    return mailTargetMessages(outcomes, { isRoot: zone.name.isRoot, isTld: parent?.isRoot === true, isArpa: /\.arpa$/i.test(zone.nameText) });
+    return [...disabled, ...mailTargetMessages(outcomes, zonePlace(context))];
   },
 };
 
@@ -256,14 +308,15 @@ export const zone10: TestCase = {
   spec: `${specs}/zone10.md`,
   afterEarlierModules: true,
   after: ['Zone02', 'Zone03', 'Zone04', 'Zone05', 'Zone06', 'Zone07'],
-  tags: ['MULTIPLE_SOA', 'NO_RESPONSE', 'NO_SOA_IN_RESPONSE', 'ONE_SOA', 'WRONG_SOA'],
+  tags: ['MULTIPLE_SOA', 'NO_RESPONSE', 'NO_SOA_IN_RESPONSE', 'ONE_SOA', 'WRONG_SOA', 'IPV4_DISABLED', 'IPV6_DISABLED'],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.module === 'ZONE' && f.tag === 'NO_RESPONSE_SOA_QUERY') }),
   async run(context) {
     const { zone } = context;
-    const servers = (await zone.allServers()).filter((server) => enabled(context, server));
-    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.SOA)));
+    const servers = await zone.allServers();
+    const responses = await Promise.all(servers.map((server) => (enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))));
     const fqdn = zone.name.isRoot ? '.' : `${zone.nameText}.`;
     const messages: Message[] = servers.flatMap((server, i): Message[] => {
+      if (!enabled(context, server)) return [disabledMessage(server, 'SOA')];
       const response = responses[i];
       const ns = server.toString();
       if (!response) return [{ tag: 'NO_RESPONSE', args: { ns } }];
@@ -277,4 +330,57 @@ export const zone10: TestCase = {
   },
 };
 
-export const zone: TestModule = { name: 'ZONE', testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10] };
+/** Zone11: the servers publish one SPF policy, the same everywhere, and it parses (RFC 7208). */
+export const zone11: TestCase = {
+  id: 'Zone11',
+  spec: `${specs}/zone11.md`,
+  afterEarlierModules: true,
+  after: ['Zone02', 'Zone03', 'Zone04', 'Zone05', 'Zone06', 'Zone07'],
+  tags: [
+    'Z11_DIFFERENT_SPF_POLICIES_FOUND', 'Z11_INCONSISTENT_SPF_POLICIES', 'Z11_NO_SPF_FOUND', 'Z11_NO_SPF_NON_MAIL_DOMAIN', 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN',
+    'Z11_NULL_SPF_NON_MAIL_DOMAIN', 'Z11_SPF_MULTIPLE_RECORDS', 'Z11_SPF_SYNTAX_ERROR', 'Z11_SPF_SYNTAX_OK', 'Z11_UNABLE_TO_CHECK_FOR_SPF', 'IPV4_DISABLED', 'IPV6_DISABLED',
+  ],
+  precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.module === 'ZONE' && f.tag === 'NO_RESPONSE_SOA_QUERY') }),
+  async run(context) {
+    const { zone } = context;
+    const all = await delegationAndZoneServers(context);
+    const { servers, disabled } = serversByAddress(context, all, ['TXT']);
+    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.TXT)));
+    // Per address that answered with authority: the SPF policies among its TXT records.
+    const policies = new Map<string, string[]>();
+    servers.forEach((server, i) => {
+      const response = responses[i];
+      if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return;
+      const texts = recordsFor(response, RRType.TXT, zone.name).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [txtText(rr.rdata.strings)] : []));
+      policies.set(server.address, texts.filter(isSpfPolicy));
+    });
+    // Every name of an address speaks for it.
+    const namesAt = (address: string): string[] => all.filter((server) => server.address === address).map((server) => server.toString());
+    const nsList = (addresses: Iterable<string>): string => [...addresses].flatMap(namesAt).sort().join(';');
+    const byPolicies = new Map<string, string[]>();
+    for (const [address, found] of policies) {
+      const key = JSON.stringify([...found].sort());
+      byPolicies.set(key, [...(byPolicies.get(key) ?? []), address]);
+    }
+    const domain = zone.nameText;
+    const place = zonePlace(context);
+    const nonMail = place.isRoot || place.isTld || place.isArpa;
+    const messages: Message[] = [...disabled];
+    if (policies.size === 0) messages.push({ tag: 'Z11_UNABLE_TO_CHECK_FOR_SPF', args: {} });
+    else if ([...policies.values()].every((found) => found.length === 0)) messages.push({ tag: nonMail ? 'Z11_NO_SPF_NON_MAIL_DOMAIN' : 'Z11_NO_SPF_FOUND', args: { domain } });
+    else if (byPolicies.size > 1) {
+      messages.push({ tag: 'Z11_INCONSISTENT_SPF_POLICIES', args: {} });
+      for (const key of [...byPolicies.keys()].sort()) messages.push({ tag: 'Z11_DIFFERENT_SPF_POLICIES_FOUND', args: { ns_list: nsList(byPolicies.get(key)!) } });
+    } else {
+      const multiple = [...policies].filter(([, found]) => found.length > 1).map(([address]) => address);
+      const [policy] = [...policies.values()][0];
+      if (multiple.length > 0) messages.push({ tag: 'Z11_SPF_MULTIPLE_RECORDS', args: { ns_list: nsList(multiple) } });
+      else if (!spfSyntaxOk(policy)) messages.push({ tag: 'Z11_SPF_SYNTAX_ERROR', args: { ns_list: nsList(policies.keys()), domain } });
+      else if (!nonMail) messages.push({ tag: 'Z11_SPF_SYNTAX_OK', args: { domain } });
+      else messages.push({ tag: isNullSpfPolicy(policy) ? 'Z11_NULL_SPF_NON_MAIL_DOMAIN' : 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN', args: { domain } });
+    }
+    return messages;
+  },
+};
+
+export const zone: TestModule = { name: 'ZONE', testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10, zone11] };

@@ -1,6 +1,7 @@
 // One name server (a name at an address), as the tests see it: queries go through the run's answers
-// for that address, are counted, and a transport found silent at the address is not used again (as the reference does).
-import { ipFamily, Name, RRClass, type EdnsInput, type Message, type TransferResult } from '@app/dns';
+// for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
+// a plain SOA query that gets no answer marks it).
+import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type TransferResult } from '@app/dns';
 import type { Network } from './network.ts';
 import { displayName } from './response.ts';
 
@@ -82,7 +83,7 @@ export class Nameserver {
 
   /**
    * The first message of a zone transfer of `zone` (read up to its first record, then the
-   * connection is closed), once per run; undefined when not asked (IP family off, TCP found silent).
+   * connection is closed), once per run; undefined when not asked (IP family off).
    */
   transferStart(zone: Name): Promise<TransferStart | undefined> {
     const key = zone.key();
@@ -99,16 +100,13 @@ export class Nameserver {
       this.statistics.blocked++;
       return undefined;
     }
-    const silent = (): boolean => this.#network.silent.has(`${this.address}:tcp:false`);
-    if (silent()) return undefined;
-    const result = await this.#network.transfer(this, zone, (message) => message.answer.length > 0, silent);
+    // The reference tries a transfer whatever it knows of the server's silence, and learns nothing from it.
+    const result = await this.#network.transfer(this, zone, (message) => message.answer.length > 0, () => false);
     if (result === 'skipped') return undefined;
     this.statistics.queries++;
     this.statistics.totalMs += result.ms;
     if (result.outcome === 'timeout') {
       this.statistics.timeouts++;
-      this.#network.silent.add(`${this.address}:tcp:false`);
-      this.#network.silent.add(`${this.address}:tcp:true`);
     } else {
       this.statistics.responses++;
     }
@@ -122,9 +120,8 @@ export class Nameserver {
       return undefined;
     }
     const transport = flags.tcp ? 'tcp' : 'udp';
-    const dnssec = flags.dnssec === true;
     // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
-    const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}:${dnssec}`);
+    const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}`);
     // Until the address has answered on this transport, its questions go out one at a time: a server
     // that never answers is waited for once, not once per question in flight.
     const lane = `${this.address}:${transport}`;
@@ -139,9 +136,9 @@ export class Nameserver {
           this.#network.answering.add(lane);
           return;
         }
-        // A plain query that got nothing says the DO variant will get nothing either.
-        this.#network.silent.add(`${this.address}:${transport}:${dnssec}`);
-        if (!dnssec) this.#network.silent.add(`${this.address}:${transport}:true`);
+        // As in the reference (engine 9.0): only an SOA query without EDNS that got nothing marks the
+        // transport silent, for every later query; other queries may go unanswered for their own reasons.
+        if (qtype === RRType.SOA && !flags.edns && !flags.dnssec) this.#network.silent.add(`${this.address}:${transport}`);
       };
       const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
       if (outcome === 'skipped') return undefined;

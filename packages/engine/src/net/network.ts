@@ -61,7 +61,7 @@ export class Network {
   // caches per address): the same question to one address goes out once per run.
   /** Answers by address and question (see Nameserver.query for the key). */
   readonly answers = new Map<string, Promise<Message | undefined>>();
-  /** 'address:transport:dnssec' for each transport found silent. */
+  /** 'address:transport' for each transport found silent. */
   readonly silent = new Set<string>();
   /** 'address:transport' for each transport that has answered at least once. */
   readonly answering = new Set<string>();

@@ -1,84 +1,92 @@
 // Zone09's verdict on the MX answers of a zone's servers: do they all answer, authoritatively, with the
-// same MX set; is a Null MX (RFC 7505) alone and of preference 0; is there a mail target at all?
+// same MX set; is a Null MX (RFC 7505) alone and of preference 0; does a zone that should take mail
+// have an MX, and one that should not (the root, a TLD, a reverse zone) none?
 import type { Message } from '../finding.ts';
 
 export interface MxRecordSeen {
   preference: number;
-  /** As the reference shows it: final dot included, '.' for a Null MX. */
+  /** In lower case with the final dot; '.' for a Null MX. */
   exchange: string;
-  /** The record in a form that differs exactly when the records differ (owner, TTL, data; lower case). */
-  key: string;
 }
 
 /** What one server (one address, counted once) said to the MX query, once it had answered SOA authoritatively. */
-export type MxOutcome = { address: string; nsName: string } & (
+export type MxOutcome = { ns: string } & (
   | { kind: 'no-response' }
   | { kind: 'rcode'; rcode: string }
   | { kind: 'non-authoritative' }
-  | { kind: 'no-mx' }
   | { kind: 'mx'; records: MxRecordSeen[] }
 );
 
-/** Where the zone sits: the root and TLDs are not expected to receive mail, nor reverse zones. */
+/** Where the zone sits: the root, TLDs and reverse zones are not expected to receive mail. */
 export interface ZonePlace {
   isRoot: boolean;
   isTld: boolean;
   isArpa: boolean;
 }
 
-const list = (items: readonly string[]): string => items.join(';');
-const sorted = (items: readonly string[]): string[] => [...items].sort();
+const list = (items: readonly string[]): string => [...items].sort().join(';');
+
+/** One MX record as the findings show it: "10 mail.example.test" ("0 ." for a Null MX). */
+const rdataText = (r: MxRecordSeen): string => `${r.preference} ${r.exchange === '.' ? '.' : r.exchange.slice(0, -1)}`;
+
+/** The set's records once each, by preference then exchange. */
+function normalSet(records: readonly MxRecordSeen[]): MxRecordSeen[] {
+  const unique = new Map(records.map((r) => [rdataText(r), r]));
+  return [...unique.values()].sort((x, y) => x.preference - y.preference || (x.exchange < y.exchange ? -1 : x.exchange > y.exchange ? 1 : 0));
+}
 
 export function mailTargetMessages(outcomes: readonly MxOutcome[], place: ZonePlace): Message[] {
   const messages: Message[] = [];
-  const addressesOf = (kind: MxOutcome['kind']): string[] => outcomes.filter((o) => o.kind === kind).map((o) => o.address);
-  const withMx = new Map(outcomes.flatMap((o) => (o.kind === 'mx' ? [[o.address, o.records] as const] : [])));
+  const serversWith = (kind: MxOutcome['kind']): string[] => outcomes.filter((o) => o.kind === kind).map((o) => o.ns);
 
-  const silent = addressesOf('no-response');
-  if (silent.length > 0) messages.push({ tag: 'Z09_NO_RESPONSE_MX_QUERY', args: { ns_ip_list: list(sorted(silent)) } });
+  const silent = serversWith('no-response');
+  if (silent.length > 0) messages.push({ tag: 'Z09_NO_RESPONSE_MX_QUERY', args: { ns_list: list(silent) } });
   const byRcode = new Map<string, string[]>();
-  for (const o of outcomes) if (o.kind === 'rcode') byRcode.set(o.rcode, [...(byRcode.get(o.rcode) ?? []), o.address]);
-  for (const [rcode, addresses] of byRcode) messages.push({ tag: 'Z09_UNEXPECTED_RCODE_MX', args: { rcode, ns_ip_list: list(sorted(addresses)) } });
-  const nonAuthoritative = addressesOf('non-authoritative');
-  if (nonAuthoritative.length > 0) messages.push({ tag: 'Z09_NON_AUTH_MX_RESPONSE', args: { ns_ip_list: list(sorted(nonAuthoritative)) } });
+  for (const o of outcomes) if (o.kind === 'rcode') byRcode.set(o.rcode, [...(byRcode.get(o.rcode) ?? []), o.ns]);
+  for (const [rcode, servers] of byRcode) messages.push({ tag: 'Z09_UNEXPECTED_RCODE_MX', args: { rcode, ns_list: list(servers) } });
+  const nonAuthoritative = serversWith('non-authoritative');
+  if (nonAuthoritative.length > 0) messages.push({ tag: 'Z09_NON_AUTH_MX_RESPONSE', args: { ns_list: list(nonAuthoritative) } });
 
-  const without = addressesOf('no-mx');
-  if (without.length > 0 && withMx.size > 0) {
-    messages.push({ tag: 'Z09_INCONSISTENT_MX', args: {} });
-    messages.push({ tag: 'Z09_NO_MX_FOUND', args: { ns_ip_list: list(sorted(without)) } });
-    messages.push({ tag: 'Z09_MX_FOUND', args: { ns_ip_list: list(sorted([...withMx.keys()])) } });
-  }
-  if (withMx.size === 0) {
-    if (without.length > 0 && !place.isRoot && !place.isTld && !place.isArpa) messages.push({ tag: 'Z09_MISSING_MAIL_TARGET', args: {} });
-    return messages;
-  }
-
-  const sets = [...withMx.values()];
-  const fingerprint = (records: readonly MxRecordSeen[]): string => JSON.stringify(records.map((r) => r.key).sort());
-  if (sets.some((records) => fingerprint(records) !== fingerprint(sets[0]))) {
-    messages.push({ tag: 'Z09_INCONSISTENT_MX_DATA', args: {} });
-    // One line per name server name: what its first address answered.
-    const byName = new Map<string, string[]>();
-    for (const o of outcomes) byName.set(o.nsName, [...(byName.get(o.nsName) ?? []), o.address]);
-    for (const name of sorted([...byName.keys()])) {
-      const addresses = byName.get(name)!;
-      const targets = (withMx.get(addresses[0]) ?? []).map((r) => r.exchange);
-      messages.push({ tag: 'Z09_MX_DATA', args: { mailtarget_list: list(targets), ns_ip_list: list(addresses) } });
+  // Servers by the MX set they gave (an empty set: no MX).
+  const without: string[] = [];
+  const sets = new Map<string, { servers: string[]; records: MxRecordSeen[] }>();
+  for (const o of outcomes) {
+    if (o.kind !== 'mx') continue;
+    const records = normalSet(o.records);
+    if (records.length === 0) {
+      without.push(o.ns);
+      continue;
     }
-    return messages;
+    const key = records.map(rdataText).join(';');
+    const set = sets.get(key) ?? { servers: [], records };
+    set.servers.push(o.ns);
+    sets.set(key, set);
   }
-
-  const records = sets[0];
-  const nullMx = records.filter((r) => r.exchange === '.');
-  if (nullMx.length > 0) {
-    if (records.length > 1) messages.push({ tag: 'Z09_NULL_MX_WITH_OTHER_MX', args: {} });
-    if (nullMx.some((r) => r.preference > 0)) messages.push({ tag: 'Z09_NULL_MX_NON_ZERO_PREF', args: {} });
-  } else if (place.isRoot) {
-    messages.push({ tag: 'Z09_ROOT_EMAIL_DOMAIN', args: {} });
-  } else if (place.isTld) {
-    messages.push({ tag: 'Z09_TLD_EMAIL_DOMAIN', args: {} });
-  } else {
-    messages.push({ tag: 'Z09_MX_DATA', args: { ns_ip_list: list(sorted([...withMx.keys()])), mailtarget_list: list(records.map((r) => r.exchange)) } });
+  for (const [key, set] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    messages.push({ tag: 'Z09_MX_DATA', args: { ns_list: list(set.servers), mxrdata_list: key } });
   }
+  if (without.length > 0 && sets.size > 0) {
+    messages.push({ tag: 'Z09_INCONSISTENT_MX', args: {} });
+    messages.push({ tag: 'Z09_NO_MX_FOUND', args: { ns_list: list(without) } });
+    messages.push({ tag: 'Z09_MX_FOUND', args: { ns_list: list([...sets.values()].flatMap((s) => s.servers)) } });
+  }
+  if (sets.size > 1) {
+    messages.push({ tag: 'Z09_INCONSISTENT_MX_DATA', args: {} });
+  } else if (sets.size === 1) {
+    const [{ records }] = sets.values();
+    const nullMx = records.find((r) => r.exchange === '.');
+    if (nullMx) {
+      if (records.length > 1) messages.push({ tag: 'Z09_NULL_MX_WITH_OTHER_MX', args: {} });
+      else if (nullMx.preference !== 0) messages.push({ tag: 'Z09_NULL_MX_NON_ZERO_PREF', args: {} });
+      else messages.push({ tag: 'Z09_VALID_NULL_MX', args: {} });
+    } else if (place.isRoot) messages.push({ tag: 'Z09_ROOT_EMAIL_DOMAIN', args: {} });
+    else if (place.isTld) messages.push({ tag: 'Z09_TLD_EMAIL_DOMAIN', args: {} });
+    else if (place.isArpa) messages.push({ tag: 'Z09_ARPA_EMAIL_DOMAIN', args: {} });
+  }
+  const noMailExpected = place.isRoot || place.isTld || place.isArpa;
+  if (without.length > 0 && sets.size === 0) {
+    messages.push(noMailExpected ? { tag: 'Z09_NO_MX_FOUND_OR_EXPECTED', args: {} } : { tag: 'Z09_MISSING_MAIL_EXCHANGE', args: { ns_list: list(without) } });
+  }
+  if (without.length === 0 && sets.size === 0) messages.push({ tag: 'Z09_NO_SERVERS_MX_RESPONSE', args: {} });
   return messages;
 }

@@ -29,6 +29,7 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   const isType = (type: string): boolean => question !== undefined && type === typeToString(question.type);
   if (behaviour.drop.some(isType) && (behaviour.dropOver === 'both' || behaviour.dropOver === transport)) return [];
   const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
+  if (behaviour.versionAnswer === 'wrong-class' && question !== undefined && isVersionQuery(question)) return [encodeMessage(wrongClassVersion(query, behaviour.version ?? 'lab'))];
   // A server that misbehaves for some query types only answers the others as BIND does.
   if (behaviour.onlyTypes.length > 0 && !behaviour.onlyTypes.some(isType) && !behaviour.empty.some(isType)) return backend.ask(queryBytes, transport, isTransfer);
 
@@ -54,6 +55,18 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
     forwardedEdns === query.edns && !renamed ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns, ...(renamed && { question: [{ ...question, name: Name.fromString(behaviour.answerName!) }] }) });
   const answers = await backend.ask(forwarded, transport, isTransfer);
   return answers.map((bytes) => spoil(bytes, query, transport, behaviour, roots));
+}
+
+const versionNames = new Set(['version.bind.', 'version.server.']);
+
+function isVersionQuery(question: Message['question'][number]): boolean {
+  return question.class === RRClass.CH && question.type === RRType.TXT && versionNames.has(question.name.toLowerCase().toString());
+}
+
+/** A software version answered in the wrong class: the TXT record is IN, though CH was asked. */
+function wrongClassVersion(query: Message, version: string): MessageInput {
+  const txt: RecordInput = { name: query.question[0].name, type: RRType.TXT, class: RRClass.IN, ttl: 0, rdata: { strings: [new TextEncoder().encode(version)] } };
+  return { ...replyHeader(query, { rcode: Rcode.NOERROR, edns: query.edns && { udpSize: 1232 } }), aa: true, answer: [txt] };
 }
 
 /** EDNS option codes IANA has assigned (RFC 6891 registry, up to EDE); others are unknown to a server. */

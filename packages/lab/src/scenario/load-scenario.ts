@@ -126,6 +126,6 @@ export function needsResponder(server: Scenario['servers'][number]): boolean {
   return (
     b.tcp !== true || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate !== false ||
     b.qnameCase !== 'kept' || b.answerFrom !== undefined || b.answerName !== undefined || b.unknownOption !== 'ignored' || b.ednsZ !== 'cleared' || b.extraSoa ||
-    b.stripRrsigs.length > 0 || b.stripRecords.length > 0
+    b.stripRrsigs.length > 0 || b.stripRecords.length > 0 || b.versionAnswer !== 'bind'
   );
 }

@@ -77,6 +77,8 @@ const behaviourSchema = z
     unknownOption: z.enum(unknownOptionBehaviours).default('ignored'),
     ednsZ: z.enum(['cleared', 'echoed']).default('cleared'),
     version: z.string().optional(),
+    /** `wrong-class`: CH TXT queries for version.bind and version.server answered with an IN-class TXT record (the `version` string, or "lab"). */
+    versionAnswer: z.enum(['bind', 'wrong-class']).default('bind'),
     recursion: z.boolean().default(false),
     axfr: z.boolean().default(false),
   })
