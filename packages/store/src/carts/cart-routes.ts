@@ -3,6 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
+import { idSchema } from '../http/record-id.ts';
+import { columnRanges } from '../resources/declaration.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { recordsOf } from '../resources/records.ts';
@@ -22,7 +24,6 @@ const carts = resourceNamed('carts');
 const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 'read' };
 const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['cart_items'] };
 
-const positiveInt = { type: 'integer', minimum: 1 };
 const addItemsSchema = {
   type: 'object',
   required: ['items'],
@@ -35,10 +36,10 @@ const addItemsSchema = {
         type: 'object',
         required: ['product_id', 'quantity'],
         properties: {
-          product_id: positiveInt,
-          quantity: positiveInt,
-          variant_ids: { type: 'array', maxItems: 50, items: positiveInt },
-          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: positiveInt, answer: { type: 'string', maxLength: 2000 } } } },
+          product_id: idSchema,
+          quantity: { type: 'integer', minimum: 1, maximum: columnRanges.integer.maximum },
+          variant_ids: { type: 'array', maxItems: 50, items: idSchema },
+          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: idSchema, answer: { type: 'string', maxLength: 2000 } } } },
         },
       },
     },
@@ -47,9 +48,9 @@ const addItemsSchema = {
 const updateItemsSchema = {
   type: 'object',
   required: ['items'],
-  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: positiveInt, quantity: { type: 'integer', minimum: 0 } } } } },
+  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: idSchema, quantity: { type: 'integer', minimum: 0, maximum: columnRanges.integer.maximum } } } } },
 };
-const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: positiveInt } } };
+const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: idSchema } } };
 const text = (max: number) => ({ type: 'string', maxLength: max });
 
 export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {

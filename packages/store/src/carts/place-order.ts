@@ -1,6 +1,7 @@
 // POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
 // order with its items, and its payment, all in one transaction, with the webhook events of the new
 // customer and order queued in it. No gateway is called.
+import { ID_RANGE, idSchema } from '../http/record-id.ts';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { runSteps } from '../db/group-commit.ts';
@@ -57,7 +58,7 @@ const cardPart = { type: ['string', 'integer'], maxLength: 30 };
 const addressSchema = {
   type: 'object',
   properties: {
-    id: { type: 'integer', minimum: 1 },
+    id: idSchema,
     name: text(200),
     address_line_1: text(200),
     address_line_2: text(200),
@@ -76,7 +77,7 @@ export const placeOrderSchema = {
     customer: {
       type: 'object',
       properties: {
-        id: { type: 'integer', minimum: 1 },
+        id: idSchema,
         first_name: text(100),
         last_name: text(100),
         email: text(255),
@@ -93,9 +94,9 @@ export const placeOrderSchema = {
     public_comments: text(2000),
     private_comments: text(2000),
     instructions: text(2000),
-    payment_method_id: { type: 'integer', minimum: 0 },
+    payment_method_id: { type: 'integer', minimum: 0, maximum: ID_RANGE.maximum },
     credit_card: { type: 'object', properties: { number: cardPart, name: text(200), expiration_month: cardPart, expiration_year: cardPart, cvv: cardPart } },
-    customer_payment_method_id: { type: 'integer', minimum: 1 },
+    customer_payment_method_id: idSchema,
   },
 };
 

@@ -9,7 +9,8 @@ import { cacheLengths, eventNames, eventTypes, failureTypes } from '../webhooks/
 import { subscriptionProblems } from '../webhooks/subscription-check.ts';
 import { webhooks } from '../webhooks/subscriptions.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
-import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { formField, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';
 import { crumbs, errorBox, page, SETTINGS_TRAIL, type Crumb } from './layout.ts';
 
@@ -113,7 +114,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
   const { database, policy } = options;
   const subscriptions = recordsOf(database, webhooks);
   const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'webhooks' as const });
-  const idOf = (text: string) => (/^\d{1,15}$/.test(text) ? Number(text) : 0);
+  const idOf = (text: string) => parseRecordId(text) ?? 0;
   const findSubscription = (id: number) => (id === 0 ? Promise.resolve(undefined) : subscriptions.get(id));
 
   async function showList(request: Parameters<typeof sessionCsrf>[1], reply: Parameters<typeof sendPage>[0], storeId: number, email: string, values: FormValues, errors: string[]) {
@@ -157,7 +158,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const row = await findSubscription(idOf(request.params.id));
-    if (row === undefined) return reply.callNotFound();
+    if (row === undefined) return sendNotFound(reply);
     const csrf = sessionCsrf(ctx, request);
     const resent = request.query.resent !== undefined && /^\d+$/.test(request.query.resent) ? request.query.resent : undefined;
     const body = logPage(csrf, row, await recentDeliveries(database, Number(row.id)), resent);
@@ -169,7 +170,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     if (session === undefined) return reply;
     const id = idOf(request.params.id);
     const made = id === 0 ? undefined : await sendAgain(database, id, idOf(request.params.deliveryId));
-    if (made === undefined) return reply.callNotFound();
+    if (made === undefined) return sendNotFound(reply);
     return reply.redirect(`/admin/webhooks/${id}?resent=${made}`, 303);
   });
 
@@ -177,7 +178,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const id = idOf(request.params.id);
-    if (id === 0 || !(await subscriptions.remove(id))) return reply.callNotFound();
+    if (id === 0 || !(await subscriptions.remove(id))) return sendNotFound(reply);
     return reply.redirect('/admin/webhooks', 303);
   });
 }

@@ -6,6 +6,7 @@ import { secretOf } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
 import { encryptedFieldsOf, recordsOf } from '../resources/records.ts';
@@ -74,8 +75,8 @@ export const webhooksPlugin = fp(
 
     // Validate* events: the record as it would be written goes to the subscribers first; their messages refuse the write.
     async function validate(request: FastifyRequest, resource: ResourceDeclaration, validation: { event: EventName; key: string }, body: Row): Promise<void> {
-      const id = Number((request.params as { id?: string }).id);
-      const current = request.method === 'PUT' && Number.isInteger(id) && id > 0 ? await recordsOf(options.database, resource).get(id) : undefined;
+      const id = parseRecordId((request.params as { id?: string }).id);
+      const current = request.method === 'PUT' && id !== undefined ? await recordsOf(options.database, resource).get(id) : undefined;
       if (request.method === 'PUT' && current === undefined) return; // the route answers 404
       const candidate: Row = { ...current, ...body };
       for (const name of encryptedFieldsOf(resource)) delete candidate[name];
