@@ -237,7 +237,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   const calculated: ResourceRouteConfig = { ...read, alwaysFresh: true, touches: ['cart_items'] };
   app.get('/carts/:id/calculated', { config: calculated }, async (request) => saved(await cartOf(request)));
 
-  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes'] };
+  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes', 'products'] };
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {
     const cart = await cartOf(request);
     openCart(cart);
