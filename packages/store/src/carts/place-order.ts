@@ -217,7 +217,7 @@ async function takeStock(trx: Db, lines: readonly Row[]): Promise<void> {
     if (!yes(product.is_back_ordered)) update = update.where('quantity_on_hand', '>=', quantity);
     const taken = await update.executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) {
-      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)}): not enough in stock for ${quantity}; ${String(product.quantity_on_hand)} on hand when the order was checked`);
+      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)}): not enough in stock for ${quantity}; ${textOf(product.quantity_on_hand)} on hand when the order was checked`);
     }
   }
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- replies are JSON checked by assertions */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- replies are JSON checked by assertions */
 // Where webhooks may go is decided on addresses, never on how a host is spelt (issue 32 item 6): a name starting
 // with `127.` is a name like any other, and IPv6 spellings of loopback or private IPv4 addresses are refused.
 import assert from 'node:assert/strict';

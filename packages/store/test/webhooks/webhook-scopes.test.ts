@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- replies are JSON checked by assertions */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- replies are JSON checked by assertions */
 // The `webhooks` scope is worth what it says (issue 32 item 2): a token with only that scope cannot subscribe to
 // events carrying customers or orders, nor to reply events that set prices or refuse other apps' writes; and a
 // subscription whose reply hook keeps failing is suspended, with the console saying why.
