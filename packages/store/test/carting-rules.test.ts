@@ -87,6 +87,13 @@ for (const target of await testDatabaseTargets()) {
       const again = await placeOrder(cart.id);
       assert.equal(again.status, 409, again.text);
       assert.equal(await orderCount(), orders, 'one order per cart');
+      // Nor are its figures computed again (a GetPrice reply could otherwise reprice a placed cart's lines).
+      const stored = (await s.call('GET', `/carts/${cart.id}`, { headers: { 'cache-control': 'no-cache' } })).json;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const figures = await s.call('GET', `/carts/${cart.id}/calculated`);
+      assert.equal(figures.status, 200, figures.text);
+      assert.equal(figures.json.subtotal, 7);
+      assert.equal(figures.json.updated_at, stored.updated_at, 'nothing was written');
       const after = (await s.call('GET', `/carts/${cart.id}?expand=items`)).json;
       assert.equal(after.associated_order_id, placed.json.order_id);
       assert.deepEqual(after.items.map((item: { quantity: number }) => item.quantity), [1]);

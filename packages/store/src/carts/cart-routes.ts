@@ -11,6 +11,7 @@ import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
+import { isPlaced } from './cart-rules.ts';
 import { placeOrder, placeOrderEvents, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
@@ -235,7 +236,12 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
 
   // Prices, discounts and tax may change at any time (webhooks answer them), so this is never a cached answer.
   const calculated: ResourceRouteConfig = { ...read, alwaysFresh: true, touches: ['cart_items'] };
-  app.get('/carts/:id/calculated', { config: calculated }, async (request) => saved(await cartOf(request)));
+  app.get('/carts/:id/calculated', { config: calculated }, async (request) => {
+    const cart = await cartOf(request);
+    // A placed cart is closed for good: its figures are the order's, never computed (or repriced) again.
+    if (isPlaced(cart)) return (await cartRecords.get(Number(cart.id), ['items'])) ?? cart;
+    return saved(cart);
+  });
 
   const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes', 'products'] };
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema } }, async (request) => {

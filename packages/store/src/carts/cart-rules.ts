@@ -59,7 +59,7 @@ export const cartRules = fp(
       if (request.method === 'DELETE') return;
       // A new line, or a line given another product, takes that product's price; otherwise the price stays as it is.
       if (existing === undefined || (body.product_id !== undefined && body.product_id !== existing.product_id)) {
-        request.serverValues = { ...request.serverValues, ...(await productPrice(body.product_id ?? existing?.product_id)) };
+        request.serverValues = { ...request.serverValues, ...(await productPrice(body.product_id === undefined ? existing?.product_id : body.product_id)) };
       }
     }
 
