@@ -6,6 +6,7 @@ import type { AuthTables } from './auth/schema.ts';
 import { responseVariant } from './auth/principal.ts';
 import { registerStoreAuth } from './auth/store-auth.ts';
 import { fieldCipher } from './auth/field-cipher.ts';
+import { cartRules } from './carts/cart-rules.ts';
 import { cartRoutes } from './carts/cart-routes.ts';
 import { consolePlugin } from './console/console-plugin.ts';
 import type { StoreDatabase } from './db/schema.ts';
@@ -94,6 +95,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(frontDoor, { apiPrefix: API_PREFIX });
   await app.register(favicon);
   const cipher = fieldCipher(authKey);
+  await app.register(cartRules, { database: options.database, apiPrefix: API_PREFIX });
   // Before the resource routes, which leave the methods the carting routes serve to them.
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });

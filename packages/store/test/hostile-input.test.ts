@@ -60,7 +60,7 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('POST', '/products', { rawBody: '{"item_name":"n","price":1e308}', headers: { 'content-type': 'application/json' } }), 400, /price/);
       assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: 1e10 } }), 400, /price/);
       assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: -1e10 } }), 400, /price/);
-      const edge = await s.call('POST', '/products', { body: { item_name: 'edge', price: 9999999999.9999, cost: -9999999999.9999 } });
+      const edge = await s.call('POST', '/products', { body: { item_name: 'edge', price: 9999999999.9999, weight: -9999999999.9999 } });
       assert.equal(edge.status, 201, edge.text);
       assert.equal((await s.call('GET', `/products/${edge.json.id}`)).json.price, 9999999999.9999);
     });

@@ -211,5 +211,18 @@ for (const target of await testDatabaseTargets()) {
       const second = await s.call('GET', first.json.next_page);
       assert.deepEqual(second.json.order_items.map((i: { quantity: number }) => i.quantity), [2, 1]);
     });
+
+    test('1,000 filter conditions are answered; 1,001 (the attack that gave a 500 on SQLite) are a 400', async () => {
+      const conditions = (n: number, join = '+AND+') => Array.from({ length: n }, (_, i) => `not:${i}`).join(join);
+      for (const query of [`quantity_on_hand=${conditions(1000)}`, `quantity_on_hand=${conditions(1000, '+OR+')}`, Array.from({ length: 100 }, (_, i) => `quantity_on_hand=${i % 2 === 0 ? '' : 'OR+'}${conditions(10)}`).join('&')]) {
+        const most = await s.call('GET', `/products?${query}&count=1&fields=id`);
+        assert.equal(most.status, 200, most.text.slice(0, 300));
+      }
+      for (const query of [`quantity_on_hand=${conditions(1001)}`, `quantity_on_hand=${conditions(600)}&price=${conditions(401)}`, Array.from({ length: 101 }, () => 'quantity_on_hand=not:1').join('&')]) {
+        const refused = await s.call('GET', `/products?${query}`);
+        assert.equal(refused.status, 400, refused.text.slice(0, 300));
+        assert.match(refused.json.details, /at most 100 filter parameters|at most 1000 conditions/);
+      }
+    });
   });
 }

@@ -4,12 +4,15 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
+import { idSchema } from '../http/record-id.ts';
+import { columnRanges } from '../resources/declaration.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { insertRow } from '../db/insert-row.ts';
 import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
+import { isPlaced } from './cart-rules.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
@@ -23,7 +26,6 @@ const carts = resourceNamed('carts');
 const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 'read' };
 const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['cart_items'] };
 
-const positiveInt = { type: 'integer', minimum: 1 };
 export const addItemsSchema = {
   type: 'object',
   required: ['items'],
@@ -36,10 +38,10 @@ export const addItemsSchema = {
         type: 'object',
         required: ['product_id', 'quantity'],
         properties: {
-          product_id: positiveInt,
-          quantity: positiveInt,
-          variant_ids: { type: 'array', maxItems: 50, items: positiveInt },
-          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: positiveInt, answer: { type: 'string', maxLength: 2000 } } } },
+          product_id: idSchema,
+          quantity: { type: 'integer', minimum: 1, maximum: columnRanges.integer.maximum },
+          variant_ids: { type: 'array', maxItems: 50, items: idSchema },
+          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: idSchema, answer: { type: 'string', maxLength: 2000 } } } },
         },
       },
     },
@@ -48,9 +50,9 @@ export const addItemsSchema = {
 export const updateItemsSchema = {
   type: 'object',
   required: ['items'],
-  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: positiveInt, quantity: { type: 'integer', minimum: 0 } } } } },
+  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: idSchema, quantity: { type: 'integer', minimum: 0, maximum: columnRanges.integer.maximum } } } } },
 };
-export const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: positiveInt } } };
+export const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: idSchema } } };
 const text = (max: number) => ({ type: 'string', maxLength: max });
 export const chooseShippingSchema = { type: 'object', required: ['identifier'], properties: { identifier: text(500) } };
 export const estimationSchema = { type: 'object', properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) } };
@@ -237,9 +239,14 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
 
   // Prices, discounts and tax may change at any time (webhooks answer them), so this is never a cached answer.
   const calculated: ResourceRouteConfig = { ...read, alwaysFresh: true, touches: ['cart_items'] };
-  app.get('/carts/:id/calculated', { config: calculated }, async (request) => saved(await cartOf(request)));
+  app.get('/carts/:id/calculated', { config: calculated }, async (request) => {
+    const cart = await cartOf(request);
+    // A placed cart is closed for good: its figures are the order's, never computed (or repriced) again.
+    if (isPlaced(cart)) return (await cartRecords.get(Number(cart.id), ['items'])) ?? cart;
+    return saved(cart);
+  });
 
-  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes'] };
+  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes', 'products'] };
   // The schema's problems and the body's missing parts are answered together (attachValidation keeps the first for here).
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema }, attachValidation: true }, async (request) => {
     const validation = (request.validationError as FastifyError | undefined)?.validation;

@@ -1,6 +1,7 @@
 // POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
 // order with its items, and its payment, all in one transaction, with the webhook events of the new
 // customer and order queued in it. No gateway is called.
+import { ID_RANGE, idSchema } from '../http/record-id.ts';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
 import { runSteps } from '../db/group-commit.ts';
@@ -57,7 +58,7 @@ const cardPart = { type: ['string', 'integer'], maxLength: 30 };
 const addressSchema = {
   type: 'object',
   properties: {
-    id: { type: 'integer', minimum: 1 },
+    id: idSchema,
     name: text(200),
     address_line_1: text(200),
     address_line_2: text(200),
@@ -76,7 +77,7 @@ export const placeOrderSchema = {
     customer: {
       type: 'object',
       properties: {
-        id: { type: 'integer', minimum: 1 },
+        id: idSchema,
         first_name: text(100),
         last_name: text(100),
         email: text(255),
@@ -93,9 +94,9 @@ export const placeOrderSchema = {
     public_comments: text(2000),
     private_comments: text(2000),
     instructions: text(2000),
-    payment_method_id: { type: 'integer', minimum: 0 },
+    payment_method_id: { type: 'integer', minimum: 0, maximum: ID_RANGE.maximum },
     credit_card: { type: 'object', properties: { number: cardPart, name: text(200), expiration_month: cardPart, expiration_year: cardPart, cvv: cardPart } },
-    customer_payment_method_id: { type: 'integer', minimum: 1 },
+    customer_payment_method_id: idSchema,
   },
 };
 
@@ -191,6 +192,54 @@ async function checkoutMessages(context: PlaceOrderContext, cart: Row, lines: re
   });
 }
 
+/**
+ * Counts the coupon's use only while it has uses left, in the order's transaction: of racing orders on a coupon's
+ * last use one gets it, and the others are 409 and write nothing. A max_uses of 0 (or none) is no limit.
+ */
+async function useCoupon(trx: Db, code: string): Promise<void> {
+  const used = await trx
+    .updateTable('coupon_codes')
+    .set((eb) => ({ usage_count: eb(eb.fn.coalesce('usage_count', eb.lit(0)), '+', 1) }))
+    .where('coupon_code', '=', code)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('max_uses', '<=', 0), eb(eb.fn.coalesce('usage_count', eb.lit(0)), '<', eb.ref('max_uses'))]))
+    .executeTakeFirst();
+  if (Number(used.numUpdatedRows) < 1) throw new ApiError(409, `coupon_code: "${code}" is used up (or no longer exists); remove it from the cart or use another`);
+}
+
+const yes = (value: unknown) => value === true || Number(value) === 1;
+
+/**
+ * Takes the lines' quantities off their products' `quantity_on_hand`, in the order's transaction, each product once
+ * and in id order (so racing orders lock rows in one order). A product keeps no stock when it is `is_non_inventory`
+ * or its quantity on hand is unset; one whose status is back-ordered (`product_statuses.is_back_ordered`) may go
+ * below 0; any other is 409, naming the product, when the order wants more than there is.
+ */
+async function takeStock(trx: Db, lines: readonly Row[]): Promise<void> {
+  const wanted = new Map<number, number>();
+  for (const line of lines) {
+    const productId = Number(line.product_id);
+    if (Number.isInteger(productId) && productId > 0) wanted.set(productId, (wanted.get(productId) ?? 0) + Number(line.quantity ?? 0));
+  }
+  for (const [productId, quantity] of [...wanted].sort(([a], [b]) => a - b)) {
+    const product = await trx
+      .selectFrom('products')
+      .leftJoin('product_statuses', 'product_statuses.id', 'products.product_status_id')
+      .select(['products.item_name', 'products.quantity_on_hand', 'products.is_non_inventory', 'product_statuses.is_back_ordered'])
+      .where('products.id', '=', productId)
+      .executeTakeFirst();
+    if (product === undefined || product.quantity_on_hand === null || yes(product.is_non_inventory)) continue;
+    let update = trx
+      .updateTable('products')
+      .set((eb) => ({ quantity_on_hand: eb('quantity_on_hand', '-', quantity) }))
+      .where('id', '=', productId);
+    if (!yes(product.is_back_ordered)) update = update.where('quantity_on_hand', '>=', quantity);
+    const taken = await update.executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) {
+      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)}): not enough in stock for ${quantity}; ${textOf(product.quantity_on_hand)} on hand when the order was checked`);
+    }
+  }
+}
+
 export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
   const options = context;
   const { events } = context;
@@ -210,6 +259,10 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
 
   const answer = await db.transaction().execute(async (trx) => {
     const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
+    // First, before any insert's foreign-key check share-locks a product row: two orders that both held such a lock
+    // and then wanted to update the row would deadlock on MariaDB.
+    await takeStock(trx, lines);
+    if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') await useCoupon(trx, cart.coupon_code);
 
     let customer: Row;
     if (body.customer.id !== undefined) customer = await existing(trx, 'customers', body.customer.id, 'customer.id');
@@ -333,14 +386,14 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
       });
     }
     await insert('order_payments', { ...payment, order_id: orderId, customer_id: customerId, amount: figures.grand_total, transaction_type: 'None', is_approved: false, paid_at: stamp });
-    if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') {
-      await trx
-        .updateTable('coupon_codes')
-        .set((eb) => ({ usage_count: eb(eb.fn.coalesce('usage_count', eb.lit(0)), '+', 1) }))
-        .where('coupon_code', '=', cart.coupon_code)
-        .execute();
-    }
-    await trx.updateTable('carts').set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp }).where('id', '=', Number(cart.id)).execute();
+    // Only a cart no order has claimed yet: of two racing place_orders, the second finds it claimed and writes nothing.
+    const claimed = await trx
+      .updateTable('carts')
+      .set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp })
+      .where('id', '=', Number(cart.id))
+      .where('associated_order_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError(409, `cart ${String(cart.id)} became an order already; open a new cart`);
     if (events.orders !== undefined) await runSteps(trx, events.orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
     return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
   });

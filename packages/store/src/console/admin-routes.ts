@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addAdmin, AdminInputError, allGroups, listAdmins, newAdminPassword, removeAdmin, type Admin, type AdminListing } from '../auth/admins.ts';
 import type { ResourceGroup } from '../auth/scopes.ts';
-import { formField, formList, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { formField, formList, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';
 import { copyable, crumbs, errorBox, page, SETTINGS_TRAIL, type Crumb } from './layout.ts';
 import { areas } from './scope-areas.ts';
@@ -71,7 +72,10 @@ export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void
     return c.show(status, 'Admins', listPage({ csrf: c.csrf, admins, me: c.me, removed, ...form }));
   }
 
-  const adminFor = async (storeId: number, id: string) => (/^\d{1,9}$/.test(id) ? (await listAdmins(ctx, storeId)).find((a) => a.id === Number(id)) : undefined);
+  const adminFor = async (storeId: number, text: string) => {
+    const id = parseRecordId(text);
+    return id === undefined ? undefined : (await listAdmins(ctx, storeId)).find((a) => a.id === id);
+  };
 
   app.get<{ Querystring: { removed?: string } }>('/admin/admins', async (request, reply) => {
     const c = consoleFor(request, reply);
@@ -98,7 +102,7 @@ export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void
     const c = consoleFor(request, reply);
     if (c === undefined) return reply;
     const found = await adminFor(c.me.storeId, request.params.id);
-    if (found === undefined) return reply.callNotFound();
+    if (found === undefined) return sendNotFound(reply);
     if (found.id === c.me.id) return showList(c, 400, { email: '', access: [], errors: ['You cannot remove yourself; ask another admin to do it.'] });
     return c.show(200, `Remove ${found.email}`, removePage(c.csrf, found));
   });
@@ -107,7 +111,7 @@ export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void
     const c = consoleFor(request, reply);
     if (c === undefined) return reply;
     const found = await adminFor(c.me.storeId, request.params.id);
-    if (found === undefined) return reply.callNotFound();
+    if (found === undefined) return sendNotFound(reply);
     try {
       await removeAdmin(ctx, c.me, found.id);
     } catch (error) {

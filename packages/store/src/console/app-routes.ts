@@ -9,6 +9,7 @@ import { iso } from '../auth/context.ts';
 import { recordsOf } from '../resources/records.ts';
 import { webhooks } from '../webhooks/subscriptions.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';
 import { copyable, crumbs, errorBox, page, TOOLS_TRAIL, type Crumb } from './layout.ts';
 import { accessFieldset, scopeSummary, scopesFromForm } from './scope-form.ts';
@@ -169,7 +170,8 @@ export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
 
   /** The app named in the path, when it belongs to the admin's store. */
   async function appFor(storeId: number, id: string): Promise<App | undefined> {
-    return /^\d{1,9}$/.test(id) ? findApp(ctx, { id: Number(id), storeId }) : undefined;
+    const appId = parseRecordId(id);
+    return appId === undefined ? undefined : findApp(ctx, { id: appId, storeId });
   }
 
   const notFound = (show: (status: number, title: string, body: Markup) => FastifyReply) =>
@@ -291,7 +293,8 @@ export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
     if (c === undefined) return reply;
     const found = await appFor(c.session.admin.storeId, request.params.id);
     if (found === undefined) return notFound(c.show);
-    const token = (await listTokens(ctx, found)).find((t) => String(t.id) === request.params.tokenId);
+    const tokenId = parseRecordId(request.params.tokenId);
+    const token = tokenId === undefined ? undefined : (await listTokens(ctx, found)).find((t) => t.id === tokenId);
     if (token !== undefined) await revokeToken(ctx, c.session.admin.storeId, token.id);
     return reply.redirect(`/admin/apps/${found.id}#tokens`, 303);
   });

@@ -6,7 +6,7 @@ import { csrfMatches, findSession } from '../auth/sessions.ts';
 import { accountRoutes } from './account-routes.ts';
 import { adminRoutes } from './admin-routes.ts';
 import { appRoutes } from './app-routes.ts';
-import { csrfCookie, sendPage, type ConsoleOptions } from './console-request.ts';
+import { csrfCookie, sendNotFound, sendPage, type ConsoleOptions } from './console-request.ts';
 import { grantRoutes } from './grant-routes.ts';
 import { homeRoutes } from './home-routes.ts';
 import { html } from './html.ts';
@@ -58,6 +58,12 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
     if (status === 500) request.log.error({ err: error }, 'console request failed');
     return sendPage(reply, status, messagePage(status === 500 ? 'Something went wrong' : 'Bad request', status === 500 ? 'The console failed to handle this request; it has been logged.' : 'The console could not read this request.'));
   });
+
+  // Every path under /admin is the console's, matched or not: an unknown one (`/admin/apps/3/tokens/%2e%2e/revoke`,
+  // which a URL parser turns into `/admin/apps/3/revoke`) gets an HTML page, and so does its body's error (413).
+  await app.register((admin: FastifyInstance) => {
+    admin.setNotFoundHandler((_request, reply) => sendNotFound(reply));
+  }, { prefix: '/admin' });
 
   app.get('/admin/console.css', (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=300').send(consoleCss));
   app.get('/admin/console.js', (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(consoleJs));

@@ -45,6 +45,11 @@ export function sendPage(reply: FastifyReply, status: number, body: string): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(body);
 }
 
+/** The console's answer for a path or record it does not have: an HTML page, as every console answer is. */
+export function sendNotFound(reply: FastifyReply): FastifyReply {
+  return sendPage(reply, 404, page({ title: 'Not found', narrow: true, body: html`<h1>Not found</h1><div class="card"><p>The console has no such page or record.</p><p><a href="/admin">Back to the console</a></p></div>` }));
+}
+
 // A stand-in for the console's own origin: `next` must resolve to the same one.
 const OWN_ORIGIN = 'https://console.invalid';
 

@@ -9,7 +9,8 @@ import { cacheLengths, eventNames, eventTypes, failureTypes } from '../webhooks/
 import { subscriptionProblems } from '../webhooks/subscription-check.ts';
 import { webhooks } from '../webhooks/subscriptions.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
-import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { formField, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';
 import { crumbs, errorBox, page, SETTINGS_TRAIL, type Crumb } from './layout.ts';
 
@@ -73,7 +74,7 @@ ${rows.length === 0
     const id = Number(row.id);
     const of = counts.get(id) ?? { pending: 0, delivered: 0, failed: 0 };
     return html`<tr><td data-label="Event"><a href="/admin/webhooks/${id}">${String(row.event_type)}</a></td><td data-label="URL"><code>${String(row.url)}</code>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<br><span class="muted">fallback</span> <code>${row.fallback_url}</code>` : ''}</td>
-<td data-label="On failure">${text(row.failure_type, 'Ignore')}</td><td data-label="App">${appName(row.app_client_id)}</td>
+<td data-label="On failure">${text(row.failure_type, 'Ignore')}${typeof row.suspended_at === 'string' ? html`<br><span class="badge revoked" title="${text(row.suspended_reason)}">Suspended</span>` : ''}</td><td data-label="App">${appName(row.app_client_id)}</td>
 <td data-label="Deliveries"><a href="/admin/webhooks/${id}">${of.delivered} delivered, ${of.pending} pending, ${of.failed} given up</a></td>
 <td><form method="post" action="/admin/webhooks/${id}/delete"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Delete the ${String(row.event_type)} subscription to ${String(row.url)}">Delete</button></form></td></tr>`;
   })}</tbody></table>`}
@@ -90,10 +91,18 @@ function deliveryRow(csrf: string, subscriptionId: number, d: DeliveryEntry): Ma
 <td><form method="post" action="/admin/webhooks/${subscriptionId}/deliveries/${d.id}/resend"><input type="hidden" name="_csrf" value="${csrf}"><button class="secondary" type="submit" aria-label="Send delivery ${d.id} again">Send again</button></form></td></tr>`;
 }
 
+/** Why a subscription is no longer asked (its reply hook kept failing), and the button that asks it again. */
+function suspension(csrf: string, row: Row): Markup | string {
+  if (typeof row.suspended_at !== 'string') return '';
+  return html`<div class="error" role="alert"><p><strong>Suspended</strong> since ${when(row.suspended_at)}: ${text(row.suspended_reason)}. It is not asked until resumed.</p>
+<form method="post" action="/admin/webhooks/${Number(row.id)}/resume"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit">Resume</button></form></div>`;
+}
+
 function logPage(csrf: string, row: Row, deliveries: DeliveryEntry[], resent: string | undefined): Markup {
   const id = Number(row.id);
   return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: String(row.event_type) })}<h1>${String(row.event_type)} → <code>${String(row.url)}</code></h1>
 ${resent === undefined ? '' : html`<div class="notice" role="status">Queued again as delivery ${resent}.</div>`}
+${suspension(csrf, row)}
 <div class="card"><dl class="facts">
   <dt>On failure</dt><dd>${text(row.failure_type, 'Ignore')}</dd>
   <dt>Fallback URL</dt><dd>${typeof row.fallback_url === 'string' && row.fallback_url !== '' ? html`<code>${row.fallback_url}</code>` : html`<span class="muted">none</span>`}</dd>
@@ -113,8 +122,9 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
   const { database, policy } = options;
   const subscriptions = recordsOf(database, webhooks);
   const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'webhooks' as const });
-  const idOf = (text: string) => (/^\d{1,15}$/.test(text) ? Number(text) : 0);
-  const findSubscription = (id: number) => (id === 0 ? Promise.resolve(undefined) : subscriptions.get(id));
+  const idOf = (text: string) => parseRecordId(text) ?? 0;
+  // The stored row, with what the API does not show (a suspension and its reason).
+  const findSubscription = (id: number) => (id === 0 ? Promise.resolve(undefined) : database.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst());
 
   async function showList(request: Parameters<typeof sessionCsrf>[1], reply: Parameters<typeof sendPage>[0], storeId: number, email: string, values: FormValues, errors: string[]) {
     const csrf = sessionCsrf(ctx, request);
@@ -145,7 +155,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
       store_id: session.admin.storeId,
       app_client_id: values.app,
     };
-    const errors = subscriptionProblems(policy, subscription, true);
+    const errors = await subscriptionProblems(policy, subscription, true);
     if (!apps.some((a) => a.clientId === values.app)) errors.push('app: choose one of the registered apps');
     if (values.url.length > 2000 || values.fallback_url.length > 2000) errors.push('url: must have at most 2000 characters');
     if (errors.length > 0) return showList(request, reply, session.admin.storeId, session.admin.email, values, errors);
@@ -157,7 +167,7 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const row = await findSubscription(idOf(request.params.id));
-    if (row === undefined) return reply.callNotFound();
+    if (row === undefined) return sendNotFound(reply);
     const csrf = sessionCsrf(ctx, request);
     const resent = request.query.resent !== undefined && /^\d+$/.test(request.query.resent) ? request.query.resent : undefined;
     const body = logPage(csrf, row, await recentDeliveries(database, Number(row.id)), resent);
@@ -169,15 +179,24 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     if (session === undefined) return reply;
     const id = idOf(request.params.id);
     const made = id === 0 ? undefined : await sendAgain(database, id, idOf(request.params.deliveryId));
-    if (made === undefined) return reply.callNotFound();
+    if (made === undefined) return sendNotFound(reply);
     return reply.redirect(`/admin/webhooks/${id}?resent=${made}`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/webhooks/:id/resume', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const id = idOf(request.params.id);
+    if (id === 0 || (await findSubscription(id)) === undefined) return sendNotFound(reply);
+    await database.db.updateTable('webhooks').set({ suspended_at: null, suspended_reason: null, reply_failures: 0 }).where('id', '=', id).execute();
+    return reply.redirect(`/admin/webhooks/${id}`, 303);
   });
 
   app.post<{ Params: { id: string } }>('/admin/webhooks/:id/delete', async (request, reply) => {
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const id = idOf(request.params.id);
-    if (id === 0 || !(await subscriptions.remove(id))) return reply.callNotFound();
+    if (id === 0 || !(await subscriptions.remove(id))) return sendNotFound(reply);
     return reply.redirect('/admin/webhooks', 303);
   });
 }

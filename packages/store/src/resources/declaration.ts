@@ -120,10 +120,28 @@ const commonFields = {
   updated_at: { type: 'datetime', readOnly: true },
 } as const satisfies Record<string, FieldDeclaration>;
 
+/**
+ * Money the platform never means as negative: prices, costs, charges, totals and balances, in whatever resource holds
+ * them (a product at -50 would pay its buyers). Adjustments, markups and modifiers stay signed: a variant or a rate
+ * may be cheaper than its base.
+ */
+export const UNSIGNED_MONEY: ReadonlySet<string> = new Set([
+  'price', 'cost', 'retail', 'specific_base_price', 'handling_fee', 'insurance_cost', 'shipping_override', 'credit_limit',
+  'subtotal', 'tax_total', 'shipping_total', 'handling_total', 'discount_total', 'grand_total', 'cost_total', 'discounted_shipping_total',
+  'additional_fees', 'gift_certificate_discount', 'non_shipping_discount', 'delivery_tax', 'tax', 'tax_rate', 'discount_amount',
+  'discount_percentage', 'original_amount', 'current_amount', 'manufacturer_invoice_amount', 'provider_total_shipping_cost',
+  'provider_other_charges', 'provider_insurance_cost', 'provider_handling_cost',
+]);
+
 /** Reads a written declaration, adding the fields every record has (id, created_at, updated_at). */
 export function defineResource(source: ResourceSource): ResourceDeclaration {
   const { id, created_at, updated_at } = commonFields;
-  const fields = Object.fromEntries(Object.entries(source.fields).map(([name, field]) => [name, typeof field === 'string' ? parseField(field) : field]));
+  const fields = Object.fromEntries(
+    Object.entries(source.fields).map(([name, text]) => {
+      const field = typeof text === 'string' ? parseField(text) : text;
+      return [name, field.type === 'number' && field.minimum === undefined && UNSIGNED_MONEY.has(name) ? { ...field, minimum: 0 } : field];
+    }),
+  );
   return {
     name: source.name,
     singular: source.singular,

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { ApiError } from '../http/api-error.ts';
+import { idSchema, parseRecordId } from '../http/record-id.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { columnRanges } from './declaration.ts';
 import { recordsOf } from './records.ts';
@@ -37,8 +38,8 @@ const changeBody = {
   type: 'object',
   required: ['quantity'],
   properties: {
-    product_id: { type: 'integer', minimum: 1 },
-    variant_inventory_id: { type: 'integer', minimum: 1 },
+    product_id: idSchema,
+    variant_inventory_id: idSchema,
     item_number: { type: 'string', minLength: 1 },
     gtin: { type: 'string', minLength: 1 },
     item_name: { type: 'string', minLength: 1 },
@@ -56,8 +57,8 @@ function identifierOf(values: Record<string, unknown>): { name: Identifier; valu
 
 /** An id from the query string: whole, positive and within an INT column, or 400. */
 function idOf(name: string, value: string | number): number {
-  const id = typeof value === 'number' ? value : /^\d{1,10}$/.test(value) ? Number(value) : 0;
-  if (!Number.isInteger(id) || id < 1 || id > columnRanges.integer.maximum) throw new ApiError(400, `${name}: "${value}" is not a record id`);
+  const id = parseRecordId(value);
+  if (id === undefined) throw new ApiError(400, `${name}: "${value}" is not a record id`);
   return id;
 }
 

@@ -1,4 +1,5 @@
 // The OpenAPI 3.1 document, generated from the same declarations and schemas the routes use.
+import { idSchema } from '../http/record-id.ts';
 import { oauthPaths } from '../auth/oauth-openapi.ts';
 import { cartPaths } from '../carts/cart-openapi.ts';
 import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-language.ts';
@@ -19,7 +20,7 @@ function pascal(name: string): string {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
-const idParameter = (name: string, what: string) => ({ name, in: 'path', required: true, description: `id of the ${what}`, schema: { type: 'integer', minimum: 1 } });
+const idParameter = (name: string, what: string) => ({ name, in: 'path', required: true, description: `id of the ${what}`, schema: idSchema });
 
 const listParameterNames = ['page', 'count', 'fields', 'expand', 'sort', 'after'];
 const listParameters = listParameterNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));

@@ -80,6 +80,9 @@ function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], te
 export const DEFAULT_COUNT = 100;
 // The data-sync connector asks for 1000 at a time.
 export const MAX_COUNT = 1000;
+/** Filter conditions of one list query, all parameters together, and filter parameters: each bounds how deep the SQL gets (SQLite refuses past 1000). */
+export const MAX_CONDITIONS = 1000;
+export const MAX_FILTERS = 100;
 
 export type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -105,10 +108,17 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
   // Each field once at most, so the list is never longer than the fields there are.
   if (new Set(sort.map((key) => key.field)).size !== sort.length) throw new ApiError(400, 'sort: a field is named more than once');
   const filters: FieldFilter[] = [];
+  let conditions = 0;
   for (const [name, raw] of Object.entries(query)) {
     const field = visibleField(resource, name);
     if (field === undefined || raw === undefined) continue; // unknown parameters are ignored
-    for (const text of Array.isArray(raw) ? raw : [raw]) filters.push(parseFilter(name, field, text));
+    for (const text of Array.isArray(raw) ? raw : [raw]) {
+      const filter = parseFilter(name, field, text);
+      conditions += filter.anyOf.reduce((sum, group) => sum + group.length, 0);
+      if (conditions > MAX_CONDITIONS) throw new ApiError(400, `filters: at most ${MAX_CONDITIONS} conditions in one list query`);
+      filters.push(filter);
+      if (filters.length > MAX_FILTERS) throw new ApiError(400, `filters: at most ${MAX_FILTERS} filter parameters in one list query`);
+    }
   }
   const named = optionalList(query, 'fields', (name) => {
     if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);

@@ -374,12 +374,34 @@ function withParameters(compiled: CompiledQuery, parameters: readonly unknown[])
   return { ...compiled, parameters };
 }
 
+/**
+ * `a AND b AND c ...` as a balanced tree of parenthesised halves: a flat chain of n terms is n levels deep for the
+ * database's parser, and SQLite refuses expressions deeper than 1000.
+ */
+function balanced(eb: Where, join: 'and' | 'or', terms: readonly Expression<SqlBool>[]): Expression<SqlBool> {
+  if (terms.length <= 2) return eb[join]([...terms]);
+  const half = Math.ceil(terms.length / 2);
+  return eb[join]([balanced(eb, join, terms.slice(0, half)), balanced(eb, join, terms.slice(half))]);
+}
+
 function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expression<SqlBool> {
   let combined: Expression<SqlBool> | undefined;
+  // Filters joined to the ones before by the same word are one balanced run (AND and OR each associate).
+  let run: { join: 'and' | 'or'; terms: Expression<SqlBool>[] } | undefined;
+  const close = () => {
+    if (run !== undefined) combined = balanced(eb, run.join, run.terms);
+  };
   for (const filter of filters) {
-    const expression = eb.or(filter.anyOf.map((all) => eb.and(all.map((condition) => conditionExpression(eb, condition)))));
-    combined = combined === undefined ? expression : filter.joinWithOr ? eb.or([combined, expression]) : eb.and([combined, expression]);
+    const expression = balanced(eb, 'or', filter.anyOf.map((all) => balanced(eb, 'and', all.map((condition) => conditionExpression(eb, condition)))));
+    const join = filter.joinWithOr ? 'or' : 'and';
+    if (run === undefined) run = { join, terms: [expression] };
+    else if (run.join === join) run.terms.push(expression);
+    else {
+      close();
+      run = { join, terms: [combined as Expression<SqlBool>, expression] };
+    }
   }
+  close();
   return combined ?? sql<SqlBool>`1 = 1`;
 }
 

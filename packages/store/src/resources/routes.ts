@@ -3,9 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from './query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { columnRanges, type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
+import { type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, requiredFields, updateSchema } from './json-schema.ts';
 import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from './records.ts';
@@ -41,11 +42,8 @@ export interface ResourceRouteConfig {
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const MAX_SELECT_MANY = 1000;
 
-/** An id as a path gives it, or 0 when it cannot be one (ids are positive and fit an INT column). */
-function idFrom(text: string): number {
-  const id = /^\d{1,10}$/.test(text) ? Number(text) : 0;
-  return id <= columnRanges.integer.maximum ? id : 0;
-}
+/** An id as a path gives it, or 0 when it cannot name a record. */
+const idFrom = (text: string): number => parseRecordId(text) ?? 0;
 
 export function recordId(request: FastifyRequest, resource: ResourceDeclaration): number {
   const text = (request.params as { id: string }).id;
@@ -73,8 +71,8 @@ export function upsert(resource: ResourceDeclaration, records: Records, body: Ro
 /** upsert with the answer as the route sends it: a new record may come as JSON text (Records.createAnswer). */
 async function upsertWith<T>(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row, create: (values: Row) => Promise<T>): Promise<{ created: boolean; row: Row | T }> {
   const values = { ...columnValues(resource, body ?? {}), ...serverValues };
-  const id = body?.id;
-  if (typeof id === 'number' && id > 0) {
+  const id = typeof body?.id === 'number' ? parseRecordId(body.id) : undefined;
+  if (id !== undefined) {
     const updated = await records.update(id, values);
     if (updated !== undefined) return { created: false, row: updated };
   }

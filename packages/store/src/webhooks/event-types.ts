@@ -1,42 +1,54 @@
-// The platform's webhook event types (its docs/webhooks.md): which expect a reply, and what each means.
+// The platform's webhook event types (its docs/webhooks.md): which expect a reply, what each means, and what a
+// subscriber must be allowed to do to subscribe.
+import type { ScopeGroup } from '../resources/declaration.ts';
 
 export interface EventType {
   /** Sent while a request waits, with a 3-second limit, and its reply is used. */
   readonly replies: boolean;
   readonly description: string;
+  /**
+   * The scope a subscribing token needs besides `webhooks`: the read scope of the records an event carries, and the
+   * write scope of the area a reply decides (prices: catalog; discounts: marketing; tax: settings, where tax rates
+   * are) or whose writes it can refuse (ValidateProduct: catalog; ValidateCustomer: people; carts, checkout and
+   * payments: orders). Without it, the `webhooks` scope alone would read customers or reprice every cart.
+   */
+  readonly needs: { readonly group: ScopeGroup; readonly write: boolean };
 }
 
+const reads = (group: ScopeGroup) => ({ group, write: false });
+const decides = (group: ScopeGroup) => ({ group, write: true });
+
 export const eventTypes = {
-  AuthorizingPayment: { replies: true, description: 'a payment is being authorized' },
-  CapturingPayment: { replies: true, description: 'a payment is being captured' },
-  CustomerCreated: { replies: false, description: 'a customer was created' },
-  CustomerEmailUpdated: { replies: false, description: "a customer's email address changed" },
-  CustomerUpdated: { replies: false, description: "a customer's data changed" },
-  CustomerRegistered: { replies: false, description: 'a customer registered an account' },
-  GetDiscount: { replies: true, description: 'discounts of a cart are calculated' },
-  GetPrice: { replies: true, description: 'prices of products are calculated' },
-  GetProductStatus: { replies: true, description: 'the status of a product is checked for display' },
-  GetTax: { replies: true, description: 'tax of a cart is calculated' },
-  NewOrder: { replies: false, description: 'an order of any status was created' },
-  NewQuote: { replies: false, description: 'a quote was created' },
-  NewValidOrder: { replies: false, description: 'an order was created with a status neither cancelled nor declined' },
-  OrderApproved: { replies: false, description: "an order's payment was approved" },
-  OrderCanceled: { replies: false, description: 'an order was given a cancelled status' },
-  OrderDeclined: { replies: false, description: 'an order was given a declined status' },
-  OrderPlaced: { replies: false, description: 'a new order was placed' },
-  OrderShipped: { replies: false, description: 'an order was given a shipped status' },
-  OrderStatusChanged: { replies: false, description: "an order's status changed" },
-  OrderUpdated: { replies: false, description: "an order's data changed" },
-  PaymentProcessed: { replies: false, description: 'a payment finished processing' },
-  ProductCreated: { replies: false, description: 'a product was created' },
-  ProductStatusChanged: { replies: false, description: "a product's status changed" },
-  ProductUpdated: { replies: false, description: "a product's data changed" },
-  QuoteStatusChanged: { replies: false, description: "a quote's status changed" },
-  QuoteUpdated: { replies: false, description: "a quote's data changed" },
-  ValidateCart: { replies: true, description: 'a cart is checked for errors' },
-  ValidateCheckout: { replies: true, description: 'a checkout is checked for errors' },
-  ValidateCustomer: { replies: true, description: 'customer data is checked for errors before it is saved' },
-  ValidateProduct: { replies: true, description: 'product data is checked for errors before it is saved' },
+  AuthorizingPayment: { replies: true, description: 'a payment is being authorized', needs: decides('orders') },
+  CapturingPayment: { replies: true, description: 'a payment is being captured', needs: decides('orders') },
+  CustomerCreated: { replies: false, description: 'a customer was created', needs: reads('people') },
+  CustomerEmailUpdated: { replies: false, description: "a customer's email address changed", needs: reads('people') },
+  CustomerUpdated: { replies: false, description: "a customer's data changed", needs: reads('people') },
+  CustomerRegistered: { replies: false, description: 'a customer registered an account', needs: reads('people') },
+  GetDiscount: { replies: true, description: 'discounts of a cart are calculated', needs: decides('marketing') },
+  GetPrice: { replies: true, description: 'prices of products are calculated', needs: decides('catalog') },
+  GetProductStatus: { replies: true, description: 'the status of a product is checked for display', needs: reads('catalog') },
+  GetTax: { replies: true, description: 'tax of a cart is calculated', needs: decides('settings') },
+  NewOrder: { replies: false, description: 'an order of any status was created', needs: reads('orders') },
+  NewQuote: { replies: false, description: 'a quote was created', needs: reads('orders') },
+  NewValidOrder: { replies: false, description: 'an order was created with a status neither cancelled nor declined', needs: reads('orders') },
+  OrderApproved: { replies: false, description: "an order's payment was approved", needs: reads('orders') },
+  OrderCanceled: { replies: false, description: 'an order was given a cancelled status', needs: reads('orders') },
+  OrderDeclined: { replies: false, description: 'an order was given a declined status', needs: reads('orders') },
+  OrderPlaced: { replies: false, description: 'a new order was placed', needs: reads('orders') },
+  OrderShipped: { replies: false, description: 'an order was given a shipped status', needs: reads('orders') },
+  OrderStatusChanged: { replies: false, description: "an order's status changed", needs: reads('orders') },
+  OrderUpdated: { replies: false, description: "an order's data changed", needs: reads('orders') },
+  PaymentProcessed: { replies: false, description: 'a payment finished processing', needs: reads('orders') },
+  ProductCreated: { replies: false, description: 'a product was created', needs: reads('catalog') },
+  ProductStatusChanged: { replies: false, description: "a product's status changed", needs: reads('catalog') },
+  ProductUpdated: { replies: false, description: "a product's data changed", needs: reads('catalog') },
+  QuoteStatusChanged: { replies: false, description: "a quote's status changed", needs: reads('orders') },
+  QuoteUpdated: { replies: false, description: "a quote's data changed", needs: reads('orders') },
+  ValidateCart: { replies: true, description: 'a cart is checked for errors', needs: decides('orders') },
+  ValidateCheckout: { replies: true, description: 'a checkout is checked for errors', needs: decides('orders') },
+  ValidateCustomer: { replies: true, description: 'customer data is checked for errors before it is saved', needs: decides('people') },
+  ValidateProduct: { replies: true, description: 'product data is checked for errors before it is saved', needs: decides('catalog') },
 } as const satisfies Record<string, EventType>;
 
 export type EventName = keyof typeof eventTypes;

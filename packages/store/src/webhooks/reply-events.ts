@@ -2,7 +2,9 @@
 // waits, of every subscription at once, each with the platform's 3-second limit. A reply is reused for
 // the subscription's cache_length when the same question comes again. When a subscription fails to
 // answer, its failure_type decides: Ignore goes on without its reply, Error fails the request (502), and
-// Fallback asks the fallback URL, then goes on without a reply if that fails too.
+// Fallback asks the fallback URL, then goes on without a reply if that fails too. A subscription that fails
+// SUSPEND_AFTER times in a row is suspended (no longer asked) until an admin resumes it in the console, so a receiver
+// that never answers cannot slow or refuse every other app's writes for good.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Row, StoreDatabase } from '../db/schema.ts';
@@ -11,6 +13,7 @@ import { cacheLengths, type CacheLength, type EventName, type FailureType } from
 import { sendSigned, type Outcome, type Sender } from './send.ts';
 
 export const REPLY_LIMIT_MS = 3000;
+export const SUSPEND_AFTER = 5;
 /** A new or changed subscription is asked within this long on every instance. */
 const SUBSCRIPTIONS_FRESH_MS = 1000;
 
@@ -31,6 +34,8 @@ export interface ReplyOptions {
   secretOf: (clientId: string) => Promise<string | undefined>;
   /** Tests shorten the platform's 3 seconds. */
   limitMs?: number;
+  /** Failures in a row that suspend a subscription (SUSPEND_AFTER). */
+  suspendAfter?: number;
 }
 
 function parsed(outcome: Outcome): Reply | string {
@@ -46,6 +51,7 @@ function parsed(outcome: Outcome): Reply | string {
 
 export function replyAsker(database: StoreDatabase, options: ReplyOptions): ReplyAsker {
   const limitMs = options.limitMs ?? REPLY_LIMIT_MS;
+  const suspendAfter = options.suspendAfter ?? SUSPEND_AFTER;
   const subscribed = new Map<EventName, { at: number; rows: Promise<Row[]>; read?: readonly Row[] }>();
   const replies = new LRUCache<string, Reply>({ max: 5000 });
 
@@ -57,7 +63,7 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   function subscriptionsTo(event: EventName): Promise<Row[]> {
     const known = fresh(event);
     if (known !== undefined) return known.rows;
-    const rows = database.db.selectFrom('webhooks').selectAll().where('event_type', '=', event).orderBy('id').execute();
+    const rows = database.db.selectFrom('webhooks').selectAll().where('event_type', '=', event).where('suspended_at', 'is', null).orderBy('id').execute();
     const entry: { at: number; rows: Promise<Row[]>; read?: readonly Row[] } = { at: Date.now(), rows };
     subscribed.set(event, entry);
     rows.then(
@@ -65,6 +71,27 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
       () => subscribed.delete(event),
     );
     return rows;
+  }
+
+  /** One more failure in a row; at SUSPEND_AFTER the subscription is suspended, with the reason the console shows. */
+  async function countFailure(event: EventName, subscription: Row, error: string): Promise<void> {
+    const id = Number(subscription.id);
+    const { db } = database;
+    await db
+      .updateTable('webhooks')
+      .set((eb) => ({ reply_failures: eb(eb.fn.coalesce('reply_failures', eb.lit(0)), '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+    const reason = `${event} failed ${suspendAfter} times in a row, last: ${error}`.slice(0, 500);
+    await db
+      .updateTable('webhooks')
+      .set({ suspended_at: new Date().toISOString(), suspended_reason: reason })
+      .where('id', '=', id)
+      .where('suspended_at', 'is', null)
+      .where('reply_failures', '>=', suspendAfter)
+      .execute();
+    // The next question reads the subscriptions again, so the count (and a suspension) is seen at once.
+    subscribed.delete(event);
   }
 
   async function askOne(event: EventName, subscription: Row, text: string, bodyHash: string): Promise<Reply | undefined> {
@@ -83,8 +110,13 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
       answer = await send(subscription.fallback_url);
     }
     if (typeof answer === 'string') {
+      await countFailure(event, subscription, answer);
       if (failure === 'Error') throw new ApiError(502, `A ${event} webhook this store relies on failed (${answer}); try again later`);
       return undefined;
+    }
+    if (Number(subscription.reply_failures ?? 0) > 0) {
+      await database.db.updateTable('webhooks').set({ reply_failures: 0 }).where('id', '=', Number(subscription.id)).execute();
+      subscribed.delete(event);
     }
     if (cacheLength > 0) replies.set(key, answer, { ttl: cacheLength });
     return answer;

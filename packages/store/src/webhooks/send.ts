@@ -8,7 +8,7 @@ import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.ts';
-import type { TargetPolicy } from './target-policy.ts';
+import { isLoopback, type TargetPolicy } from './target-policy.ts';
 
 export interface Sender {
   policy: TargetPolicy;
@@ -50,11 +50,14 @@ export function closeSender(sender: Sender): void {
 
 export type Outcome = { ok: true; status: number; reply: string } | { ok: false; status: number | undefined; error: string };
 
-function guardedLookup(policy: TargetPolicy): LookupFunction {
+/** Connects only to addresses the policy allows; for plain http, only to loopback ones (whatever the name says). */
+function guardedLookup(policy: TargetPolicy, loopbackOnly: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error !== null) return callback(error, '', 4);
-      const refused = addresses.map((a) => policy.addressProblem(a.address)).find((problem) => problem !== undefined);
+      const refused = addresses
+        .map((a) => (loopbackOnly && !isLoopback(a.address) ? `${hostname} resolves to ${a.address}, not loopback, and the URL is plain http` : policy.addressProblem(a.address)))
+        .find((problem) => problem !== undefined);
       if (refused !== undefined || addresses.length === 0) return callback(new Error(refused ?? `${hostname} has no address`), '', 4);
       if (options.all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const [first] = addresses as [LookupAddress];
@@ -86,7 +89,7 @@ export function sendSigned(sender: Sender, out: Outgoing): Promise<Outcome> {
       url,
       {
         method: 'POST',
-        lookup: guardedLookup(sender.policy),
+        lookup: guardedLookup(sender.policy, url.protocol !== 'https:'),
         agent: url.protocol === 'https:' ? agentsOf(sender).https : agentsOf(sender).http,
         headers: {
           'content-type': 'application/json; charset=utf-8',

@@ -4,7 +4,7 @@ import { cacheLengths, failureTypes, isEventName } from './event-types.ts';
 import type { TargetPolicy } from './target-policy.ts';
 
 /** Every problem of a subscription's values, each starting with the field it is about. */
-export function subscriptionProblems(policy: TargetPolicy, values: Row, creating: boolean): string[] {
+export async function subscriptionProblems(policy: TargetPolicy, values: Row, creating: boolean): Promise<string[]> {
   const problems: string[] = [];
   const { event_type: event, failure_type: failure, cache_length: cache } = values;
   if (event !== undefined && (typeof event !== 'string' || !isEventName(event))) problems.push('event_type: is not one of the webhook event types');
@@ -13,7 +13,7 @@ export function subscriptionProblems(policy: TargetPolicy, values: Row, creating
   for (const field of ['url', 'fallback_url'] as const) {
     const value = values[field];
     if (typeof value !== 'string' || value === '') continue;
-    const problem = policy.urlProblem(value);
+    const problem = await policy.resolvedUrlProblem(value);
     if (problem !== undefined) problems.push(`${field}: ${problem}`);
   }
   if (creating && (typeof values.url !== 'string' || values.url === '')) problems.push('url: is required');

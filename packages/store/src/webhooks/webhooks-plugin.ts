@@ -6,6 +6,7 @@ import { secretOf } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
+import { parseRecordId } from '../http/record-id.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
 import { encryptedFieldsOf, recordsOf } from '../resources/records.ts';
@@ -14,6 +15,9 @@ import { resourceNamed } from '../resources/registry.ts';
 import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
 import type { EventName } from './event-types.ts';
 import { validationOf } from './resource-events.ts';
+import { eventTypes, isEventName } from './event-types.ts';
+import { webhooks } from './subscriptions.ts';
+import { allows, requiredScope } from '../auth/scopes.ts';
 import { closeSender, type Sender } from './send.ts';
 import { subscriptionProblems } from './subscription-check.ts';
 import type { TargetPolicy } from './target-policy.ts';
@@ -43,18 +47,25 @@ declare module 'fastify' {
 export const webhooksPlugin = fp(
   (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
     const { policy } = options;
-    app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
+    const subscriptions = recordsOf(options.database, webhooks);
+    app.addHook('preHandler', async (request) => {
       const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
       const principal = request.principal;
-      if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return done();
+      if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return;
       // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
       const body = (request.body ?? {}) as Row;
       const creating = request.method === 'POST';
-      const problems = subscriptionProblems(policy, body, creating);
+      const problems = await subscriptionProblems(policy, body, creating);
       if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId) problems.push(`store_id: must be this store's id, ${principal.storeId}`);
-      if (problems.length > 0) {
-        done(new ApiError(400, problems.join('; ')));
-        return;
+      if (problems.length > 0) throw new ApiError(400, problems.join('; '));
+      // The event the subscription is (or stays) for: what it carries or decides needs its own scope.
+      const id = parseRecordId(creating ? (typeof body.id === 'number' ? body.id : undefined) : (request.params as { id?: string }).id);
+      const event = body.event_type ?? (id === undefined ? undefined : (await subscriptions.get(id))?.event_type);
+      if (typeof event === 'string' && isEventName(event)) {
+        const { group, write } = eventTypes[event].needs;
+        if (!allows(principal.scopes, group, write)) {
+          throw new ApiError(403, `event_type: ${event} ${write ? `decides for the ${group} area` : `carries ${group} records`}; subscribing to it needs the ${requiredScope(group, write)} scope`);
+        }
       }
       if (creating) {
         body.store_id = principal.storeId;
@@ -64,7 +75,6 @@ export const webhooksPlugin = fp(
         // Deliveries are signed with the App Secret of the app that subscribed; only tokens may write here.
         if (principal.kind === 'token') request.serverValues = { app_client_id: principal.appId };
       }
-      done();
     });
 
     const sender: Sender = { policy, ca: options.settings.ca };
@@ -77,8 +87,8 @@ export const webhooksPlugin = fp(
 
     // Validate* events: the record as it would be written goes to the subscribers first; their messages refuse the write.
     async function validate(request: FastifyRequest, resource: ResourceDeclaration, validation: { event: EventName; key: string }, body: Row): Promise<void> {
-      const id = Number((request.params as { id?: string }).id);
-      const current = request.method === 'PUT' && Number.isInteger(id) && id > 0 ? await recordsOf(options.database, resource).get(id) : undefined;
+      const id = parseRecordId((request.params as { id?: string }).id);
+      const current = request.method === 'PUT' && id !== undefined ? await recordsOf(options.database, resource).get(id) : undefined;
       if (request.method === 'PUT' && current === undefined) return; // the route answers 404
       const candidate: Row = { ...current, ...body };
       for (const name of encryptedFieldsOf(resource)) delete candidate[name];

@@ -68,11 +68,14 @@ for (const target of await testDatabaseTargets()) {
       const storeId = s.store.firstStart?.storeId ?? 1;
       const catalogOnly = await issueTestToken(s.store.app, storeId, 'catalog orders', 'No webhooks');
       const reader = await issueTestToken(s.store.app, storeId, 'read_webhooks', 'Webhook reader');
-      const writer = await issueTestToken(s.store.app, storeId, 'webhooks', 'Webhook writer');
+      const writer = await issueTestToken(s.store.app, storeId, 'webhooks read_catalog', 'Webhook writer');
+      // ProductCreated carries products: the webhooks scope alone does not subscribe to it (issue 32).
+      const webhooksOnly = await issueTestToken(s.store.app, storeId, 'webhooks', 'Webhooks only');
       const body = { event_type: 'ProductCreated', url: 'https://hooks.example.test/scoped' };
       assert.equal((await s.call('GET', '/webhooks', { headers: { 'x-ac-auth-token': catalogOnly } })).status, 403);
       assert.equal((await s.call('GET', '/webhooks', { headers: { 'x-ac-auth-token': reader } })).status, 200);
       assert.equal((await s.call('POST', '/webhooks', { body, headers: { 'x-ac-auth-token': reader } })).status, 403);
+      assert.equal((await s.call('POST', '/webhooks', { body, headers: { 'x-ac-auth-token': webhooksOnly } })).status, 403);
       assert.equal((await s.call('POST', '/webhooks', { body, headers: { 'x-ac-auth-token': writer } })).status, 201);
     });
   });

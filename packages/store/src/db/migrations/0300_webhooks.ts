@@ -42,4 +42,13 @@ export const webhookMigrations: Record<string, ProductMigration> = {
       await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'state', 'id']).execute();
     },
   },
+  // Numbered after 0401 so a database that ran every earlier step takes it next.
+  '0402_webhook_suspension': {
+    up: async (db) => {
+      // Reply hooks failed in a row; past a limit the subscription is suspended, and the console says why.
+      await db.schema.alterTable('webhooks').addColumn('reply_failures', 'integer').execute();
+      await db.schema.alterTable('webhooks').addColumn('suspended_at', 'varchar(32)').execute();
+      await db.schema.alterTable('webhooks').addColumn('suspended_reason', 'varchar(500)').execute();
+    },
+  },
 };

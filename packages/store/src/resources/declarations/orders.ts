@@ -2,6 +2,9 @@
 // Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, type ResourceSource } from '../declaration.ts';
 
+/** A cart's figures and a line's price: computed by the carting routes, answered but never taken from a body. */
+const SERVER_MONEY = { type: 'number', readOnly: true, minimum: 0 } as const;
+
 export const orders: readonly ResourceSource[] = [
   {
     name: 'carts',
@@ -16,20 +19,21 @@ export const orders: readonly ResourceSource[] = [
       is_public: 'boolean',
       store_id: 'integer -> stores',
       session_id: 'integer',
-      discount_total: 'number',
-      subtotal: 'number',
-      shipping_total: 'number',
-      handling_total: 'number',
-      tax_total: 'number',
-      grand_total: 'number',
-      tax_rate: 'number',
-      additional_fees: 'number',
-      discounted_shipping_total: 'number',
-      region_markup_amount: 'number',
-      non_shipping_discount: 'number',
-      gift_certificate_discount: 'number',
+      discount_total: SERVER_MONEY,
+      subtotal: SERVER_MONEY,
+      shipping_total: SERVER_MONEY,
+      handling_total: SERVER_MONEY,
+      tax_total: SERVER_MONEY,
+      grand_total: SERVER_MONEY,
+      tax_rate: SERVER_MONEY,
+      additional_fees: SERVER_MONEY,
+      discounted_shipping_total: SERVER_MONEY,
+      region_markup_amount: SERVER_MONEY,
+      non_shipping_discount: SERVER_MONEY,
+      gift_certificate_discount: SERVER_MONEY,
       coupon_code: 'string',
-      associated_order_id: 'integer',
+      // Set by place_order only: a placed cart is closed for good, and one cart makes one order.
+      associated_order_id: { type: 'integer', readOnly: true },
       shipping_estimate_city: 'string',
       shipping_estimate_state_code: 'string',
       shipping_estimate_postal_code: 'string',
@@ -53,9 +57,10 @@ export const orders: readonly ResourceSource[] = [
     fields: {
       product_id: 'integer -> products',
       item_number: 'string',
-      quantity: 'integer',
-      price: 'number',
-      cost: 'number',
+      quantity: { type: 'integer', minimum: 1 },
+      // From the product (or GetPrice), never from the client: carts/cart-rules.ts.
+      price: SERVER_MONEY,
+      cost: SERVER_MONEY,
       shipping_address_id: 'integer -> addresses',
       item_thumbnail: 'string',
       item_url: 'string',
