@@ -70,7 +70,8 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
         for (const locale of locales) {
           const text = formatFinding(finding, locale);
           rendered++;
-          if (/\{\w+\}/.test(text) || text.includes('undefined')) faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag}: ${text}`);
+          // '…' stands for an argument the finding lacks: only findings of an earlier engine may show it.
+          if (/\{\w+\}/.test(text) || text.includes('…') || text.includes('undefined')) faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag}: ${text}`);
           // Without a text the tag itself is shown; a finding a user sees must have one.
           if (!finding.level.startsWith('DEBUG') && text.startsWith(finding.tag)) faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag} has no text`);
         }

@@ -105,3 +105,14 @@ for (const locale of translations) {
     for (const [key, text] of Object.entries(texts.ui)) assert.deepEqual(placeholders(text), placeholders(english.ui[key]), `${locale} ui ${key}`);
   });
 }
+
+test('a finding stored by an earlier engine still reads whole: renamed arguments fill the new placeholders', () => {
+  const older = { module: 'ZONE', testcase: 'Zone09', tag: 'Z09_MX_DATA', level: 'INFO' as const, args: { mailtarget_list: 'mail.example.', ns_ip_list: '192.0.2.1;192.0.2.2' }, timestamp: 0 };
+  for (const locale of locales) {
+    const text = formatFinding(older, locale);
+    assert.ok(text.includes('mail.example') && text.includes('192.0.2.1;192.0.2.2'), `${locale}: ${text}`);
+    assert.doesNotMatch(text, /\{\w+\}/, locale);
+  }
+  const withoutServers = { module: 'DNSSEC', testcase: 'DNSSEC10', tag: 'DS10_HAS_NSEC', level: 'INFO' as const, args: {}, timestamp: 0 };
+  assert.doesNotMatch(formatFinding(withoutServers, 'en'), /\{\w+\}/, 'an argument an older engine never gave leaves a gap, not a brace');
+});

@@ -79,14 +79,30 @@ function readableTime(text: string, locale: string): string {
 
 const given = (args: Finding['args'], name: string): boolean => Object.hasOwn(args, name) && args[name] !== undefined && args[name] !== null;
 
+/**
+ * Arguments that engine 9.0.1 renamed, by their older names: a finding stored by an earlier engine
+ * (a service's database, a --save file) fills the new placeholder from what it carries.
+ */
+const formerNames: Readonly<Record<string, readonly string[]>> = {
+  ns_list: ['ns_ip_list', 'nsname_list', 'ns'],
+  mxrdata_list: ['mailtarget_list'],
+};
+
+/** The argument a placeholder names, or the one an earlier engine gave it under another name. */
+function argument(args: Finding['args'], name: string): string | undefined {
+  const source = [name, ...(formerNames[name] ?? [])].find((candidate) => given(args, candidate));
+  return source === undefined ? undefined : String(args[source]);
+}
+
 function fill(template: string, args: Finding['args'], locale: string): string {
   // An aside that only names an argument the finding lacks goes: the reference gives no mnemonic for
   // an algorithm number without one, and "algorithm 100 ()" reads as a fault.
-  const present = template.replace(/ \(\{(\w+)\}\)/g, (aside, name: string) => (given(args, name) ? aside : ''));
+  const present = template.replace(/ \(\{(\w+)\}\)/g, (aside, name: string) => (argument(args, name) !== undefined ? aside : ''));
   return present.replace(/\{(\w+)\}/g, (whole, name: string, offset: number) => {
-    if (!given(args, name)) return whole;
-    const value = args[name];
-    const text = name === 'date' ? readableTime(String(value), locale) : String(value);
+    const value = argument(args, name);
+    // An older finding may lack an argument the text now names: a gap reads better than a brace.
+    if (value === undefined) return '…';
+    const text = name === 'date' ? readableTime(value, locale) : value;
     // A name given fully qualified ('ns1.example.') before the sentence's full stop: one dot, not two.
     return text.length > 1 && text.endsWith('.') && present[offset + whole.length] === '.' ? text.slice(0, -1) : text;
   });
