@@ -54,7 +54,8 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     for (const tag of ['NO_RECURSOR', 'EDNS0_SUPPORT', 'AXFR_FAILURE', 'SAME_SOURCE_IP', 'AAAA_WELL_PROCESSED', 'CAN_BE_RESOLVED', 'NO_UPWARD_REFERRAL', 'QNAME_CASE_SENSITIVE', 'CASE_QUERIES_RESULTS_OK', 'NAMESERVERS_IP_WITH_REVERSE', 'NAMESERVER_IP_PTR_MATCH']) {
       assert.ok(tags.has(tag), `${tag} missing`);
     }
-    const worse = found.filter((f) => modules.includes(f.module) && !['DEBUG', 'INFO'].includes(f.level) && f.tag !== 'NAMESERVER_IP_PRIVATE_NETWORK' && !f.tag.endsWith('_ONE_ASN'));
+    // One AS and one prefix per family are the lab's documentation ranges, not a fault of the servers.
+    const worse = found.filter((f) => modules.includes(f.module) && !['DEBUG', 'INFO'].includes(f.level) && f.tag !== 'NAMESERVER_IP_PRIVATE_NETWORK' && !/_ONE_ASN$|^CN04_IPV[46]_(SAME|SINGLE)_PREFIX$/.test(f.tag));
     assert.deepEqual(worse, []);
     assert.deepEqual(await tagged('nameserver-ok.test', 'NO_RECURSOR'), [
       { ns: 'ns1.nameserver-ok.test/198.51.100.62' }, { ns: 'ns1.nameserver-ok.test/2001:db8:1700::62' },
@@ -158,8 +159,10 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
   });
 
   const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
+  // Connectivity follows zonemaster-cli 8.0.1 (test/engine-connectivity-lab.test.ts), not this 4.6.2 run.
+  const compared = modules.filter((m) => m !== 'CONNECTIVITY');
   const keys = (found: Finding[]): string[] =>
-    [...new Set(found.filter((f) => modules.includes(f.module) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
+    [...new Set(found.filter((f) => compared.includes(f.module) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
 
   for (const scenario of scenarios) {
     test(`${scenario}: the same findings as zonemaster-cli for these modules`, async () => {

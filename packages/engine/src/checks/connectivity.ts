@@ -143,6 +143,8 @@ export const connectivity03: TestCase = {
 export const connectivity04: TestCase = {
   id: 'Connectivity04',
   spec: `${specs}/connectivity04.md`,
+  // Its NS queries to the delegated servers are Connectivity01's; the reference asks them after it.
+  after: ['Connectivity01', 'Connectivity02'],
   tags: ['CN04_ASN_INFOS_RAW', 'CN04_ASN_INFOS_ANNOUNCE_IN', 'CN04_EMPTY_PREFIX_SET', 'CN04_ERROR_PREFIX_DATABASE',
     ...[4, 6].flatMap((f) => [`CN04_IPV${f}_DIFFERENT_PREFIX`, `CN04_IPV${f}_SAME_PREFIX`, `CN04_IPV${f}_SINGLE_PREFIX`])],
   async run(context) {
