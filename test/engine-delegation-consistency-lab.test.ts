@@ -34,6 +34,7 @@ const provoked: Record<string, string[]> = {
   'oobglue.test': ['Consistency05 CS05_OOD_ADDR_MISMATCH WARNING'],
   'noaa.test': ['Consistency05 CS05_CHILD_ZONE_LAME CRITICAL'],
   'glueless.test': ['Consistency05 CS05_MISSING_GLUE_FOR_NS WARNING'],
+  'extraaddr.test': ['Consistency05 CS05_EXTRA_ADDR_CHILD NOTICE'],
   'healthy.test': [
     'Delegation01 ENOUGH_NS_DEL INFO',
     'Delegation02 DISTINCT_IP_ADDRESS INFO',
