@@ -136,15 +136,12 @@ async function gather(zone: Zone): Promise<ServerSets> {
   const own = new Collector(zone);
   const inside = [...zoneNames.values()].filter((name) => name.isSubdomainOf(zone.name));
   const insideFound = await Promise.all(inside.map((name) => addressesFromServers(zone, name, delegationSet.servers)));
-  const anyInside = insideFound.some((list) => list.length > 0);
   for (const name of zoneNames.values()) own.add(name);
   inside.forEach((name, i) => insideFound[i].forEach((address) => own.add(name, address)));
   const ownOutside = [...zoneNames.values()].filter((name) => !name.isSubdomainOf(zone.name));
   const ownOutsideFound = await Promise.all(ownOutside.map((name) => resolved(zone, name)));
   ownOutside.forEach((name, i) => ownOutsideFound[i].forEach((address) => own.add(name, address)));
-  const zoneSet = own.result();
-  if (!anyInside) zoneSet.bare = [...new Set([...zoneSet.bare, ...inside])];
-  return { parent, delegation: delegationSet, zone: zoneSet };
+  return { parent, delegation: delegationSet, zone: own.result() };
 }
 
 /**
