@@ -57,7 +57,8 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     for (const tag of ['NO_RECURSOR', 'EDNS0_SUPPORT', 'AXFR_FAILURE', 'SAME_SOURCE_IP', 'AAAA_WELL_PROCESSED', 'CAN_BE_RESOLVED', 'NO_UPWARD_REFERRAL', 'QNAME_CASE_SENSITIVE', 'CASE_QUERIES_RESULTS_OK', 'NAMESERVERS_IP_WITH_REVERSE', 'NAMESERVER_IP_PTR_MATCH']) {
       assert.ok(tags.has(tag), `${tag} missing`);
     }
-    const worse = found.filter((f) => modules.includes(f.module) && !['DEBUG', 'INFO'].includes(f.level) && f.tag !== 'NAMESERVER_IP_PRIVATE_NETWORK' && !f.tag.endsWith('_ONE_ASN'));
+    // One AS and one prefix per family are the lab's documentation ranges, not a fault of the servers.
+    const worse = found.filter((f) => modules.includes(f.module) && !['DEBUG', 'INFO'].includes(f.level) && f.tag !== 'NAMESERVER_IP_PRIVATE_NETWORK' && !/_ONE_ASN$|^CN04_IPV[46]_(SAME|SINGLE)_PREFIX$/.test(f.tag));
     assert.deepEqual(worse, []);
     assert.deepEqual(await tagged('nameserver-ok.test', 'NO_RECURSOR'), [
       { ns: 'ns1.nameserver-ok.test/198.51.100.62' }, { ns: 'ns1.nameserver-ok.test/2001:db8:1700::62' },
@@ -158,11 +159,13 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
     assert.deepEqual(await tagged('.', 'UPWARD_REFERRAL_IRRELEVANT'), [{}]);
   });
 
-  test('a whole run: a server that drops AAAA, unanswered in Consistency05, is still asked by Nameserver02 and 05', async () => {
+  test('a whole run: a server that drops AAAA, silent only to its AAAA queries, is still asked by Nameserver02 and 05', async () => {
     const found = await findingsFrom(process.execPath, [dnscheck, 'quirks.test', '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG']);
     const of = (testcase: string, ns: string): string[] => found.filter((f) => f.testcase === testcase && f.args.ns === ns).map((f) => f.tag);
     const dropsAaaa = 'ns-drop-aaaa.quirks.test/192.0.2.103';
-    assert.ok(of('Consistency05', dropsAaaa).includes('NO_RESPONSE'));
+    // Consistency05 (engine 9.0) no longer reports a server that does not answer; Consistency01 shows it answered SOA over UDP.
+    const serials = found.filter((f) => f.testcase === 'Consistency01' && f.tag === 'SOA_SERIAL').map((f) => String(f.args.ns_list));
+    assert.ok(serials.some((list) => list.split(';').includes(dropsAaaa)), serials.join(' | '));
     // Engine 9.0 takes only an unanswered plain SOA query for silence (4.6.2 took any).
     assert.deepEqual(of('Nameserver02', dropsAaaa), []);
     assert.deepEqual(of('Nameserver05', dropsAaaa), ['AAAA_QUERY_DROPPED']);
@@ -178,7 +181,8 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
   });
 
   const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
-  const others = ['CONNECTIVITY', 'ADDRESS'];
+  // Connectivity follows zonemaster-cli 8.0.1 in test/engine-connectivity-lab.test.ts; Address is compared here.
+  const others = ['ADDRESS'];
   const keys = (found: { module: string; testcase: string; tag: string; level: string }[], wanted: string[]): string[] =>
     [...new Set(found.filter((f) => wanted.includes(f.module.toUpperCase()) && levelsFromInfo.includes(f.level)).map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}`))].sort();
   const nameserverOnly = (found: { module: string; level: string }[]): LabFinding[] => found.filter((f) => f.module.toUpperCase() === 'NAMESERVER' && levelsFromInfo.includes(f.level)) as LabFinding[];
@@ -192,10 +196,10 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
       assert.deepEqual({ missing: comparison.arguments.missing, extra: comparison.arguments.extra }, { missing: [], extra: [] }, 'with arguments');
     });
 
-    test(`${scenario}: the same Connectivity and Address findings as zonemaster-cli`, async () => {
+    test(`${scenario}: the same Address findings as zonemaster-cli`, async () => {
       const domain = commandLineDomain(scenarioDomain(scenario));
       const theirs = await reference(shared.lab, domain, others.map((m) => m.toLowerCase()));
-      assert.deepEqual(keys(await findingsFrom(process.execPath, [dnscheck, domain, '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG', '--test', 'connectivity', '--test', 'address']), others), keys(theirs, others));
+      assert.deepEqual(keys(await findingsFrom(process.execPath, [dnscheck, domain, '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG', '--test', 'address']), others), keys(theirs, others));
     });
   }
 });

@@ -1,80 +1,101 @@
-// The AS lookup of Connectivity03 per the profile's asn_db, as the reference 4.6 does it: Cymru-style
-// TXT records (longest prefix wins; a first source without an answer ends the lookup silently when
-// more sources are listed), and RIPE-style whois on TCP port 43, going on to the next source when one
-// cannot be reached or says nothing. The whois servers are real sockets on loopback addresses.
+// The AS lookup of Connectivity03 and 04 per the profile's asn_db, as the reference 9.0 does it:
+// Cymru-style TXT records found with the recursor (longest prefix wins; a source that cannot say hands
+// over to the next), and RIPE-style whois on TCP port 43, going on to the next source when one cannot
+// be reached or says nothing. The whois servers are real sockets on loopback addresses.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { decodeMessage, encodeMessage, Rcode, RRClass, RRType, type Message, type Name } from '@app/dns';
-import { lookUpAsn } from '../src/net/asn-lookup.ts';
-import type { Zone } from '../src/zone.ts';
+import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, type Message, type RecordInput } from '@app/dns';
+import { lookUpAsn, type TxtLookup } from '../src/net/asn-lookup.ts';
 
-/** TXT answers by query name, as the source zones' servers would give them. */
-type TxtData = Record<string, string[]>;
+/** What the recursor finds for a query name: TXT strings, a bare rcode, or an NXDOMAIN from a zone. */
+type Found = string[] | { rcode: number } | { nxdomainFrom: string };
 
-/** A zone lookup that answers from `data` and records every question asked of each source zone. */
-function cymruSources(data: Record<string, TxtData>) {
+/** A TXT lookup that answers from `data` and records every query name it is asked. */
+function cymruSources(data: Record<string, Found>) {
   const asked: string[] = [];
-  const zoneOf = (source: Name): Zone => {
-    const fake = {
-      queryPersistent: (qname: Name, qtype: number): Promise<Message | undefined> => {
-        asked.push(`${source.toString()} ${qname.toString()} ${qtype}`);
-        const texts = data[source.toString()]?.[qname.toString()];
-        // As Zone.queryPersistent: only a response that holds records of the type counts.
-        if (!texts) return Promise.resolve(undefined);
-        const answer = texts.map((text) => ({ name: qname, type: RRType.TXT, class: RRClass.IN, ttl: 60, rdata: { strings: [Buffer.from(text)] } }));
-        return Promise.resolve(decodeMessage(encodeMessage({ id: 1, qr: true, aa: true, rcode: Rcode.NOERROR, question: [{ name: qname, type: RRType.TXT, class: RRClass.IN }], answer })));
-      },
-    };
-    return fake as unknown as Zone;
+  const lookUpTxt: TxtLookup = (qname) => {
+    asked.push(qname.toString());
+    const found = data[qname.toString()];
+    if (!found) return Promise.resolve(undefined);
+    const question = [{ name: qname, type: RRType.TXT, class: RRClass.IN }];
+    let rcode: number = Rcode.NOERROR;
+    let answer: RecordInput[] = [];
+    let authority: RecordInput[] = [];
+    if (Array.isArray(found)) {
+      answer = found.map((text) => ({ name: qname, type: RRType.TXT, class: RRClass.IN, ttl: 60, rdata: { strings: [Buffer.from(text)] } }));
+    } else if ('rcode' in found) {
+      rcode = found.rcode;
+    } else {
+      rcode = Rcode.NXDOMAIN;
+      const zone = Name.fromString(found.nxdomainFrom);
+      const soa = { mname: zone, rname: zone, serial: 1, refresh: 1, retry: 1, expire: 1, minimum: 1 };
+      authority = [{ name: zone, type: RRType.SOA, class: RRClass.IN, ttl: 60, rdata: soa }];
+    }
+    return Promise.resolve(decodeMessage(encodeMessage({ id: 1, qr: true, aa: true, rcode, question, answer, authority })));
   };
-  return { zoneOf, asked };
+  return { lookUpTxt, asked };
 }
 
 const noWhois = (): Promise<string[]> => Promise.reject(new Error('a Cymru lookup must not look for a whois host'));
 const cymru = (...sources: string[]) => ({ style: 'Cymru', sources: { Cymru: sources, RIPE: ['whois.unused.test'] } });
+const v4one = '1.2.0.192.origin.asn.one.test.';
+const v4two = '1.2.0.192.origin.asn.two.test.';
 
 describe('Cymru style', () => {
   test('the TXT record at origin.<reversed address>.<source> gives the ASNs, prefix and raw text', async () => {
-    const { zoneOf, asked } = cymruSources({ 'asn.one.test.': { '1.2.0.192.origin.asn.one.test.': ['64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01'] } });
-    const found = await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), zoneOf, noWhois);
+    const { lookUpTxt, asked } = cymruSources({ [v4one]: ['64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01'] });
+    const found = await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), lookUpTxt, noWhois);
     assert.deepEqual(found, { status: 'found', asns: [64496], prefix: '192.0.2.0/24', raw: '64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01' });
-    assert.deepEqual(asked, [`asn.one.test. 1.2.0.192.origin.asn.one.test. ${RRType.TXT}`]);
+    assert.deepEqual(asked, [v4one]);
   });
 
   test('of several records the longest prefix wins; a record may name several ASNs', async () => {
-    const { zoneOf } = cymruSources({
-      'asn.one.test.': {
-        '7.100.51.198.origin.asn.one.test.': ['64500 | 198.51.0.0/16 | ZZ', '64510 64511 | 198.51.100.0/24 | ZZ', '64520 | 198.51.100.0/23 | ZZ'],
-      },
+    const { lookUpTxt } = cymruSources({
+      '7.100.51.198.origin.asn.one.test.': ['64500 | 198.51.0.0/16 | ZZ', '64510 64511 | 198.51.100.0/24 | ZZ', '64520 | 198.51.100.0/23 | ZZ'],
     });
-    const found = await lookUpAsn('198.51.100.7', cymru('asn.one.test'), zoneOf, noWhois);
+    const found = await lookUpAsn('198.51.100.7', cymru('asn.one.test'), lookUpTxt, noWhois);
     assert.deepEqual(found, { status: 'found', asns: [64510, 64511], prefix: '198.51.100.0/24', raw: '64510 64511 | 198.51.100.0/24 | ZZ' });
   });
 
   test('an IPv6 address is asked at origin6.<reversed nibbles>.<source>', async () => {
     const qname = `1.${'0.'.repeat(23)}8.b.d.0.1.0.0.2.origin6.asn.one.test.`;
-    const { zoneOf, asked } = cymruSources({ 'asn.one.test.': { [qname]: ['64499 | 2001:db8::/32 | ZZ'] } });
-    const found = await lookUpAsn('2001:db8::1', cymru('asn.one.test'), zoneOf, noWhois);
+    const { lookUpTxt, asked } = cymruSources({ [qname]: ['64499 | 2001:db8::/32 | ZZ'] });
+    const found = await lookUpAsn('2001:db8::1', cymru('asn.one.test'), lookUpTxt, noWhois);
     assert.deepEqual(found, { status: 'found', asns: [64499], prefix: '2001:db8::/32', raw: '64499 | 2001:db8::/32 | ZZ' });
-    assert.deepEqual(asked, [`asn.one.test. ${qname} ${RRType.TXT}`]);
+    assert.deepEqual(asked, [qname]);
   });
 
   test('the only source without an answer is a database error', async () => {
-    const { zoneOf } = cymruSources({});
-    assert.deepEqual(await lookUpAsn('192.0.2.1', cymru('asn.one.test'), zoneOf, noWhois), { status: 'error' });
+    const { lookUpTxt } = cymruSources({});
+    assert.deepEqual(await lookUpAsn('192.0.2.1', cymru('asn.one.test'), lookUpTxt, noWhois), { status: 'error' });
   });
 
-  test('a first source without an answer ends the lookup with no result at all; the second source is never asked', async () => {
-    const { zoneOf, asked } = cymruSources({ 'asn.two.test.': { '1.2.0.192.origin.asn.two.test.': ['64496 | 192.0.2.0/24 | ZZ'] } });
-    assert.equal(await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), zoneOf, noWhois), undefined);
-    assert.deepEqual(asked, [`asn.one.test. 1.2.0.192.origin.asn.one.test. ${RRType.TXT}`]);
+  test('a source that cannot say hands over to the next: no response, SERVFAIL, or an NXDOMAIN from another zone', async () => {
+    for (const first of [undefined, { rcode: Rcode.SERVFAIL }, { nxdomainFrom: 'test.' }]) {
+      const { lookUpTxt, asked } = cymruSources({ ...(first && { [v4one]: first }), [v4two]: ['64496 | 192.0.2.0/24 | ZZ'] });
+      assert.equal((await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), lookUpTxt, noWhois)).status, 'found');
+      assert.deepEqual(asked, [v4one, v4two]);
+    }
+  });
+
+  test('the source zone saying the name does not exist, or has no data, is an empty set', async () => {
+    for (const answer of [{ nxdomainFrom: 'asn.one.test.' }, { rcode: Rcode.NOERROR }, ['no separators here']]) {
+      const { lookUpTxt, asked } = cymruSources({ [v4one]: answer });
+      assert.deepEqual(await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), lookUpTxt, noWhois), { status: 'empty' });
+      assert.deepEqual(asked, [v4one]);
+    }
+  });
+
+  test('a record whose prefix does not hold the address is a database error', async () => {
+    const { lookUpTxt } = cymruSources({ [v4one]: ['64496 | 192.0.2.0/24 | ZZ', '64497 | 198.51.100.0/24 | ZZ'] });
+    assert.deepEqual(await lookUpAsn('192.0.2.1', cymru('asn.one.test'), lookUpTxt, noWhois), { status: 'error' });
   });
 
   test('the style is matched without regard to case; a style without sources is a database error', async () => {
-    const { zoneOf } = cymruSources({ 'asn.one.test.': { '1.2.0.192.origin.asn.one.test.': ['64496 | 192.0.2.0/24 | ZZ'] } });
-    assert.equal((await lookUpAsn('192.0.2.1', { style: 'cymru', sources: { Cymru: ['asn.one.test'] } }, zoneOf, noWhois))?.status, 'found');
-    assert.deepEqual(await lookUpAsn('192.0.2.1', { style: 'Cymru', sources: { RIPE: ['whois.test'] } }, zoneOf, noWhois), { status: 'error' });
+    const { lookUpTxt } = cymruSources({ [v4one]: ['64496 | 192.0.2.0/24 | ZZ'] });
+    assert.equal((await lookUpAsn('192.0.2.1', { style: 'cymru', sources: { Cymru: ['asn.one.test'] } }, lookUpTxt, noWhois)).status, 'found');
+    assert.deepEqual(await lookUpAsn('192.0.2.1', { style: 'Cymru', sources: { RIPE: ['whois.test'] } }, lookUpTxt, noWhois), { status: 'error' });
   });
 });
 
@@ -126,8 +147,8 @@ describe('RIPE style (whois on port 43)', () => {
     return Promise.resolve(label === 'nowhere' ? [] : [hosts[label]]);
   };
   const ripe = (...labels: string[]) => ({ style: 'RIPE', sources: { Cymru: ['asn.unused.test'], RIPE: labels.map((l) => `${l}.whois.test`) } });
-  const noZones = (): Zone => {
-    throw new Error('a RIPE lookup must not query a zone');
+  const noZones = (): Promise<Message | undefined> => {
+    throw new Error('a RIPE lookup must not ask for TXT records');
   };
   const asked = (): string[] => requests.splice(0).map((r) => `${r.host} ${r.text}`);
 

@@ -1,12 +1,14 @@
 // Connectivity: every name server answers SOA and NS over UDP and over TCP, and the servers are spread
-// over more than one autonomous system. Tags and levels follow the reference engine 4.6
+// over more than one autonomous system and more than one announced IP prefix. Tags, arguments and
+// levels follow the reference engine 9.0
 // (specifications: docs/public/specifications/tests/Connectivity-TP/ in zonemaster/zonemaster).
-import { Rcode, RRType, type Message as DnsMessage, type Name } from '@app/dns';
+import { ipFamily, Rcode, RRType, type Message as DnsMessage, type Name } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import { lookUpAsn, type AsnFound } from '../net/asn-lookup.ts';
+import { lookUpAsn, type AsnFound, type AsnLookup } from '../net/asn-lookup.ts';
 import type { Nameserver } from '../net/nameserver.ts';
-import { addressesIn, rcodeName } from '../net/response.ts';
+import { serverSets } from '../name-server-sets.ts';
+import { addressesIn, byText, rcodeName } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Connectivity-TP';
 const familyTags = ['IPV4_DISABLED', 'IPV6_DISABLED'] as const;
@@ -21,8 +23,13 @@ async function answersOver(context: TestContext, transport: 'UDP' | 'TCP'): Prom
   const { zone } = context;
   const servers = await zone.allServers();
   const tcp = transport === 'TCP';
+  // SOA before NS, as the reference asks: a server silent to the SOA query is not asked NS on that transport.
   const responses = await Promise.all(
-    servers.map(async (server) => (familyOff(context, server) ? undefined : Promise.all([server.query(zone.name, RRType.SOA, { tcp }), server.query(zone.name, RRType.NS, { tcp })]))),
+    servers.map(async (server) => {
+      if (familyOff(context, server)) return undefined;
+      const soa = await server.query(zone.name, RRType.SOA, { tcp });
+      return [soa, await server.query(zone.name, RRType.NS, { tcp })] as const;
+    }),
   );
   const messages: Message[] = [];
   servers.forEach((server, i) => {
@@ -79,45 +86,102 @@ export const connectivity02: TestCase = {
 };
 
 /** The per-family verdict: one AS, the same set of several, or different ones. */
-function diversity(family: 4 | 6, found: AsnFound[]): Message[] {
+function asDiversity(family: 4 | 6, found: AsnFound[]): Message[] {
   const asns = [...new Set(found.flatMap((f) => f.asns))].sort((a, b) => a - b);
   if (asns.length === 0) return [];
   if (asns.length === 1) return [{ tag: `IPV${family}_ONE_ASN`, args: { asn: asns[0] } }];
-  const sets = new Set(found.filter((f) => f.asns.length > 0).map((f) => [...f.asns].sort((a, b) => a - b).join(',')));
+  const sets = new Set(found.map((f) => [...f.asns].sort((a, b) => a - b).join(',')));
   if (sets.size === 1) return [{ tag: `IPV${family}_SAME_ASN`, args: { asn_list: [...sets][0] } }];
   return [{ tag: `IPV${family}_DIFFERENT_ASN`, args: { asn_list: asns.join(',') } }];
 }
 
+/** A prefix as the reference prints it: the network address in full (IPv4) or compressed (IPv6), and the length. */
+function prefixText(prefix: string): string {
+  const [network = '', length = ''] = prefix.split('/');
+  return ipFamily(network) === 6 ? `${new URL(`http://[${network}]/`).hostname.slice(1, -1)}/${length}` : `${network}/${length}`;
+}
+
+/** The AS lookup of each address, through the run's recursor (shared by Connectivity03 and 04). */
+function asnLookups(context: TestContext, addresses: readonly string[]): Promise<AsnLookup[]> {
+  const { zone, profile } = context;
+  const lookUpTxt = async (qname: Name): Promise<DnsMessage | undefined> => (await zone.recurse(qname, RRType.TXT)).message;
+  const whoisHost = async (host: Name): Promise<string[]> => {
+    const { message, canonical } = await zone.resolve(host, RRType.A);
+    return message ? addressesIn(message, canonical, ['answer']) : [];
+  };
+  return Promise.all(addresses.map((address) => lookUpAsn(address, profile.asn_db, lookUpTxt, whoisHost)));
+}
+
+const familyOf = (address: string): 4 | 6 => (ipFamily(address) === 6 ? 6 : 4);
+
 export const connectivity03: TestCase = {
   id: 'Connectivity03',
   spec: `${specs}/connectivity03.md`,
-  tags: ['ASN_INFOS_RAW', 'ASN_INFOS_ANNOUNCE_BY', 'ASN_INFOS_ANNOUNCE_IN', 'EMPTY_ASN_SET', 'ERROR_ASN_DATABASE', 'IPV4_DIFFERENT_ASN', 'IPV4_ONE_ASN', 'IPV4_SAME_ASN', 'IPV6_DIFFERENT_ASN', 'IPV6_ONE_ASN', 'IPV6_SAME_ASN', ...familyTags],
+  tags: ['ASN_INFOS_RAW', 'ASN_INFOS_ANNOUNCE_BY', 'ASN_INFOS_ANNOUNCE_IN', 'EMPTY_ASN_SET', 'ERROR_ASN_DATABASE', 'IPV4_DIFFERENT_ASN', 'IPV4_ONE_ASN', 'IPV4_SAME_ASN', 'IPV6_DIFFERENT_ASN', 'IPV6_ONE_ASN', 'IPV6_SAME_ASN'],
   async run(context) {
-    const { zone, profile } = context;
-    // The delegation's addresses (Method 4), each once.
-    const addresses = [...new Set((await zone.glue()).map((server) => server.address))];
-    const whoisHost = async (host: Name): Promise<string[]> => {
-      const { message, canonical } = await zone.resolve(host, RRType.A);
-      return message ? addressesIn(message, canonical, ['answer']) : [];
-    };
-    const lookups = await Promise.all(addresses.map((address) => lookUpAsn(address, profile.asn_db, (name) => zone.other(name), whoisHost)));
+    // The delegation's and the zone's addresses (Method 4 and 5), each once, IPv4 first.
+    const unique = [...new Set((await context.zone.allServers()).map((server) => server.address))];
+    const addresses = [...unique.filter((a) => familyOf(a) === 4), ...unique.filter((a) => familyOf(a) === 6)];
+    const lookups = await asnLookups(context, addresses);
     const messages: Message[] = [];
     const byFamily: Record<4 | 6, AsnFound[]> = { 4: [], 6: [] };
     addresses.forEach((ns_ip, i) => {
       const lookup = lookups[i];
-      if (!lookup) return;
       if (lookup.status !== 'found') {
         messages.push({ tag: lookup.status === 'empty' ? 'EMPTY_ASN_SET' : 'ERROR_ASN_DATABASE', args: { ns_ip } });
         return;
       }
       if (lookup.raw) messages.push({ tag: 'ASN_INFOS_RAW', args: { ns_ip, data: lookup.raw } });
       messages.push({ tag: 'ASN_INFOS_ANNOUNCE_BY', args: { ns_ip, asn: lookup.asns.map(String).sort().join(',') } });
-      if (lookup.prefix) messages.push({ tag: 'ASN_INFOS_ANNOUNCE_IN', args: { ns_ip, prefix: lookup.prefix } });
-      byFamily[ns_ip.includes(':') ? 6 : 4].push(lookup);
+      if (lookup.prefix) messages.push({ tag: 'ASN_INFOS_ANNOUNCE_IN', args: { ns_ip, prefix: prefixText(lookup.prefix) } });
+      byFamily[familyOf(ns_ip)].push(lookup);
     });
-    return [...messages, ...diversity(4, byFamily[4]), ...diversity(6, byFamily[6])];
+    return [...messages, ...asDiversity(4, byFamily[4]), ...asDiversity(6, byFamily[6])];
   },
 };
 
-export const connectivity: TestModule = { name: 'CONNECTIVITY', testCases: [connectivity01, connectivity02, connectivity03] };
+export const connectivity04: TestCase = {
+  id: 'Connectivity04',
+  spec: `${specs}/connectivity04.md`,
+  // Its NS queries to the delegated servers are Connectivity01's; the reference asks them after it.
+  after: ['Connectivity01', 'Connectivity02'],
+  tags: ['CN04_ASN_INFOS_RAW', 'CN04_ASN_INFOS_ANNOUNCE_IN', 'CN04_EMPTY_PREFIX_SET', 'CN04_ERROR_PREFIX_DATABASE',
+    ...[4, 6].flatMap((f) => [`CN04_IPV${f}_DIFFERENT_PREFIX`, `CN04_IPV${f}_SAME_PREFIX`, `CN04_IPV${f}_SINGLE_PREFIX`])],
+  async run(context) {
+    // Delegation servers, then the zone's (as 9.0 gathers them); the first name met at an address stands for it.
+    const { delegation, zone } = await serverSets(context.zone);
+    const servers = [...new Map([...delegation.servers, ...zone.servers].reverse().map((server) => [server.address, server])).values()].reverse();
+    const lookups = await asnLookups(context, servers.map((server) => server.address));
+    const messages: Message[] = [];
+    const byPrefix: Record<4 | 6, Map<string, string[]>> = { 4: new Map(), 6: new Map() };
+    const asked: Record<4 | 6, number> = { 4: 0, 6: 0 };
+    servers.forEach((server, i) => {
+      const lookup = lookups[i];
+      const ns_ip = server.address;
+      asked[familyOf(ns_ip)]++;
+      if (lookup.status !== 'found') {
+        messages.push({ tag: lookup.status === 'empty' ? 'CN04_EMPTY_PREFIX_SET' : 'CN04_ERROR_PREFIX_DATABASE', args: { ns_ip } });
+        return;
+      }
+      if (lookup.raw) messages.push({ tag: 'CN04_ASN_INFOS_RAW', args: { ns_ip, data: lookup.raw } });
+      if (!lookup.prefix) return;
+      const prefix = prefixText(lookup.prefix);
+      messages.push({ tag: 'CN04_ASN_INFOS_ANNOUNCE_IN', args: { ns_ip, prefix } });
+      const family = familyOf(prefix.split('/')[0]);
+      byPrefix[family].set(prefix, [...(byPrefix[family].get(prefix) ?? []), server.toString()]);
+    });
+    for (const family of [4, 6] as const) {
+      const prefixes = [...byPrefix[family].entries()].sort(([a], [b]) => byText(a, b));
+      const alone: string[] = [];
+      for (const [ip_prefix, list] of prefixes) {
+        if (list.length === 1) alone.push(list[0]);
+        else messages.push({ tag: `CN04_IPV${family}_SAME_PREFIX`, args: { ip_prefix, ns_list: [...list].sort().join(';') } });
+      }
+      if (alone.length > 0) messages.push({ tag: `CN04_IPV${family}_DIFFERENT_PREFIX`, args: { ns_list: [...new Set(alone)].sort().join(';') } });
+      if (prefixes.length === 1 && prefixes[0][1].length === asked[family]) messages.push({ tag: `CN04_IPV${family}_SINGLE_PREFIX`, args: {} });
+    }
+    return messages;
+  },
+};
 
+export const connectivity: TestModule = { name: 'CONNECTIVITY', testCases: [connectivity01, connectivity02, connectivity03, connectivity04] };

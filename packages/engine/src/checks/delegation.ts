@@ -1,5 +1,5 @@
 // Delegation: is the zone delegated to enough, distinct, authoritative name servers, and do the parent
-// and the zone agree on them? Tags, arguments and levels follow the reference engine 4.6
+// and the zone agree on them? Tags, arguments and levels follow the reference engine 9.0
 // (specifications: docs/public/specifications/tests/Delegation-TP/ in zonemaster/zonemaster).
 import { RRType, type Name } from '@app/dns';
 import type { Message } from '../finding.ts';
@@ -37,9 +37,9 @@ function countMessage(side: 'DEL' | 'CHILD', nsNames: readonly string[]): Messag
 
 function familyCountMessage(side: 'DEL' | 'CHILD', family: 4 | 6, servers: readonly Nameserver[]): Message {
   const inFamily = servers.filter((server) => server.family === family);
-  const nsNames = uniqueSorted(inFamily.map((server) => server.nameText));
-  const args = { count: nsNames.length, minimum: minimumNameservers, nsname_list: nsNames.join(';'), ns_ip_list: uniqueSorted(inFamily.map((s) => s.address)).join(';') };
-  const outcome = nsNames.length >= minimumNameservers ? 'ENOUGH' : nsNames.length > 0 ? 'NOT_ENOUGH' : 'NO';
+  const count = new Set(inFamily.map((server) => server.nameText)).size;
+  const args = { count, minimum: minimumNameservers, ns_list: inFamily.map((server) => server.toString()).sort().join(';') };
+  const outcome = count >= minimumNameservers ? 'ENOUGH' : count > 0 ? 'NOT_ENOUGH' : 'NO';
   return { tag: `${outcome}_IPV${family}_NS_${side}`, args };
 }
 
@@ -156,8 +156,9 @@ export const delegation05: TestCase = {
         const outcomes = await Promise.all(
           asked.map(async (server): Promise<Message[]> => {
             const response = await server.query(nsName, RRType.A, { rd: false });
-            if (!response) return [{ tag: 'NO_RESPONSE', args: { ns: server.toString(), rrtype: 'A' } }];
-            if (response.rcode !== 0) return [{ tag: 'UNEXPECTED_RCODE', args: { ns: server.toString(), rrtype: 'A', rcode: rcodeName(response.rcode) } }];
+            const about = { ns: server.toString(), query_name: displayName(nsName), rrtype: 'A' };
+            if (!response) return [{ tag: 'NO_RESPONSE', args: about }];
+            if (response.rcode !== 0) return [{ tag: 'UNEXPECTED_RCODE', args: { ...about, rcode: rcodeName(response.rcode) } }];
             if (recordsOfType(response, RRType.CNAME, ['answer']).length > 0) return [isCname];
             if (responseKind(response) !== 'referral') return [];
             const recursive = await server.query(nsName, RRType.A, { rd: true });

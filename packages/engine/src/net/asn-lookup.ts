@@ -1,55 +1,75 @@
 // Which autonomous systems announce an address, from the profile's `asn_db` sources, as the reference
-// engine 4.6 asks them. Cymru style: a TXT record at origin.<reversed IPv4>.<source> or
-// origin6.<reversed IPv6 nibbles>.<source>, "ASN [ASN...] | prefix | ...", asked of the source zone's own
-// name servers. RIPE style: the riswhois service on TCP port 43 ("-F -M <ip>"), its host found with
-// the run's own resolver (so a lab run stays in the lab).
+// engine 9.0 asks them. Cymru style: a TXT record at origin.<reversed IPv4>.<source> or
+// origin6.<reversed IPv6 nibbles>.<source>, "ASN [ASN...] | prefix | ...", found with the run's
+// recursor; a source that cannot say (no response, SERVFAIL, an NXDOMAIN from elsewhere) hands over to
+// the next. RIPE style: the riswhois service on TCP port 43 ("-F -M <ip>"), its host found with the
+// run's own resolver (so a lab run stays in the lab).
 import { connect } from 'node:net';
-import { Name, RRType, recordIs, Rcode } from '@app/dns';
+import { ipFamily, Name, RRType, recordIs, Rcode, type Message } from '@app/dns';
 import type { Profile } from '../profile/profile.ts';
-import type { Zone } from '../zone.ts';
-import { ipv6Nibbles } from './ip-address.ts';
-import { recordsFor } from './response.ts';
+import { ipv6Nibbles, prefixMatcher } from './ip-address.ts';
+import { recordsOfType } from './response.ts';
 
 export interface AsnFound {
   status: 'found';
   asns: number[];
+  /** The announced prefix, as the source wrote it. */
   prefix?: string;
   raw: string;
 }
 
 export type AsnLookup = AsnFound | { status: 'empty' | 'error' };
 
-/**
- * The lookup for one address; undefined when the reference ends it without any finding: when a Cymru
- * source that is not the last gives nothing, 4.6.2 asks the later sources with the query name it
- * already rewrote for the first, which matches nothing, so the address is silently left out.
- */
-export async function lookUpAsn(address: string, asnDb: Profile['asn_db'], zoneOf: (name: Name) => Zone, resolve: (host: Name) => Promise<string[]>): Promise<AsnLookup | undefined> {
+/** A TXT question answered from the root (the reference's recursor); undefined when nothing answered. */
+export type TxtLookup = (qname: Name) => Promise<Message | undefined>;
+
+export async function lookUpAsn(address: string, asnDb: Profile['asn_db'], lookUpTxt: TxtLookup, resolve: (host: Name) => Promise<string[]>): Promise<AsnLookup> {
   const style = asnDb.style.toLowerCase();
   const sources = Object.entries(asnDb.sources).find(([key]) => key.toLowerCase() === style)?.[1] ?? [];
   if (sources.length === 0) return { status: 'error' };
   if (style === 'ripe') return ripeLookup(address, sources, resolve);
-  return cymruLookup(address, sources[0], sources.length === 1, zoneOf);
+  for (const source of sources) {
+    const found = await cymruLookup(address, source, lookUpTxt);
+    if (found) return found;
+  }
+  return { status: 'error' };
 }
 
-async function cymruLookup(address: string, source: string, onlySource: boolean, zoneOf: (name: Name) => Zone): Promise<AsnLookup | undefined> {
-  const reversed = address.includes(':') ? `${ipv6Nibbles(address).reverse().join('.')}.origin6` : `${address.split('.').reverse().join('.')}.origin`;
+/** One Cymru source's verdict; undefined when it could not say and the next source is asked. */
+async function cymruLookup(address: string, source: string, lookUpTxt: TxtLookup): Promise<AsnLookup | undefined> {
+  const reversed = ipFamily(address) === 6 ? `${ipv6Nibbles(address).reverse().join('.')}.origin6` : `${address.split('.').reverse().join('.')}.origin`;
   const sourceName = Name.fromString(`${source}.`);
-  const qname = Name.fromString(`${reversed}.${source}.`);
-  const response = await zoneOf(sourceName).queryPersistent(qname, RRType.TXT);
-  const texts = response ? recordsFor(response, RRType.TXT, qname, ['answer']).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [rr.rdata.strings.map((s) => Buffer.from(s).toString('latin1')).join('')] : [])) : [];
-  if (response && (response.rcode === Rcode.NXDOMAIN || (response.rcode === Rcode.NOERROR && texts.length === 0))) return { status: 'empty' };
-  if (!response || response.rcode !== Rcode.NOERROR) return onlySource ? { status: 'error' } : undefined;
-  // The record with the longest prefix wins.
+  const response = await lookUpTxt(Name.fromString(`${reversed}.${source}.`));
+  if (!response) return undefined;
+  if (response.rcode === Rcode.NXDOMAIN) {
+    // Empty only when the source zone itself says the name does not exist.
+    const soas = recordsOfType(response, RRType.SOA, ['authority']);
+    return soas.length === 1 && soas[0].name.equals(sourceName) ? { status: 'empty' } : undefined;
+  }
+  if (response.rcode !== Rcode.NOERROR) return undefined;
+  if (response.answer.length === 0) return { status: 'empty' };
+  const texts = recordsOfType(response, RRType.TXT, ['answer']).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [rr.rdata.strings.map((s) => Buffer.from(s).toString('latin1')).join('')] : []));
+  if (texts.length === 0) return { status: 'error' };
+  // The record with the longest prefix wins; one whose prefix does not hold the address spoils the answer.
   let best: { fields: string[]; length: number; raw: string } | undefined;
   for (const raw of texts) {
     const fields = raw.split(/ \| ?/);
-    const length = Number(/\/(\d+)/.exec(fields[1] ?? '')?.[1] ?? 0);
-    if (!best || length > best.length) best = { fields, length, raw };
+    if (fields.length <= 1) continue;
+    if (!holds(fields[1], address)) return { status: 'error' };
+    const length = Number(/\/(\d+)/.exec(fields[1])?.[1] ?? 0);
+    if (length > (best?.length ?? 0)) best = { fields, length, raw };
   }
-  if (!best) return onlySource ? { status: 'error' } : undefined;
-  const asns = (best.fields[0] ?? '').trim().split(/\s+/).filter(Boolean).map(Number);
-  return { status: 'found', asns, raw: best.raw, ...(best.fields[1] && { prefix: best.fields[1].trim() }) };
+  if (!best) return { status: 'empty' };
+  const asns = best.fields[0].trim().split(/\s+/).filter(Boolean).map(Number);
+  return { status: 'found', asns, raw: best.raw, prefix: best.fields[1].trim() };
+}
+
+function holds(prefix: string, address: string): boolean {
+  try {
+    return prefixMatcher(prefix.trim())(address);
+  } catch {
+    return false;
+  }
 }
 
 const whoisTimeoutMs = 5000;
