@@ -1,7 +1,8 @@
 // Watches as stored: add, list, remove, and the two compare-and-set steps that let several service
 // instances share them: a due run is enqueued by whoever moves next_run_at first, and a finished run
 // is compared (and alerted on) by whoever clears pending_test first.
-import type { DialectName } from '@app/database';
+import type { DialectName, SyncSqlite } from '@app/database';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely, Selectable } from 'kysely';
 import { nextRun, parseSchedule } from '../watch/schedule.ts';
 import type { ServiceSchema, WatchTable } from './schema.ts';
@@ -63,9 +64,10 @@ export async function dueWatches(db: Kysely<ServiceSchema>, at: Date, limit = 10
 /**
  * Moves a due watch's next_run_at on and enqueues its run as a normal test, in one transaction that
  * only commits if next_run_at still held what `watch` read: of several instances racing, exactly one
- * gets the test id; the others get undefined.
+ * gets the test id; the others get undefined. On SQLite (given `sqlite`), the two statements run in
+ * one synchronous stretch, as batches are stored, so no transaction is held across an await.
  */
-export async function claimDueRun(db: Kysely<ServiceSchema>, watch: WatchRow, at: Date, priority: number): Promise<string | undefined> {
+export async function claimDueRun(db: Kysely<ServiceSchema>, watch: WatchRow, at: Date, priority: number, sqlite?: SyncSqlite): Promise<string | undefined> {
   const schedule = parseSchedule(watch.schedule);
   if (schedule === undefined) return undefined;
   // A watch that was not run for a while (no agent) runs once now, not once per missed slot.
@@ -73,15 +75,32 @@ export async function claimDueRun(db: Kysely<ServiceSchema>, watch: WatchRow, at
   if (next.getTime() <= at.getTime()) next = nextRun(schedule, at);
   const params: TestParams = { ...(JSON.parse(watch.params) as TestParams), priority };
   const row = newTestRow(params, null);
-  return db.transaction().execute(async (trx) => {
-    const moved = await trx
+  const move = (on: Kysely<ServiceSchema>) =>
+    on
       .updateTable('dh_watch')
       .set({ next_run_at: next.toISOString(), pending_test: row.hash_id })
       .where('id', '=', watch.id)
       .where('next_run_at', '=', watch.next_run_at)
-      .where('pending_test', 'is', null)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) return undefined;
+      .where('pending_test', 'is', null);
+  if (sqlite !== undefined) {
+    while (sqlite.inTransaction) await delay(2);
+    const run = (statement: { sql: string; parameters: readonly unknown[] }) => sqlite.execute(statement);
+    run({ sql: 'BEGIN IMMEDIATE', parameters: [] });
+    try {
+      if (Number(run(move(db).compile()).numAffectedRows) !== 1) {
+        run({ sql: 'ROLLBACK', parameters: [] });
+        return undefined;
+      }
+      run(db.insertInto('dh_test').values(row).compile());
+      run({ sql: 'COMMIT', parameters: [] });
+      return row.hash_id;
+    } catch (error) {
+      if (sqlite.inTransaction) run({ sql: 'ROLLBACK', parameters: [] });
+      throw error;
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    if (Number((await move(trx).executeTakeFirst()).numUpdatedRows) !== 1) return undefined;
     await trx.insertInto('dh_test').values(row).execute();
     return row.hash_id;
   });
@@ -126,6 +145,6 @@ export async function releaseLostRuns(db: Kysely<ServiceSchema>): Promise<void> 
     .updateTable('dh_watch')
     .set({ pending_test: null })
     .where('pending_test', 'is not', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.hash_id', '=', 'dh_watch.pending_test'))))
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.hash_id', '=', 'dh_watch.pending_test'))))
     .execute();
 }

@@ -79,7 +79,7 @@ export class Watcher {
       if (this.#ticks++ % 60 === 0) await releaseLostRuns(db);
       const enqueued: string[] = [];
       for (const watch of await dueWatches(db, at)) {
-        const testId = await claimDueRun(db, watch, at, WATCH_PRIORITY);
+        const testId = await claimDueRun(db, watch, at, WATCH_PRIORITY, this.#options.database.sqlite);
         if (testId !== undefined) enqueued.push(testId);
       }
       const compared: FinishedRun[] = [];
