@@ -50,6 +50,8 @@ export function watchMethods(context: ServiceContext) {
         ipv4, ipv6, nameservers, ds_info, profile,
       }),
       {
+        // The alerts' language is also the language of the validation messages.
+        acceptsLanguage: true,
         run: async ({ username: name, api_key, domain, schedule, language, webhook_url, email, ...given }) => {
           await authorized(name, api_key);
           if (email !== undefined && context.config.watch.smtp === undefined) throw new MethodError('No SMTP server is configured for e-mail alerts', { email });
