@@ -71,8 +71,8 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 12; i++) {
         ids.push(await addWatch(database.db, database.dialect, { username: null, params: params(`race${i}.test`), schedule: 'every 1h', language: 'en', firstRunAt: start.toISOString() }));
       }
-      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example' }, log: silent });
-      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example' }, log: silent });
+      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
+      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
       const raced = await Promise.all([a.tick(start), b.tick(start), a.tick(start), b.tick(start)]);
       const enqueued = raced.flatMap((r) => r.enqueued);
       assert.equal(enqueued.length, 12, 'one run per due watch, whoever claimed it');
@@ -111,7 +111,7 @@ for (const target of await testDatabaseTargets()) {
       // The CA is the receivers' self-signed certificate, given as a file as the configuration gives it.
       const caFile = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
       writeFileSync(caFile, pems.cert);
-      const trusting = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', caFile, smtp: smtpSettings }, webhook: { firstDelayMs: 50 }, log: silent });
+      const trusting = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings }, webhook: { firstDelayMs: 50 }, log: silent });
 
       const run = async (at: string, findings: Finding[]) => {
         const { enqueued } = await trusting.tick(new Date(at));

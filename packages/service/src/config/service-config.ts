@@ -43,6 +43,8 @@ export interface ServiceConfig {
 export interface WatchSettings {
   /** The web interface's address as alert recipients reach it, for the links; no final slash. */
   publicUrl: string;
+  /** How often due and finished runs are looked for. */
+  pollSeconds: number;
   /** Extra CA certificates (PEM file) trusted for webhooks and SMTP, besides the system's. */
   caFile?: string;
   /** Where e-mail alerts go out; without it, watches cannot have an e-mail address. */
@@ -141,7 +143,9 @@ function watchSettings(
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
   const caFile = get('WATCH', 'ca_file');
   const host = get('SMTP', 'host');
-  const settings: WatchSettings = { publicUrl, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
+  const pollSeconds = Number(get('WATCH', 'poll_interval') ?? '5');
+  if (!(pollSeconds >= 0.1 && pollSeconds <= 3600)) throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
+  const settings: WatchSettings = { publicUrl, pollSeconds, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
   if (host === undefined || host === '') return settings;
   const secure = bool('SMTP.secure', get('SMTP', 'secure'), false);
   const user = get('SMTP', 'user');

@@ -20,7 +20,6 @@ export interface WatcherOptions {
   database: Database<ServiceSchema>;
   engine: Pick<EngineAdapter, 'formatFinding'>;
   settings: WatchSettings;
-  pollMs?: number;
   /** The webhook's retries (tests shorten them). */
   webhook?: Omit<WebhookOptions, 'ca'>;
   log?: (line: string) => void;
@@ -50,7 +49,7 @@ export class Watcher {
 
   start(): void {
     if (this.#timer !== undefined) return;
-    const pollMs = this.#options.pollMs ?? 5000;
+    const pollMs = this.#options.settings.pollSeconds * 1000;
     const run = () => {
       this.#ticking = this.tick().catch((error: unknown) => this.#log(`cannot look at the watches (${describe(error)})`));
     };
