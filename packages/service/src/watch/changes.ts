@@ -1,5 +1,6 @@
 // What changed between two runs of a watch, and whether it is worth an alert: the overall result got
-// worse, or a finding at ERROR or CRITICAL appeared or went away. Findings are matched as the web
+// worse, or a finding at ERROR or CRITICAL appeared or went away. The alert lists the changed findings
+// from WARNING up, so one sent because the result got worse by a warning names that warning. Findings are matched as the web
 // interface's comparison matches them (report-model.ts: same module, test case, level, and text
 // without case), so an alert and the comparison page it links to agree.
 import type { Level } from '@app/engine';
@@ -14,13 +15,14 @@ export type Overall = 'ok' | 'warning' | 'error' | 'critical';
 
 const OVERALL_RANK: Record<Overall, number> = { ok: 0, warning: 1, error: 2, critical: 3 };
 const ALERT_LEVELS = new Set<string>(['ERROR', 'CRITICAL']);
+const LISTED_LEVELS = new Set<string>(['WARNING', 'ERROR', 'CRITICAL']);
 const SHOWN_LEVELS = new Set<string>(['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL']);
 
 export interface ChangedFinding {
   module: string;
   testcase: string;
   tag: string;
-  level: 'ERROR' | 'CRITICAL';
+  level: 'WARNING' | 'ERROR' | 'CRITICAL';
   args: Record<string, unknown>;
   /** In the watch's language. */
   message: string;
@@ -36,20 +38,20 @@ export interface RunChange {
 
 /** Whether a change calls for an alert. */
 export function worthAlerting(change: RunChange): boolean {
-  return change.worse || change.appeared.length > 0 || change.disappeared.length > 0;
+  return change.worse || [...change.appeared, ...change.disappeared].some((f) => ALERT_LEVELS.has(f.level));
 }
 
 /** Compares two finished tests; the findings' texts in `locale`. */
 export async function compareRuns(db: Kysely<ServiceSchema>, engine: EngineAdapter, beforeId: string, afterId: string, locale: string): Promise<RunChange> {
   const [before, after] = await Promise.all([runOf(db, engine, beforeId, locale), runOf(db, engine, afterId, locale)]);
   const { appeared, disappeared } = compareReports(before.findings, after.findings);
-  const serious = (list: typeof appeared) => (list as ChangedFinding[]).filter((f) => ALERT_LEVELS.has(f.level));
+  const listed = (list: typeof appeared) => (list as ChangedFinding[]).filter((f) => LISTED_LEVELS.has(f.level));
   return {
     overallBefore: before.overall,
     overallAfter: after.overall,
     worse: OVERALL_RANK[after.overall] > OVERALL_RANK[before.overall],
-    appeared: serious(appeared),
-    disappeared: serious(disappeared),
+    appeared: listed(appeared),
+    disappeared: listed(disappeared),
   };
 }
 
