@@ -10,8 +10,8 @@ import { watchCommand, watchUsage } from './watch/watch-command.ts';
 
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
        dns-service agent [--config FILE] [--grace SECONDS] [--metrics HOST:PORT]
---grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.
        ${watchUsage}
+--grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.
 --metrics: serve the agent's /metrics, /healthz and /readyz on HOST:PORT.`;
 
 export async function main(argv: string[]): Promise<number> {
