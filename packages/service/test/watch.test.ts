@@ -15,6 +15,7 @@ import type { ServiceSchema } from '../src/db/schema.ts';
 import { addWatch, listWatches } from '../src/db/watches.ts';
 import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
 import { Watcher } from '../src/watch/watcher.ts';
+import { deliverWebhook } from '../src/watch/webhook.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
 import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
@@ -172,3 +173,25 @@ for (const target of await testDatabaseTargets()) {
     });
   });
 }
+
+test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, with doubling waits, until the attempts run out', async () => {
+  const pems = await loopbackCertificate();
+  const hook = await startWebhookReceiver(pems);
+  try {
+    const options = { ca: pems.cert, attempts: 4, firstDelayMs: 40 };
+    hook.statuses.push(404);
+    assert.deepEqual(await deliverWebhook(hook.url, 's', { a: 1 }, options), { delivered: false, attempts: 1, reason: 'HTTP 404' });
+    hook.statuses.push(503, 429, 502, 500);
+    const started = Date.now();
+    assert.deepEqual(await deliverWebhook(hook.url, 's', { a: 1 }, options), { delivered: false, attempts: 4, reason: 'HTTP 500' });
+    assert.ok(Date.now() - started >= 40 + 80 + 160, 'waits 40, 80 and 160 ms between the attempts');
+    assert.equal(hook.received.length, 5);
+    // Without the receiver's CA the certificate is not trusted: never sent in the clear or unchecked.
+    const untrusted = await deliverWebhook(hook.url, 's', { a: 1 }, { attempts: 1 });
+    assert.equal(untrusted.delivered, false);
+    assert.match(untrusted.delivered ? '' : untrusted.reason, /self-signed|certificate/i);
+    assert.equal(hook.received.length, 5);
+  } finally {
+    await hook.close();
+  }
+});
