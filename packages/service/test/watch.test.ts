@@ -2,7 +2,7 @@
 // and the alerts a change sends to a real HTTPS webhook receiver and a real SMTP server.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +16,8 @@ import { addWatch, listWatches } from '../src/db/watches.ts';
 import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
 import { Watcher } from '../src/watch/watcher.ts';
 import { deliverWebhook } from '../src/watch/webhook.ts';
+import { emailMessage } from '../src/watch/alert-message.ts';
+import { LANGUAGES } from '../src/web/client/languages.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
 import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
@@ -193,5 +195,20 @@ test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, wi
     assert.equal(hook.received.length, 5);
   } finally {
     await hook.close();
+  }
+});
+
+test('the e-mail speaks each of the eight languages: its frame from the web texts, the findings from the catalogue', () => {
+  const finding = noResponse('ns2.example.test/192.0.2.2');
+  for (const language of LANGUAGES) {
+    const texts = JSON.parse(readFileSync(new URL(`../src/web/client/locales/${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    const message = formatFinding(finding, language);
+    const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [] };
+    const watch = { id: 1, username: null, domain: 'example.test', params: '{}', schedule: 'every 6h', language, webhook_url: null, webhook_secret: null, email: 'a@example.test', created_at: '', next_run_at: '', pending_test: null, last_test: null };
+    const mail = emailMessage({ watch, testId: 'b'.repeat(16), previousTestId: 'a'.repeat(16), change, publicUrl: 'https://dns.example' });
+    assert.equal(mail.subject, texts.alert_subject?.replace('{domain}', 'example.test'), language);
+    assert.ok(mail.text.includes(message), `${language}: ${mail.text}`);
+    assert.ok(mail.text.includes(texts.overall_error ?? '?'), language);
+    if (language !== 'en') assert.notEqual(message, formatFinding(finding, 'en'), `${language} has its own text for the finding`);
   }
 });
