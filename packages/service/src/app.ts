@@ -12,6 +12,7 @@ import type { ServiceContext } from './methods/context.ts';
 import { infoMethods } from './methods/info.ts';
 import { lookupMethods } from './methods/lookups.ts';
 import { testMethods } from './methods/tests.ts';
+import { watchMethods } from './methods/watches.ts';
 import { createDispatcher } from './rpc/envelope.ts';
 import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
 import type { MethodDefinition, MethodTable } from './rpc/method.ts';
@@ -49,7 +50,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     versions: { dns: dnsLibraryVersion(), backend: serviceVersion() },
   };
   const methods = new Map<string, MethodDefinition>(
-    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context) }),
+    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context), ...watchMethods(context) }),
   );
   const metrics = createServiceMetrics(database.db, (name) => methods.has(name));
   const app = buildHttpEndpoint({

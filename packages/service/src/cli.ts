@@ -5,13 +5,17 @@ import { Agent } from './agent/agent.ts';
 import { runAgentProcess } from './agent/agent-command.ts';
 import { createRpcService } from './app.ts';
 import { ConfigError, loadConfig, type ServiceConfig } from './config/service-config.ts';
+import { Watcher } from './watch/watcher.ts';
+import { watchCommand, watchUsage } from './watch/watch-command.ts';
 
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
        dns-service agent [--config FILE] [--grace SECONDS] [--metrics HOST:PORT]
+       ${watchUsage}
 --grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.
 --metrics: serve the agent's /metrics, /healthz and /readyz on HOST:PORT.`;
 
 export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'watch') return watchCommand(argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({
@@ -68,11 +72,15 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   // One database handle for both: on SQLite, one connection serialises their writes.
   const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles, metrics: service.metrics.agent }) : undefined;
   agent?.start();
+  // Watches' due runs are enqueued, and their alerts sent, where tests are run.
+  const watcher = withAgent ? new Watcher({ database: service.context.database, engine: service.context.engine, settings: config.watch }) : undefined;
+  watcher?.start();
   if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
   else console.log(`dns-service: no agent in this process: tests wait in queue ${config.lockOnQueue} until \`dns-service agent\` runs on the same database (or serve with --with-agent)`);
   await stopped;
   await service.app.close();
   await agent?.stop(graceMs);
+  await watcher?.stop();
   await service.close();
   return 0;
 }

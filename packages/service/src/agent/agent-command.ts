@@ -11,6 +11,8 @@ import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { registerHostGuard } from '../rpc/allowed-hosts.ts';
 import { Agent, type AgentOptions } from './agent.ts';
 import { Backoff } from './backoff.ts';
+import { loadEngine } from '../engine-adapter.ts';
+import { Watcher } from '../watch/watcher.ts';
 
 /** Runs until `stopped` settles, then lets running tests finish for up to `graceMs`. */
 export async function runAgentProcess(
@@ -29,6 +31,8 @@ export async function runAgentProcess(
     const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false);
     const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }) });
     agent.start();
+    const watcher = new Watcher({ database, engine: loadEngine(config), settings: config.watch });
+    watcher.start();
     console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})`);
     const server = metrics === undefined ? undefined : Fastify({ logger: false });
     if (server !== undefined && metrics !== undefined && metricsListen !== undefined) {
@@ -39,6 +43,7 @@ export async function runAgentProcess(
     await stopped;
     await server?.close();
     await agent.stop(graceMs);
+    await watcher.stop();
   } finally {
     await database.close();
   }

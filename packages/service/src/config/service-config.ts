@@ -36,6 +36,19 @@ export interface ServiceConfig {
   maxBatchSize: number;
   /** Host names, besides the listen address, that the service answers to (DNS rebinding guard). */
   allowedHosts: string[];
+  /** Watches' alerts (src/watch/). */
+  watch: WatchSettings;
+}
+
+export interface WatchSettings {
+  /** The web interface's address as alert recipients reach it, for the links; no final slash. */
+  publicUrl: string;
+  /** How often due and finished runs are looked for. */
+  pollSeconds: number;
+  /** Extra CA certificates (PEM file) trusted for webhooks and SMTP, besides the system's. */
+  caFile?: string;
+  /** Where e-mail alerts go out; without it, watches cannot have an e-mail address. */
+  smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
 }
 
 export class ConfigError extends Error {
@@ -114,6 +127,34 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
     maxBatchSize: positive('RPCAPI.max_batch_size', int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000)),
     allowedHosts: hostNames(env.DNS_SERVICE_ALLOWED_HOSTS ?? get('RPCAPI', 'allowed_hosts') ?? ''),
+    watch: watchSettings(get, int, bool, base, env, listenMatch[0]),
+  };
+}
+
+function watchSettings(
+  get: (section: string, key: string) => string | undefined,
+  int: (what: string, value: string | undefined, fallback: number) => number,
+  bool: (what: string, value: string | undefined, fallback: boolean) => boolean,
+  base: string,
+  env: Env,
+  listen: string,
+): WatchSettings {
+  const publicUrl = (env.DNS_SERVICE_PUBLIC_URL ?? get('WATCH', 'public_url') ?? `http://${listen}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
+  const caFile = get('WATCH', 'ca_file');
+  const host = get('SMTP', 'host');
+  const pollSeconds = Number(get('WATCH', 'poll_interval') ?? '5');
+  if (!(pollSeconds >= 0.1 && pollSeconds <= 3600)) throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
+  const settings: WatchSettings = { publicUrl, pollSeconds, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
+  if (host === undefined || host === '') return settings;
+  const secure = bool('SMTP.secure', get('SMTP', 'secure'), false);
+  const user = get('SMTP', 'user');
+  const password = env.DNS_SERVICE_SMTP_PASSWORD ?? get('SMTP', 'password');
+  const from = get('SMTP', 'from');
+  if (from === undefined || from === '') throw new ConfigError('SMTP.from is needed when SMTP.host is set');
+  return {
+    ...settings,
+    smtp: { host, port: int('SMTP.port', get('SMTP', 'port'), secure ? 465 : 587), secure, from, ...(user === undefined || user === '' ? {} : { user, password: password ?? '' }) },
   };
 }
 

@@ -93,4 +93,27 @@ export const migrations: Record<string, ProductMigration> = {
         .execute();
     },
   },
+  '0006_watches': {
+    up: async (db, dialect) => {
+      // Scheduled re-tests. next_run_at is the compare-and-set token that lets one instance, and only one,
+      // enqueue a due run; pending_test is that run until someone compares it with last_test and alerts.
+      const username = dialect === 'mysql' ? sql`varchar(50) binary` : sql`varchar(50)`;
+      await withIdColumn(db.schema.createTable('dh_watch'), dialect)
+        .addColumn('username', username)
+        .addColumn('domain', 'varchar(255)', (c) => c.notNull())
+        .addColumn('params', 'text', (c) => c.notNull())
+        .addColumn('schedule', 'varchar(32)', (c) => c.notNull())
+        .addColumn('language', 'varchar(8)', (c) => c.notNull())
+        .addColumn('webhook_url', 'varchar(2000)')
+        .addColumn('webhook_secret', 'varchar(128)')
+        .addColumn('email', 'varchar(254)')
+        .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('next_run_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('pending_test', 'varchar(16)')
+        .addColumn('last_test', 'varchar(16)')
+        .execute();
+      await db.schema.createIndex('dh_watch_due').on('dh_watch').columns(['next_run_at']).execute();
+      await db.schema.createIndex('dh_watch_domain').on('dh_watch').columns(['domain']).execute();
+    },
+  },
 };

@@ -71,6 +71,30 @@ export interface AgentTable {
   seen_at: string;
 }
 
+/** A scheduled re-test of a domain, and where its alerts go. */
+export interface WatchTable {
+  id: Generated<number>;
+  /** The API user who added it; null when added from the command line. */
+  username: string | null;
+  domain: string;
+  /** The normalised test params as JSON text (priority: the watch's own, low). */
+  params: string;
+  /** Canonical text: `every 6h`, `every 30m`, `daily 03:00` (UTC). */
+  schedule: string;
+  /** The alerts' language (da en es fi fr nb sl sv). */
+  language: string;
+  webhook_url: string | null;
+  /** HMAC-SHA256 key of the webhook's signature; kept as given, since signing needs it. */
+  webhook_secret: string | null;
+  email: string | null;
+  created_at: string;
+  next_run_at: string;
+  /** The test enqueued for the latest run, until it is finished and compared. */
+  pending_test: string | null;
+  /** The latest compared test, the next one's "before". */
+  last_test: string | null;
+}
+
 export interface ServiceSchema {
   dh_test: TestTable;
   dh_result_entry: ResultEntryTable;
@@ -79,4 +103,5 @@ export interface ServiceSchema {
   dh_batch: BatchTable;
   dh_user: UserTable;
   dh_agent: AgentTable;
+  dh_watch: WatchTable;
 }

@@ -31,7 +31,11 @@ export type MessageId =
   | 'client_id'
   | 'client_version'
   | 'test_id'
-  | 'filter';
+  | 'filter'
+  | 'schedule'
+  | 'webhook_url'
+  | 'email'
+  | 'watch_language';
 
 export type Locale = Language;
 
@@ -66,6 +70,10 @@ const en: Record<MessageId, string> = {
   client_version: 'Not a valid client version',
   test_id: 'Not a valid test id (16 lower-case hexadecimal digits)',
   filter: 'Must be one of "all", "delegated" or "undelegated"',
+  schedule: "Must be \"every <N>m\", \"every <N>h\" (at most a week) or \"daily HH:MM\" (UTC)",
+  webhook_url: "Must be an https:// address",
+  email: "Not an e-mail address",
+  watch_language: "Must be one of da, en, es, fi, fr, nb, sl, sv",
 };
 
 const da: Record<MessageId, string> = {
@@ -99,6 +107,10 @@ const da: Record<MessageId, string> = {
   client_version: 'Ikke en gyldig klientversion',
   test_id: 'Ikke et gyldigt test-id (16 hexadecimale cifre med små bogstaver)',
   filter: 'Skal være »all«, »delegated« eller »undelegated«',
+  schedule: "Skal være »every <N>m«, »every <N>h« (højst en uge) eller »daily HH:MM« (UTC)",
+  webhook_url: "Skal være en https://-adresse",
+  email: "Ikke en e-mailadresse",
+  watch_language: "Skal være en af da, en, es, fi, fr, nb, sl, sv",
 };
 
 const es: Record<MessageId, string> = {
@@ -132,6 +144,10 @@ const es: Record<MessageId, string> = {
   client_version: 'No es una versión de cliente válida',
   test_id: 'No es un identificador de prueba válido (16 dígitos hexadecimales en minúscula)',
   filter: 'Debe ser "all", "delegated" o "undelegated"',
+  schedule: "Debe ser \"every <N>m\", \"every <N>h\" (como mucho una semana) o \"daily HH:MM\" (UTC)",
+  webhook_url: "Debe ser una dirección https://",
+  email: "No es una dirección de correo electrónico",
+  watch_language: "Debe ser uno de da, en, es, fi, fr, nb, sl, sv",
 };
 
 const fi: Record<MessageId, string> = {
@@ -165,6 +181,10 @@ const fi: Record<MessageId, string> = {
   client_version: 'Ei ole kelvollinen asiakasversio',
   test_id: 'Ei ole kelvollinen testitunniste (16 heksadesimaalimerkkiä pienillä kirjaimilla)',
   filter: 'Täytyy olla "all", "delegated" tai "undelegated"',
+  schedule: "Täytyy olla \"every <N>m\", \"every <N>h\" (enintään viikko) tai \"daily HH:MM\" (UTC)",
+  webhook_url: "Täytyy olla https://-osoite",
+  email: "Ei ole sähköpostiosoite",
+  watch_language: "Täytyy olla jokin seuraavista: da, en, es, fi, fr, nb, sl, sv",
 };
 
 const fr: Record<MessageId, string> = {
@@ -198,6 +218,10 @@ const fr: Record<MessageId, string> = {
   client_version: 'Ce n’est pas une version de client valide',
   test_id: 'Ce n’est pas un identifiant de test valide (16 chiffres hexadécimaux en minuscules)',
   filter: 'Doit valoir « all », « delegated » ou « undelegated »',
+  schedule: "Doit valoir « every <N>m », « every <N>h » (une semaine au plus) ou « daily HH:MM » (UTC)",
+  webhook_url: "Doit être une adresse https://",
+  email: "Ce n’est pas une adresse électronique",
+  watch_language: "Doit valoir da, en, es, fi, fr, nb, sl ou sv",
 };
 
 const nb: Record<MessageId, string> = {
@@ -231,6 +255,10 @@ const nb: Record<MessageId, string> = {
   client_version: 'Ikke en gyldig klientversjon',
   test_id: 'Ikke en gyldig test-ID (16 heksadesimale sifre med små bokstaver)',
   filter: 'Må være «all», «delegated» eller «undelegated»',
+  schedule: "Må være «every <N>m», «every <N>h» (høyst en uke) eller «daily HH:MM» (UTC)",
+  webhook_url: "Må være en https://-adresse",
+  email: "Ikke en e-postadresse",
+  watch_language: "Må være en av da, en, es, fi, fr, nb, sl, sv",
 };
 
 const sl: Record<MessageId, string> = {
@@ -264,6 +292,10 @@ const sl: Record<MessageId, string> = {
   client_version: 'Ni veljavna različica odjemalca',
   test_id: 'Ni veljaven ID testa (16 šestnajstiških števk z malimi črkami)',
   filter: 'Biti mora »all«, »delegated« ali »undelegated«',
+  schedule: "Biti mora »every <N>m«, »every <N>h« (največ en teden) ali »daily HH:MM« (UTC)",
+  webhook_url: "Biti mora naslov https://",
+  email: "Ni e-poštni naslov",
+  watch_language: "Biti mora eden od da, en, es, fi, fr, nb, sl, sv",
 };
 
 const sv: Record<MessageId, string> = {
@@ -297,6 +329,10 @@ const sv: Record<MessageId, string> = {
   client_version: 'Inte en giltig klientversion',
   test_id: 'Inte ett giltigt test-id (16 hexadecimala siffror med gemener)',
   filter: 'Måste vara ”all”, ”delegated” eller ”undelegated”',
+  schedule: "Måste vara ”every <N>m”, ”every <N>h” (högst en vecka) eller ”daily HH:MM” (UTC)",
+  webhook_url: "Måste vara en https://-adress",
+  email: "Inte en e-postadress",
+  watch_language: "Måste vara en av da, en, es, fi, fr, nb, sl, sv",
 };
 
 const catalogue: Record<Locale, Record<MessageId, string>> = { da, en, es, fi, fr, nb, sl, sv };

@@ -71,6 +71,20 @@ export interface TestActivity {
 
 export interface BatchStatus { nb_finished: number; finished_test_ids: string[]; nb_running: number }
 
+/** A watch as watch_list shows it (our addition). */
+export interface Watch {
+  watch_id: number;
+  domain: string;
+  schedule: string;
+  language: string;
+  webhook_url: string | null;
+  email: string | null;
+  next_run_at: string;
+  last_test_id: string | null;
+}
+
+export interface Credentials { username: string; api_key: string }
+
 export interface ValidationError { path: string; message: string }
 
 export class RpcError extends Error {
@@ -118,4 +132,8 @@ export const api = {
   testQueries: (id: string, testcase: string) => call<QueryView[]>('get_test_queries', { id, testcase }),
   testActivity: (testId: string) => call<TestActivity>('test_activity', { test_id: testId }),
   batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
+  watchList: (credentials: Credentials, domain: string) => call<{ watches: Watch[] }>('watch_list', { ...credentials, domain }),
+  watchAdd: (credentials: Credentials, watch: { domain: string; schedule: string; language: string; webhook_url?: string; email?: string }) =>
+    call<{ watch_id: number; next_run_at: string; webhook_secret?: string }>('watch_add', { ...credentials, ...watch }),
+  watchRemove: (credentials: Credentials, watchId: number) => call<{ removed: true }>('watch_remove', { ...credentials, watch_id: watchId }),
 };

@@ -9,7 +9,8 @@ export interface FieldProps {
   error?: string | undefined;
   hint?: string;
   class?: string;
-  inputMode?: 'text' | 'numeric' | 'url';
+  inputMode?: 'text' | 'numeric' | 'url' | 'email';
+  type?: 'text' | 'password';
   autoComplete?: string;
   spellcheck?: boolean;
   required?: boolean;
@@ -30,7 +31,7 @@ export function Field(props: FieldProps) {
     h('div', { class: 'input-line' },
       h('input', {
         id: props.id,
-        type: 'text',
+        type: props.type ?? 'text',
         value: props.value,
         onInput: (e: Event) => props.onInput((e.currentTarget as HTMLInputElement).value),
         inputMode: props.inputMode ?? 'text',

@@ -9,6 +9,7 @@ import { paths } from '../routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
 import { ParameterLine } from './report.ts';
+import { WatchSection } from './watch-section.ts';
 
 const PAGE = 50;
 type Filter = 'all' | 'delegated' | 'undelegated';
@@ -64,5 +65,6 @@ export function HistoryPage(props: { domain: string }) {
             h('button', { type: 'button', class: 'primary', disabled: selected.length !== 2, 'aria-describedby': 'compare-hint', onClick: () => compare(entries) }, t('compare_selected')),
             entries.length > limit && h('button', { type: 'button', class: 'secondary', onClick: () => setLimit(limit + PAGE) }, t('show_more'))),
         ];
-    }));
+    }),
+    h(WatchSection, { domain: props.domain }));
 }

@@ -1,0 +1,133 @@
+// The agent side of watches: enqueues due runs as normal tests with a low priority, and once a run is
+// finished compares it with the watch's previous one and sends the alerts. Every step is a
+// compare-and-set in the database, so several instances share the work without doing any of it twice.
+import { readFileSync } from 'node:fs';
+import type { Database } from '@app/database';
+import type { WatchSettings } from '../config/service-config.ts';
+import type { ServiceSchema } from '../db/schema.ts';
+import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWithFinishedRun, type FinishedRun } from '../db/watches.ts';
+import type { EngineAdapter } from '../engine-adapter.ts';
+import { isLanguage } from '../web/client/languages.ts';
+import { emailMessage, webhookPayload, type Alert } from './alert-message.ts';
+import { compareRuns, worthAlerting } from './changes.ts';
+import { sendEmail } from './email.ts';
+import { deliverWebhook, type WebhookOptions } from './webhook.ts';
+
+/** Below batch tests (5) and tests started by hand (10): a watch's run never holds up a person's. */
+export const WATCH_PRIORITY = 1;
+
+export interface WatcherOptions {
+  database: Database<ServiceSchema>;
+  engine: Pick<EngineAdapter, 'formatFinding'>;
+  settings: WatchSettings;
+  /** The webhook's retries (tests shorten them). */
+  webhook?: Omit<WebhookOptions, 'ca'>;
+  log?: (line: string) => void;
+}
+
+export interface TickOutcome {
+  /** Tests enqueued by this instance. */
+  enqueued: string[];
+  /** Finished runs this instance compared. */
+  compared: FinishedRun[];
+}
+
+export class Watcher {
+  readonly #options: WatcherOptions;
+  readonly #log: (line: string) => void;
+  readonly #ca: string | undefined;
+  readonly #sending = new Set<Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #ticking: Promise<unknown> | undefined;
+  #ticks = 0;
+
+  constructor(options: WatcherOptions) {
+    this.#options = options;
+    this.#log = options.log ?? ((line) => console.error(`watcher: ${line}`));
+    this.#ca = options.settings.caFile === undefined ? undefined : readFileSync(options.settings.caFile, 'utf8');
+  }
+
+  start(): void {
+    if (this.#timer !== undefined) return;
+    const pollMs = this.#options.settings.pollSeconds * 1000;
+    const run = () => {
+      this.#ticking = this.tick().catch((error: unknown) => this.#log(`cannot look at the watches (${describe(error)})`));
+    };
+    this.#timer = setInterval(() => {
+      if (this.#ticking === undefined) run();
+    }, pollMs);
+    run();
+  }
+
+  /** Stops polling; alerts being sent are finished (their retries included). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#ticking;
+    await this.idle();
+  }
+
+  /** Resolves when no alert is being sent. */
+  async idle(): Promise<void> {
+    while (this.#sending.size > 0) await Promise.all(this.#sending);
+  }
+
+  /** One round: enqueue what is due at `at`, compare what has finished. */
+  async tick(at = new Date()): Promise<TickOutcome> {
+    try {
+      const { db } = this.#options.database;
+      if (this.#ticks++ % 60 === 0) await releaseLostRuns(db);
+      const enqueued: string[] = [];
+      for (const watch of await dueWatches(db, at)) {
+        const testId = await claimDueRun(db, watch, at, WATCH_PRIORITY, this.#options.database.sqlite);
+        if (testId !== undefined) enqueued.push(testId);
+      }
+      const compared: FinishedRun[] = [];
+      for (const watch of await watchesWithFinishedRun(db)) {
+        const run = await claimFinishedRun(db, watch);
+        if (run === undefined) continue;
+        compared.push(run);
+        if (run.previousTestId !== null) await this.#compare(run, run.previousTestId);
+      }
+      return { enqueued, compared };
+    } finally {
+      this.#ticking = undefined;
+    }
+  }
+
+  async #compare(run: FinishedRun, previousTestId: string): Promise<void> {
+    const { watch } = run;
+    const change = await compareRuns(this.#options.database.db, this.#options.engine as EngineAdapter, previousTestId, run.testId, isLanguage(watch.language) ? watch.language : 'en');
+    if (!worthAlerting(change)) return;
+    const alert: Alert = { watch, testId: run.testId, previousTestId, change, publicUrl: this.#options.settings.publicUrl };
+    this.#log(`${watch.domain} changed (${change.overallBefore} → ${change.overallAfter}, ${change.appeared.length} appeared, ${change.disappeared.length} went away); alerting`);
+    const sending = Promise.all([this.#webhook(alert), this.#email(alert)]).then(() => undefined);
+    this.#sending.add(sending);
+    void sending.finally(() => this.#sending.delete(sending));
+  }
+
+  async #webhook(alert: Alert): Promise<void> {
+    const { webhook_url: url, webhook_secret: secret } = alert.watch;
+    if (url === null || secret === null) return;
+    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), { ...this.#options.webhook, ...(this.#ca !== undefined && { ca: this.#ca }) });
+    if (!delivery.delivered) this.#log(`webhook of watch ${alert.watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
+  }
+
+  async #email(alert: Alert): Promise<void> {
+    const to = alert.watch.email;
+    const smtp = this.#options.settings.smtp;
+    if (to === null) return;
+    if (smtp === undefined) {
+      this.#log(`watch ${alert.watch.id} has an e-mail address but no SMTP server is configured`);
+      return;
+    }
+    try {
+      await sendEmail({ ...smtp, ...(this.#ca !== undefined && { ca: this.#ca }) }, to, emailMessage(alert));
+    } catch (error) {
+      this.#log(`e-mail of watch ${alert.watch.id} not sent: ${describe(error)}`);
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
