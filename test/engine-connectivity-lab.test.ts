@@ -29,8 +29,8 @@ describe('Connectivity in the lab', { skip: skipReason ?? false }, () => {
 
   test('two servers sharing a prefix and a third in another: SAME_PREFIX names the pair, DIFFERENT_PREFIX the third, per family', async () => {
     const ns = (n: number, ip: string): string => `ns${n}.prefix-split.test/${ip}`;
-    assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV4_SAME_PREFIX'), [{ ip_prefix: '198.51.100.0/24', ns_list: `${ns(1, '198.51.100.240')};${ns(2, '198.51.100.241')}` }]);
-    assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV4_DIFFERENT_PREFIX'), [{ ns_list: ns(3, '203.0.113.240') }]);
+    assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV4_SAME_PREFIX'), [{ ip_prefix: '198.51.100.0/24', ns_list: `${ns(1, '198.51.100.160')};${ns(2, '198.51.100.161')}` }]);
+    assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV4_DIFFERENT_PREFIX'), [{ ns_list: ns(3, '203.0.113.242') }]);
     assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV6_SAME_PREFIX'), [{ ip_prefix: '2001:db8:1720::/44', ns_list: `${ns(1, '2001:db8:1720::240')};${ns(2, '2001:db8:1720::241')}` }]);
     assert.deepEqual(await tagged('prefix-split.test', 'CN04_IPV6_DIFFERENT_PREFIX'), [{ ns_list: ns(3, '2001:db8:1730::240') }]);
     for (const family of [4, 6]) assert.deepEqual(await tagged('prefix-split.test', `CN04_IPV${family}_SINGLE_PREFIX`), []);
@@ -47,12 +47,12 @@ describe('Connectivity in the lab', { skip: skipReason ?? false }, () => {
   });
 
   test('AS data that names a prefix not holding the address is a database error; data without fields an empty set', async () => {
-    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_ERROR_PREFIX_DATABASE'), [{ ns_ip: '198.51.100.242' }]);
-    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_EMPTY_PREFIX_SET'), [{ ns_ip: '198.51.100.243' }]);
-    assert.deepEqual(await tagged('prefix-unknown.test', 'ERROR_ASN_DATABASE'), [{ ns_ip: '198.51.100.242' }]);
-    assert.deepEqual(await tagged('prefix-unknown.test', 'EMPTY_ASN_SET'), [{ ns_ip: '198.51.100.243' }]);
+    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_ERROR_PREFIX_DATABASE'), [{ ns_ip: '198.51.100.162' }]);
+    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_EMPTY_PREFIX_SET'), [{ ns_ip: '198.51.100.163' }]);
+    assert.deepEqual(await tagged('prefix-unknown.test', 'ERROR_ASN_DATABASE'), [{ ns_ip: '198.51.100.162' }]);
+    assert.deepEqual(await tagged('prefix-unknown.test', 'EMPTY_ASN_SET'), [{ ns_ip: '198.51.100.163' }]);
     // The one server looked up is alone in its prefix, but the others' prefixes are unknown: no SINGLE_PREFIX.
-    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_IPV4_DIFFERENT_PREFIX'), [{ ns_list: 'ns3.prefix-unknown.test/198.51.100.244' }]);
+    assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_IPV4_DIFFERENT_PREFIX'), [{ ns_list: 'ns3.prefix-unknown.test/198.51.100.164' }]);
     assert.deepEqual(await tagged('prefix-unknown.test', 'CN04_IPV4_SINGLE_PREFIX'), []);
   });
 

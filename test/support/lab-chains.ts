@@ -8,7 +8,9 @@ import { installReferenceCommand, referenceRoot, type Lab } from '@app/lab';
 import { strip } from './lab-engines.ts';
 
 export const chainsDir = resolve(import.meta.dirname, '../reference-chains');
-const recording = process.env.LAB_RECORD_REFERENCE === '1';
+// LAB_RECORD_REFERENCE=1 records every run anew; =missing only those not recorded yet.
+const recordMode = process.env.LAB_RECORD_REFERENCE;
+const shouldRecord = (path: string): boolean => recordMode === '1' || (recordMode === 'missing' && !existsSync(path));
 // The lab's root server, as base.yaml names it.
 const rootServer = '.:a.root-servers.test=198.51.100.1';
 
@@ -34,7 +36,7 @@ async function runDnsviz(lab: Lab, domain: string): Promise<GrokOutput> {
 /** DNSViz's grok output for a scenario's domain: recorded, or run and recorded with LAB_RECORD_REFERENCE=1. */
 export async function referenceChain(lab: Lab, scenario: string, domain: string): Promise<GrokOutput> {
   const path = chainPath(scenario);
-  if (recording) {
+  if (shouldRecord(path)) {
     const grok = await runDnsviz(lab, domain);
     mkdirSync(chainsDir, { recursive: true });
     writeFileSync(path, `${JSON.stringify({ command: ['dnsviz', 'probe', '-A', '-x', rootServer, '-a', '.', strip(domain), '|', 'dnsviz', 'grok'], grok })}\n`);

@@ -42,7 +42,9 @@ export function ours(lab: Lab, domain: string, ...extra: string[]): Promise<Find
 const followToday = new Set<string>(['connectivity', 'consistency', 'delegation', 'dnssec', 'nameserver', 'syntax', 'zone']);
 
 export const recordingsDir = resolve(import.meta.dirname, '../reference-findings');
-const recording = process.env.LAB_RECORD_REFERENCE === '1';
+// LAB_RECORD_REFERENCE=1 records every run anew; =missing only those not recorded yet.
+const recordMode = process.env.LAB_RECORD_REFERENCE;
+const shouldRecord = (path: string): boolean => recordMode === '1' || (recordMode === 'missing' && !existsSync(path));
 
 /** The recording's file for one reference run: the domain, the modules, and a digest of any other arguments. */
 function recordingPath(domain: string, modules: string[], extra: string[]): string {
@@ -55,7 +57,7 @@ async function recordedReference(lab: Lab, domain: string, modules: string[], ex
   // zonemaster-cli 8 reads a second bare '--test' as a new selection: later modules are added with '+'.
   const tests = modules.flatMap((m, i) => ['--test', i === 0 ? m : `+${m}`]);
   const args = ['--json', '--show-testcase', '--show-module', '--no-progress', '--level', 'INFO', ...tests, ...extra, strip(domain)];
-  if (recording) {
+  if (shouldRecord(path)) {
     const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: 180_000 });
     const findings = parseFindings(result.stdout, 'zonemaster-cli');
     mkdirSync(recordingsDir, { recursive: true });
