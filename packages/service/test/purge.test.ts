@@ -12,7 +12,8 @@ import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testi
 import { migrations, PRODUCT } from '../src/db/migrations.ts';
 import { parseAge, purgeTests } from '../src/db/purge.ts';
 import type { ServiceSchema } from '../src/db/schema.ts';
-import { newTestRow } from '../src/db/tests.ts';
+import { claimNextTest, finishTest } from '../src/db/queue.ts';
+import { enqueueTest, newTestRow } from '../src/db/tests.ts';
 import { settle } from './rpc-harness.ts';
 
 const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
@@ -85,6 +86,23 @@ for (const target of await testDatabaseTargets()) {
       // Only the two recent finished tests still have results, logs and chains.
       for (const table of ['dh_result_entry', 'dh_test_queries', 'dh_test_chain'] as const) assert.equal(await count(database, table), 2, table);
       assert.equal(await count(database, 'dh_batch'), 0);
+    });
+
+    test('the queue keeps working while a purge runs: new tests are queued, claimed and finished between its transactions', async () => {
+      for (let i = 0; i < 200; i++) await addTest(database, `old${i}.example`, 365);
+      const purging = purgeTests(database.db, { before: new Date(Date.now() - 180 * day), chunk: 10 });
+      const claimant = { agent: 'purge-test', leaseSeconds: 60 };
+      for (let i = 0; i < 5; i++) {
+        await enqueueTest(database.db, params(`live${i}.example`), 0);
+        const claimed = await claimNextTest(database.db, database.dialect, 0, claimant);
+        assert.ok(claimed !== undefined);
+        assert.equal(await finishTest(database.db, claimed.hashId, []), true);
+      }
+      const outcome = await purging;
+      assert.ok(outcome.tests >= 200 && outcome.transactions >= 20, JSON.stringify(outcome));
+      const live = await database.db.selectFrom('dh_test').select(['hash_id', 'progress']).where('domain', 'like', 'live%').execute();
+      assert.deepEqual(live.map((t) => t.progress), [100, 100, 100, 100, 100], 'the tests made meanwhile are finished and kept');
+      assert.equal(Number((await database.db.selectFrom('dh_test').select((eb) => eb.fn.countAll<number>().as('n')).where('domain', 'like', 'old%').executeTakeFirstOrThrow()).n), 0);
     });
 
     test('dns-service purge runs from the command line', { skip: target.dialect !== 'sqlite' && 'the command line is the same on every database' }, async () => {
