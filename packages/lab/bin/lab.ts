@@ -16,7 +16,8 @@ each delay from it), as on the Internet; LAB_LATENCY does the same for any comma
       domains, then keeps running until Ctrl-C and prints what to try.
   lab list
       The catalogue's scenarios.
-A scenario is a catalogue name (see lab list) or a path to a .yaml/.json file.`;
+A scenario is a catalogue name (see lab list), a path to a .yaml/.json file, or big:N (big.test.
+with N generated children; big alone is big:10000).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...afterCommand] = argv;

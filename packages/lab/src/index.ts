@@ -12,3 +12,4 @@ export { zonemasterCli, ourEngine, parseFindings, type Finding, type Checker, ty
 export { execReference, referenceCommand, referenceUnavailableReason, referenceRoot, installReferenceCommand } from './diff/reference-engine.ts';
 export { runDemo } from './demo/run-demo.ts';
 export { parseLatency, describeLatency, type Latency } from './world/latency.ts';
+export { bigChildren, bigWorldDomains, bigWorldSize, type BigChild, type BigChildKind } from './scenario/big-world.ts';

@@ -28,7 +28,7 @@ test('lab list names every catalogue scenario with its description', () => {
 test('usage and unknown scenarios get one clear message and exit code 2', () => {
   const usage = lab('run', 'single-nameserver');
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /usage:\n {2}lab run <scenario>/);
+  assert.match(usage.stderr, /usage:\n {2}lab run \[--latency 50ms\] <scenario>/);
   const unknown = lab('run', 'no-such-thing', '--', 'true');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, unavailable === undefined ? /^lab: unknown scenario "no-such-thing"; the catalogue has: / : /^lab: the DNS lab cannot/);

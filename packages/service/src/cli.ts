@@ -8,11 +8,20 @@ import { ConfigError, loadConfig, type ServiceConfig } from './config/service-co
 import { Watcher } from './watch/watcher.ts';
 import { watchCommand, watchUsage } from './watch/watch-command.ts';
 
+import { migrateToLatest, openDatabase } from '@app/database';
+import { migrations, PRODUCT } from './db/migrations.ts';
+import { parseAge, purgeTests } from './db/purge.ts';
+import type { ServiceSchema } from './db/schema.ts';
+
+
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
        dns-service agent [--config FILE] [--grace SECONDS] [--metrics HOST:PORT]
+       dns-service purge --older-than AGE [--keep-last N] [--config FILE]
        ${watchUsage}
 --grace: how long running tests may finish after SIGTERM (default 10 s); the rest go back to the queue.
---metrics: serve the agent's /metrics, /healthz and /readyz on HOST:PORT.`;
+--metrics: serve the agent's /metrics, /healthz and /readyz on HOST:PORT.
+purge: remove finished tests older than AGE (180d, 12h, 4w) with their results, a few hundred per
+transaction while the service runs; --keep-last N spares each domain's newest N.`;
 
 export async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'watch') return watchCommand(argv.slice(1));
@@ -21,7 +30,16 @@ export async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { config: { type: 'string' }, listen: { type: 'string' }, help: { type: 'boolean' }, 'with-agent': { type: 'boolean' }, grace: { type: 'string' }, metrics: { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        listen: { type: 'string' },
+        help: { type: 'boolean' },
+        'with-agent': { type: 'boolean' },
+        grace: { type: 'string' },
+        metrics: { type: 'string' },
+        'older-than': { type: 'string' },
+        'keep-last': { type: 'string' },
+      },
     });
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
@@ -30,7 +48,14 @@ export async function main(argv: string[]): Promise<number> {
   const [command] = parsed.positionals;
   const grace = Number(parsed.values.grace ?? '10');
   const metricsMatch = parsed.values.metrics === undefined ? undefined : /^\[?([^\]]*)\]?:(\d{1,5})$/.exec(parsed.values.metrics);
-  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent') || !(grace >= 0) || metricsMatch === null || (metricsMatch !== undefined && command !== 'agent')) {
+  const age = parsed.values['older-than'] === undefined ? undefined : parseAge(parsed.values['older-than']);
+  const keepLast = Number(parsed.values['keep-last'] ?? '0');
+  const purging = command === 'purge' && age !== undefined && Number.isSafeInteger(keepLast) && keepLast >= 0;
+  if (command === 'purge' && !purging) {
+    console.error(`dns-service purge needs --older-than AGE (a number and h, d or w, e.g. 180d) and, if given, --keep-last N (a whole number)\n${usage}`);
+    return 2;
+  }
+  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent' && !purging) || !(grace >= 0) || metricsMatch === null || (metricsMatch !== undefined && command !== 'agent')) {
     console.error(usage);
     return parsed.values.help === true ? 0 : 2;
   }
@@ -49,6 +74,7 @@ export async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+  if (purging) return purge(config, age, keepLast);
   if (command === 'agent') {
     await runAgentProcess(config, grace * 1000, stopped, metricsMatch === undefined ? {} : { metricsListen: { host: metricsMatch[1] ?? '', port: Number(metricsMatch[2]) } });
     return 0;
@@ -83,6 +109,19 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   await watcher?.stop();
   await service.close();
   return 0;
+}
+
+async function purge(config: ServiceConfig, ageMs: number, keepLast: number): Promise<number> {
+  const database = await openDatabase<ServiceSchema>(config.databaseUrl);
+  try {
+    await migrateToLatest(database, PRODUCT, migrations);
+    const before = new Date(Date.now() - ageMs);
+    const outcome = await purgeTests(database.db, { before, keepLast });
+    console.log(`dns-service: purged ${outcome.tests} finished tests created before ${before.toISOString()}${keepLast > 0 ? ` (each domain's newest ${keepLast} kept)` : ''} in ${outcome.transactions} transactions, and ${outcome.batches} emptied batches (${database.description})`);
+    return 0;
+  } finally {
+    await database.close();
+  }
 }
 
 /** Why listening failed, in one line: the usual causes need no stack trace. */

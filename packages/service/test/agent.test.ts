@@ -103,10 +103,10 @@ for (const target of await testDatabaseTargets()) {
     test("a batch's counters reach the end", async () => {
       const created = await createBatch(database.db, database.dialect, 'batch-user', ['sleep50-a.batch.test', 'b.batch.test', 'crash-c.batch.test'].map((d) => params(d, 5)));
       assert.ok('created' in created);
-      assert.deepEqual(await batchStatus(database.db, created.created), { nb_finished: 0, finished_test_ids: [], nb_running: 3 });
+      assert.deepEqual(await batchStatus(database.db, database.dialect, created.created), { nb_finished: 0, finished_test_ids: [], nb_running: 3 });
       const agent = startAgent(scriptedEngine());
       const status = await waitFor('the batch to finish', async () => {
-        const now = await batchStatus(database.db, created.created);
+        const now = await batchStatus(database.db, database.dialect, created.created);
         return now?.nb_running === 0 && now;
       });
       await agent.stop(1000);

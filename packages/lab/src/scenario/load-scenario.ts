@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { bigWorld, bigWorldSize, type BulkZone } from './big-world.ts';
 import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.ts';
 
 export class ScenarioError extends Error {
@@ -67,7 +68,19 @@ export function loadScenario(namesOrPaths: string | string[]): Scenario {
     seen.add(path);
     files.push({ path, file });
   };
-  for (const item of list) visit(resolveScenarioPath(item), []);
+  const bulkZones: BulkZone[] = [];
+  for (const item of list) {
+    // A generated world (big:N) joins like a file that extends base.yaml.
+    const size = bigWorldSize(item);
+    if (size === undefined) {
+      visit(resolveScenarioPath(item), []);
+      continue;
+    }
+    const generated = bigWorld(size);
+    visit(resolveScenarioPath('base'), []);
+    files.push({ path: item, file: generated.file });
+    bulkZones.push(...generated.bulkZones);
+  }
 
   const scenario: Scenario = {
     sources: files.map((f) => f.path),
@@ -75,6 +88,7 @@ export function loadScenario(namesOrPaths: string | string[]): Scenario {
     domains: files.flatMap((f) => (f.file.domain === undefined ? [] : [f.file.domain])),
     servers: files.flatMap((f) => f.file.servers),
     zones: files.flatMap((f) => f.file.zones),
+    ...(bulkZones.length > 0 && { bulkZones }),
   };
   checkWorld(scenario);
   return scenario;
@@ -116,6 +130,7 @@ function checkWorld(scenario: Scenario): void {
       served.add(key);
     }
   }
+  for (const zone of scenario.bulkZones ?? []) for (const server of zone.servers) if (!names.has(server)) problems.push(`zone ${zone.origin} names unknown server ${server}`);
   if (!scenario.zones.some((zone) => zone.origin === '.')) problems.push('there is no root zone (origin ".")');
   if (problems.length > 0) throw new ScenarioError(`${scenario.sources.map((s) => basename(s)).join(' + ')}:\n  ${problems.join('\n  ')}`);
 }

@@ -169,4 +169,6 @@ export interface Scenario {
   domains: string[];
   servers: ServerSpec[];
   zones: ZoneSpec[];
+  /** Generated zones written as they are, without BIND's tools (big:N's children; see big-world.ts). */
+  bulkZones?: { origin: string; servers: string[]; text: string }[];
 }

@@ -12,7 +12,7 @@ import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
 import { rootHintsText } from './root-hints.ts';
 import { signatureTime } from './signature-time.ts';
-import type { LabServer } from './world-plan.ts';
+import type { LabServer, ServedZone } from './world-plan.ts';
 
 interface ZoneKeys {
   keyDir: string;
@@ -141,12 +141,16 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     }),
   );
 
+  const bulk = await writeBulkZones(scenario.bulkZones ?? [], join(zonesDir, 'bulk'));
   const servers: LabServer[] = scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
-    zones: entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index] }] : [])),
+    zones: [
+      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index] }] : [])),
+      ...(bulk.get(server.name) ?? []),
+    ],
   }));
 
   const hintsPath = join(dir, 'root.hints');
@@ -160,6 +164,27 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     chaosZoneFiles[server.name] = path;
   }
   return { servers, hintsPath, chaosZoneFiles };
+}
+
+/** Generated zones go to disk as they are, a few hundred files at a time; returns each server's share. */
+async function writeBulkZones(zones: NonNullable<Scenario['bulkZones']>, dir: string): Promise<Map<string, ServedZone[]>> {
+  const byServer = new Map<string, ServedZone[]>();
+  if (zones.length === 0) return byServer;
+  await mkdir(dir, { recursive: true });
+  for (let from = 0; from < zones.length; from += 256) {
+    await Promise.all(
+      zones.slice(from, from + 256).map(async (zone) => {
+        const file = join(dir, `${fileLabel(zone.origin)}.db`);
+        await writeFile(file, zone.text);
+        for (const server of zone.servers) {
+          const list = byServer.get(server) ?? [];
+          list.push({ origin: zone.origin, file });
+          byServer.set(server, list);
+        }
+      }),
+    );
+  }
+  return byServer;
 }
 
 async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined, dir: string): Promise<string[]> {

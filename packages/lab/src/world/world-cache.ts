@@ -59,7 +59,7 @@ async function readEntry(dir: string): Promise<ZoneSet | undefined> {
 }
 
 export async function cachedZones(scenario: Scenario): Promise<ZoneSet> {
-  const key = createHash('sha256').update(builderVersion()).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones })).digest('hex').slice(0, 32);
+  const key = createHash('sha256').update(builderVersion()).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones, bulkZones: scenario.bulkZones })).digest('hex').slice(0, 32);
   const dir = join(cacheRoot, key);
   const cached = await readEntry(dir);
   if (cached !== undefined) return cached;

@@ -241,6 +241,9 @@ export class Agent {
     while (!test.released.signal.aborted) {
       try {
         const finished = await finishTest(this.#database.db, test.claimed.hashId, entries, chain);
+        // Another run finished it first (a lease that ran out while this one still ran): said, so an
+        // operator can see a test that ran twice to completion, and only the first result kept.
+        if (!finished) this.#log(`test ${test.claimed.hashId} was already finished by another run; these results are dropped`);
         if (finished && test.evidence !== undefined) {
           // The findings stand without it: a log that cannot be stored is said, not retried.
           await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) => this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`));

@@ -1,5 +1,5 @@
 // add_api_user (administrative), add_batch_job (authenticated), get_batch_job_result.
-import { batchTests, createBatch, finishedAndRunning } from '../db/batches.ts';
+import { batchStatus, batchTests, createBatch } from '../db/batches.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { addUser, verifyUser } from '../db/users.ts';
 import { MethodError } from '../rpc/errors.ts';
@@ -58,7 +58,11 @@ export function batchMethods(context: ServiceContext) {
     add_api_user: method(userParams, { guard: onlyFromLoopback, run: createUser }),
     add_batch_job: method(batchParams, { run: createBatchJob }),
     get_batch_job_result: method(object({ batch_id: required(batchId) }), {
-      run: async ({ batch_id }) => finishedAndRunning(await testsOf(batch_id)),
+      run: async ({ batch_id }) => {
+        const status = await batchStatus(db, dialect, batch_id);
+        if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
+        return status;
+      },
     }),
     // The reference's newer names (Backend 11).
     user_create: method(userParams, { guard: onlyFromLoopback, run: async (params) => ({ success: await createUser(params) }) }),

@@ -1,0 +1,106 @@
+// A whole batch end to end, as a registry runs one: N children of the lab's big.test. in one
+// add_batch_job, polled with get_batch_job_result until done, on PostgreSQL, with two agents as
+// separate OS processes inside the lab, each running tests concurrently. Against zonemaster-cli run
+// one domain after another on a sample of the same domains, in the same run (after the batch, so the
+// two never share the CPUs).
+//   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms]
+// Prints tests per minute and the ratio (goal ≥ 30x), each agent's peak RSS and its RSS at 10 % and
+// 100 % of the batch, database bytes per stored test, and the time until the first result is readable.
+import { parseArgs } from 'node:util';
+import { setTimeout as delay } from 'node:timers/promises';
+import { testCaseIds } from '@app/engine';
+import { bigWorldDomains, commandLineDomain, describeLatency, execReference, labUnavailableReason, parseLatency, referenceUnavailableReason, startLab } from '@app/lab';
+import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
+
+const { values: options } = parseArgs({
+  options: { domains: { type: 'string', default: '1000' }, parallel: { type: 'string', default: '16' }, sample: { type: 'string', default: '6' }, latency: { type: 'string' } },
+});
+const n = Number(options.domains);
+const parallel = Number(options.parallel);
+const sampleSize = Number(options.sample);
+const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
+const modules = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '').toLowerCase()))];
+
+const reason = (await labUnavailableReason()) ?? (await postgresUnavailableReason());
+if (reason !== undefined) {
+  console.log(`bench:batch skipped: ${reason}`);
+  process.exit(0);
+}
+const referenceMissing = referenceUnavailableReason();
+
+const loadavg = async (): Promise<string> => (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(', ');
+console.log(`bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`);
+
+// The world's children with the signed bogus ones, N in all (the first three generated ones left out).
+const domains = bigWorldDomains(n)
+  .slice(3)
+  .map((child) => commandLineDomain(child.name));
+const lab = await startLab([`big:${n}`], { latency });
+const store = await createBatchDatabase('bench_batch');
+const config = agentConfig(parallel);
+const api = await startApi(store.url, Math.max(10_000, n));
+const agents: AgentProcess[] = [];
+try {
+  const emptyBytes = await store.size();
+  agents.push(spawnAgent(lab, config.path, store.url), spawnAgent(lab, config.path, store.url));
+  // Both agents are up (their heartbeats stored) before the clock starts.
+  while (Number((await store.database.db.selectFrom('dh_agent').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) < 2) await delay(100);
+
+  const begun = performance.now();
+  const batchId = await api.call<number>('add_batch_job', { username: 'bench', api_key: 'bench-key', domains });
+  const submittedMs = performance.now() - begun;
+  let firstReadableMs: number | undefined;
+  let atTenth: (number | undefined)[] | undefined;
+  let progress: BatchProgress;
+  for (;;) {
+    progress = await api.call<BatchProgress>('get_batch_job_result', { batch_id: batchId });
+    if (firstReadableMs === undefined && progress.finished_test_ids.length > 0) {
+      await api.call('get_test_results', { id: progress.finished_test_ids[0], language: 'en' });
+      firstReadableMs = performance.now() - begun;
+    }
+    if (atTenth === undefined && progress.nb_finished >= n / 10) atTenth = agents.map((a) => a.memory()?.rssMb);
+    if (progress.nb_running === 0 && progress.nb_finished === n) break;
+    if (agents.some((a) => a.child.exitCode !== null)) throw new Error(`an agent exited:\n${agents.flatMap((a) => a.log.slice(-5)).join('\n')}`);
+    await delay(500);
+  }
+  const ms = performance.now() - begun;
+  const atEnd = agents.map((a) => a.memory());
+  const perMinute = (n / ms) * 60_000;
+  const bytes = (await store.size()) - emptyBytes;
+  const died = Number((await store.database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow()).n);
+  const byAgent = await store.database.db.selectFrom('dh_test').select(['agent', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('agent').execute();
+  for (const agent of agents) agent.kill('SIGTERM');
+  await Promise.all(agents.map((a) => a.exited));
+
+  console.log(`batch: ${n} tests in ${(ms / 1000).toFixed(1)} s (add_batch_job answered in ${submittedMs.toFixed(0)} ms) = ${perMinute.toFixed(0)} tests/min; ${died} ended with a BACKEND entry; per agent ${byAgent.map((r) => r.n).join(' + ')}`);
+  console.log(`first result readable after ${((firstReadableMs ?? NaN) / 1000).toFixed(2)} s`);
+  agents.forEach((_, i) => {
+    const tenth = atTenth?.[i];
+    const end = atEnd[i];
+    console.log(`agent ${i + 1}: peak RSS ${end?.peakMb.toFixed(0) ?? '?'} MB; RSS at 10 % ${tenth?.toFixed(0) ?? '?'} MB, at 100 % ${end?.rssMb.toFixed(0) ?? '?'} MB (ratio ${tenth && end ? (end.rssMb / tenth).toFixed(2) : '?'}, goal ≤ 1.2)`);
+  });
+  console.log(`database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`);
+
+  if (referenceMissing !== undefined) {
+    console.log(`reference not run: ${referenceMissing}`);
+  } else {
+    // Evenly spread over the batch, so broken children come in as often as they do in it.
+    const sample = Array.from({ length: sampleSize }, (_, i) => domains[Math.floor(((i + 0.5) * domains.length) / sampleSize)]);
+    const from = performance.now();
+    let failed = 0;
+    for (const domain of sample) {
+      const result = await execReference(lab, ['--hints', '{hints}', '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain], { timeoutMs: 10 * 60_000 });
+      if (result.code !== 0) failed++;
+    }
+    const referencePerMinute = (sample.length / (performance.now() - from)) * 60_000;
+    console.log(`zonemaster-cli 8.0.1, one domain after another on ${sample.length} of them: ${referencePerMinute.toFixed(2)} tests/min${failed > 0 ? ` (${failed} runs failed)` : ''} (${sample.join(', ')})`);
+    console.log(`HEADLINE ratio tests/min, service batch : zonemaster-cli in sequence = ${(perMinute / referencePerMinute).toFixed(1)}x (goal ≥ 30x)`);
+  }
+  console.log(`load at end ${await loadavg()}`);
+} finally {
+  for (const agent of agents) if (agent.child.exitCode === null) agent.kill('SIGKILL');
+  await api.stop();
+  await store.drop();
+  config.remove();
+  await lab.stop();
+}
