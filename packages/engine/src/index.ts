@@ -3,6 +3,7 @@ export { levels, worstLevel } from './level.ts';
 export type { Finding } from './finding.ts';
 export type { DsInput, NameServerInput, TestInput } from './input.ts';
 export { runTests, type RunOptions } from './framework/run-tests.ts';
+export { DomainNameError } from './domain-name-fault.ts';
 export type { Exchange } from './net/network.ts';
 export { testCaseIds } from './framework/registry.ts';
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';

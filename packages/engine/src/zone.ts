@@ -75,6 +75,16 @@ export class Zone {
     return asked && roots.every((server) => server.statistics.responses === 0) ? roots : [];
   }
 
+  /** The root servers the run starts from (the hints). */
+  get rootServers(): Nameserver[] {
+    return this.#resolver.rootServers;
+  }
+
+  /** An undelegated test with name servers given (not only DS): the parent is not asked. */
+  get hasGivenNameservers(): boolean {
+    return (this.undelegated?.nameservers.length ?? 0) > 0;
+  }
+
   get nameText(): string {
     return displayName(this.name);
   }

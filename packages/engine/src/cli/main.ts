@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { dnsVersion, domainToAscii } from '@app/dns';
 import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
+import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { modules, selectTestCases } from '../framework/registry.ts';
 import { runTests } from '../framework/run-tests.ts';
@@ -33,11 +34,15 @@ async function readInputFile(path: string, what: string): Promise<string> {
 }
 
 function asciiDomain(domain: string): string {
+  let ascii: string;
   try {
-    return domainToAscii(domain).toLowerCase();
+    ascii = domainToAscii(domain).toLowerCase();
   } catch (error) {
     throw new UsageError(`${domain}: ${(error as Error).message}`);
   }
+  const fault = domainNameFault(ascii);
+  if (fault) throw new UsageError(`${domain}: ${fault}`);
+  return ascii;
 }
 
 /** The profile the run uses: the default, under --profile, with --no-ipv4/--no-ipv6 applied. */

@@ -1,6 +1,7 @@
 // One test run: the zone is set up, Basic runs, and unless the domain has no delegation or no working
 // name server (where the reference stops too) every other test case runs at the same time.
 import { Name } from '@app/dns';
+import { DomainNameError, domainNameFault } from '../domain-name-fault.ts';
 import type { Finding, Message } from '../finding.ts';
 import type { TestInput } from '../input.ts';
 import { Network, type Exchange } from '../net/network.ts';
@@ -29,20 +30,25 @@ export interface RunOptions {
   onExchange?: (exchange: Exchange) => void;
 }
 
-const systemTestCase = 'UNSPECIFIED';
+// The reference's name for findings made outside any test case.
+const systemTestCase = 'Unspecified';
 
 function normalizeDomain(domain: string): string {
   const lower = domain.trim().toLowerCase();
   return lower === '.' || lower === '' ? '.' : lower.replace(/\.$/, '');
 }
 
-/** Basic's verdict: a delegation exists and at least one of its servers gave the NS set. */
-function canContinue(findings: readonly Finding[]): boolean {
+/** Basic's verdict (when the profile runs Basic02): a delegation exists and a server answered SOA with authority. */
+function canContinue(profile: Profile, findings: readonly Finding[]): boolean {
+  if (!isTestCaseEnabled(profile, 'Basic02')) return true;
   const basic = new Set(findings.filter((f) => f.module === 'BASIC').map((f) => f.tag));
-  return basic.has('HAS_NAMESERVERS') && !basic.has('NO_GLUE_PREVENTS_NAMESERVER_TESTS');
+  return basic.has('B02_AUTH_RESPONSE_SOA') && !basic.has('B02_NO_DELEGATION');
 }
 
+/** Rejects with a DomainNameError when the name cannot be tested at all (an empty or overlong label, say). */
 export function runTests(input: TestInput, options: RunOptions = {}): Promise<Finding[]> {
+  const fault = domainNameFault(normalizeDomain(input.domain));
+  if (fault) return Promise.reject(new DomainNameError(`${input.domain}: ${fault}`));
   return runPlan(input, selectTestCases(options.only ?? []), options);
 }
 
@@ -107,7 +113,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
       : input.dsInfo?.length ? { nameservers: [], ds: input.dsInfo } : undefined;
     zone = new Zone(Name.fromString(domain), resolver, network, undelegated);
   } catch {
-    // A name the wire cannot carry: Basic00 says why, and nothing else can run.
+    // A name the wire cannot carry (callers reject it first, as the reference's does): nothing can run.
   }
 
   for (const { tag, nsname } of (await zone?.unaddressedNameservers()) ?? []) {
@@ -131,7 +137,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     const earlierInModule = sameModule.slice(0, sameModule.indexOf(testCase.id));
     const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? []), ...earlierModules, ...earlierInModule])].flatMap((id) => produced.get(id) ?? []);
     const before = (await Promise.all(waitFor)).flat();
-    if (module.name !== 'BASIC' && gated && !canContinue(before)) return own;
+    if (module.name !== 'BASIC' && gated && !canContinue(profile, before)) return own;
     signal.throwIfAborted();
     const context: TestContext = {
       domain,
@@ -149,7 +155,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
         own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: `${testCase.id} emitted ${message.tag}, a tag it does not declare` } }));
       }
     };
-    const precondition = zone || testCase.id === 'Basic00' ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
+    const precondition = zone ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
     if (!precondition.run) {
       // The reference reports this outside any test case.
       if ('instead' in precondition && precondition.instead) record(module.name, systemTestCase, precondition.instead);
@@ -174,7 +180,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   plan.forEach((entry, i) => {
     findings.push(...perTestCase[i]);
     const lastBasic = entry.module.name === 'BASIC' && plan[i + 1]?.module.name !== 'BASIC';
-    if (lastBasic && gated && !canContinue(findings)) findings.push(finding('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } }));
+    if (lastBasic && gated && !canContinue(profile, findings)) findings.push(finding('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } }));
   });
   progress(100);
   return findings;

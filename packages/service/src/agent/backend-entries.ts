@@ -3,7 +3,8 @@
 import type { Finding } from '@app/engine';
 
 const BACKEND = 'BACKEND';
-const NO_TEST_CASE = 'UNSPECIFIED';
+// Spelled as the engine spells it (results stored earlier say UNSPECIFIED; readers take both).
+const NO_TEST_CASE = 'Unspecified';
 
 /** The test ran past `max_zonemaster_execution_time` and was stopped. */
 export function unableToFinish(maxExecutionSeconds: number): Finding {

@@ -97,9 +97,10 @@ export function Report(props: { report: TestResults }) {
 
 /**
  * A test case's id as a reader sees it. The engine files the findings of no particular test case
- * under UNSPECIFIED, which has no description and is no word of the page's language.
+ * under Unspecified (UNSPECIFIED in results stored before engine 9.0.1 was the reference), which has
+ * no description and is no word of the page's language.
  */
-const testcaseName = (testcase: string, t: I18n['t']) => (testcase === 'UNSPECIFIED' ? t('testcase_general') : testcase);
+const testcaseName = (testcase: string, t: I18n['t']) => (testcase.toUpperCase() === 'UNSPECIFIED' ? t('testcase_general') : testcase);
 
 function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void }) {
   const { t } = useI18n();
