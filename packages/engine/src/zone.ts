@@ -121,6 +121,19 @@ export class Zone {
     return [];
   });
 
+  /** Address records in the first answer a parent server gives to the zone's NS query (the glue as given, not looked up). */
+  readonly glueAddresses = once(async (): Promise<{ name: Name; address: string }[]> => {
+    const parent = this.undelegated ? undefined : await this.parent();
+    for (const server of parent?.servers ?? []) {
+      const response = await server.query(this.name, RRType.NS);
+      if (!response) continue;
+      return [...response.answer, ...response.authority, ...response.additional].flatMap((rr) =>
+        recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [{ name: rr.name.toLowerCase(), address: rr.rdata.address }] : [],
+      );
+    }
+    return [];
+  });
+
   /** The delegation's name servers with their addresses (the reference's Method 4). */
   readonly glue = once(async (): Promise<Nameserver[]> => {
     const names = await this.glueNames();

@@ -208,10 +208,19 @@ export const basic02: TestCase = {
     const domain = zone.nameText;
     const names = await zone.glueNames();
     if (names.length === 0) return [{ tag: 'B02_NO_DELEGATION', args: { domain } }];
-    const servers = await zone.glue();
     const messages: Message[] = [];
-    // Every name lacks an address only when no server has one (the reference looks no further then).
-    const unaddressed = servers.length === 0 ? names.map(displayName) : [];
+    const servers = [...(await zone.glue())];
+    // When no name resolves, the addresses the parent gave with the delegation are asked instead;
+    // a name without any is reported (only then).
+    const unaddressed: string[] = [];
+    if (servers.length === 0) {
+      const glue = await zone.glueAddresses();
+      for (const nsName of names) {
+        const given = glue.filter((rr) => rr.name.equals(nsName));
+        if (given.length === 0) unaddressed.push(displayName(nsName));
+        servers.push(...given.map((rr) => zone.server(nsName, rr.address)));
+      }
+    }
     const enabled = servers.filter((server) => !familyMessages(context, server, ['SOA'], messages));
     const responses = await Promise.all(enabled.map((server) => server.query(zone.name, RRType.SOA)));
     const verdicts = { auth: new Set<string>(), broken: new Set<string>(), notAuth: new Set<string>(), silent: new Set<string>() };
