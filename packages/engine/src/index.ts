@@ -10,4 +10,4 @@ export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './r
 export { createResolver } from './resolver/create-resolver.ts';
 export { defaultProfile, loadProfile, ProfileError, type Profile } from './profile/profile.ts';
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
-export { engineVersion } from './version.ts';
+export { engineVersion, referenceVersion } from './version.ts';

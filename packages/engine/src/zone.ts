@@ -5,6 +5,7 @@ import type { DsInput } from './input.ts';
 import type { Nameserver, QueryFlags } from './net/nameserver.ts';
 import type { Network } from './net/network.ts';
 import { byPresentation, displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
+import { walkToZone } from './parent-walk.ts';
 import type { Resolution, Resolver } from './resolver/resolver.ts';
 
 export interface ParentZone {
@@ -84,6 +85,13 @@ export class Zone {
   get hasGivenNameservers(): boolean {
     return (this.undelegated?.nameservers.length ?? 0) > 0;
   }
+
+  familyEnabled(family: 4 | 6): boolean {
+    return this.#network.familyEnabled(family);
+  }
+
+  /** The walk from the root to the zone (Basic01's, and the parent's servers in MethodsV2), made once. */
+  readonly parentWalk = once(() => walkToZone(this));
 
   get nameText(): string {
     return displayName(this.name);

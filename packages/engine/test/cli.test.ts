@@ -115,6 +115,7 @@ test('--version names the engine and the DNS library', async () => {
   assert.equal(code, 0);
   assert.match(stdout, /^engine \d+\.\d+\.\d+$/m);
   assert.match(stdout, /^@app\/dns \d+\.\d+\.\d+$/m);
+  assert.match(stdout, /^follows Zonemaster engine 9\.0\.1 \(zonemaster-cli 8\.0\.1\)$/m, 'the reference the findings follow');
 });
 
 test('--list-tests lists every module and test case, described in the chosen locale', async () => {

@@ -50,7 +50,9 @@ test('selecting unknown modules or test cases is reported', async () => {
   assert.ok(findings.some((f) => f.tag === 'UNKNOWN_METHOD' && f.args.testcase === 'Basic00'), 'Basic00 left with 4.6');
   assert.ok(findings.every((f) => f.testcase === 'Unspecified' || f.testcase === 'Basic02'), 'only the selected test case runs');
   assert.ok(findings.some((f) => f.tag === 'B02_NO_DELEGATION'), 'Basic02 runs without Basic01 when selected alone');
-  assert.ok(!findings.some((f) => f.tag === 'CANNOT_CONTINUE'), 'a selected run has no gate');
+  assert.ok(findings.some((f) => f.tag === 'CANNOT_CONTINUE'), 'Basic02 selected and failing stops the run, as zonemaster-cli 8.0.1 does');
+  const other = await runTests({ domain: 'example', profile: quick }, { rootHints: deadRoot, only: ['Basic/Basic01'] });
+  assert.ok(!other.some((f) => f.tag === 'CANNOT_CONTINUE'), 'without Basic02 there is no gate');
 });
 
 test('test case ids follow the reference order and naming', () => {

@@ -7,6 +7,7 @@ import type { TestCase, TestContext, TestModule } from '../framework/test-case.t
 import type { Nameserver } from '../net/nameserver.ts';
 import { reverseName } from '../net/ip-address.ts';
 import { recordsFor } from '../net/response.ts';
+import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../name-server-sets.ts';
 import { addressCategory, type AddressCategory } from '../net/special-purpose-addresses.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Address-TP';
@@ -43,18 +44,19 @@ export const address01: TestCase = {
   spec: `${specs}/address01.md`,
   tags: ['A01_ADDR_NOT_GLOBALLY_REACHABLE', 'A01_DOCUMENTATION_ADDR', 'A01_GLOBALLY_REACHABLE_ADDR', 'A01_LOCAL_USE_ADDR', 'A01_NO_GLOBALLY_REACHABLE_ADDR', 'A01_NO_NAME_SERVERS_FOUND'],
   async run({ zone }) {
-    const [glue, ns] = await Promise.all([zone.glue(), zone.ns()]);
-    const servers = [...glue, ...ns];
+    // The delegation's and the zone's own servers, as MethodsV2 finds them.
+    const [delegated, own] = await Promise.all([delegationWithAddresses(zone), zoneNsWithAddresses(zone)]);
+    const servers = [...(delegated ?? []), ...(own ?? [])].filter((item): item is Nameserver => 'address' in item);
     if (servers.length === 0) return [{ tag: 'A01_NO_NAME_SERVERS_FOUND', args: {} }];
     // Every name given for an address is listed with it.
-    const byCategory = new Map<AddressCategory, Set<string>>();
+    const byCategory = new Map<AddressCategory, Map<string, Nameserver>>();
     for (const server of servers) {
       const category = addressCategory(server.address);
-      byCategory.set(category, (byCategory.get(category) ?? new Set<string>()).add(server.toString()));
+      byCategory.set(category, (byCategory.get(category) ?? new Map<string, Nameserver>()).set(server.toString(), server));
     }
     const list = (category: AddressCategory): string | undefined => {
       const found = byCategory.get(category);
-      return found && [...found].sort().join(';');
+      return found && [...found.values()].sort(compareServers).map(String).join(';');
     };
     const messages: Message[] = [];
     const reachable = list('globally-reachable');

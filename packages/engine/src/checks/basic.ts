@@ -1,10 +1,10 @@
 // Basic: can the domain be tested at all? Test cases, tags, arguments and levels follow the reference
 // engine 9.0.1 (specifications: docs/public/specifications/tests/Basic-TP/ in zonemaster/zonemaster).
-import { Name, Rcode, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
+import { Name, Rcode, RRType } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
-import { addressesIn, displayName, nsNames, rcodeName, recordsFor, recordsOfType, responseKind } from '../net/response.ts';
+import { displayName, rcodeName, recordsFor } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Basic-TP';
 
@@ -21,95 +21,6 @@ function familyMessages(context: TestContext, server: Nameserver, rrtypes: reado
   const enabled = server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6;
   for (const rrtype of rrtypes) into.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
   return !enabled;
-}
-
-const isAuthNoError = (response: DnsMessage | undefined): response is DnsMessage => response !== undefined && response.rcode === Rcode.NOERROR && response.aa;
-
-/** An authoritative NOERROR answer with exactly one SOA for the name. */
-const hasZoneSoa = (response: DnsMessage | undefined, name: Name): boolean => isAuthNoError(response) && recordsFor(response, RRType.SOA, name, ['answer']).length === 1;
-
-/** An authoritative NOERROR answer whose NS records, at least one, are all for the name. */
-function hasZoneNs(response: DnsMessage | undefined, name: Name): boolean {
-  if (!isAuthNoError(response)) return false;
-  const all = recordsOfType(response, RRType.NS, ['answer']).length;
-  return all > 0 && all === recordsFor(response, RRType.NS, name, ['answer']).length;
-}
-
-/** What one server said on the way down to the zone (Basic01): where it stopped, and the servers it named. */
-interface Walk {
-  messages: Message[];
-  /** The enclosing zone it found and how the child looked there; none when it failed. */
-  verdict?: { parent: string; kind: 'delegation' | 'soa' | 'nxdomain' | 'cname' | 'cname-referral' | 'nodata' | 'dname'; dname?: string };
-  /** Servers of zones further down, in the order named: [zone, server]. */
-  servers: [Name, Nameserver][];
-}
-
-/** Name servers a response names for `owner` (with the section's glue, else resolved), as servers of that zone. */
-async function namedServers(context: TestContext, response: DnsMessage, owner: Name, section: 'answer' | 'authority'): Promise<[Name, Nameserver][]> {
-  const names = nsNames(response, owner, [section]);
-  const perName = await Promise.all(
-    names.map(async (nsName) => {
-      const glue = addressesIn(response, nsName, ['additional']);
-      if (glue.length > 0) return glue;
-      const lookups = await Promise.all([RRType.A, RRType.AAAA].map((type) => context.zone.recurse(nsName, type)));
-      return lookups.flatMap(({ message }) => (message?.rcode === Rcode.NOERROR ? addressesIn(message, nsName) : []));
-    }),
-  );
-  return names.flatMap((nsName, i) => perName[i].map((address): [Name, Nameserver] => [owner, context.zone.server(nsName, address)]));
-}
-
-/**
- * One server of `zoneName`, as the reference's Basic01 asks it: is it authoritative for its zone, and
- * then, label by label towards the tested zone, where does the tree end or refer elsewhere?
- */
-async function walkFrom(context: TestContext, zoneName: Name, server: Nameserver): Promise<Walk> {
-  const target = context.zone.name;
-  const messages: Message[] = [];
-  const servers: [Name, Nameserver][] = [];
-  const zoneError = (name: Name, rrtype: string): Walk => {
-    messages.push({ tag: 'B01_SERVER_ZONE_ERROR', args: { query_name: displayName(name), rrtype, ns: server.toString() } });
-    return { messages, servers };
-  };
-  if (familyMessages(context, server, ['SOA', 'NS', 'DNAME'], messages)) return { messages, servers };
-  if (!hasZoneSoa(await server.query(zoneName, RRType.SOA), zoneName)) return zoneError(zoneName, 'SOA');
-  if (!hasZoneNs(await server.query(zoneName, RRType.NS), zoneName)) return zoneError(zoneName, 'NS');
-
-  let parent = displayName(zoneName);
-  for (let depth = zoneName.labelCount + 1; depth <= target.labelCount; depth++) {
-    const name = Name.fromLabels(target.labels.slice(-depth));
-    const isTarget = depth === target.labelCount;
-    const soa = await server.query(name, RRType.SOA);
-    if (!soa) return zoneError(name, 'SOA');
-    const verdict = (kind: NonNullable<Walk['verdict']>['kind'], dname?: string): Walk => ({ messages, servers, verdict: { parent, kind, ...(dname && { dname }) } });
-    const referral = responseKind(soa) === 'referral';
-    if (hasZoneSoa(soa, name)) {
-      if (isTarget) return verdict('soa');
-      const ns = await server.query(name, RRType.NS);
-      if (!hasZoneNs(ns, name)) return zoneError(name, 'NS');
-      servers.push(...(await namedServers(context, ns!, name, 'answer')));
-      parent = displayName(name);
-      continue;
-    }
-    if (soa.rcode === Rcode.NXDOMAIN && soa.aa) return verdict('nxdomain');
-    if (referral && recordsFor(soa, RRType.NS, name, ['authority']).length > 0) {
-      if (isTarget) return verdict('delegation');
-      servers.push(...(await namedServers(context, soa, name, 'authority')));
-      return { messages, servers };
-    }
-    if (isAuthNoError(soa)) {
-      // An empty non-terminal or other name inside the zone: one label further down.
-      if (!isTarget) continue;
-      if (recordsFor(soa, RRType.CNAME, target, ['answer']).length > 0) return verdict('cname');
-      const dname = await server.query(target, RRType.DNAME);
-      const dnames = isAuthNoError(dname) ? recordsFor(dname, RRType.DNAME, target, ['answer']) : [];
-      const [only] = dnames;
-      if (dnames.length === 1 && recordIs(only, RRType.DNAME)) return verdict('dname', only.rdata.target.toString());
-      return verdict('nodata');
-    }
-    if (referral && recordsFor(soa, RRType.CNAME, target, ['answer']).length > 0) return verdict('cname-referral');
-    return zoneError(name, 'SOA');
-  }
-  return { messages, servers };
 }
 
 const nsList = (servers: Iterable<string>): string => [...new Set(servers)].sort().join(';');
@@ -138,31 +49,12 @@ export const basic01: TestCase = {
       into.set(key, byParent);
       byParent.set(parent, [...(byParent.get(parent) ?? []), server]);
     };
-    const zoneServers = new Map<string, Nameserver[]>([[Name.root.key(), zone.rootServers]]);
-    const queue: Name[] = [Name.root];
-    const queued = new Set<string>([Name.root.key()]);
-    // Zone by zone in the order found; a zone's servers (one per address) are asked at once and their
-    // results taken in order, which is what the reference's one-by-one walk gives.
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const handled = new Set<string>();
-      const servers = (zoneServers.get(next.key()) ?? []).filter((server) => !handled.has(server.address) && handled.add(server.address));
-      const walks = await Promise.all(servers.map((server) => walkFrom(context, next, server)));
-      walks.forEach((walk, i) => {
-        messages.push(...walk.messages);
-        if (walk.verdict) {
-          const { parent, kind, dname } = walk.verdict;
-          if (kind === 'dname') note(dnames, dname!, parent, servers[i].toString());
-          else note(verdicts, kind, parent, servers[i].toString());
-        }
-        for (const [zoneName, server] of walk.servers) {
-          const key = zoneName.key();
-          zoneServers.set(key, [...(zoneServers.get(key) ?? []), server]);
-          if (!queued.has(key)) {
-            queued.add(key);
-            queue.push(zoneName);
-          }
-        }
-      });
+    for (const walk of await zone.parentWalk()) {
+      messages.push(...walk.messages);
+      if (!walk.verdict) continue;
+      const { parent, kind, dname } = walk.verdict;
+      if (kind === 'dname') note(dnames, dname!, parent, walk.server.toString());
+      else note(verdicts, kind, parent, walk.server.toString());
     }
 
     const parents = new Map<string, string[]>();

@@ -10,7 +10,7 @@ import { levelRank } from '../level.ts';
 import type { Exchange } from '../net/network.ts';
 import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '../profile/profile.ts';
 import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
-import { engineVersion } from '../version.ts';
+import { engineVersion, referenceVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
 import { countSummary, exitCodeFor, toJson, toJsonLine, toTable, visible } from './output.ts';
 import { startProgress, type Progress } from './progress.ts';
@@ -159,7 +159,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const options = parseCommandLine(argv);
     switch (options.action) {
       case 'version':
-        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\n`);
+        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\nfollows Zonemaster engine ${referenceVersion.engine} (zonemaster-cli ${referenceVersion.cli})\n`);
         return 0;
       case 'list-tests':
         io.stdout(`${listTests(options.output.locale)}\n`);
