@@ -181,8 +181,11 @@ export const zone07: TestCase = {
     for (const type of [RRType.A, RRType.AAAA]) {
       const { message } = await context.zone.recurse(soa.mname, type);
       if (!message) continue;
-      if (recordsFor(message, type, soa.mname).length > 0) addresses++;
-      messages.push({ tag: recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
+      // The recursor (9.0.1) follows a CNAME out of the zone: the answer is then the target's own.
+      const asked = message.question[0]?.name ?? soa.mname;
+      if (recordsFor(message, type, soa.mname).length > 0 || recordsFor(message, type, asked).length > 0) addresses++;
+      const alias = recordsFor(message, RRType.CNAME, soa.mname).length > 0 || !asked.equals(soa.mname);
+      messages.push({ tag: alias ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
     }
     if (addresses === 0) messages.push({ tag: 'MNAME_HAS_NO_ADDRESS', args: { mname } });
     return messages;
