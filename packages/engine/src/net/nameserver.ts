@@ -1,6 +1,6 @@
 // One name server (a name at an address), as the tests see it: queries go through the run's answers
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does).
-import { ipFamily, Name, RRClass, type EdnsInput, type Message, type TransferResult } from '@app/dns';
+import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type TransferResult } from '@app/dns';
 import type { Network } from './network.ts';
 import { displayName } from './response.ts';
 
@@ -139,9 +139,11 @@ export class Nameserver {
           this.#network.answering.add(lane);
           return;
         }
-        // A plain query that got nothing says the DO variant will get nothing either.
-        this.#network.silent.add(`${this.address}:${transport}:${dnssec}`);
-        if (!dnssec) this.#network.silent.add(`${this.address}:${transport}:true`);
+        // As 9.0.1 blacklists: only a plain SOA query (no EDNS) that got nothing makes the transport
+        // silent, for every later question.
+        if (qtype !== RRType.SOA || dnssec || flags.edns) return;
+        this.#network.silent.add(`${this.address}:${transport}:false`);
+        this.#network.silent.add(`${this.address}:${transport}:true`);
       };
       const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
       if (outcome === 'skipped') return undefined;
