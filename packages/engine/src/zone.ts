@@ -5,6 +5,7 @@ import type { DsInput } from './input.ts';
 import type { Nameserver, QueryFlags } from './net/nameserver.ts';
 import type { Network } from './net/network.ts';
 import { byPresentation, displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
+import { walkToZone } from './parent-walk.ts';
 import type { Resolution, Resolver } from './resolver/resolver.ts';
 
 export interface ParentZone {
@@ -75,6 +76,23 @@ export class Zone {
     return asked && roots.every((server) => server.statistics.responses === 0) ? roots : [];
   }
 
+  /** The root servers the run starts from (the hints). */
+  get rootServers(): Nameserver[] {
+    return this.#resolver.rootServers;
+  }
+
+  /** An undelegated test with name servers given (not only DS): the parent is not asked. */
+  get hasGivenNameservers(): boolean {
+    return (this.undelegated?.nameservers.length ?? 0) > 0;
+  }
+
+  familyEnabled(family: 4 | 6): boolean {
+    return this.#network.familyEnabled(family);
+  }
+
+  /** The walk from the root to the zone (Basic01's, and the parent's servers in MethodsV2), made once. */
+  readonly parentWalk = once(() => walkToZone(this));
+
   get nameText(): string {
     return displayName(this.name);
   }
@@ -108,6 +126,19 @@ export class Zone {
     for (const response of responses) {
       const names = response ? nsNames(response, this.name) : [];
       if (names.length > 0) return names;
+    }
+    return [];
+  });
+
+  /** Address records in the first answer a parent server gives to the zone's NS query (the glue as given, not looked up). */
+  readonly glueAddresses = once(async (): Promise<{ name: Name; address: string }[]> => {
+    const parent = this.undelegated ? undefined : await this.parent();
+    for (const server of parent?.servers ?? []) {
+      const response = await server.query(this.name, RRType.NS);
+      if (!response) continue;
+      return [...response.answer, ...response.authority, ...response.additional].flatMap((rr) =>
+        recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [{ name: rr.name.toLowerCase(), address: rr.rdata.address }] : [],
+      );
     }
     return [];
   });

@@ -73,35 +73,49 @@ test('unreadable profile and hints files are bad arguments too', async () => {
   assert.equal(badIdn.code, 2);
 });
 
+// Both IP families off: the run ends at once with one CRITICAL finding outside any test case.
+const noNetwork = ['--no-ipv4', '--no-ipv6'];
+
 test('JSON output has one element per finding, with text, and the exit code follows the worst level', async () => {
-  const hints = await fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
-  const result = await capture(['A..Example', '--json', '--hints', hints, '--locale', 'fr']);
+  const result = await capture(['Example', '--json', ...noNetwork, '--locale', 'fr']);
   assert.equal(result.code, 5, 'CRITICAL gives 5');
   const findings = JSON.parse(result.stdout) as { module: string; testcase: string; tag: string; level: string; message: string }[];
-  const fault = findings.find((f) => f.tag === 'DOMAIN_NAME_ZERO_LENGTH_LABEL');
+  const fault = findings.find((f) => f.tag === 'NO_NETWORK');
   assert.ok(fault);
-  assert.equal(fault.testcase, 'Basic00');
-  assert.equal(fault.message, 'Le nom a..example contient un label vide (deux points à la suite).');
+  assert.equal(fault.testcase, 'Unspecified', 'spelled as the reference (9.0.1) spells it');
+  assert.equal(fault.message, 'IPv4 et IPv6 sont tous deux désactivés : rien ne peut être testé.');
   assert.match(result.stderr, /progress 100%/);
 });
 
+test('a name that cannot be tested is a usage error, as in the reference', async () => {
+  const result = await capture(['A..Example', '--json']);
+  assert.equal(result.code, 2);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /^dnscheck: A\.\.Example: the name has an empty label/);
+  const long = await capture([`${'a'.repeat(64)}.example`]);
+  assert.equal(long.code, 2);
+  assert.match(long.stderr, /is 64 characters long; at most 63 are allowed/);
+});
+
 test('the table shows findings at or above the chosen level', async () => {
-  const hints = await fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
-  const result = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL']);
+  const result = await capture(['example', ...noNetwork, '--level', 'CRITICAL']);
   const lines = result.stdout.trimEnd().split('\n');
   assert.match(lines[0] ?? '', /^Level\s+Message$/);
   assert.ok(lines.slice(2).every((line) => line.includes('CRITICAL')), result.stdout);
-  assert.ok(lines.some((line) => line.includes('empty label')));
+  assert.ok(lines.some((line) => line.includes('Both IPv4 and IPv6 are turned off')));
   assert.ok(!result.stdout.includes('GLOBAL_VERSION') && !result.stdout.includes('engine version'));
 });
 
 const unreachableHints = (): Promise<string> => fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
+/** A run whose root never answers, waited for one second instead of the default eight. */
+const unreachableRoot = async (): Promise<string[]> => ['example', '--hints', await unreachableHints(), '--profile', await fixture('quick.json', '{"resolver":{"defaults":{"timeout":1,"retry":1}}}')];
 
 test('--version names the engine and the DNS library', async () => {
   const { code, stdout } = await capture(['--version']);
   assert.equal(code, 0);
   assert.match(stdout, /^engine \d+\.\d+\.\d+$/m);
   assert.match(stdout, /^@app\/dns \d+\.\d+\.\d+$/m);
+  assert.match(stdout, /^follows Zonemaster engine 9\.0\.1 \(zonemaster-cli 8\.0\.1\)$/m, 'the reference the findings follow');
 });
 
 test('--list-tests lists every module and test case, described in the chosen locale', async () => {
@@ -109,9 +123,10 @@ test('--list-tests lists every module and test case, described in the chosen loc
   const swedish = await capture(['--list-tests', '--locale', 'sv']);
   assert.equal(english.code, 0);
   assert.match(english.stdout, /^Module BASIC$/m);
-  assert.match(english.stdout, /^ {2}Basic00 +The domain name is well formed$/m);
+  assert.match(english.stdout, /^ {2}Basic01 +A parent zone delegates the domain$/m);
+  assert.ok(!english.stdout.includes('Basic00'), 'the reference (9.0.1) has no Basic00');
   assert.match(swedish.stdout, /^Modul BASIC$/m);
-  assert.match(swedish.stdout, /^ {2}Basic00 +\S/m);
+  assert.match(swedish.stdout, /^ {2}Basic01 +\S/m);
   assert.notEqual(swedish.stdout, english.stdout);
   const slovenian = await capture(['--list-tests', '--locale', 'sl']);
   assert.equal(slovenian.code, 0);
@@ -130,39 +145,37 @@ test('--dump-profile prints the effective profile: the default under --profile, 
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
-  const hints = await unreachableHints();
-  const french = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL', '--locale', 'fr', '--show-module', '--show-testcase', '--elapsed', '--no-progress']);
+  const french = await capture(['example', ...noNetwork, '--level', 'CRITICAL', '--locale', 'fr', '--show-module', '--show-testcase', '--elapsed', '--no-progress']);
   const [header = '', rule = '', row = ''] = french.stdout.split('\n');
   assert.match(header, /^Secondes\s+Niveau\s+Module\s+Cas de test\s+Message$/);
   assert.match(rule, /^=+ +=+ +=+ +=+ +=+$/);
-  assert.match(row, /^\d+\.\d\d\s+CRITICAL\s+BASIC\s+Basic00\s+Le nom a\.\.example contient un label vide/);
+  assert.match(row, /^\d+\.\d\d\s+CRITICAL\s+SYSTEM\s+Unspecified\s+IPv4 et IPv6 sont tous deux désactivés/);
   assert.match(french.stdout, /^Temps écoulé : \d+\.\d\d s$/m);
   assert.equal(french.stderr, '', '--no-progress leaves stderr empty');
-  const raw = await capture(['a..example', '--hints', hints, '--level', 'CRITICAL', '--raw', '--no-progress']);
-  assert.match(raw.stdout, /^CRITICAL\s+DOMAIN_NAME_ZERO_LENGTH_LABEL domain=a\.\.example$/m);
-  const rawJson = await capture(['a..example', '--hints', hints, '--json', '--raw', '--no-progress']);
+  const raw = await capture(['example', ...noNetwork, '--level', 'CRITICAL', '--raw', '--no-progress']);
+  assert.match(raw.stdout, /^CRITICAL\s+NO_NETWORK\s*$/m);
+  const rawJson = await capture(['example', ...noNetwork, '--json', '--raw', '--no-progress']);
   assert.ok((JSON.parse(rawJson.stdout) as object[]).every((f) => !('message' in f)));
 });
 
 test('--count sums findings per level, beside the table or on stderr beside JSON', async () => {
-  const hints = await unreachableHints();
-  const table = await capture(['a..example', '--hints', hints, '--level', 'DEBUG', '--count', '--no-progress']);
+  const run = await unreachableRoot();
+  const table = await capture([...run, '--level', 'DEBUG', '--count', '--no-progress']);
   const summary = table.stdout.slice(table.stdout.indexOf('Findings per level:'));
   const rows = table.stdout.slice(0, table.stdout.indexOf('Findings per level:')).trimEnd().split('\n').slice(2);
   const critical = rows.filter((line) => line.startsWith('CRITICAL')).length;
   assert.ok(critical > 0);
   assert.match(summary, new RegExp(`^ {2}CRITICAL +${critical}$`, 'm'));
   assert.match(summary, new RegExp(`^ {2}DEBUG +${rows.filter((line) => line.startsWith('DEBUG ')).length}$`, 'm'));
-  const json = await capture(['a..example', '--hints', hints, '--json', '--count', '--no-progress', '--locale', 'da']);
+  const json = await capture([...run, '--json', '--count', '--no-progress', '--locale', 'da']);
   assert.ok(Array.isArray(JSON.parse(json.stdout)));
   assert.match(json.stderr, /^Fund pr\. niveau:/m);
 });
 
 test('on a terminal progress is one redrawn line with a bar and test cases done of total, cleared at the end', async () => {
-  const hints = await unreachableHints();
   let stderr = '';
   let stdout = '';
-  await main(['a..example', '--hints', hints], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), interactive: true });
+  await main(await unreachableRoot(), { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), interactive: true });
   assert.ok(!stderr.includes('\n'), 'no line feeds: the line is redrawn');
   const clearLine = '\r\x1b[2K';
   const frames = stderr.split(clearLine).filter(Boolean);
@@ -176,7 +189,7 @@ test('a saved run is shown again from the file alone, in another locale and leve
   const hints = await unreachableHints();
   const dir = await mkdtemp(join(tmpdir(), 'dnscheck-save-'));
   const file = join(dir, 'run.json');
-  const live = await capture(['a..example', '--hints', hints, '--json', '--level', 'DEBUG', '--save', file, '--no-progress']);
+  const live = await capture([...(await unreachableRoot()), '--json', '--level', 'DEBUG', '--save', file, '--no-progress']);
   const restored = await capture(['--restore', file, '--json', '--level', 'DEBUG']);
   assert.equal(restored.code, live.code);
   assert.deepEqual(JSON.parse(restored.stdout), JSON.parse(live.stdout));

@@ -5,9 +5,11 @@ import { isTestCaseEnabled, levelOf } from '../src/profile/profile.ts';
 
 test('the shipped default profile carries the reference tag levels and settings', () => {
   const profile = defaultProfile();
-  assert.equal(levelOf(profile, 'BASIC', 'NO_PARENT'), 'CRITICAL');
-  assert.equal(levelOf(profile, 'BASIC', 'HAS_NAMESERVERS'), 'INFO');
-  assert.equal(levelOf(profile, 'BASIC', 'NS_FAILED'), 'ERROR');
+  assert.equal(levelOf(profile, 'BASIC', 'B02_NO_WORKING_NS'), 'CRITICAL');
+  assert.equal(levelOf(profile, 'BASIC', 'B02_AUTH_RESPONSE_SOA'), 'INFO');
+  assert.equal(levelOf(profile, 'BASIC', 'B01_PARENT_UNDETERMINED'), 'WARNING');
+  assert.equal(levelOf(profile, 'ADDRESS', 'A01_DOCUMENTATION_ADDR'), 'ERROR');
+  assert.equal(levelOf(profile, 'BASIC', 'HAS_NAMESERVERS'), 'DEBUG', '4.6 tags that 9.0.1 dropped are gone from the table');
   assert.equal(levelOf(profile, 'SYSTEM', 'CANNOT_CONTINUE'), 'CRITICAL');
   assert.equal(levelOf(profile, 'BASIC', 'NOT_A_TAG_ANYWHERE'), 'DEBUG', 'unlisted tags are DEBUG');
   assert.deepEqual(profile.net, { ipv4: true, ipv6: true });
@@ -30,13 +32,14 @@ test('a loaded profile overlays settings key by key and replaces test_levels and
   assert.equal(profile.resolver.defaults.timeout, 2);
   assert.equal(profile.resolver.defaults.retry, 2);
   assert.equal(levelOf(profile, 'BASIC', 'NS_FAILED'), 'WARNING');
-  assert.equal(levelOf(profile, 'BASIC', 'NO_PARENT'), 'DEBUG', 'test_levels replaces the whole table, as in the reference');
+  assert.equal(levelOf(profile, 'BASIC', 'B02_NO_WORKING_NS'), 'DEBUG', 'test_levels replaces the whole table, as in the reference');
   assert.equal(profile.test_cases_vars.zone02?.SOA_REFRESH_MINIMUM_VALUE, 7200);
   assert.equal(profile.test_cases_vars.zone05?.SOA_EXPIRE_MINIMUM_VALUE, 604800);
   assert.equal(isTestCaseEnabled(profile, 'Zone01'), true);
   assert.equal(isTestCaseEnabled(profile, 'Basic03'), false);
-  assert.equal(isTestCaseEnabled(profile, 'Basic02'), true, 'basic00-02 always run');
-  assert.equal(levelOf(defaultProfile(), 'BASIC', 'NO_PARENT'), 'CRITICAL', 'the default is not changed by loading');
+  assert.equal(isTestCaseEnabled(profile, 'Basic02'), false, 'as in 9.0.1, Basic01 and 02 run only when test_cases lists them');
+  assert.equal(isTestCaseEnabled(defaultProfile(), 'Basic01'), true);
+  assert.equal(levelOf(defaultProfile(), 'BASIC', 'B02_NO_WORKING_NS'), 'CRITICAL', 'the default is not changed by loading');
 });
 
 test('a profile can be laid over another base', () => {

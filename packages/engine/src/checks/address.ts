@@ -1,13 +1,14 @@
 // Address: the name servers' addresses themselves — outside special-purpose ranges, with reverse DNS
-// that points back to the name server. Tags and levels follow the reference engine 4.6
+// that points back to the name server. Tags, arguments and levels follow the reference engine 9.0.1
 // (specifications: docs/public/specifications/tests/Address-TP/ in zonemaster/zonemaster).
 import { Rcode, RRType, recordIs, type Message as DnsMessage, type Name } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
-import { reverseName, shortPrefix } from '../net/ip-address.ts';
-import { displayName, recordsFor } from '../net/response.ts';
-import { specialPurposeBlock } from '../net/special-purpose-addresses.ts';
+import { reverseName } from '../net/ip-address.ts';
+import { recordsFor } from '../net/response.ts';
+import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../methods-v2.ts';
+import { addressCategory, type AddressCategory } from '../net/special-purpose-addresses.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Address-TP';
 
@@ -37,19 +38,38 @@ async function lookUpPtr(context: TestContext, address: string): Promise<{ respo
   return { response, name };
 }
 
+/** Address01: every name server address is judged by the special-purpose registry; at least one must be globally reachable. */
 export const address01: TestCase = {
   id: 'Address01',
   spec: `${specs}/address01.md`,
-  tags: ['NAMESERVER_IP_PRIVATE_NETWORK', 'NO_IP_PRIVATE_NETWORK'],
-  async run(context) {
-    const servers = await delegationThenZone(context);
-    const messages: Message[] = servers.flatMap((server) => {
-      const block = specialPurposeBlock(server.address);
-      return block
-        ? [{ tag: 'NAMESERVER_IP_PRIVATE_NETWORK', args: { nsname: server.nameText, ns_ip: server.address, prefix: shortPrefix(block.prefix), name: block.name, reference: block.reference } }]
-        : [];
-    });
-    if (servers.length > 0 && messages.length === 0) messages.push({ tag: 'NO_IP_PRIVATE_NETWORK', args: {} });
+  tags: ['A01_ADDR_NOT_GLOBALLY_REACHABLE', 'A01_DOCUMENTATION_ADDR', 'A01_GLOBALLY_REACHABLE_ADDR', 'A01_LOCAL_USE_ADDR', 'A01_NO_GLOBALLY_REACHABLE_ADDR', 'A01_NO_NAME_SERVERS_FOUND'],
+  async run({ zone }) {
+    // The delegation's and the zone's own servers, as MethodsV2 finds them.
+    const [delegated, own] = await Promise.all([delegationWithAddresses(zone), zoneNsWithAddresses(zone)]);
+    const servers = [...(delegated ?? []), ...(own ?? [])].filter((item): item is Nameserver => 'address' in item);
+    if (servers.length === 0) return [{ tag: 'A01_NO_NAME_SERVERS_FOUND', args: {} }];
+    // Every name given for an address is listed with it.
+    const byCategory = new Map<AddressCategory, Map<string, Nameserver>>();
+    for (const server of servers) {
+      const category = addressCategory(server.address);
+      byCategory.set(category, (byCategory.get(category) ?? new Map<string, Nameserver>()).set(server.toString(), server));
+    }
+    const list = (category: AddressCategory): string | undefined => {
+      const found = byCategory.get(category);
+      return found && [...found.values()].sort(compareServers).map(String).join(';');
+    };
+    const messages: Message[] = [];
+    const reachable = list('globally-reachable');
+    messages.push(reachable ? { tag: 'A01_GLOBALLY_REACHABLE_ADDR', args: { ns_list: reachable } } : { tag: 'A01_NO_GLOBALLY_REACHABLE_ADDR', args: {} });
+    const others = [
+      ['documentation', 'A01_DOCUMENTATION_ADDR'],
+      ['local-use', 'A01_LOCAL_USE_ADDR'],
+      ['not-globally-reachable', 'A01_ADDR_NOT_GLOBALLY_REACHABLE'],
+    ] as const;
+    for (const [category, tag] of others) {
+      const nsList = list(category);
+      if (nsList) messages.push({ tag, args: { ns_list: nsList } });
+    }
     return messages;
   },
 };
@@ -64,7 +84,7 @@ export const address02: TestCase = {
     const messages: Message[] = [];
     servers.forEach((server, i) => {
       const { response, name } = lookups[i];
-      if (!response) messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: displayName(name) } });
+      if (!response) messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: name.toString() } });
       else if (response.rcode !== Rcode.NOERROR || !response.answer.some((rr) => rr.type === RRType.PTR)) {
         messages.push({ tag: 'NAMESERVER_IP_WITHOUT_REVERSE', args: { nsname: server.nameText, ns_ip: server.address } });
       }
@@ -88,7 +108,7 @@ export const address03: TestCase = {
     servers.forEach((server, i) => {
       const { response, name } = lookups[i];
       if (!response) {
-        messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: displayName(name) } });
+        messages.push({ tag: 'NO_RESPONSE_PTR_QUERY', args: { domain: name.toString() } });
         return;
       }
       const ptrs = recordsFor(response, RRType.PTR, name).flatMap((rr) => (recordIs(rr, RRType.PTR) ? [rr.rdata.target] : []));
@@ -103,4 +123,6 @@ export const address03: TestCase = {
   },
 };
 
-export const address: TestModule = { name: 'ADDRESS', testCases: [address01, address02, address03] };
+// In order, as the reference runs them: Address01's questions (a server's own address, asked of it)
+// are answered before Address02's parent lookup may find that server silent.
+export const address: TestModule = { name: 'ADDRESS', inOrder: true, testCases: [address01, address02, address03] };

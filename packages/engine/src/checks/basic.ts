@@ -1,116 +1,154 @@
-// Basic: can the domain be tested at all? Tags and levels follow the reference engine 4.6
-// (specifications: docs/public/specifications/tests/Basic-TP/ in zonemaster/zonemaster).
-import { Name, RRType } from '@app/dns';
+// Basic: can the domain be tested at all? Test cases, tags, arguments and levels follow the reference
+// engine 9.0.1 (specifications: docs/public/specifications/tests/Basic-TP/ in zonemaster/zonemaster).
+import { Name, Rcode, RRType } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver.ts';
-import { displayName, nsNames, rcodeName, recordsFor } from '../net/response.ts';
+import { displayName, rcodeName, recordsFor } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Basic-TP';
-const maxLabelLength = 63;
-// With the final dot, as the reference counts.
-const maxNameLength = 254;
-const nameFaults = new Set(['DOMAIN_NAME_LABEL_TOO_LONG', 'DOMAIN_NAME_ZERO_LENGTH_LABEL', 'DOMAIN_NAME_TOO_LONG']);
 
-function nameIsUsable({ earlier }: TestContext): { run: true } | { run: false } {
-  return earlier.some((f) => f.module === 'BASIC' && nameFaults.has(f.tag)) ? { run: false } : { run: true };
+const ran = (context: TestContext, id: string): boolean => context.earlier.some((f) => f.testcase === id);
+const found = (context: TestContext, tag: string): boolean => context.earlier.some((f) => f.module === 'BASIC' && f.tag === tag);
+
+/** As the reference's Basic module: Basic02 and 03 only run once Basic01 (when it ran) found the zone. */
+function childFound(context: TestContext): { run: true } | { run: false } {
+  return !ran(context, 'Basic01') || found(context, 'B01_CHILD_FOUND') ? { run: true } : { run: false };
 }
 
-/** Basic02 and 03 learn nothing from a delegation when the root could not be reached (given servers still work). */
-function delegationKnowable(context: TestContext): { run: true } | { run: false } {
-  const rootLost = context.earlier.some((f) => f.tag === 'ROOT_SERVERS_UNREACHABLE') && context.zone.undelegated === undefined;
-  return rootLost ? { run: false } : nameIsUsable(context);
-}
-
-/** The IPV4_/IPV6_ENABLED or _DISABLED message for a server; true when the family is off. */
-function familyMessage(context: TestContext, server: Nameserver, rrtype: string, into: Message[]): boolean {
+/** The IPV4_/IPV6_ENABLED or _DISABLED messages for a server, one per query type; true when its family is off. */
+function familyMessages(context: TestContext, server: Nameserver, rrtypes: readonly string[], into: Message[]): boolean {
   const enabled = server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6;
-  into.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
+  for (const rrtype of rrtypes) into.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
   return !enabled;
 }
 
-/** Basic00 (reference 4.6): label and name lengths, and no empty labels. */
-export const basic00: TestCase = {
-  id: 'Basic00',
-  spec: `${specs}/basic00.md`,
-  tags: ['DOMAIN_NAME_LABEL_TOO_LONG', 'DOMAIN_NAME_ZERO_LENGTH_LABEL', 'DOMAIN_NAME_TOO_LONG'],
-  run(context) {
-    const messages: Message[] = [];
-    const domain = context.domain;
-    const labels = domain === '.' ? [] : domain.replace(/\.$/, '').split('.');
-    for (const label of labels) {
-      if (label.length > maxLabelLength) {
-        messages.push({ tag: 'DOMAIN_NAME_LABEL_TOO_LONG', args: { domain, label, dlength: label.length, max: maxLabelLength } });
-      } else if (label.length === 0) {
-        messages.push({ tag: 'DOMAIN_NAME_ZERO_LENGTH_LABEL', args: { domain } });
-      }
-    }
-    const fqdn = `${labels.join('.')}.`;
-    if (fqdn.length > maxNameLength) messages.push({ tag: 'DOMAIN_NAME_TOO_LONG', args: { fqdn, fqdnlength: fqdn.length, max: maxNameLength } });
-    return Promise.resolve(messages);
-  },
-};
+const nsList = (servers: Iterable<string>): string => [...new Set(servers)].sort().join(';');
 
-/** Basic01: a parent zone is found for the domain. */
+/** Basic01: the parent zone is found, and in it a delegation of the domain (or the domain's own SOA). */
 export const basic01: TestCase = {
   id: 'Basic01',
   spec: `${specs}/basic01.md`,
-  after: ['Basic00'],
-  tags: ['HAS_PARENT', 'NO_PARENT', 'ROOT_SERVERS_UNREACHABLE'],
-  precondition: nameIsUsable,
-  async run({ zone }) {
-    const parent = await zone.parent();
-    // Not the zone's fault: say what is really wrong, and spare the reader Basic02's verdict on the delegation.
-    const roots = zone.unreachableRoot();
-    if (roots.length > 0) return [{ tag: 'ROOT_SERVERS_UNREACHABLE', args: { ns_list: roots.map(String).join(';') } }];
-    return parent
-      ? [{ tag: 'HAS_PARENT', args: { zone: zone.nameText, pname: displayName(parent.name) } }]
-      : [{ tag: 'NO_PARENT', args: { zone: zone.nameText } }];
-  },
-};
-
-/** Basic02: the delegated name servers answer an NS query for the zone. */
-export const basic02: TestCase = {
-  id: 'Basic02',
-  spec: `${specs}/basic02.md`,
-  after: ['Basic00', 'Basic01'],
-  tags: ['NO_GLUE_PREVENTS_NAMESERVER_TESTS', 'NS_NO_RESPONSE', 'HAS_NAMESERVERS', 'NS_FAILED', 'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED'],
-  precondition: delegationKnowable,
+  tags: [
+    'B01_CHILD_FOUND', 'B01_CHILD_IS_ALIAS', 'B01_INCONSISTENT_ALIAS', 'B01_INCONSISTENT_DELEGATION', 'B01_NO_CHILD', 'B01_PARENT_DISREGARDED',
+    'B01_PARENT_FOUND', 'B01_PARENT_NOT_FOUND', 'B01_PARENT_UNDETERMINED', 'B01_ROOT_HAS_NO_PARENT', 'B01_SERVER_ZONE_ERROR',
+    'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED', 'ROOT_SERVERS_UNREACHABLE',
+  ],
   async run(context) {
     const { zone } = context;
-    const servers = await zone.glue();
+    const domain = zone.nameText;
+    if (zone.name.isRoot) return [{ tag: 'B01_CHILD_FOUND', args: { domain } }, { tag: 'B01_ROOT_HAS_NO_PARENT', args: {} }];
+    if (zone.hasGivenNameservers) return [{ tag: 'B01_CHILD_FOUND', args: { domain } }, { tag: 'B01_PARENT_DISREGARDED', args: {} }];
+
     const messages: Message[] = [];
-    if (servers.length === 0) messages.push({ tag: 'NO_GLUE_PREVENTS_NAMESERVER_TESTS', args: {} });
-    // In parallel; a server of a family that is off is not asked (its query gives undefined at once).
-    const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.NS)));
-    servers.forEach((server, i) => {
-      if (familyMessage(context, server, 'NS', messages)) return;
-      const response = responses[i];
-      if (!response) {
-        messages.push({ tag: 'NS_NO_RESPONSE', args: { ns: server.toString() } });
-        return;
+    // Per enclosing zone found, the servers that said so, by what the child looked like there.
+    const verdicts = new Map<string, Map<string, string[]>>();
+    const dnames = new Map<string, Map<string, string[]>>();
+    const note = (into: Map<string, Map<string, string[]>>, key: string, parent: string, server: string): void => {
+      const byParent = into.get(key) ?? new Map<string, string[]>();
+      into.set(key, byParent);
+      byParent.set(parent, [...(byParent.get(parent) ?? []), server]);
+    };
+    for (const walk of await zone.parentWalk()) {
+      messages.push(...walk.messages);
+      if (!walk.verdict) continue;
+      const { parent, kind, dname } = walk.verdict;
+      if (kind === 'dname') note(dnames, dname!, parent, walk.server.toString());
+      else note(verdicts, kind, parent, walk.server.toString());
+    }
+
+    const parents = new Map<string, string[]>();
+    for (const byParent of [...verdicts.values(), ...dnames.values()]) {
+      for (const [parent, servers] of byParent) parents.set(parent, [...(parents.get(parent) ?? []), ...servers]);
+    }
+    for (const [parent, servers] of parents) messages.push({ tag: 'B01_PARENT_FOUND', args: { domain: parent, ns_list: nsList(servers) } });
+    if (parents.size > 1) messages.push({ tag: 'B01_PARENT_UNDETERMINED', args: { ns_list: nsList([...parents.values()].flat()) } });
+    if (parents.size === 0) messages.push({ tag: 'B01_PARENT_NOT_FOUND', args: {} });
+
+    if (verdicts.has('delegation') || verdicts.has('soa')) {
+      messages.push({ tag: 'B01_CHILD_FOUND', args: { domain } });
+      const other = [verdicts.get('nxdomain'), verdicts.get('cname'), verdicts.get('cname-referral'), ...dnames.values(), verdicts.get('nodata')].filter((m) => m !== undefined);
+      for (const parent of new Set(other.flatMap((byParent) => [...byParent.keys()]))) {
+        messages.push({ tag: 'B01_INCONSISTENT_DELEGATION', args: { domain_parent: parent, domain_child: domain, ns_list: nsList(other.flatMap((byParent) => byParent.get(parent) ?? [])) } });
       }
-      const names = nsNames(response, zone.name);
-      messages.push(
-        names.length > 0
-          ? { tag: 'HAS_NAMESERVERS', args: { nsnlist: names.map((n) => n.toString()).join(','), ns: server.toString() } }
-          : { tag: 'NS_FAILED', args: { ns: server.toString(), rcode: rcodeName(response.rcode) } },
-      );
-    });
+    } else {
+      messages.push({ tag: 'B01_NO_CHILD', args: { domain_child: domain, domain_super: displayName(zone.name.parent()!) } });
+    }
+    for (const [target, byParent] of dnames) {
+      messages.push({ tag: 'B01_CHILD_IS_ALIAS', args: { domain_child: domain, domain_target: target, ns_list: nsList([...byParent.values()].flat()) } });
+    }
+    if (dnames.size > 1) messages.push({ tag: 'B01_INCONSISTENT_ALIAS', args: { domain } });
+    // Not the zone's fault (our own finding): the network cannot reach the root at all.
+    const roots = zone.unreachableRoot();
+    if (roots.length > 0) messages.push({ tag: 'ROOT_SERVERS_UNREACHABLE', args: { ns_list: roots.map(String).join(';') } });
     return messages;
   },
 };
 
-/** Basic03: only when no server gave the NS set, does any server answer A for www in the zone? */
+/** Basic02: the delegated name servers give an authoritative SOA answer for the zone. */
+export const basic02: TestCase = {
+  id: 'Basic02',
+  spec: `${specs}/basic02.md`,
+  after: ['Basic01'],
+  tags: [
+    'B02_AUTH_RESPONSE_SOA', 'B02_NO_DELEGATION', 'B02_NO_WORKING_NS', 'B02_NS_BROKEN', 'B02_NS_NOT_AUTH', 'B02_NS_NO_IP_ADDR', 'B02_NS_NO_RESPONSE',
+    'B02_UNEXPECTED_RCODE', 'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED',
+  ],
+  precondition: childFound,
+  async run(context) {
+    const { zone } = context;
+    const domain = zone.nameText;
+    const names = await zone.glueNames();
+    if (names.length === 0) return [{ tag: 'B02_NO_DELEGATION', args: { domain } }];
+    const messages: Message[] = [];
+    const servers = [...(await zone.glue())];
+    // When no name resolves, the addresses the parent gave with the delegation are asked instead;
+    // a name without any is reported (only then).
+    const unaddressed: string[] = [];
+    if (servers.length === 0) {
+      const glue = await zone.glueAddresses();
+      for (const nsName of names) {
+        const given = glue.filter((rr) => rr.name.equals(nsName));
+        if (given.length === 0) unaddressed.push(displayName(nsName));
+        servers.push(...given.map((rr) => zone.server(nsName, rr.address)));
+      }
+    }
+    const enabled = servers.filter((server) => !familyMessages(context, server, ['SOA'], messages));
+    const responses = await Promise.all(enabled.map((server) => server.query(zone.name, RRType.SOA)));
+    const verdicts = { auth: new Set<string>(), broken: new Set<string>(), notAuth: new Set<string>(), silent: new Set<string>() };
+    const rcodes = new Map<string, string>();
+    enabled.forEach((server, i) => {
+      const response = responses[i];
+      const ns = server.toString();
+      if (!response) verdicts.silent.add(ns);
+      else if (response.rcode !== Rcode.NOERROR) rcodes.set(ns, rcodeName(response.rcode));
+      else if (!response.aa) verdicts.notAuth.add(ns);
+      else if (recordsFor(response, RRType.SOA, zone.name, ['answer']).length > 0) verdicts.auth.add(ns);
+      else verdicts.broken.add(ns);
+    });
+    if (verdicts.auth.size > 0) {
+      messages.push({ tag: 'B02_AUTH_RESPONSE_SOA', args: { domain, ns_list: nsList(verdicts.auth) } });
+      return messages;
+    }
+    messages.push({ tag: 'B02_NO_WORKING_NS', args: { domain } });
+    for (const ns of verdicts.broken) messages.push({ tag: 'B02_NS_BROKEN', args: { ns } });
+    for (const ns of verdicts.notAuth) messages.push({ tag: 'B02_NS_NOT_AUTH', args: { ns } });
+    for (const nsname of unaddressed) messages.push({ tag: 'B02_NS_NO_IP_ADDR', args: { nsname } });
+    for (const ns of verdicts.silent) messages.push({ tag: 'B02_NS_NO_RESPONSE', args: { ns } });
+    for (const [ns, rcode] of rcodes) messages.push({ tag: 'B02_UNEXPECTED_RCODE', args: { rcode, ns } });
+    return messages;
+  },
+};
+
+/** Basic03: only when no server gave an authoritative SOA, does any server answer A for www in the zone? */
 export const basic03: TestCase = {
   id: 'Basic03',
   spec: `${specs}/basic03.md`,
-  after: ['Basic00', 'Basic01', 'Basic02'],
+  after: ['Basic01', 'Basic02'],
   tags: ['HAS_A_RECORDS', 'NO_A_RECORDS', 'A_QUERY_NO_RESPONSES', 'HAS_NAMESERVER_NO_WWW_A_TEST', 'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED'],
   precondition(context) {
-    if (!delegationKnowable(context).run) return { run: false };
-    const working = context.earlier.some((f) => f.module === 'BASIC' && f.tag === 'HAS_NAMESERVERS');
-    if (!working) return { run: true };
+    if (!childFound(context).run) return { run: false };
+    if (!found(context, 'B02_AUTH_RESPONSE_SOA')) return { run: true };
     return { run: false, instead: { tag: 'HAS_NAMESERVER_NO_WWW_A_TEST', args: { zname: context.zone.nameText } } };
   },
   async run(context) {
@@ -122,7 +160,7 @@ export const basic03: TestCase = {
     const responses = await Promise.all(servers.map((server) => server.query(www, RRType.A)));
     let answered = 0;
     servers.forEach((server, i) => {
-      if (familyMessage(context, server, 'A', messages)) return;
+      if (familyMessages(context, server, ['A'], messages)) return;
       const response = responses[i];
       if (!response) return;
       answered++;
@@ -134,4 +172,4 @@ export const basic03: TestCase = {
   },
 };
 
-export const basic: TestModule = { name: 'BASIC', testCases: [basic00, basic01, basic02, basic03] };
+export const basic: TestModule = { name: 'BASIC', testCases: [basic01, basic02, basic03] };

@@ -24,7 +24,7 @@ What to test
   --profile file      a profile in the reference JSON format, merged over the default one
   --hints file        root hints (a zone file of the root's NS and addresses) instead of IANA's
   --no-ipv4, --no-ipv6  send nothing over that IP version
-  --test M[/TestCase] run only this module or test case, without the Basic gate; repeatable
+  --test M[/TestCase] run only this module or test case; repeatable
   --stop-level LEVEL  stop the run at the first finding at LEVEL or above
 
 What to show

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { dnsVersion, domainToAscii } from '@app/dns';
 import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
+import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { modules, selectTestCases } from '../framework/registry.ts';
 import { runTests } from '../framework/run-tests.ts';
@@ -9,7 +10,7 @@ import { levelRank } from '../level.ts';
 import type { Exchange } from '../net/network.ts';
 import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '../profile/profile.ts';
 import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
-import { engineVersion } from '../version.ts';
+import { engineVersion, referenceVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
 import { nagiosLine, nagiosStates, nagiosState, nagiosUnknown } from './nagios.ts';
 import { countSummary, exitCodeFor, toJson, toJsonLine, toJsonRun, toTable, visible } from './output.ts';
@@ -34,11 +35,15 @@ async function readInputFile(path: string, what: string): Promise<string> {
 }
 
 function asciiDomain(domain: string): string {
+  let ascii: string;
   try {
-    return domainToAscii(domain).toLowerCase();
+    ascii = domainToAscii(domain).toLowerCase();
   } catch (error) {
     throw new UsageError(`${domain}: ${(error as Error).message}`);
   }
+  const fault = domainNameFault(ascii);
+  if (fault) throw new UsageError(`${domain}: ${fault}`);
+  return ascii;
 }
 
 /** The profile the run uses: the default, under --profile, with --no-ipv4/--no-ipv6 applied. */
@@ -169,7 +174,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const options = parseCommandLine(argv);
     switch (options.action) {
       case 'version':
-        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\n`);
+        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\nfollows Zonemaster engine ${referenceVersion.engine} (zonemaster-cli ${referenceVersion.cli})\n`);
         return 0;
       case 'list-tests':
         io.stdout(`${listTests(options.output.locale)}\n`);

@@ -1,6 +1,7 @@
 // One test run: the zone is set up, Basic runs, and unless the domain has no delegation or no working
 // name server (where the reference stops too) every other test case runs at the same time.
 import { Name } from '@app/dns';
+import { DomainNameError, domainNameFault } from '../domain-name-fault.ts';
 import type { Finding, Message } from '../finding.ts';
 import type { TestInput } from '../input.ts';
 import { Network, type Exchange, type Sending } from '../net/network.ts';
@@ -20,7 +21,7 @@ export interface RunOptions {
   /** The share of test cases done; `detail` counts them. */
   onProgress?: (percent: number, detail?: { done: number; total: number }) => void;
   signal?: AbortSignal;
-  /** 'Module' or 'Module/TestCase'; when given, only these run, without the Basic gate. */
+  /** 'Module' or 'Module/TestCase'; when given, only these run (the Basic gate only when Basic02 is among them). */
   only?: string[];
   /** Caps on queries in flight, for the run and per server address. */
   maxInFlight?: number;
@@ -33,20 +34,24 @@ export interface RunOptions {
   onSend?: (sending: Sending) => void;
 }
 
-const systemTestCase = 'UNSPECIFIED';
+// The reference's name for findings made outside any test case.
+const systemTestCase = 'Unspecified';
 
 function normalizeDomain(domain: string): string {
   const lower = domain.trim().toLowerCase();
   return lower === '.' || lower === '' ? '.' : lower.replace(/\.$/, '');
 }
 
-/** Basic's verdict: a delegation exists and at least one of its servers gave the NS set. */
+/** Basic's verdict: a delegation exists and a server answered SOA with authority. */
 function canContinue(findings: readonly Finding[]): boolean {
   const basic = new Set(findings.filter((f) => f.module === 'BASIC').map((f) => f.tag));
-  return basic.has('HAS_NAMESERVERS') && !basic.has('NO_GLUE_PREVENTS_NAMESERVER_TESTS');
+  return basic.has('B02_AUTH_RESPONSE_SOA') && !basic.has('B02_NO_DELEGATION');
 }
 
+/** Rejects with a DomainNameError when the name cannot be tested at all (an empty or overlong label, say). */
 export function runTests(input: TestInput, options: RunOptions = {}): Promise<Finding[]> {
+  const fault = domainNameFault(normalizeDomain(input.domain));
+  if (fault) return Promise.reject(new DomainNameError(`${input.domain}: ${fault}`));
   return runPlan(input, selectTestCases(options.only ?? []), options);
 }
 
@@ -117,7 +122,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
       : input.dsInfo?.length ? { nameservers: [], ds: input.dsInfo } : undefined;
     zone = new Zone(Name.fromString(domain), resolver, network, undelegated);
   } catch {
-    // A name the wire cannot carry: Basic00 says why, and nothing else can run.
+    // A name the wire cannot carry (callers reject it first, as the reference's does): nothing can run.
   }
 
   for (const { tag, nsname } of (await zone?.unaddressedNameservers()) ?? []) {
@@ -128,7 +133,9 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   // (the gate), and the test cases it names in `after`. Findings are collected per test case and
   // laid out in plan order at the end, so the output never depends on timing.
   const basicIds = plan.filter((p) => p.module.name === 'BASIC').map((p) => p.testCase.id);
-  const gated = basicIds.length > 0 && only.length === 0;
+  // As 9.0.1 (with zonemaster-cli 8.0.1, whose --test only narrows the test cases run): the run
+  // stops after Basic whenever Basic02 runs and finds no working name server.
+  const gated = plan.some((p) => p.testCase.id === 'Basic02' && (p.explicit || isTestCaseEnabled(profile, 'Basic02')));
   const produced = new Map<string, Promise<Finding[]>>();
   const planned = Promise.withResolvers<void>();
   const runEntry = async ({ module, testCase, explicit }: PlannedTestCase): Promise<Finding[]> => {
@@ -158,7 +165,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
         own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: `${testCase.id} emitted ${message.tag}, a tag it does not declare` } }));
       }
     };
-    const precondition = zone || testCase.id === 'Basic00' ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
+    const precondition = zone ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };
     if (!precondition.run) {
       // The reference reports this outside any test case.
       if ('instead' in precondition && precondition.instead) record(module.name, systemTestCase, precondition.instead);

@@ -20,7 +20,7 @@ export interface Profile {
   no_network: boolean;
   resolver: { defaults: ResolverDefaults };
   asn_db: { style: string; sources: Record<string, string[]> };
-  /** Lower-case test case ids run when a whole module runs (basic00–02 always run). */
+  /** Lower-case test case ids run when a whole module runs (as in the reference, none is run regardless). */
   test_cases: string[];
   test_cases_vars: Record<string, Record<string, number>>;
   /** MODULE → TAG → level; a tag not listed is DEBUG. */
@@ -158,10 +158,7 @@ export function isOwnTag(module: string, tag: string): boolean {
   return ownLevels[module]?.[tag] !== undefined;
 }
 
-// The reference always runs these, whatever test_cases says: they decide whether the domain can be tested.
-const mandatory = new Set(['basic00', 'basic01', 'basic02']);
-
 export function isTestCaseEnabled(profile: Profile, testcase: string): boolean {
   const id = testcase.toLowerCase();
-  return mandatory.has(id) || profile.test_cases.includes(id);
+  return profile.test_cases.includes(id);
 }

@@ -5,6 +5,8 @@ import { Name, Rcode, RRType, recordIs, type Message } from '@app/dns';
 import type { Nameserver } from '../net/nameserver.ts';
 import type { Network } from '../net/network.ts';
 import { addressesIn, byPresentation, byText, nsNames, responseKind } from '../net/response.ts';
+import type { Message as Note } from '../finding.ts';
+import { followCname, lookupKey, needsFollowing, newChainState, type ChainState } from './cname-following.ts';
 import type { RootHint } from './root-hints.ts';
 
 /** One zone on the way down: its name and the servers a referral (or the hints) gave for it. */
@@ -22,6 +24,8 @@ export interface Resolution {
   trace: TraceStep[];
   /** The name the final answer is for, after following CNAMEs. */
   canonical: Name;
+  /** What following a CNAME found (the reference's SYSTEM CNAME_* tags), for `recurseWithinZone`. */
+  notes?: Note[];
 }
 
 /** Servers of a zone: ones with known addresses, then names still to be resolved. */
@@ -96,17 +100,28 @@ export class Resolver {
   }
 
   /**
-   * Like `recurse`, but a CNAME that leads out of the answering zone is not followed: the answer is the
-   * one the zone holding `name` gives, as the reference's recursor returns it.
+   * The reference's recursor (9.0.1): like `recurse`, but a CNAME answer is followed the reference's
+   * way (`cname-following.ts`), and its verdicts are kept as `notes`.
    */
   recurseWithinZone(name: Name, type: number): Promise<Resolution> {
     const key = `${name.key()}|${type}|within-zone`;
-    let pending = this.#cache.get(key);
-    if (!pending) {
-      pending = this.#descend(name, type, [{ zone: Name.root, servers: this.rootServers }], key, 0);
-      this.#cache.set(key, pending);
-    }
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
+    const state = newChainState();
+    const pending = this.#recursor(name, type, state).then((resolution): Resolution => (state.notes.length > 0 ? { ...resolution, notes: state.notes } : resolution));
+    this.#cache.set(key, pending);
     return pending;
+  }
+
+  async #recursor(name: Name, type: number, state: ChainState): Promise<Resolution> {
+    const key = lookupKey(name, type);
+    if (state.inProgress.has(key)) return { trace: [], canonical: name };
+    state.inProgress.add(key);
+    const resolution = await this.#descend(name, type, [{ zone: Name.root, servers: this.rootServers }], `${key}|within-zone`, 0);
+    const { message } = resolution;
+    if (!message || responseKind(message) !== 'answer' || !needsFollowing(message, name, type)) return resolution;
+    const followed = await followCname(name, type, message, state, (target, targetType, sameState) => this.#recursor(target, targetType, sameState));
+    return { ...(followed.message && { message: followed.message }), trace: resolution.trace, canonical: followed.canonical };
   }
 
   /** Addresses of a host name, IPv4 and IPv6, sorted; empty when it does not resolve. */
