@@ -35,12 +35,10 @@ export function ours(lab: Lab, domain: string, ...extra: string[]): Promise<Find
 }
 
 /**
- * Modules that follow today's reference, Zonemaster engine 9.0.1 (zonemaster-cli 8.0.1). Their lab
- * tests compare with its findings as recorded in test/reference-findings/, so CI needs no oracle.
- * The other modules still follow Debian 12's engine 4.6.2, run live, until they are moved.
+ * The reference is Zonemaster engine 9.0.1 (zonemaster-cli 8.0.1). The lab tests compare with its
+ * findings as recorded in test/reference-findings/, so CI needs no oracle; LAB_RECORD_REFERENCE
+ * records them (packages/lab/README.md, "The reference engine").
  */
-const followToday = new Set<string>(['address', 'basic', 'connectivity', 'consistency', 'delegation', 'dnssec', 'nameserver', 'syntax', 'zone']);
-
 export const recordingsDir = resolve(import.meta.dirname, '../reference-findings');
 // LAB_RECORD_REFERENCE=1 records every run anew; =missing only those not recorded yet.
 const recordMode = process.env.LAB_RECORD_REFERENCE;
@@ -70,9 +68,7 @@ async function recordedReference(lab: Lab, domain: string, modules: string[], ex
 
 /** The reference on `domain` at INFO, limited to the given modules ('basic', 'delegation', ...). */
 export function reference(lab: Lab, domain: string, modules: string[], ...extra: string[]): Promise<Finding[]> {
-  if (modules.every((m) => followToday.has(m.toLowerCase()))) return recordedReference(lab, domain, modules, extra);
-  const tests = modules.flatMap((m) => ['--test', m]);
-  return findingsFrom(lab, 'zonemaster-cli', ['--hints', lab.hintsPath, '--json', '--show-testcase', '--no-progress', '--level', 'INFO', ...tests, ...extra, strip(domain)]);
+  return recordedReference(lab, domain, modules, extra);
 }
 
 const levelsFromInfo = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
