@@ -1,6 +1,6 @@
 // The `lab` profile: every lab address is in a documentation range (RFC 5737, RFC 3849), so under the default
 // profile every report of a lab domain leads with ADDRESS01 errors that say nothing about the scenario. This
-// profile is the engine's default with that one finding lowered to INFO; the demo tests with it and says so.
+// profile is the engine's default with those findings lowered to INFO; the demo tests with it and says so.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -8,7 +8,10 @@ import { join, resolve } from 'node:path';
 const defaultProfilePath = resolve(import.meta.dirname, '../../../engine/src/profile/default-profile.json');
 
 /** What the lab profile changes: module, tag, level. */
-export const labLevels = [['ADDRESS', 'NAMESERVER_IP_PRIVATE_NETWORK', 'INFO']] as const;
+export const labLevels = [
+  ['ADDRESS', 'A01_DOCUMENTATION_ADDR', 'INFO'],
+  ['ADDRESS', 'A01_NO_GLOBALLY_REACHABLE_ADDR', 'INFO'],
+] as const;
 
 export const LAB_PROFILE = 'lab';
 
@@ -29,6 +32,6 @@ export function labProfileNotice(profilePath: string): string[] {
   return [
     'Every lab address is in a documentation range (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32), which',
     `the default profile reports as an ADDRESS01 error on every domain. The demo's tests use the "${LAB_PROFILE}" profile (${profilePath}),`,
-    'which lowers that one finding (NAMESERVER_IP_PRIVATE_NETWORK) to INFO; the web interface offers it under Advanced options.',
+    'which lowers those findings (A01_DOCUMENTATION_ADDR, A01_NO_GLOBALLY_REACHABLE_ADDR) to INFO; the web interface offers it under Advanced options.',
   ];
 }

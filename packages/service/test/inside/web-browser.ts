@@ -295,7 +295,9 @@ describe('the web interface', () => {
     const swedish = (await rpc('get_test_results', { id, language: 'sv' })) as typeof results;
     assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), swedish.results.map((r) => r.message).sort());
     assert.equal(await inPage('document.documentElement.lang'), 'sv');
-    // Findings of no particular test case are headed in the page's language, not by the engine's id.
+    // Findings of no particular test case are headed in the page's language, not by the engine's id
+    // (with engine 9.0.1 they are the engine's version only, in a module opened by hand).
+    await page.getByRole('button', { name: 'Fäll ut alla' }).click();
     await page.getByRole('heading', { level: 4, name: 'Allmänt', exact: true }).first().waitFor();
     assert.equal(await page.getByRole('heading', { level: 4, name: /unspecified/i }).count(), 0);
     await shots('08-report-swedish');
@@ -310,6 +312,7 @@ describe('the web interface', () => {
     const slovenian = (await rpc('get_test_results', { id, language: 'sl' })) as typeof results;
     assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), slovenian.results.map((r) => r.message).sort());
     assert.equal(await inPage('document.documentElement.lang'), 'sl');
+    await page.getByRole('button', { name: 'Razširi vse' }).click();
     await page.getByRole('heading', { level: 4, name: 'Splošno', exact: true }).first().waitFor();
     await page.getByLabel('Jezik').selectOption('en');
     await reportHeading('deadns.test').waitFor();
