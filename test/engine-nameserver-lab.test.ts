@@ -142,11 +142,12 @@ describe('Nameserver, Connectivity and Address in the lab', { skip, concurrency:
   });
 
   test('Connectivity: one query type dropped on one transport, and SOA and NS answered for another zone', async () => {
-    // In a whole run, the NS answer Basic02 already had still counts after the SOA query found the
-    // server silent over UDP (with these modules alone, nothing comes over UDP: CN01_NO_RESPONSE_UDP).
+    // Engine 9.0.1's Basic02 asks SOA only, so a whole run, like Connectivity alone, finds nothing over
+    // UDP from a server that drops SOA there (CN01_NO_RESPONSE_UDP, as the reference says in both).
     const whole = await findingsFrom(process.execPath, [dnscheck, 'connectivity-partial.test', '--hints', shared.lab.hintsPath, '--json']);
-    assert.deepEqual(whole.filter((f) => f.tag === 'CN01_NO_RESPONSE_SOA_QUERY_UDP').map((f) => f.args), [{ ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]);
-    assert.deepEqual(await tagged('connectivity-partial.test', 'CN01_NO_RESPONSE_UDP'), [{ ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]);
+    assert.deepEqual(whole.filter((f) => f.tag.startsWith('CN01_NO_RESPONSE')).map((f) => [f.tag, f.args]), [['CN01_NO_RESPONSE_UDP', { ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]]);
+    const connectivityAlone = await findingsFrom(process.execPath, [dnscheck, 'connectivity-partial.test', '--hints', shared.lab.hintsPath, '--json', '--test', 'connectivity']);
+    assert.deepEqual(connectivityAlone.filter((f) => f.tag === 'CN01_NO_RESPONSE_UDP').map((f) => f.args), [{ ns: 'ns-soa-udp.connectivity-partial.test/203.0.113.201' }]);
     assert.deepEqual(await tagged('connectivity-partial.test', 'CN02_NO_RESPONSE_NS_QUERY_TCP'), [{ ns: 'ns-ns-tcp.connectivity-partial.test/203.0.113.202' }]);
     const wrong = { ns: 'ns2.connectivity-wrong-zone.test/203.0.113.205', domain_found: 'connectivity-elsewhere.test.', domain_expected: 'connectivity-wrong-zone.test.' };
     for (const tag of ['CN01_WRONG_SOA_RECORD_UDP', 'CN01_WRONG_NS_RECORD_UDP', 'CN02_WRONG_SOA_RECORD_TCP', 'CN02_WRONG_NS_RECORD_TCP']) {
