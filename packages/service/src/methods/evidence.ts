@@ -12,6 +12,8 @@ import { method } from '../rpc/method.ts';
 import { testId } from '../validation/data-types.ts';
 import { object, optional, required, text } from '../validation/schema.ts';
 import type { ServiceContext } from './context.ts';
+// The web client reads this shape; it is declared there, beside the other answers it reads.
+import type { QueryView } from '../web/client/api.ts';
 
 const HIDDEN_LEVELS = new Set(['DEBUG', 'DEBUG2', 'DEBUG3']);
 /** The test case the engine files queries under while it sets up the zone, as it does findings of no test case. */
@@ -19,22 +21,6 @@ const NO_TESTCASE = 'UNSPECIFIED';
 /** The digest types a registrar is asked for today: SHA-256, then SHA-384 (RFC 8624). */
 const SUGGESTED_DIGESTS = [2, 4];
 
-export interface QueryView {
-  server: string;
-  qname: string;
-  qtype: string;
-  transport: 'udp' | 'tcp';
-  ms: number;
-  /** NOERROR, NXDOMAIN...; absent when no reply came. */
-  rcode?: string;
-  /** Header bits of the reply that matter to a reader: aa, tc. */
-  flags?: string[];
-  answer?: string[];
-  authority?: string[];
-  additional?: string[];
-  /** The reply could not be decoded. */
-  malformed?: true;
-}
 
 function viewOf(query: LoggedQuery): QueryView {
   const view: QueryView = { server: query.server, qname: query.qname, qtype: typeToString(query.qtype), transport: query.transport, ms: query.ms };

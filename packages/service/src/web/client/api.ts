@@ -53,11 +53,14 @@ export interface QueryView {
   qtype: string;
   transport: 'udp' | 'tcp';
   ms: number;
+  /** NOERROR, NXDOMAIN...; absent when no reply came. */
   rcode?: string;
+  /** Header bits of the reply that matter to a reader: aa, tc. */
   flags?: string[];
   answer?: string[];
   authority?: string[];
   additional?: string[];
+  /** The reply could not be decoded. */
   malformed?: true;
 }
 
