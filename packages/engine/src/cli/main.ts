@@ -145,7 +145,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   // The chain's own questions (the parents' keys and DS, say) join the log first, so a saved run holds them.
   if ((options.saveFile || options.chainJsonFile || options.chainSvgFile) && !stop.signal.aborted) {
     const { askChainQuestions } = await import('../chain/ask-needed.ts');
-    await askChainQuestions({ domain, exchanges, profile, signal: stop.signal });
+    await askChainQuestions({ input: { domain, profile }, exchanges, signal: stop.signal, onExchange: (exchange) => exchanges.push(exchange) });
   }
   if (options.saveFile) {
     await saveRun(options.saveFile, {

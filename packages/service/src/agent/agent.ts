@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { analyseChain, runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, runTestsWithChain, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
@@ -75,7 +75,8 @@ export class Agent {
     this.name = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
     this.#database = options.database;
     this.#config = options.config;
-    this.#runTests = options.runTests ?? engineRunTests;
+    // The run, then the few questions its chain of trust still needs (stored with the test for get_test_chain).
+    this.#runTests = options.runTests ?? runTestsWithChain;
     this.#profiles = options.profiles;
     this.#rootHints = rootHintsOf(options.config);
     this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
