@@ -1,6 +1,6 @@
 // What the chain still needs from a run's log (needed-questions.ts), on a run saved in the lab
-// (fixtures/wrongds-run.json): the parents' keys and DS, never a question the log holds, never a
-// silent address, only the IP families the run may use.
+// (fixtures/wrongds-run.json): the parents' keys and DS, never a question the log holds, no silent
+// address while another of the zone's answered, only the IP families the run may use.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,4 +39,15 @@ test('an address the run found silent is not asked', () => {
   const silent = saved.exchanges.map((e) => (e.server.endsWith('/198.51.100.11') ? { ...e, reply: undefined } : e));
   assert.ok(!listed(silent).some((q) => q.includes('198.51.100.11')));
   assert.ok(listed(silent).includes('ns2.nic.test/198.51.100.12 test. 48'));
+});
+
+test('when none of a zone\'s servers ever answered, they are asked all the same (a server may drop only some questions)', () => {
+  const nic = ['198.51.100.11', '198.51.100.12', '2001:db8:100::11', '2001:db8:100::12'];
+  const silent = saved.exchanges.map((e) => (nic.some((a) => e.server.endsWith(`/${a}`)) ? { ...e, reply: undefined } : e));
+  assert.deepEqual(listed(silent).filter((q) => q.endsWith(' test. 48')), [
+    'ns1.nic.test/198.51.100.11 test. 48',
+    'ns2.nic.test/198.51.100.12 test. 48',
+    'ns1.nic.test/2001:db8:100::11 test. 48',
+    'ns2.nic.test/2001:db8:100::12 test. 48',
+  ]);
 });

@@ -2,7 +2,7 @@
 // DNSKEY RRset (with DO) from each of its servers, the DS of every zone below the root (with DO) from
 // each of its parent's servers, and, for a zone whose servers the log never showed, its NS RRset from
 // the parent's servers. A question the log already holds for that address is never asked again, nor
-// is an address that the run found silent (asked, and never answered).
+// is an address that the run found silent (asked, and never answered) while another of the zone's answered.
 import { ipFamily, Name, RRType } from '@app/dns';
 import type { Exchange } from '../net/network.ts';
 import { readQueryLog } from './query-log.ts';
@@ -33,10 +33,9 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     if (r.dnssec || r.qtype === RRType.NS) asked.add(questionKey(r.address, r.qname, r.qtype));
   }
   const tried = new Set(replies.map((r) => r.address));
-  const usable = (address: string): boolean => {
+  const familyOn = (address: string): boolean => {
     const family = ipFamily(address);
-    if ((family === 4 && !families.ipv4) || (family === 6 && !families.ipv6)) return false;
-    return heard.has(address) || !tried.has(address);
+    return !((family === 4 && !families.ipv4) || (family === 6 && !families.ipv6));
   };
 
   /** The zone's servers, one per address: its NS names at every address the log holds for them, and those that answered for it. */
@@ -51,7 +50,13 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
       const name = nameByAddress.get(address);
       if (name && !found.has(address)) found.set(address, name);
     }
-    return [...found].filter(([address]) => usable(address)).map(([address, server]) => ({ server, address })).sort((a, b) => a.address.localeCompare(b.address));
+    const all = [...found].filter(([address]) => familyOn(address));
+    // An address the run found silent is left alone, unless none of the zone's servers ever answered:
+    // then (as DNSViz, which asks every server) it is asked, since a server that dropped only the
+    // run's first questions (SOA, say) may answer these, and without any answer the zone looks lame.
+    const someHeard = all.some(([address]) => heard.has(address));
+    return all.filter(([address]) => !someHeard || heard.has(address) || !tried.has(address))
+      .map(([address, server]) => ({ server, address })).sort((a, b) => a.address.localeCompare(b.address));
   };
 
   const needed: NeededQuestion[] = [];
