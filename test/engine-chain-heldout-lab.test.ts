@@ -1,7 +1,10 @@
 // The chain against DNSViz on zones written after the analysis was (test/scenarios/chain/): a signed
 // parent (NSEC, and NSEC3) under the lab's unsigned test., with secure, unsigned, bogus and RSA
-// children. DNSViz's grok output is recorded in test/reference-chains/heldout-*.json
-// (LAB_RECORD_REFERENCE=1 records it anew).
+// children; and, written after the chain learnt to ask for the parents' links (chain-deep.yaml), a
+// three-level signed chain (NSEC3, RSA with a SHA-384 DS, Ed25519 with one key), an unsigned child
+// of the RSA zone, a DS naming a ZSK, a child of a parent whose signatures have expired, and a child
+// of a parent with a SHA-1 DS alone. DNSViz's grok output is recorded in
+// test/reference-chains/heldout-*.json (LAB_RECORD_REFERENCE=1 records it anew, =missing what is absent).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
