@@ -1,37 +1,38 @@
 // Asks what the chain needs that the run did not (needed-questions.ts), through a network of its own
-// with the run's profile, so the exchanges join the run's log (and a saved run holds them). A few
-// rounds: the NS RRset of a zone whose servers were unknown names them, and the next round asks them.
+// with the run's resolver settings and IP families, so the exchanges join the run's log (and a saved
+// run holds them). A few rounds: the NS RRset of a zone whose servers were unknown names them, and
+// the next round asks them.
 import { Name } from '@app/dns';
-import type { TestInput } from '../input.ts';
-import { Network, type Exchange } from '../net/network.ts';
-import { defaultProfile } from '../profile/profile.ts';
+import { Network, type Exchange, type NetworkOptions } from '../net/network.ts';
 import { neededQuestions } from './needed-questions.ts';
 
 const rounds = 3;
 
 export interface AskNeededInput {
-  /** The run's input: its domain, profile and IP family switches. */
-  input: Pick<TestInput, 'domain' | 'profile' | 'ipv4' | 'ipv6'>;
+  domain: string;
   /** The run's exchanges so far. */
   exchanges: readonly Exchange[];
+  /** The IP families the run may use, and its profile's resolver settings (`profile.resolver.defaults`). */
+  ipv4: boolean;
+  ipv6: boolean;
+  resolver: NetworkOptions['resolver'];
   /** Each exchange this sends, as the run's own come. */
   onExchange: (exchange: Exchange) => void;
   signal?: AbortSignal;
 }
 
 /** Asks the chain's missing questions; returns how many were sent. */
-export async function askChainQuestions({ input, exchanges, onExchange, signal }: AskNeededInput): Promise<number> {
-  const profile = input.profile ?? defaultProfile();
-  const families = { ipv4: input.ipv4 ?? profile.net.ipv4, ipv6: input.ipv6 ?? profile.net.ipv6 };
+export async function askChainQuestions(input: AskNeededInput): Promise<number> {
+  const families = { ipv4: input.ipv4, ipv6: input.ipv6 };
   if (!families.ipv4 && !families.ipv6) return 0;
-  const log = [...exchanges];
+  const log = [...input.exchanges];
   const network = new Network({
     ...families,
-    resolver: profile.resolver.defaults,
-    signal: signal ?? new AbortController().signal,
+    resolver: input.resolver,
+    signal: input.signal ?? new AbortController().signal,
     onExchange: (exchange) => {
       log.push(exchange);
-      onExchange(exchange);
+      input.onExchange(exchange);
     },
   });
   let sent = 0;

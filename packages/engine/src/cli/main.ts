@@ -145,7 +145,9 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   // The chain's own questions (the parents' keys and DS, say) join the log first, so a saved run holds them.
   if ((options.saveFile || options.chainJsonFile || options.chainSvgFile) && !stop.signal.aborted) {
     const { askChainQuestions } = await import('../chain/ask-needed.ts');
-    await askChainQuestions({ input: { domain, profile }, exchanges, signal: stop.signal, onExchange: (exchange) => exchanges.push(exchange) });
+    await askChainQuestions({
+      domain, exchanges, ...profile.net, resolver: profile.resolver.defaults, signal: stop.signal, onExchange: (exchange) => exchanges.push(exchange),
+    });
   }
   if (options.saveFile) {
     await saveRun(options.saveFile, {
