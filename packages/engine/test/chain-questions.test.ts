@@ -51,3 +51,14 @@ test('when none of a zone\'s servers ever answered, they are asked all the same 
     'ns2.nic.test/2001:db8:100::12 test. 48',
   ]);
 });
+
+test('an address never asked is asked only in an IP family some server answered in (no timeouts per IPv6 address on a host without IPv6)', () => {
+  // Only the run's IPv6 exchanges: the IPv4 glue of test.'s servers is known, never asked, and no IPv4 server answered.
+  const v6Only = saved.exchanges.filter((e) => e.server.split('/').at(-1)!.includes(':'));
+  assert.deepEqual(listed(v6Only).filter((q) => q.endsWith(' test. 48')), ['ns1.nic.test/2001:db8:100::11 test. 48', 'ns2.nic.test/2001:db8:100::12 test. 48']);
+  // With one IPv4 server answering anything, the family is in use and the glue is asked.
+  const oneV4 = [...v6Only, saved.exchanges.find((e) => e.server.endsWith('/192.0.2.70') && e.reply)!];
+  assert.deepEqual(listed(oneV4).filter((q) => q.endsWith(' test. 48')), [
+    'ns1.nic.test/198.51.100.11 test. 48', 'ns2.nic.test/198.51.100.12 test. 48', 'ns1.nic.test/2001:db8:100::11 test. 48', 'ns2.nic.test/2001:db8:100::12 test. 48',
+  ]);
+});

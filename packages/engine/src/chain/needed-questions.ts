@@ -2,7 +2,8 @@
 // DNSKEY RRset (with DO) from each of its servers, the DS of every zone below the root (with DO) from
 // each of its parent's servers, and, for a zone whose servers the log never showed, its NS RRset from
 // the parent's servers. A question the log already holds for that address is never asked again, nor
-// is an address that the run found silent (asked, and never answered) while another of the zone's answered.
+// is an address that the run found silent (asked, and never answered) while another of the zone's
+// answered, nor an address never asked in an IP family no server answered in.
 import { ipFamily, Name, RRType } from '@app/dns';
 import type { Exchange } from '../net/network.ts';
 import { readQueryLog } from './query-log.ts';
@@ -33,6 +34,7 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     if (r.dnssec || r.qtype === RRType.NS) asked.add(questionKey(r.address, r.qname, r.qtype));
   }
   const tried = new Set(replies.map((r) => r.address));
+  const heardFamilies = new Set([...heard].map((address) => ipFamily(address)));
   const familyOn = (address: string): boolean => {
     const family = ipFamily(address);
     return !((family === 4 && !families.ipv4) || (family === 6 && !families.ipv6));
@@ -55,7 +57,10 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     // then (as DNSViz, which asks every server) it is asked, since a server that dropped only the
     // run's first questions (SOA, say) may answer these, and without any answer the zone looks lame.
     const someHeard = all.some(([address]) => heard.has(address));
-    return all.filter(([address]) => !someHeard || heard.has(address) || !tried.has(address))
+    // An address never asked is asked only in an IP family some server answered in, so a machine
+    // without IPv6 does not wait out a timeout per IPv6 address of every zone.
+    const untriedOk = (address: string): boolean => !tried.has(address) && heardFamilies.has(ipFamily(address));
+    return all.filter(([address]) => heard.has(address) || untriedOk(address) || (!someHeard && tried.has(address)))
       .map(([address, server]) => ({ server, address })).sort((a, b) => a.address.localeCompare(b.address));
   };
 
