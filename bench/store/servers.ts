@@ -19,8 +19,8 @@ import { serveStore, type RunningStore, type ServeOptions } from '../../packages
 import { createApp } from '../../packages/store/src/auth/apps.ts';
 import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
 import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { jsonObjectText } from '../../packages/store/src/resources/sqlite-json.ts';
-import { resourceNamed } from '../../packages/store/src/resources/registry.ts';
+import { jsonObjectText } from '../../packages/store/src/records/sqlite-json.ts';
+import { resourceNamed } from '../../packages/store/src/model/registry.ts';
 import { postBody, seedBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));

@@ -3,9 +3,9 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import type { FailedAuthGate } from '../limits/failed-auth.ts';
-import { revealOrDrop, type EncryptedFields } from '../resources/encrypted-fields.ts';
+import { revealOrDrop, type EncryptedFields } from '../model/encrypted-fields.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import type { AuthContext } from './context.ts';
 import { fieldCipher } from './field-cipher.ts';

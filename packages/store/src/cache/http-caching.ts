@@ -3,7 +3,7 @@
 // unless the client sends Cache-Control: no-cache; and writes drop what they change.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { resourceNamed } from '../resources/registry.ts';
+import { resourceNamed } from '../model/registry.ts';
 import type { ResourceRouteConfig } from '../resources/routes.ts';
 import type { ResponseCache, TagSnapshot } from './response-cache.ts';
 

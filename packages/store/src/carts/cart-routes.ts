@@ -2,15 +2,15 @@
 // coupon code, payment methods, recalculated totals, and placing the order.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
 import { idSchema } from '../http/record-id.ts';
-import { columnRanges } from '../resources/declaration.ts';
+import { columnRanges } from '../model/declaration.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
-import { insertRow } from '../db/insert-row.ts';
-import { recordsOf } from '../resources/records.ts';
+import { insertRow } from '../records/insert-row.ts';
+import { recordsOf } from '../records/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
-import { resourceNamed } from '../resources/registry.ts';
+import { resourceNamed } from '../model/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
 import { isPlaced } from './cart-rules.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';

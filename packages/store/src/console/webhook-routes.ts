@@ -3,11 +3,11 @@
 import type { FastifyInstance } from 'fastify';
 import { listApps, type App } from '../auth/apps.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { recordsOf } from '../resources/records.ts';
+import { recordsOf } from '../records/records.ts';
 import { recentDeliveries, deliveryCounts, sendAgain, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
-import { cacheLengths, eventNames, eventTypes, failureTypes } from '../webhooks/event-types.ts';
+import { cacheLengths, eventNames, eventTypes, failureTypes } from '../model/event-types.ts';
 import { subscriptionProblems } from '../webhooks/subscription-check.ts';
-import { webhooks } from '../webhooks/subscriptions.ts';
+import { webhooks } from '../model/declarations/webhooks.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { formField, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { parseRecordId } from '../http/record-id.ts';

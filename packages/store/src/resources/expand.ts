@@ -2,9 +2,9 @@
 // for: authorization reads it (each expanded collection needs its own read scope) before the cache may
 // answer, and the list query then uses the same names.
 import type { FastifyRequest } from 'fastify';
-import { nestedOf, type ScopeGroup } from './declaration.ts';
-import { parseExpand, type RawQuery } from './query-language.ts';
-import { resourceNamed } from './registry.ts';
+import { nestedOf, type ScopeGroup } from '../model/declaration.ts';
+import { parseExpand, type RawQuery } from '../model/query-language.ts';
+import { resourceNamed } from '../model/registry.ts';
 import type { ResourceRouteConfig } from './routes.ts';
 
 declare module 'fastify' {

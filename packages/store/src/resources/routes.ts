@@ -1,16 +1,16 @@
 // Turns every resource declaration into the platform's route families: list, select_many, one, filled,
 // nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from './query-language.ts';
+import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
+import { type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from '../model/declaration.ts';
 import { expandOf } from './expand.ts';
-import { createSchema, requiredFields, updateSchema } from './json-schema.ts';
-import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from './records.ts';
-import { resourceNamed, resources } from './registry.ts';
+import { createSchema, requiredFields, updateSchema } from '../model/json-schema.ts';
+import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from '../records/records.ts';
+import { resourceNamed, resources } from '../model/registry.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

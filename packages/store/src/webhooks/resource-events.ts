@@ -4,8 +4,8 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import type { ResourceDeclaration } from '../resources/declaration.ts';
-import type { EventName } from './event-types.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
+import type { EventName } from '../model/event-types.ts';
 
 /** The referenced record's boolean flag, e.g. an order's status `is_shipped`. */
 interface Condition {

@@ -1,14 +1,14 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
 import { sql, type CompiledQuery, type RawBuilder, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
-import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from './query-language.ts';
+import { ApiError } from '../model/api-error.ts';
+import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from '../model/query-language.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
-import { nestedOf, perResource, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { nestedOf, perResource, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import { referrersOf } from './referrers.ts';
-import { resourceNamed } from './registry.ts';
+import { resourceNamed } from '../model/registry.ts';
 import { jsonObjectSql } from './sqlite-json.ts';
 
 type Where = ExpressionBuilder<StoreSchema, string>;
