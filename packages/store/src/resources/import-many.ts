@@ -7,7 +7,8 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';
 import { recordsOf } from '../records/records.ts';
 import { resourceNamed } from '../model/registry.ts';
-import { upsert, type ResourceRouteConfig } from './routes.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
+import { upsert } from './routes.ts';
 
 const MAX_LINES = 1000;
 

@@ -10,7 +10,7 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { columnRanges } from '../model/declaration.ts';
 import { recordsOf } from '../records/records.ts';
 import { resourceNamed } from '../model/registry.ts';
-import type { ResourceRouteConfig } from './routes.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
 
 /** The identifiers the platform takes, in the order they are tried when several are given. */
 const IDENTIFIERS = ['variant_inventory_id', 'product_id', 'item_number', 'gtin', 'item_name'] as const;

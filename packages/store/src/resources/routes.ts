@@ -6,7 +6,8 @@ import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from '../model/declaration.ts';
+import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, requiredFields, updateSchema } from '../model/json-schema.ts';
 import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from '../records/records.ts';
@@ -17,26 +18,6 @@ declare module 'fastify' {
     /** Fields the server sets on this write (read-only to clients, so never taken from the body), such as who subscribed. */
     serverValues: Row | undefined;
   }
-}
-
-/** What a route tells the auth plugin: the scope group, and whether it reads or writes. */
-export interface ResourceRouteConfig {
-  resource: string;
-  scope: ScopeGroup;
-  access: 'read' | 'write';
-  /** Other resources a write changes, so their cached reads are dropped too. */
-  touches?: readonly string[];
-  /** Other resources a read's answer comes from, so their writes drop it from the cache too. */
-  reads?: readonly string[];
-  /** On read routes, the resource whose records the answer holds (a nested list holds the child's): what `expand=` names. */
-  lists?: string;
-  /** `/{res}/{id}/filled`: every nested collection is expanded. */
-  fillsAll?: boolean;
-  /**
-   * A read computed afresh each time and stored (a cart's figures, which webhooks take part in): never answered
-   * from the cache, and it drops the cached reads of what it stored, as a write does.
-   */
-  alwaysFresh?: boolean;
 }
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

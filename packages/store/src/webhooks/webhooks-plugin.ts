@@ -7,7 +7,7 @@ import type { AuthContext } from '../auth/context.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import type { ResourceRouteConfig } from '../resources/routes.ts';
+import { routeConfigOf } from '../model/route-config.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
 import { encryptedFieldsOf, recordsOf } from '../records/records.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
@@ -49,7 +49,7 @@ export const webhooksPlugin = fp(
     const { policy } = options;
     const subscriptions = recordsOf(options.database, webhooks);
     app.addHook('preHandler', async (request) => {
-      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+      const config = routeConfigOf(request);
       const principal = request.principal;
       if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return;
       // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
@@ -97,11 +97,11 @@ export const webhooksPlugin = fp(
     }
     // Callback-style: a write nobody validates (no subscriber, known without a promise) goes on at once.
     app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
-      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
-      const validation = config.resource === undefined ? undefined : validationOf(config.resource);
+      const name = routeConfigOf(request).resource;
+      const validation = name === undefined ? undefined : validationOf(name);
       const body = request.body;
-      if (validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
-      const resource = resourceNamed(config.resource as string);
+      if (name === undefined || validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
+      const resource = resourceNamed(name);
       const subscribed = asker.subscribed(validation.event);
       if (subscribed === false) return done();
       Promise.resolve(subscribed)
