@@ -10,7 +10,9 @@ import { type NestedDeclaration, type ResourceDeclaration } from '../model/decla
 import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, requiredFields, updateSchema } from '../model/json-schema.ts';
-import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from '../records/records.ts';
+import { recordExists, setLink } from '../records/links.ts';
+import { recordsOf, type Page, type Records } from '../records/records.ts';
+import { columnValues } from '../records/row-shape.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 
 declare module 'fastify' {

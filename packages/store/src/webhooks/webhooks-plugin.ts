@@ -9,12 +9,14 @@ import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { routeConfigOf } from '../model/route-config.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
-import { encryptedFieldsOf, recordsOf } from '../records/records.ts';
+import { recordsOf } from '../records/records.ts';
+import { encryptedFieldsOf } from '../records/row-shape.ts';
+import { listenToWrites } from '../records/write-listener.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
 import type { EventName } from '../model/event-types.ts';
-import { validationOf } from './resource-events.ts';
+import { validationOf, webhookWriteListener } from './resource-events.ts';
 import { eventTypes, isEventName } from '../model/event-types.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
@@ -47,6 +49,9 @@ declare module 'fastify' {
 export const webhooksPlugin = fp(
   (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
     const { policy } = options;
+    // Record writes queue their events; registered before any route writes.
+    const stopListening = listenToWrites(options.database, webhookWriteListener);
+    app.addHook('onClose', () => stopListening());
     const subscriptions = recordsOf(options.database, webhooks);
     app.addHook('preHandler', async (request) => {
       const config = routeConfigOf(request);
