@@ -13,7 +13,7 @@ import type { ReplyAsker } from '../webhooks/reply-events.ts';
 import { announceQueued, resourceWriteEvents, type WriteEvents } from '../webhooks/resource-events.ts';
 import { cartFigures, type CartFigures } from './cart-pricing.ts';
 import { askCheckoutMessages } from './cart-questions.ts';
-import type { CartRoutesOptions } from './cart-routes.ts';
+import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { checkCard, type CardInput } from './payment-card.ts';
 
 interface PersonInput {

@@ -1,12 +1,8 @@
 // What the record SQL does differently on each database family, as one small interface; records.ts asks it
-// instead of testing the dialect's name. One implementation per family, in dialects/.
-import type { DialectName } from '@app/database';
+// instead of testing the dialect's name. One implementation per family in dialects/, chosen in dialects/of.ts.
 import type { CompiledQuery, Kysely, RawBuilder } from 'kysely';
-import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
+import type { Row, StoreSchema } from '../db/schema.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
-import { mysqlSql } from './dialects/mysql.ts';
-import { postgresSql } from './dialects/postgres.ts';
-import { sqliteSql } from './dialects/sqlite.ts';
 
 export interface DialectSql {
   /** INSERT and UPDATE answer the written row (RETURNING); without, the row is read back by id. */
@@ -22,10 +18,4 @@ export interface DialectSql {
   treeLock(db: Kysely<StoreSchema>, table: string): CompiledQuery | undefined;
   /** Inserts one row and answers its new id. */
   insertRow(db: Kysely<StoreSchema>, table: string, row: Row): Promise<number>;
-}
-
-const families: Record<DialectName, DialectSql> = { sqlite: sqliteSql, postgres: postgresSql, mysql: mysqlSql };
-
-export function dialectSqlOf(database: Pick<StoreDatabase, 'dialect'>): DialectSql {
-  return families[database.dialect];
 }

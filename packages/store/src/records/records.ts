@@ -7,7 +7,7 @@ import { ApiError } from '../model/api-error.ts';
 import { nestedOf, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
 import { resourceNamed } from '../model/registry.ts';
-import { dialectSqlOf } from './dialect-sql.ts';
+import { dialectSqlOf } from './dialects/of.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
