@@ -24,6 +24,7 @@ import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './model/registry.ts';
+import { expandedGroups } from './resources/expand.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
 import { inventoryRoutes } from './resources/inventory-routes.ts';
@@ -81,6 +82,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     key: authKey,
     apiPrefix: API_PREFIX,
     resources,
+    expandedGroups,
     ...(options.rateLimit === false ? {} : { failedAuth: failedAuthGate(options.rateLimit.counter, options.rateLimit.now) }),
   });
   const webhookPolicy = targetPolicy(options.webhooks?.allowedNetworks);
