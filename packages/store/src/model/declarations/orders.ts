@@ -14,7 +14,7 @@ export const orders: readonly ResourceSource[] = [
     // POST /carts opens a cart (docs/api-carting.md); everything else goes through the carting routes.
     methods: ['list', 'read', 'create'],
     fields: {
-      // Associated_order_id is set by place_order only: a placed cart is closed for good, and one cart makes one order.
+      // associated_order_id is set by place_order only: a placed cart is closed for good, and one cart makes one order.
       ...cartFields(SERVER_MONEY, { type: 'integer', readOnly: true }),
       // The identifier of the shipping rate chosen with PUT /carts/{id}/shipping.
       selected_shipping_method: 'string hidden',
