@@ -9,7 +9,7 @@ import { batchRevision, batchStatus, createBatch } from '../src/db/batches.ts';
 import { purgeTests } from '../src/db/purge.ts';
 import { finishTest } from '../src/db/queue.ts';
 import { JsonText, serializeResponse } from '../src/rpc/json-text.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 
 for (const target of await testDatabaseTargets()) {

@@ -2,7 +2,7 @@
 // the answer has the alias and the record asked for under its target, that answer; when it has the
 // alias only, a new lookup of the target, whose answer no longer shows the alias.
 import { RRType, recordIs, type Message, type Name } from '@app/dns';
-import type { Zone } from '../zone.ts';
+import type { Zone } from '../zone/tested-zone.ts';
 import { recordsFor, recordsOfType } from './response.ts';
 
 export interface AliasLookup {

@@ -5,7 +5,7 @@
 import type { DialectName } from '@app/database';
 import type { Kysely } from 'kysely';
 import { batchRevision, batchStatusAtRevision, type BatchStatus } from './batches.ts';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 
 /** Ids kept over all cached answers (each about 50 bytes in memory): a few big batches, or many small ones. */
 const MAX_CACHED_IDS = 200_000;

@@ -3,7 +3,7 @@
 // transaction holds its row locks for milliseconds). `keepLast` spares each domain's newest tests.
 import { sql, type Kysely } from 'kysely';
 import { raiseBatchRevisions } from './batches.ts';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 
 export interface PurgeOptions {
   /** Finished tests created before this are removed. */

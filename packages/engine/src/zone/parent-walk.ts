@@ -3,10 +3,10 @@
 // NS with authority), then, label by label towards the zone, where the tree ends or refers elsewhere.
 // Servers named on the way are asked in turn. The result says, per server, where it stopped.
 import { Name, Rcode, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
-import type { Message } from './finding.ts';
-import type { Nameserver } from './net/nameserver.ts';
-import { addressesIn, displayName, nsNames, recordsFor, recordsOfType, responseKind } from './net/response.ts';
-import type { Zone } from './zone.ts';
+import type { Message } from '../finding.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
+import { addressesIn, displayName, nsNames, recordsFor, recordsOfType, responseKind } from '../net/response.ts';
+import type { Zone } from './tested-zone.ts';
 
 export type WalkEnd = 'delegation' | 'soa' | 'nxdomain' | 'cname' | 'cname-referral' | 'nodata' | 'dname';
 
