@@ -31,7 +31,7 @@ export interface ChainLayout {
 
 const ORDER: Record<ChainNode['kind'], number> = { zone: 0, dnskey: 1, rrset: 2, ds: 3, 'no-ds': 3 };
 
-export function layoutChain(model: ChainModel, availableWidth: number, legendHeight: number): ChainLayout {
+export function layoutChain(model: ChainModel, availableWidth: number, legendHeight: number, emptyZoneHeight: number): ChainLayout {
   const width = Math.max(MIN_WIDTH, Math.floor(availableWidth));
   const places = new Map<string, Rect>();
   const tops: number[] = [];
@@ -69,7 +69,7 @@ export function layoutChain(model: ChainModel, availableWidth: number, legendHei
       }
       y += NODE_H + GAP_Y;
     }
-    if (rows.length === 0) y += 8;
+    if (rows.length === 0) y += emptyZoneHeight;
   });
   const count = model.zones.length;
   const bottom = y + Math.max(0, count - 1) * NEST;

@@ -20,7 +20,6 @@ const LOOKS: Record<Tone, { colour: string; dash?: string }> = {
   bogus: { colour: '#b00020', dash: '10 3 2 3' },
 };
 const LEGEND_ROW = 20;
-const LEGEND_H = LEGEND_ROW * (TONES.length + 2) + 8;
 const FALLBACK_WIDTH = 720;
 /** The picture's element, for the SVG export. */
 export const CHAIN_PICTURE_ID = 'chain-picture';
@@ -31,9 +30,24 @@ function fit(text: string, width: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.ceil(max / 2) - 1)}…${text.slice(text.length - Math.floor(max / 2))}`;
 }
 
+/** A text broken at spaces into lines of about `width` px at 11 px (6 px a character). */
+function wrap(text: string, width: number): string[] {
+  const max = Math.max(10, Math.floor(width / 6));
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return line === '' ? lines : [...lines, line];
+}
+const LINE = 14;
+
 function nodeTexts(node: ChainNode, t: I18n['t']): { label: string; detail: string } {
   switch (node.kind) {
-    case 'zone': return { label: node.zone === '.' ? `. (${t('chain_root')})` : humanName(node.zone), detail: node.status };
+    case 'zone': return node.zone === '.' ? { label: `. (${t('chain_root')})`, detail: node.data.delegation?.status ?? '' } : { label: humanName(node.zone), detail: node.status };
     case 'dnskey': return { label: `DNSKEY ${node.key.id}`, detail: `${roleText(node.key.flags, t)}, ${t('chain_bits', { bits: node.key.key_length })}` };
     case 'ds': return { label: `DS ${node.ds.id}`, detail: node.status };
     case 'rrset': return { label: `${node.type} RRset`, detail: node.status };
@@ -46,13 +60,21 @@ const roleText = (flags: number, t: I18n['t']): string => {
   return role === 'not a zone key' ? t('chain_not_zone_key') : role;
 };
 
-/** What a screen reader says for a node: what it is, in which zone, and its status. */
-function nodeName(node: ChainNode, t: I18n['t']): string {
+/**
+ * The texts a node shows, cut to its width, and its name: what it shows (so that speech input can
+ * say it) and then its zone, and the whole texts when they were cut.
+ */
+function nodeShown(node: ChainNode, width: number, t: I18n['t']): { lines: string[]; name: string } {
   const { label, detail } = nodeTexts(node, t);
-  return node.kind === 'zone' ? `${t('chain_zone')} ${label}: ${detail}` : `${label}, ${humanName(node.zone)}: ${detail}`;
+  const whole = node.kind === 'zone' ? [detail === '' ? label : `${label} — ${detail}`] : [label, detail];
+  const lines = whole.map((text) => fit(text, width));
+  const cut = lines.some((line, i) => line !== whole[i]);
+  const zone = node.kind === 'zone' ? t('chain_zone') : `${t('chain_zone')} ${humanName(node.zone)}`;
+  return { lines, name: `${lines.join(' ')}, ${zone}${cut ? ` (${whole.join(' ')})` : ''}` };
 }
 
-function edgePath(a: Rect, b: Rect, self: boolean): string {
+/** An edge's path: a loop for a key signing its own set, an arc between nodes of one row, else a curve down or up. */
+function edgePath(a: Rect, b: Rect, self: boolean, others: readonly Rect[]): string {
   if (self) {
     const x = a.x + a.width - 18;
     return `M${x},${a.y} C${x - 10},${a.y - 22} ${x + 22},${a.y - 22} ${x + 12},${a.y}`;
@@ -64,6 +86,14 @@ function edgePath(a: Rect, b: Rect, self: boolean): string {
   const down = b.y > a.y;
   const [sx, sy] = [a.x + a.width / 2, down ? a.y + a.height : a.y];
   const [ex, ey] = [b.x + b.width / 2, down ? b.y : b.y + b.height];
+  // A node between them (one column on a phone) would be crossed: go round its right instead.
+  const [top, bottom] = [Math.min(sy, ey), Math.max(sy, ey)];
+  const between = others.some((r) => r !== a && r !== b && r.y >= top - 1 && r.y + r.height <= bottom + 1 && r.x < Math.max(sx, ex) && r.x + r.width > Math.min(sx, ex));
+  if (between) {
+    const [ay, by] = [a.y + a.height / 2, b.y + b.height / 2];
+    const side = Math.max(a.x + a.width, b.x + b.width) + 16;
+    return `M${a.x + a.width},${ay} C${side},${ay} ${side},${by} ${b.x + b.width},${by}`;
+  }
   return `M${sx},${sy} C${sx},${(sy + ey) / 2} ${ex},${(sy + ey) / 2} ${ex},${ey}`;
 }
 
@@ -72,20 +102,24 @@ const stroke = (tone: Tone, width: number) => ({ stroke: LOOKS[tone].colour, 'st
 function Picture(props: { model: ChainModel; domain: string; width: number; selected: string | undefined; onSelect: (id: string) => void }) {
   const { t } = useI18n();
   const { model } = props;
-  const layout = layoutChain(model, props.width, LEGEND_H);
+  // Notes and the legend's last line wrap; the layout leaves them the room they take at this width.
+  const narrowest = props.width - 2 * 10 * model.zones.length - 20;
+  const nothingAsked = wrap(t('chain_nothing_asked'), narrowest);
+  const shapes = wrap(t('chain_shapes'), props.width - 8);
+  const layout = layoutChain(model, props.width, LEGEND_ROW * (TONES.length + 1) + shapes.length * LINE + 8, nothingAsked.length * LINE + 8);
+  const nodeRects = [...model.nodes.values()].filter((node) => node.kind !== 'zone').map((node) => layout.places.get(node.id)!);
   const choose = (id: string) => (event: KeyboardEvent | MouseEvent) => {
     if (event instanceof KeyboardEvent && event.key !== 'Enter' && event.key !== ' ') return;
     event.preventDefault();
     props.onSelect(id);
   };
-  const button = (node: ChainNode, rect: Rect, ...children: ComponentChildren[]) =>
+  const button = (node: ChainNode, rect: Rect, name: string, ...children: ComponentChildren[]) =>
     h('g', {
-      key: node.id, class: `chain-node chain-${node.kind}${props.selected === node.id ? ' selected' : ''}`, role: 'button', tabIndex: 0,
-      'aria-label': nodeName(node, t), 'aria-pressed': props.selected === node.id ? 'true' : 'false', 'aria-controls': 'chain-details',
+      key: node.id, class: `chain-node chain-${node.kind}${props.selected === node.id ? ' selected' : ''}`, role: 'button', tabindex: 0,
+      'aria-label': name, 'aria-pressed': props.selected === node.id ? 'true' : 'false', 'aria-controls': 'chain-details',
       onClick: choose(node.id), onKeyDown: choose(node.id),
     },
-    h('title', null, nodeName(node, t)),
-    h('rect', { class: 'chain-focus', x: rect.x - 4, y: rect.y - 4, width: rect.width + 8, height: rect.height + 8, rx: 10, fill: 'none' }),
+    h('rect', { class: 'chain-focus', x: rect.x - 4, y: rect.y - 4, width: rect.width + 8, height: rect.height + 8, rx: 10, fill: '#ffffff', 'fill-opacity': 0 }),
     children);
 
   return h('svg', {
@@ -100,32 +134,34 @@ function Picture(props: { model: ChainModel; domain: string; width: number; sele
   layout.boxes.map((box) => {
     const zone = model.zones[box.depth];
     const heading = layout.places.get(zone.node.id)!;
-    const { label, detail } = nodeTexts(zone.node, t);
+    const { lines, name } = nodeShown(zone.node, heading.width, t);
     return h('g', { key: zone.node.id, class: 'chain-zone' },
       h('rect', { x: box.x, y: box.y, width: box.width, height: box.height, rx: 8, fill: box.depth % 2 ? '#f3f5f7' : '#fbfcfd', ...stroke(zone.node.tone, 1.5) }),
-      button(zone.node, heading,
-        h('text', { x: heading.x + 6, y: heading.y + 17, 'font-weight': 'bold', fill: LOOKS[zone.node.tone].colour }, fit(`${label} — ${detail}`, heading.width)),
-        zone.nodes.length === 0 ? h('text', { x: heading.x + 6, y: heading.y + heading.height + 14, 'font-size': 11, fill: '#4a4a4a' }, t('chain_nothing_asked')) : null));
+      button(zone.node, heading, name, h('text', { x: heading.x + 6, y: heading.y + 17, 'font-weight': 'bold', fill: LOOKS[zone.node.tone].colour }, lines[0])),
+      zone.nodes.length === 0 ? h('text', { 'font-size': 11, fill: '#4a4a4a' }, nothingAsked.map((line, i) => h('tspan', { key: i, x: heading.x + 6, y: heading.y + heading.height + 14 + i * LINE }, line))) : null);
   }),
   h('g', { 'aria-hidden': 'true' }, model.edges.map((edge) => {
     const a = layout.places.get(edge.from);
     const b = layout.places.get(edge.to);
     if (!a || !b) return null;
-    return h('path', { key: `${edge.kind} ${edge.from} ${edge.to}`, class: `chain-edge chain-${edge.kind}`, d: edgePath(a, b, edge.from === edge.to), fill: 'none', ...stroke(edge.tone, 1.6), 'marker-end': `url(#chain-arrow-${edge.tone})` });
+    return h('path', { key: `${edge.kind} ${edge.from} ${edge.to}`, class: `chain-edge chain-${edge.kind}`, d: edgePath(a, b, edge.from === edge.to, nodeRects), fill: 'none', ...stroke(edge.tone, 1.6), 'marker-end': `url(#chain-arrow-${edge.tone})` });
   })),
   [...model.nodes.values()].filter((node) => node.kind !== 'zone').map((node) => {
     const rect = layout.places.get(node.id)!;
-    const { label, detail } = nodeTexts(node, t);
+    const { lines, name } = nodeShown(node, rect.width, t);
     const rx = node.kind === 'dnskey' ? 20 : node.kind === 'rrset' ? 8 : 2;
-    return button(node, rect,
+    const x = rect.x + rect.width / 2;
+    // One text of two lines, a space between them: what it shows reads as the start of its name.
+    return button(node, rect, name,
       h('rect', { x: rect.x, y: rect.y, width: rect.width, height: rect.height, rx, fill: '#ffffff', ...stroke(node.tone, 2) }),
-      h('text', { x: rect.x + rect.width / 2, y: rect.y + 18, 'text-anchor': 'middle', 'font-weight': 'bold', fill: '#111111' }, fit(label, rect.width)),
-      h('text', { x: rect.x + rect.width / 2, y: rect.y + 35, 'text-anchor': 'middle', 'font-size': 11, fill: LOOKS[node.tone].colour }, fit(detail, rect.width)));
+      h('text', { x, 'text-anchor': 'middle', fill: '#111111' },
+        h('tspan', { x, y: rect.y + 18, 'font-weight': 'bold' }, lines[0]), ' ',
+        h('tspan', { x, y: rect.y + 35, 'font-size': 11, fill: LOOKS[node.tone].colour }, lines[1])));
   }),
-  h(Legend, { y: layout.legendY, width: layout.width }));
+  h(Legend, { y: layout.legendY, shapes }));
 }
 
-function Legend(props: { y: number; width: number }) {
+function Legend(props: { y: number; shapes: string[] }) {
   const { t } = useI18n();
   return h('g', { class: 'chain-legend', transform: `translate(4 ${props.y})` },
     h('text', { x: 0, y: 0, 'font-weight': 'bold', fill: '#111111' }, t('chain_legend')),
@@ -135,7 +171,7 @@ function Legend(props: { y: number; width: number }) {
         h('line', { x1: 0, y1: y - 4, x2: 40, y2: y - 4, ...stroke(tone, 2) }),
         h('text', { x: 48, y, fill: LOOKS[tone].colour }, t(`chain_tone_${tone}`)));
     }),
-    h('text', { x: 0, y: LEGEND_ROW * (TONES.length + 1), 'font-size': 11, fill: '#333333' }, fit(t('chain_shapes'), props.width * 1.3)));
+    h('text', { 'font-size': 11, fill: '#333333' }, props.shapes.map((line, i) => h('tspan', { key: i, x: 0, y: LEGEND_ROW * (TONES.length + 1) + i * LINE }, line))));
 }
 
 /** The width the picture has: its container's, followed as the window (or the printed page) changes. */
@@ -223,27 +259,28 @@ function Problems(props: { problems: GrokProblem[] }) {
   return h('div', null, h('h4', null, t('chain_problems')), h('ul', null, props.problems.map((p, i) => h('li', { key: i }, h('code', null, p.code), ` ${p.description}`))));
 }
 
+/** Each RRSIG as a short list of facts: a table of five columns has no room on a phone. */
 function Signatures(props: { rrsigs: GrokRrsig[]; title: string }) {
   const { t } = useI18n();
-  if (props.rrsigs.length === 0) return h('div', null, h('h4', null, props.title), h('p', { class: 'hint' }, t('chain_no_signatures')));
-  return h('div', { class: 'table-wrap' },
-    h('table', { class: 'chain-signatures' },
-      h('caption', null, props.title),
-      h('thead', null, h('tr', null, [t('chain_signer'), t('chain_status'), t('chain_valid_from'), t('chain_valid_until'), t('chain_servers')].map((label) => h('th', { key: label, scope: 'col' }, label)))),
-      h('tbody', null, props.rrsigs.map((sig, i) =>
-        h('tr', { key: i, class: `tone-${sig.status === 'VALID' ? 'secure' : 'bogus'}` },
-          h('td', null, sig.id),
-          h('td', null, sig.status, (sig.errors ?? []).map((e, j) => h('span', { key: j, class: 'sig-error' }, ` ${e.description}`))),
-          h('td', null, sig.inception),
-          h('td', null, sig.expiration),
-          h('td', null, sig.servers.join(', ')))))));
+  return h('div', { class: 'chain-signatures' },
+    h('h4', null, props.title),
+    props.rrsigs.length === 0
+      ? h('p', { class: 'hint' }, t('chain_no_signatures'))
+      : h('ul', null, props.rrsigs.map((sig, i) =>
+          h('li', { key: i, class: `signature tone-${sig.status === 'VALID' ? 'secure' : 'bogus'}` },
+            h('dl', null,
+              h('dt', null, t('chain_signer')), h('dd', null, sig.id),
+              h('dt', null, t('chain_status')), h('dd', null, sig.status, (sig.errors ?? []).map((e, j) => h('span', { key: j, class: 'sig-error' }, ` ${e.description}`))),
+              h('dt', null, t('chain_valid_from')), h('dd', null, sig.inception),
+              h('dt', null, t('chain_valid_until')), h('dd', null, sig.expiration),
+              h('dt', null, t('chain_servers')), h('dd', null, sig.servers.join(', ')))))));
 }
 
 function ServerTable(props: { servers: Record<string, { glue?: string[]; auth?: string[] }> }) {
   const { t } = useI18n();
   const entries = Object.entries(props.servers);
   if (entries.length === 0) return null;
-  return h('div', { class: 'table-wrap' },
+  return h('div', null,
     h('table', { class: 'chain-servers' },
       h('caption', null, t('chain_servers')),
       h('thead', null, h('tr', null, [t('chain_server_name'), t('chain_glue'), t('chain_authoritative')].map((label) => h('th', { key: label, scope: 'col' }, label)))),
