@@ -4,7 +4,7 @@
 // details and the findings that concern it. Texts from DNS data only ever reach the page as text
 // (Preact sets them as text nodes and attribute values), never as markup.
 import { h, type ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChainJson, GrokProblem, GrokRrsig, TestEvidence, TestResult } from '../api.ts';
 import { findingsByNode } from '../chain-findings.ts';
 import { layoutChain, type Rect } from '../chain-layout.ts';
@@ -179,7 +179,7 @@ function useWidth(): [(element: HTMLElement | null) => void, number] {
   const [width, setWidth] = useState(0);
   const observer = useRef<ResizeObserver | undefined>(undefined);
   useEffect(() => () => observer.current?.disconnect(), []);
-  const ref = (element: HTMLElement | null) => {
+  const ref = useCallback((element: HTMLElement | null) => {
     observer.current?.disconnect();
     if (element === null) return;
     observer.current = new ResizeObserver((entries) => {
@@ -187,7 +187,7 @@ function useWidth(): [(element: HTMLElement | null) => void, number] {
       if (measured > 0) setWidth(measured);
     });
     observer.current.observe(element);
-  };
+  }, []);
   return [ref, width];
 }
 
@@ -200,7 +200,9 @@ export function ChainView(props: { chain: ChainJson; domain: string; results: re
   const node = selected === undefined ? undefined : model.nodes.get(selected);
   return h('div', { class: 'chain-view' },
     h('div', { class: 'chain-canvas', ref }, h(Picture, { model, domain: props.domain, width: width || FALLBACK_WIDTH, selected, onSelect: setSelected })),
-    h('section', { id: 'chain-details', class: 'chain-details', 'aria-labelledby': 'chain-details-heading', 'aria-live': 'polite' },
+    // The choice is announced by the node's heading alone, not the whole panel.
+    h('p', { role: 'status', class: 'visually-hidden' }, node === undefined ? '' : t('chain_details_of', { node: nodeTexts(node, t).label })),
+    h('section', { id: 'chain-details', class: 'chain-details', 'aria-labelledby': 'chain-details-heading' },
       node === undefined
         ? [h('h3', { id: 'chain-details-heading', key: 'h' }, t('chain_details')), h('p', { class: 'hint', key: 'p' }, t('chain_choose_node'))]
         : h(NodeDetails, { node, findings: findings.get(node.id) ?? [] })));
