@@ -4,9 +4,9 @@
 // addresses for the other names from the recursor. A name no address is found for stays bare.
 import type { Name} from '@app/dns';
 import { Rcode, RRType, recordIs, type Message } from '@app/dns';
-import type { Nameserver } from './net/nameserver.ts';
-import { recordsFor, responseKind } from './net/response.ts';
-import type { Zone } from './zone.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
+import { recordsFor, responseKind } from '../net/response.ts';
+import type { Zone } from './tested-zone.ts';
 
 export interface ServerSet {
   /** Names with the addresses found for them, one object per (name, address), in 'name/ip' order. */

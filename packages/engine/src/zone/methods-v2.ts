@@ -5,9 +5,9 @@
 // other names looked up), and the zone's own NS set (names from every delegated server, in-zone
 // addresses asked of those servers). A name without an address stays a bare name.
 import { Rcode, RRType, recordIs, type Message, type Name } from '@app/dns';
-import type { Nameserver } from './net/nameserver.ts';
-import { addressesIn, nsNames, recordsFor, responseKind } from './net/response.ts';
-import type { Zone } from './zone.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
+import { addressesIn, nsNames, recordsFor, responseKind } from '../net/response.ts';
+import type { Zone } from './tested-zone.ts';
 
 export type ServerOrName = Nameserver | Name;
 
