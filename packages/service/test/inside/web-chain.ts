@@ -180,11 +180,18 @@ describe('the Chain view of a broken chain', () => {
     await page.emulateMedia({ media: 'screen' });
   });
 
-  test('the tabs follow the arrow keys', async () => {
+  test('the tabs follow the arrow keys; the chain view has an address of its own', async () => {
     await page.getByRole('tab', { name: 'Findings' }).focus();
     await page.keyboard.press('ArrowRight');
     assert.equal(await chainTab().getAttribute('aria-selected'), 'true');
     assert.equal(await inPage<string>('document.activeElement.id'), 'tab-chain');
+    assert.equal(new URL(page.url()).hash, '#chain');
+    await page.reload();
+    await page.locator('svg.chain-picture').waitFor();
+    assert.equal(await chainTab().getAttribute('aria-selected'), 'true', 'a reload keeps the chain view');
+    await page.getByRole('tab', { name: 'Findings' }).click();
+    assert.equal(new URL(page.url()).hash, '');
+    assert.match(page.url(), /\/result\/[0-9a-f]{16}$/);
   });
 });
 
@@ -224,6 +231,21 @@ describe('names from DNS data are text, never markup', () => {
     assert.doesNotMatch(svg, /<img|<script/);
     await page.locator('.chain-view').screenshot({ path: join(ARTIFACTS, 'chain-hostile-view.png') });
     await shot('chain-hostile');
+    await page.unroute(origin + '/');
+  });
+});
+
+describe('a test without a chain', () => {
+  test('says that none was kept, and offers no SVG to export', async () => {
+    // As the service answers for a test from before chains were kept, or whose queries could not be read.
+    await page.route(origin + '/', async (route) => {
+      if (route.request().method() !== 'POST' || !(route.request().postData() ?? '').includes('"get_test_chain"')) return route.continue();
+      return route.fulfill({ json: { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'No chain for this test' } } });
+    });
+    await page.goto(`${origin}/result/${testId}#chain`);
+    await page.reload(); // the page was at this report already: going to its #chain alone loads nothing
+    await page.getByText('No chain was kept for this test').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Chain (SVG)' }).count(), 0);
     await page.unroute(origin + '/');
   });
 });

@@ -49,7 +49,12 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
   const [copied, setCopied] = useState('');
   const domain = report.params.domain;
   const chain = useAsync(() => api.testChain(report.hash_id), [report.hash_id]);
-  const [view, setView] = useState<'findings' | 'chain'>('findings');
+  // The chain view has an address of its own (#chain), so "Copy the link" shares what is shown.
+  const [view, setView] = useState<'findings' | 'chain'>(() => (window.location.hash === '#chain' ? 'chain' : 'findings'));
+  const showView = (next: 'findings' | 'chain') => {
+    setView(next);
+    history.replaceState(history.state, '', `${window.location.pathname}${window.location.search}${next === 'chain' ? '#chain' : ''}`);
+  };
   const visible = report.results.some((r) => shown.has(r.level));
   // A printed report shows its parameters too (a closed <details> prints closed).
   useEffect(() => {
@@ -111,7 +116,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         }, t('copy_link')),
         h('span', { role: 'status', class: 'status' }, copied))),
 
-    h(ViewTabs, { view, onChange: setView }),
+    h(ViewTabs, { view, onChange: showView }),
     h('div', { id: 'findings-panel', role: 'tabpanel', 'aria-labelledby': 'tab-findings', class: 'view-panel', hidden: view !== 'findings' },
       h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
         h('h2', { id: 'findings-heading' }, t('findings')),
