@@ -166,6 +166,15 @@ describe('the Chain view of a broken chain', () => {
     assert.match(svg, /INVALID_DIGEST/);
     assert.match(svg, /Legend/);
     assert.doesNotMatch(svg, /<script|chain-focus/);
+    // A file of its own: well-formed XML, and an image a browser draws.
+    const drawn = await inPage<{ error: string; width: number }>(`(async (text) => {
+      const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const image = new Image();
+      image.src = 'data:image/svg+xml;base64,' + btoa(unescape(encodeURIComponent(text)));
+      await image.decode();
+      return { error: parsed.querySelector('parsererror')?.textContent ?? '', width: image.naturalWidth };
+    })(${JSON.stringify(svg)})`);
+    assert.deepEqual([drawn.error, drawn.width > 300], ['', true], 'the SVG file parses and draws');
 
     await page.emulateMedia({ media: 'print' });
     assert.equal(await page.locator('.view-tabs').isVisible(), false);
