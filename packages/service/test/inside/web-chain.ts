@@ -89,6 +89,17 @@ after(async () => {
 });
 
 describe('the Chain view of a broken chain', () => {
+  test('its code is not part of a first page: the report fetches it', { timeout: REPORT_TIMEOUT }, async () => {
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    await page.goto(origin);
+    await page.getByLabel('Domain name').waitFor();
+    assert.ok(asked.some((path) => path.endsWith('/report.ts')) && !asked.some((path) => /\/chain-[a-z]+\.ts$/.test(path)), asked.join(' '));
+    await openChain();
+    assert.ok(asked.some((path) => path.endsWith('/views/chain-view.ts')));
+    page.removeAllListeners('request');
+  });
+
   test('at 1200 px: the zones from the root down, the bogus delegation and its DS, nothing chosen yet', { timeout: REPORT_TIMEOUT }, async () => {
     await openChain();
     assert.equal(await chainTab().getAttribute('aria-selected'), 'true');

@@ -2,14 +2,13 @@
 // the module's worst level) and test case (with its description), export, print, parameters.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, RpcError, type ChainJson, type Level, type TestEvidence, type TestParams, type TestResult, type TestResults } from '../api.ts';
+import { api, RpcError, type Level, type TestEvidence, type TestParams, type TestResult, type TestResults } from '../api.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
 import { countByLevel, delegationFailed, groupByModule, LEVELS, overallResult, severity, worstLevel, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
 import { paths } from '../routes.ts';
 import { specificationUrl } from '../specifications.ts';
-import { chainSvgFile, ChainView } from './chain-view.ts';
 import { asyncView, LevelBadge, OverallBadge, PageHeading } from './common.ts';
 import { useAsync } from '../use-async.ts';
 import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
@@ -48,7 +47,8 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(modules.filter((m) => severity(m.worst) >= severity('WARNING')).map((m) => m.module)));
   const [copied, setCopied] = useState('');
   const domain = report.params.domain;
-  const chain = useAsync(() => api.testChain(report.hash_id), [report.hash_id]);
+  // The chain view's code comes with the first report (serve.ts does not preload it), with the chain.
+  const chain = useAsync(() => Promise.all([api.testChain(report.hash_id), import('./chain-view.ts')]), [report.hash_id]);
   // The chain view has an address of its own (#chain), so "Copy the link" shares what is shown.
   const [view, setView] = useState<'findings' | 'chain'>(() => (window.location.hash === '#chain' ? 'chain' : 'findings'));
   const showView = (next: 'findings' | 'chain') => {
@@ -106,7 +106,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         (['json', 'csv', 'txt'] as const).map((format) =>
           h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format, evidence) }, t(`export_${format}`))),
         chain.status === 'done'
-          ? h('button', { type: 'button', class: 'secondary', onClick: () => saveChain(report) }, t('chain_export_svg'))
+          ? h('button', { type: 'button', class: 'secondary', onClick: () => saveChain(report, chain.value[1].chainSvgFile()) }, t('chain_export_svg'))
           : null,
         h('button', { type: 'button', class: 'secondary', onClick: () => window.print() }, t('print')),
         h('button', {
@@ -129,7 +129,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         h('p', { class: 'hint' }, t('chain_intro')),
         chain.status === 'failed' && chain.error instanceof RpcError
           ? h('p', { class: 'hint' }, t('chain_unavailable'))
-          : asyncView(chain, (value: ChainJson) => h(ChainView, { chain: value, domain, results: report.results, evidence })))),
+          : asyncView(chain, ([value, { ChainView }]) => h(ChainView, { chain: value, domain, results: report.results, evidence })))),
 
     h(Parameters, { report }));
 }
@@ -154,8 +154,7 @@ function ViewTabs(props: { view: 'findings' | 'chain'; onChange: (view: 'finding
     }, t(view === 'findings' ? 'findings' : 'chain_tab'))));
 }
 
-function saveChain(report: TestResults): void {
-  const text = chainSvgFile();
+function saveChain(report: TestResults, text: string | undefined): void {
   if (text !== undefined) saveFile({ name: `${report.params.domain || 'root'}-${report.hash_id}-chain.svg`, type: 'image/svg+xml', text });
 }
 
