@@ -100,7 +100,29 @@ const serviceUnits: Unit[] = [
   { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
 ];
 
-const folderRules: Record<string, Unit[]> = { dns: dnsUnits, engine: engineUnits, service: serviceUnits };
+
+// The store, from the bottom: the data model, the database, records (SQL), request plumbing, then the
+// plugins and routes, and api-docs on top. The files at src/'s top compose them; cli/ runs them.
+const storeUnits: Unit[] = [
+  { unit: 'model', mayImport: [] },
+  { unit: 'accounts', mayImport: [] },
+  { unit: 'limits', mayImport: ['model'] },
+  { unit: 'db', mayImport: ['model', 'accounts', 'limits'] },
+  { unit: 'records', mayImport: ['model', 'db'] },
+  { unit: 'http', mayImport: ['model', 'db'] },
+  { unit: 'auth', mayImport: ['model', 'db', 'accounts', 'limits', 'http'] },
+  { unit: 'idempotency', mayImport: ['model', 'db', 'http', 'auth'] },
+  { unit: 'cache', mayImport: ['model', 'limits'] },
+  { unit: 'webhooks', mayImport: ['model', 'db', 'records', 'http', 'auth'] },
+  { unit: 'resources', mayImport: ['model', 'db', 'records', 'http'] },
+  { unit: 'carts', mayImport: ['model', 'db', 'records', 'http', 'resources', 'webhooks'] },
+  { unit: 'console', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'webhooks'] },
+  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency'] },
+  { unit: 'cli', mayImport: ['*'] },
+  { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },
+];
+
+const folderRules: Record<string, Unit[]> = { dns: dnsUnits, engine: engineUnits, service: serviceUnits, store: storeUnits };
 
 for (const [name, units] of Object.entries(folderRules)) {
   test(`${name}'s folders import one way only`, () => {
@@ -109,7 +131,7 @@ for (const [name, units] of Object.entries(folderRules)) {
   });
 }
 
-for (const name of ['dns', 'engine', 'service', 'lab']) {
+for (const name of packages) {
   test(`${name}'s source has no import circles, type-only imports included`, () => {
     assert.deepEqual(importCircles(join(packagesDir, name, 'src')), []);
   });
@@ -127,8 +149,15 @@ test('the folder check fails on a wrong-way import and on an import circle (fixt
   assert.deepEqual(ruleCircles([...units, { unit: 'low', mayImport: ['high'] }]).length, 1);
 });
 
+test('the store\'s rules catch its model reaching up into the routes, and a circle through a type-only import is found (fixtures)', () => {
+  assert.deepEqual(folderRuleBreaches(join(import.meta.dirname, 'fixtures', 'store-wrong-way', 'src'), storeUnits), [
+    'model/declaration.ts (model) imports resources/routes.ts (resources), which model may not import',
+  ]);
+  assert.deepEqual(importCircles(join(import.meta.dirname, 'fixtures', 'import-circle')), [['a.ts', 'b.ts', 'c.ts']]);
+});
+
 // Benchmarks use what a package offers its users, so moves inside a package never break them.
-const publicOnlyBenches = ['agent', 'batch', 'chain', 'dns-codec', 'engine', 'history', 'lab-big', 'lab-start', 'rpc'];
+const publicOnlyBenches = ['agent', 'batch', 'chain', 'dns-codec', 'engine', 'history', 'lab-big', 'lab-start', 'rpc', 'store', 'store-auth'];
 
 test('benchmarks (and the test helpers they share) import only the packages\' public entry points', () => {
   const exported = new Map(

@@ -25,7 +25,11 @@ export type RunTests = (input: TestInput, options: RunOptions) => Promise<Findin
 export type AgentConfig = Pick<
   ServiceConfig,
   'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile' | 'maximalRetries'
->;
+> &
+  Partial<Pick<ServiceConfig, 'agentLeaseSeconds'>>;
+
+/** The heartbeat's period at most: /readyz counts an agent alive when seen in the last 60 s (AGENT_ALIVE_SECONDS). */
+const MAX_RENEWAL_MS = 20_000;
 
 export interface AgentOptions {
   database: Database<ServiceSchema>;
@@ -33,7 +37,7 @@ export interface AgentOptions {
   profiles: ReadonlyMap<string, LoadedProfile>;
   /** The engine's run; a test may pass another. */
   runTests?: RunTests;
-  /** Seconds a claim holds without renewal; renewed three times within it. */
+  /** Seconds a claim holds without renewal (config.agentLeaseSeconds, 60 by default); renewed three times within it. */
   leaseSeconds?: number;
   log?: (line: string) => void;
   /** Told of tests started and finished and of DNS queries (the service's /metrics). */
@@ -78,7 +82,7 @@ export class Agent {
     this.#runTests = options.runTests ?? engineRunTests;
     this.#profiles = options.profiles;
     this.#rootHints = rootHintsOf(options.config);
-    this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
+    this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? options.config.agentLeaseSeconds ?? 60 };
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
@@ -92,7 +96,7 @@ export class Agent {
 
   start(): void {
     if (this.#loop !== undefined) return;
-    this.#heartbeat = setInterval(() => void this.#renew(), (this.#claimant.leaseSeconds * 1000) / 3);
+    this.#heartbeat = setInterval(() => void this.#renew(), Math.min(MAX_RENEWAL_MS, (this.#claimant.leaseSeconds * 1000) / 3));
     void this.#beat();
     this.#loop = this.#claimLoop();
   }
@@ -128,7 +132,8 @@ export class Agent {
   async #claimLoop(): Promise<void> {
     const backoff = new Backoff();
     const pollMs = Math.max(50, this.#config.pollingIntervalSeconds * 1000);
-    const orphanCheckMs = (this.#claimant.leaseSeconds * 1000) / 2;
+    // Other agents' leases may be shorter than ours: look for expired ones at least every 30 s.
+    const orphanCheckMs = Math.min(30_000, (this.#claimant.leaseSeconds * 1000) / 2);
     let nextOrphanCheck = 0;
     while (!this.#stopping) {
       if (this.#running.size >= this.#capacity) {

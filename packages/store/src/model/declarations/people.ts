@@ -1,6 +1,7 @@
 // The people group (read_people / people scopes): every field of the platform's resources as its OpenAPI document lists them.
 // Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, type ResourceSource } from '../declaration.ts';
+import { cartFields, postalAddress } from './field-groups.ts';
 
 export const people: readonly ResourceSource[] = [
   {
@@ -9,12 +10,7 @@ export const people: readonly ResourceSource[] = [
     scope: 'people',
     fields: {
       customer_id: 'integer required -> customers',
-      address_line_1: 'string',
-      address_line_2: 'string',
-      city: 'string',
-      state: 'string',
-      postal_code: 'string',
-      country: 'string',
+      ...postalAddress,
       is_default_shipping_address: 'boolean',
       phone: 'string',
       company: 'string',
@@ -38,12 +34,7 @@ export const people: readonly ResourceSource[] = [
       expiration_year: 'integer',
       cardholder_name: 'string encrypted',
       phone: 'string',
-      address_line_1: 'string',
-      address_line_2: 'string',
-      city: 'string',
-      state: 'string',
-      postal_code: 'string',
-      country: 'string',
+      ...postalAddress,
       is_default: 'boolean',
       last_four: 'string',
     },
@@ -160,36 +151,6 @@ export const people: readonly ResourceSource[] = [
     name: 'wishlists',
     singular: 'wishlist',
     scope: 'people',
-    fields: {
-      name: 'string',
-      cart_type: 'string',
-      customer_id: 'integer -> customers',
-      is_public: 'boolean',
-      store_id: 'integer -> stores',
-      session_id: 'integer',
-      discount_total: 'number',
-      subtotal: 'number',
-      shipping_total: 'number',
-      handling_total: 'number',
-      tax_total: 'number',
-      grand_total: 'number',
-      tax_rate: 'number',
-      additional_fees: 'number',
-      discounted_shipping_total: 'number',
-      region_markup_amount: 'number',
-      non_shipping_discount: 'number',
-      gift_certificate_discount: 'number',
-      coupon_code: 'string',
-      associated_order_id: 'integer',
-      shipping_estimate_city: 'string',
-      shipping_estimate_state_code: 'string',
-      shipping_estimate_postal_code: 'string',
-      shipping_estimate_country_code: 'string',
-      is_shipping_billed_to_account: 'boolean',
-      customer_payment_method_id: 'integer',
-      payment_method_id: 'integer',
-      is_payment_cart_only: 'boolean',
-      lookup_key: 'string',
-    },
+    fields: cartFields('number', 'integer'),
   },
 ];

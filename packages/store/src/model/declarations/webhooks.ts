@@ -1,7 +1,7 @@
 // A webhook subscription is a declared resource like any other (the platform's /api/v1/webhooks
 // "works exactly the same as any other API endpoint"), under its own scope pair.
-import { defineResource } from '../resources/declaration.ts';
-import { cacheLengths, eventNames, failureTypes } from './event-types.ts';
+import { defineResource } from '../declaration.ts';
+import { cacheLengths, eventNames, failureTypes } from '../event-types.ts';
 
 export const webhooks = defineResource({
   name: 'webhooks',

@@ -3,7 +3,7 @@
 // The text says what rowShaper + JSON.stringify would (same keys in the same order, same values): booleans as
 // true/false, flags as 0/1, JSON fields inlined (null when the stored text is not JSON).
 import { sql, type RawBuilder } from 'kysely';
-import { visibleFields, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
+import { visibleFields, type FieldDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 
 // SQLite takes at most 1000 function arguments (SQLITE_MAX_FUNCTION_ARG): two per field.
 const MAX_FIELDS = 500;

@@ -2,10 +2,10 @@
 import { idSchema } from '../http/record-id.ts';
 import { oauthPaths } from '../auth/oauth-openapi.ts';
 import { cartPaths } from '../carts/cart-openapi.ts';
-import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from './query-language.ts';
-import { visibleFields, type ResourceDeclaration } from './declaration.ts';
-import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from './json-schema.ts';
-import { resourceNamed, resources } from './registry.ts';
+import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from '../model/query-language.ts';
+import { visibleFields, type ResourceDeclaration } from '../model/declaration.ts';
+import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from '../model/json-schema.ts';
+import { resourceNamed, resources } from '../model/registry.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */

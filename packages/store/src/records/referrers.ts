@@ -1,7 +1,7 @@
 // Which records still point at one record: what a refused DELETE names, so the caller knows what to change first.
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import type { ResourceDeclaration } from './declaration.ts';
-import { resources } from './registry.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
+import { resources } from '../model/registry.ts';
 
 /** Ids shown per referring field; the rest are counted. */
 const SHOWN = 5;

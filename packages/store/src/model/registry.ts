@@ -5,7 +5,7 @@ import { marketing } from './declarations/marketing.ts';
 import { orders } from './declarations/orders.ts';
 import { people } from './declarations/people.ts';
 import { settings } from './declarations/settings.ts';
-import { webhooks } from '../webhooks/subscriptions.ts';
+import { webhooks } from './declarations/webhooks.ts';
 
 /** Every resource the API serves, in the order the OpenAPI document lists them. */
 export const resources: readonly ResourceDeclaration[] = [...[...catalog, ...orders, ...people, ...content, ...marketing, ...settings].map(defineResource), webhooks];

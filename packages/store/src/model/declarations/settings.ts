@@ -1,6 +1,7 @@
 // The settings group (read_settings / settings scopes): every field of the platform's resources as its OpenAPI document lists them.
 // Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, type ResourceSource } from '../declaration.ts';
+import { postalAddress } from './field-groups.ts';
 
 export const settings: readonly ResourceSource[] = [
   {
@@ -198,12 +199,7 @@ export const settings: readonly ResourceSource[] = [
       parent_store_id: 'integer',
       profile_id: 'integer',
       company_name: 'string',
-      address_line_1: 'string',
-      address_line_2: 'string',
-      city: 'string',
-      state: 'string',
-      postal_code: 'string',
-      country: 'string',
+      ...postalAddress,
       billing_first_name: 'string',
       billing_last_name: 'string',
       tech_email: 'string',

@@ -1,6 +1,6 @@
 // The platform's webhook event types (its docs/webhooks.md): which expect a reply, what each means, and what a
 // subscriber must be allowed to do to subscribe.
-import type { ScopeGroup } from '../resources/declaration.ts';
+import type { ScopeGroup } from './declaration.ts';
 
 export interface EventType {
   /** Sent while a request waits, with a 3-second limit, and its reply is used. */

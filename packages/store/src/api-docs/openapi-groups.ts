@@ -1,6 +1,6 @@
 // The OpenAPI document cut into parts a browser renders quickly: one per scope group, plus carts and OAuth.
 // The whole document (1.5 MB) stays at /openapi.json for code generators; the docs page offers the parts.
-import { resources } from './registry.ts';
+import { resources } from '../model/registry.ts';
 
 export interface DocumentGroup {
   name: string;

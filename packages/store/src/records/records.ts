@@ -1,17 +1,18 @@
 // Reads and writes the records of one declared resource, with the list query language applied in SQL.
-import { sql, type CompiledQuery, type RawBuilder, type Expression, type ExpressionBuilder, type Kysely, type QueryResult, type SqlBool } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
-import { keysetPageable, type Condition, type FieldFilter, type FilterValue, type ListQuery, type SortKey } from './query-language.ts';
+import { sql, type CompiledQuery, type RawBuilder, type Expression, type QueryResult, type SqlBool } from 'kysely';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
-import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
-import { announceQueued, writeEventsOf, type WriteEvents } from '../webhooks/resource-events.ts';
-import { nestedOf, perResource, visibleFields, writableFields, type FieldType, type NestedDeclaration, type ResourceDeclaration } from './declaration.ts';
+import type { Row, StoreDatabase } from '../db/schema.ts';
+import { ApiError } from '../model/api-error.ts';
+import { nestedOf, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
+import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
+import { resourceNamed } from '../model/registry.ts';
+import { dialectSqlOf } from './dialects/of.ts';
+import { afterExpression, filtersExpression, type Where } from './filters.ts';
 import { referrersOf } from './referrers.ts';
-import { resourceNamed } from './registry.ts';
-import { jsonObjectSql } from './sqlite-json.ts';
+import { fromColumn, rowShaper } from './row-shape.ts';
+import { writeHooksOf } from './write-listener.ts';
 
-type Where = ExpressionBuilder<StoreSchema, string>;
 
 /** Narrows a list to the children of one parent record (`/products/5/categories`). */
 export interface ParentScope {
@@ -56,7 +57,8 @@ export function recordsOf(database: StoreDatabase, resource: ResourceDeclaration
 }
 
 function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Records {
-  const { db, dialect } = database;
+  const { db } = database;
+  const dialect = dialectSqlOf(database);
   const writes = writeQueueOf(database);
   const table = resource.table;
   const toJson = rowShaper(resource);
@@ -135,9 +137,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     }
   }
 
-  // RETURNING saves PostgreSQL a round trip. SQLite runs it slower than a second lookup by id (~3 µs
-  // more per insert), and Kysely's MySQL dialect has none.
-  const returning = dialect === 'postgres';
+  const { returning } = dialect;
 
   // Inserts compiled once per set of columns: the SQL depends only on them, one parameter per value in column order.
   const inserts = new Map<string, CompiledQuery>();
@@ -161,20 +161,22 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     return shaped((yield byId(id)).rows[0]);
   }
 
-  // The webhook events these writes send, queued in the same transaction (none for most resources).
-  const events = resourceWriteEvents(database, resource);
-  /** After the commit: wakes this process's delivery workers if the write queued an event. */
+  // What listeners (webhooks) do in these writes' transactions; nothing for most resources.
+  const hooksNow = writeHooksOf(database, resource);
   const announced = <T>(value: T): T => {
-    if (events?.takeQueued() === true) announceQueued(database);
+    hooksNow()?.committed();
     return value;
   };
 
-  // The created record read back as JSON text; none where the JSON cannot be the answer (encrypted fields).
-  const answerText = dialect === 'sqlite' ? jsonObjectSql(resource, undefined) : undefined;
+  // Every visible field as JSON text the database writes (SQLite): a created record's answer, and list pages.
+  // None where the JSON cannot be the answer (encrypted fields).
+  const allFieldsJson = dialect.recordJson(resource, undefined);
+  const answerText = allFieldsJson;
   const answerById = answerText === undefined ? undefined : db.selectFrom(table).select(answerText.as(JSON_COLUMN)).where('id', '=', 0).compile();
 
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
   function* createSteps(values: Row, asText: boolean): WriteSteps<Row | string> {
+    const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
     const row = { ...values, created_at: now, updated_at: now };
@@ -201,13 +203,9 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   // Fields pointing at records of the same resource (a category's parent): no record may become its own ancestor.
   const selfReferences = references.filter(({ target }) => target.name === resource.name).map(({ name }) => name);
   const changesTree = (values: Row) => selfReferences.some((name) => values[name] !== undefined && values[name] !== null);
-  const parentLookups = new Map(selfReferences.map((name) => [name, lock(db.selectFrom(table).select(name).where('id', '=', 0)).compile()]));
-  // One tree change at a time: each holds the table's first row until its transaction commits, so two changes
-  // that are harmless alone cannot close a loop together. SQLite runs writes one at a time anyway.
-  const treeLock = dialect === 'sqlite' ? undefined : db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile();
-  function lock<Q extends { forUpdate(): Q }>(query: Q): Q {
-    return dialect === 'sqlite' ? query : query.forUpdate();
-  }
+  const parentLookups = new Map(selfReferences.map((name) => [name, dialect.lockForWrite(db.selectFrom(table).select(name).where('id', '=', 0)).compile()]));
+  // One tree change at a time (see the dialect's treeLock).
+  const treeLock = dialect.treeLock(db, table);
 
   function* checkNoLoop(id: number, values: Row): WriteSteps<void> {
     if (treeLock !== undefined) yield treeLock;
@@ -223,6 +221,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
+    const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     if (changesTree(values)) yield* checkNoLoop(id, values);
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
@@ -250,11 +249,10 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
 
-  // SQLite writes pages without expanded collections as JSON (sqlite-json.ts); every field's form is known once.
-  const allFieldsJson = dialect === 'sqlite' ? jsonObjectSql(resource, undefined) : undefined;
+  // Pages without expanded collections, as JSON the database writes (where it does).
   function jsonRows(query: ListQuery) {
-    if (dialect !== 'sqlite' || query.expand.length > 0) return undefined;
-    return query.fields === undefined ? allFieldsJson : jsonObjectSql(resource, query.fields);
+    if (allFieldsJson === undefined || query.expand.length > 0) return undefined;
+    return query.fields === undefined ? allFieldsJson : dialect.recordJson(resource, query.fields);
   }
   function jsonSelect(query: ListQuery, json: RawBuilder<string>) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
@@ -339,26 +337,6 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   };
 }
 
-/** The webhook events of a resource's writes, reading the records they refer to inside the write; undefined when it sends none. */
-export function resourceWriteEvents(database: StoreDatabase, resource: ResourceDeclaration): WriteEvents | undefined {
-  const lookups = new Map<string, { query: CompiledQuery; shape: (row: Row) => Row }>();
-  return writeEventsOf(
-    database,
-    resource,
-    function* (name, id) {
-      if (id === undefined || id === null) return undefined;
-      let lookup = lookups.get(name);
-      if (lookup === undefined) {
-        const target = resourceNamed(name);
-        lookups.set(name, (lookup = { query: database.db.selectFrom(target.table).selectAll().where('id', '=', 0).compile(), shape: rowShaper(target) }));
-      }
-      const row = (yield withParameters(lookup.query, [id])).rows[0];
-      return row === undefined ? undefined : lookup.shape(row);
-    },
-    (name) => encryptedFieldsOf(resourceNamed(name)),
-  );
-}
-
 /** The column a record's JSON text comes back in; no declared field starts with `__`. */
 const JSON_COLUMN = '__json';
 
@@ -372,175 +350,5 @@ function isoNow(): string {
 
 function withParameters(compiled: CompiledQuery, parameters: readonly unknown[]): CompiledQuery {
   return { ...compiled, parameters };
-}
-
-/**
- * `a AND b AND c ...` as a balanced tree of parenthesised halves: a flat chain of n terms is n levels deep for the
- * database's parser, and SQLite refuses expressions deeper than 1000.
- */
-function balanced(eb: Where, join: 'and' | 'or', terms: readonly Expression<SqlBool>[]): Expression<SqlBool> {
-  if (terms.length <= 2) return eb[join]([...terms]);
-  const half = Math.ceil(terms.length / 2);
-  return eb[join]([balanced(eb, join, terms.slice(0, half)), balanced(eb, join, terms.slice(half))]);
-}
-
-function filtersExpression(eb: Where, filters: readonly FieldFilter[]): Expression<SqlBool> {
-  let combined: Expression<SqlBool> | undefined;
-  // Filters joined to the ones before by the same word are one balanced run (AND and OR each associate).
-  let run: { join: 'and' | 'or'; terms: Expression<SqlBool>[] } | undefined;
-  const close = () => {
-    if (run !== undefined) combined = balanced(eb, run.join, run.terms);
-  };
-  for (const filter of filters) {
-    const expression = balanced(eb, 'or', filter.anyOf.map((all) => balanced(eb, 'and', all.map((condition) => conditionExpression(eb, condition)))));
-    const join = filter.joinWithOr ? 'or' : 'and';
-    if (run === undefined) run = { join, terms: [expression] };
-    else if (run.join === join) run.terms.push(expression);
-    else {
-      close();
-      run = { join, terms: [combined as Expression<SqlBool>, expression] };
-    }
-  }
-  close();
-  return combined ?? sql<SqlBool>`1 = 1`;
-}
-
-/** Rows after `values` in the list's order: (a, b, id) > (va, vb, vid), each column in its own direction. */
-function afterExpression(eb: Where, sort: readonly SortKey[], values: readonly FilterValue[]): Expression<SqlBool> {
-  const keys = [...sort, { field: 'id', descending: false }];
-  return eb.or(
-    keys.map((key, i) =>
-      eb.and([
-        ...keys.slice(0, i).map((earlier, j) => eb(eb.ref(earlier.field), '=', values[j] ?? null)),
-        eb(eb.ref(key.field), key.descending ? '<' : '>', values[i] ?? null),
-      ]),
-    ),
-  );
-}
-
-// `!` escapes LIKE wildcards: it means the same on all three databases, unlike a backslash.
-function likePattern(text: string): string {
-  return text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`);
-}
-
-function conditionExpression(eb: Where, { field, operator, value }: Condition): Expression<SqlBool> {
-  const column = eb.ref(field);
-  switch (operator) {
-    case 'eq':
-      return eb(column, '=', value);
-    case 'not':
-      return eb.or([eb(column, '<>', value), eb(column, 'is', null)]);
-    case 'like':
-      return sql<SqlBool>`lower(${column}) like ${`%${likePattern(String(value))}%`} escape '!'`;
-    case 'startwith':
-      return sql<SqlBool>`lower(${column}) like ${`${likePattern(String(value))}%`} escape '!'`;
-    case 'gt':
-      return eb(column, '>', value);
-    case 'gte':
-      return eb(column, '>=', value);
-    case 'lt':
-      return eb(column, '<', value);
-    case 'lte':
-      return eb(column, '<=', value);
-  }
-}
-
-export const encryptedFieldsOf: (resource: ResourceDeclaration) => readonly string[] = perResource((resource) =>
-  Object.entries(resource.fields).flatMap(([name, field]) => (field.encrypted === true ? [name] : [])),
-);
-
-const same = (value: unknown) => value;
-const fromColumn: Record<FieldType, (value: unknown) => unknown> = {
-  string: same,
-  datetime: same,
-  integer: Number,
-  number: Number,
-  boolean: Boolean,
-  // The platform answers these as 0 or 1.
-  flag: (value) => (value === true || Number(value) === 1 ? 1 : 0),
-  json: (value) => {
-    try {
-      return JSON.parse(String(value)) as unknown;
-    } catch {
-      return null;
-    }
-  },
-};
-
-/**
- * A date-time in ISO 8601 UTC. The schema's date-time format lets through what no Date holds (a leap second)
- * and offsets that carry a time past year 9999.
- */
-function isoTime(name: string, value: unknown): string {
-  const time = new Date(textOf(value));
-  const text = Number.isNaN(time.getTime()) ? '' : time.toISOString();
-  if (text.length !== 24) throw new ApiError(400, `body/${name}: "${textOf(value)}" is not a date-time from year 0000 to 9999 in UTC`);
-  return text;
-}
-
-const writableByName = perResource((resource) => new Map(writableFields(resource).map(([name, field], index) => [name, { field, index }])));
-
-/** API record → column values: only writable fields, each in its column's form; unknown fields are left out. */
-export function columnValues(resource: ResourceDeclaration, body: Readonly<Row>): Row {
-  const out: Row = {};
-  const writable = writableByName(resource);
-  // A body names a few of a resource's fields (a product has over 140); they are taken in declaration order,
-  // so the first bad one reported is the same whatever order the body lists them in.
-  const named = Object.keys(body).filter((name) => writable.has(name));
-  if (named.length > 1) named.sort((a, b) => (writable.get(a)?.index ?? 0) - (writable.get(b)?.index ?? 0));
-  for (const name of named) {
-    const field = writable.get(name)?.field;
-    if (field === undefined) continue;
-    const value = body[name];
-    if (value === null || value === undefined) out[name] = null;
-    // The platform's ids start at 1; clients send 0 for "none".
-    else if (field.references !== undefined && value === 0) out[name] = null;
-    else if (field.type === 'json') out[name] = JSON.stringify(value);
-    else if (field.type === 'flag') out[name] = value === true || value === 1;
-    else if (field.type === 'datetime') out[name] = isoTime(name, value);
-    else if (field.type === 'string') out[name] = textOf(value);
-    else out[name] = value;
-  }
-  return out;
-}
-
-/** Database row → API record: booleans and numbers the same on every database. */
-export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
-  // One converter per field, chosen once: this runs for every row of every list.
-  const fields = visibleFields(resource).map(([name, field]) => ({ name, convert: fromColumn[field.type] }));
-  return (row) => {
-    const out: Row = {};
-    for (const { name, convert } of fields) {
-      const value = row[name];
-      if (value === undefined) {
-        if (name in row) out[name] = null;
-        continue;
-      }
-      out[name] = value === null ? null : convert(value);
-    }
-    return out;
-  };
-}
-
-/** Links or unlinks two records through a join table; true when the link changed. */
-export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDeclaration, { kind: 'link' }>, parentId: number, childId: number, linked: boolean): Promise<boolean> {
-  const pair = { [nested.parentKey]: parentId, [nested.childKey]: childId };
-  const where = (eb: Where) => eb.and([eb(eb.ref(nested.parentKey), '=', parentId), eb(eb.ref(nested.childKey), '=', childId)]);
-  const existing = await db.selectFrom(nested.table).select(nested.parentKey).where(where).executeTakeFirst();
-  if (linked === (existing !== undefined)) return false;
-  try {
-    if (linked) await db.insertInto(nested.table).values(pair).execute();
-    else await db.deleteFrom(nested.table).where(where).execute();
-  } catch (error) {
-    // Two clients linking the same pair at once: the second finds it done.
-    if (constraintViolation(error) !== 'unique') throw error;
-    return false;
-  }
-  return true;
-}
-
-/** True when the record exists; nested lists answer 404 for a missing parent. */
-export async function recordExists(db: Kysely<StoreSchema>, resource: ResourceDeclaration, id: number): Promise<boolean> {
-  return (await db.selectFrom(resource.table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 

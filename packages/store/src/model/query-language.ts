@@ -1,7 +1,7 @@
 // The list query language of the reference platform: page, count, fields, expand, sort and
 // `field=op:value` filters joined by AND/OR (written `+AND+`, a space, or `%2B`).
 import { columnRanges, fieldOf, nestedOf, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from './api-error.ts';
 
 export const operators = ['eq', 'not', 'like', 'startwith', 'gt', 'gte', 'lt', 'lte'] as const;
 export type Operator = (typeof operators)[number];

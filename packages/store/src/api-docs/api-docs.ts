@@ -5,9 +5,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './api-error.ts';
-import { openApiDocument } from '../resources/openapi.ts';
-import { documentGroups, documentPart } from '../resources/openapi-groups.ts';
+import { ApiError } from '../model/api-error.ts';
+import { openApiDocument } from './openapi.ts';
+import { documentGroups, documentPart } from './openapi-groups.ts';
 import { docsContentSecurityPolicy, docsInitScript, docsPage } from './docs-page.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
