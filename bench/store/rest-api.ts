@@ -78,6 +78,12 @@ function median(figures: Figures[]): Figures {
   };
 }
 
+// `--scale`: the list endpoints on a million products and orders (PostgreSQL), instead of the throughput runs below.
+if (process.argv.includes('--scale')) {
+  await import('./scale.ts');
+  process.exit(process.exitCode ?? 0);
+}
+
 const servers = fork(new URL('./servers.ts', import.meta.url), { stdio: 'inherit' });
 type Server = 'full' | 'plain' | 'bare' | 'peer' | 'peerJson' | 'hooked';
 const [origins] = (await once(servers, 'message')) as [Record<Server, string> & { ca: string; tokens: Record<Server, string[]> }];
