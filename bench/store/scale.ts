@@ -93,13 +93,14 @@ try {
   const categoryIds = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) => Number(r.id));
   const categoryId = () => categoryIds[random(categoryIds.length)] ?? 1;
 
-  async function get(path: string): Promise<{ ms: number; json: { total_count?: number; next_page?: string } & Record<string, unknown> }> {
+  /** The answer time; the body is read whole but parsed only for its next page (parsing 1,000 products costs the server's CPU too). */
+  async function get(path: string): Promise<{ ms: number; nextPage: () => string }> {
     const started = performance.now();
     const response = await request(path.startsWith('https:') ? path : `${store.apiUrl}${path}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
     const text = await response.body.text();
     const ms = performance.now() - started;
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
-    return { ms, json: JSON.parse(text) as { total_count?: number } };
+    return { ms, nextPage: () => (JSON.parse(text) as { next_page?: string }).next_page ?? '' };
   }
 
   const day = 24 * 60;
@@ -109,13 +110,13 @@ try {
     { name: 'products, updated_at since a recent time (incremental sync), count=1000', path: () => `/products?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
     {
       name: 'products, updated_at from any time, sort=updated_at, count=1000, the next page by its cursor',
-      path: async () => (await get(`/products?updated_at=gte:${updatedAt(random(ROWS - 5000))}&sort=updated_at&count=1000`)).json.next_page ?? '',
+      path: async () => (await get(`/products?updated_at=gte:${updatedAt(random(ROWS - 5000))}&sort=updated_at&count=1000`)).nextPage(),
     },
     { name: 'products, item_number=eq', path: () => `/products?item_number=eq:SKU-${String(1 + random(ROWS)).padStart(7, '0')}` },
     { name: 'products, primary_category_id=eq, count=1000', path: () => `/products?primary_category_id=eq:${categoryId()}&count=1000` },
     { name: 'categories/{id}/products, count=1000', path: () => `/categories/${categoryId()}/products?count=1000` },
     { name: 'products, count=1000, first page', path: () => '/products?count=1000' },
-    { name: 'products, count=1000, a deep page by its cursor (sort=id)', path: async () => (await get(`/products?id=gte:${1 + random(ROWS - 5000)}&count=1000`)).json.next_page ?? '' },
+    { name: 'products, count=1000, a deep page by its cursor (sort=id)', path: async () => (await get(`/products?id=gte:${1 + random(ROWS - 5000)}&count=1000`)).nextPage() },
     { name: 'products, count=1000, page=N (offset)', path: () => `/products?count=1000&page=${1 + random(ROWS / 1000 - 1)}` },
     { name: 'orders, updated_at in a day, sort=updated_at, count=1000', path: () => ((m) => `/orders?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)) },
     { name: 'orders, updated_at since a recent time, count=1000', path: () => `/orders?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
