@@ -53,6 +53,8 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   let dir: string;
   /** Tokens of apps of their own: the load's writers, and one for the checks. */
   let tokens: string[];
+  /** The console session the session test started, used again while PostgreSQL is down. */
+  let session = '';
 
   async function call(base: string, method: 'GET' | 'POST' | 'PUT', path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
     const response = await request(`${base}${path}`, {
@@ -143,7 +145,7 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     await signedIn.body.dump();
     assert.equal(signedIn.statusCode, 303);
     const cookies = [signedIn.headers['set-cookie']].flat().map((c) => String(c).split(';')[0]);
-    const session = cookies.find((c) => c?.startsWith('__Host-store_session=')) ?? '';
+    session = cookies.find((c) => c?.startsWith('__Host-store_session=')) ?? '';
     assert.ok(session !== '', 'a session cookie was set');
     for (const n of [1, 2]) {
       const page = await request(`${origin(n)}/admin/apps`, { dispatcher, headers: { cookie: session } });
@@ -308,12 +310,27 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   });
 
   test('PostgreSQL restarted loses nothing, and the store answers 503 with Retry-After while it is down', async () => {
+    const others: Answer[] = [];
     const { writes, answers } = await underLoad('postgres', 6000, async () => {
       await sleep(1500);
       postgres.stop();
-      await sleep(2000);
+      await sleep(500);
+      // The console and the OAuth token endpoint say so too, each in its own format.
+      const page = await request(`${cluster.origin}/admin/apps`, { dispatcher, headers: { cookie: session } });
+      others.push({ status: page.statusCode, headers: page.headers, text: await page.body.text(), json: undefined });
+      others.push(await call(cluster.origin, 'POST', '/api/oauth/token', undefined, { grant_type: 'refresh_token', refresh_token: 'x', client_id: '1', client_secret: 'y' }));
+      await sleep(1500);
       postgres.start();
     });
+    assert.deepEqual(
+      others.map((a) => [a.status, a.headers['retry-after'] !== undefined]),
+      [
+        [503, true],
+        [503, true],
+      ],
+      others.map((a) => a.text.slice(0, 200)).join('\n'),
+    );
+    assert.equal(others[1]?.json?.error, 'temporarily_unavailable');
     const down = answers.filter((a) => a.status === 503 && a.json?.status_code === 503);
     assert.ok(down.length > 0, 'some writes met the database down');
     assert.ok(down.every((a) => a.headers['retry-after'] !== undefined));
