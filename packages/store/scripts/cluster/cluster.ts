@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@app/database';
 import { createApp } from '../../src/auth/apps.ts';
-import { authContext } from '../../src/auth/context.ts';
+import { authContext, type AuthContext } from '../../src/auth/context.ts';
 import { loadAuthKey } from '../../src/auth/auth-key.ts';
 import { createConsoleToken } from '../../src/auth/tokens.ts';
 import type { AuthTables } from '../../src/auth/schema.ts';
@@ -58,6 +58,8 @@ export interface Cluster {
   authKey: string;
   /** Non-expiring tokens of new custom apps, one app each (so each has a rate limit of its own). */
   tokens(count: number, scopes?: string): Promise<string[]>;
+  /** A new custom app that takes OAuth grants to `redirectUri`: its App ID and App Secret. */
+  oauthClient(redirectUri: string): Promise<{ clientId: string; secret: string }>;
   stop(): Promise<void>;
 }
 
@@ -161,6 +163,18 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     return instance;
   });
 
+  /** The store's apps and tokens, as `store token create` reaches them: straight in the database, with the shared key. */
+  async function withAuth<T>(body: (ctx: AuthContext, storeId: number) => Promise<T>): Promise<T> {
+    const database = await openDatabase<AuthTables>(options.databaseUrl);
+    try {
+      const ctx = authContext({ db: database.db, dialect: database.dialect, key: Buffer.from(authKey, 'hex') });
+      const store = await database.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
+      return await body(ctx, Number(store.id));
+    } finally {
+      await database.close();
+    }
+  }
+
   let haproxy: ChildProcess | undefined;
   const stop = async () => {
     haproxy?.kill('SIGTERM');
@@ -195,21 +209,20 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         return admin;
       },
       authKey,
-      async tokens(howMany, scopes = 'system') {
-        const database = await openDatabase<AuthTables>(options.databaseUrl);
-        try {
-          const ctx = authContext({ db: database.db, dialect: database.dialect, key: Buffer.from(authKey, 'hex') });
-          const store = await database.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
+      tokens: (howMany, scopes = 'system') =>
+        withAuth(async (ctx, storeId) => {
           const made: string[] = [];
           for (let i = 0; i < howMany; i += 1) {
-            const { app } = await createApp(ctx, Number(store.id), { name: `cluster ${randomBytes(4).toString('hex')}`, kind: 'custom' });
+            const { app } = await createApp(ctx, storeId, { name: `cluster ${randomBytes(4).toString('hex')}`, kind: 'custom' });
             made.push((await createConsoleToken(ctx, app, { scopes, label: 'cluster' })).accessToken);
           }
           return made;
-        } finally {
-          await database.close();
-        }
-      },
+        }),
+      oauthClient: (redirectUri) =>
+        withAuth(async (ctx, storeId) => {
+          const { app, secret } = await createApp(ctx, storeId, { name: `cluster oauth ${randomBytes(4).toString('hex')}`, kind: 'custom', redirectUri });
+          return { clientId: app.clientId, secret };
+        }),
       stop,
     };
   } catch (error) {

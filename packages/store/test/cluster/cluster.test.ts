@@ -6,6 +6,7 @@
 // API acknowledged is in the database, no order was placed twice for one Idempotency-Key, no webhook is lost,
 // and no answer was a 500 (a store's 503 carries Retry-After).
 import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -157,6 +158,32 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     const viaProxy = await request(`${cluster.origin}/admin`, { dispatcher, headers: { cookie: session } });
     await viaProxy.body.dump();
     assert.equal(viaProxy.statusCode, 200);
+  });
+
+  test('OAuth across instances: authorize on one, consent on another, exchange the code on a third', async () => {
+    assert.ok(session !== '', 'the session test ran first');
+    const redirectUri = 'https://partner.example/back';
+    const client = await cluster.oauthClient(redirectUri);
+    const origin = (n: number) => instance(n).replace(/\/api\/v1$/, '');
+    const verifier = randomBytes(40).toString('base64url');
+    const query = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: 'read_catalog', redirect_uri: redirectUri, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
+    const shown = await request(`${origin(0)}/api/oauth?${query.toString()}`, { dispatcher, headers: { cookie: session } });
+    const page = await shown.body.text();
+    assert.equal(shown.statusCode, 200, page.slice(0, 300));
+    const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replaceAll('&amp;', '&')]));
+    const consent = await request(`${origin(1)}/api/oauth`, {
+      method: 'POST',
+      dispatcher,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session },
+      body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+    });
+    await consent.body.dump();
+    assert.equal(consent.statusCode, 303);
+    const back = new URL(String(consent.headers.location));
+    const exchanged = await call(origin(2), 'POST', '/api/oauth/token', undefined, { grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: redirectUri, client_id: client.clientId, client_secret: client.secret, code_verifier: verifier });
+    assert.equal(exchanged.status, 200, exchanged.text);
+    const read = await call(cluster.apiUrl, 'GET', '/products?count=1', String(exchanged.json.access_token));
+    assert.equal(read.status, 200);
   });
 
   /** NewOrder bodies received, by order id, and how often each delivery id came. */
