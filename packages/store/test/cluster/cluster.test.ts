@@ -186,6 +186,23 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     assert.equal(read.status, 200);
   });
 
+  test('caching across instances: a write on one drops the others\' cached reads', async () => {
+    const created = await call(instance(0), 'POST', '/products', checker(), { item_name: 'Before' });
+    assert.equal(created.status, 201, created.text);
+    const path = `/products/${String(created.json.id)}`;
+    // Read twice on store1: the second answer comes from its cache.
+    for (let i = 0; i < 2; i += 1) assert.equal((await call(instance(0), 'GET', path, checker())).json.item_name, 'Before');
+    assert.equal((await call(instance(1), 'PUT', path, checker(), { item_name: 'After' })).status, 200);
+    // The write is announced over Redis; store1 drops its entry as soon as the message arrives.
+    const deadline = Date.now() + 2000;
+    let seen = '';
+    while (Date.now() < deadline && seen !== 'After') {
+      seen = String((await call(instance(0), 'GET', path, checker())).json.item_name);
+      if (seen !== 'After') await sleep(50);
+    }
+    assert.equal(seen, 'After');
+  });
+
   /** NewOrder bodies received, by order id, and how often each delivery id came. */
   function receivedOrders(): { orders: Map<number, number>; deliveries: Map<string, number> } {
     const orders = new Map<number, number>();
