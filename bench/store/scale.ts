@@ -70,7 +70,8 @@ async function build(client: pg.Client): Promise<void> {
   await client.query(`INSERT INTO product_categories (product_id, category_id) SELECT id, ${firstCategory} + id % ${CATEGORIES} FROM products`);
   await client.query('INSERT INTO bench_scale (rows) VALUES ($1)', [ROWS]);
   await client.query('COMMIT');
-  await client.query('ANALYZE');
+  // As autovacuum would soon: the visibility map lets counts read the indexes alone.
+  await client.query('VACUUM ANALYZE');
   console.log(`\nbuilt in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
