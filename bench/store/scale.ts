@@ -8,9 +8,8 @@ import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { createApp } from '../../packages/store/src/auth/apps.ts';
-import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { serveStore } from '../../packages/store/src/server.ts';
+import { serveStore } from '@app/store';
+import { createApp, createConsoleToken } from '@app/store/testing';
 
 const DATABASE_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/store_bench_scale';
 const ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
