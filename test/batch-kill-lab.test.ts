@@ -1,7 +1,7 @@
 // Nothing lost, nothing doubled: a batch of big.test. children on PostgreSQL with two agent processes
 // in the lab; at about 30 % one agent is killed with SIGKILL and started again, and at about 60 %
 // the PostgreSQL server is restarted (stopped, down for 3 s, started again). The server is one of
-// this test's own (support/private-postgres.ts: initdb into a temporary folder, its socket under
+// this test's own (@app/database/testing's startPrivatePostgres: initdb into a temporary folder, its socket under
 // another port), never the shared one other suites use. At the end every test has exactly one
 // finished result, and no run's results were dropped for coming second.
 // BATCH_KILL_DOMAINS sets the batch's size (default 400, so that it ends in CI's time; the tests
@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bigWorldDomains, commandLineDomain, labUnavailableReason, startLab } from '@app/lab';
 import { agentConfig, createBatchDatabase, spawnAgent, startApi, type AgentProcess, type Api, type BatchDatabase, type BatchProgress } from './support/batch-lab.ts';
-import { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.ts';
+import { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from '@app/database/testing';
 
 const n = Number(process.env.BATCH_KILL_DOMAINS ?? 400);
 const skip = (await labUnavailableReason()) ?? privatePostgresUnavailableReason() ?? false;

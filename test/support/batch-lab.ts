@@ -39,7 +39,7 @@ export async function postgresUnavailableReason(): Promise<string | undefined> {
   }
 }
 
-/** A PostgreSQL server reached through its Unix socket: the shared one by default, or a test's own (private-postgres.ts). */
+/** A PostgreSQL server reached through its Unix socket: the shared one by default, or a test's own (@app/database/testing's startPrivatePostgres). */
 export interface PostgresServer {
   adminUrl: string;
   url(database: string): string;

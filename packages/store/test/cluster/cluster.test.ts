@@ -15,14 +15,14 @@ import { openDatabase, type Database } from '@app/database';
 import { Agent, request } from 'undici';
 import type { StoreSchema } from '../../src/db/schema.ts';
 import { HAPROXY, startCluster, type Cluster } from '../../scripts/cluster/cluster.ts';
-import { postgresBin, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
+import { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from '@app/database/testing';
 import { redisServerInstalled, startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import { receiverCertificate, startReceiver, type Receiver } from '../webhooks/receiver.ts';
 
 function missing(): string | false {
   const reasons = [
     ...(existsSync(HAPROXY) ? [] : [`HAProxy is not installed (${HAPROXY})`]),
-    ...(postgresBin() === undefined ? ['PostgreSQL server binaries (initdb, pg_ctl) are not installed'] : []),
+    ...[privatePostgresUnavailableReason()].filter((reason) => reason !== undefined),
     ...(redisServerInstalled() ? [] : ['redis-server is not installed']),
   ];
   if (reasons.length === 0) return false;
@@ -77,14 +77,15 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'store-cluster-test-'));
     postgres = await startPrivatePostgres();
+    const databaseUrl = await postgres.createDatabase('store');
     redis = await startPrivateRedis();
     const tls = await receiverCertificate();
     receiver = await startReceiver({ tls });
     const caFile = join(dir, 'receiver-ca.pem');
     writeFileSync(caFile, tls.cert);
-    cluster = await startCluster({ databaseUrl: postgres.url, redisUrl: redis.url, dir: join(dir, 'cluster'), webhookNetworks: '127.0.0.0/8', webhookCaFile: caFile });
+    cluster = await startCluster({ databaseUrl, redisUrl: redis.url, dir: join(dir, 'cluster'), webhookNetworks: '127.0.0.0/8', webhookCaFile: caFile });
     dispatcher = new Agent({ connect: { ca: cluster.certificate }, connections: 64 });
-    database = await openDatabase<StoreSchema>(postgres.url);
+    database = await openDatabase<StoreSchema>(databaseUrl);
     tokens = await cluster.tokens(9);
     const subscribed = await call(cluster.apiUrl, 'POST', '/webhooks', tokens[8], { event_type: 'NewOrder', url: `${receiver.origin}/orders` });
     assert.equal(subscribed.status, 201, subscribed.text);
@@ -96,7 +97,7 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     await database?.close();
     await receiver?.close();
     await redis?.stop();
-    postgres?.remove();
+    await postgres?.remove();
     if (process.env.KEEP_CLUSTER_DIR === undefined) rmSync(dir, { recursive: true, force: true });
     else console.log(`# cluster files kept in ${dir}`);
   });
@@ -357,14 +358,14 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     const others: Answer[] = [];
     const { writes, answers } = await underLoad('postgres', 6000, async () => {
       await sleep(1500);
-      postgres.stop();
+      await postgres.stop();
       await sleep(500);
       // The console and the OAuth token endpoint say so too, each in its own format.
       const page = await request(`${cluster.origin}/admin/apps`, { dispatcher, headers: { cookie: session } });
       others.push({ status: page.statusCode, headers: page.headers, text: await page.body.text(), json: undefined });
       others.push(await call(cluster.origin, 'POST', '/api/oauth/token', undefined, { grant_type: 'refresh_token', refresh_token: 'x', client_id: '1', client_secret: 'y' }));
       await sleep(1500);
-      postgres.start();
+      await postgres.start();
     });
     assert.deepEqual(
       others.map((a) => [a.status, a.headers['retry-after'] !== undefined]),

@@ -1,6 +1,6 @@
 // A PostgreSQL server of a test's own, so that the test may stop and start it: initdb into a temporary
-// folder, then pg_ctl, listening only on a Unix socket in that folder, under a port number other than
-// 5432 (the socket's name). The machine's shared server, which other suites use, is never touched.
+// folder, then pg_ctl, on a free port of 127.0.0.1 and a Unix socket in that folder. The machine's shared
+// server, which other suites use, is never touched.
 // PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user (runuser).
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,9 +17,14 @@ export interface PrivatePostgres {
   port: number;
   /** The `postgres` database as the superuser, through the socket. */
   adminUrl: string;
-  /** A database's URL on this server. */
+  /** A database's URL on this server, through the socket. */
   url(database: string): string;
-  /** Stops the server (fast shutdown: connections are cut), waits `downMs`, and starts it again. */
+  /** Creates a database and gives its URL over TCP (for processes that take a host and port). */
+  createDatabase(name: string): Promise<string>;
+  /** Fast shutdown: running transactions are rolled back, connections cut. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops the server, waits `downMs`, and starts it again. */
   restart(downMs: number): Promise<void>;
   /** Stops the server and removes its folder. */
   remove(): Promise<void>;
@@ -43,7 +48,7 @@ export function privatePostgresUnavailableReason(): string | undefined {
   return undefined;
 }
 
-/** A TCP port nobody listens on now: its number names the socket (nothing listens on TCP). */
+/** A TCP port of 127.0.0.1 nobody listens on now. */
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,7 +71,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const ids = asRoot ? postgresIds() : undefined;
   if (ids !== undefined) chownSync(dir, ids.uid, ids.gid);
   // Durability is not what this server is for: no fsync, quick start.
-  const options = `-k ${dir} -p ${port} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const options = `-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   const start = () => tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start']);
   const stop = (mode: 'fast' | 'immediate') => tool('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
   try {
@@ -82,6 +87,12 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     port,
     adminUrl: url('postgres'),
     url,
+    createDatabase: async (name) => {
+      await tool('createdb', ['-h', dir, '-p', String(port), '-U', 'postgres', name]);
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    stop: () => stop('fast'),
+    start,
     restart: async (downMs) => {
       await stop('fast');
       await new Promise((resolve) => setTimeout(resolve, downMs));
