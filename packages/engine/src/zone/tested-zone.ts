@@ -1,12 +1,12 @@
 // The zone under test: its parent, the delegation the parent holds (or, in an undelegated test, the
 // name servers and DS given instead), and the NS set the zone's own servers publish.
 import { Name, RRType, recordIs, type Message } from '@app/dns';
-import type { DsInput } from './input.ts';
-import type { Nameserver, QueryFlags } from './net/nameserver.ts';
-import type { Network } from './net/network.ts';
-import { byPresentation, displayName, nsNames, recordsFor, responseKind } from './net/response.ts';
+import type { DsInput } from '../input.ts';
+import type { Nameserver, QueryFlags } from '../net/nameserver-client.ts';
+import type { Network } from '../net/network.ts';
+import { byPresentation, displayName, nsNames, recordsFor, responseKind } from '../net/response.ts';
 import { walkToZone } from './parent-walk.ts';
-import type { Resolution, Resolver } from './resolver/resolver.ts';
+import type { Resolution, Resolver } from '../resolver/resolver.ts';
 
 export interface ParentZone {
   name: Name;

@@ -1,9 +1,25 @@
 // One name server (a name at an address), as the tests see it: queries go through the run's answers
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
 // a plain SOA query that gets no answer marks it).
-import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type TransferResult } from '@app/dns';
-import type { Network } from './network.ts';
+import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult } from '@app/dns';
+import type { ResolverDefaults } from '../profile/profile.ts';
 import { displayName } from './response.ts';
+
+/**
+ * What a Nameserver asks of the run's network: network.ts's Network gives it (and makes the Nameservers),
+ * declared here so that the two files do not import each other.
+ */
+export interface ServerNetwork {
+  readonly options: { readonly resolver: ResolverDefaults };
+  readonly answers: Map<string, Promise<Message | undefined>>;
+  readonly silent: Set<string>;
+  readonly answering: Set<string>;
+  readonly probes: Map<string, Promise<void>>;
+  readonly sources: WeakMap<Message, string>;
+  familyEnabled(family: 4 | 6): boolean;
+  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
+  transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
+}
 
 export interface QueryFlags {
   /** Set DO, with EDNS (1232 bytes unless edns says otherwise). */
@@ -40,10 +56,10 @@ export class Nameserver {
   readonly address: string;
   readonly family: 4 | 6;
   readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0 };
-  readonly #network: Network;
+  readonly #network: ServerNetwork;
   readonly #transfers = new Map<string, Promise<TransferStart | undefined>>();
 
-  constructor(network: Network, name: Name, address: string) {
+  constructor(network: ServerNetwork, name: Name, address: string) {
     this.#network = network;
     this.name = name.toLowerCase();
     this.address = address;

@@ -8,7 +8,7 @@ import { dnssec } from '../checks/dnssec.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
 import { zone } from '../checks/zone.ts';
-import type { TestCase, TestModule } from './test-case.ts';
+import type { TestCase, TestModule } from '../framework/test-case.ts';
 
 export const moduleOrder = ['BASIC', 'ADDRESS', 'CONNECTIVITY', 'CONSISTENCY', 'DELEGATION', 'DNSSEC', 'NAMESERVER', 'SYNTAX', 'ZONE'] as const;
 

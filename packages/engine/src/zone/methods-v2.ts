@@ -1,13 +1,12 @@
-// Address01's server lists. name-server-sets.ts gathers the same MethodsV2 sets for Connectivity and
-// Consistency; the two were written side by side and are to become one.
-// The specifications' MethodsV2 as the reference (9.0.1) has them: the parent's name servers (from the
-// walk down from the root), the delegation they give (NS names with the glue inside the zone, the
-// other names looked up), and the zone's own NS set (names from every delegated server, in-zone
-// addresses asked of those servers). A name without an address stays a bare name.
+// The specifications' MethodsV2 as the reference (9.0.1) has them, the one place the engine gathers
+// them (Address01, Connectivity04, Consistency05): the parent's name servers (from the walk down from
+// the root), the delegation they give (NS names with the glue inside the zone, the other names looked
+// up), and the zone's own NS set (names from every delegated server, in-zone addresses asked of those
+// servers). A name without an address stays a bare name.
 import { Rcode, RRType, recordIs, type Message, type Name } from '@app/dns';
-import type { Nameserver } from './net/nameserver.ts';
-import { addressesIn, nsNames, recordsFor, responseKind } from './net/response.ts';
-import type { Zone } from './zone.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
+import { addressesIn, nsNames, recordsFor, responseKind } from '../net/response.ts';
+import type { Zone } from './tested-zone.ts';
 
 export type ServerOrName = Nameserver | Name;
 
@@ -181,4 +180,47 @@ export async function zoneNsWithAddresses(zone: Zone): Promise<ServerOrName[] | 
     }
   }
   return set.items();
+}
+
+/** A MethodsV2 set split for the test cases that read it: servers in 'name/ip' order, and the names no address was found for. */
+export interface ServerSplit {
+  servers: Nameserver[];
+  bare: Name[];
+}
+
+export interface ServerSets {
+  /** The parent's servers that answer for the zone, one per address. */
+  parent: Nameserver[];
+  delegation: ServerSplit;
+  zone: ServerSplit;
+}
+
+const byText = (a: Nameserver, b: Nameserver): number => (a.toString() < b.toString() ? -1 : a.toString() > b.toString() ? 1 : 0);
+
+function split(items: readonly ServerOrName[] | undefined): ServerSplit {
+  const all = items ?? [];
+  return { servers: all.filter(isServer).sort(byText), bare: all.filter((item): item is Name => !isServer(item)) };
+}
+
+const gathered = new WeakMap<Zone, Promise<ServerSets>>();
+
+/** The three sets of `zone`, gathered once per zone object; empty where the reference finds no parent. */
+export function serverSets(zone: Zone): Promise<ServerSets> {
+  let pending = gathered.get(zone);
+  if (!pending) {
+    pending = Promise.all([parentServers(zone), delegationWithAddresses(zone), zoneNsWithAddresses(zone)]).then(([parent, delegated, own]) => ({
+      parent: parent ?? [],
+      delegation: split(delegated),
+      zone: split(own),
+    }));
+    gathered.set(zone, pending);
+  }
+  return pending;
+}
+
+/** One server per address, the first in 'name/ip' order (the reference's get_*_ns_ips). */
+export function onePerAddress(servers: readonly Nameserver[]): Nameserver[] {
+  const byAddress = new Map<string, Nameserver>();
+  for (const server of [...servers].sort(byText)) if (!byAddress.has(server.address)) byAddress.set(server.address, server);
+  return [...byAddress.values()];
 }

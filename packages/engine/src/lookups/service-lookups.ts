@@ -1,19 +1,19 @@
-// The resolver as the service uses it on its own (get_host_by_name, get_data_from_parent_zone).
+// The service's lookup façade (get_host_by_name, get_data_from_parent_zone): a resolver and a zone model of its own, outside any test run.
 // Its cache lives as long as the returned object: make one per request.
 import { ipFamily, Name } from '@app/dns';
 import type { DsInput } from '../input.ts';
 import { Network } from '../net/network.ts';
 import { defaultProfile } from '../profile/profile.ts';
-import { Zone } from '../zone.ts';
-import { Resolver } from './resolver.ts';
-import { ianaRootHints, type RootHint } from './root-hints.ts';
+import { Zone } from '../zone/tested-zone.ts';
+import { Resolver } from '../resolver/resolver.ts';
+import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
 
-export interface HostResolver {
+export interface ServiceLookups {
   hostAddresses(name: string): Promise<{ ipv4: string[]; ipv6: string[] }>;
   parentData(domain: string): Promise<{ ns_list: { ns: string; ip: string }[]; ds_list: DsInput[] }>;
 }
 
-export function createResolver(options: { rootHints?: readonly RootHint[]; ipv4?: boolean; ipv6?: boolean; signal?: AbortSignal } = {}): HostResolver {
+export function createServiceLookups(options: { rootHints?: readonly RootHint[]; ipv4?: boolean; ipv6?: boolean; signal?: AbortSignal } = {}): ServiceLookups {
   const profile = defaultProfile();
   const network = new Network({
     ipv4: options.ipv4 ?? profile.net.ipv4,

@@ -3,10 +3,19 @@
 // NS with authority), then, label by label towards the zone, where the tree ends or refers elsewhere.
 // Servers named on the way are asked in turn. The result says, per server, where it stopped.
 import { Name, Rcode, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
-import type { Message } from './finding.ts';
-import type { Nameserver } from './net/nameserver.ts';
-import { addressesIn, displayName, nsNames, recordsFor, recordsOfType, responseKind } from './net/response.ts';
-import type { Zone } from './zone.ts';
+import type { Message } from '../finding.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
+import { addressesIn, displayName, nsNames, recordsFor, recordsOfType, responseKind } from '../net/response.ts';
+import type { Resolution } from '../resolver/resolver.ts';
+
+/** What the walk asks of the zone it walks to (tested-zone.ts's Zone gives it; declared here so the walk does not import the zone that starts it). */
+export interface WalkTarget {
+  readonly name: Name;
+  readonly rootServers: Nameserver[];
+  recurse(name: Name, type: number): Promise<Resolution>;
+  server(name: Name, address: string): Nameserver;
+  familyEnabled(family: 4 | 6): boolean;
+}
 
 export type WalkEnd = 'delegation' | 'soa' | 'nxdomain' | 'cname' | 'cname-referral' | 'nodata' | 'dname';
 
@@ -38,7 +47,7 @@ function hasZoneNs(response: DnsMessage | undefined, name: Name): boolean {
 }
 
 /** Name servers a response names for `owner` (with the section's glue, else looked up), as servers of that zone. */
-async function namedServers(zone: Zone, response: DnsMessage, owner: Name, section: 'answer' | 'authority'): Promise<[Name, Nameserver][]> {
+async function namedServers(zone: WalkTarget, response: DnsMessage, owner: Name, section: 'answer' | 'authority'): Promise<[Name, Nameserver][]> {
   const names = nsNames(response, owner, [section]);
   const perName = await Promise.all(
     names.map(async (nsName) => {
@@ -51,7 +60,7 @@ async function namedServers(zone: Zone, response: DnsMessage, owner: Name, secti
   return names.flatMap((nsName, i) => perName[i].map((address): [Name, Nameserver] => [owner, zone.server(nsName, address)]));
 }
 
-async function walkFrom(zone: Zone, zoneName: Name, server: Nameserver): Promise<Step> {
+async function walkFrom(zone: WalkTarget, zoneName: Name, server: Nameserver): Promise<Step> {
   const target = zone.name;
   const messages: Message[] = [];
   const servers: [Name, Nameserver][] = [];
@@ -109,7 +118,7 @@ async function walkFrom(zone: Zone, zoneName: Name, server: Nameserver): Promise
  * zone's servers are asked at once and their results taken in order, which is what the
  * reference's one-by-one walk gives.
  */
-export async function walkToZone(zone: Zone): Promise<ServerWalk[]> {
+export async function walkToZone(zone: WalkTarget): Promise<ServerWalk[]> {
   const walks: ServerWalk[] = [];
   const zoneServers = new Map<string, Nameserver[]>([[Name.root.key(), zone.rootServers]]);
   const queue: Name[] = [Name.root];

@@ -9,10 +9,10 @@ import { defaultProfile, isTestCaseEnabled, levelOf, type Profile } from '../pro
 import { Resolver } from '../resolver/resolver.ts';
 import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
-import { Zone } from '../zone.ts';
+import { Zone } from '../zone/tested-zone.ts';
 import { moduleOrder, modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
-import type { TestContext } from './test-case.ts';
-import { inTestCase } from './test-case-scope.ts';
+import type { TestContext } from '../framework/test-case.ts';
+import { inTestCase } from '../framework/test-case-scope.ts';
 
 const rank = (moduleName: string): number => (moduleOrder as readonly string[]).indexOf(moduleName);
 

@@ -7,8 +7,8 @@
 import { connect } from 'node:net';
 import { ipFamily, Name, RRType, recordIs, Rcode, type Message } from '@app/dns';
 import type { Profile } from '../profile/profile.ts';
-import { ipv6Nibbles, prefixMatcher } from './ip-address.ts';
-import { recordsOfType } from './response.ts';
+import { ipv6Nibbles, prefixMatcher } from '../net/ip-address.ts';
+import { recordsOfType } from '../net/response.ts';
 
 export interface AsnFound {
   status: 'found';

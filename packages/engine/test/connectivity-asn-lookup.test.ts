@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, type Message, type RecordInput } from '@app/dns';
-import { lookUpAsn, type TxtLookup } from '../src/net/asn-lookup.ts';
+import { lookUpAsn, type TxtLookup } from '../src/checks/connectivity-asn-lookup.ts';
 
 /** What the recursor finds for a query name: TXT strings, a bare rcode, or an NXDOMAIN from a zone. */
 type Found = string[] | { rcode: number } | { nxdomainFrom: string };
