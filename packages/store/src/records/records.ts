@@ -14,7 +14,6 @@ import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';
 
-
 /** Narrows a list to the children of one parent record (`/products/5/categories`). */
 export interface ParentScope {
   readonly nested: NestedDeclaration;
