@@ -4,15 +4,15 @@ import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
-import { nestedOf, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
+import type { NestedDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { dialectSqlOf } from './dialects/of.ts';
+import { expandRows } from './expansion.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';
-
 
 /** Narrows a list to the children of one parent record (`/products/5/categories`). */
 export interface ParentScope {
@@ -68,36 +68,6 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     const { nested, parentId } = scope;
     if (nested.kind === 'children') return eb(eb.ref(nested.foreignKey), '=', parentId);
     return eb(eb.ref('id'), 'in', db.selectFrom(nested.table).select(nested.childKey).where(nested.parentKey, '=', parentId));
-  }
-
-  async function expand(rows: Row[], names: readonly string[]): Promise<void> {
-    const ids = rows.map((row) => row.id as number);
-    for (const name of names) {
-      const nested = nestedOf(resource, name);
-      if (nested === undefined) continue;
-      const shape = rowShaper(resourceNamed(nested.resource));
-      const children =
-        ids.length === 0
-          ? []
-          : nested.kind === 'children'
-            ? (await db.selectFrom(resourceNamed(nested.resource).table).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
-                parent: child[nested.foreignKey],
-                child,
-              }))
-            : (
-                await db
-                  .selectFrom(resourceNamed(nested.resource).table)
-                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${resourceNamed(nested.resource).table}.id`)
-                  .selectAll(resourceNamed(nested.resource).table)
-                  .select(`${nested.table}.${nested.parentKey} as __parent`)
-                  .where(`${nested.table}.${nested.parentKey}`, 'in', ids)
-                  .orderBy(`${resourceNamed(nested.resource).table}.id`)
-                  .execute()
-              ).map(({ __parent, ...child }) => ({ parent: __parent, child }));
-      const byParent = new Map<number, Row[]>(ids.map((id) => [id, []]));
-      for (const { parent, child } of children) byParent.get(Number(parent))?.push(shape(child));
-      for (const row of rows) row[name] = byParent.get(row.id as number) ?? [];
-    }
   }
 
   // `select id` (or every column) of one row by id, compiled once per table.
@@ -268,7 +238,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
   /** Drops the sort and id columns a `fields=` list did not ask for, and inlines the expanded collections. */
   async function finish(rows: Row[], query: ListQuery, keyFields: readonly string[]): Promise<void> {
-    await expand(rows, query.expand);
+    await expandRows(db, resource, rows, query.expand);
     if (query.fields !== undefined) {
       for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
     }
@@ -320,7 +290,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
     async get(id, expandNames = []) {
       const row = shaped((await db.executeQuery<Row>(byId(id))).rows[0]);
-      if (row !== undefined && expandNames.length > 0) await expand([row], expandNames);
+      if (row !== undefined && expandNames.length > 0) await expandRows(db, resource, [row], expandNames);
       return row;
     },
 
