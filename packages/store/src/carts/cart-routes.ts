@@ -12,7 +12,7 @@ import { recordsOf } from '../resources/records.ts';
 import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
 import { resourceNamed } from '../resources/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { isPlaced } from './cart-rules.ts';
+import { isPlaced, lockOpenCart } from './cart-rules.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
 export interface CartRoutesOptions {
@@ -108,7 +108,10 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   async function changeLines(cart: Row, change: (trx: Kysely<StoreSchema>) => Promise<void>): Promise<Row> {
     const cartId = Number(cart.id);
     const before = await itemsOf(cartId);
-    await db.transaction().execute(change);
+    await db.transaction().execute(async (trx) => {
+      await lockOpenCart(trx, options.database.dialect, cartId);
+      await change(trx);
+    });
     try {
       return await saved(cart);
     } catch (error) {

@@ -122,6 +122,26 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     }
   }
 
+  // A parent that closes for good (a cart once it is an order). Its row is locked first (before the reference checks,
+  // in the order place_order locks: cart, then products), so a close racing this write either waits for it or is
+  // seen by it. SQLite has one writer at a time: there the plain read is enough.
+  const closing = closingOf(database, resource);
+  function* checkOpen(parentIds: readonly unknown[]): WriteSteps<void> {
+    if (closing === undefined) return;
+    for (const id of new Set(parentIds)) {
+      if (id === undefined || id === null) continue;
+      const closedBy = (yield withParameters(closing.lookup, [id])).rows[0]?.[closing.column];
+      if (closedBy !== null && closedBy !== undefined) {
+        throw new ApiError(409, `${closing.singular} ${textOf(id)} is closed (its ${closing.column} is ${textOf(closedBy)}): it takes no more ${resource.name}`);
+      }
+    }
+  }
+  function* checkOpenAround(id: number, values: Row): WriteSteps<void> {
+    if (closing === undefined) return;
+    const current = (yield byId(id)).rows[0];
+    yield* checkOpen([current?.[closing.field], values[closing.field]]);
+  }
+
   /** Runs one statement, turning the database's constraint errors into clear 409s. */
   function* guarded(query: CompiledQuery): WriteSteps<QueryResult<Row>> {
     try {
@@ -175,6 +195,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
   function* createSteps(values: Row, asText: boolean): WriteSteps<Row | string> {
+    if (closing !== undefined) yield* checkOpen([values[closing.field]]);
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
     const row = { ...values, created_at: now, updated_at: now };
@@ -223,6 +244,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
+    if (closing !== undefined) yield* checkOpenAround(id, values);
     if (references.length > 0) yield* checkReferences(values);
     if (changesTree(values)) yield* checkNoLoop(id, values);
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
@@ -238,6 +260,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* removeSteps(id: number): WriteSteps<boolean> {
+    if (closing !== undefined) yield* checkOpenAround(id, {});
     const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
     return Number(result.numAffectedRows ?? 0) > 0;
   }
@@ -357,6 +380,16 @@ export function resourceWriteEvents(database: StoreDatabase, resource: ResourceD
     },
     (name) => encryptedFieldsOf(resourceNamed(name)),
   );
+}
+
+/** How a resource's writes see whether their parent closed (ClosedWith), with the parent's row locked where a database can. */
+function closingOf(database: StoreDatabase, resource: ResourceDeclaration): { field: string; column: string; singular: string; lookup: CompiledQuery } | undefined {
+  const closedWith = resource.closedWith;
+  const target = closedWith === undefined ? undefined : resource.fields[closedWith.field]?.references;
+  if (closedWith === undefined || target === undefined) return undefined;
+  const parent = resourceNamed(target);
+  const select = database.db.selectFrom(parent.table).select(['id', closedWith.closedBy]).where('id', '=', 0);
+  return { field: closedWith.field, column: closedWith.closedBy, singular: parent.singular, lookup: (database.dialect === 'sqlite' ? select : select.forUpdate()).compile() };
 }
 
 /** The column a record's JSON text comes back in; no declared field starts with `__`. */

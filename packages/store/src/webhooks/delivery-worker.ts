@@ -9,6 +9,7 @@ import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { FailureType } from './event-types.ts';
 import { onQueued } from './resource-events.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
+import type { SubscriberCheck } from './subscriber-scopes.ts';
 
 export interface RetrySchedule {
   /** Wait before the second attempt; doubles with each failure. */
@@ -30,6 +31,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Subscriptions served at once. */
   concurrency?: number;
+  /** Why a subscription may no longer be used (its app lost the scopes its event needs); it is then suspended. */
+  check?: SubscriberCheck;
   log: { warn(message: string): void };
 }
 
@@ -97,7 +100,13 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
   /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
   async function serve(id: number): Promise<void> {
     const subscription = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-    if (subscription === undefined) return;
+    if (subscription === undefined || subscription.suspended_at !== null) return;
+    const lost = await options.check?.problem(subscription);
+    if (lost !== undefined) {
+      // Its events wait, unsent, until an admin resumes it (the app may be granted the scope again).
+      await options.check?.suspend(subscription, lost);
+      return;
+    }
     const clientId = subscription.app_client_id;
     const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
     let leasedAt = Date.now();
@@ -170,6 +179,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     const due = await db
       .selectFrom('webhooks')
       .select('webhooks.id')
+      .where('webhooks.suspended_at', 'is', null)
       .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
       .orderBy('webhooks.id')
       .limit(100)

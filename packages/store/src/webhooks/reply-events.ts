@@ -11,6 +11,7 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { cacheLengths, type CacheLength, type EventName, type FailureType } from './event-types.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
+import type { SubscriberCheck } from './subscriber-scopes.ts';
 
 export const REPLY_LIMIT_MS = 3000;
 export const SUSPEND_AFTER = 5;
@@ -36,6 +37,8 @@ export interface ReplyOptions {
   limitMs?: number;
   /** Failures in a row that suspend a subscription (SUSPEND_AFTER). */
   suspendAfter?: number;
+  /** Why a subscription may no longer be asked (its app lost the scopes its event needs); it is then suspended. */
+  check?: SubscriberCheck;
 }
 
 function parsed(outcome: Outcome): Reply | string {
@@ -95,6 +98,12 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   }
 
   async function askOne(event: EventName, subscription: Row, text: string, bodyHash: string): Promise<Reply | undefined> {
+    const lost = await options.check?.problem(subscription);
+    if (lost !== undefined) {
+      await options.check?.suspend(subscription, lost);
+      subscribed.delete(event);
+      return undefined;
+    }
     const cacheLength = typeof subscription.cache_length === 'string' && Object.hasOwn(cacheLengths, subscription.cache_length) ? cacheLengths[subscription.cache_length as CacheLength] : 0;
     const key = `${String(subscription.id)}\n${String(subscription.url)}\n${bodyHash}`;
     const cached = cacheLength > 0 ? replies.get(key) : undefined;

@@ -19,6 +19,7 @@ import { eventTypes, isEventName } from './event-types.ts';
 import { webhooks } from './subscriptions.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
 import { closeSender, type Sender } from './send.ts';
+import { subscriberCheck } from './subscriber-scopes.ts';
 import { subscriptionProblems } from './subscription-check.ts';
 import type { TargetPolicy } from './target-policy.ts';
 
@@ -78,8 +79,10 @@ export const webhooksPlugin = fp(
     });
 
     const sender: Sender = { policy, ca: options.settings.ca };
+    const check = subscriberCheck(options.database);
     const asker = replyAsker(options.database, {
       sender,
+      check,
       secretOf: (clientId) => secretOf(options.auth, clientId),
       ...(options.settings.replyLimitMs === undefined ? {} : { limitMs: options.settings.replyLimitMs }),
     });
@@ -118,6 +121,7 @@ export const webhooksPlugin = fp(
       app.addHook('onReady', () => {
         worker = startDeliveryWorker(options.database, {
           sender,
+          check,
           secretOf: (clientId) => secretOf(options.auth, clientId),
           ...(settings.retry === undefined ? {} : { retry: settings.retry }),
           ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
