@@ -11,6 +11,7 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../http/api-error.ts';
 import { cacheLengths, type CacheLength, type EventName, type FailureType } from './event-types.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
+import type { SigningKeys } from './standard-signature.ts';
 import type { SubscriberCheck } from './subscriber-scopes.ts';
 
 export const REPLY_LIMIT_MS = 3000;
@@ -39,6 +40,8 @@ export interface ReplyOptions {
   suspendAfter?: number;
   /** Why a subscription may no longer be asked (its app lost the scopes its event needs); it is then suspended. */
   check?: SubscriberCheck;
+  /** The subscriptions' Standard Webhooks signing secrets. */
+  signing?: SigningKeys;
 }
 
 function parsed(outcome: Outcome): Reply | string {
@@ -112,7 +115,18 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
     const send = async (url: string): Promise<Reply | string> =>
       secret === undefined
         ? 'the app that made this subscription no longer exists'
-        : parsed(await sendSigned(options.sender, { url, event, deliveryId: `reply-${bodyHash.slice(0, 16)}`, body: text, secret, timeoutMs: limitMs, maxReplyBytes: 256 * 1024 }));
+        : parsed(
+            await sendSigned(options.sender, {
+              url,
+              event,
+              deliveryId: `reply-${bodyHash.slice(0, 16)}`,
+              body: text,
+              secret,
+              ...(options.signing === undefined ? {} : { standard: { id: `reply-${String(subscription.id)}-${bodyHash.slice(0, 16)}`, secrets: options.signing.of(subscription) } }),
+              timeoutMs: limitMs,
+              maxReplyBytes: 256 * 1024,
+            }),
+          );
     let answer = await send(String(subscription.url));
     const failure = (subscription.failure_type ?? 'Ignore') as FailureType;
     if (typeof answer === 'string' && failure === 'Fallback' && typeof subscription.fallback_url === 'string' && subscription.fallback_url !== '') {
