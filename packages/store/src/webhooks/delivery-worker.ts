@@ -124,7 +124,8 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
 
   /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
   async function serve(id: number): Promise<void> {
-    const subscription = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    const readSubscription = () => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    let subscription = await readSubscription();
     if (subscription === undefined || subscription.suspended_at !== null) return;
     const lost = await options.check?.problem(subscription);
     if (lost !== undefined) {
@@ -156,6 +157,9 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
         // The next few in order; each is sent only once the one before it is done.
         const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(50).execute();
         if (batch.length === 0) return;
+        // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
+        subscription = await readSubscription();
+        if (subscription === undefined || subscription.suspended_at !== null) return;
         for (const delivery of batch) {
           if (stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
           // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
