@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from '../framework/test-case-scope.ts';
-import { Nameserver, type QueryFlags } from './nameserver.ts';
+import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
 
 export interface NetworkOptions {
   ipv4: boolean;
@@ -51,7 +51,7 @@ export interface Exchange {
   reply?: string;
 }
 
-export class Network {
+export class Network implements ServerNetwork {
   readonly options: NetworkOptions;
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;

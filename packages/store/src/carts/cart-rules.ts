@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 
 /** The generic routes the rules apply to, by method and route path under the API prefix. */

@@ -3,14 +3,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.ts';
 import { PRESESSION_COOKIE, SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
 import { csrfToken, type Session } from '../auth/sessions.ts';
+import type { StoreDatabase } from '../db/schema.ts';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { html } from './html.ts';
-import type { WebhookConsoleOptions } from './webhook-routes.ts';
 import { page } from './layout.ts';
+import type { SigningKeys } from '../webhooks/standard-signature.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     adminSession: Session | undefined;
   }
+}
+
+export interface WebhookConsoleOptions {
+  database: StoreDatabase;
+  policy: TargetPolicy;
+  /** The subscriptions' Standard Webhooks signing secrets, shown and rotated on a subscription's page. */
+  keys: SigningKeys;
 }
 
 export interface ConsoleOptions {

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { freshStoreDefaults } from '../db/migrations/0401_fresh_store_defaults.ts';
 import type { StoreDatabase } from '../db/schema.ts';
-import { resources } from '../resources/registry.ts';
+import { resources } from '../model/registry.ts';
 
 const KEPT = new Set(['stores', 'webhooks']);
 

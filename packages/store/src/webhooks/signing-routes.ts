@@ -4,9 +4,9 @@
 // a day, at most 7 days), so receivers can switch without missing a delivery.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import type { ResourceRouteConfig } from '../resources/routes.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, newSigningNonce, secretText, type SigningKeys } from './standard-signature.ts';
 
 export interface SigningSecretAnswer {

@@ -5,7 +5,7 @@
 // them is suspended, with the reason the console shows, until an admin resumes it.
 import { allows, parseScopes, requiredScope, type Scope } from '../auth/scopes.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { eventTypes, isEventName } from './event-types.ts';
+import { eventTypes, isEventName } from '../model/event-types.ts';
 
 /** How long an app's scopes are reused: the check runs per delivery, a revocation is seen within this. */
 const SCOPES_FRESH_MS = 1000;
