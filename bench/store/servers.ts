@@ -161,6 +161,18 @@ process.on('message', (message: unknown) => {
       .executeTakeFirstOrThrow()
       .then((row) => process.send?.({ pending: Number(row.n) }));
   }
+  // Every event the writes produced, and what the receiver saw (how many, how many out of order).
+  if (message === 'backlog') {
+    void hookedDatabase.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum(eb.case().when('state', '=', 'pending').then(1).else(0).end()).as('pending')])
+      .executeTakeFirstOrThrow()
+      .then(async (row) => {
+        receiver.send('received');
+        const [seen] = (await once(receiver, 'message')) as [{ received: number; outOfOrder: number }];
+        process.send?.({ produced: Number(row.n), pending: Number(row.pending ?? 0), ...seen });
+      });
+  }
 });
 process.on('disconnect', () => {
   peerDb.close();

@@ -2,7 +2,7 @@
 import { sql, type CompiledQuery, type RawBuilder, type Expression, type QueryResult, type SqlBool } from 'kysely';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
+import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import type { NestedDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
@@ -94,6 +94,33 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     }
   }
 
+  // A parent that closes for good (a cart once it is an order). Its row is locked first (before the reference checks,
+  // in the order place_order locks: cart, then products), so a close racing this write either waits for it or is
+  // seen by it. SQLite has one writer at a time: there the plain read is enough.
+  const closing = (() => {
+    const closedWith = resource.closedWith;
+    const target = closedWith === undefined ? undefined : resource.fields[closedWith.field]?.references;
+    if (closedWith === undefined || target === undefined) return undefined;
+    const parent = resourceNamed(target);
+    const lookup = dialect.lockForWrite(db.selectFrom(parent.table).select(['id', closedWith.closedBy]).where('id', '=', 0)).compile();
+    return { field: closedWith.field, column: closedWith.closedBy, singular: parent.singular, lookup };
+  })();
+  function* checkOpen(parentIds: readonly unknown[]): WriteSteps<void> {
+    if (closing === undefined) return;
+    for (const id of new Set(parentIds)) {
+      if (id === undefined || id === null) continue;
+      const closedBy = (yield withParameters(closing.lookup, [id])).rows[0]?.[closing.column];
+      if (closedBy !== null && closedBy !== undefined) {
+        throw new ApiError(409, `${closing.singular} ${textOf(id)} is closed (its ${closing.column} is ${textOf(closedBy)}): it takes no more ${resource.name}`);
+      }
+    }
+  }
+  function* checkOpenAround(id: number, values: Row): WriteSteps<void> {
+    if (closing === undefined) return;
+    const current = (yield byId(id)).rows[0];
+    yield* checkOpen([current?.[closing.field], values[closing.field]]);
+  }
+
   /** Runs one statement, turning the database's constraint errors into clear 409s. */
   function* guarded(query: CompiledQuery): WriteSteps<QueryResult<Row>> {
     try {
@@ -146,6 +173,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
   function* createSteps(values: Row, asText: boolean): WriteSteps<Row | string> {
+    if (closing !== undefined) yield* checkOpen([values[closing.field]]);
     const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
@@ -191,6 +219,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
+    if (closing !== undefined) yield* checkOpenAround(id, values);
     const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     if (changesTree(values)) yield* checkNoLoop(id, values);
@@ -207,6 +236,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* removeSteps(id: number): WriteSteps<boolean> {
+    if (closing !== undefined) yield* checkOpenAround(id, {});
     const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
     return Number(result.numAffectedRows ?? 0) > 0;
   }
