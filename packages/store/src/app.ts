@@ -29,6 +29,7 @@ import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
 import { inventoryRoutes } from './resources/inventory-routes.ts';
 import { signingRoutes } from './webhooks/signing-routes.ts';
+import { eventLogRoutes } from './webhooks/event-log-routes.ts';
 import { signingKeys } from './webhooks/standard-signature.ts';
 import { targetPolicy } from './webhooks/target-policy.ts';
 import { webhooksPlugin, type WebhookSettings } from './webhooks/webhooks-plugin.ts';
@@ -106,6 +107,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
+  await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

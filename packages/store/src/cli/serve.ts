@@ -20,6 +20,7 @@ const usage = `Usage: store serve [options]
   STORE_WEBHOOK_ALLOWED_NETWORKS  comma-separated addresses or CIDRs in loopback/private ranges that
                           webhooks may reach (default none; e.g. 127.0.0.0/8,::1 for development)
   STORE_WEBHOOK_CA_FILE   PEM file of extra CAs that webhook receivers' certificates may chain to
+  STORE_EVENT_LOG_DAYS    days GET /events keeps an event (default 30)
   --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)`;
 
 function port(text: string | undefined, name: string): number | undefined {
@@ -58,6 +59,8 @@ export async function serveCommand(args: string[]): Promise<void> {
   const certFile = values.cert ?? env.STORE_TLS_CERT;
   const keyFile = values.key ?? env.STORE_TLS_KEY;
   const webhookNetworks = env.STORE_WEBHOOK_ALLOWED_NETWORKS?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? [];
+  const eventLogDays = env.STORE_EVENT_LOG_DAYS === undefined || env.STORE_EVENT_LOG_DAYS === '' ? undefined : Number(env.STORE_EVENT_LOG_DAYS);
+  if (eventLogDays !== undefined && !(Number.isFinite(eventLogDays) && eventLogDays > 0)) throw new Error('STORE_EVENT_LOG_DAYS: a number of days above 0');
   const webhookCa = env.STORE_WEBHOOK_CA_FILE === undefined || env.STORE_WEBHOOK_CA_FILE === '' ? undefined : readFileSync(env.STORE_WEBHOOK_CA_FILE, 'utf8');
 
   const store = await serveStore({
@@ -71,7 +74,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(proxies === undefined ? {} : { trustedProxies: proxies }),
     ...(plan === undefined ? {} : { plan }),
     ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
-    webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }) },
+    webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }), ...(eventLogDays === undefined ? {} : { eventLogDays }) },
   });
   if (store.firstStart !== undefined) {
     console.log('A new store was created. Its admin account (shown only this once):');

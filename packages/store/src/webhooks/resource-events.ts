@@ -1,6 +1,7 @@
 // Which writes send which events, as data the write path reads; and the statements that queue them.
 // The events are queued by the write itself, in its transaction: one row per subscription in the
-// outbox (webhook_deliveries), so an event is never lost when the process dies after the write.
+// outbox (webhook_deliveries), so an event is never lost when the process dies after the write, and one row in
+// the event log (event_log, read by GET /events) whether or not anyone subscribed.
 import { sql, type CompiledQuery } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
@@ -152,12 +153,22 @@ export function writeEventsOf(
     ...fanOut,
     parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
   });
+  // The event log (GET /events) takes every event, subscribed or not, in the same transaction.
+  const RECORD = '\0record';
+  const logInsert = db
+    .insertInto('event_log')
+    .values({ event_type: EVENT, resource: resource.name, record_id: RECORD, body: BODY, created_at: AT })
+    .compile();
+  const log = (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
+    ...logInsert,
+    parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
+  });
   const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
   const anyOf = (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) });
 
-  // Most stores subscribe to few events, and an event's body (the whole record, over 140 fields for a product)
-  // costs more to make than the write itself. So a write first asks, in its transaction, whether anyone
-  // subscribed, and makes the body only then. Once one was found, the next writes go straight to the fan-out,
+  // Most stores subscribe to few events, so a write first asks, in its transaction, whether anyone subscribed,
+  // and fans out only then (the body is made either way, for the event log). Once one was found, the next writes
+  // go straight to the fan-out,
   // which tells by its count whether there still is one: the answer is always the database's as of the
   // write, on every instance, and a subscribed event costs no extra statement.
   const lastFound = new Map<EventName, boolean>();
@@ -184,7 +195,7 @@ export function writeEventsOf(
     return sending.referenced.get(field);
   }
 
-  function* send(rule: EventRule, sending: Sending, before: Row | undefined): WriteSteps<number> {
+  function* send(rule: EventRule, sending: Sending, before: Row | undefined, subscribers: boolean): WriteSteps<number> {
     const { record } = sending;
     const referenced = (field: string) => referencedBy(sending, field);
     for (const condition of rule.when ?? []) {
@@ -209,7 +220,11 @@ export function writeEventsOf(
         body[`new_${rule.oldNew}`] = (yield* referenced(field)) ?? null;
       }
     }
-    const result = yield queue(rule.event, JSON.stringify(body), new Date().toISOString());
+    const text = JSON.stringify(body);
+    const at = new Date().toISOString();
+    yield log(rule.event, record.id, text, at);
+    if (!subscribers) return 0;
+    const result = yield queue(rule.event, text, at);
     const queued = Number(result.numAffectedRows ?? 0);
     lastFound.set(rule.event, queued > 0);
     return queued;
@@ -224,10 +239,11 @@ export function writeEventsOf(
         typeof rule.on === 'string'
           ? rule.on === kind || (kind === 'place' && rule.on === 'create')
           : kind === 'update' && before !== undefined && written !== undefined && before[rule.on.changed] !== written[rule.on.changed];
-      if (!applies || !(yield* subscribed(rule.event))) continue;
+      if (!applies) continue;
+      const subscribers = yield* subscribed(rule.event);
       written ??= JSON.parse(writtenAs as string) as Row;
       sending ??= { record: visible(resource.name, written) as Row, written, referenced: new Map() };
-      queued += yield* send(rule, sending, before);
+      queued += yield* send(rule, sending, before, subscribers);
     }
     if (queued > 0) queuedSinceAsked = true;
   }

@@ -21,6 +21,7 @@ import { eventTypes, isEventName } from '../model/event-types.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
 import { closeSender, type Sender } from './send.ts';
+import { DEFAULT_EVENT_LOG_DAYS, startEventLogPruning } from './event-log.ts';
 import { signingKeys } from './standard-signature.ts';
 import { subscriberCheck } from './subscriber-scopes.ts';
 import { subscriptionProblems } from './subscription-check.ts';
@@ -39,6 +40,8 @@ export interface WebhookSettings {
   deliver?: boolean;
   /** Limit of a reply-expecting event (the platform's 3 s). */
   replyLimitMs?: number;
+  /** Days the event log (GET /events) keeps an event; 30 by default. */
+  eventLogDays?: number;
 }
 
 declare module 'fastify' {
@@ -144,7 +147,14 @@ export const webhooksPlugin = fp(
         return Promise.resolve();
       });
     }
+    // Every instance prunes: the batches are small, and two deleting the same old rows harm nothing.
+    let pruning: { stop(): Promise<void> } | undefined;
+    app.addHook('onReady', () => {
+      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log });
+      return Promise.resolve();
+    });
     app.addHook('onClose', async () => {
+      await pruning?.stop();
       await worker?.stop();
       closeSender(sender);
     });

@@ -1,0 +1,104 @@
+// The event log clients catch up from: reading it in id order behind an opaque cursor, and removing what is older
+// than the retention, a small batch at a time so no removal holds the table long.
+import type { StoreDatabase } from '../db/schema.ts';
+import { ApiError } from '../model/api-error.ts';
+import { eventTypes, type EventName } from '../model/event-types.ts';
+import type { ScopeGroup } from '../model/declaration.ts';
+import { resourceEvents } from './resource-events.ts';
+
+export const DEFAULT_EVENT_LOG_DAYS = 30;
+export const DEFAULT_EVENT_COUNT = 50;
+export const MAX_EVENT_COUNT = 500;
+const PRUNE_BATCH = 500;
+
+/** Every event the log holds: those the writes of resources send (the ones webhooks carry). */
+export const loggedEvents: readonly EventName[] = [...new Set(Object.values(resourceEvents).flatMap((declared) => declared.rules.map((rule) => rule.event)))].sort();
+
+/** The scope group whose read scope an event needs: that of the records it carries. */
+export function eventGroup(event: EventName): ScopeGroup {
+  return eventTypes[event].needs.group;
+}
+
+const CURSOR_PREFIX = 'ev1:';
+
+export function eventCursor(id: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+}
+
+/** The log id a cursor stands for; a 400 in the store's error format for anything this server did not make. */
+export function parseEventCursor(text: string): number {
+  const bad = () => new ApiError(400, `after: ${JSON.stringify(text.slice(0, 80))} is not a cursor of this event log; pass the \`next\` of an earlier answer, or leave it out to start at the oldest event`);
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(text)) throw bad();
+  const match = /^ev1:(0|[1-9][0-9]{0,15})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
+  const id = match === null ? Number.NaN : Number(match[1]);
+  if (!Number.isSafeInteger(id)) throw bad();
+  return id;
+}
+
+export interface LoggedEvent {
+  /** The event's own cursor: passed as `after`, the listing goes on behind it. */
+  id: string;
+  event_type: EventName;
+  resource: string;
+  record_id: number | null;
+  created_at: string;
+  /** The body a webhook delivery of the event carries. */
+  data: unknown;
+}
+
+/** Up to `count` events of `types` after log id `after`, oldest first; `last` is the id of the last one. */
+export async function readEvents(database: StoreDatabase, after: number, types: readonly EventName[], count: number): Promise<{ events: LoggedEvent[]; last: number | undefined }> {
+  if (types.length === 0) return { events: [], last: undefined };
+  let query = database.db.selectFrom('event_log').select(['id', 'event_type', 'resource', 'record_id', 'body', 'created_at']).where('id', '>', after);
+  if (types.length < loggedEvents.length) query = query.where('event_type', 'in', [...types]);
+  const rows = await query.orderBy('id').limit(count).execute();
+  const events = rows.map(
+    (row): LoggedEvent => ({
+      id: eventCursor(Number(row.id)),
+      event_type: row.event_type as EventName,
+      resource: String(row.resource),
+      record_id: row.record_id === null || row.record_id === undefined ? null : Number(row.record_id),
+      created_at: String(row.created_at),
+      data: JSON.parse(String(row.body)) as unknown,
+    }),
+  );
+  return { events, last: rows.length === 0 ? undefined : Number(rows.at(-1)?.id) };
+}
+
+/** Removes up to one batch of events older than `days`; answers how many went. */
+export async function pruneEventLog(database: StoreDatabase, days: number, nowMs = Date.now()): Promise<number> {
+  const cutoff = new Date(nowMs - days * 86_400_000).toISOString();
+  // Ids first, then a DELETE by them: MariaDB takes no LIMIT in an IN subquery.
+  const ids = (await database.db.selectFrom('event_log').select('id').where('created_at', '<', cutoff).orderBy('created_at').orderBy('id').limit(PRUNE_BATCH).execute()).map((row) => Number(row.id));
+  if (ids.length === 0) return 0;
+  const result = await database.db.deleteFrom('event_log').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Prunes every `everyMs` until stopped, batch after batch while full ones come back. */
+export function startEventLogPruning(database: StoreDatabase, options: { days: number; everyMs?: number; log?: { warn(object: unknown, message: string): void } }): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const run = async () => {
+    while (!stopped && (await pruneEventLog(database, options.days)) === PRUNE_BATCH) {
+      // A pause between batches leaves the table to the writes.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const tick = () => {
+    if (running !== undefined) return;
+    running = run()
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'event log pruning failed; next try at the next tick'))
+      .finally(() => (running = undefined));
+  };
+  const timer = setInterval(tick, options.everyMs ?? 60 * 60_000);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
