@@ -1,0 +1,148 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment -- replies are JSON checked by assertions */
+// The event log (issue 37 item 2): GET /events lists the events webhooks carry, oldest first, behind opaque cursors,
+// each to callers with the read scope of what it carries; a client that was down replays exactly what it missed;
+// old events go after the retention.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { openDatabase } from '@app/database';
+import { testDatabaseTargets } from '@app/database/testing';
+import type { StoreSchema } from '../../src/db/schema.ts';
+import { eventCursor, pruneEventLog } from '../../src/webhooks/event-log.ts';
+import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
+import { issueTestToken } from '../support/test-token.ts';
+
+interface Seen {
+  type: string;
+  record: number | null;
+}
+
+for (const target of await testDatabaseTargets()) {
+  describe(`event log on ${target.name}`, { skip: target.skip }, () => {
+    let s: StoreUnderTest;
+    before(async () => {
+      // No webhook subscription anywhere in this suite: the log is kept regardless.
+      s = await startStoreUnderTest(target, { webhooks: { deliver: false } });
+    });
+    after(async () => {
+      await s?.close();
+    });
+
+    /** Every event after `cursor`, following `next` pages of `count`; checks Link against `next` on the way. */
+    async function replay(cursor: string | undefined, query = '', count = 3, headers: Record<string, string> = {}): Promise<{ seen: Seen[]; next: string }> {
+      const seen: Seen[] = [];
+      let at = cursor;
+      for (let page = 0; page < 100; page++) {
+        const reply = await s.call('GET', `/events?count=${count}${query}${at === undefined ? '' : `&after=${at}`}`, { headers });
+        assert.equal(reply.status, 200, reply.text);
+        const { events, next } = reply.json;
+        assert.ok(events.length <= count);
+        if (next !== null) {
+          assert.match(String(reply.headers.link), new RegExp(`^<https://[^>]*/api/v1/events\\?[^>]*after=${next}>; rel="next"$`));
+        }
+        for (const event of events) seen.push({ type: event.event_type, record: event.record_id });
+        if (events.length === 0) return { seen, next: next ?? at };
+        assert.equal(next, events.at(-1).id, 'next is the last event listed');
+        at = next;
+      }
+      assert.fail('the log never ended');
+    }
+
+    test('a client that was down replays exactly the events it missed, oldest first, and nothing twice', async () => {
+      await s.call('POST', '/products', { body: { item_name: 'Before the outage' } });
+      const caughtUp = await replay(undefined);
+      assert.ok(caughtUp.seen.some((event) => event.type === 'ProductCreated'), JSON.stringify(caughtUp.seen));
+      // The client goes down; writes go on.
+      const expected: Seen[] = [];
+      for (let i = 0; i < 4; i++) {
+        const product = await s.call('POST', '/products', { body: { item_name: `Missed ${i}` } });
+        assert.equal(product.status, 201, product.text);
+        expected.push({ type: 'ProductCreated', record: product.json.id });
+      }
+      const customer = await s.call('POST', '/customers', { body: { email: 'missed@example.com', first_name: 'Missed' } });
+      assert.equal(customer.status, 201, customer.text);
+      expected.push({ type: 'CustomerCreated', record: customer.json.id });
+      const changed = await s.call('PUT', `/customers/${customer.json.id}`, { body: { email: 'changed@example.com' } });
+      assert.equal(changed.status, 200, changed.text);
+      expected.push({ type: 'CustomerUpdated', record: customer.json.id }, { type: 'CustomerEmailUpdated', record: customer.json.id });
+      // A refused write sends nothing.
+      assert.equal((await s.call('POST', '/products', { body: { no_such_field: 1 } })).status, 400);
+      // Back up: it replays from its cursor, in pages smaller than what it missed.
+      const back = await replay(caughtUp.next, '', 2);
+      assert.deepEqual(back.seen, expected);
+      // And from there on, nothing again until a new write.
+      assert.deepEqual((await replay(back.next)).seen, []);
+      const another = await s.call('POST', '/products', { body: { item_name: 'After' } });
+      assert.deepEqual((await replay(back.next)).seen, [{ type: 'ProductCreated', record: another.json.id }]);
+    });
+
+    test('types narrows the listing to the named events', async () => {
+      const all = await replay(undefined, '', 50);
+      const customers = await replay(undefined, '&types=CustomerCreated,CustomerEmailUpdated', 50);
+      assert.deepEqual(
+        customers.seen,
+        all.seen.filter((event) => event.type === 'CustomerCreated' || event.type === 'CustomerEmailUpdated'),
+      );
+      assert.ok(customers.seen.length >= 2);
+      const unknown = await s.call('GET', '/events?types=ProductCreated,NoSuchEvent');
+      assert.equal(unknown.status, 400);
+      assert.match(unknown.json.details, /NoSuchEvent/);
+      assert.equal((await s.call('GET', '/events?types=GetTax')).status, 400, 'reply events are not in the log');
+      assert.equal((await s.call('GET', '/events?count=0')).status, 400);
+      assert.equal((await s.call('GET', '/events?count=abc')).status, 400);
+    });
+
+    test('each event is listed only to callers with the read scope of what it carries, the rest left out', async () => {
+      const storeId = s.store.firstStart?.storeId ?? 1;
+      const catalog = await issueTestToken(s.store.app, storeId, 'read_catalog', 'Catalog reader');
+      const people = await issueTestToken(s.store.app, storeId, 'read_people', 'People reader');
+      const none = await issueTestToken(s.store.app, storeId, 'read_content', 'Content reader');
+      const all = (await replay(undefined, '', 50)).seen;
+      const asCatalog = await replay(undefined, '', 50, { 'x-ac-auth-token': catalog });
+      assert.deepEqual(asCatalog.seen, all.filter((event) => event.type.startsWith('Product')));
+      const asPeople = await replay(undefined, '', 50, { 'x-ac-auth-token': people });
+      assert.deepEqual(asPeople.seen, all.filter((event) => event.type.startsWith('Customer')));
+      assert.ok(asCatalog.seen.length > 0 && asPeople.seen.length > 0);
+      // Asking for what it may not read is an empty list, not a refusal.
+      const reply = await s.call('GET', '/events?types=CustomerCreated', { headers: { 'x-ac-auth-token': catalog } });
+      assert.equal(reply.status, 200);
+      assert.deepEqual(reply.json.events, []);
+      assert.deepEqual((await replay(undefined, '', 50, { 'x-ac-auth-token': none })).seen, []);
+      assert.equal((await s.call('GET', '/events', { anonymous: true })).status, 401);
+    });
+
+    test('a cursor this server did not make is a 400 in the store error format', async () => {
+      for (const bad of ['nope!', 'MTIz', Buffer.from('ev1:-4').toString('base64url'), Buffer.from('ev1:1e3').toString('base64url'), 'A'.repeat(60), Buffer.from('ev1:99999999999999999').toString('base64url')]) {
+        const reply = await s.call('GET', `/events?after=${encodeURIComponent(bad)}`);
+        assert.equal(reply.status, 400, `${bad}: ${reply.text}`);
+        assert.deepEqual(Object.keys(reply.json).sort(), ['details', 'message', 'status_code']);
+        assert.match(reply.json.details, /^after: /);
+      }
+      // A cursor past the end is a valid one: nothing after it yet.
+      const ahead = await s.call('GET', `/events?after=${eventCursor(10_000_000)}`);
+      assert.equal(ahead.status, 200);
+      assert.deepEqual(ahead.json.events, []);
+      assert.equal(ahead.json.next, eventCursor(10_000_000));
+    });
+
+    test('events older than the retention are removed, a batch at a time, newer ones kept', async () => {
+      const database = await openDatabase<StoreSchema>(s.databaseUrl);
+      try {
+        const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+        const rows = Array.from({ length: 600 }, (_, i) => ({ event_type: 'ProductUpdated', resource: 'products', record_id: i + 1, body: '{}', created_at: old }));
+        for (let i = 0; i < rows.length; i += 100) await database.db.insertInto('event_log').values(rows.slice(i, i + 100)).execute();
+        const count = async () => Number((await database.db.selectFrom('event_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+        const before = await count();
+        assert.equal(await pruneEventLog(database, 30), 500, 'one batch');
+        assert.equal(await pruneEventLog(database, 30), 100);
+        assert.equal(await pruneEventLog(database, 30), 0);
+        assert.equal(await count(), before - 600, 'only the old ones went');
+        assert.ok((await replay(undefined, '', 50)).seen.some((event) => event.type === 'ProductCreated'));
+        // A shorter retention takes the rest: nothing written here is a day old.
+        assert.equal(await pruneEventLog(database, 1), 0);
+        assert.ok((await pruneEventLog(database, 1, Date.now() + 2 * 86_400_000)) > 0);
+      } finally {
+        await database.close();
+      }
+    });
+  });
+}
