@@ -6,6 +6,7 @@ import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from '../model/quer
 import { visibleFields, type ResourceDeclaration } from '../model/declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from '../model/json-schema.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
+import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
@@ -146,9 +147,52 @@ function operationPaths(): Record<string, unknown> {
     '/inventory/add': { post: op('inventory', 'Add quantity to the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/remove': { post: op('inventory', 'Take quantity from the stock of the item named as in GET /inventory', 200, any) },
     '/inventory/set': { post: op('inventory', 'Set the stock of the item named as in GET /inventory to quantity', 200, any) },
+    '/events': {
+      get: {
+        tags: ['events'],
+        security,
+        summary: 'Our extension: the events webhooks carry, oldest first, kept 30 days by default; each listed only with the read scope of the records it carries',
+        parameters: [
+          { name: 'after', in: 'query', description: 'opaque cursor: the `next` (or an event `id`) of an earlier answer; left out, the oldest event kept', schema: { type: 'string' } },
+          { name: 'types', in: 'query', description: 'comma-separated event types, e.g. ProductCreated,OrderPlaced; left out, all', schema: { type: 'string' } },
+          { name: 'count', in: 'query', description: `events per page (default ${EVENT_LOG_COUNT.default})`, schema: { type: 'integer', minimum: 1, maximum: EVENT_LOG_COUNT.max } },
+        ],
+        responses: {
+          200: {
+            description: 'Events after the cursor; `Link: <url>; rel="next"` carries the `next` cursor too',
+            headers: { Link: { description: 'the next page, rel="next"', schema: { type: 'string' } } },
+            ...json(ref('EventList')),
+          },
+          ...errors(400, 401, 429),
+        },
+      },
+    },
     ...cartPaths(),
   };
 }
+
+const eventListSchema: JsonSchema = {
+  type: 'object',
+  required: ['events', 'next'],
+  properties: {
+    events: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'event_type', 'resource', 'record_id', 'created_at', 'data'],
+        properties: {
+          id: { type: 'string', description: 'the cursor of this event' },
+          event_type: { type: 'string' },
+          resource: { type: 'string' },
+          record_id: { type: ['integer', 'null'] },
+          created_at: { type: 'string', format: 'date-time' },
+          data: { type: 'object', description: 'the body a webhook delivery of this event carries' },
+        },
+      },
+    },
+    next: { type: ['string', 'null'], description: 'pass as `after` to go on; the same cursor when nothing newer was there' },
+  },
+};
 
 /** Every POST and PUT takes Idempotency-Key, and may answer 422 (the key was used for another request) or 409 (still running). */
 function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unknown> {
@@ -171,7 +215,7 @@ function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string
 }
 
 export function openApiDocument(): Record<string, unknown> {
-  const schemas: Record<string, JsonSchema> = { Error: errorSchema };
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema, EventList: eventListSchema };
   for (const resource of resources) {
     const type = pascal(resource.singular);
     schemas[type] = recordSchema(resource);
@@ -223,6 +267,7 @@ export function openApiDocument(): Record<string, unknown> {
     tags: [
       ...resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
+      { name: 'events', description: 'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries' },
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
     paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),

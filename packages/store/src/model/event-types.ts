@@ -65,3 +65,6 @@ export type FailureType = (typeof failureTypes)[number];
 /** How long a reply is reused: the platform's Short (5 min), Long (30 min) and NoCache. */
 export const cacheLengths = { Short: 5 * 60_000, Long: 30 * 60_000, NoCache: 0 } as const;
 export type CacheLength = keyof typeof cacheLengths;
+
+/** How many events one page of `GET /events` (the event log) lists: by default, and at most. */
+export const EVENT_LOG_COUNT = { default: 50, max: 500 } as const;

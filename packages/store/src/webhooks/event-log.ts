@@ -2,13 +2,13 @@
 // than the retention, a small batch at a time so no removal holds the table long.
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
-import { eventTypes, type EventName } from '../model/event-types.ts';
+import { EVENT_LOG_COUNT, eventTypes, type EventName } from '../model/event-types.ts';
 import type { ScopeGroup } from '../model/declaration.ts';
 import { resourceEvents } from './resource-events.ts';
 
 export const DEFAULT_EVENT_LOG_DAYS = 30;
-export const DEFAULT_EVENT_COUNT = 50;
-export const MAX_EVENT_COUNT = 500;
+export const DEFAULT_EVENT_COUNT = EVENT_LOG_COUNT.default;
+export const MAX_EVENT_COUNT = EVENT_LOG_COUNT.max;
 const PRUNE_BATCH = 500;
 
 /** Every event the log holds: those the writes of resources send (the ones webhooks carry). */
