@@ -34,14 +34,14 @@ for (const target of await testDatabaseTargets()) {
       for (let page = 0; page < 100; page++) {
         const reply = await s.call('GET', `/events?count=${count}${query}${at === undefined ? '' : `&after=${at}`}`, { headers });
         assert.equal(reply.status, 200, reply.text);
-        const { events, next } = reply.json;
+        const { events, next } = reply.json as { events: { id: string; event_type: string; record_id: number | null }[]; next: string | null };
         assert.ok(events.length <= count);
         if (next !== null) {
           assert.match(String(reply.headers.link), new RegExp(`^<https://[^>]*/api/v1/events\\?[^>]*after=${next}>; rel="next"$`));
         }
         for (const event of events) seen.push({ type: event.event_type, record: event.record_id });
         if (events.length === 0) return { seen, next: next ?? at };
-        assert.equal(next, events.at(-1).id, 'next is the last event listed');
+        assert.equal(next, events.at(-1)?.id, 'next is the last event listed');
         at = next;
       }
       assert.fail('the log never ended');
