@@ -7,7 +7,11 @@ import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import type { StoreSchema } from '../../src/db/schema.ts';
+import { sql } from 'kysely';
+import { writeQueueOf } from '../../src/db/group-commit.ts';
+import { resourceNamed } from '../../src/model/registry.ts';
 import { eventCursor, pruneEventLog } from '../../src/webhooks/event-log.ts';
+import { resourceWriteEvents } from '../../src/webhooks/resource-events.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { issueTestToken } from '../support/test-token.ts';
 
@@ -122,6 +126,29 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(ahead.status, 200);
       assert.deepEqual(ahead.json.events, []);
       assert.equal(ahead.json.next, eventCursor(10_000_000));
+    });
+
+    test('an event is written in the transaction of its write: a write rolled back leaves none', async () => {
+      const database = await openDatabase<StoreSchema>(s.databaseUrl);
+      try {
+        const events = resourceWriteEvents(database, resourceNamed('products'));
+        assert.ok(events !== undefined);
+        const logged = async (recordId: number) => (await database.db.selectFrom('event_log').select('event_type').where('record_id', '=', recordId).execute()).map((row) => row.event_type);
+        const failing = sql`select * from no_such_table`.compile(database.db);
+        await assert.rejects(
+          writeQueueOf(database).run(function* () {
+            yield* events.created({ id: 900_001, item_name: 'Rolled back' });
+            yield failing;
+          }),
+        );
+        assert.deepEqual(await logged(900_001), [], 'the rolled-back write left no event');
+        await writeQueueOf(database).run(function* () {
+          yield* events.created({ id: 900_002, item_name: 'Committed' });
+        });
+        assert.deepEqual(await logged(900_002), ['ProductCreated'], 'the same steps committed leave one');
+      } finally {
+        await database.close();
+      }
     });
 
     test('events older than the retention are removed, a batch at a time, newer ones kept', async () => {
