@@ -104,6 +104,28 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     return findings;
   }
 
+  // Test cases the reference runs before a given one, whose queries to a server it must not overtake
+  // (`afterEarlierModules`, `inOrder`): a query of it waits for them only where that can change what it
+  // gets (net/server-order.ts); its findings do not wait for theirs.
+  const precedes = new Map<string, string[]>();
+  for (const { module, testCase } of plan) {
+    const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
+    const sameModule = module.inOrder ? plan.filter((p) => p.module === module).map((p) => p.testCase.id) : [];
+    precedes.set(testCase.id, [...new Set([...earlierModules, ...sameModule.slice(0, sameModule.indexOf(testCase.id))])]);
+  }
+  const finished = new Set<string>();
+  const produced = new Map<string, Promise<Finding[]>>();
+  const earlierDone = (testcase: string): Promise<unknown> | undefined => {
+    const running = (precedes.get(testcase) ?? []).filter((id) => !finished.has(id));
+    return running.length === 0 ? undefined : Promise.allSettled(running.flatMap((id) => produced.get(id) ?? []));
+  };
+
+  let probeName: Name | undefined;
+  try {
+    probeName = Name.fromString(domain);
+  } catch {
+    // Not a name the wire can carry: the zone below says so.
+  }
   const network = new Network({
     ipv4: profile.net.ipv4,
     ipv6: profile.net.ipv6,
@@ -113,6 +135,8 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     ...(options.maxPerServer !== undefined && { maxPerServer: options.maxPerServer }),
     ...(options.onExchange && { onExchange: options.onExchange }),
     ...(options.onSend && { onSend: options.onSend }),
+    earlierDone,
+    ...(probeName && { probeName }),
   });
   const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
   let zone: Zone | undefined;
@@ -136,16 +160,12 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   // As 9.0.1 (with zonemaster-cli 8.0.1, whose --test only narrows the test cases run): the run
   // stops after Basic whenever Basic02 runs and finds no working name server.
   const gated = plan.some((p) => p.testCase.id === 'Basic02' && (p.explicit || isTestCaseEnabled(profile, 'Basic02')));
-  const produced = new Map<string, Promise<Finding[]>>();
   const planned = Promise.withResolvers<void>();
   const runEntry = async ({ module, testCase, explicit }: PlannedTestCase): Promise<Finding[]> => {
     const own: Finding[] = [];
     await planned.promise;
     // A test case that is not planned (not selected) has no findings to wait for.
-    const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
-    const sameModule = module.inOrder ? plan.filter((p) => p.module === module).map((p) => p.testCase.id) : [];
-    const earlierInModule = sameModule.slice(0, sameModule.indexOf(testCase.id));
-    const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? []), ...earlierModules, ...earlierInModule])].flatMap((id) => produced.get(id) ?? []);
+    const waitFor = [...new Set([...(module.name === 'BASIC' ? [] : basicIds), ...(testCase.after ?? [])])].flatMap((id) => produced.get(id) ?? []);
     const before = (await Promise.all(waitFor)).flat();
     if (module.name !== 'BASIC' && gated && !canContinue(before)) return own;
     signal.throwIfAborted();
@@ -183,7 +203,10 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     progress(Math.min(99, Math.floor((done / plan.length) * 100)));
     return own;
   };
-  for (const entry of plan) produced.set(entry.testCase.id, runEntry(entry));
+  for (const entry of plan) {
+    const id = entry.testCase.id;
+    produced.set(id, runEntry(entry).finally(() => finished.add(id)));
+  }
   planned.resolve();
   const perTestCase = await Promise.all(plan.map((entry) => produced.get(entry.testCase.id)!));
 

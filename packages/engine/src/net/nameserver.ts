@@ -2,6 +2,7 @@
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
 // a plain SOA query that gets no answer marks it).
 import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type TransferResult } from '@app/dns';
+import { currentTestCase } from '../framework/test-case-scope.ts';
 import type { Network } from './network.ts';
 import { displayName } from './response.ts';
 
@@ -64,16 +65,62 @@ export class Nameserver {
     const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
     const defaults = this.#network.options.resolver;
     const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
-    // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
-    const key = [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+    const key = this.#key(name, qtype, flags);
     const cached = this.#network.answers.get(key);
     if (cached) {
       this.statistics.cacheHits++;
       return cached;
     }
+    // Waits before it joins the answers, so an earlier test case asking the same meanwhile sends it itself.
+    if (this.#network.familyEnabled(this.family)) {
+      const turn = this.#network.order.wait(this.#lane(flags), currentTestCase(), () => this.#decidingQuery(flags.tcp ?? false));
+      if (turn) return turn.then(() => this.query(name, qtype, given));
+    }
     const pending = this.#send(name, qtype, flags);
     this.#network.answers.set(key, pending);
     return pending;
+  }
+
+  // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
+  #key(name: Name, qtype: number, flags: QueryFlags): string {
+    return [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+  }
+
+  #lane(flags: QueryFlags): string {
+    return `${this.address}:${flags.tcp ? 'tcp' : 'udp'}`;
+  }
+
+  /**
+   * The lane's own plain SOA query for the zone (see ServerOrder): an answer decides the lane and is kept
+   * as the answer to that question; silence decides nothing, and marks nothing (the reference's order will).
+   */
+  #decidingQuery(tcp: boolean): void {
+    const flags: QueryFlags = { tcp, dnssec: false };
+    const name = this.#network.options.probeName ?? Name.root;
+    const lane = this.#lane(flags);
+    const settle = (outcome: { message?: Message }): void => {
+      if (!outcome.message) return;
+      this.#network.markAnswering(lane);
+      this.#network.order.decide(lane);
+    };
+    const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
+    sent.then(
+      (outcome) => {
+        if (outcome === 'skipped') return;
+        this.statistics.queries++;
+        this.statistics.totalMs += outcome.ms;
+        if (!outcome.message) {
+          this.statistics.timeouts++;
+          return;
+        }
+        this.statistics.responses++;
+        if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
+        const key = this.#key(name, RRType.SOA, flags);
+        if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
+      },
+      // Aborted with the run, which says so itself.
+      () => {},
+    );
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */
@@ -125,20 +172,26 @@ export class Nameserver {
     // Until the address has answered on this transport, its questions go out one at a time: a server
     // that never answers is waited for once, not once per question in flight.
     const lane = `${this.address}:${transport}`;
-    for (let probe = this.#network.probes.get(lane); probe && !silent(); probe = this.#network.probes.get(lane)) await probe;
+    const answered = (): boolean => this.#network.answering.has(lane);
+    for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
     if (silent()) return undefined;
-    const probing = this.#network.answering.has(lane) ? undefined : Promise.withResolvers<void>();
-    if (probing) this.#network.probes.set(lane, probing.promise);
+    const probing = answered() ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing);
     try {
       // Read inside the query's slot, before the next queued query's turn comes.
       const settle = (outcome: { message?: Message }): void => {
+        const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
         if (outcome.message) {
-          this.#network.answering.add(lane);
+          this.#network.markAnswering(lane);
+          if (plainSoa) this.#network.order.decide(lane);
           return;
         }
         // As in the reference (engine 9.0): only an SOA query without EDNS that got nothing marks the
         // transport silent, for every later query; other queries may go unanswered for their own reasons.
-        if (qtype === RRType.SOA && !flags.edns && !flags.dnssec) this.#network.silent.add(`${this.address}:${transport}`);
+        if (plainSoa) {
+          this.#network.silent.add(lane);
+          this.#network.order.decide(lane);
+        }
       };
       const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
       if (outcome === 'skipped') return undefined;
@@ -153,7 +206,7 @@ export class Nameserver {
       return outcome.message;
     } finally {
       if (probing) {
-        this.#network.probes.delete(lane);
+        if (this.#network.probes.get(lane) === probing) this.#network.probes.delete(lane);
         probing.resolve();
       }
     }
