@@ -99,9 +99,7 @@ export class Nameserver {
     const name = this.#network.options.probeName ?? Name.root;
     const lane = this.#lane(flags);
     const settle = (outcome: { message?: Message }): void => {
-      if (!outcome.message) return;
-      this.#network.markAnswering(lane);
-      this.#network.order.decide(lane);
+      if (outcome.message) this.#network.markAnswering(lane);
     };
     const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
     sent.then(
@@ -117,6 +115,8 @@ export class Nameserver {
         if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
         const key = this.#key(name, RRType.SOA, flags);
         if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
+        // Only now: a query waiting for the lane, the same question perhaps, finds the answer kept.
+        this.#network.order.decide(lane);
       },
       // Aborted with the run, which says so itself.
       () => {},

@@ -8,6 +8,27 @@
 // The lab's servers, like most on the Internet, answer a question the same whatever came before it;
 // this is what keeps our findings the reference's without running its order.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** A query of a lookup made ahead of its turn, given up once the test cases it follows have finished. */
+export class Abandoned extends Error {
+  constructor() {
+    super('a lookup made ahead of its turn was given up');
+  }
+}
+
+const ahead = new AsyncLocalStorage<boolean>();
+
+/**
+ * Runs a lookup ahead of its test case's turn (its queries still in that test case's scope): a query
+ * waits for an undecided lane only until it is decided, never for the earlier test cases, and once they
+ * have finished every query not yet sent is given up (`Abandoned`). The test case makes the lookup
+ * again in its turn, finding the answers that came.
+ */
+export function lookAhead<T>(run: () => Promise<T>): Promise<T> {
+  return ahead.run(true, run);
+}
+
 export interface OrderOptions {
   /** When the test cases that the given one follows have all finished; undefined when they have (or it follows none). */
   earlierDone: (testcase: string) => Promise<unknown> | undefined;
@@ -40,9 +61,11 @@ export class ServerOrder {
    * `probe` is started once per lane that someone waits for: a plain SOA query whose answer decides it.
    */
   wait(lane: string, testcase: string | undefined, probe: () => void): Promise<unknown> | undefined {
-    if (testcase === undefined || this.#decided.has(lane)) return undefined;
+    if (testcase === undefined) return undefined;
+    const early = ahead.getStore() === true;
     const earlier = this.#options.earlierDone(testcase);
-    if (earlier === undefined) return undefined;
+    if (early && earlier === undefined) return Promise.reject(new Abandoned());
+    if (this.#decided.has(lane) || earlier === undefined) return undefined;
     let decided = this.#waiting.get(lane);
     if (!decided) {
       decided = Promise.withResolvers<void>();
@@ -52,6 +75,7 @@ export class ServerOrder {
       this.#probed.add(lane);
       probe();
     }
-    return Promise.race([earlier, decided.promise]);
+    // Ahead of its turn it waits for the lane alone, and asks again (to be given up if too late).
+    return early ? decided.promise : Promise.race([earlier, decided.promise]);
   }
 }
