@@ -1,8 +1,9 @@
 // Data flows one way (dns <- engine <- service); the store shares nothing with the DNS side.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { test } from 'node:test';
+import { folderRuleBreaches, importCircles, importsOf, ruleCircles, sourceFiles, type Unit } from './support/import-rules.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
@@ -15,20 +16,6 @@ const allowed: Record<string, string[]> = {
   lab: ['dns'],
   store: ['database'],
 };
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    if (entry === 'node_modules' || entry === 'fixtures') return [];
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => m[1] ?? m[2] ?? '');
-}
 
 const packages = readdirSync(packagesDir).filter((name) => statSync(join(packagesDir, name)).isDirectory());
 
@@ -58,3 +45,142 @@ for (const name of packages) {
     }
   });
 }
+
+// ---- Inside the DNS side's packages: folder rules (docs/architecture.md draws them) ----
+// Each unit is a folder of src/ (or files kept apart from their folder) and lists what it may import;
+// the rules point one way, lower units first. index.ts is the package's door and may import anything.
+
+const dnsUnits: Unit[] = [
+  { unit: 'basics', holds: ['base32hex.ts', 'constants.ts', 'idna.ts', 'name.ts', 'version.ts'], mayImport: [] },
+  { unit: 'wire', mayImport: ['basics'] },
+  { unit: 'zone-file', mayImport: ['basics', 'wire'] },
+  { unit: 'dnssec', mayImport: ['basics', 'wire'] },
+  { unit: 'transport', mayImport: ['basics', 'wire'] },
+  { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
+];
+
+const engineUnits: Unit[] = [
+  { unit: 'basics', holds: ['level.ts', 'finding.ts', 'domain-name-fault.ts', 'version.ts'], mayImport: [] },
+  { unit: 'profile', mayImport: ['basics'] },
+  { unit: 'input', holds: ['input.ts'], mayImport: ['profile'] },
+  { unit: 'catalogue', mayImport: ['basics'] },
+  { unit: 'rules', mayImport: ['basics', 'profile'] },
+  // The network reads which test case is running when it sends; the scope imports nothing.
+  { unit: 'test-case-scope', holds: ['framework/test-case-scope.ts'], mayImport: [] },
+  { unit: 'net', mayImport: ['profile', 'test-case-scope'] },
+  { unit: 'resolver', mayImport: ['basics', 'net'] },
+  { unit: 'chain', mayImport: ['net'] },
+  { unit: 'zone', mayImport: ['basics', 'input', 'net', 'resolver'] },
+  { unit: 'framework', mayImport: ['basics', 'profile', 'zone'] },
+  { unit: 'checks', mayImport: ['basics', 'profile', 'rules', 'net', 'zone', 'framework'] },
+  { unit: 'run', mayImport: ['basics', 'input', 'profile', 'net', 'resolver', 'zone', 'framework', 'test-case-scope', 'checks'] },
+  { unit: 'lookups', mayImport: ['input', 'profile', 'net', 'resolver', 'zone'] },
+  { unit: 'cli', mayImport: ['basics', 'input', 'profile', 'catalogue', 'net', 'resolver', 'chain', 'run'] },
+  { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
+];
+
+const serviceUnits: Unit[] = [
+  // The browser client's declarations (languages, the report's model, the API's shapes) are shared with the server.
+  { unit: 'web-client', holds: ['web/client'], mayImport: [] },
+  { unit: 'web', mayImport: ['web-client'] },
+  { unit: 'basics', holds: ['test-case.ts', 'versions.ts'], mayImport: [] },
+  { unit: 'watch-schedule', holds: ['watch/schedule.ts'], mayImport: [] },
+  { unit: 'config', mayImport: ['web-client'] },
+  { unit: 'engine-adapter', holds: ['engine-adapter.ts'], mayImport: ['config'] },
+  { unit: 'validation', mayImport: ['web-client', 'watch-schedule'] },
+  { unit: 'db', mayImport: ['validation', 'watch-schedule'] },
+  { unit: 'rpc', mayImport: ['db', 'validation'] },
+  { unit: 'metrics', mayImport: ['db', 'rpc'] },
+  { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'watch-schedule', 'web-client'] },
+  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'watch-schedule', 'web-client'] },
+  { unit: 'agent', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'metrics', 'rpc', 'watch'] },
+  { unit: 'app', holds: ['app.ts'], mayImport: ['basics', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'web'] },
+  // Commands sit on top: each starts a part of the service from the command line.
+  { unit: 'commands', holds: ['cli.ts', 'watch/watch-command.ts'], mayImport: ['agent', 'app', 'config', 'db', 'methods', 'validation', 'watch', 'watch-schedule', 'web-client'] },
+  { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
+];
+
+
+// The store, from the bottom: the data model, the database, records (SQL), request plumbing, then the
+// plugins and routes, and api-docs on top. The files at src/'s top compose them; cli/ runs them.
+const storeUnits: Unit[] = [
+  { unit: 'model', mayImport: [] },
+  { unit: 'accounts', mayImport: [] },
+  { unit: 'limits', mayImport: ['model'] },
+  { unit: 'db', mayImport: ['model', 'accounts', 'limits'] },
+  { unit: 'records', mayImport: ['model', 'db'] },
+  { unit: 'http', mayImport: ['model', 'db'] },
+  { unit: 'auth', mayImport: ['model', 'db', 'accounts', 'limits', 'http'] },
+  { unit: 'idempotency', mayImport: ['model', 'db', 'http', 'auth'] },
+  { unit: 'cache', mayImport: ['model', 'limits'] },
+  { unit: 'webhooks', mayImport: ['model', 'db', 'records', 'http', 'auth'] },
+  { unit: 'resources', mayImport: ['model', 'db', 'records', 'http'] },
+  { unit: 'carts', mayImport: ['model', 'db', 'records', 'http', 'resources', 'webhooks'] },
+  { unit: 'console', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'webhooks'] },
+  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency'] },
+  { unit: 'cli', mayImport: ['*'] },
+  { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },
+];
+
+const folderRules: Record<string, Unit[]> = { dns: dnsUnits, engine: engineUnits, service: serviceUnits, store: storeUnits };
+
+for (const [name, units] of Object.entries(folderRules)) {
+  test(`${name}'s folders import one way only`, () => {
+    assert.deepEqual(ruleCircles(units), [], `${name}'s rules let units import each other`);
+    assert.deepEqual(folderRuleBreaches(join(packagesDir, name, 'src'), units), []);
+  });
+}
+
+for (const name of packages) {
+  test(`${name}'s source has no import circles, type-only imports included`, () => {
+    assert.deepEqual(importCircles(join(packagesDir, name, 'src')), []);
+  });
+}
+
+test('the folder check fails on a wrong-way import and on an import circle (fixtures made to break them)', () => {
+  const fixture = join(import.meta.dirname, 'fixtures', 'wrong-way', 'src');
+  const units: Unit[] = [
+    { unit: 'low', mayImport: [] },
+    { unit: 'high', mayImport: ['low'] },
+  ];
+  assert.deepEqual(folderRuleBreaches(fixture, units), ['low/reaches-up.ts (low) imports high/top.ts (high), which low may not import']);
+  assert.deepEqual(folderRuleBreaches(fixture, units.slice(1)), ['low/reaches-up.ts belongs to no unit: give its folder a rule']);
+  assert.deepEqual(importCircles(fixture), [['high/top.ts', 'low/reaches-up.ts']]);
+  assert.deepEqual(ruleCircles([...units, { unit: 'low', mayImport: ['high'] }]).length, 1);
+});
+
+test('the store\'s rules catch its model reaching up into the routes, and a circle through a type-only import is found (fixtures)', () => {
+  assert.deepEqual(folderRuleBreaches(join(import.meta.dirname, 'fixtures', 'store-wrong-way', 'src'), storeUnits), [
+    'model/declaration.ts (model) imports resources/routes.ts (resources), which model may not import',
+  ]);
+  assert.deepEqual(importCircles(join(import.meta.dirname, 'fixtures', 'import-circle')), [['a.ts', 'b.ts', 'c.ts']]);
+});
+
+// Benchmarks use what a package offers its users, so moves inside a package never break them.
+const publicOnlyBenches = ['agent', 'batch', 'chain', 'dns-codec', 'engine', 'history', 'lab-big', 'lab-start', 'rpc', 'store', 'store-auth'];
+
+test('benchmarks (and the test helpers they share) import only the packages\' public entry points', () => {
+  const exported = new Map(
+    packages.map((name) => {
+      const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as { exports?: Record<string, string> };
+      return [`@app/${name}`, Object.keys(manifest.exports ?? {}).map((key) => (key === '.' ? `@app/${name}` : `@app/${name}${key.slice(1)}`))];
+    }),
+  );
+  const seen = new Set<string>();
+  const queue = publicOnlyBenches.flatMap((bench) => sourceFiles(join(root, 'bench', bench)));
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const where = relative(root, file);
+    for (const specifier of importsOf(file)) {
+      if (specifier.startsWith('@app/')) {
+        const base = specifier.split('/').slice(0, 2).join('/');
+        assert.ok(exported.get(base)?.includes(specifier), `${where} imports ${specifier}, which ${base} does not export`);
+      } else if (specifier.startsWith('.')) {
+        const target = resolve(dirname(file), specifier);
+        assert.ok(!target.startsWith(packagesDir + sep), `${where} imports ${specifier}, inside a package: use its entry point`);
+        if (target.endsWith('.ts')) queue.push(target);
+      }
+    }
+  }
+});

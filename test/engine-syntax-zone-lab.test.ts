@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pLimit from 'p-limit';
 import { catalogueNames, commandLineDomain, compareFindings, labUnavailableReason, scenarioDomain, startLab, type Finding as LabFinding, type Lab } from '@app/lab';
-import { modules } from '../packages/engine/src/framework/registry.ts';
+import { modules } from '../packages/engine/src/run/registry.ts';
 import { ours as oursIn, reference, type Finding } from './support/lab-engines.ts';
 
 const scenarios = catalogueNames().filter((name) => /^(?:syntax|zone)-/.test(name) || name === 'bad-soa-timers' || name === 'root-zone');

@@ -13,10 +13,7 @@ import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testCaseIds } from '@app/engine';
 import { commandLineDomain, execReference, startLab, type Lab } from '@app/lab';
 import { sql } from 'kysely';
-import { migrations, PRODUCT } from '../../packages/service/src/db/migrations.ts';
-import type { ServiceSchema } from '../../packages/service/src/db/schema.ts';
-import type { TestParams } from '../../packages/service/src/db/test-params.ts';
-import { newTestRow } from '../../packages/service/src/db/tests.ts';
+import { migrations, newTestRow, PRODUCT, type ServiceSchema, type TestParams } from '@app/service';
 
 const parallel = Number(process.env.BENCH_PARALLEL ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);

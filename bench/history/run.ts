@@ -12,8 +12,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest, openDatabase } from '@app/database';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { migrations, PRODUCT } from '../../packages/service/src/db/migrations.ts';
-import type { ServiceSchema } from '../../packages/service/src/db/schema.ts';
+import { migrations, PRODUCT, type ServiceSchema } from '@app/service';
 
 const { values: options } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, fresh: { type: 'boolean', default: false } },

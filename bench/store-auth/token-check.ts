@@ -8,14 +8,7 @@ import { join } from 'node:path';
 import { migrateToLatest, openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
-import { createApp } from '../../packages/store/src/auth/apps.ts';
-import { authPlugin } from '../../packages/store/src/auth/auth-plugin.ts';
-import { authContext } from '../../packages/store/src/auth/context.ts';
-import type { AuthTables } from '../../packages/store/src/auth/schema.ts';
-import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { ensureStore } from '../../packages/store/src/db/first-start.ts';
-import { MIGRATION_PRODUCT, storeMigrations } from '../../packages/store/src/db/migrations.ts';
-import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
+import { createApp, authPlugin, authContext, createConsoleToken, ensureStore, MIGRATION_PRODUCT, storeMigrations, type AuthTables, type StoreSchema } from '@app/store/testing';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

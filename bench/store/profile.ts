@@ -12,10 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
-import { serveStore } from '../../packages/store/src/server.ts';
-import { createApp } from '../../packages/store/src/auth/apps.ts';
-import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
+import { serveStore } from '@app/store';
+import { loadOrCreateCertificate, createApp, createConsoleToken } from '@app/store/testing';
 import { postBody, seedBody } from './post-body.ts';
 
 const [mode = 'read', ...rest] = process.argv.slice(2);

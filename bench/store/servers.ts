@@ -14,13 +14,8 @@ import { DatabaseSync } from 'node:sqlite';
 import { openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
-import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
-import { serveStore, type RunningStore, type ServeOptions } from '../../packages/store/src/server.ts';
-import { createApp } from '../../packages/store/src/auth/apps.ts';
-import type { StoreSchema } from '../../packages/store/src/db/schema.ts';
-import { createConsoleToken } from '../../packages/store/src/auth/tokens.ts';
-import { jsonObjectText } from '../../packages/store/src/resources/sqlite-json.ts';
-import { resourceNamed } from '../../packages/store/src/resources/registry.ts';
+import { serveStore, type RunningStore, type ServeOptions } from '@app/store';
+import { loadOrCreateCertificate, createApp, createConsoleToken, jsonObjectText, resourceNamed, type StoreSchema } from '@app/store/testing';
 import { postBody, seedBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));

@@ -2,7 +2,7 @@
 // as the store's: answers every POST with 204 over HTTPS, on the bench's certificate.
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { loadOrCreateCertificate } from '../../packages/store/src/http/tls.ts';
+import { loadOrCreateCertificate } from '@app/store/testing';
 
 const tls = await loadOrCreateCertificate({ dataDir: process.argv[2] ?? '.' });
 let received = 0;

@@ -11,8 +11,7 @@ import { createInterface } from 'node:readline';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import type { Lab } from '@app/lab';
 import { sql } from 'kysely';
-import { migrations, PRODUCT } from '../../packages/service/src/db/migrations.ts';
-import type { ServiceSchema } from '../../packages/service/src/db/schema.ts';
+import { migrations, PRODUCT, type ServiceSchema } from '@app/service';
 
 export const serviceBin = resolve(import.meta.dirname, '../../packages/service/bin/dns-service.ts');
 // Inside the lab 127.0.0.1 is the lab's own loopback: agents reach PostgreSQL through its Unix socket.

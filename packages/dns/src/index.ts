@@ -22,6 +22,7 @@ export type { OptData, EdnsOptionData } from './wire/rdata/opt-record.ts';
 export { parseCookieOption, type CookieOption } from './wire/edns-options.ts';
 export { query, type QueryOptions, type QueryResult, type QuestionInput, type Transport, type ServerAddress } from './transport/query.ts';
 export { transferZone, type TransferOptions, type TransferResult } from './transport/transfer.ts';
+export { tcpFrame, TcpFrames } from './transport/tcp-framing.ts';
 export { createQuerier, type Querier } from './transport/limiter.ts';
 export { keyTag } from './dnssec/key-tag.ts';
 export { dsDigest, isSupportedDigestType } from './dnssec/ds.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Finding } from '../src/finding.ts';
-import { testCaseIds } from '../src/framework/registry.ts';
+import { testCaseIds } from '../src/run/registry.ts';
 import { defaultProfile } from '../src/profile/profile.ts';
 import { formatFinding, localeTexts, locales, testCaseDescription } from '../src/catalogue/catalogue.ts';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { createSocket, type Socket } from 'node:dgram';
 import { after, before, test } from 'node:test';
 import { decodeMessage, encodeMessage, Name, RRClass, RRType, type RecordInput } from '@app/dns';
-import { runPlan } from '../src/framework/run-tests.ts';
-import type { PlannedTestCase } from '../src/framework/registry.ts';
+import { runPlan } from '../src/run/run-tests.ts';
+import type { PlannedTestCase } from '../src/run/registry.ts';
 import type { TestCase } from '../src/framework/test-case.ts';
 
 const address = '127.0.0.77';

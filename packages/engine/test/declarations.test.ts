@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { messageTemplate } from '../src/catalogue/catalogue.ts';
-import { modules } from '../src/framework/registry.ts';
+import { modules } from '../src/run/registry.ts';
 import { defaultProfile, isOwnTag, levelOf } from '../src/profile/profile.ts';
 
 // Tags the reference engine emits (its metadata lists all but SOA_MNAME) that its default profile

@@ -7,8 +7,10 @@
 # the first Debian archive that the machine's apt sources name.
 set -eu
 root=${LAB_REFERENCE_ROOT:-/var/cache/dns-lab-reference/sid}
-mirror=${1:-$(grep -rhoE '^(URIs:[[:space:]]*|deb[[:space:]]+)https?://[^[:space:]]+' /etc/apt/sources.list /etc/apt/sources.list.d 2>/dev/null \
-  | sed -E 's/^(URIs:[[:space:]]*|deb[[:space:]]+)//' | grep -v -- '-security' | head -n 1)}
+# apt reads only *.list and *.sources there: a disabled file (other suffix) must not be taken.
+sources=$(find /etc/apt/sources.list /etc/apt/sources.list.d -maxdepth 1 -type f \( -name '*.list' -o -name '*.sources' \) 2>/dev/null || true)
+mirror=${1:-$(grep -hoE '^(URIs:[[:space:]]*|deb[[:space:]]+)https?://[^[:space:]]+' $sources /dev/null \
+  | sed -E 's/^(URIs:[[:space:]]*|deb[[:space:]]+)//' | grep -v -- '-security' | grep -E '/debian/?$' | head -n 1)}
 [ -n "$mirror" ] || { echo "install-reference: no Debian mirror found in the apt sources; give one as the argument" >&2; exit 2; }
 command -v debootstrap >/dev/null || { echo "install-reference: debootstrap is missing (apt-get install debootstrap)" >&2; exit 2; }
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadProfiles } from './config/profiles.ts';
 import type { ServiceConfig } from './config/service-config.ts';
 import { migrations, PRODUCT } from './db/migrations.ts';
-import type { ServiceSchema } from './db/schema.ts';
+import type { ServiceSchema } from './db/tables.ts';
 import { loadEngine } from './engine-adapter.ts';
 import { batchMethods } from './methods/batches.ts';
 import { evidenceMethods } from './methods/evidence.ts';

@@ -11,7 +11,7 @@ import { watchCommand, watchUsage } from './watch/watch-command.ts';
 import { migrateToLatest, openDatabase } from '@app/database';
 import { migrations, PRODUCT } from './db/migrations.ts';
 import { parseAge, purgeTests } from './db/purge.ts';
-import type { ServiceSchema } from './db/schema.ts';
+import type { ServiceSchema } from './db/tables.ts';
 
 
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]

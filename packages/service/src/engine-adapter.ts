@@ -1,6 +1,6 @@
 // Everything the RPC methods take from @app/engine, in one place.
 import {
-  createResolver,
+  createServiceLookups,
   engineVersion,
   formatFinding,
   testCaseDescription,
@@ -27,12 +27,12 @@ export interface EngineAdapter {
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
 export function loadEngine(config: ServiceConfig): EngineAdapter {
   const rootHints = rootHintsOf(config);
-  // A fresh resolver per call: its cache must not outlive one answer.
-  const resolver = () => createResolver(rootHints === undefined ? {} : { rootHints });
+  // Fresh lookups per call: their cache must not outlive one answer.
+  const lookups = () => createServiceLookups(rootHints === undefined ? {} : { rootHints });
   return {
     engineVersion,
-    hostAddresses: (name) => resolver().hostAddresses(name),
-    parentData: (domain) => resolver().parentData(domain),
+    hostAddresses: (name) => lookups().hostAddresses(name),
+    parentData: (domain) => lookups().parentData(domain),
     formatFinding,
     testCaseDescription,
     testCaseIds,

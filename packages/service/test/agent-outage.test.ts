@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase, type Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { Agent } from '../src/agent/agent.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { agentConfig, migratedDatabase, params, profiles, progressByDomain, waitFor } from './agent/agent-fixture.ts';
 import { scriptedEngine } from './agent/scripted-engine.ts';

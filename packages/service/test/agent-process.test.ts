@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, test } from 'node:test';
 import type { Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { migratedDatabase, params, progressByDomain, waitFor } from './agent/agent-fixture.ts';
 

@@ -10,7 +10,7 @@ import { Agent, type AgentConfig } from '../src/agent/agent.ts';
 import { testDied, unableToFinish } from '../src/agent/backend-entries.ts';
 import { createBatch, batchStatus } from '../src/db/batches.ts';
 import { claimNextTest, reportProgress } from '../src/db/queue.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { agentConfig, migratedDatabase, params, profiles, waitFor } from './agent/agent-fixture.ts';
 import { scriptedEngine, type ScriptedEngine } from './agent/scripted-engine.ts';

@@ -8,7 +8,7 @@ import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testi
 import { encodeMessage, Name, RRType, RRClass } from '@app/dns';
 import type { Finding, RunOptions, TestInput } from '@app/engine';
 import { Agent } from '../src/agent/agent.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { enqueueTest, findTest } from '../src/db/tests.ts';
 import { evidenceMethods } from '../src/methods/evidence.ts';
 import type { ServiceContext } from '../src/methods/context.ts';

@@ -11,7 +11,7 @@ import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { migrations, PRODUCT } from '../src/db/migrations.ts';
 import { parseAge, purgeTests } from '../src/db/purge.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { claimNextTest, finishTest } from '../src/db/queue.ts';
 import { enqueueTest, newTestRow } from '../src/db/tests.ts';
 import { settle } from './rpc-harness.ts';

@@ -6,7 +6,7 @@ import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testi
 import { migrations, PRODUCT } from '../src/db/migrations.ts';
 import type { Finding } from '@app/engine';
 import { claimNextTest, finishTest, overallResult, reportProgress } from '../src/db/queue.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { createBatch } from '../src/db/batches.ts';

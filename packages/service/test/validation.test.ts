@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { domainName } from '../src/validation/domain-name.ts';
 import { languageTag, languageTags, messageLocale } from '../src/validation/language-tags.ts';
-import { invalid, type Issue } from '../src/validation/schema.ts';
+import { invalid, type Issue } from '../src/validation/param-rules.ts';
 
 function check<T>(rule: (value: unknown, path: string, issues: Issue[]) => T | typeof invalid, value: unknown) {
   const issues: Issue[] = [];

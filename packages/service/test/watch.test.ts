@@ -11,7 +11,7 @@ import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testi
 import { formatFinding, type Finding } from '@app/engine';
 import { simpleParser } from 'mailparser';
 import { finishTest } from '../src/db/queue.ts';
-import type { ServiceSchema } from '../src/db/schema.ts';
+import type { ServiceSchema } from '../src/db/tables.ts';
 import { addWatch, listWatches } from '../src/db/watches.ts';
 import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
 import { Watcher } from '../src/watch/watcher.ts';

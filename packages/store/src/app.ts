@@ -10,7 +10,7 @@ import { cartRules } from './carts/cart-rules.ts';
 import { cartRoutes } from './carts/cart-routes.ts';
 import { consolePlugin } from './console/console-plugin.ts';
 import type { StoreDatabase } from './db/schema.ts';
-import { apiDocs } from './http/api-docs.ts';
+import { apiDocs } from './api-docs/api-docs.ts';
 import { favicon } from './http/favicon.ts';
 import { frontDoor } from './http/front-door.ts';
 import { httpCaching } from './cache/http-caching.ts';
@@ -23,7 +23,8 @@ import { httpsOnly } from './http/https-only.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
-import { resources } from './resources/registry.ts';
+import { resources } from './model/registry.ts';
+import { expandedGroups } from './resources/expand.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
 import { inventoryRoutes } from './resources/inventory-routes.ts';
@@ -81,6 +82,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     key: authKey,
     apiPrefix: API_PREFIX,
     resources,
+    expandedGroups,
     ...(options.rateLimit === false ? {} : { failedAuth: failedAuthGate(options.rateLimit.counter, options.rateLimit.now) }),
   });
   const webhookPolicy = targetPolicy(options.webhooks?.allowedNetworks);

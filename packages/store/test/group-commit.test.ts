@@ -6,9 +6,9 @@ import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { MIGRATION_PRODUCT, storeMigrations } from '../src/db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from '../src/db/schema.ts';
-import { ApiError } from '../src/http/api-error.ts';
-import { recordsOf } from '../src/resources/records.ts';
-import { resourceNamed } from '../src/resources/registry.ts';
+import { ApiError } from '../src/model/api-error.ts';
+import { recordsOf } from '../src/records/records.ts';
+import { resourceNamed } from '../src/model/registry.ts';
 
 for (const target of await testDatabaseTargets()) {
   describe(`writes issued together on ${target.name}`, { skip: target.skip }, () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { sqliteTarget } from './support/targets.ts';
-import { resourceNamed, resources } from '../src/resources/registry.ts';
+import { resourceNamed, resources } from '../src/model/registry.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const sqlite = await sqliteTarget();

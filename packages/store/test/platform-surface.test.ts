@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
-import type { FieldDeclaration, ResourceDeclaration } from '../src/resources/declaration.ts';
-import { resourceNamed, resources } from '../src/resources/registry.ts';
+import type { FieldDeclaration, ResourceDeclaration } from '../src/model/declaration.ts';
+import { resourceNamed, resources } from '../src/model/registry.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const facts = JSON.parse(readFileSync(new URL('../reference/store-resources.json', import.meta.url), 'utf8')) as {

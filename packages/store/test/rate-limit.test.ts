@@ -5,7 +5,7 @@ import { after, describe, mock, test } from 'node:test';
 import Fastify from 'fastify';
 import type { Plan } from '../src/limits/plans.ts';
 import { errorFormat } from '../src/http/error-format.ts';
-import { ApiError } from '../src/http/api-error.ts';
+import { ApiError } from '../src/model/api-error.ts';
 import { rateLimit } from '../src/limits/rate-limit.ts';
 import { memoryWindowCounter, WINDOW_MS } from '../src/limits/window-counter.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';

@@ -7,6 +7,7 @@ import { Name } from '../name.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import { decodeMessage, encodeMessage, type Message } from '../wire/message.ts';
 import { abortReason, DNS_PORT, settleOnce, type ServerAddress } from './exchange.ts';
+import { tcpFrame, TcpFrames } from './tcp-framing.ts';
 
 export interface TransferOptions {
   /** Without a new message for this long the transfer ends as a timeout; default 5000. */
@@ -42,7 +43,7 @@ export function transferZone(server: ServerAddress, zone: Name | string, options
       return;
     }
     const socket = connect({ host: server.address, port: server.port ?? DNS_PORT, localAddress: options.sourceAddress });
-    let buffered: Buffer = Buffer.alloc(0);
+    const frames = new TcpFrames();
     let received = 0;
     let soas = 0;
     let timer = setTimeout(() => end('timeout'), timeoutMs);
@@ -65,21 +66,12 @@ export function transferZone(server: ServerAddress, zone: Name | string, options
     };
     socket.on('error', (error) => end('network-error', error));
     socket.on('close', () => end('network-error', new Error('connection closed before the transfer ended')));
-    socket.on('connect', () => {
-      const frame = Buffer.alloc(2 + query.length);
-      frame.writeUInt16BE(query.length);
-      frame.set(query, 2);
-      socket.write(frame);
-    });
+    socket.on('connect', () => socket.write(tcpFrame(query)));
     socket.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxBytes) return end('network-error', new Error(`transfer exceeds ${maxBytes} bytes`));
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 2 && !settled.done) {
-        const length = buffered.readUInt16BE(0);
-        if (buffered.length < 2 + length) return;
-        const bytes = new Uint8Array(buffered.buffer, buffered.byteOffset + 2, length);
-        buffered = buffered.subarray(2 + length);
+      frames.push(chunk);
+      for (let bytes = frames.next(); bytes && !settled.done; bytes = frames.next()) {
         let message: Message;
         try {
           message = decodeMessage(bytes);

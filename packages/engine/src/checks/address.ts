@@ -4,10 +4,10 @@
 import { Rcode, RRType, recordIs, type Message as DnsMessage, type Name } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { reverseName } from '../net/ip-address.ts';
 import { recordsFor } from '../net/response.ts';
-import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../methods-v2.ts';
+import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../zone/methods-v2.ts';
 import { addressCategory, type AddressCategory } from '../net/special-purpose-addresses.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Address-TP';

@@ -3,7 +3,7 @@
 import { Name, Rcode, RRType } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { displayName, rcodeName, recordsFor } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Basic-TP';

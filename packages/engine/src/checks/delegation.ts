@@ -4,7 +4,7 @@
 import { RRType, type Name } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { referralSize, type ReferralGlue } from '../net/referral-size.ts';
 import { byText, displayName, rcodeName, recordsOfType, responseKind } from '../net/response.ts';
 

@@ -9,7 +9,7 @@ import {
 } from '@app/dns';
 import type { FindingArgs, Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { byText, rcodeName, recordsFor, recordsOfType } from '../net/response.ts';
 import { algorithm, algorithmStatuses, digestName, digestTag, digestTags, mnemonic } from '../rules/dnssec-tables.ts';
 

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { Name, Rcode, recordIs, recordToString, RRClass, RRType, sameIpAddress, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
-import type { Nameserver, QueryFlags } from '../net/nameserver.ts';
+import type { Nameserver, QueryFlags } from '../net/nameserver-client.ts';
 import { byPresentation, byText, displayName, rcodeName, recordsFor } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Nameserver-TP';

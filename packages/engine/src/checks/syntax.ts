@@ -8,7 +8,7 @@ import { Name, RRType, recordIs, type Message as DnsMessage } from '@app/dns';
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { recordsOfType } from '../net/response.ts';
 import { isValidMailAddress, rnameToAddress } from '../rules/mailbox.ts';
 import { endsWithHyphen, hasDiscouragedDoubleDash, hasOnlyAllowedChars, hostNameMessages, labelsOf, nameText, startsWithHyphen } from '../rules/name-syntax.ts';

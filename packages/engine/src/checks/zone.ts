@@ -10,7 +10,7 @@ import { Name, Rcode, RRType, recordIs, type Message as DnsMessage, type SoaData
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';

@@ -1,7 +1,7 @@
 // What a test module and a test case look like to the runner: one declaration per test case.
 import type { Finding, Message } from '../finding.ts';
 import type { Profile } from '../profile/profile.ts';
-import type { Zone } from '../zone.ts';
+import type { Zone } from '../zone/tested-zone.ts';
 
 export interface TestContext {
   /** The domain as given, for checks on the name itself. */

@@ -2,7 +2,6 @@
 // the answer has the alias and the record asked for under its target, that answer; when it has the
 // alias only, a new lookup of the target, whose answer no longer shows the alias.
 import { RRType, recordIs, type Message, type Name } from '@app/dns';
-import type { Zone } from '../zone.ts';
 import { recordsFor, recordsOfType } from './response.ts';
 
 export interface AliasLookup {
@@ -11,10 +10,15 @@ export interface AliasLookup {
   owner: Name;
 }
 
+/** Who looks names up: the zone under test, with the run's recursor. */
+export interface Recursor {
+  recurse(name: Name, type: number): Promise<{ message?: Message }>;
+}
+
 /** Alias hops followed within one answer, at most. */
 const maxHops = 10;
 
-export async function lookupThroughAlias(zone: Zone, name: Name, type: number): Promise<AliasLookup> {
+export async function lookupThroughAlias(zone: Recursor, name: Name, type: number): Promise<AliasLookup> {
   const { message } = await zone.recurse(name, type);
   // A lookup that already asked again for a target says so in its question.
   const asked = message?.question[0]?.name;

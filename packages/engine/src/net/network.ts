@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from '../framework/test-case-scope.ts';
-import { Nameserver, type QueryFlags } from './nameserver.ts';
+import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
 
 export interface NetworkOptions {
@@ -56,7 +56,7 @@ export interface Exchange {
   reply?: string;
 }
 
-export class Network {
+export class Network implements ServerNetwork {
   readonly options: NetworkOptions;
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;

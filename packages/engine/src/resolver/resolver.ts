@@ -2,7 +2,7 @@
 // only, each zone once; glue is used when given, other server names are resolved on demand; CNAME
 // chains are followed. Loop and depth limits keep a broken world from trapping us.
 import { Name, Rcode, RRType, recordIs, type Message } from '@app/dns';
-import type { Nameserver } from '../net/nameserver.ts';
+import type { Nameserver } from '../net/nameserver-client.ts';
 import type { Network } from '../net/network.ts';
 import { addressesIn, byPresentation, byText, nsNames, responseKind } from '../net/response.ts';
 import type { Message as Note } from '../finding.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
 import { loadScenario } from '../scenario/load-scenario.ts';
-import type { Scenario } from '../scenario/schema.ts';
+import type { Scenario } from '../scenario/scenario-format.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
 import { parseLatency, type Latency } from '../world/latency.ts';

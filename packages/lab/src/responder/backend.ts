@@ -2,7 +2,7 @@
 // TCP answers may span several messages (a zone transfer), so TCP returns a list.
 import { createSocket } from 'node:dgram';
 import { connect } from 'node:net';
-import { decodeMessage, RRType } from '@app/dns';
+import { decodeMessage, RRType, tcpFrame, TcpFrames } from '@app/dns';
 
 const timeoutMs = 3000;
 
@@ -21,30 +21,6 @@ export function forwardUdp(address: string, port: number, query: Uint8Array): Pr
     });
     socket.send(query, port, address);
   });
-}
-
-/** Reads length-prefixed messages off a TCP stream. */
-export class TcpFrames {
-  private buffer = Buffer.alloc(0);
-
-  push(chunk: Buffer): Uint8Array[] {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    const frames: Uint8Array[] = [];
-    while (this.buffer.length >= 2) {
-      const length = this.buffer.readUInt16BE(0);
-      if (this.buffer.length < 2 + length) break;
-      frames.push(new Uint8Array(this.buffer.subarray(2, 2 + length)));
-      this.buffer = this.buffer.subarray(2 + length);
-    }
-    return frames;
-  }
-}
-
-export function frame(message: Uint8Array): Buffer {
-  const out = Buffer.alloc(2 + message.length);
-  out.writeUInt16BE(message.length, 0);
-  out.set(message, 2);
-  return out;
 }
 
 /** A zone transfer ends with its second SOA (or at once with an error rcode). */
@@ -70,9 +46,10 @@ export function forwardTcp(address: string, port: number, query: Uint8Array, isT
       resolve(messages);
     };
     const timer = setTimeout(done, timeoutMs);
-    socket.on('connect', () => socket.write(frame(query)));
+    socket.on('connect', () => socket.write(tcpFrame(query)));
     socket.on('data', (chunk) => {
-      messages.push(...frames.push(chunk));
+      frames.push(chunk);
+      messages.push(...frames.takeAll());
       if (complete(messages, isTransfer)) done();
     });
     socket.on('error', done);

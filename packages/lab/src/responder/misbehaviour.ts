@@ -2,7 +2,7 @@
 // to EDNS, an upward referral), or pass it to BIND and spoil the honest answer (no AA, TC on
 // everything, no OPT). Built on @app/dns's codec so odd answers are exactly what we ask for.
 import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, recordIs, typeToString, type Message, type MessageInput, type RecordInput } from '@app/dns';
-import type { Behaviour } from '../scenario/schema.ts';
+import type { Behaviour } from '../scenario/scenario-format.ts';
 
 export type Transport = 'udp' | 'tcp';
 

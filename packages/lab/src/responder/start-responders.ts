@@ -3,8 +3,9 @@
 // connections are accepted and queries never answered.
 import { createSocket, type RemoteInfo, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Socket } from 'node:net';
+import { tcpFrame, TcpFrames } from '@app/dns';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
-import { forwardTcp, forwardUdp, frame, TcpFrames } from './backend.ts';
+import { forwardTcp, forwardUdp } from './backend.ts';
 import { respond, type Backend, type RootServer } from './misbehaviour.ts';
 import { drawDelay } from '../world/latency.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -85,9 +86,10 @@ function tcpListener(address: string, handle: Handler): Promise<TcpListener> {
     const frames = new TcpFrames();
     connection.on('error', () => connection.destroy());
     connection.on('data', (chunk) => {
-      for (const query of frames.push(chunk)) {
+      frames.push(chunk);
+      for (const query of frames.takeAll()) {
         handle(query).then((answers) => {
-          for (const answer of answers) connection.write(frame(answer));
+          for (const answer of answers) connection.write(tcpFrame(answer));
         }, logFailure);
       }
     });

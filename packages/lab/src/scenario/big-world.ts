@@ -2,7 +2,7 @@
 // spread over two pairs of name servers, a few per cent of them broken in ways the catalogue knows.
 // Unsigned children are written as plain zone text (no BIND tool per zone, which would take minutes
 // at 10,000); only a few fixed children are signed, through the normal build.
-import { scenarioSchema, type ScenarioFile } from './schema.ts';
+import { scenarioSchema, type ScenarioFile } from './scenario-format.ts';
 
 export const bigWorldOrigin = 'big.test.';
 export const defaultBigChildren = 10_000;

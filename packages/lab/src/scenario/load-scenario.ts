@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { bigWorld, bigWorldSize, type BulkZone } from './big-world.ts';
-import { scenarioSchema, type Scenario, type ScenarioFile } from './schema.ts';
+import { scenarioSchema, type Scenario, type ScenarioFile } from './scenario-format.ts';
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';

@@ -2,7 +2,7 @@
 // own named.conf and plan in its working directory.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Scenario } from '../scenario/schema.ts';
+import type { Scenario } from '../scenario/scenario-format.ts';
 import { backendPort, bindConfig } from './bind-config.ts';
 import { buildZones } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';

@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { needsResponder } from '../scenario/load-scenario.ts';
-import type { Scenario, ZoneSpec } from '../scenario/schema.ts';
+import type { Scenario, ZoneSpec } from '../scenario/scenario-format.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
 import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord, type KeyOptions } from './bind-tools.ts';

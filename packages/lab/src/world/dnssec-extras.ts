@@ -4,7 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyTag, Name, nsec3Covers, nsecCovers, parseZoneFile, recordIs, RRType } from '@app/dns';
-import type { CdsMode, RemoveRrsig, SpoilRrsig } from '../scenario/schema.ts';
+import type { CdsMode, RemoveRrsig, SpoilRrsig } from '../scenario/scenario-format.ts';
 import { dsFromKey, dsFromZoneFile } from './bind-tools.ts';
 
 /** The key files of a zone, by role. */

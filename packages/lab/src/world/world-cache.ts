@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import type { Scenario } from '../scenario/schema.ts';
+import type { Scenario } from '../scenario/scenario-format.ts';
 import { buildZones, type ZoneSet } from './build-zones.ts';
 import { keyStoreListing } from './key-store.ts';
 

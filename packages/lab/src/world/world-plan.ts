@@ -1,6 +1,6 @@
 // What a built lab world is on disk: which server plays what, from which zone files. The namespace
 // supervisor starts servers from this plan alone.
-import type { Behaviour } from '../scenario/schema.ts';
+import type { Behaviour } from '../scenario/scenario-format.ts';
 import type { Latency } from './latency.ts';
 
 export interface ServedZone {

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { loadProfiles } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { migrations, PRODUCT } from '../db/migrations.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import Fastify from 'fastify';
 import { registerOperationalRoutes } from '../metrics/operational-routes.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';

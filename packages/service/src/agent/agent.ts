@@ -12,7 +12,7 @@ import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
 import { claimNextTest, claimOrphanedTest, finishTest, overallResult, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
 import type { AgentMetrics } from '../metrics/service-metrics.ts';
 import { rootHintsOf } from '../config/root-hints.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import { testDied, unableToFinish } from './backend-entries.ts';
 import { Backoff } from './backoff.ts';
 import { engineInput } from './engine-input.ts';

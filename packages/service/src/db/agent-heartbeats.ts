@@ -1,7 +1,7 @@
 // Agents say they are alive: a row per agent with when it was last seen, written on start and with
 // every lease renewal, and removed when it stops.
 import type { Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 import { now } from './timestamps.ts';
 
 export async function recordHeartbeat(db: Kysely<ServiceSchema>, agent: string): Promise<void> {

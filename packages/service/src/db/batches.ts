@@ -2,7 +2,7 @@
 import { setImmediate as turn, setTimeout as delay } from 'node:timers/promises';
 import type { DialectName, SyncSqlite } from '@app/database';
 import { sql, type Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { newTestRow } from './tests.ts';
 import { now } from './timestamps.ts';

@@ -2,7 +2,7 @@
 // chains, a few hundred per transaction, so a service and its agents keep running meanwhile (each
 // transaction holds its row locks for milliseconds). `keepLast` spares each domain's newest tests.
 import { sql, type Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 
 export interface PurgeOptions {
   /** Finished tests created before this are removed. */

@@ -4,7 +4,7 @@
 import type { DialectName } from '@app/database';
 import type { Finding, Level } from '@app/engine';
 import { expressionBuilder, sql, type Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
 

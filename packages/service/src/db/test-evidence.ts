@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type { Exchange } from '@app/engine';
 import type { Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 
 const zip = promisify(gzip);
 const unzip = promisify(gunzip);

@@ -1,7 +1,7 @@
 // Tests as the RPC methods see them: enqueue (with the reuse rule), look up, results, history.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { ResultEntryTable, ServiceSchema, TestTable } from './schema.ts';
+import type { ResultEntryTable, ServiceSchema, TestTable } from './tables.ts';
 import { fingerprint, isUndelegated, type TestParams } from './test-params.ts';
 import { now, secondsAgo } from './timestamps.ts';
 

@@ -2,7 +2,7 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { ServiceSchema } from './schema.ts';
+import type { ServiceSchema } from './tables.ts';
 
 const derive = promisify(scrypt) as (key: string, salt: Buffer, length: number) => Promise<Buffer>;
 const KEY_LENGTH = 32;

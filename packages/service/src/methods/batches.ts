@@ -5,7 +5,7 @@ import { addUser, verifyUser } from '../db/users.ts';
 import { MethodError } from '../rpc/errors.ts';
 import { method, type CallContext } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
-import { arrayOf, boolean, object, optional, required } from '../validation/schema.ts';
+import { arrayOf, boolean, object, optional, required } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
 

@@ -1,7 +1,7 @@
 import type { Database } from '@app/database';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
 import type { LanguageTags } from '../validation/language-tags.ts';
 

@@ -5,12 +5,12 @@ import { decodeMessage, dsDigest, keyTag, Name, rcodeNames, recordIs, recordToSt
 import type { Kysely } from 'kysely';
 import { findTest, resultEntries } from '../db/tests.ts';
 import { parseActivity, readQueryLog, type LoggedQuery } from '../db/test-evidence.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import { timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
 import { testId } from '../validation/data-types.ts';
-import { object, optional, required, text } from '../validation/schema.ts';
+import { object, optional, required, text } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 // The web client reads this shape; it is declared there, beside the other answers it reads.
 import type { QueryView } from '../web/client/api.ts';

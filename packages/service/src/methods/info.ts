@@ -1,6 +1,6 @@
 // version_info, profile_names, get_language_tags: unrestricted, without params.
 import { method } from '../rpc/method.ts';
-import { object } from '../validation/schema.ts';
+import { object } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 
 const none = object({});

@@ -3,7 +3,7 @@ import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
 import { domainName } from '../validation/data-types.ts';
 import { languageTag } from '../validation/language-tags.ts';
-import { invalid, object, optional, refine, required, text } from '../validation/schema.ts';
+import { invalid, object, optional, refine, required, text } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 
 /** The hostname as written (the answer is keyed by it) and its normalised form (what is looked up). */

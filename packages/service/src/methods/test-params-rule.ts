@@ -2,7 +2,7 @@
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queue } from '../validation/data-types.ts';
-import { arrayOf, boolean, optional } from '../validation/schema.ts';
+import { arrayOf, boolean, optional } from '../validation/param-rules.ts';
 
 export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
   return {

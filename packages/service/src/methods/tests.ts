@@ -9,7 +9,7 @@ import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
 import { domainName, nonNegativeInteger, testId } from '../validation/data-types.ts';
 import { languageTag, messageLocale } from '../validation/language-tags.ts';
-import { object, oneOf, optional, required } from '../validation/schema.ts';
+import { object, oneOf, optional, required } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
 

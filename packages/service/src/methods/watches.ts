@@ -6,7 +6,7 @@ import { addWatch, listWatches, removeWatch, type WatchRow } from '../db/watches
 import { MethodError } from '../rpc/errors.ts';
 import { method } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
-import { object, optional, required } from '../validation/schema.ts';
+import { object, optional, required } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
 import { firstRun, parseSchedule, scheduleText } from '../watch/schedule.ts';
 import { WATCH_PRIORITY } from '../watch/watcher.ts';

@@ -2,7 +2,7 @@
 // answers and an agent was seen recently): for operators' monitoring, next to the RPC endpoint.
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import { AGENT_ALIVE_SECONDS, agentsAlive, type ServiceMetrics } from './service-metrics.ts';
 
 export function registerOperationalRoutes(app: FastifyInstance, db: Kysely<ServiceSchema>, metrics: ServiceMetrics): void {

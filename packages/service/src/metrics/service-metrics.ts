@@ -3,7 +3,7 @@
 // One registry per service instance, so several services in one process (the tests) never mix counts.
 import type { Kysely } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import type { CallOutcome } from '../rpc/envelope.ts';
 import { secondsAgo } from '../db/timestamps.ts';
 

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDatabaseBusy } from '../db/busy-error.ts';
 import { messageLocale, type LanguageTags } from '../validation/language-tags.ts';
-import { invalid, isPlainObject, type Issue } from '../validation/schema.ts';
+import { invalid, isPlainObject, type Issue } from '../validation/param-rules.ts';
 import { MethodError, databaseBusy, invalidParams, invalidRequest, methodNotFound, INTERNAL_ERROR, type ErrorObject } from './errors.ts';
 import type { CallContext, MethodTable } from './method.ts';
 

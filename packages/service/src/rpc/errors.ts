@@ -1,6 +1,6 @@
 // JSON-RPC error objects with the codes and fixed messages the spec and the reference use.
 import { validationMessage, type Locale } from '../validation/messages.ts';
-import type { Issue } from '../validation/schema.ts';
+import type { Issue } from '../validation/param-rules.ts';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;

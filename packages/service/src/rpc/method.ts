@@ -1,4 +1,4 @@
-import type { Rule } from '../validation/schema.ts';
+import type { Rule } from '../validation/param-rules.ts';
 
 /** What a method may know about the call besides its params. */
 export interface CallContext {

@@ -1,7 +1,7 @@
 // The spec's data types (section "Data types"), each as a rule.
 import { isIP } from 'node:net';
 import { domainName } from './domain-name.ts';
-import { integer, invalid, matching, object, optional, refine, required, text, type Rule } from './schema.ts';
+import { integer, invalid, matching, object, optional, refine, required, text, type Rule } from './param-rules.ts';
 
 export const apiKey = matching(/^[a-zA-Z0-9-_]{1,512}$/, 'api_key');
 export const username = matching(/^[a-zA-Z0-9-.@]{1,50}$/, 'username');

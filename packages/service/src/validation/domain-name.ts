@@ -1,5 +1,5 @@
 import { domainToAscii, IdnaError } from '@app/dns';
-import { invalid, text, type Rule } from './schema.ts';
+import { invalid, text, type Rule } from './param-rules.ts';
 
 // Ideographic and fullwidth full stops count as dots, as UTS 46 says.
 const unicodeDots = /[\u3002\uFF0E\uFF61]/g;

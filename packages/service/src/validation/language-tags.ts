@@ -1,7 +1,7 @@
 // Language tags as `LANGUAGE.locale` allows them: each listed locale (xx_YY, deprecated), and its
 // two-letter prefix when exactly one listed locale has it.
 import { isLocale, type Locale } from './messages.ts';
-import { invalid, refine, text, type Rule } from './schema.ts';
+import { invalid, refine, text, type Rule } from './param-rules.ts';
 
 const tagForm = /^[a-z]{2}$|^[a-z]{2}_[A-Z]{2}$/;
 

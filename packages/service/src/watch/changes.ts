@@ -7,7 +7,7 @@ import type { Level } from '@app/engine';
 import type { Kysely } from 'kysely';
 import { reportedTestCase } from '../test-case.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import { findTest, resultEntries } from '../db/tests.ts';
 import { compareReports } from '../web/client/report-model.ts';
 

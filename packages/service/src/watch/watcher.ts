@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { Database } from '@app/database';
 import type { WatchSettings } from '../config/service-config.ts';
-import type { ServiceSchema } from '../db/schema.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWithFinishedRun, type FinishedRun } from '../db/watches.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
 import { isLanguage } from '../web/client/languages.ts';

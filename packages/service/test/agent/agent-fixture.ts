@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentConfig } from '../../src/agent/agent.ts';
 import { loadProfiles } from '../../src/config/profiles.ts';
 import { migrations, PRODUCT } from '../../src/db/migrations.ts';
-import type { ServiceSchema } from '../../src/db/schema.ts';
+import type { ServiceSchema } from '../../src/db/tables.ts';
 import type { TestParams } from '../../src/db/test-params.ts';
 
 export const profiles = loadProfiles(new Map([['default', { name: 'default', public: true }]]));

@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase, type Database } from '@app/database';
 import { simpleParser } from 'mailparser';
-import type { ServiceSchema } from '../../src/db/schema.ts';
+import type { ServiceSchema } from '../../src/db/tables.ts';
 import { signature } from '../../src/watch/webhook.ts';
 import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from '../watch/receivers.ts';
 

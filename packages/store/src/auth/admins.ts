@@ -1,6 +1,7 @@
 // Console administrators: password sign-in with lockout after repeated failures.
 import { randomBytes } from 'node:crypto';
-import { iso, type AuthContext } from './context.ts';
+import type { AuthContext } from './context.ts';
+import { iso } from './iso-time.ts';
 import { lockedUntil, type Attempt } from './lockout.ts';
 import { hashPassword, verifyPassword } from '../accounts/password-hash.ts';
 import type { ResourceGroup } from './scopes.ts';

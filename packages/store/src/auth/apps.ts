@@ -1,6 +1,7 @@
 // API apps: registered in the console, identified by an App ID, proven by an App Secret.
 import { randomBytes } from 'node:crypto';
-import { iso, type AuthContext } from './context.ts';
+import type { AuthContext } from './context.ts';
+import { iso } from './iso-time.ts';
 import { deriveSecret, newNonce } from './derived-secret.ts';
 import { recordRevocation } from './revocations.ts';
 import { hashSecret, sameText } from './token-secret.ts';

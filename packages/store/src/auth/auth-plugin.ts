@@ -3,10 +3,10 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import type { FailedAuthGate } from '../limits/failed-auth.ts';
-import { revealOrDrop, type EncryptedFields } from '../resources/encrypted-fields.ts';
-import type { ResourceRouteConfig } from '../resources/routes.ts';
+import { revealOrDrop, type EncryptedFields } from '../model/encrypted-fields.ts';
+import { routeConfigOf } from '../model/route-config.ts';
 import type { AuthContext } from './context.ts';
 import { fieldCipher } from './field-cipher.ts';
 import { mayDecrypt, type Principal } from './principal.ts';
@@ -88,7 +88,7 @@ async function authenticateSession(options: AuthPluginOptions, request: FastifyR
 }
 
 function authorize(principal: Principal, request: FastifyRequest, expandedGroups: AuthPluginOptions['expandedGroups']): void {
-  const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+  const config = routeConfigOf(request);
   const group: ResourceGroup | undefined = config.scope;
   if (group === undefined) return;
   const write = config.access === 'write' || !READ_METHODS.has(request.method);
@@ -116,7 +116,7 @@ export const authPlugin = fp(
     app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
       const path = request.url.split('?')[0] ?? '';
       // Routes that declare themselves public (the API's own documentation) need nobody.
-      if ((path !== prefix && !path.startsWith(`${prefix}/`)) || (request.routeOptions.config as { public?: boolean }).public === true) {
+      if ((path !== prefix && !path.startsWith(`${prefix}/`)) || routeConfigOf(request).public === true) {
         done();
         return;
       }
@@ -153,7 +153,7 @@ export const authPlugin = fp(
         done();
       });
       const skip = (request: FastifyRequest) => {
-        const resource = (request.routeOptions.config as Partial<ResourceRouteConfig>).resource;
+        const resource = routeConfigOf(request).resource;
         return request.principal === undefined || (resource !== undefined && options.encrypted?.mayCarry(resource) === false);
       };
       app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { lifetimes as defaultLifetimes, type Lifetimes } from './lifetimes.ts';
 import { defaultLockout, type LockoutPolicy } from './lockout.ts';
 import { principalCache, type PrincipalCache } from './principal-cache.ts';
-import { readRevision } from './revocations.ts';
+import { readRevision } from './revision.ts';
 import type { AuthTables } from './schema.ts';
 
 export interface AuthContext {
@@ -22,8 +22,4 @@ export interface AuthContext {
 export function authContext(input: Pick<AuthContext, 'db' | 'dialect' | 'key'> & Partial<Omit<AuthContext, 'db' | 'dialect' | 'key'>>): AuthContext {
   if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
   return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(() => readRevision(input.db)), ...input };
-}
-
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
 }

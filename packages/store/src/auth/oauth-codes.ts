@@ -1,7 +1,8 @@
 // Authorization codes: single use, short lived, bound to the app, the redirect URI and (optionally) a PKCE challenge.
 import { randomBytes } from 'node:crypto';
 import type { App } from './apps.ts';
-import { iso, type AuthContext } from './context.ts';
+import type { AuthContext } from './context.ts';
+import { iso } from './iso-time.ts';
 import { deriveSecret, newNonce } from './derived-secret.ts';
 import type { ChallengeMethod } from './pkce.ts';
 import { formatScopes, parseScopes, type Scope } from './scopes.ts';

@@ -3,12 +3,14 @@
 // CONFIRM_MS; when it moves, every cached principal is dropped. So a revocation anywhere, in any
 // instance, stops its token everywhere within that bound, however long entries are kept.
 import type { Principal } from './principal.ts';
-import type { TokenProblem } from './tokens.ts';
 
 const CONFIRM_MS = 250;
 /** Only bounds memory and the life of an entry; revocation is handled by the revision. */
 const TTL_MS = 60_000;
 const MAX_ENTRIES = 10_000;
+
+/** Why a token is refused. */
+export type TokenProblem = 'unknown' | 'expired' | 'revoked';
 
 export interface PrincipalCache {
   /** True while cached principals may be honoured without confirming the revision first. */

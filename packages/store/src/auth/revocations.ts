@@ -1,8 +1,6 @@
 // The revocation revision: raised whenever a token stops working before its time (revoked, or spent by
 // a refresh or a replayed code). Every instance's principal cache polls it (see principal-cache.ts).
-import type { Kysely } from 'kysely';
 import type { AuthContext } from './context.ts';
-import type { AuthTables } from './schema.ts';
 
 /** Call after the revoking write has been made: other instances drop their cached principals on their next poll, this one at once. */
 export async function recordRevocation(ctx: AuthContext): Promise<void> {
@@ -12,9 +10,4 @@ export async function recordRevocation(ctx: AuthContext): Promise<void> {
     .where('id', '=', 1)
     .execute();
   ctx.principals.clear();
-}
-
-export async function readRevision(db: Kysely<AuthTables>): Promise<number> {
-  const row = await db.selectFrom('auth_revision').select('revision').where('id', '=', 1).executeTakeFirst();
-  return Number(row?.revision ?? 0);
 }

@@ -1,5 +1,5 @@
 // Scopes in read/write pairs per resource group, plus special scopes that are not tied to a group.
-import type { ScopeGroup } from '../resources/declaration.ts';
+import type { ScopeGroup } from '../model/declaration.ts';
 
 export const scopeGroups = ['catalog', 'orders', 'people', 'content', 'marketing', 'webhooks'] as const;
 export type PairedGroup = (typeof scopeGroups)[number];

@@ -1,5 +1,6 @@
 // Console sessions: a random cookie value, stored hashed, with a CSRF token derived from it.
-import { iso, type AuthContext } from './context.ts';
+import type { AuthContext } from './context.ts';
+import { iso } from './iso-time.ts';
 import { deriveSecret } from './derived-secret.ts';
 import { findAdmin, type Admin } from './admins.ts';
 import { hashSecret, newSecret, sameText } from './token-secret.ts';

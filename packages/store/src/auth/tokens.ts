@@ -1,8 +1,10 @@
 // API tokens: non-expiring ones made in the console or CLI, and OAuth access/refresh pairs.
 import type { CompiledQuery, InferResult, Kysely } from 'kysely';
 import type { App } from './apps.ts';
-import { iso, type AuthContext } from './context.ts';
+import type { AuthContext } from './context.ts';
+import { iso } from './iso-time.ts';
 import type { Principal } from './principal.ts';
+import type { TokenProblem } from './principal-cache.ts';
 import type { AuthTables, TokenKind } from './schema.ts';
 import { recordRevocation } from './revocations.ts';
 import { formatScopes, normalizeScopes, parseScopes, type Scope } from './scopes.ts';
@@ -102,7 +104,7 @@ export async function revokeFamily(ctx: AuthContext, tokenId: number): Promise<v
   await recordRevocation(ctx);
 }
 
-export type TokenProblem = 'unknown' | 'expired' | 'revoked';
+export type { TokenProblem } from './principal-cache.ts';
 
 function tokenLookupQuery(db: Kysely<AuthTables>, tokenHash: string) {
   return db

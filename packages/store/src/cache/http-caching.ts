@@ -3,8 +3,8 @@
 // unless the client sends Cache-Control: no-cache; and writes drop what they change.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { resourceNamed } from '../resources/registry.ts';
-import type { ResourceRouteConfig } from '../resources/routes.ts';
+import { resourceNamed } from '../model/registry.ts';
+import { resourceRouteOf, type ResourceRouteConfig } from '../model/route-config.ts';
 import type { ResponseCache, TagSnapshot } from './response-cache.ts';
 
 export interface HttpCachingOptions {
@@ -55,10 +55,7 @@ function writeTags(config: ResourceRouteConfig): readonly string[] {
   return config.touches === undefined ? tagsOf(config.resource) : [...new Set([config.resource, ...config.touches].flatMap(tagsOf))];
 }
 
-function routeResource(request: FastifyRequest): ResourceRouteConfig | undefined {
-  const config = request.routeOptions.config as Partial<ResourceRouteConfig> | undefined;
-  return config?.resource === undefined ? undefined : (config as ResourceRouteConfig);
-}
+const routeResource = resourceRouteOf;
 
 function etagMatches(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;

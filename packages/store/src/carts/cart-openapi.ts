@@ -1,6 +1,6 @@
 // The carting API in the OpenAPI document: every body is the schema its route validates with, every answer has a
 // schema, and each carries an example that works on a fresh store (Try it out starts from it).
-import type { JsonSchema } from '../resources/json-schema.ts';
+import type { JsonSchema } from '../model/json-schema.ts';
 import { addItemsSchema, chooseShippingSchema, couponSchema, estimationSchema, removeItemsSchema, updateItemsSchema } from './cart-routes.ts';
 import { placeOrderSchema } from './place-order.ts';
 

@@ -3,7 +3,7 @@
 // which the store does not call). Subscribers to GetPrice, GetDiscount and GetTax take part (cart-questions.ts);
 // without a GetTax subscriber there is no tax. grand_total is subtotal - discount + discounted shipping + tax.
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
 import type { ReplyAsker } from '../webhooks/reply-events.ts';
 import { askDiscounts, askPrices, askTax, customerTypeOf } from './cart-questions.ts';

@@ -2,25 +2,20 @@
 // coupon code, payment methods, recalculated totals, and placing the order.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
 import { idSchema } from '../http/record-id.ts';
-import { columnRanges } from '../resources/declaration.ts';
-import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
-import { insertRow } from '../db/insert-row.ts';
-import { recordsOf } from '../resources/records.ts';
-import { recordId, type ResourceRouteConfig } from '../resources/routes.ts';
-import { resourceNamed } from '../resources/registry.ts';
+import { columnRanges } from '../model/declaration.ts';
+import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+import { insertRow } from '../records/insert-row.ts';
+import { recordsOf } from '../records/records.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
+import { recordId } from '../resources/routes.ts';
+import { resourceNamed } from '../model/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
 import { isPlaced } from './cart-rules.ts';
+import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
-
-export interface CartRoutesOptions {
-  database: StoreDatabase;
-  /** Encrypts a field kept encrypted at rest (the cardholder's name of a payment). */
-  encrypt: (plain: string) => string;
-  now?: () => number;
-}
 
 const carts = resourceNamed('carts');
 const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 'read' };

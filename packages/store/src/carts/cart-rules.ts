@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 
 /** The generic routes the rules apply to, by method and route path under the API prefix. */

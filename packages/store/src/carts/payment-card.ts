@@ -1,6 +1,6 @@
 // The card of a placed order: checked, and reduced to what may be kept. No gateway is called and the
 // number and CVV are never stored; payment method 0 records the last four digits only.
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 
 export interface CardInput {
   number?: string | number;

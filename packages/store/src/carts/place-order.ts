@@ -3,17 +3,17 @@
 // customer and order queued in it. No gateway is called.
 import { ID_RANGE, idSchema } from '../http/record-id.ts';
 import type { Kysely } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { runSteps } from '../db/group-commit.ts';
-import { insertRow } from '../db/insert-row.ts';
+import { insertRow } from '../records/insert-row.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
-import { encryptedFieldsOf, resourceWriteEvents, rowShaper } from '../resources/records.ts';
-import { resourceNamed } from '../resources/registry.ts';
+import { encryptedFieldsOf, rowShaper } from '../records/row-shape.ts';
+import { resourceNamed } from '../model/registry.ts';
 import type { ReplyAsker } from '../webhooks/reply-events.ts';
-import { announceQueued, type WriteEvents } from '../webhooks/resource-events.ts';
+import { announceQueued, resourceWriteEvents, type WriteEvents } from '../webhooks/resource-events.ts';
 import { cartFigures, type CartFigures } from './cart-pricing.ts';
 import { askCheckoutMessages } from './cart-questions.ts';
-import type { CartRoutesOptions } from './cart-routes.ts';
+import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { checkCard, type CardInput } from './payment-card.ts';
 
 interface PersonInput {

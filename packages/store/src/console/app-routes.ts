@@ -5,9 +5,9 @@ import { AppInputError, createApp, deleteApp, findApp, listApps, rotateSecret, u
 import type { AppKind } from '../auth/schema.ts';
 import { ScopeError, type Scope } from '../auth/scopes.ts';
 import { createConsoleToken, listTokens, revokeToken, TokenInputError, type TokenRecord } from '../auth/tokens.ts';
-import { iso } from '../auth/context.ts';
-import { recordsOf } from '../resources/records.ts';
-import { webhooks } from '../webhooks/subscriptions.ts';
+import { iso } from '../auth/iso-time.ts';
+import { recordsOf } from '../records/records.ts';
+import { webhooks } from '../model/declarations/webhooks.ts';
 import { formField, requireAdmin, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';

@@ -11,7 +11,7 @@ import { grantRoutes } from './grant-routes.ts';
 import { homeRoutes } from './home-routes.ts';
 import { html } from './html.ts';
 import { consoleCss, consoleJs, page } from './layout.ts';
-import type { NotRateLimited } from '../limits/rate-limit.ts';
+import type { RouteFlags } from '../model/route-config.ts';
 import { planRoutes } from './plan-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
@@ -35,7 +35,7 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
   app.decorateRequest('adminSession', undefined);
   // Console pages are not API calls: the API's per-plan windows must not count them (see limits/rate-limit.ts).
   app.addHook('onRoute', (route) => {
-    route.config = { ...route.config, notRateLimited: true } satisfies NotRateLimited;
+    route.config = { ...route.config, notRateLimited: true } satisfies RouteFlags;
   });
 
   app.addHook('onRequest', async (request, reply) => {

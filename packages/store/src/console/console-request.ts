@@ -3,14 +3,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.ts';
 import { PRESESSION_COOKIE, SESSION_COOKIE, readCookie } from '../auth/cookies.ts';
 import { csrfToken, type Session } from '../auth/sessions.ts';
+import type { StoreDatabase } from '../db/schema.ts';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { html } from './html.ts';
-import type { WebhookConsoleOptions } from './webhook-routes.ts';
 import { page } from './layout.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     adminSession: Session | undefined;
   }
+}
+
+export interface WebhookConsoleOptions {
+  database: StoreDatabase;
+  policy: TargetPolicy;
 }
 
 export interface ConsoleOptions {

@@ -2,22 +2,16 @@
 // with a button to send an event again.
 import type { FastifyInstance } from 'fastify';
 import { listApps, type App } from '../auth/apps.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
-import { recordsOf } from '../resources/records.ts';
+import type { Row } from '../db/schema.ts';
+import { recordsOf } from '../records/records.ts';
 import { recentDeliveries, deliveryCounts, sendAgain, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
-import { cacheLengths, eventNames, eventTypes, failureTypes } from '../webhooks/event-types.ts';
+import { cacheLengths, eventNames, eventTypes, failureTypes } from '../model/event-types.ts';
 import { subscriptionProblems } from '../webhooks/subscription-check.ts';
-import { webhooks } from '../webhooks/subscriptions.ts';
-import type { TargetPolicy } from '../webhooks/target-policy.ts';
-import { formField, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
+import { webhooks } from '../model/declarations/webhooks.ts';
+import { formField, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions, type WebhookConsoleOptions } from './console-request.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { html, type Markup } from './html.ts';
 import { crumbs, errorBox, page, SETTINGS_TRAIL, type Crumb } from './layout.ts';
-
-export interface WebhookConsoleOptions {
-  database: StoreDatabase;
-  policy: TargetPolicy;
-}
 
 const LIST: Crumb = { text: 'Webhooks', href: '/admin/webhooks' };
 const FORM_FIELDS = ['event_type', 'url', 'failure_type', 'fallback_url', 'cache_length', 'app'] as const;

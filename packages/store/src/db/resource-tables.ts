@@ -4,7 +4,7 @@
 import type { DialectName } from '@app/database';
 import { withIdColumn } from '@app/database';
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
-import type { FieldDeclaration, ResourceDeclaration } from '../resources/declaration.ts';
+import type { FieldDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 
 type ColumnType = Parameters<CreateTableBuilder<string, never>['addColumn']>[1];
 

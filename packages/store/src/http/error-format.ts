@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isBusyDatabase } from '../db/busy-database.ts';
-import { ApiError, errorBody } from './api-error.ts';
+import { ApiError, errorBody } from '../model/api-error.ts';
 import { HSTS } from './https-only.ts';
 
 /** Each problem a JSON Schema validation found, named by its path in the body (`items.1.quantity: is required`). */

@@ -2,7 +2,7 @@
 // on nesting. A body nested thousands of levels deep parses, but JSON.stringify (idempotency fingerprints,
 // json fields) then overflows the stack; no record of the platform nests anywhere near the limit.
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 
 export const MAX_BODY_DEPTH = 64;
 

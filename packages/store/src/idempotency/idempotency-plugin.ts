@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import type { StoreSchema } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { idempotencyHeader, isIdempotencyKey, KEY_LIFETIME_MS } from './idempotency-header.ts';
 /** How long a request waits for another one with its key to finish before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;

@@ -2,7 +2,7 @@
 // an address past FAILED_AUTH_LIMIT failures in a window gets 429 for the rest of it without one.
 // The count is shared like every other (Redis when configured); each instance also remembers which
 // addresses are over it, so a refusal needs neither the database nor Redis.
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import type { WindowCounter, WindowCount } from './window-counter.ts';
 
 /** Failed authentications an address may make per 10-second window. */

@@ -3,7 +3,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Plan } from './plans.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
+import { routeConfigOf } from '../model/route-config.ts';
 import { callerOf } from './caller.ts';
 import type { WindowCount, WindowCounter } from './window-counter.ts';
 
@@ -27,13 +28,8 @@ declare module 'fastify' {
   }
 }
 
-/** Route config of what is not an API call, so not counted: the admin console's pages set it on their routes. */
-export interface NotRateLimited {
-  notRateLimited?: boolean;
-}
-
 function counted(request: FastifyRequest): boolean {
-  return (request.routeOptions.config as NotRateLimited | undefined)?.notRateLimited !== true;
+  return routeConfigOf(request).notRateLimited !== true;
 }
 
 const policies = new Map<number, string>();

@@ -2,10 +2,10 @@
 // for: authorization reads it (each expanded collection needs its own read scope) before the cache may
 // answer, and the list query then uses the same names.
 import type { FastifyRequest } from 'fastify';
-import { nestedOf, type ScopeGroup } from './declaration.ts';
-import { parseExpand, type RawQuery } from './query-language.ts';
-import { resourceNamed } from './registry.ts';
-import type { ResourceRouteConfig } from './routes.ts';
+import { nestedOf, type ScopeGroup } from '../model/declaration.ts';
+import { parseExpand, type RawQuery } from '../model/query-language.ts';
+import { resourceNamed } from '../model/registry.ts';
+import { routeConfigOf } from '../model/route-config.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,13 +19,13 @@ const NONE: readonly string[] = [];
 /** The names `expand=` (or `fields=`, or `/filled`) gives on a read route (none on others); 400 for a name the resource lacks. */
 export function expandOf(request: FastifyRequest): readonly string[] {
   if (request.expanded !== undefined) return request.expanded;
-  const config = request.routeOptions.config as Partial<ResourceRouteConfig> | undefined;
-  const lists = config?.lists;
+  const config = routeConfigOf(request);
+  const lists = config.lists;
   const query = request.query as RawQuery | undefined;
   const expanded =
     lists === undefined
       ? NONE
-      : config?.fillsAll === true
+      : config.fillsAll === true
         ? Object.keys(resourceNamed(lists).nested)
         : query?.expand === undefined && query?.fields === undefined
           ? NONE
@@ -38,7 +38,7 @@ export function expandOf(request: FastifyRequest): readonly string[] {
 export function expandedGroups(request: FastifyRequest): { name: string; group: ScopeGroup }[] {
   const expanded = expandOf(request);
   if (expanded.length === 0) return [];
-  const listed = resourceNamed((request.routeOptions.config as Partial<ResourceRouteConfig>).lists ?? '');
+  const listed = resourceNamed(routeConfigOf(request).lists ?? '');
   return expanded.flatMap((name) => {
     const nested = nestedOf(listed, name);
     return nested === undefined ? [] : [{ name, group: resourceNamed(nested.resource).scope }];

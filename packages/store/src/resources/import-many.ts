@@ -2,12 +2,13 @@
 // id, or by item_number with lookup_by_sku), optionally with a new category and manufacturer it then uses.
 // A line that fails is reported with its status and does not stop the others.
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { createSchema, updateSchema } from './json-schema.ts';
-import { recordsOf } from './records.ts';
-import { resourceNamed } from './registry.ts';
-import { upsert, type ResourceRouteConfig } from './routes.ts';
+import { createSchema, updateSchema } from '../model/json-schema.ts';
+import { recordsOf } from '../records/records.ts';
+import { resourceNamed } from '../model/registry.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
+import { upsert } from './routes.ts';
 
 const MAX_LINES = 1000;
 

@@ -4,13 +4,13 @@
 // (declarations/catalog.ts) gives the record's fields; nothing is stored under its own name.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { idSchema, parseRecordId } from '../http/record-id.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { columnRanges } from './declaration.ts';
-import { recordsOf } from './records.ts';
-import { resourceNamed } from './registry.ts';
-import type { ResourceRouteConfig } from './routes.ts';
+import { columnRanges } from '../model/declaration.ts';
+import { recordsOf } from '../records/records.ts';
+import { resourceNamed } from '../model/registry.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
 
 /** The identifiers the platform takes, in the order they are tried when several are given. */
 const IDENTIFIERS = ['variant_inventory_id', 'product_id', 'item_number', 'gtin', 'item_name'] as const;

@@ -1,42 +1,25 @@
 // Turns every resource declaration into the platform's route families: list, select_many, one, filled,
 // nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from './query-language.ts';
+import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { type NestedDeclaration, type ResourceDeclaration, type ScopeGroup } from './declaration.ts';
+import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
+import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { expandOf } from './expand.ts';
-import { createSchema, requiredFields, updateSchema } from './json-schema.ts';
-import { columnValues, recordExists, recordsOf, setLink, type Page, type Records } from './records.ts';
-import { resourceNamed, resources } from './registry.ts';
+import { createSchema, requiredFields, updateSchema } from '../model/json-schema.ts';
+import { recordExists, setLink } from '../records/links.ts';
+import { recordsOf, type Page, type Records } from '../records/records.ts';
+import { columnValues } from '../records/row-shape.ts';
+import { resourceNamed, resources } from '../model/registry.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Fields the server sets on this write (read-only to clients, so never taken from the body), such as who subscribed. */
     serverValues: Row | undefined;
   }
-}
-
-/** What a route tells the auth plugin: the scope group, and whether it reads or writes. */
-export interface ResourceRouteConfig {
-  resource: string;
-  scope: ScopeGroup;
-  access: 'read' | 'write';
-  /** Other resources a write changes, so their cached reads are dropped too. */
-  touches?: readonly string[];
-  /** Other resources a read's answer comes from, so their writes drop it from the cache too. */
-  reads?: readonly string[];
-  /** On read routes, the resource whose records the answer holds (a nested list holds the child's): what `expand=` names. */
-  lists?: string;
-  /** `/{res}/{id}/filled`: every nested collection is expanded. */
-  fillsAll?: boolean;
-  /**
-   * A read computed afresh each time and stored (a cart's figures, which webhooks take part in): never answered
-   * from the cache, and it drops the cached reads of what it stored, as a write does.
-   */
-  alwaysFresh?: boolean;
 }
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

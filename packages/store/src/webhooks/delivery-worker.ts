@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ExpressionBuilder } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
-import type { FailureType } from './event-types.ts';
+import type { FailureType } from '../model/event-types.ts';
 import { onQueued } from './resource-events.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
 

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
-import { cacheLengths, type CacheLength, type EventName, type FailureType } from './event-types.ts';
+import { ApiError } from '../model/api-error.ts';
+import { cacheLengths, type CacheLength, type EventName, type FailureType } from '../model/event-types.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
 
 export const REPLY_LIMIT_MS = 3000;

@@ -4,8 +4,11 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import type { ResourceDeclaration } from '../resources/declaration.ts';
-import type { EventName } from './event-types.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
+import type { EventName } from '../model/event-types.ts';
+import { resourceNamed } from '../model/registry.ts';
+import { encryptedFieldsOf } from '../records/row-shape.ts';
+import { recordLookup, type RecordLookup, type WriteListener } from '../records/write-listener.ts';
 
 /** The referenced record's boolean flag, e.g. an order's status `is_shipped`. */
 interface Condition {
@@ -92,8 +95,6 @@ export interface WriteEvents {
   takeQueued(): boolean;
 }
 
-type Lookup = (resource: string, id: unknown) => WriteSteps<Row | undefined>;
-
 /** One write's events in the making: the record as subscribers see it, and the records it refers to. */
 interface Sending {
   readonly record: Row;
@@ -123,7 +124,7 @@ export function announceQueued(database: StoreDatabase): void {
 export function writeEventsOf(
   database: StoreDatabase,
   resource: ResourceDeclaration,
-  lookup: Lookup,
+  lookup: RecordLookup,
   hidden: (resource: string) => readonly string[],
 ): WriteEvents | undefined {
   const declared: ResourceEvents | undefined = Object.hasOwn(resourceEvents, resource.name) ? resourceEvents[resource.name] : undefined;
@@ -243,3 +244,24 @@ export function writeEventsOf(
     updated: (before, after) => emit('update', after, before),
   };
 }
+
+/** The webhook events of a resource's writes, reading the records they refer to inside the write; undefined when it sends none. */
+export function resourceWriteEvents(database: StoreDatabase, resource: ResourceDeclaration, lookup: RecordLookup = recordLookup(database)): WriteEvents | undefined {
+  return writeEventsOf(database, resource, lookup, (name) => encryptedFieldsOf(resourceNamed(name)));
+}
+
+/** Record writes queue their events in their own transaction, and wake the delivery workers once committed. */
+export const webhookWriteListener: WriteListener = {
+  hooksFor(database, resource, lookup) {
+    const events = resourceWriteEvents(database, resource, lookup);
+    if (events === undefined) return undefined;
+    return {
+      needsBefore: events.needsBefore,
+      created: (record) => events.created(record),
+      updated: (before, after) => events.updated(before, after),
+      committed() {
+        if (events.takeQueued()) announceQueued(database);
+      },
+    };
+  },
+};

@@ -1,6 +1,6 @@
 // What a subscription must satisfy beyond its field types, for the API and the console alike.
 import type { Row } from '../db/schema.ts';
-import { cacheLengths, failureTypes, isEventName } from './event-types.ts';
+import { cacheLengths, failureTypes, isEventName } from '../model/event-types.ts';
 import type { TargetPolicy } from './target-policy.ts';
 
 /** Every problem of a subscription's values, each starting with the field it is about. */

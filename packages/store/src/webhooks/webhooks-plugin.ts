@@ -5,18 +5,20 @@ import fp from 'fastify-plugin';
 import { secretOf } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import type { ResourceRouteConfig } from '../resources/routes.ts';
+import { routeConfigOf } from '../model/route-config.ts';
 import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
-import { encryptedFieldsOf, recordsOf } from '../resources/records.ts';
-import type { ResourceDeclaration } from '../resources/declaration.ts';
-import { resourceNamed } from '../resources/registry.ts';
+import { recordsOf } from '../records/records.ts';
+import { encryptedFieldsOf } from '../records/row-shape.ts';
+import { listenToWrites } from '../records/write-listener.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
+import { resourceNamed } from '../model/registry.ts';
 import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
-import type { EventName } from './event-types.ts';
-import { validationOf } from './resource-events.ts';
-import { eventTypes, isEventName } from './event-types.ts';
-import { webhooks } from './subscriptions.ts';
+import type { EventName } from '../model/event-types.ts';
+import { validationOf, webhookWriteListener } from './resource-events.ts';
+import { eventTypes, isEventName } from '../model/event-types.ts';
+import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
 import { closeSender, type Sender } from './send.ts';
 import { subscriptionProblems } from './subscription-check.ts';
@@ -47,9 +49,12 @@ declare module 'fastify' {
 export const webhooksPlugin = fp(
   (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
     const { policy } = options;
+    // Record writes queue their events; registered before any route writes.
+    const stopListening = listenToWrites(options.database, webhookWriteListener);
+    app.addHook('onClose', () => stopListening());
     const subscriptions = recordsOf(options.database, webhooks);
     app.addHook('preHandler', async (request) => {
-      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
+      const config = routeConfigOf(request);
       const principal = request.principal;
       if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return;
       // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
@@ -97,11 +102,11 @@ export const webhooksPlugin = fp(
     }
     // Callback-style: a write nobody validates (no subscriber, known without a promise) goes on at once.
     app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
-      const config = request.routeOptions.config as Partial<ResourceRouteConfig>;
-      const validation = config.resource === undefined ? undefined : validationOf(config.resource);
+      const name = routeConfigOf(request).resource;
+      const validation = name === undefined ? undefined : validationOf(name);
       const body = request.body;
-      if (validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
-      const resource = resourceNamed(config.resource as string);
+      if (name === undefined || validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
+      const resource = resourceNamed(name);
       const subscribed = asker.subscribed(validation.event);
       if (subscribed === false) return done();
       Promise.resolve(subscribed)

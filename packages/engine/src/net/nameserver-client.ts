@@ -1,0 +1,233 @@
+// One name server (a name at an address), as the tests see it: queries go through the run's answers
+// for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
+// a plain SOA query that gets no answer marks it).
+import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult } from '@app/dns';
+import { currentTestCase } from '../framework/test-case-scope.ts';
+import type { ResolverDefaults } from '../profile/profile.ts';
+import type { ServerOrder } from './server-order.ts';
+import { displayName } from './response.ts';
+
+/**
+ * What a Nameserver asks of the run's network: network.ts's Network gives it (and makes the Nameservers),
+ * declared here so that the two files do not import each other.
+ */
+export interface ServerNetwork {
+  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name };
+  readonly answers: Map<string, Promise<Message | undefined>>;
+  readonly silent: Set<string>;
+  readonly answering: Set<string>;
+  readonly probes: Map<string, PromiseWithResolvers<void>>;
+  readonly sources: WeakMap<Message, string>;
+  readonly order: ServerOrder;
+  markAnswering(lane: string): void;
+  familyEnabled(family: 4 | 6): boolean;
+  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
+  transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
+}
+
+export interface QueryFlags {
+  /** Set DO, with EDNS (1232 bytes unless edns says otherwise). */
+  dnssec?: boolean;
+  rd?: boolean;
+  cd?: boolean;
+  /** Ask over TCP from the start. */
+  tcp?: boolean;
+  /** Send EDNS with these settings. Without it and without dnssec no OPT record is sent. */
+  edns?: EdnsInput;
+  qclass?: number;
+  /** Retry over TCP when a UDP reply is truncated; off exposes the truncated reply. Default: the profile's. */
+  fallback?: boolean;
+}
+
+/** How a zone transfer began: its outcome, and the rcode and first record of its first message. */
+export interface TransferStart {
+  outcome: TransferResult['outcome'];
+  rcode?: number;
+  firstRecord?: Message['answer'][number];
+}
+
+export interface NameserverStatistics {
+  queries: number;
+  cacheHits: number;
+  responses: number;
+  timeouts: number;
+  blocked: number;
+  totalMs: number;
+}
+
+export class Nameserver {
+  readonly name: Name;
+  readonly address: string;
+  readonly family: 4 | 6;
+  readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0 };
+  readonly #network: ServerNetwork;
+  readonly #transfers = new Map<string, Promise<TransferStart | undefined>>();
+
+  constructor(network: ServerNetwork, name: Name, address: string) {
+    this.#network = network;
+    this.name = name.toLowerCase();
+    this.address = address;
+    this.family = ipFamily(address) === 6 ? 6 : 4;
+  }
+
+  /** 'ns1.example.com/192.0.2.1', the form findings use. */
+  toString(): string {
+    return `${displayName(this.name)}/${this.address}`;
+  }
+
+  get nameText(): string {
+    return displayName(this.name);
+  }
+
+  /** The response, or undefined when none came (timeout, silent server, or its IP family is off). */
+  query(qname: Name | string, qtype: number, given: QueryFlags = {}): Promise<Message | undefined> {
+    const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
+    const defaults = this.#network.options.resolver;
+    const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
+    const key = this.#key(name, qtype, flags);
+    const cached = this.#network.answers.get(key);
+    if (cached) {
+      this.statistics.cacheHits++;
+      return cached;
+    }
+    // Waits before it joins the answers, so an earlier test case asking the same meanwhile sends it itself.
+    if (this.#network.familyEnabled(this.family)) {
+      const turn = this.#network.order.wait(this.#lane(flags), currentTestCase(), () => this.#decidingQuery(flags.tcp ?? false));
+      if (turn) return turn.then(() => this.query(name, qtype, given));
+    }
+    const pending = this.#send(name, qtype, flags);
+    this.#network.answers.set(key, pending);
+    return pending;
+  }
+
+  // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
+  #key(name: Name, qtype: number, flags: QueryFlags): string {
+    return [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+  }
+
+  #lane(flags: QueryFlags): string {
+    return `${this.address}:${flags.tcp ? 'tcp' : 'udp'}`;
+  }
+
+  /**
+   * The lane's own plain SOA query for the zone (see ServerOrder): an answer decides the lane and is kept
+   * as the answer to that question; silence decides nothing, and marks nothing (the reference's order will).
+   */
+  #decidingQuery(tcp: boolean): void {
+    const flags: QueryFlags = { tcp, dnssec: false };
+    const name = this.#network.options.probeName ?? Name.root;
+    const lane = this.#lane(flags);
+    const settle = (outcome: { message?: Message }): void => {
+      if (outcome.message) this.#network.markAnswering(lane);
+    };
+    const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
+    sent.then(
+      (outcome) => {
+        if (outcome === 'skipped') return;
+        this.statistics.queries++;
+        this.statistics.totalMs += outcome.ms;
+        if (!outcome.message) {
+          this.statistics.timeouts++;
+          return;
+        }
+        this.statistics.responses++;
+        if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
+        const key = this.#key(name, RRType.SOA, flags);
+        if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
+        // Only now: a query waiting for the lane, the same question perhaps, finds the answer kept.
+        this.#network.order.decide(lane);
+      },
+      // Aborted with the run, which says so itself.
+      () => {},
+    );
+  }
+
+  /** The address a response of this server came from; another than `address` for a misconfigured server. */
+  answeredFrom(message: Message): string | undefined {
+    return this.#network.sources.get(message);
+  }
+
+  /**
+   * The first message of a zone transfer of `zone` (read up to its first record, then the
+   * connection is closed), once per run; undefined when not asked (IP family off).
+   */
+  transferStart(zone: Name): Promise<TransferStart | undefined> {
+    const key = zone.key();
+    let pending = this.#transfers.get(key);
+    if (!pending) {
+      pending = this.#startTransfer(zone);
+      this.#transfers.set(key, pending);
+    }
+    return pending;
+  }
+
+  async #startTransfer(zone: Name): Promise<TransferStart | undefined> {
+    if (!this.#network.familyEnabled(this.family)) {
+      this.statistics.blocked++;
+      return undefined;
+    }
+    // The reference tries a transfer whatever it knows of the server's silence, and learns nothing from it.
+    const result = await this.#network.transfer(this, zone, (message) => message.answer.length > 0, () => false);
+    if (result === 'skipped') return undefined;
+    this.statistics.queries++;
+    this.statistics.totalMs += result.ms;
+    if (result.outcome === 'timeout') {
+      this.statistics.timeouts++;
+    } else {
+      this.statistics.responses++;
+    }
+    const first = result.messages[0];
+    return { outcome: result.outcome, ...(first && { rcode: first.rcode, firstRecord: first.answer[0] }) };
+  }
+
+  async #send(name: Name, qtype: number, flags: QueryFlags): Promise<Message | undefined> {
+    if (!this.#network.familyEnabled(this.family)) {
+      this.statistics.blocked++;
+      return undefined;
+    }
+    const transport = flags.tcp ? 'tcp' : 'udp';
+    // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
+    const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}`);
+    // Until the address has answered on this transport, its questions go out one at a time: a server
+    // that never answers is waited for once, not once per question in flight.
+    const lane = `${this.address}:${transport}`;
+    const answered = (): boolean => this.#network.answering.has(lane);
+    for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
+    if (silent()) return undefined;
+    const probing = answered() ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing);
+    try {
+      // Read inside the query's slot, before the next queued query's turn comes.
+      const settle = (outcome: { message?: Message }): void => {
+        const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
+        if (outcome.message) {
+          this.#network.markAnswering(lane);
+          if (plainSoa) this.#network.order.decide(lane);
+          return;
+        }
+        // As in the reference (engine 9.0): only an SOA query without EDNS that got nothing marks the
+        // transport silent, for every later query; other queries may go unanswered for their own reasons.
+        if (plainSoa) {
+          this.#network.silent.add(lane);
+          this.#network.order.decide(lane);
+        }
+      };
+      const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
+      if (outcome === 'skipped') return undefined;
+      this.statistics.queries++;
+      this.statistics.totalMs += outcome.ms;
+      if (!outcome.message) {
+        this.statistics.timeouts++;
+        return undefined;
+      }
+      this.statistics.responses++;
+      if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
+      return outcome.message;
+    } finally {
+      if (probing) {
+        if (this.#network.probes.get(lane) === probing) this.#network.probes.delete(lane);
+        probing.resolve();
+      }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+// PostgreSQL: RETURNING saves a round trip; row locks serialise tree changes.
+import type { DialectSql } from '../dialect-sql.ts';
+
+export const postgresSql: DialectSql = {
+  returning: true,
+  recordJson: () => undefined,
+  lockForWrite: (query) => query.forUpdate(),
+  // Each tree change holds the table's first row until its transaction commits, so two changes that are
+  // harmless alone cannot close a loop together.
+  treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
+  // PostgreSQL has no insert id, only RETURNING.
+  insertRow: async (db, table, row) => Number((await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
+};
