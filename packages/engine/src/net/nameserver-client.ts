@@ -19,6 +19,8 @@ export interface ServerNetwork {
   readonly probes: Map<string, PromiseWithResolvers<void>>;
   readonly sources: WeakMap<Message, string>;
   readonly order: ServerOrder;
+  /** A lane's own SOA query in flight (see ServerOrder), by the key of its question. */
+  readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
   send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
@@ -95,6 +97,8 @@ export class Nameserver {
       const turn = this.#network.order.wait(this.#lane(flags), currentTestCase(), () => this.#decidingQuery(flags.tcp ?? false));
       if (turn) return turn.then(() => this.query(name, qtype, given));
     }
+    const deciding = this.#network.deciding.get(key);
+    if (deciding) return this.#join(deciding, key, this.#lane(flags), name, qtype, given);
     const pending = this.#send(name, qtype, flags);
     this.#network.answers.set(key, pending);
     return pending;
@@ -110,8 +114,29 @@ export class Nameserver {
   }
 
   /**
+   * The same question asked while the lane's own SOA query is in flight, free to go: it takes that
+   * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
+   */
+  #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags): Promise<Message | undefined> {
+    const joined = deciding.then(({ sent, message }) => {
+      if (!sent) {
+        if (this.#network.answers.get(key) === joined) this.#network.answers.delete(key);
+        return this.query(name, qtype, given);
+      }
+      if (!message) {
+        this.#network.silent.add(lane);
+        this.#network.order.decide(lane);
+      }
+      return message;
+    });
+    this.#network.answers.set(key, joined);
+    return joined;
+  }
+
+  /**
    * The lane's own plain SOA query for the zone (see ServerOrder): an answer decides the lane and is kept
-   * as the answer to that question; silence decides nothing, and marks nothing (the reference's order will).
+   * as the answer to that question; silence decides nothing, and marks nothing (the reference's order
+   * will), unless the same question was asked meanwhile (see #join).
    */
   #decidingQuery(tcp: boolean): void {
     const flags: QueryFlags = { tcp, dnssec: false };
@@ -120,26 +145,32 @@ export class Nameserver {
     const settle = (outcome: { message?: Message }): void => {
       if (outcome.message) this.#network.markAnswering(lane);
     };
+    const key = this.#key(name, RRType.SOA, flags);
     const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
-    sent.then(
-      (outcome) => {
-        if (outcome === 'skipped') return;
+    const outcome = sent.then(
+      (outcome): { sent: boolean; message?: Message } => {
+        this.#network.deciding.delete(key);
+        if (outcome === 'skipped') return { sent: false };
         this.statistics.queries++;
         this.statistics.totalMs += outcome.ms;
         if (!outcome.message) {
           this.statistics.timeouts++;
-          return;
+          return { sent: true };
         }
         this.statistics.responses++;
         if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
-        const key = this.#key(name, RRType.SOA, flags);
         if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
         // Only now: a query waiting for the lane, the same question perhaps, finds the answer kept.
         this.#network.order.decide(lane);
+        return { sent: true, message: outcome.message };
       },
       // Aborted with the run, which says so itself.
-      () => {},
+      () => {
+        this.#network.deciding.delete(key);
+        return { sent: false };
+      },
     );
+    if (!this.#network.answers.has(key)) this.#network.deciding.set(key, outcome);
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */

@@ -77,6 +77,8 @@ export class Network implements ServerNetwork {
   readonly sources = new WeakMap<Message, string>();
   /** Which queries wait for test cases the reference runs earlier. */
   readonly order: ServerOrder;
+  /** A lane's own SOA query in flight, by the key of its question: the same question asked meanwhile joins it. */
+  readonly deciding = new Map<string, Promise<{ sent: boolean; message?: Message }>>();
 
   constructor(options: NetworkOptions) {
     this.options = options;
