@@ -146,6 +146,8 @@ export class Nameserver {
       if (outcome.message) this.#network.markAnswering(lane);
     };
     const key = this.#key(name, RRType.SOA, flags);
+    // The same question already asked for real decides the lane when it ends.
+    if (this.#network.answers.has(key)) return;
     const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
     const outcome = sent.then(
       (outcome): { sent: boolean; message?: Message } => {
@@ -170,7 +172,7 @@ export class Nameserver {
         return { sent: false };
       },
     );
-    if (!this.#network.answers.has(key)) this.#network.deciding.set(key, outcome);
+    this.#network.deciding.set(key, outcome);
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */
