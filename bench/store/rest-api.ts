@@ -78,8 +78,14 @@ function median(figures: Figures[]): Figures {
   };
 }
 
+// `--scale`: the list endpoints on a million products and orders (PostgreSQL), instead of the throughput runs below.
+if (process.argv.includes('--scale')) {
+  await import('./scale.ts');
+  process.exit(process.exitCode ?? 0);
+}
+
 const servers = fork(new URL('./servers.ts', import.meta.url), { stdio: 'inherit' });
-type Server = 'full' | 'plain' | 'bare' | 'peer' | 'peerJson' | 'hooked';
+type Server = 'full' | 'plain' | 'bare' | 'bareDb' | 'peer' | 'peerJson' | 'hooked';
 const [origins] = (await once(servers, 'message')) as [Record<Server, string> & { ca: string; tokens: Record<Server, string[]> }];
 
 async function pendingDeliveries(): Promise<number> {
@@ -98,10 +104,11 @@ try {
     ['GET', '/api/v1/products.json?count=100'],
     ['POST', '/api/v1/products.json'],
   ] as const)) {
-    const runs: Record<'bare' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], plain: [], full: [], bypass: [], hooked: [] };
+    const runs: Record<'bare' | 'bareDb' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], bareDb: [], plain: [], full: [], bypass: [], hooked: [] };
     // `bypass` is the machinery's cost without the cache's gain: every GET revalidates past the server-side cache.
     // `hooked` is the store as served with one ProductCreated subscription: POSTs only.
-    const order = method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'plain', 'full', 'hooked'] as const);
+    // `bareDb` (POSTs only) is the issue's yardstick for writes: a bare Fastify route that inserts the row and answers it.
+    const order = method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'bareDb', 'plain', 'full', 'hooked'] as const);
     for (let round = 0; round < ROUNDS; round += 1) {
       // Each round starts with another run, so none always follows the same neighbour (and the garbage it left).
       for (let i = 0; i < order.length; i += 1) {
@@ -124,6 +131,11 @@ try {
     lines.push(
       `  store as served                   ${show(full)}   ${percent(full.rps / bare.rps)} of ceiling (per round: median ${paired(runs.full, runs.bare)}); rate limit + caching cost ${percent(1 - full.rps / plain.rps)} (per round: median ${pairedCost(runs.full)}; ${cpuCost(full)}); runs ${range(runs.full)}`,
     );
+    if (runs.bareDb.length > 0) {
+      const bareDb = median(runs.bareDb);
+      lines.push(`  bare Fastify + node:sqlite INSERT   ${show(bareDb)}   runs ${range(runs.bareDb)}`);
+      lines.push(`  store as served vs that route: ${percent(full.rps / bareDb.rps)} (per round: median ${paired(runs.full, runs.bareDb)}; rounds ${runs.full.map((f, i) => percent(f.rps / (runs.bareDb[i]?.rps ?? Number.NaN))).join(' ')}) (goal >= 50%)`);
+    }
     if (runs.hooked.length > 0) {
       const hooked = median(runs.hooked);
       const behind = await pendingDeliveries();

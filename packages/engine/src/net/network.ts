@@ -66,6 +66,12 @@ export class Network implements ServerNetwork {
   // caches per address): the same question to one address goes out once per run.
   /** Answers by address and question (see Nameserver.query for the key). */
   readonly answers = new Map<string, Promise<Message | undefined>>();
+  /** Every answer asked of `address` so far (answers' keys begin with the address). */
+  answersOf(address: string): Promise<Message | undefined>[] {
+    const prefix = `${address}|`;
+    return [...this.answers].flatMap(([key, answer]) => (key.startsWith(prefix) ? [answer] : []));
+  }
+
   /** 'address:transport' for each transport found silent. */
   readonly silent = new Set<string>();
   /** 'address:transport' for each transport that has answered at least once. */
