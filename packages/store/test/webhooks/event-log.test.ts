@@ -44,7 +44,7 @@ for (const target of await testDatabaseTargets()) {
           assert.match(String(reply.headers.link), new RegExp(`^<https://[^>]*/api/v1/events\\?[^>]*after=${next}>; rel="next"$`));
         }
         for (const event of events) seen.push({ type: event.event_type, record: event.record_id });
-        if (events.length === 0) return { seen, next: next ?? at };
+        if (events.length === 0) return { seen, next: next ?? at ?? '' };
         assert.equal(next, events.at(-1)?.id, 'next is the last event listed');
         at = next;
       }
