@@ -184,8 +184,8 @@ interface MailServer {
   /** As findings show it: an MX exchange with its final dot, a mail domain without. */
   shown: string;
   /**
-   * An MX exchange: 9.0.1 takes it lower-cased and counts only address records whose owner, as the
-   * server wrote it, is that text exactly (so 'Mail' in the zone makes the exchange addressless).
+   * An MX exchange: 9.0.1 counts only address records whose owner, as the server wrote it, is the
+   * exchange's text exactly, case included (so 'Mail.Example.' finds no address at 'Mail.example.').
    */
   exactOwner: boolean;
 }
@@ -201,8 +201,8 @@ async function mailServersOf({ zone }: TestContext, domainText: string): Promise
   for (let hops = 0; aliases.has(canonical.key()) && hops < 16; hops++) canonical = aliases.get(canonical.key())!;
   const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(canonical) ? [rr.rdata.exchange] : []));
   if (exchanges.length === 0) return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical), exactOwner: false }];
-  const unique = new Set(exchanges.map((name) => fqdnText(name).toLowerCase()));
-  return [...unique].map((shown) => ({ name: Name.fromString(shown), shown, exactOwner: true }));
+  const unique = new Map(exchanges.map((name) => [fqdnText(name), name]));
+  return [...unique].map(([shown, name]) => ({ name, shown, exactOwner: true }));
 }
 
 /** One mail server's addresses: valid when it has one that is not a loopback address. */
