@@ -13,6 +13,26 @@ export interface QueryCounts {
   timeouts: number;
   /** Milliseconds from process start to the first query. */
   firstQueryMs: number | undefined;
+  /** Round trips one after another: the longest chain of queries each sent after the one before it was answered. */
+  sequentialRoundTrips: number;
+}
+
+/**
+ * The longest chain of exchanges each sent once the previous one had ended: the round trips on the
+ * run's critical path (an upper bound: a later query need not have waited for that earlier one).
+ */
+export function longestChain(exchanges: readonly Pick<Exchange, 'at' | 'ms'>[]): number {
+  const sorted = [...exchanges].sort((a, b) => a.at - b.at);
+  const chain: number[] = [];
+  let best = 0;
+  sorted.forEach((e, i) => {
+    let before = 0;
+    // `at` and `ms` are whole milliseconds: an answer and the query it let go may round to the same one.
+    for (let j = 0; j < i; j++) if (sorted[j].at + sorted[j].ms <= e.at + 1) before = Math.max(before, chain[j]);
+    chain[i] = before + 1;
+    best = Math.max(best, chain[i]);
+  });
+  return best;
 }
 
 /** The question as it went on the wire; the name's case counts (Nameserver08 and 09 ask in mixed case on purpose). */
@@ -33,5 +53,6 @@ export function countQueries(savedRunJson: string): QueryCounts {
     repeated: repeated.map(([key, n]) => `${key} ×${n}`),
     timeouts: exchanges.filter((e) => e.reply === undefined && e.ms >= 1000).length,
     firstQueryMs: exchanges.length > 0 ? Math.min(...exchanges.map((e) => e.at)) : undefined,
+    sequentialRoundTrips: longestChain(exchanges),
   };
 }

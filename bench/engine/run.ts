@@ -4,13 +4,17 @@
 // queries ours sent (and identical ones sent twice), its start-up (process start to first query),
 // and the wall ratio; the headline is the median ratio, since a silent server costs both engines the
 // profile's timeout. Domains where a query timeout was waited out are summed apart.
-//   npm run bench:engine [-- [--latency 30ms] scenario...]
-//   --latency makes every lab server wait that long before each answer, as on the Internet.
+//   npm run bench:engine [-- [--latency 30ms[,100ms...]] scenario...]
+//   --latency makes every lab server wait that long before each answer, as on the Internet; several
+//   (0 for none) run one after another, each in a lab of its own, and end with a report per latency:
+//   median and slowest domains of both engines, the ratio, the round trips on the critical path of
+//   healthy.test (ours: the longest chain of queries each sent after the previous was answered; the
+//   reference asks one question at a time, so all of its queries), and the load at start and end.
 //   BENCH_REFERENCE_QUERIES=1 also counts the reference's queries, in an extra untimed run at DEBUG.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain as strip, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain as strip, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab, type Latency } from '@app/lab';
 import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
@@ -61,9 +65,12 @@ const withDomain = (name: string): boolean => {
 };
 const argv = process.argv.slice(2);
 const latencyAt = argv.indexOf('--latency');
-const latency = latencyAt >= 0 ? parseLatency(argv[latencyAt + 1] ?? '') : undefined;
+// '0' (or none) for no added latency; a comma list runs each in turn.
+const latencies: (Latency | undefined)[] = latencyAt >= 0 ? (argv[latencyAt + 1] ?? '').split(',').map((text) => (Number(text) === 0 ? undefined : parseLatency(text))) : [undefined];
 const chosen = latencyAt >= 0 ? argv.toSpliced(latencyAt, 2) : argv;
 const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter(withDomain);
+// The healthy zone whose critical path the report counts, when it is among the scenarios.
+const healthyScenario = 'healthy-signed';
 
 interface Row {
   scenario: string;
@@ -74,30 +81,16 @@ interface Row {
   referenceQueries?: number;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
-const lab = await startLab(scenarios, { latency });
-const rows: Row[] = [];
-try {
-  // One untimed run of each first, so neither pays for a cold disk cache or compile cache.
-  const first = scenarioDomain(scenarios[0]);
-  await ours(lab, first, join(dir, 'warm-up.json'));
-  await reference(lab, first);
-  for (const scenario of scenarios) {
-    const domain = scenarioDomain(scenario);
-    const saved = join(dir, `${strip(domain)}.json`);
-    // One after the other: the two must not share the machine's cores while timed.
-    const mine = await ours(lab, domain, saved);
-    const theirs = await reference(lab, domain);
-    const row: Row = { scenario, domain: strip(domain), ours: mine, reference: theirs, queries: countQueries(readFileSync(saved, 'utf8')) };
-    if (countReference) row.referenceQueries = await referenceQueries(lab, domain);
-    rows.push(row);
-    process.stderr.write(`bench:engine ${rows.length}/${scenarios.length} ${row.domain}\n`);
-  }
-} finally {
-  await lab.stop();
-  rmSync(dir, { recursive: true, force: true });
+interface Pass {
+  latency: Latency | undefined;
+  rows: Row[];
+  loadStart: string;
+  loadEnd: string;
+  /** The reference's queries on healthy.test (all sequential), from an untimed run at DEBUG. */
+  healthyReferenceQueries?: number;
 }
 
+const load = (): string => loadavg().map((n) => n.toFixed(2)).join(' ');
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -106,44 +99,111 @@ const median = (values: number[]): number => {
 const sum = (list: Row[], pick: (r: Row) => number): number => list.reduce((acc, r) => acc + pick(r), 0);
 const cell = (value: number | string | undefined, width: number, digits = 2): string =>
   (value === undefined ? '-' : typeof value === 'number' ? value.toFixed(digits) : value).padStart(width);
+const latencyText = (latency: Latency | undefined): string => (latency ? describeLatency(latency) : 'none');
 
-console.log(`bench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine; ${latency ? `every answer after ${describeLatency(latency)}` : 'no added latency'}`);
-console.log(
-  `${'domain'.padEnd(32)}${'wall s'.padStart(8)}${'ref s'.padStart(8)}${'ratio'.padStart(7)}${'cpu s'.padStart(7)}${'ref cpu'.padStart(8)}${'MB'.padStart(6)}${'ref MB'.padStart(7)}` +
-    `${'start ms'.padStart(9)}${'queries'.padStart(8)}${'dups'.padStart(5)}${countReference ? 'ref q'.padStart(7) : ''}${'waits'.padStart(6)}`,
-);
-for (const r of rows) {
-  console.log(
-    `${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 8)}${cell(r.reference.wall, 8)}${cell(r.ours.wall / r.reference.wall, 7)}${cell(r.ours.cpu, 7)}${cell(r.reference.cpu, 8)}` +
-      `${cell(r.ours.megabytes, 6, 0)}${cell(r.reference.megabytes, 7, 0)}${cell(r.queries.firstQueryMs, 9, 0)}${cell(r.queries.queries, 8, 0)}${cell(r.queries.duplicates, 5, 0)}` +
-      `${countReference ? cell(r.referenceQueries, 7, 0) : ''}${cell(r.queries.timeouts, 6, 0)}`,
-  );
+async function benchAt(latency: Latency | undefined): Promise<Pass> {
+  const loadStart = load();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-engine-'));
+  const lab = await startLab(scenarios, { latency });
+  const rows: Row[] = [];
+  let healthyReferenceQueries: number | undefined;
+  try {
+    // One untimed run of each first, so neither pays for a cold disk cache or compile cache.
+    const first = scenarioDomain(scenarios[0]);
+    await ours(lab, first, join(dir, 'warm-up.json'));
+    await reference(lab, first);
+    for (const scenario of scenarios) {
+      const domain = scenarioDomain(scenario);
+      const saved = join(dir, `${strip(domain)}.json`);
+      // One after the other: the two must not share the machine's cores while timed.
+      const mine = await ours(lab, domain, saved);
+      const theirs = await reference(lab, domain);
+      const row: Row = { scenario, domain: strip(domain), ours: mine, reference: theirs, queries: countQueries(readFileSync(saved, 'utf8')) };
+      if (countReference) row.referenceQueries = await referenceQueries(lab, domain);
+      if (scenario === healthyScenario) healthyReferenceQueries = row.referenceQueries ?? (await referenceQueries(lab, domain));
+      rows.push(row);
+      process.stderr.write(`bench:engine ${latencyText(latency)} ${rows.length}/${scenarios.length} ${row.domain}\n`);
+    }
+  } finally {
+    await lab.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { latency, rows, loadStart, loadEnd: load(), ...(healthyReferenceQueries !== undefined && { healthyReferenceQueries }) };
 }
-console.log('(waits: queries of ours that waited out the timeout; start ms: process start to first query)');
 
-const ratios = rows.map((r) => r.ours.wall / r.reference.wall);
-console.log(
-  `\nHEADLINE median wall ratio per domain: ${median(ratios).toFixed(3)} (goal: at most 0.2); median wall ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)} s, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)} s`,
-);
-const waited = rows.filter((r) => r.queries.timeouts > 0);
-const quick = rows.filter((r) => r.queries.timeouts === 0);
-for (const [label, part] of [
-  ['all domains', rows],
-  ['no timeout waited out', quick],
-  ['a timeout waited out', waited],
-] as const) {
-  if (part.length === 0) continue;
-  const mine = sum(part, (r) => r.ours.wall);
-  const theirs = sum(part, (r) => r.reference.wall);
+function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
+  console.log(`\nbench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine; ${latency ? `every answer after ${describeLatency(latency)}` : 'no added latency'}`);
   console.log(
-    `total, ${label.padEnd(22)} ${String(part.length).padStart(3)} domains: ours ${mine.toFixed(2)} s, zonemaster-cli ${theirs.toFixed(2)} s, ratio ${(mine / theirs).toFixed(3)}, median ratio ${median(part.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`,
+    `${'domain'.padEnd(32)}${'wall s'.padStart(8)}${'ref s'.padStart(8)}${'ratio'.padStart(7)}${'cpu s'.padStart(7)}${'ref cpu'.padStart(8)}${'MB'.padStart(6)}${'ref MB'.padStart(7)}` +
+      `${'start ms'.padStart(9)}${'queries'.padStart(8)}${'dups'.padStart(5)}${countReference ? 'ref q'.padStart(7) : ''}${'waits'.padStart(6)}${'rtts'.padStart(6)}`,
   );
+  for (const r of rows) {
+    console.log(
+      `${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 8)}${cell(r.reference.wall, 8)}${cell(r.ours.wall / r.reference.wall, 7)}${cell(r.ours.cpu, 7)}${cell(r.reference.cpu, 8)}` +
+        `${cell(r.ours.megabytes, 6, 0)}${cell(r.reference.megabytes, 7, 0)}${cell(r.queries.firstQueryMs, 9, 0)}${cell(r.queries.queries, 8, 0)}${cell(r.queries.duplicates, 5, 0)}` +
+        `${countReference ? cell(r.referenceQueries, 7, 0) : ''}${cell(r.queries.timeouts, 6, 0)}${cell(r.queries.sequentialRoundTrips, 6, 0)}`,
+    );
+  }
+  console.log('(waits: queries of ours that waited out the timeout; start ms: process start to first query; rtts: our longest chain of queries each sent after the previous was answered)');
+
+  const ratios = rows.map((r) => r.ours.wall / r.reference.wall);
+  console.log(
+    `\nHEADLINE median wall ratio per domain: ${median(ratios).toFixed(3)} (goal: at most 0.2); median wall ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)} s, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)} s`,
+  );
+  const waited = rows.filter((r) => r.queries.timeouts > 0);
+  const quick = rows.filter((r) => r.queries.timeouts === 0);
+  for (const [label, part] of [
+    ['all domains', rows],
+    ['no timeout waited out', quick],
+    ['a timeout waited out', waited],
+  ] as const) {
+    if (part.length === 0) continue;
+    const mine = sum(part, (r) => r.ours.wall);
+    const theirs = sum(part, (r) => r.reference.wall);
+    console.log(
+      `total, ${label.padEnd(22)} ${String(part.length).padStart(3)} domains: ours ${mine.toFixed(2)} s, zonemaster-cli ${theirs.toFixed(2)} s, ratio ${(mine / theirs).toFixed(3)}, median ratio ${median(part.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`,
+    );
+  }
+  if (waited.length > 0) console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);
+  console.log(`CPU: ours ${sum(rows, (r) => r.ours.cpu).toFixed(2)} s, zonemaster-cli ${sum(rows, (r) => r.reference.cpu).toFixed(2)} s, ratio ${(sum(rows, (r) => r.ours.cpu) / sum(rows, (r) => r.reference.cpu)).toFixed(3)}`);
+  console.log(`peak memory per run: ours ${median(rows.map((r) => r.ours.megabytes)).toFixed(1)} MB, zonemaster-cli ${median(rows.map((r) => r.reference.megabytes)).toFixed(1)} MB (median)`);
+  const starts = rows.flatMap((r) => (r.queries.firstQueryMs === undefined ? [] : [r.queries.firstQueryMs]));
+  console.log(`start-up (process start to first query): median ${median(starts).toFixed(0)} ms, max ${Math.max(...starts).toFixed(0)} ms`);
+  const duplicates = sum(rows, (r) => r.queries.duplicates);
+  console.log(`queries: ours ${sum(rows, (r) => r.queries.queries)}${countReference ? `, zonemaster-cli ${sum(rows, (r) => r.referenceQueries ?? 0)}` : ''}; identical questions sent twice: ${duplicates} (goal 0)`);
+  for (const r of rows) for (const line of r.queries.repeated) console.log(`  duplicate in ${r.domain}: ${line}`);
+  console.log(`load (1, 5, 15 min): ${loadStart} at start, ${loadEnd} at end`);
 }
-if (waited.length > 0) console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);
-console.log(`CPU: ours ${sum(rows, (r) => r.ours.cpu).toFixed(2)} s, zonemaster-cli ${sum(rows, (r) => r.reference.cpu).toFixed(2)} s, ratio ${(sum(rows, (r) => r.ours.cpu) / sum(rows, (r) => r.reference.cpu)).toFixed(3)}`);
-console.log(`peak memory per run: ours ${median(rows.map((r) => r.ours.megabytes)).toFixed(1)} MB, zonemaster-cli ${median(rows.map((r) => r.reference.megabytes)).toFixed(1)} MB (median)`);
-const starts = rows.flatMap((r) => (r.queries.firstQueryMs === undefined ? [] : [r.queries.firstQueryMs]));
-console.log(`start-up (process start to first query): median ${median(starts).toFixed(0)} ms, max ${Math.max(...starts).toFixed(0)} ms`);
-const duplicates = sum(rows, (r) => r.queries.duplicates);
-console.log(`queries: ours ${sum(rows, (r) => r.queries.queries)}${countReference ? `, zonemaster-cli ${sum(rows, (r) => r.referenceQueries ?? 0)}` : ''}; identical questions sent twice: ${duplicates} (goal 0)`);
-for (const r of rows) for (const line of r.queries.repeated) console.log(`  duplicate in ${r.domain}: ${line}`);
+
+const slowest = (rows: Row[], pick: (r: Row) => number): string =>
+  [...rows]
+    .sort((a, b) => pick(b) - pick(a))
+    .slice(0, 3)
+    .map((r) => `${r.domain} ${pick(r).toFixed(2)}`)
+    .join(', ');
+
+/** One paragraph per latency: what issue 41 asks the note to give. */
+function printReport(passes: Pass[]): void {
+  console.log('\nREPORT per latency (wall seconds per domain; goal at 100 ms: median ratio at most 0.1, and no worse than at 30 ms)');
+  for (const { latency, rows, loadStart, loadEnd, healthyReferenceQueries } of passes) {
+    const healthy = rows.find((r) => r.scenario === healthyScenario);
+    console.log(`latency ${latencyText(latency)}: ${rows.length} domains, load ${loadStart} at start, ${loadEnd} at end`);
+    console.log(`  median: ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)}, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)}; median ratio ${median(rows.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`);
+    console.log(`  slowest ours: ${slowest(rows, (r) => r.ours.wall)}`);
+    console.log(`  slowest zonemaster-cli: ${slowest(rows, (r) => r.reference.wall)}`);
+    if (healthy) {
+      console.log(
+        `  healthy.test: ours ${healthy.ours.wall.toFixed(2)} s, ${healthy.queries.queries} queries, ${healthy.queries.sequentialRoundTrips} round trips on the critical path; ` +
+          `zonemaster-cli ${healthy.reference.wall.toFixed(2)} s, ${healthyReferenceQueries ?? '?'} queries, one at a time`,
+      );
+    }
+  }
+}
+
+const passes: Pass[] = [];
+for (const latency of latencies) {
+  const pass = await benchAt(latency);
+  printPass(pass);
+  passes.push(pass);
+}
+printReport(passes);

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest, openDatabase } from '@app/database';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { migrations, PRODUCT, type ServiceSchema } from '@app/service';
+import { batchRevision, batchStatusAtRevision, migrations, PRODUCT, type ServiceSchema } from '@app/service';
 
 const { values: options } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, fresh: { type: 'boolean', default: false } },
@@ -63,6 +63,26 @@ await sql`vacuum analyze dh_test`.execute(db);
 const batch = await db.selectFrom('dh_batch').select('id').executeTakeFirstOrThrow();
 const oneTest = await db.selectFrom('dh_test').select('hash_id').where('domain', '=', 'busy.example').limit(1).executeTakeFirstOrThrow();
 const size = (await sql<{ bytes: string }>`select pg_total_relation_size('dh_test') as bytes`.execute(db)).rows[0]?.bytes;
+// get_batch_job_result's reads in the database alone (one connection, the mean of 200 after 20 to
+// warm up): the statement before migration 0008 (string_agg ordered inside the aggregate), today's
+// full read (a sorted subquery: a batch that moved since the last call), and the revision check that
+// is all a batch that has not moved costs.
+const meanMs = async (read: () => Promise<unknown>): Promise<number> => {
+  for (let i = 0; i < 20; i++) await read();
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) await read();
+  return (performance.now() - started) / 200;
+};
+const before0008 = await meanMs(() => sql`
+  select exists (select 1 from dh_batch where id = ${batch.id}) as found, string_agg(hash_id, ',' order by id) filter (where progress = 100) as finished,
+    count(*) filter (where progress < 100) as running
+  from dh_test where batch_id = ${batch.id}`.execute(db));
+const fullRead = await meanMs(() => batchStatusAtRevision(db, 'postgres', batch.id));
+const revisionCheck = await meanMs(() => batchRevision(db, batch.id));
+console.log(
+  `get_batch_job_result's read, 10,000 ids: ${before0008.toFixed(2)} ms as before 0008, ${fullRead.toFixed(2)} ms now (${(before0008 / fullRead).toFixed(1)}× less), ` +
+    `${revisionCheck.toFixed(2)} ms for a batch that has not moved (${(before0008 / revisionCheck).toFixed(0)}× less); load ${load()}`,
+);
 console.log(`dh_test with its indexes: ${(Number(size) / 1e6).toFixed(0)} MB`);
 await database.close();
 

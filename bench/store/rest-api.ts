@@ -3,7 +3,8 @@
 //    same peer letting SQLite write the JSON, as the store does (what is left is the store's own machinery);
 //  - the store as served vs a bare Fastify route answering the same JSON (the ceiling; goal >= 50%);
 //  - the store with rate limiting + caching vs the same routes without them (goal: < 15% overhead);
-//  - POSTs with one webhook subscription to ProductCreated (each write queues an event, a worker delivers it) vs none.
+//  - POSTs with one webhook subscription to ProductCreated (each write queues an event, a worker delivers it) vs none;
+//  - the webhook backlog after 60 s of POSTs with one subscription (BENCH_ONLY=backlog runs only this).
 // Calls cycle through the tokens of many custom apps, so each is authenticated and counted but none is refused.
 // Besides req/s it reports the servers' CPU time per request, steadier than req/s on a busy machine.
 import { fork } from 'node:child_process';
@@ -26,14 +27,14 @@ interface Figures {
   cpuUs: number;
 }
 
-async function load(url: string, ca: string, method: 'GET' | 'POST', tokens: string[], extraHeaders: Record<string, string> = {}): Promise<Figures> {
+async function load(url: string, ca: string, method: 'GET' | 'POST', tokens: string[], extraHeaders: Record<string, string> = {}, duration = DURATION_S): Promise<Figures> {
   const target = new URL(url);
   const cpuBefore = await serverCpu();
   let next = 0;
   const result = await autocannon({
     url: target.origin,
     connections: CONNECTIONS,
-    duration: DURATION_S,
+    duration,
     tlsOptions: { ca },
     requests: [
       {
@@ -78,8 +79,14 @@ function median(figures: Figures[]): Figures {
   };
 }
 
+// `--scale`: the list endpoints on a million products and orders (PostgreSQL), instead of the throughput runs below.
+if (process.argv.includes('--scale')) {
+  await import('./scale.ts');
+  process.exit(process.exitCode ?? 0);
+}
+
 const servers = fork(new URL('./servers.ts', import.meta.url), { stdio: 'inherit' });
-type Server = 'full' | 'plain' | 'bare' | 'peer' | 'peerJson' | 'hooked';
+type Server = 'full' | 'plain' | 'bare' | 'bareDb' | 'peer' | 'peerJson' | 'hooked';
 const [origins] = (await once(servers, 'message')) as [Record<Server, string> & { ca: string; tokens: Record<Server, string[]> }];
 
 async function pendingDeliveries(): Promise<number> {
@@ -93,15 +100,38 @@ const show = (f: Figures) =>
 const range = (figures: Figures[]) => `${Math.min(...figures.map((f) => f.rps)).toFixed(0)}–${Math.max(...figures.map((f) => f.rps)).toFixed(0)} req/s`;
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const lines: string[] = [];
+
+/**
+ * Whether deliveries keep up with writes: POSTs for BENCH_BACKLOG_S (60 s) on the store with one subscription, then
+ * the events still pending at once, as a share of the events the run produced (goal < 1%), and the receiver's count
+ * of deliveries that came out of order (goal 0).
+ */
+async function backlog(): Promise<void> {
+  const seconds = Number(process.env.BENCH_BACKLOG_S ?? 60);
+  const before = await backlogFigures();
+  const figures = await load(`${origins.hooked}/api/v1/products.json`, origins.ca, 'POST', origins.tokens.hooked, {}, seconds);
+  const after = await backlogFigures();
+  const produced = after.produced - before.produced;
+  lines.push(`POST /api/v1/products.json for ${seconds} s, one ProductCreated subscription: ${show(figures)}`);
+  lines.push(`  webhook backlog at the end: ${after.pending} of ${produced} events produced (${percent(after.pending / Math.max(1, produced))}; goal < 1%); received ${after.received - before.received}, out of order ${after.outOfOrder}`);
+}
+async function backlogFigures(): Promise<{ produced: number; pending: number; received: number; outOfOrder: number }> {
+  servers.send('backlog');
+  const [reply] = (await once(servers, 'message')) as [{ produced: number; pending: number; received: number; outOfOrder: number }];
+  return reply;
+}
+
 try {
-  for (const [method, path] of ONLY === 'reads' ? [] : ([
+  if (ONLY === 'backlog' || ONLY === undefined) await backlog();
+  for (const [method, path] of ONLY === 'reads' || ONLY === 'backlog' ? [] : ([
     ['GET', '/api/v1/products.json?count=100'],
     ['POST', '/api/v1/products.json'],
   ] as const)) {
-    const runs: Record<'bare' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], plain: [], full: [], bypass: [], hooked: [] };
+    const runs: Record<'bare' | 'bareDb' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], bareDb: [], plain: [], full: [], bypass: [], hooked: [] };
     // `bypass` is the machinery's cost without the cache's gain: every GET revalidates past the server-side cache.
     // `hooked` is the store as served with one ProductCreated subscription: POSTs only.
-    const order = method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'plain', 'full', 'hooked'] as const);
+    // `bareDb` (POSTs only) is the issue's yardstick for writes: a bare Fastify route that inserts the row and answers it.
+    const order = method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'bareDb', 'plain', 'full', 'hooked'] as const);
     for (let round = 0; round < ROUNDS; round += 1) {
       // Each round starts with another run, so none always follows the same neighbour (and the garbage it left).
       for (let i = 0; i < order.length; i += 1) {
@@ -124,6 +154,11 @@ try {
     lines.push(
       `  store as served                   ${show(full)}   ${percent(full.rps / bare.rps)} of ceiling (per round: median ${paired(runs.full, runs.bare)}); rate limit + caching cost ${percent(1 - full.rps / plain.rps)} (per round: median ${pairedCost(runs.full)}; ${cpuCost(full)}); runs ${range(runs.full)}`,
     );
+    if (runs.bareDb.length > 0) {
+      const bareDb = median(runs.bareDb);
+      lines.push(`  bare Fastify + node:sqlite INSERT   ${show(bareDb)}   runs ${range(runs.bareDb)}`);
+      lines.push(`  store as served vs that route: ${percent(full.rps / bareDb.rps)} (per round: median ${paired(runs.full, runs.bareDb)}; rounds ${runs.full.map((f, i) => percent(f.rps / (runs.bareDb[i]?.rps ?? Number.NaN))).join(' ')}) (goal >= 50%)`);
+    }
     if (runs.hooked.length > 0) {
       const hooked = median(runs.hooked);
       const behind = await pendingDeliveries();
@@ -138,14 +173,14 @@ try {
   }
   // The hooked store's worker delivers its backlog in the servers' process: while it does, its CPU would be
   // counted against whichever read server is under load. The reads start once it is done (or a minute on).
-  if (ONLY !== 'reads' && ONLY !== 'served') {
+  if (ONLY !== 'reads' && ONLY !== 'served' && ONLY !== 'backlog') {
     const drainStart = Date.now();
     while ((await pendingDeliveries()) > 0 && Date.now() - drainStart < 60_000) await new Promise((resolve) => setTimeout(resolve, 500));
     lines.push(`(reads started ${((Date.now() - drainStart) / 1000).toFixed(1)} s after the POSTs, once the subscription's deliveries had gone out: ${await pendingDeliveries()} still pending)`);
   }
   // What sync clients feel: they send Cache-Control: no-cache on every call, so every GET reads the database.
   // The peer runs the same SELECT through node:sqlite and serialises the rows, nothing else.
-  for (const count of ONLY === 'served' ? [] : [100, 1000]) {
+  for (const count of ONLY === 'served' || ONLY === 'backlog' ? [] : [100, 1000]) {
     const path = `/api/v1/products.json?count=${count}`;
     const order = ['peer', 'peerJson', 'store'] as const;
     const runs: Record<(typeof order)[number], Figures[]> = { peer: [], peerJson: [], store: [] };

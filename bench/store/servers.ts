@@ -85,6 +85,31 @@ bare.get('/api/v1/products.json', (_request, reply) => reply.type('application/j
 bare.post('/api/v1/products.json', (_request, reply) => reply.code(201).type('application/json; charset=utf-8').send(createdBody));
 await bare.listen({ host: '127.0.0.1', port: 0 });
 
+// The write peer, "a bare Fastify + database route": each POST inserts the product into the store's own products
+// table (a copy of the seeded store's file, same pragmas as the store's SQLite) through node:sqlite, one
+// autocommitted INSERT ... RETURNING *, and answers the row as JSON. No auth, limits, validation, events or cache.
+const bareDbFile = join(dataDir, 'bare-db.sqlite');
+{
+  const source = new DatabaseSync(join(dataDir, 'plain.sqlite'));
+  source.exec(`VACUUM INTO '${bareDbFile}'`);
+  source.close();
+}
+const bareDbSqlite = new DatabaseSync(bareDbFile);
+bareDbSqlite.exec('PRAGMA journal_mode = WAL');
+bareDbSqlite.exec('PRAGMA synchronous = NORMAL');
+bareDbSqlite.exec('PRAGMA foreign_keys = ON');
+const bareInsert = bareDbSqlite.prepare(
+  'insert into "products" ("item_name", "item_number", "price", "quantity_on_hand", "is_hidden", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?) returning *',
+);
+const bareDb = Fastify({ https: { key: tls.key, cert: tls.cert } });
+bareDb.post('/api/v1/products.json', (request, reply) => {
+  const body = request.body as { item_name: string; item_number: string; price: number; quantity_on_hand: number; is_hidden: boolean };
+  const now = new Date().toISOString();
+  const row = bareInsert.get(body.item_name, body.item_number, body.price, body.quantity_on_hand, body.is_hidden ? 1 : 0, now, now);
+  return reply.code(201).type('application/json; charset=utf-8').send(JSON.stringify({ product: row }));
+});
+await bareDb.listen({ host: '127.0.0.1', port: 0 });
+
 // The read peer: the SELECT the store runs for GET /products?count=N (every column, id order, one row more to
 // learn whether a next page exists), on the same file, its rows serialised as they come.
 const peerDb = new DatabaseSync(join(dataDir, 'full.sqlite'), { readOnly: true });
@@ -117,10 +142,11 @@ process.send?.({
   plain: origin(plain.apiUrl),
   hooked: origin(hooked.apiUrl),
   bare: `https://127.0.0.1:${(bare.server.address() as AddressInfo).port}`,
+  bareDb: `https://127.0.0.1:${(bareDb.server.address() as AddressInfo).port}`,
   peer: `https://127.0.0.1:${(peer.server.address() as AddressInfo).port}`,
   peerJson: `https://127.0.0.1:${(peerJson.server.address() as AddressInfo).port}`,
   ca: tls.cert,
-  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, peer: fullTokens, peerJson: fullTokens, hooked: hookedTokens },
+  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, bareDb: fullTokens, peer: fullTokens, peerJson: fullTokens, hooked: hookedTokens },
 });
 // The load generator asks for this process's CPU time before and after each run: the servers take turns,
 // so the difference is what the server under load spent, a steadier figure than req/s on a shared machine.
@@ -135,11 +161,24 @@ process.on('message', (message: unknown) => {
       .executeTakeFirstOrThrow()
       .then((row) => process.send?.({ pending: Number(row.n) }));
   }
+  // Every event the writes produced, and what the receiver saw (how many, how many out of order).
+  if (message === 'backlog') {
+    void hookedDatabase.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum(eb.case().when('state', '=', 'pending').then(1).else(0).end()).as('pending')])
+      .executeTakeFirstOrThrow()
+      .then(async (row) => {
+        receiver.send('received');
+        const [seen] = (await once(receiver, 'message')) as [{ received: number; outOfOrder: number }];
+        process.send?.({ produced: Number(row.n), pending: Number(row.pending ?? 0), ...seen });
+      });
+  }
 });
 process.on('disconnect', () => {
   peerDb.close();
+  bareDbSqlite.close();
   receiver.disconnect();
-  void Promise.all([bare.close(), peer.close(), peerJson.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
+  void Promise.all([bare.close(), bareDb.close(), peer.close(), peerJson.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });

@@ -39,11 +39,19 @@ export async function postgresUnavailableReason(): Promise<string | undefined> {
   }
 }
 
-export async function createBatchDatabase(prefix: string): Promise<BatchDatabase> {
+/** A PostgreSQL server reached through its Unix socket: the shared one by default, or a test's own (@app/database/testing's startPrivatePostgres). */
+export interface PostgresServer {
+  adminUrl: string;
+  url(database: string): string;
+}
+
+const sharedServer: PostgresServer = { adminUrl, url: (database) => `postgres://postgres@localhost/${database}?host=${socketDir}` };
+
+export async function createBatchDatabase(prefix: string, server: PostgresServer = sharedServer): Promise<BatchDatabase> {
   const name = `${prefix}_${process.pid}_${Date.now() % 1_000_000}`;
-  const admin = await openDatabase(adminUrl);
+  const admin = await openDatabase(server.adminUrl);
   await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-  const url = `postgres://postgres@localhost/${name}?host=${socketDir}`;
+  const url = server.url(name);
   const database = await openDatabase<ServiceSchema>(url);
   await migrateToLatest(database, PRODUCT, migrations);
   return {

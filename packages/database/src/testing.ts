@@ -127,3 +127,5 @@ async function mysqlAdmin(): Promise<Admin> {
     close: () => connection.end(),
   };
 }
+
+export { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';

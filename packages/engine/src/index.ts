@@ -12,5 +12,6 @@ export { defaultProfile, loadProfile, ProfileError, type Profile } from './profi
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
 export { engineVersion, referenceVersion } from './version.ts';
 export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
+export { askChainQuestions } from './chain/ask-needed.ts';
 export { toGrokJson } from './chain/grok-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';

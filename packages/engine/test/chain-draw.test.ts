@@ -51,3 +51,18 @@ test('the picture escapes DNS data, has a title, a description and a legend, and
   // Every node can be reached and named by assistive technology.
   assert.equal((svg.match(/class="node" tabindex="0" role="img" aria-label="/g) ?? []).length, 4);
 });
+
+test('a zone without nodes says whether its DNSKEY was asked (unsigned) or nothing was', () => {
+  const plain: ChainAnalysis = {
+    domain: 'plain.test.', judgedAt: 1_800_000_000,
+    zones: [
+      { name: '.', status: 'NOERROR', servers: [], dnskeys: [], queries: [], notes: [] },
+      {
+        name: 'plain.test.', parent: '.', status: 'NOERROR', servers: [], dnskeys: [], notes: [], delegation: { status: 'INSECURE', ds: [], errors: [] },
+        queries: [{ name: 'plain.test.', type: 48, kind: 'nodata', servers: ['192.0.2.1'], rrsets: [] }],
+      },
+    ],
+  };
+  const texts = [...drawChainSvg(plain).matchAll(/font-size="11">([^<]*)</g)].map((m) => m[1]);
+  assert.deepEqual(texts.slice(0, 2), ['no DNSSEC records asked in this run', 'unsigned: no DNSKEY records']);
+});

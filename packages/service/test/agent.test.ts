@@ -29,8 +29,9 @@ for (const target of await testDatabaseTargets()) {
       await throwaway?.drop();
     });
 
-    function startAgent(engine: ScriptedEngine, config: Partial<AgentConfig> = {}, leaseSeconds = 60): Agent {
-      const agent = new Agent({ database, config: agentConfig(config), profiles, runTests: engine.runTests, leaseSeconds, log: () => undefined });
+    /** `leaseSeconds` null: the configuration's. */
+    function startAgent(engine: ScriptedEngine, config: Partial<AgentConfig> = {}, leaseSeconds: number | null = 60): Agent {
+      const agent = new Agent({ database, config: agentConfig(config), profiles, runTests: engine.runTests, ...(leaseSeconds !== null && { leaseSeconds }), log: () => undefined });
       agents.push(agent);
       agent.start();
       return agent;
@@ -165,6 +166,19 @@ for (const target of await testDatabaseTargets()) {
       const given = await finished(hopeless);
       assert.deepEqual(given.entries.map((e) => [e.module, e.tag, e.level]), [['BACKEND', 'TEST_DIED', 'CRITICAL']]);
       assert.deepEqual(engine.started, ['orphan-rerun.test']);
+      await agent.stop(1000);
+    });
+
+    test('a claim holds as long as agent_lease_seconds says', async () => {
+      const id = await enqueue('sleep1200-lease.test');
+      const agent = startAgent(scriptedEngine(), { agentLeaseSeconds: 900 }, null);
+      const claimed = await waitFor('the test to be claimed', async () => {
+        const row = await findTest(database.db, id);
+        return row?.lease_until !== null && row?.lease_until !== undefined && row.progress < 100 && row;
+      });
+      const holds = (Date.parse(claimed.lease_until!) - Date.now()) / 1000;
+      assert.ok(holds > 880 && holds <= 900, `the lease runs for the configured 900 s: ${holds} s left`);
+      await finished(id);
       await agent.stop(1000);
     });
 

@@ -29,6 +29,7 @@ describe('configuration', () => {
     assert.equal(config.maxExecutionSeconds, 600);
     assert.equal(config.lockOnQueue, 0);
     assert.equal(config.maximalRetries, 1);
+    assert.equal(config.agentLeaseSeconds, 60);
     assert.equal(config.rootHintsFile, undefined);
     assert.deepEqual([...config.profiles.keys()], ['default']);
   });
@@ -66,6 +67,7 @@ number_of_processes_for_batch_testing = 10
 lock_on_queue = 2
 age_reuse_previous_test = 60
 maximal_number_of_retries = 0
+agent_lease_seconds = 180
 
 [RESOLVER]
 root_hints = hints
@@ -83,6 +85,7 @@ root_hints = hints
     assert.equal(config.lockOnQueue, 2);
     assert.equal(config.ageReusePreviousTestSeconds, 60);
     assert.equal(config.maximalRetries, 0);
+    assert.equal(config.agentLeaseSeconds, 180);
     assert.equal(config.rootHintsFile, join(file, '..', 'hints'));
     const profiles = loadProfiles(config.profiles);
     assert.equal(profiles.get('fast')?.ipv4, true);
@@ -96,7 +99,7 @@ root_hints = hints
   });
 
   test('environment variables override the file', () => {
-    const file = ini('[RPCAPI]\nenable_add_api_user = false\n[RESOLVER]\nroot_hints = hints\n[ZONEMASTER]\nlock_on_queue = 1\n');
+    const file = ini('[RPCAPI]\nenable_add_api_user = false\n[RESOLVER]\nroot_hints = hints\n[ZONEMASTER]\nlock_on_queue = 1\nagent_lease_seconds = 90\n');
     const config = loadConfig({
       file,
       env: {
@@ -106,6 +109,7 @@ root_hints = hints
         DNS_ROOT_HINTS: '/etc/lab/hints',
         DNS_SERVICE_LOCK_ON_QUEUE: '3',
         DNS_SERVICE_LOCALE: 'fr_FR',
+        DNS_SERVICE_AGENT_LEASE_SECONDS: '30',
       },
     });
     assert.equal(config.databaseUrl, 'mysql://root@127.0.0.1:3306/x');
@@ -113,6 +117,7 @@ root_hints = hints
     assert.equal(config.enableAddApiUser, true);
     assert.equal(config.rootHintsFile, '/etc/lab/hints');
     assert.equal(config.lockOnQueue, 3);
+    assert.equal(config.agentLeaseSeconds, 30);
     assert.deepEqual(config.locales, ['fr_FR']);
   });
 
@@ -123,6 +128,8 @@ root_hints = hints
       ['[ZONEMASTER]\nage_reuse_previous_test = soon\n', /age_reuse_previous_test must be a non-negative integer/],
       ['[SERVICE]\nmaximal_number_of_retries = -1\n', /maximal_number_of_retries must be a non-negative integer/],
       ['[LANGUAGE]\nlocale = english\n', /"english", which is not a locale tag/],
+      ['[SERVICE]\nagent_lease_seconds = 2\n', /agent_lease_seconds must be between 6 and 86400 seconds, not 2/],
+      ['[ZONEMASTER]\nagent_lease_seconds = 1m\n', /agent_lease_seconds must be a non-negative integer/],
       ['[PUBLIC PROFILES]\n-bad- = fast.json\n', /not a valid profile name/],
       ['[PRIVATE PROFILES]\ndefault = fast.json\n', /default profile cannot be private/],
     ];

@@ -28,6 +28,8 @@ import { expandedGroups } from './resources/expand.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
 import { inventoryRoutes } from './resources/inventory-routes.ts';
+import { signingRoutes } from './webhooks/signing-routes.ts';
+import { signingKeys } from './webhooks/standard-signature.ts';
 import { targetPolicy } from './webhooks/target-policy.ts';
 import { webhooksPlugin, type WebhookSettings } from './webhooks/webhooks-plugin.ts';
 
@@ -86,7 +88,8 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     ...(options.rateLimit === false ? {} : { failedAuth: failedAuthGate(options.rateLimit.counter, options.rateLimit.now) }),
   });
   const webhookPolicy = targetPolicy(options.webhooks?.allowedNetworks);
-  await app.register(consolePlugin, { ctx: auth, webhooks: { database: options.database, policy: webhookPolicy } });
+  const webhookKeys = signingKeys(authKey);
+  await app.register(consolePlugin, { ctx: auth, webhooks: { database: options.database, policy: webhookPolicy, keys: webhookKeys } });
   // Authentication's onRequest hook (above) sets request.principal, which rate limiting keys on,
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
@@ -102,6 +105,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

@@ -152,6 +152,54 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('GET', `/products/${uncounted.id}`)).json.quantity_on_hand, null);
     });
 
+    test('lines raced against place_order: each added line is in the order or refused 409, never left on the placed cart', async () => {
+      const widget = await product({ price: 2 });
+      for (let round = 0; round < 6; round += 1) {
+        const { cart } = await cartWith([{ product_id: widget.id, quantity: 1 }]);
+        // The generic route and the carting API, racing the order: each either lands before the order is written or is refused.
+        const [placed, ...added] = await Promise.all([
+          placeOrder(cart.id),
+          ...[1, 2, 3].map(() => s.call('POST', '/cart_items', { body: { cart_id: cart.id, product_id: widget.id, quantity: 1 } })),
+          s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: widget.id, quantity: 2 }] } }),
+        ]);
+        for (const reply of added) assert.ok([200, 201, 409].includes(reply.status), reply.text);
+        const lines = (await s.call('GET', `/carts/${cart.id}?expand=items`, { headers: { 'cache-control': 'no-cache' } })).json.items as { quantity: number }[];
+        const inCart = lines.reduce((sum, line) => sum + line.quantity, 0);
+        if (placed.status === 200) {
+          const order = (await s.call('GET', `/orders/${placed.json.order_id}?expand=items`)).json;
+          const ordered = (order.items as { quantity: number }[]).reduce((sum, item) => sum + item.quantity, 0);
+          assert.equal(inCart, ordered, `round ${round}: the placed cart holds exactly what was ordered`);
+        } else assert.match(placed.json.details, /changed while the order was being placed/, placed.text);
+      }
+    });
+
+    test('stock: a product kept per variant takes the order off the variant inventory row of the chosen variants', async () => {
+      const shirt = await product({ item_name: 'Shirt', item_number: 'SH', price: 10, quantity_on_hand: 100, use_variant_inventory: true });
+      const variant = async (extension: string, order: number) => {
+        const reply = await s.call('POST', '/product_variants', { body: { product_id: shirt.id, description: extension, item_number_extension: extension, item_number_sort_order: order } });
+        assert.equal(reply.status, 201, reply.text);
+        return reply.json as { id: number };
+      };
+      const red = await variant('-R', 1);
+      const large = await variant('-L', 2);
+      const row = async (itemNumber: string, inventory: number) => (await s.call('POST', '/variant_inventory', { body: { product_id: shirt.id, item_number: itemNumber, inventory } })).json as { id: number };
+      const redLarge = await row('SH-R-L', 2);
+      const other = await row('SH-R', 9);
+      const cart = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
+      const added = await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: shirt.id, quantity: 2, variant_ids: [large.id, red.id] }] } });
+      assert.equal(added.status, 200, added.text);
+      const placed = await placeOrder(cart.id);
+      assert.equal(placed.status, 200, placed.text);
+      assert.equal((await s.call('GET', `/inventory?variant_inventory_id=${redLarge.id}`)).json.quantity, 0);
+      assert.equal((await s.call('GET', `/variant_inventory/${other.id}`)).json.inventory, 9, 'another combination keeps its stock');
+      assert.equal((await s.call('GET', `/products/${shirt.id}`)).json.quantity_on_hand, 100, "the product's own count is not the variant's");
+      const more = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
+      assert.equal((await s.call('POST', `/carts/${more.id}/items`, { body: { items: [{ product_id: shirt.id, quantity: 1, variant_ids: [red.id, large.id] }] } })).status, 200);
+      const refused = await placeOrder(more.id);
+      assert.equal(refused.status, 409, refused.text);
+      assert.match(refused.json.details, new RegExp(`product ${shirt.id} \\(Shirt\\) variant inventory ${redLarge.id}: not enough in stock`));
+    });
+
     test('money below zero is refused where the platform cannot mean it (price -50 was a 201)', async () => {
       const negative = await s.call('POST', '/products', { body: { item_name: 'Pays you', price: -50 } });
       assert.equal(negative.status, 400, negative.text);

@@ -160,6 +160,12 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(plain.json.total_count, 0);
     });
 
+    test('an OR+ on the first field joins it to the next with OR, as the platform docs write it (weight=OR+gt:3.5&length=gt:12)', async () => {
+      const first = await s.call('GET', '/products?price=OR+eq:99&item_name=Alpha%20widget');
+      assert.deepEqual(first.json.products.map((p: { item_name: string }) => p.item_name).sort(), ['Alpha widget', 'Delta']);
+      assert.equal((await s.call('GET', '/products?price=eq:99&item_name=Alpha%20widget')).json.total_count, 0, 'without it, AND');
+    });
+
     test('unknown parameters are ignored', async () => {
       assert.deepEqual(await names('colour=red&utm_source=x'), named.map((n) => n.item_name).sort());
     });

@@ -8,6 +8,7 @@ import {
 } from '@app/dns';
 import type { Exchange } from '../net/network.ts';
 import { readQueryLog, type LoggedReply } from './query-log.ts';
+import { findZoneCuts } from './zone-cuts.ts';
 import { dsNamesKey, judgeDs, judgeRrsig, keyLength, supportedAlgorithms, supportedDigestTypes, type DsStatus, type Problem, type RrsigStatus } from './statuses.ts';
 
 export type DelegationStatus = 'SECURE' | 'INSECURE' | 'BOGUS' | 'INCOMPLETE' | 'LAME';
@@ -154,65 +155,7 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
   const target = Name.fromString(input.domain.endsWith('.') ? input.domain : `${input.domain}.`).toLowerCase();
   const answered = replies.filter((r): r is LoggedReply & { message: Message } => r.message !== undefined);
 
-  // Zone cuts: the root, then every name on the way down that some reply gave NS records for.
-  const nsOwners = new Set<string>();
-  for (const { message } of answered) for (const rr of [...message.answer, ...message.authority]) if (rr.type === RRType.NS) nsOwners.add(rr.name.key());
-  const chain: Name[] = [];
-  for (let n = target.labelCount; n >= 0; n--) {
-    const name = Name.fromLabels(target.labels.slice(n));
-    if (n === target.labelCount || nsOwners.has(name.key()) || n === 0) chain.push(name);
-  }
-
-  // Which zone a reply speaks for: the deepest zone of the chain that contains its question.
-  const zoneOf = (qname: Name): Name => [...chain].reverse().find((z) => qname.isSubdomainOf(z)) ?? Name.root;
-  const parentOf = (zone: Name): Name | undefined => {
-    const index = chain.findIndex((z) => z.equals(zone));
-    return index > 0 ? chain[index - 1] : undefined;
-  };
-
-  // The servers of each zone: those named in its NS records, and those that referred below it.
-  const nsNames = new Map<string, Set<string>>();
-  const glue = new Map<string, Map<string, Set<string>>>();
-  const servers = new Map<string, Set<string>>();
-  const addTo = <V>(map: Map<string, Set<V>>, key: string, value: V): void => {
-    const set = map.get(key) ?? new Set<V>();
-    set.add(value);
-    map.set(key, set);
-  };
-  for (const zone of chain) {
-    for (const { message } of answered) {
-      const ns = [...records<{ target: Name }>(message, 'answer', zone, RRType.NS), ...records<{ target: Name }>(message, 'authority', zone, RRType.NS)];
-      for (const rr of ns) {
-        const host = rr.rdata.target.toLowerCase().toString().replace(/\.$/, '');
-        addTo(nsNames, zone.key(), host);
-        if (message.answer.length === 0) {
-          for (const extra of message.additional) {
-            if ((extra.type === RRType.A || extra.type === RRType.AAAA) && extra.name.equals(rr.rdata.target)) {
-              const byName = glue.get(zone.key()) ?? new Map<string, Set<string>>();
-              addTo(byName, host, rdataToString(extra.type, extra.rdata as never));
-              glue.set(zone.key(), byName);
-            }
-          }
-        }
-      }
-    }
-  }
-  const authAddresses = new Map<string, Set<string>>();
-  for (const r of answered) {
-    if (!r.message.aa) continue;
-    for (const rr of r.message.answer) {
-      if ((rr.type === RRType.A || rr.type === RRType.AAAA) && rr.name.equals(r.qname)) addTo(authAddresses, rr.name.toLowerCase().toString().replace(/\.$/, ''), rdataToString(rr.type, rr.rdata as never));
-    }
-  }
-  for (const r of answered) {
-    for (const zone of chain) if (nsNames.get(zone.key())?.has(r.serverName)) addTo(servers, zone.key(), r.address);
-    // A referral: the server speaks for the zone above the cut it hands out.
-    const referral = r.message.answer.length === 0 && !r.message.aa && r.message.authority.find((rr) => rr.type === RRType.NS);
-    if (referral) {
-      const parent = parentOf(zoneOf(referral.name));
-      if (parent && zoneOf(referral.name).equals(referral.name)) addTo(servers, parent.key(), r.address);
-    }
-  }
+  const { chain, zoneOf, parentOf, nsNames, glue, authAddresses, servers } = findZoneCuts(target, answered);
   const inZone = (zone: Name, r: LoggedReply): boolean => servers.get(zone.key())?.has(r.address) === true;
 
   // The same RRSIG comes from every server, and the secure-entry check asks again: verify each once.
@@ -366,8 +309,10 @@ export function analyseChain(input: AnalyseChainInput): ChainAnalysis {
         status = proven ? 'INSECURE' : 'BOGUS';
       } else status = 'INSECURE';
 
-      const authoritative = answered.some((r) => inZone(zone, r) && zoneOf(r.qname).equals(zone) && r.message.aa && r.message.rcode !== Rcode.REFUSED && r.message.rcode !== Rcode.SERVFAIL)
-        || answered.some((r) => inZone(zone, r) && !r.message.aa && r.message.answer.length === 0 && r.message.authority.some((rr) => rr.type === RRType.NS && !rr.name.equals(zone) && rr.name.isSubdomainOf(zone)));
+      // As DNSViz: lame when none of the zone's servers answered its own questions (DS is the parent's)
+      // with NOERROR or NXDOMAIN, or none with the AA bit; a referral is no authoritative answer.
+      const ownAnswers = answered.filter((r) => inZone(zone, r) && zoneOf(r.qname).equals(zone) && r.qtype !== RRType.DS);
+      const authoritative = ownAnswers.some((r) => r.message.rcode === Rcode.NOERROR || r.message.rcode === Rcode.NXDOMAIN) && ownAnswers.some((r) => r.message.aa);
       if (status === 'INSECURE' && !authoritative) status = 'LAME';
       const dsNxdomain = dsReplies.filter((r) => r.message.rcode === Rcode.NXDOMAIN);
       if (dsNxdomain.length > 0) {

@@ -205,7 +205,11 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     out.push(`<rect x="${box.x}" y="${box.top}" width="${box.w}" height="${h}" rx="8" fill="${depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
     const heading = `${fit(human(box.zone.name), 34)}${status ? ` — ${status}` : ''}`;
     out.push(`<text x="${box.x + 8}" y="${box.top + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(heading)}</text>`);
-    if (!nodes.some((n) => n.zone === box.zone.name)) out.push(`<text x="${box.x + 8}" y="${box.top + TITLE_H + 10}" fill="#555555" font-size="11">no DNSSEC records asked in this run</text>`);
+    if (!nodes.some((n) => n.zone === box.zone.name)) {
+      // A zone whose DNSKEY was asked and none came is unsigned; otherwise nothing was asked to tell.
+      const unsigned = box.zone.queries.some((q) => q.type === RRType.DNSKEY && q.kind !== 'error');
+      out.push(`<text x="${box.x + 8}" y="${box.top + TITLE_H + 10}" fill="#555555" font-size="11">${unsigned ? 'unsigned: no DNSKEY records' : 'no DNSSEC records asked in this run'}</text>`);
+    }
     out.push('</g>');
   });
 

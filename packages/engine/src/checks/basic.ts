@@ -5,6 +5,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
 import { displayName, rcodeName, recordsFor } from '../net/response.ts';
+import { describeAnswer } from '../net/root-impersonation.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Basic-TP';
 
@@ -32,7 +33,7 @@ export const basic01: TestCase = {
   tags: [
     'B01_CHILD_FOUND', 'B01_CHILD_IS_ALIAS', 'B01_INCONSISTENT_ALIAS', 'B01_INCONSISTENT_DELEGATION', 'B01_NO_CHILD', 'B01_PARENT_DISREGARDED',
     'B01_PARENT_FOUND', 'B01_PARENT_NOT_FOUND', 'B01_PARENT_UNDETERMINED', 'B01_ROOT_HAS_NO_PARENT', 'B01_SERVER_ZONE_ERROR',
-    'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED', 'ROOT_SERVERS_UNREACHABLE',
+    'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED', 'ROOT_SERVERS_UNREACHABLE', 'ROOT_SERVERS_INTERCEPTED',
   ],
   async run(context) {
     const { zone } = context;
@@ -81,6 +82,11 @@ export const basic01: TestCase = {
     // Not the zone's fault (our own finding): the network cannot reach the root at all.
     const roots = zone.unreachableRoot();
     if (roots.length > 0) messages.push({ tag: 'ROOT_SERVERS_UNREACHABLE', args: { ns_list: roots.map(String).join(';') } });
+    // Nor is it when something on the network answers in the root servers' place (a captive portal, a company resolver).
+    const intercepted = await zone.interceptedRoot();
+    if (intercepted.length > 0) {
+      messages.push({ tag: 'ROOT_SERVERS_INTERCEPTED', args: { ns_list: intercepted.map((i) => i.server.toString()).join(';'), answer: describeAnswer(intercepted[0].answer) } });
+    }
     return messages;
   },
 };

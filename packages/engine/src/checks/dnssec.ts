@@ -897,13 +897,17 @@ export const dnssec11: TestCase = {
       if (without.length > 0) messages.push({ tag: 'DS11_INCONSISTENT_DS', args: {} }, ...listed('DS11_PARENT_WITHOUT_DS', without), ...listed('DS11_PARENT_WITH_DS', withDs));
     }
     const [undetermined, unsigned, signed] = [[], [], []] as string[][];
-    for (const server of await childServers(context, ['SOA', 'DNSKEY'], messages)) {
-      const soa = await server.query(zone.name, RRType.SOA);
-      if (!good(soa) || recordsFor(soa, RRType.SOA, zone.name, ['answer']).length === 0) continue;
-      const keys = await server.query(zone.name, RRType.DNSKEY);
-      if (!good(keys)) undetermined.push(server.address);
-      else (dnskeysIn(keys, zone.name).length > 0 ? signed : unsigned).push(server.address);
-    }
+    // Each server's two questions in turn, the servers side by side (the verdicts kept in server order).
+    const servers = await childServers(context, ['SOA', 'DNSKEY'], messages);
+    const verdicts = await Promise.all(
+      servers.map(async (server) => {
+        const soa = await server.query(zone.name, RRType.SOA);
+        if (!good(soa) || recordsFor(soa, RRType.SOA, zone.name, ['answer']).length === 0) return undefined;
+        const keys = await server.query(zone.name, RRType.DNSKEY);
+        return !good(keys) ? undetermined : dnskeysIn(keys, zone.name).length > 0 ? signed : unsigned;
+      }),
+    );
+    servers.forEach((server, i) => verdicts[i]?.push(server.address));
     if (undetermined.length > 0 && unsigned.length === 0 && signed.length === 0) messages.push({ tag: 'DS11_UNDETERMINED_SIGNED_ZONE', args: {} });
     else if (unsigned.length > 0 && signed.length === 0) messages.push({ tag: 'DS11_DS_BUT_UNSIGNED_ZONE', args: {} });
     else if (unsigned.length > 0) messages.push({ tag: 'DS11_INCONSISTENT_SIGNED_ZONE', args: {} }, ...listed('DS11_NS_WITH_UNSIGNED_ZONE', unsigned), ...listed('DS11_NS_WITH_SIGNED_ZONE', signed));
@@ -922,18 +926,27 @@ export const dnssec13: TestCase = {
     const messages: Message[] = [];
     const types = ['DNSKEY', 'SOA', 'NS'] as const;
     const missing = Object.fromEntries(types.map((t) => [t, new Grouped()])) as Record<(typeof types)[number], Grouped>;
-    for (const server of await childServers(context, types, messages)) {
-      let algorithms: number[] = [];
-      for (const type of types) {
-        const rrtype = RRType[type];
-        const response = await server.query(zone.name, rrtype, { dnssec: true });
-        if (!good(response) || recordsOfType(response, rrtype, ['answer']).length === 0) continue;
-        const sigs = rrsigsIn(response);
-        if (sigs.length === 0) continue;
-        if (type === 'DNSKEY') algorithms = [...new Set(dnskeysIn(response).map((key) => key.rdata.algorithm))];
-        for (const algo of algorithms) if (!sigs.some((sig) => sig.rdata.algorithm === algo)) missing[type].add(algo, server.address);
-      }
-    }
+    // Each server's questions in turn, the servers side by side (what is missing kept in server order).
+    const servers = await childServers(context, types, messages);
+    const perServer = await Promise.all(
+      servers.map(async (server) => {
+        const unsigned: [(typeof types)[number], number][] = [];
+        let algorithms: number[] = [];
+        for (const type of types) {
+          const rrtype = RRType[type];
+          const response = await server.query(zone.name, rrtype, { dnssec: true });
+          if (!good(response) || recordsOfType(response, rrtype, ['answer']).length === 0) continue;
+          const sigs = rrsigsIn(response);
+          if (sigs.length === 0) continue;
+          if (type === 'DNSKEY') algorithms = [...new Set(dnskeysIn(response).map((key) => key.rdata.algorithm))];
+          for (const algo of algorithms) if (!sigs.some((sig) => sig.rdata.algorithm === algo)) unsigned.push([type, algo]);
+        }
+        return unsigned;
+      }),
+    );
+    servers.forEach((server, i) => {
+      for (const [type, algo] of perServer[i]) missing[type].add(algo, server.address);
+    });
     for (const type of types) messages.push(...missing[type].messages(`DS13_ALGO_NOT_SIGNED_${type}`, (algo) => ({ algo_num: Number(algo), algo_mnemo: mnemonic(Number(algo)) })));
     return messages;
   },

@@ -209,10 +209,13 @@ async function mailServersOf({ zone }: TestContext, domainText: string): Promise
 async function mailServerMessages({ zone }: TestContext, { name, shown, exactOwner }: MailServer): Promise<{ valid: boolean; messages: Message[] }> {
   const messages: Message[] = [];
   let valid = false;
-  for (const [type, loopback] of [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const) {
-    // An alias shows only when its target's record came in the same answer; otherwise the target is
-    // looked up again, and its records are not the mail server's own.
-    const { message } = await lookupThroughAlias(zone, name, type);
+  const families = [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const;
+  // Both looked up at once (neither asks SOA, so neither can make a server silent for the other), judged in turn.
+  // An alias shows only when its target's record came in the same answer; otherwise the target is
+  // looked up again, and its records are not the mail server's own.
+  const lookups = await Promise.all(families.map(([type]) => lookupThroughAlias(zone, name, type)));
+  for (const [i, [type, loopback]] of families.entries()) {
+    const { message } = lookups[i];
     if (!message) continue;
     if (recordsOfType(message, RRType.CNAME, ['answer']).length > 0) {
       messages.push({ tag: 'RNAME_MAIL_ILLEGAL_CNAME', args: { domain: shown } });

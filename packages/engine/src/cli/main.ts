@@ -142,6 +142,13 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   } finally {
     progress?.finish();
   }
+  // The chain's own questions (the parents' keys and DS, say) join the log first, so a saved run holds them.
+  if ((options.saveFile || options.chainJsonFile || options.chainSvgFile) && !stop.signal.aborted) {
+    const { askChainQuestions } = await import('../chain/ask-needed.ts');
+    await askChainQuestions({
+      domain, exchanges, ...profile.net, resolver: profile.resolver.defaults, signal: stop.signal, onExchange: (exchange) => exchanges.push(exchange),
+    });
+  }
   if (options.saveFile) {
     await saveRun(options.saveFile, {
       engine: engineVersion,

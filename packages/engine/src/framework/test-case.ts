@@ -9,7 +9,7 @@ export interface TestContext {
   zone: Zone;
   profile: Profile;
   signal: AbortSignal;
-  /** Basic's findings, then those of the test cases it waits for (`after`, `afterEarlierModules`, `inOrder`): what this one may read. */
+  /** Basic's findings, then those of the test cases it names in `after`: what this one may read. */
   earlier: readonly Finding[];
 }
 
@@ -25,10 +25,11 @@ export interface TestCase {
   /** Test cases of the same run whose findings this one reads; it starts once they have finished. */
   after?: readonly string[];
   /**
-   * Starts once every test case of the modules the reference runs before this one has finished. The
-   * reference runs modules one after another, and a server that went silent for one of them is not
-   * asked again (on that transport) by any later one; a test case whose new questions would otherwise
-   * reach such a server sets this, so it sees the same silence.
+   * Its queries do not overtake those of the modules the reference runs before this one. The reference
+   * runs modules one after another, and a server that went silent for one of them is not asked again
+   * (on that transport) by any later one; a test case whose new questions would otherwise reach such a
+   * server sets this, so it sees the same silence. It starts at once all the same: a query waits only
+   * while the server could still be found silent (net/server-order.ts).
    */
   afterEarlierModules?: boolean;
   run(context: TestContext): Promise<Message[]>;
@@ -43,9 +44,9 @@ export interface TestModule {
   /** Upper case, as in profiles and findings: 'BASIC'. */
   name: string;
   /**
-   * Each test case starts once the module's earlier ones have finished, as the reference runs them:
-   * a server that went silent in one (Nameserver05's AAAA query, say) is not asked again on that
-   * transport by a later one, and each may read its predecessors' findings.
+   * Each test case's queries do not overtake those of the module's earlier ones, as the reference runs
+   * them one after another: a server that went silent in one (Nameserver04's plain SOA query, say) is not
+   * asked again on that transport by a later one. As with `afterEarlierModules`, they all start at once.
    */
   inOrder?: boolean;
   testCases: readonly TestCase[];

@@ -2,7 +2,9 @@
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
 // a plain SOA query that gets no answer marks it).
 import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult } from '@app/dns';
+import { currentTestCase } from '../framework/test-case-scope.ts';
 import type { ResolverDefaults } from '../profile/profile.ts';
+import type { ServerOrder } from './server-order.ts';
 import { displayName } from './response.ts';
 
 /**
@@ -10,12 +12,16 @@ import { displayName } from './response.ts';
  * declared here so that the two files do not import each other.
  */
 export interface ServerNetwork {
-  readonly options: { readonly resolver: ResolverDefaults };
+  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name };
   readonly answers: Map<string, Promise<Message | undefined>>;
   readonly silent: Set<string>;
   readonly answering: Set<string>;
-  readonly probes: Map<string, Promise<void>>;
+  readonly probes: Map<string, PromiseWithResolvers<void>>;
   readonly sources: WeakMap<Message, string>;
+  readonly order: ServerOrder;
+  /** A lane's own SOA query in flight (see ServerOrder), by the key of its question. */
+  readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
+  markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
   send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
   transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
@@ -80,16 +86,93 @@ export class Nameserver {
     const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
     const defaults = this.#network.options.resolver;
     const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
-    // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
-    const key = [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+    const key = this.#key(name, qtype, flags);
     const cached = this.#network.answers.get(key);
     if (cached) {
       this.statistics.cacheHits++;
       return cached;
     }
+    // Waits before it joins the answers, so an earlier test case asking the same meanwhile sends it itself.
+    if (this.#network.familyEnabled(this.family)) {
+      const turn = this.#network.order.wait(this.#lane(flags), currentTestCase(), () => this.#decidingQuery(flags.tcp ?? false));
+      if (turn) return turn.then(() => this.query(name, qtype, given));
+    }
+    const deciding = this.#network.deciding.get(key);
+    if (deciding) return this.#join(deciding, key, this.#lane(flags), name, qtype, given);
     const pending = this.#send(name, qtype, flags);
     this.#network.answers.set(key, pending);
     return pending;
+  }
+
+  // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
+  #key(name: Name, qtype: number, flags: QueryFlags): string {
+    return [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+  }
+
+  #lane(flags: QueryFlags): string {
+    return `${this.address}:${flags.tcp ? 'tcp' : 'udp'}`;
+  }
+
+  /**
+   * The same question asked while the lane's own SOA query is in flight, free to go: it takes that
+   * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
+   */
+  #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags): Promise<Message | undefined> {
+    const joined = deciding.then(({ sent, message }) => {
+      if (!sent) {
+        if (this.#network.answers.get(key) === joined) this.#network.answers.delete(key);
+        return this.query(name, qtype, given);
+      }
+      if (!message) {
+        this.#network.silent.add(lane);
+        this.#network.order.decide(lane);
+      }
+      return message;
+    });
+    this.#network.answers.set(key, joined);
+    return joined;
+  }
+
+  /**
+   * The lane's own plain SOA query for the zone (see ServerOrder): an answer decides the lane and is kept
+   * as the answer to that question; silence decides nothing, and marks nothing (the reference's order
+   * will), unless the same question was asked meanwhile (see #join).
+   */
+  #decidingQuery(tcp: boolean): void {
+    const flags: QueryFlags = { tcp, dnssec: false };
+    const name = this.#network.options.probeName ?? Name.root;
+    const lane = this.#lane(flags);
+    const settle = (outcome: { message?: Message }): void => {
+      if (outcome.message) this.#network.markAnswering(lane);
+    };
+    const key = this.#key(name, RRType.SOA, flags);
+    // The same question already asked for real decides the lane when it ends.
+    if (this.#network.answers.has(key)) return;
+    const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
+    const outcome = sent.then(
+      (outcome): { sent: boolean; message?: Message } => {
+        this.#network.deciding.delete(key);
+        if (outcome === 'skipped') return { sent: false };
+        this.statistics.queries++;
+        this.statistics.totalMs += outcome.ms;
+        if (!outcome.message) {
+          this.statistics.timeouts++;
+          return { sent: true };
+        }
+        this.statistics.responses++;
+        if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
+        if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
+        // Only now: a query waiting for the lane, the same question perhaps, finds the answer kept.
+        this.#network.order.decide(lane);
+        return { sent: true, message: outcome.message };
+      },
+      // Aborted with the run, which says so itself.
+      () => {
+        this.#network.deciding.delete(key);
+        return { sent: false };
+      },
+    );
+    this.#network.deciding.set(key, outcome);
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */
@@ -141,20 +224,26 @@ export class Nameserver {
     // Until the address has answered on this transport, its questions go out one at a time: a server
     // that never answers is waited for once, not once per question in flight.
     const lane = `${this.address}:${transport}`;
-    for (let probe = this.#network.probes.get(lane); probe && !silent(); probe = this.#network.probes.get(lane)) await probe;
+    const answered = (): boolean => this.#network.answering.has(lane);
+    for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
     if (silent()) return undefined;
-    const probing = this.#network.answering.has(lane) ? undefined : Promise.withResolvers<void>();
-    if (probing) this.#network.probes.set(lane, probing.promise);
+    const probing = answered() ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing);
     try {
       // Read inside the query's slot, before the next queued query's turn comes.
       const settle = (outcome: { message?: Message }): void => {
+        const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
         if (outcome.message) {
-          this.#network.answering.add(lane);
+          this.#network.markAnswering(lane);
+          if (plainSoa) this.#network.order.decide(lane);
           return;
         }
         // As in the reference (engine 9.0): only an SOA query without EDNS that got nothing marks the
         // transport silent, for every later query; other queries may go unanswered for their own reasons.
-        if (qtype === RRType.SOA && !flags.edns && !flags.dnssec) this.#network.silent.add(`${this.address}:${transport}`);
+        if (plainSoa) {
+          this.#network.silent.add(lane);
+          this.#network.order.decide(lane);
+        }
       };
       const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
       if (outcome === 'skipped') return undefined;
@@ -169,7 +258,7 @@ export class Nameserver {
       return outcome.message;
     } finally {
       if (probing) {
-        this.#network.probes.delete(lane);
+        if (this.#network.probes.get(lane) === probing) this.#network.probes.delete(lane);
         probing.resolve();
       }
     }

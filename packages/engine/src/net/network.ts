@@ -5,6 +5,7 @@ import { query, transferZone, type Message, type Name, type Question, type Trans
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from '../framework/test-case-scope.ts';
 import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
+import { ServerOrder } from './server-order.ts';
 
 export interface NetworkOptions {
   ipv4: boolean;
@@ -18,6 +19,10 @@ export interface NetworkOptions {
   port?: number;
   onExchange?: (exchange: Exchange) => void;
   onSend?: (sending: Sending) => void;
+  /** When the test cases the reference runs before the given one have finished (see ServerOrder); none: no order. */
+  earlierDone?: (testcase: string) => Promise<unknown> | undefined;
+  /** The name a lane's own plain SOA query asks for (the zone under test). */
+  probeName?: Name;
 }
 
 /** A query as it goes out. */
@@ -61,18 +66,29 @@ export class Network implements ServerNetwork {
   // caches per address): the same question to one address goes out once per run.
   /** Answers by address and question (see Nameserver.query for the key). */
   readonly answers = new Map<string, Promise<Message | undefined>>();
+  /** Every answer asked of `address` so far (answers' keys begin with the address). */
+  answersOf(address: string): Promise<Message | undefined>[] {
+    const prefix = `${address}|`;
+    return [...this.answers].flatMap(([key, answer]) => (key.startsWith(prefix) ? [answer] : []));
+  }
+
   /** 'address:transport' for each transport found silent. */
   readonly silent = new Set<string>();
   /** 'address:transport' for each transport that has answered at least once. */
   readonly answering = new Set<string>();
-  /** The one question in flight to an 'address:transport' that has not answered yet. */
-  readonly probes = new Map<string, Promise<void>>();
+  /** The one question in flight to an 'address:transport' that has not answered yet; resolved early when another answer comes. */
+  readonly probes = new Map<string, PromiseWithResolvers<void>>();
   // The address each response came from. Like the reference's resolver library we drop UDP replies
   // from elsewhere, so today it is always the server's; Nameserver04 still reads it rather than assume so.
   readonly sources = new WeakMap<Message, string>();
+  /** Which queries wait for test cases the reference runs earlier. */
+  readonly order: ServerOrder;
+  /** A lane's own SOA query in flight, by the key of its question: the same question asked meanwhile joins it. */
+  readonly deciding = new Map<string, Promise<{ sent: boolean; message?: Message }>>();
 
   constructor(options: NetworkOptions) {
     this.options = options;
+    this.order = new ServerOrder({ earlierDone: options.earlierDone ?? (() => undefined) });
     this.#all = pLimit(options.maxInFlight ?? 64);
   }
 
@@ -88,6 +104,12 @@ export class Network implements ServerNetwork {
 
   servers(): Nameserver[] {
     return [...this.#servers.values()];
+  }
+
+  /** The lane ('address:transport') answered: questions waiting for its first answer may go. */
+  markAnswering(lane: string): void {
+    this.answering.add(lane);
+    this.probes.get(lane)?.resolve();
   }
 
   familyEnabled(family: 4 | 6): boolean {
@@ -123,7 +145,7 @@ export class Network implements ServerNetwork {
   #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
     let limit = this.#perServer.get(server.address);
     if (!limit) {
-      limit = pLimit(this.options.maxPerServer ?? 4);
+      limit = pLimit(this.options.maxPerServer ?? 8);
       this.#perServer.set(server.address, limit);
     }
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));

@@ -147,7 +147,7 @@ export function loadProfile(json: unknown, base: Profile = defaultProfile()): Pr
 }
 
 // Tags of our own, which the reference's profile cannot know: their level when a profile does not set one.
-const ownLevels: Readonly<Record<string, Record<string, Level>>> = { BASIC: { ROOT_SERVERS_UNREACHABLE: 'CRITICAL' } };
+const ownLevels: Readonly<Record<string, Record<string, Level>>> = { BASIC: { ROOT_SERVERS_UNREACHABLE: 'CRITICAL', ROOT_SERVERS_INTERCEPTED: 'CRITICAL' } };
 
 export function levelOf(profile: Profile, module: string, tag: string): Level {
   return profile.test_levels[module]?.[tag] ?? ownLevels[module]?.[tag] ?? 'DEBUG';

@@ -5,6 +5,7 @@ import type { DsInput } from '../input.ts';
 import type { Nameserver, QueryFlags } from '../net/nameserver-client.ts';
 import type { Network } from '../net/network.ts';
 import { byPresentation, displayName, nsNames, recordsFor, responseKind } from '../net/response.ts';
+import { hintTlds, impossibleFromRoot } from '../net/root-impersonation.ts';
 import { walkToZone } from './parent-walk.ts';
 import type { Resolution, Resolver } from '../resolver/resolver.ts';
 
@@ -74,6 +75,26 @@ export class Zone {
     const roots = this.#resolver.rootServers;
     const asked = roots.some((server) => server.statistics.queries > 0);
     return asked && roots.every((server) => server.statistics.responses === 0) ? roots : [];
+  }
+
+  /**
+   * The root servers that gave an answer the real root never gives (net/root-impersonation.ts), each
+   * with the first such answer: something on the network answers in their place.
+   */
+  async interceptedRoot(): Promise<{ server: Nameserver; answer: Message }[]> {
+    const roots = this.#resolver.rootServers;
+    const tlds = hintTlds(roots.map((server) => server.name));
+    const found: { server: Nameserver; answer: Message }[] = [];
+    for (const server of roots) {
+      for (const pending of this.#network.answersOf(server.address)) {
+        const answer = await pending;
+        if (answer !== undefined && impossibleFromRoot(answer, tlds)) {
+          found.push({ server, answer });
+          break;
+        }
+      }
+    }
+    return found;
   }
 
   /** The root servers the run starts from (the hints). */

@@ -64,7 +64,7 @@ const behaviourSchema = z
     stripRrsigs: rrtypeNames,
     stripRecords: rrtypeNames,
     empty: rrtypeNames,
-    rcode: z.enum(['NOERROR', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
+    rcode: z.enum(['NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED', 'NOTIMP', 'FORMERR']).optional(),
     aa: z.boolean().default(true),
     upwardReferral: z.boolean().default(false),
     edns: z.enum(ednsBehaviours).default('supported'),

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { analyseChain, runTests as engineRunTests, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
@@ -18,6 +18,7 @@ import { Backoff } from './backoff.ts';
 import { engineInput } from './engine-input.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { RunEvidence } from './run-evidence.ts';
+import { runTestsWithChain } from './run-with-chain.ts';
 import { storeQueryLog, writeActivity } from '../db/test-evidence.ts';
 
 export type RunTests = (input: TestInput, options: RunOptions) => Promise<Finding[]>;
@@ -25,7 +26,11 @@ export type RunTests = (input: TestInput, options: RunOptions) => Promise<Findin
 export type AgentConfig = Pick<
   ServiceConfig,
   'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile' | 'maximalRetries'
->;
+> &
+  Partial<Pick<ServiceConfig, 'agentLeaseSeconds'>>;
+
+/** The heartbeat's period at most: /readyz counts an agent alive when seen in the last 60 s (AGENT_ALIVE_SECONDS). */
+const MAX_RENEWAL_MS = 20_000;
 
 export interface AgentOptions {
   database: Database<ServiceSchema>;
@@ -33,7 +38,7 @@ export interface AgentOptions {
   profiles: ReadonlyMap<string, LoadedProfile>;
   /** The engine's run; a test may pass another. */
   runTests?: RunTests;
-  /** Seconds a claim holds without renewal; renewed three times within it. */
+  /** Seconds a claim holds without renewal (config.agentLeaseSeconds, 60 by default); renewed three times within it. */
   leaseSeconds?: number;
   log?: (line: string) => void;
   /** Told of tests started and finished and of DNS queries (the service's /metrics). */
@@ -75,10 +80,11 @@ export class Agent {
     this.name = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
     this.#database = options.database;
     this.#config = options.config;
-    this.#runTests = options.runTests ?? engineRunTests;
+    // The run, then the few questions its chain of trust still needs (stored with the test for get_test_chain).
+    this.#runTests = options.runTests ?? runTestsWithChain;
     this.#profiles = options.profiles;
     this.#rootHints = rootHintsOf(options.config);
-    this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? 60 };
+    this.#claimant = { agent: this.name, leaseSeconds: options.leaseSeconds ?? options.config.agentLeaseSeconds ?? 60 };
     // The reference's two process counts together bound the tests running at once.
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
@@ -92,7 +98,7 @@ export class Agent {
 
   start(): void {
     if (this.#loop !== undefined) return;
-    this.#heartbeat = setInterval(() => void this.#renew(), (this.#claimant.leaseSeconds * 1000) / 3);
+    this.#heartbeat = setInterval(() => void this.#renew(), Math.min(MAX_RENEWAL_MS, (this.#claimant.leaseSeconds * 1000) / 3));
     void this.#beat();
     this.#loop = this.#claimLoop();
   }
@@ -128,7 +134,8 @@ export class Agent {
   async #claimLoop(): Promise<void> {
     const backoff = new Backoff();
     const pollMs = Math.max(50, this.#config.pollingIntervalSeconds * 1000);
-    const orphanCheckMs = (this.#claimant.leaseSeconds * 1000) / 2;
+    // Other agents' leases may be shorter than ours: look for expired ones at least every 30 s.
+    const orphanCheckMs = Math.min(30_000, (this.#claimant.leaseSeconds * 1000) / 2);
     let nextOrphanCheck = 0;
     while (!this.#stopping) {
       if (this.#running.size >= this.#capacity) {

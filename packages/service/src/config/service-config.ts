@@ -29,6 +29,8 @@ export interface ServiceConfig {
   ageReusePreviousTestSeconds: number;
   /** Runs again after a run cut short (its agent died or lost the database) before the test is finished as died. */
   maximalRetries: number;
+  /** Seconds an agent's claim on a running test holds without renewal: how long a dead agent's tests wait before another agent takes them up. */
+  agentLeaseSeconds: number;
   /** Root hints file for the resolver; the IANA root servers when unset. */
   rootHintsFile?: string;
   bodyLimitBytes: number;
@@ -123,6 +125,7 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     ageReusePreviousTestSeconds: int('age_reuse_previous_test', service('age_reuse_previous_test'), 600),
     // The reference's default is 0; 1 here, so restarting an agent (a deploy) does not kill the tests it was running.
     maximalRetries: int('maximal_number_of_retries', service('maximal_number_of_retries'), 1),
+    agentLeaseSeconds: leaseSeconds(int('agent_lease_seconds', env.DNS_SERVICE_AGENT_LEASE_SECONDS ?? service('agent_lease_seconds'), 60)),
     ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
     maxBatchSize: positive('RPCAPI.max_batch_size', int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000)),
@@ -156,6 +159,15 @@ function watchSettings(
     ...settings,
     smtp: { host, port: int('SMTP.port', get('SMTP', 'port'), secure ? 465 : 587), secure, from, ...(user === undefined || user === '' ? {} : { user, password: password ?? '' }) },
   };
+}
+
+/**
+ * Below a few seconds a lease would expire between two renewals of a busy agent (renewed every
+ * third of it, at most every 20 s); a day is long past any test's execution time.
+ */
+function leaseSeconds(value: number): number {
+  if (value < 6 || value > 86_400) throw new ConfigError(`agent_lease_seconds must be between 6 and 86400 seconds, not ${value}`);
+  return value;
 }
 
 function positive(what: string, value: number): number {

@@ -2,6 +2,7 @@
 // chains, a few hundred per transaction, so a service and its agents keep running meanwhile (each
 // transaction holds its row locks for milliseconds). `keepLast` spares each domain's newest tests.
 import { sql, type Kysely } from 'kysely';
+import { raiseBatchRevisions } from './batches.ts';
 import type { ServiceSchema } from './tables.ts';
 
 export interface PurgeOptions {
@@ -54,10 +55,13 @@ export async function purgeTests(db: Kysely<ServiceSchema>, options: PurgeOption
     const part = ids.slice(from, from + chunk);
     // Children first: SQLite enforces no cascade unless told to.
     await db.transaction().execute(async (trx) => {
+      const batches = await trx.selectFrom('dh_test').select('batch_id').distinct().where('id', 'in', part).where('batch_id', 'is not', null).execute();
       await trx.deleteFrom('dh_result_entry').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_queries').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_chain').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test').where('id', 'in', part).where('progress', '=', 100).execute();
+      // After the tests, in the order finishTest locks them: test rows, then the batch's.
+      await raiseBatchRevisions(trx, batches.flatMap((b) => (b.batch_id === null ? [] : [b.batch_id])));
     });
     transactions++;
     options.onProgress?.(Math.min(from + chunk, ids.length));

@@ -57,6 +57,8 @@ export interface BatchTable {
   id: Generated<number>;
   username: string;
   created_at: string;
+  /** Raised with each change to the batch's finished tests (one finishing, or purged): get_batch_job_result's answer for a revision stands. */
+  revision: Generated<number>;
 }
 
 export interface UserTable {

@@ -1,8 +1,10 @@
 // add_api_user (administrative), add_batch_job (authenticated), get_batch_job_result.
-import { batchStatus, batchTests, createBatch } from '../db/batches.ts';
+import { BatchStatusCache } from '../db/batch-status-cache.ts';
+import { batchTests, createBatch } from '../db/batches.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { addUser, verifyUser } from '../db/users.ts';
 import { MethodError } from '../rpc/errors.ts';
+import { JsonText } from '../rpc/json-text.ts';
 import { method, type CallContext } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
 import { arrayOf, boolean, object, optional, required } from '../validation/param-rules.ts';
@@ -24,6 +26,7 @@ function onlyFromLoopback(call: CallContext): void {
 
 export function batchMethods(context: ServiceContext) {
   const { db, dialect } = context.database;
+  const batchStatuses = new BatchStatusCache(db, dialect);
   const userParams = object({ username: required(username), api_key: required(apiKey) });
   const createUser = async ({ username: name, api_key }: { username: string; api_key: string }) => {
     if (!(await addUser(db, name, api_key))) throw new MethodError('User already exists', { username: name });
@@ -59,9 +62,9 @@ export function batchMethods(context: ServiceContext) {
     add_batch_job: method(batchParams, { run: createBatchJob }),
     get_batch_job_result: method(object({ batch_id: required(batchId) }), {
       run: async ({ batch_id }) => {
-        const status = await batchStatus(db, dialect, batch_id);
+        const status = await batchStatuses.json(batch_id);
         if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
-        return status;
+        return new JsonText(status);
       },
     }),
     // The reference's newer names (Backend 11).

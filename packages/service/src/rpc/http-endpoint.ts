@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { registerHostGuard, type HostRules } from './allowed-hosts.ts';
 import { errorResponse, type Dispatcher, type Response } from './envelope.ts';
 import { invalidRequest, parseError } from './errors.ts';
+import { serializeResponse } from './json-text.ts';
 
 export interface HttpEndpointOptions {
   dispatcher: Dispatcher;
@@ -36,7 +37,7 @@ export function buildHttpEndpoint(options: HttpEndpointOptions): FastifyInstance
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, { kind: 'not-json' } satisfies Parsed));
 
   const send = (reply: FastifyReply, response: Response) =>
-    reply.code(200).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response));
+    reply.code(200).header('content-type', 'application/json; charset=utf-8').send(serializeResponse(response));
 
   registerHostGuard(app, options.hosts);
 

@@ -34,6 +34,8 @@ const vendor: Record<string, string> = {
   preact: 'vendor/preact.mjs',
   'preact/hooks': 'vendor/hooks.mjs',
 };
+/** Client modules a first page does not need: the report imports them when it loads its chain, so the shell does not preload them. */
+const onDemand: ReadonlySet<string> = new Set(['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts']);
 const types: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -102,7 +104,7 @@ function buildBundle(): Bundle {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${base}styles.css">
 <script type="importmap">${importMap}</script>
-${modules.map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
+${modules.filter((name) => !onDemand.has(name)).map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
 <script type="module" src="${base}main.ts"></script>
 </head>
 <body>

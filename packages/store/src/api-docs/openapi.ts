@@ -17,6 +17,15 @@ function pascal(name: string): string {
   return name.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
 }
 
+/**
+ * The schema name of a resource's list page: `<Type>List`, unless that is another resource's record type
+ * (`ProductList`, the record of /product_lists), where the page of products is `ProductPage` instead.
+ */
+function listName(resource: ResourceDeclaration): string {
+  const name = `${pascal(resource.singular)}List`;
+  return resources.some((other) => pascal(other.singular) === name) ? `${pascal(resource.singular)}Page` : name;
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
@@ -61,7 +70,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   const scope = { 'x-scope-read': `read_${resource.scope}`, 'x-scope-write': resource.scope };
   const base = `/${resource.path}`;
   const record = { description: 'The record', ...json(ref(type)) };
-  const page = { description: 'A page of records', ...json(ref(`${type}List`)) };
+  const page = { description: 'A page of records', ...json(ref(listName(resource))) };
   const collection: Record<string, unknown> = { ...scope };
   const item: Record<string, unknown> = { ...scope, parameters: [idParameter('id', resource.singular)] };
   const paths: Record<string, unknown> = {};
@@ -102,7 +111,7 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     const child = resourceNamed(nested.resource);
     paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `List the ${name} of ${named(resource.singular)}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(`${pascal(child.singular)}List`)) }, ...errors(400, 401, 403, 404, 429) } },
+      get: { tags, security, summary: `List the ${name} of ${named(resource.singular)}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(listName(child))) }, ...errors(400, 401, 403, 404, 429) } },
     };
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
@@ -168,7 +177,7 @@ export function openApiDocument(): Record<string, unknown> {
     schemas[type] = recordSchema(resource);
     schemas[`${type}Create`] = createSchema(resource);
     schemas[`${type}Update`] = updateSchema(resource);
-    schemas[`${type}List`] = listSchema(resource);
+    schemas[listName(resource)] = listSchema(resource);
   }
   return {
     openapi: '3.1.0',

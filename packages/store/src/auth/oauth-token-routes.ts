@@ -10,6 +10,8 @@ import { accessTokenSignature, refreshSignature, signatureMatches } from './plat
 import { redirectSpellings } from './redirect-spellings.ts';
 import { formatScopes, parseScopes, ScopeError } from './scopes.ts';
 import { refreshTokens, type IssuedTokens } from './tokens.ts';
+import { isBusyDatabase } from '../db/busy-database.ts';
+import { isUnavailableDatabase } from '../db/unavailable-database.ts';
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
@@ -113,6 +115,10 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(400).send({ error: 'invalid_request', error_description: 'The request body could not be read; send a form or JSON.' });
+    if (isUnavailableDatabase(error) || isBusyDatabase(error)) {
+      request.log.warn({ err: error }, 'oauth token request met the database unavailable');
+      return reply.code(503).header('retry-after', '2').send({ error: 'temporarily_unavailable', error_description: 'The store cannot reach its database right now; retry in a moment.' });
+    }
     request.log.error({ err: error }, 'oauth token request failed');
     return reply.code(500).send({ error: 'server_error', error_description: 'The store failed to handle this request; it has been logged.' });
   });

@@ -13,7 +13,7 @@ import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { recordId } from '../resources/routes.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { isPlaced } from './cart-rules.ts';
+import { isPlaced, lockOpenCart } from './cart-rules.ts';
 import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
@@ -103,7 +103,10 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   async function changeLines(cart: Row, change: (trx: Kysely<StoreSchema>) => Promise<void>): Promise<Row> {
     const cartId = Number(cart.id);
     const before = await itemsOf(cartId);
-    await db.transaction().execute(change);
+    await db.transaction().execute(async (trx) => {
+      await lockOpenCart(trx, options.database.dialect, cartId);
+      await change(trx);
+    });
     try {
       return await saved(cart);
     } catch (error) {

@@ -4,7 +4,8 @@
 // `orders` scope every storefront has could set a line's price to 0.01 or reopen a placed cart.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 
@@ -17,6 +18,18 @@ const GUARDED: Record<string, readonly string[]> = {
 
 export function closedCart(cart: Row): ApiError {
   return new ApiError(409, `cart ${String(cart.id)} became order ${textOf(cart.associated_order_id)}; open a new cart`);
+}
+
+/**
+ * The cart, read with its row locked in the caller's transaction (PostgreSQL, MariaDB; SQLite has one writer), and
+ * refused when it became an order: what changes its lines or places it runs one at a time per cart.
+ */
+export async function lockOpenCart(trx: Kysely<StoreSchema>, dialect: StoreDatabase['dialect'], cartId: number): Promise<Row> {
+  const select = trx.selectFrom('carts').selectAll().where('id', '=', cartId);
+  const cart = await (dialect === 'sqlite' ? select : select.forUpdate()).executeTakeFirst();
+  if (cart === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
+  if (isPlaced(cart)) throw closedCart(cart);
+  return cart;
 }
 
 export const isPlaced = (cart: Row | undefined): cart is Row => cart !== undefined && cart.associated_order_id !== null && cart.associated_order_id !== undefined;

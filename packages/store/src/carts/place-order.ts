@@ -12,6 +12,7 @@ import { resourceNamed } from '../model/registry.ts';
 import type { ReplyAsker } from '../webhooks/reply-events.ts';
 import { announceQueued, resourceWriteEvents, type WriteEvents } from '../webhooks/resource-events.ts';
 import { cartFigures, type CartFigures } from './cart-pricing.ts';
+import { lockOpenCart } from './cart-rules.ts';
 import { askCheckoutMessages } from './cart-questions.ts';
 import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { checkCard, type CardInput } from './payment-card.ts';
@@ -208,37 +209,93 @@ async function useCoupon(trx: Db, code: string): Promise<void> {
 
 const yes = (value: unknown) => value === true || Number(value) === 1;
 
+/** Where a line's stock is kept: its product's `quantity_on_hand`, or one variant inventory row's `inventory`. */
+type StockKey = `product:${number}` | `variant:${number}`;
+
 /**
- * Takes the lines' quantities off their products' `quantity_on_hand`, in the order's transaction, each product once
- * and in id order (so racing orders lock rows in one order). A product keeps no stock when it is `is_non_inventory`
- * or its quantity on hand is unset; one whose status is back-ordered (`product_statuses.is_back_ordered`) may go
- * below 0; any other is 409, naming the product, when the order wants more than there is.
+ * The variant inventory row of a line's chosen variants, for a product that keeps stock per variant
+ * (`use_variant_inventory`): the row of that product whose item number is the product's followed by the chosen
+ * variants' `item_number_extension`s, in their `item_number_sort_order` (the full item number an order item keeps).
+ */
+async function variantRowOf(trx: Db, productId: number, line: Row): Promise<number | undefined> {
+  let chosen: unknown;
+  try {
+    chosen = JSON.parse(textOf(line.variants ?? '[]'));
+  } catch {
+    return undefined;
+  }
+  const ids = Array.isArray(chosen) ? chosen.map((variant: { id?: unknown }) => Number(variant.id)).filter((id) => Number.isInteger(id) && id > 0) : [];
+  if (ids.length === 0) return undefined;
+  const product = await trx.selectFrom('products').select(['item_number', 'use_variant_inventory']).where('id', '=', productId).executeTakeFirst();
+  if (product === undefined || !yes(product.use_variant_inventory)) return undefined;
+  const variants = await trx.selectFrom('product_variants').select(['id', 'item_number_extension', 'item_number_sort_order']).where('id', 'in', ids).execute();
+  variants.sort((a, b) => Number(a.item_number_sort_order ?? 0) - Number(b.item_number_sort_order ?? 0) || Number(a.id) - Number(b.id));
+  const full = `${textOf(product.item_number ?? '')}${variants.map((v) => textOf(v.item_number_extension ?? '')).join('')}`;
+  const row = await trx.selectFrom('variant_inventory').select('id').where('product_id', '=', productId).where('item_number', '=', full).orderBy('id').limit(1).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
+/**
+ * Takes the lines' quantities off where their stock is kept, in the order's transaction, each place once and in a
+ * fixed order (so racing orders lock rows in one order): a variant inventory row for the chosen variants of a product
+ * that keeps stock per variant (variantRowOf), else the product's `quantity_on_hand`. A product keeps no stock when it
+ * is `is_non_inventory`, and a place none when its quantity is unset; one whose status is back-ordered
+ * (`product_statuses.is_back_ordered`, the variant row's status before the product's) may go below 0; any other is
+ * 409, naming the product, when the order wants more than there is.
  */
 async function takeStock(trx: Db, lines: readonly Row[]): Promise<void> {
-  const wanted = new Map<number, number>();
+  const wanted = new Map<StockKey, { productId: number; quantity: number }>();
   for (const line of lines) {
     const productId = Number(line.product_id);
-    if (Number.isInteger(productId) && productId > 0) wanted.set(productId, (wanted.get(productId) ?? 0) + Number(line.quantity ?? 0));
+    if (!Number.isInteger(productId) || productId <= 0) continue;
+    const variantRow = await variantRowOf(trx, productId, line);
+    const key: StockKey = variantRow === undefined ? `product:${productId}` : `variant:${variantRow}`;
+    wanted.set(key, { productId, quantity: (wanted.get(key)?.quantity ?? 0) + Number(line.quantity ?? 0) });
   }
-  for (const [productId, quantity] of [...wanted].sort(([a], [b]) => a - b)) {
+  const order = (key: string) => [key.startsWith('product:') ? 0 : 1, Number(key.split(':')[1])] as const;
+  const keys = [...wanted.keys()].sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1]);
+  for (const key of keys) {
+    const { productId, quantity } = wanted.get(key) as { productId: number; quantity: number };
     const product = await trx
       .selectFrom('products')
       .leftJoin('product_statuses', 'product_statuses.id', 'products.product_status_id')
       .select(['products.item_name', 'products.quantity_on_hand', 'products.is_non_inventory', 'product_statuses.is_back_ordered'])
       .where('products.id', '=', productId)
       .executeTakeFirst();
-    if (product === undefined || product.quantity_on_hand === null || yes(product.is_non_inventory)) continue;
+    if (product === undefined || yes(product.is_non_inventory)) continue;
+    let table: 'products' | 'variant_inventory' = 'products';
+    let column: 'quantity_on_hand' | 'inventory' = 'quantity_on_hand';
+    let rowId = productId;
+    let onHand: unknown = product.quantity_on_hand;
+    let backOrdered = yes(product.is_back_ordered);
+    if (key.startsWith('variant:')) {
+      rowId = Number(key.slice('variant:'.length));
+      const row = await trx
+        .selectFrom('variant_inventory')
+        .leftJoin('product_statuses', 'product_statuses.id', 'variant_inventory.product_status_id')
+        .select(['variant_inventory.inventory', 'variant_inventory.item_number', 'product_statuses.is_back_ordered'])
+        .where('variant_inventory.id', '=', rowId)
+        .executeTakeFirst();
+      if (row === undefined) continue;
+      [table, column, onHand] = ['variant_inventory', 'inventory', row.inventory];
+      if (row.is_back_ordered !== null && row.is_back_ordered !== undefined) backOrdered = yes(row.is_back_ordered);
+    }
+    if (onHand === null || onHand === undefined) continue;
     let update = trx
-      .updateTable('products')
-      .set((eb) => ({ quantity_on_hand: eb('quantity_on_hand', '-', quantity) }))
-      .where('id', '=', productId);
-    if (!yes(product.is_back_ordered)) update = update.where('quantity_on_hand', '>=', quantity);
+      .updateTable(table)
+      .set((eb) => ({ [column]: eb(column, '-', quantity) }))
+      .where('id', '=', rowId);
+    if (!backOrdered) update = update.where(column, '>=', quantity);
     const taken = await update.executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) {
-      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)}): not enough in stock for ${quantity}; ${textOf(product.quantity_on_hand)} on hand when the order was checked`);
+      const what = table === 'products' ? '' : ` variant inventory ${rowId}`;
+      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)})${what}: not enough in stock for ${quantity}; ${textOf(onHand)} on hand when the order was checked`);
     }
   }
 }
+
+/** What of a cart's lines the order is made from; a change to any of it between pricing and writing is a conflict. */
+const linesKey = (lines: readonly Row[]) => JSON.stringify(lines.map((line) => [line.id, line.product_id, line.quantity, line.price, line.variants, line.personalizations, line.updated_at]));
 
 export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
   const options = context;
@@ -261,6 +318,11 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
     const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
     // First, before any insert's foreign-key check share-locks a product row: two orders that both held such a lock
     // and then wanted to update the row would deadlock on MariaDB.
+    // The cart's row lock first: a line added or changed meanwhile either committed before (and is seen here) or
+    // waits and then finds the cart placed. Lines that changed since they were priced make the caller place it again.
+    await lockOpenCart(trx, dialect, Number(cart.id));
+    const current = await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
+    if (linesKey(current) !== linesKey(items)) throw new ApiError(409, `cart ${String(cart.id)}: its lines changed while the order was being placed; place it again`);
     await takeStock(trx, lines);
     if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') await useCoupon(trx, cart.coupon_code);
 

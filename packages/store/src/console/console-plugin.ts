@@ -15,6 +15,8 @@ import type { RouteFlags } from '../model/route-config.ts';
 import { planRoutes } from './plan-routes.ts';
 import { signInRoutes } from './sign-in-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
+import { isBusyDatabase } from '../db/busy-database.ts';
+import { isUnavailableDatabase } from '../db/unavailable-database.ts';
 
 const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -54,6 +56,11 @@ export async function consolePlugin(app: FastifyInstance, options: ConsoleOption
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isUnavailableDatabase(error) || isBusyDatabase(error)) {
+      request.log.warn({ err: error }, 'console request met the database unavailable');
+      void reply.header('retry-after', '2');
+      return sendPage(reply, 503, messagePage('Try again in a moment', 'The store cannot reach its database right now. Reload this page in a moment.'));
+    }
     const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) request.log.error({ err: error }, 'console request failed');
     return sendPage(reply, status, messagePage(status === 500 ? 'Something went wrong' : 'Bad request', status === 500 ? 'The console failed to handle this request; it has been logged.' : 'The console could not read this request.'));

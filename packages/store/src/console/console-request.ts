@@ -7,6 +7,7 @@ import type { StoreDatabase } from '../db/schema.ts';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
+import type { SigningKeys } from '../webhooks/standard-signature.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,6 +18,8 @@ declare module 'fastify' {
 export interface WebhookConsoleOptions {
   database: StoreDatabase;
   policy: TargetPolicy;
+  /** The subscriptions' Standard Webhooks signing secrets, shown and rotated on a subscription's page. */
+  keys: SigningKeys;
 }
 
 export interface ConsoleOptions {

@@ -4,7 +4,9 @@ import type { FastifyInstance } from 'fastify';
 import { listApps, type App } from '../auth/apps.ts';
 import type { Row } from '../db/schema.ts';
 import { recordsOf } from '../records/records.ts';
-import { recentDeliveries, deliveryCounts, sendAgain, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
+import { attemptsOf, recentDeliveries, deliveryCounts, sendAgain, sendTestEvent, type AttemptEntry, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
+import { rotateSigningSecret, signingAnswer, type SigningSecretAnswer } from '../webhooks/signing-routes.ts';
+import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../webhooks/standard-signature.ts';
 import { cacheLengths, eventNames, eventTypes, failureTypes } from '../model/event-types.ts';
 import { subscriptionProblems } from '../webhooks/subscription-check.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
@@ -75,13 +77,22 @@ ${rows.length === 0
 ${form}`;
 }
 
-function deliveryRow(csrf: string, subscriptionId: number, d: DeliveryEntry): Markup {
+/** Every attempt of a delivery: when, where to, the HTTP status, how long it took, and the answer's first bytes. */
+function attemptList(attempts: readonly AttemptEntry[]): Markup | string {
+  if (attempts.length === 0) return '';
+  return html`<details><summary>${attempts.length} attempt${attempts.length === 1 ? '' : 's'}</summary><ol class="attempts">${attempts.map(
+    (a) =>
+      html`<li>${when(a.attemptedAt)} to the ${a.sentTo === 'fallback_url' ? 'fallback URL' : 'URL'}: ${a.status === null ? html`<span class="muted">no HTTP status</span>` : html`HTTP ${a.status}`}, ${a.latencyMs} ms${a.error === null ? '' : html`, ${a.error}`}${a.replyHead === null || a.replyHead === '' ? '' : html`<br><span class="muted">answer</span> <code>${a.replyHead}</code>`}</li>`,
+  )}</ol></details>`;
+}
+
+function deliveryRow(csrf: string, subscriptionId: number, d: DeliveryEntry, attempts: readonly AttemptEntry[]): Markup {
   const outcome =
     d.state === 'delivered'
       ? html`${when(d.deliveredAt)}${d.deliveredTo === 'fallback_url' ? html` <span class="muted">(to the fallback URL)</span>` : ''}`
       : html`${d.lastError === null ? html`<span class="muted">not tried yet</span>` : d.lastError}${d.state === 'pending' ? html`<br><span class="muted">next try ${when(d.nextAttemptAt)}</span>` : ''}`;
   return html`<tr><td data-label="Delivery">${d.id}${d.resentFrom === null ? '' : html`<br><span class="muted">again of ${d.resentFrom}</span>`}</td><td data-label="Event">${d.eventType}</td><td data-label="Written">${when(d.createdAt)}</td>
-<td data-label="Status"><span class="badge ${badgeClass[d.state]}">${stateText[d.state]}</span></td><td data-label="Attempts">${d.attempts}</td><td data-label="HTTP">${d.lastStatus ?? ''}</td><td data-label="Outcome">${outcome}</td>
+<td data-label="Status"><span class="badge ${badgeClass[d.state]}">${stateText[d.state]}</span></td><td data-label="Attempts">${d.attempts}${attemptList(attempts)}</td><td data-label="HTTP">${d.lastStatus ?? ''}</td><td data-label="Outcome">${outcome}</td>
 <td><form method="post" action="/admin/webhooks/${subscriptionId}/deliveries/${d.id}/resend"><input type="hidden" name="_csrf" value="${csrf}"><button class="secondary" type="submit" aria-label="Send delivery ${d.id} again">Send again</button></form></td></tr>`;
 }
 
@@ -92,10 +103,29 @@ function suspension(csrf: string, row: Row): Markup | string {
 <form method="post" action="/admin/webhooks/${Number(row.id)}/resume"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit">Resume</button></form></div>`;
 }
 
-function logPage(csrf: string, row: Row, deliveries: DeliveryEntry[], resent: string | undefined): Markup {
+/** The Standard Webhooks signing secret, and a rotation that keeps the old one signing for a while. */
+function signingCard(csrf: string, id: number, signing: SigningSecretAnswer): Markup {
+  return html`<h2>Signing secret</h2><div class="card">
+<p class="hint">Besides X-AC-Signature (the app's App Secret), every delivery carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with this secret.</p>
+<dl class="facts"><dt>Secret</dt><dd><code>${signing.secret}</code></dd>
+<dt>Previous secret</dt><dd>${signing.previous_secret_expires_at === null ? html`<span class="muted">none signs</span>` : html`signs too until ${when(signing.previous_secret_expires_at)}`}</dd></dl>
+<form method="post" action="/admin/webhooks/${id}/rotate"><input type="hidden" name="_csrf" value="${csrf}">
+<div class="field"><label for="overlap">Keep the current secret signing for</label>
+<select id="overlap" name="overlap">${OVERLAPS.map(([seconds, label]) => html`<option value="${String(seconds)}" ${seconds === DEFAULT_OVERLAP_SECONDS ? 'selected' : ''}>${label}</option>`)}</select></div>
+<div class="actions"><button type="submit" class="secondary">Rotate the secret</button></div></form></div>`;
+}
+
+const OVERLAPS: readonly (readonly [number, string])[] = [
+  [0, 'no overlap (the old secret stops at once)'],
+  [3600, 'an hour'],
+  [DEFAULT_OVERLAP_SECONDS, 'a day'],
+  [MAX_OVERLAP_SECONDS, 'a week'],
+];
+
+function logPage(csrf: string, row: Row, deliveries: DeliveryEntry[], attempts: Map<number, AttemptEntry[]>, signing: SigningSecretAnswer, notice: string | undefined): Markup {
   const id = Number(row.id);
   return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: String(row.event_type) })}<h1>${String(row.event_type)} → <code>${String(row.url)}</code></h1>
-${resent === undefined ? '' : html`<div class="notice" role="status">Queued again as delivery ${resent}.</div>`}
+${notice === undefined ? '' : html`<div class="notice" role="status">${notice}</div>`}
 ${suspension(csrf, row)}
 <div class="card"><dl class="facts">
   <dt>On failure</dt><dd>${text(row.failure_type, 'Ignore')}</dd>
@@ -103,12 +133,14 @@ ${suspension(csrf, row)}
   <dt>Keep replies</dt><dd>${text(row.cache_length, 'NoCache')}</dd>
   <dt>Signed by App ID</dt><dd><code>${text(row.app_client_id)}</code></dd>
 </dl></div>
+${signingCard(csrf, id, signing)}
 <h2>Delivery log</h2>
+<form method="post" action="/admin/webhooks/${id}/test"><input type="hidden" name="_csrf" value="${csrf}"><button type="submit" class="secondary">Send a test event</button></form>
 ${deliveries.length === 0
   ? html`<div class="card"><p>Nothing sent yet.</p></div>`
   : html`<table class="stack"><caption class="skip">Deliveries, newest first</caption>
 <thead><tr><th scope="col">Delivery</th><th scope="col">Event</th><th scope="col">Written</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">HTTP</th><th scope="col">Delivered, or last error</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
-<tbody>${deliveries.map((d) => deliveryRow(csrf, id, d))}</tbody></table>`}
+<tbody>${deliveries.map((d) => deliveryRow(csrf, id, d, attempts.get(d.id) ?? []))}</tbody></table>`}
 <p><a href="/admin/webhooks">All subscriptions</a></p>`;
 }
 
@@ -157,14 +189,20 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     return reply.redirect('/admin/webhooks', 303);
   });
 
-  app.get<{ Params: { id: string }; Querystring: { resent?: string } }>('/admin/webhooks/:id', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { resent?: string; tested?: string; rotated?: string } }>('/admin/webhooks/:id', async (request, reply) => {
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;
     const row = await findSubscription(idOf(request.params.id));
     if (row === undefined) return sendNotFound(reply);
     const csrf = sessionCsrf(ctx, request);
-    const resent = request.query.resent !== undefined && /^\d+$/.test(request.query.resent) ? request.query.resent : undefined;
-    const body = logPage(csrf, row, await recentDeliveries(database, Number(row.id)), resent);
+    const queued = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value) ? value : undefined);
+    const resent = queued(request.query.resent);
+    const tested = queued(request.query.tested);
+    const notice =
+      resent !== undefined ? `Queued again as delivery ${resent}.` : tested !== undefined ? `Test event queued as delivery ${tested}.` : request.query.rotated === '1' ? 'A new secret signs from now on.' : undefined;
+    const deliveries = await recentDeliveries(database, Number(row.id));
+    const attempts = await attemptsOf(database, deliveries.map((d) => d.id));
+    const body = logPage(csrf, row, deliveries, attempts, signingAnswer(options.keys, row), notice);
     return sendPage(reply, 200, page({ title: `Webhook ${String(row.event_type)}`, signedIn: signedIn(session.admin.email, csrf), body }));
   });
 
@@ -175,6 +213,25 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     const made = id === 0 ? undefined : await sendAgain(database, id, idOf(request.params.deliveryId));
     if (made === undefined) return sendNotFound(reply);
     return reply.redirect(`/admin/webhooks/${id}?resent=${made}`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/webhooks/:id/test', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const row = await findSubscription(idOf(request.params.id));
+    if (row === undefined) return sendNotFound(reply);
+    return reply.redirect(`/admin/webhooks/${Number(row.id)}?tested=${await sendTestEvent(database, row)}`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/webhooks/:id/rotate', async (request, reply) => {
+    const session = requireAdmin(request, reply);
+    if (session === undefined) return reply;
+    const row = await findSubscription(idOf(request.params.id));
+    if (row === undefined) return sendNotFound(reply);
+    const overlap = Number(formField(request, 'overlap'));
+    const seconds = Number.isInteger(overlap) && overlap >= 0 && overlap <= MAX_OVERLAP_SECONDS ? overlap : DEFAULT_OVERLAP_SECONDS;
+    await rotateSigningSecret(database, row, seconds);
+    return reply.redirect(`/admin/webhooks/${Number(row.id)}?rotated=1`, 303);
   });
 
   app.post<{ Params: { id: string } }>('/admin/webhooks/:id/resume', async (request, reply) => {

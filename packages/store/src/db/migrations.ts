@@ -7,6 +7,7 @@ import { idempotencyMigrations } from './migrations/0200_idempotency.ts';
 import { webhookMigrations } from './migrations/0300_webhooks.ts';
 import { platformResources } from './migrations/0400_platform_resources.ts';
 import { freshStoreDefaults } from './migrations/0401_fresh_store_defaults.ts';
+import { listIndexes } from './migrations/0410_list_indexes.ts';
 
 /** The core's schema steps. */
 export const coreMigrations: Record<string, ProductMigration> = {
@@ -16,6 +17,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   // Numbered after the other steps: a database that ran those takes these next.
   '0400_platform_resources': platformResources,
   '0401_fresh_store_defaults': freshStoreDefaults,
+  '0410_list_indexes': listIndexes,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */

@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isBusyDatabase } from '../db/busy-database.ts';
+import { isUnavailableDatabase } from '../db/unavailable-database.ts';
 import { ApiError, errorBody } from '../model/api-error.ts';
 import { HSTS } from './https-only.ts';
 
@@ -54,6 +55,10 @@ export const errorFormat = fp(
       if (isBusyDatabase(error)) {
         request.log.warn({ err: error }, 'database busy');
         return reply.code(503).header('retry-after', '1').send(errorBody(503, 'The store is busy; retry in a moment'));
+      }
+      if (isUnavailableDatabase(error)) {
+        request.log.warn({ err: error }, 'database unavailable');
+        return reply.code(503).header('retry-after', '2').send(errorBody(503, 'The store cannot reach its database right now; retry in a moment'));
       }
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send(errorBody(500, 'The server failed to handle this request; it has been logged'));

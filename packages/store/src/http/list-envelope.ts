@@ -1,6 +1,6 @@
 // The reference list envelope: total_count, next_page / previous_page as absolute URLs (absent when there is
 // no such page) and the array under the resource's name.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ListEnvelope {
   total_count: number;
@@ -32,6 +32,32 @@ export function listEnvelope(request: FastifyRequest, name: string, rows: unknow
   if (position.page > 1) envelope.previous_page = pageUrl(request, position.page - 1, undefined);
   envelope[name] = rows;
   return envelope;
+}
+
+/**
+ * Our extension: the next page also as `Link: <url>; rel="next"` (RFC 8288), the URL next_page holds, whose `after`
+ * is an opaque keyset position (the sort fields' values and the id of the page's last row) wherever the sort allows.
+ */
+export function nextLink(nextPage: string | undefined): string | undefined {
+  return nextPage === undefined ? undefined : `<${nextPage}>; rel="next"`;
+}
+
+/** The next_page of an envelope written as text: its keys come first, in listEnvelope's order. */
+export function nextPageOfText(text: string): string | undefined {
+  return /^\{"total_count":\d+,"next_page":"([^"\\]+)"/.exec(text)?.[1];
+}
+
+/**
+ * A list route's onSend hook: the Link header from the envelope sent, whether the route wrote it or the response
+ * cache answered it (a cached body is sent as it was stored, without the headers it first had).
+ */
+export function linkNextPage(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+  if (reply.statusCode === 200 && !reply.hasHeader('link')) {
+    const head = typeof payload === 'string' ? payload.slice(0, 4096) : Buffer.isBuffer(payload) ? payload.subarray(0, 4096).toString('utf8') : undefined;
+    const link = head === undefined ? undefined : nextLink(nextPageOfText(head));
+    if (link !== undefined) void reply.header('link', link);
+  }
+  done(null, payload);
 }
 
 /**

@@ -76,6 +76,18 @@ export interface ResourceDeclaration {
   readonly maxAgeSeconds: number;
   readonly fields: Readonly<Record<string, FieldDeclaration>>;
   readonly nested: Readonly<Record<string, NestedDeclaration>>;
+  readonly closedWith?: ClosedWith;
+}
+
+/**
+ * A record that belongs to a parent which closes for good (a cart line to a cart that became an order): its writes
+ * check, inside their own transaction and holding the parent's row lock, that the parent's `closedBy` is still unset.
+ */
+export interface ClosedWith {
+  /** The field referring to the parent (declared with `-> resource`). */
+  readonly field: string;
+  /** The parent's column that, once set, closes it. */
+  readonly closedBy: string;
 }
 
 /**
@@ -93,6 +105,7 @@ export interface ResourceSource {
   /** Each field as its short text, or as a FieldDeclaration when it needs more (an enum, a description). */
   readonly fields: Readonly<Record<string, string | FieldDeclaration>>;
   readonly nested?: Readonly<Record<string, NestedDeclaration>>;
+  readonly closedWith?: ClosedWith;
 }
 
 const defaultMaxAge: Record<ScopeGroup, number> = { catalog: 60, orders: 30, people: 60, content: 300, marketing: 120, webhooks: 0, settings: 300 };
@@ -152,6 +165,7 @@ export function defineResource(source: ResourceSource): ResourceDeclaration {
     maxAgeSeconds: source.maxAgeSeconds ?? defaultMaxAge[source.scope],
     nested: source.nested ?? {},
     fields: { id, ...fields, created_at, updated_at },
+    ...(source.closedWith === undefined ? {} : { closedWith: source.closedWith }),
   };
 }
 

@@ -120,6 +120,10 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
       if (filters.length > MAX_FILTERS) throw new ApiError(400, `filters: at most ${MAX_FILTERS} filter parameters in one list query`);
     }
   }
+  // The platform's docs put the OR on the first field (`weight=OR+gt:3.5&length=gt:12`, weight over 3.5 or length over
+  // 12): nothing comes before it, so it joins that field to the next one with OR.
+  const [first, second] = filters;
+  if (first?.joinWithOr === true && second !== undefined && !second.joinWithOr) filters[1] = { ...second, joinWithOr: true };
   const named = optionalList(query, 'fields', (name) => {
     if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
   });

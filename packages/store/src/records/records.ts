@@ -2,17 +2,17 @@
 import { sql, type CompiledQuery, type RawBuilder, type Expression, type QueryResult, type SqlBool } from 'kysely';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
+import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
-import { nestedOf, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
+import type { NestedDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { dialectSqlOf } from './dialects/of.ts';
+import { expandRows } from './expansion.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';
-
 
 /** Narrows a list to the children of one parent record (`/products/5/categories`). */
 export interface ParentScope {
@@ -70,36 +70,6 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     return eb(eb.ref('id'), 'in', db.selectFrom(nested.table).select(nested.childKey).where(nested.parentKey, '=', parentId));
   }
 
-  async function expand(rows: Row[], names: readonly string[]): Promise<void> {
-    const ids = rows.map((row) => row.id as number);
-    for (const name of names) {
-      const nested = nestedOf(resource, name);
-      if (nested === undefined) continue;
-      const shape = rowShaper(resourceNamed(nested.resource));
-      const children =
-        ids.length === 0
-          ? []
-          : nested.kind === 'children'
-            ? (await db.selectFrom(resourceNamed(nested.resource).table).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
-                parent: child[nested.foreignKey],
-                child,
-              }))
-            : (
-                await db
-                  .selectFrom(resourceNamed(nested.resource).table)
-                  .innerJoin(nested.table, `${nested.table}.${nested.childKey}`, `${resourceNamed(nested.resource).table}.id`)
-                  .selectAll(resourceNamed(nested.resource).table)
-                  .select(`${nested.table}.${nested.parentKey} as __parent`)
-                  .where(`${nested.table}.${nested.parentKey}`, 'in', ids)
-                  .orderBy(`${resourceNamed(nested.resource).table}.id`)
-                  .execute()
-              ).map(({ __parent, ...child }) => ({ parent: __parent, child }));
-      const byParent = new Map<number, Row[]>(ids.map((id) => [id, []]));
-      for (const { parent, child } of children) byParent.get(Number(parent))?.push(shape(child));
-      for (const row of rows) row[name] = byParent.get(row.id as number) ?? [];
-    }
-  }
-
   // `select id` (or every column) of one row by id, compiled once per table.
   const idLookups = new Map<string, CompiledQuery>();
   function idLookup(of: string, allColumns = false): CompiledQuery {
@@ -122,6 +92,33 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
       const found = (yield withParameters(idLookup(target.table), [value])).rows[0];
       if (found === undefined) throw new ApiError(409, `${name}: there is no ${target.singular} with id ${value as number}`);
     }
+  }
+
+  // A parent that closes for good (a cart once it is an order). Its row is locked first (before the reference checks,
+  // in the order place_order locks: cart, then products), so a close racing this write either waits for it or is
+  // seen by it. SQLite has one writer at a time: there the plain read is enough.
+  const closing = (() => {
+    const closedWith = resource.closedWith;
+    const target = closedWith === undefined ? undefined : resource.fields[closedWith.field]?.references;
+    if (closedWith === undefined || target === undefined) return undefined;
+    const parent = resourceNamed(target);
+    const lookup = dialect.lockForWrite(db.selectFrom(parent.table).select(['id', closedWith.closedBy]).where('id', '=', 0)).compile();
+    return { field: closedWith.field, column: closedWith.closedBy, singular: parent.singular, lookup };
+  })();
+  function* checkOpen(parentIds: readonly unknown[]): WriteSteps<void> {
+    if (closing === undefined) return;
+    for (const id of new Set(parentIds)) {
+      if (id === undefined || id === null) continue;
+      const closedBy = (yield withParameters(closing.lookup, [id])).rows[0]?.[closing.column];
+      if (closedBy !== null && closedBy !== undefined) {
+        throw new ApiError(409, `${closing.singular} ${textOf(id)} is closed (its ${closing.column} is ${textOf(closedBy)}): it takes no more ${resource.name}`);
+      }
+    }
+  }
+  function* checkOpenAround(id: number, values: Row): WriteSteps<void> {
+    if (closing === undefined) return;
+    const current = (yield byId(id)).rows[0];
+    yield* checkOpen([current?.[closing.field], values[closing.field]]);
   }
 
   /** Runs one statement, turning the database's constraint errors into clear 409s. */
@@ -176,6 +173,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
   // Declared once here, not per call: V8 makes every new generator function at some cost (about 2 µs).
   function* createSteps(values: Row, asText: boolean): WriteSteps<Row | string> {
+    if (closing !== undefined) yield* checkOpen([values[closing.field]]);
     const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     const now = isoNow();
@@ -221,6 +219,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* updateSteps(id: number, values: Row): WriteSteps<Row | undefined> {
+    if (closing !== undefined) yield* checkOpenAround(id, values);
     const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
     if (changesTree(values)) yield* checkNoLoop(id, values);
@@ -237,6 +236,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   }
 
   function* removeSteps(id: number): WriteSteps<boolean> {
+    if (closing !== undefined) yield* checkOpenAround(id, {});
     const result = yield* guarded(db.deleteFrom(table).where('id', '=', id).compile());
     return Number(result.numAffectedRows ?? 0) > 0;
   }
@@ -268,7 +268,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
   /** Drops the sort and id columns a `fields=` list did not ask for, and inlines the expanded collections. */
   async function finish(rows: Row[], query: ListQuery, keyFields: readonly string[]): Promise<void> {
-    await expand(rows, query.expand);
+    await expandRows(db, resource, rows, query.expand);
     if (query.fields !== undefined) {
       for (const field of keyFields) if (!query.fields.includes(field)) for (const row of rows) delete row[field];
     }
@@ -320,7 +320,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
     async get(id, expandNames = []) {
       const row = shaped((await db.executeQuery<Row>(byId(id))).rows[0]);
-      if (row !== undefined && expandNames.length > 0) await expand([row], expandNames);
+      if (row !== undefined && expandNames.length > 0) await expandRows(db, resource, [row], expandNames);
       return row;
     },
 

@@ -2,7 +2,7 @@
 // nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../model/api-error.ts';
-import { listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
+import { linkNextPage, listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
@@ -147,7 +147,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
 
     if (can.has('list')) {
       collectionMethods.push('GET');
-      app.get(collection, { config: { ...read, lists: resource.name } }, async (request, reply) => {
+      app.get(collection, { config: { ...read, lists: resource.name }, onSend: linkNextPage }, async (request, reply) => {
         const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
         return sendPage(request, reply, resource.name, await records.list(query), query);
       });
@@ -202,7 +202,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       const childRecords = recordsOf(options.database, child);
       const path = `${item}/${name}`;
       paths.push([path, ['GET']]);
-      app.get(path, { config: { ...read, scope: child.scope, lists: child.name } }, async (request, reply) => {
+      app.get(path, { config: { ...read, scope: child.scope, lists: child.name }, onSend: linkNextPage }, async (request, reply) => {
         const parentId = recordId(request, resource);
         if (!(await recordExists(options.database.db, resource, parentId))) throw notFound(resource, parentId);
         const query = parseListQuery(child, request.query as RawQuery, expandOf(request));

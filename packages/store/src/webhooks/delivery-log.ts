@@ -84,3 +84,50 @@ export async function sendAgain(database: StoreDatabase, subscriptionId: number,
   announceQueued(database);
   return Number(made.id);
 }
+
+/** One attempt of a delivery, as the console lists it. */
+export interface AttemptEntry {
+  deliveryId: number;
+  attemptedAt: string;
+  sentTo: string;
+  status: number | null;
+  latencyMs: number;
+  replyHead: string | null;
+  error: string | null;
+}
+
+/** The attempts of these deliveries, oldest first. */
+export async function attemptsOf(database: StoreDatabase, deliveryIds: readonly number[]): Promise<Map<number, AttemptEntry[]>> {
+  const byDelivery = new Map<number, AttemptEntry[]>();
+  if (deliveryIds.length === 0) return byDelivery;
+  const rows = await database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('id').execute();
+  for (const row of rows) {
+    const id = Number(row.delivery_id);
+    const list = byDelivery.get(id) ?? [];
+    list.push({
+      deliveryId: id,
+      attemptedAt: String(row.attempted_at),
+      sentTo: String(row.sent_to),
+      status: orNull(row.status, Number),
+      latencyMs: Number(row.latency_ms),
+      replyHead: orNull(row.reply_head, String),
+      error: orNull(row.error, String),
+    });
+    byDelivery.set(id, list);
+  }
+  return byDelivery;
+}
+
+/**
+ * Queues a test event for a subscription, at the end of its queue like any other: a body that says it is a test,
+ * so a receiver can check its URL, signature verification and answer without a real change in the store.
+ */
+export async function sendTestEvent(database: StoreDatabase, subscription: Row): Promise<number> {
+  const { db } = database;
+  const now = new Date().toISOString();
+  const body = JSON.stringify({ test: true, event_type: subscription.event_type, webhook_id: Number(subscription.id), sent_at: now });
+  await db.insertInto('webhook_deliveries').values({ subscription_id: Number(subscription.id), event_type: String(subscription.event_type), body, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now }).execute();
+  const made = await db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', Number(subscription.id)).where('body', '=', body).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  announceQueued(database);
+  return Number(made.id);
+}

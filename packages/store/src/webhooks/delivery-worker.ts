@@ -8,7 +8,9 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { FailureType } from '../model/event-types.ts';
 import { onQueued } from './resource-events.ts';
-import { sendSigned, type Outcome, type Sender } from './send.ts';
+import { REPLY_HEAD_BYTES, sendSigned, type Outcome, type Sender } from './send.ts';
+import type { SigningKeys } from './standard-signature.ts';
+import type { SubscriberCheck } from './subscriber-scopes.ts';
 
 export interface RetrySchedule {
   /** Wait before the second attempt; doubles with each failure. */
@@ -30,6 +32,10 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Subscriptions served at once. */
   concurrency?: number;
+  /** The subscriptions' Standard Webhooks signing secrets; without them only X-AC-Signature is sent. */
+  signing?: SigningKeys;
+  /** Why a subscription may no longer be used (its app lost the scopes its event needs); it is then suspended. */
+  check?: SubscriberCheck;
   log: { warn(message: string): void };
 }
 
@@ -49,6 +55,14 @@ export const LOG_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** An attempt as the console shows it. */
+type Tried = Row;
+function attemptRow(deliveryId: number, at: string, to: 'url' | 'fallback_url', outcome: Outcome): Tried {
+  // PostgreSQL text holds no NUL.
+  const head = (outcome.ok ? outcome.reply.slice(0, REPLY_HEAD_BYTES) : (outcome.head ?? null))?.replaceAll('\0', '\uFFFD') ?? null;
+  return { delivery_id: deliveryId, attempted_at: at, sent_to: to, status: outcome.status ?? null, latency_ms: outcome.latencyMs, reply_head: head, error: outcome.ok ? null : clip(outcome.error) };
+}
 const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
 
 export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOptions): DeliveryWorker {
@@ -82,29 +96,52 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     await db.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', instance).execute();
   }
 
-  async function attempt(subscription: Row, delivery: Row, secret: string | undefined): Promise<{ outcome: Outcome; to: 'url' | 'fallback_url' }> {
-    if (secret === undefined) return { outcome: { ok: false, status: undefined, error: 'the app that made this subscription no longer exists' }, to: 'url' };
-    const send = (url: string) =>
-      sendSigned(options.sender, { url, event: String(delivery.event_type), deliveryId: String(delivery.id), body: String(delivery.body), secret, timeoutMs, maxReplyBytes: 64 * 1024 });
-    const first = await send(String(subscription.url));
+  /** One attempt at the URL, then the fallback where the subscription has one; each send is kept for the console. */
+  async function attempt(subscription: Row, delivery: Row, secret: string | undefined, tried: Tried[]): Promise<{ outcome: Outcome; to: 'url' | 'fallback_url' }> {
+    if (secret === undefined) return { outcome: { ok: false, status: undefined, error: 'the app that made this subscription no longer exists', latencyMs: 0 }, to: 'url' };
+    const deliveryId = String(delivery.id);
+    const standard = options.signing === undefined ? undefined : { id: deliveryId, secrets: options.signing.of(subscription) };
+    const send = async (url: string, to: 'url' | 'fallback_url') => {
+      const at = iso(Date.now());
+      const outcome = await sendSigned(options.sender, { url, event: String(delivery.event_type), deliveryId, body: String(delivery.body), secret, ...(standard === undefined ? {} : { standard }), timeoutMs, maxReplyBytes: 64 * 1024 });
+      tried.push(attemptRow(Number(delivery.id), at, to, outcome));
+      return outcome;
+    };
+    const first = await send(String(subscription.url), 'url');
     const fallback = subscription.fallback_url;
     if (first.ok || (subscription.failure_type as FailureType | null) !== 'Fallback' || typeof fallback !== 'string' || fallback === '') return { outcome: first, to: 'url' };
-    const second = await send(fallback);
+    const second = await send(fallback, 'fallback_url');
     if (second.ok) return { outcome: second, to: 'fallback_url' };
-    return { outcome: { ok: false, status: second.status, error: `url: ${first.ok ? '' : first.error}; fallback_url: ${second.error}` }, to: 'fallback_url' };
+    return { outcome: { ok: false, status: second.status, error: `url: ${first.ok ? '' : first.error}; fallback_url: ${second.error}`, latencyMs: first.latencyMs + second.latencyMs }, to: 'fallback_url' };
+  }
+
+  /** Writes the attempts made so far (one INSERT for a run of them). */
+  async function recordTried(tried: Tried[]): Promise<void> {
+    if (tried.length === 0) return;
+    const rows = tried.splice(0);
+    await db.insertInto('webhook_attempts').values(rows).execute();
   }
 
   /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
   async function serve(id: number): Promise<void> {
-    const subscription = await db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-    if (subscription === undefined) return;
+    const readSubscription = () => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+    let subscription = await readSubscription();
+    if (subscription === undefined || subscription.suspended_at !== null) return;
+    const lost = await options.check?.problem(subscription);
+    if (lost !== undefined) {
+      // Its events wait, unsent, until an admin resumes it (the app may be granted the scope again).
+      await options.check?.suspend(subscription, lost);
+      return;
+    }
     const clientId = subscription.app_client_id;
     const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
     let leasedAt = Date.now();
     // Successes are recorded together (one UPDATE for a run of them, not one each); a crash before that
     // sends them again, which receivers already expect (at least once, same X-AC-Delivery).
     let done: { ids: number[]; status: number; to: string } | undefined;
+    const tried: Tried[] = [];
     const recordDone = async () => {
+      await recordTried(tried);
       if (done === undefined) return;
       const { ids, status, to } = done;
       done = undefined;
@@ -120,6 +157,9 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
         // The next few in order; each is sent only once the one before it is done.
         const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(50).execute();
         if (batch.length === 0) return;
+        // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
+        subscription = await readSubscription();
+        if (subscription === undefined || subscription.suspended_at !== null) return;
         for (const delivery of batch) {
           if (stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
           // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
@@ -128,7 +168,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
             if (!(await lease(id))) return;
             leasedAt = Date.now();
           }
-          const { outcome, to } = await attempt(subscription, delivery, secret);
+          const { outcome, to } = await attempt(subscription, delivery, secret, tried);
           if (outcome.ok) {
             if (done !== undefined && (done.status !== outcome.status || done.to !== to)) await recordDone();
             done ??= { ids: [], status: outcome.status, to };
@@ -170,6 +210,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     const due = await db
       .selectFrom('webhooks')
       .select('webhooks.id')
+      .where('webhooks.suspended_at', 'is', null)
       .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
       .orderBy('webhooks.id')
       .limit(100)

@@ -11,6 +11,8 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { cacheLengths, type CacheLength, type EventName, type FailureType } from '../model/event-types.ts';
 import { sendSigned, type Outcome, type Sender } from './send.ts';
+import type { SigningKeys } from './standard-signature.ts';
+import type { SubscriberCheck } from './subscriber-scopes.ts';
 
 export const REPLY_LIMIT_MS = 3000;
 export const SUSPEND_AFTER = 5;
@@ -36,6 +38,10 @@ export interface ReplyOptions {
   limitMs?: number;
   /** Failures in a row that suspend a subscription (SUSPEND_AFTER). */
   suspendAfter?: number;
+  /** Why a subscription may no longer be asked (its app lost the scopes its event needs); it is then suspended. */
+  check?: SubscriberCheck;
+  /** The subscriptions' Standard Webhooks signing secrets. */
+  signing?: SigningKeys;
 }
 
 function parsed(outcome: Outcome): Reply | string {
@@ -95,6 +101,12 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   }
 
   async function askOne(event: EventName, subscription: Row, text: string, bodyHash: string): Promise<Reply | undefined> {
+    const lost = await options.check?.problem(subscription);
+    if (lost !== undefined) {
+      await options.check?.suspend(subscription, lost);
+      subscribed.delete(event);
+      return undefined;
+    }
     const cacheLength = typeof subscription.cache_length === 'string' && Object.hasOwn(cacheLengths, subscription.cache_length) ? cacheLengths[subscription.cache_length as CacheLength] : 0;
     const key = `${String(subscription.id)}\n${String(subscription.url)}\n${bodyHash}`;
     const cached = cacheLength > 0 ? replies.get(key) : undefined;
@@ -103,7 +115,18 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
     const send = async (url: string): Promise<Reply | string> =>
       secret === undefined
         ? 'the app that made this subscription no longer exists'
-        : parsed(await sendSigned(options.sender, { url, event, deliveryId: `reply-${bodyHash.slice(0, 16)}`, body: text, secret, timeoutMs: limitMs, maxReplyBytes: 256 * 1024 }));
+        : parsed(
+            await sendSigned(options.sender, {
+              url,
+              event,
+              deliveryId: `reply-${bodyHash.slice(0, 16)}`,
+              body: text,
+              secret,
+              ...(options.signing === undefined ? {} : { standard: { id: `reply-${String(subscription.id)}-${bodyHash.slice(0, 16)}`, secrets: options.signing.of(subscription) } }),
+              timeoutMs: limitMs,
+              maxReplyBytes: 256 * 1024,
+            }),
+          );
     let answer = await send(String(subscription.url));
     const failure = (subscription.failure_type ?? 'Ignore') as FailureType;
     if (typeof answer === 'string' && failure === 'Fallback' && typeof subscription.fallback_url === 'string' && subscription.fallback_url !== '') {

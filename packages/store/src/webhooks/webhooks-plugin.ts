@@ -21,6 +21,8 @@ import { eventTypes, isEventName } from '../model/event-types.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
 import { closeSender, type Sender } from './send.ts';
+import { signingKeys } from './standard-signature.ts';
+import { subscriberCheck } from './subscriber-scopes.ts';
 import { subscriptionProblems } from './subscription-check.ts';
 import type { TargetPolicy } from './target-policy.ts';
 
@@ -46,6 +48,8 @@ declare module 'fastify' {
   }
 }
 
+const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
+
 export const webhooksPlugin = fp(
   (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
     const { policy } = options;
@@ -57,6 +61,8 @@ export const webhooksPlugin = fp(
       const config = routeConfigOf(request);
       const principal = request.principal;
       if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return;
+      // The subscription routes themselves, not those under one (its signing secret: signing-routes.ts).
+      if (!SUBSCRIPTION_ROUTE.test(request.routeOptions.url ?? '')) return;
       // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
       const body = (request.body ?? {}) as Row;
       const creating = request.method === 'POST';
@@ -83,8 +89,12 @@ export const webhooksPlugin = fp(
     });
 
     const sender: Sender = { policy, ca: options.settings.ca };
+    const check = subscriberCheck(options.database);
+    const signing = signingKeys(options.auth.key);
     const asker = replyAsker(options.database, {
       sender,
+      check,
+      signing,
       secretOf: (clientId) => secretOf(options.auth, clientId),
       ...(options.settings.replyLimitMs === undefined ? {} : { limitMs: options.settings.replyLimitMs }),
     });
@@ -123,6 +133,8 @@ export const webhooksPlugin = fp(
       app.addHook('onReady', () => {
         worker = startDeliveryWorker(options.database, {
           sender,
+          check,
+          signing,
           secretOf: (clientId) => secretOf(options.auth, clientId),
           ...(settings.retry === undefined ? {} : { retry: settings.retry }),
           ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),

@@ -9,6 +9,7 @@ import type { StoreDatabase, StoreSchema } from '../../src/db/schema.ts';
 import { verifyDelivery } from '../../src/webhooks/signature.ts';
 import { sqliteTarget } from '../support/targets.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
+import { issueTestToken } from '../support/test-token.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 /** Fast retries so a test sees several attempts within seconds; the real schedule spans 24 hours. */
@@ -64,6 +65,26 @@ describe('webhook delivery', () => {
     assert.equal(verifyDelivery(`${secret}x`, headers, got.body, now), false);
     assert.equal(verifyDelivery(secret, headers, got.body, now + 3600), false);
     await eventually(async () => (await deliveriesOf(subscription.id))[0]?.state === 'delivered', 'marking the delivery');
+  });
+
+  test('a subscription whose app lost the scope its event needs is suspended, not delivered to, and says why', async () => {
+    const storeId = s.store.firstStart?.storeId ?? 1;
+    const token = await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog', 'Shrinking app');
+    const made = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: `${receiver.origin}/shrinking` }, headers: { 'x-ac-auth-token': token } });
+    assert.equal(made.status, 201, made.text);
+    await s.call('POST', '/products', { body: { item_name: 'Seen bolt' } });
+    await receiver.waitFor('/shrinking', 1);
+    // The app's grant is revoked (as the console's Revoke does); its scopes are read again within a second.
+    const app = await database.db.selectFrom('api_apps').select('id').where('name', '=', 'Shrinking app').executeTakeFirstOrThrow();
+    await database.db.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('app_id', '=', app.id).execute();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await s.call('POST', '/products', { body: { item_name: 'Unseen bolt' } });
+    await eventually(async () => (await database.db.selectFrom('webhooks').select('suspended_reason').where('id', '=', made.json.id).executeTakeFirstOrThrow()).suspended_reason !== null, 'suspending it');
+    const hook = await database.db.selectFrom('webhooks').select('suspended_reason').where('id', '=', made.json.id).executeTakeFirstOrThrow();
+    assert.match(String(hook.suspended_reason), /no longer holds the read_webhooks and read_catalog scopes ProductCreated needs/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(receiver.received.filter((r) => r.path === '/shrinking').length, 1, 'nothing more was sent');
+    assert.deepEqual((await deliveriesOf(made.json.id)).map((d) => d.state), ['delivered', 'pending']);
   });
 
   test('answers of 500 are retried until one succeeds', async () => {

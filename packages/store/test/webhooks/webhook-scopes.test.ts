@@ -67,6 +67,29 @@ for (const target of await testDatabaseTargets()) {
       for (const hook of (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.webhooks as { id: number }[]) await s.call('DELETE', `/webhooks/${hook.id}`);
     });
 
+    test('a reply hook whose app lost the write scope it needs is suspended and no longer asked', async () => {
+      const storeId = s.store.firstStart?.storeId ?? 1;
+      const token = await issueTestToken(s.store.app, storeId, 'webhooks,catalog', 'Narrowed app');
+      receiver.answer('/refuses', { body: { validation_messages: ['not today'] } });
+      const hook = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/refuses` }, headers: { 'x-ac-auth-token': token } });
+      assert.equal(hook.status, 201, hook.text);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await s.call('POST', '/products', { body: { item_name: 'Refused' } })).status, 400, 'the hook refuses writes while its app may');
+      // The app is left with reading the catalog only (a narrower grant, its old one revoked).
+      await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog', 'Narrowed app');
+      const app = await s.store.app.storeAuth.db.selectFrom('api_apps').select('id').where('name', '=', 'Narrowed app').executeTakeFirstOrThrow();
+      await s.store.app.storeAuth.db.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('app_id', '=', app.id).where('scopes', 'like', '%catalog%').where('scopes', 'not like', '%read_catalog%').execute();
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const asked = receiver.received.filter((r) => r.path === '/refuses').length;
+      const written = await s.call('POST', '/products', { body: { item_name: 'Written' } });
+      assert.equal(written.status, 201, written.text);
+      assert.equal(receiver.received.filter((r) => r.path === '/refuses').length, asked, 'the hook was not asked');
+      const log = await s.call('GET', `${origin}/admin/webhooks/${hook.json.id}`, { headers: { cookie: session.cookie } });
+      assert.match(log.text, /Suspended<\/strong>/);
+      assert.match(log.text, /no longer holds the catalog scope ValidateProduct needs/);
+      await s.call('DELETE', `/webhooks/${hook.json.id}`);
+    });
+
     test(`a ValidateProduct hook that never answers stops failing other apps' writes after ${SUSPEND_AFTER} tries, and the console says why`, async () => {
       receiver.answer('/never', { delayMs: 5000 });
       const hook = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/never`, failure_type: 'Error' } });

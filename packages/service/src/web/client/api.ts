@@ -64,6 +64,77 @@ export interface QueryView {
   malformed?: true;
 }
 
+/** get_test_chain (ours): the delegation and DNSSEC chain in `dnsviz grok`'s JSON shape, one key per zone, root first. */
+export type ChainJson = Record<string, GrokZone>;
+
+export interface GrokProblem { description: string; code: string }
+
+export interface GrokRrsig {
+  /** "signer/algorithm/key tag". */
+  id: string;
+  signer: string;
+  algorithm: number;
+  key_tag: number;
+  /** "2026-11-26 01:44:48 UTC". */
+  inception: string;
+  expiration: string;
+  status: string;
+  servers: string[];
+  errors?: GrokProblem[];
+}
+
+export interface GrokRrset { id: string; name: string; type: string; ttl: number; rdata: string[]; servers: string[]; rrsig?: GrokRrsig[] }
+
+export interface GrokNegative {
+  id: string;
+  proof?: { id: string; status: string; nsec?: GrokRrset[]; nsec3?: GrokRrset[] }[];
+  servers: string[];
+}
+
+export interface GrokQuery {
+  answer?: GrokRrset[];
+  nodata?: GrokNegative[];
+  nxdomain?: GrokNegative[];
+  error?: { id: string; servers: string[] }[];
+}
+
+export interface GrokDnskey {
+  /** "algorithm/key tag". */
+  id: string;
+  flags: number;
+  algorithm: number;
+  key_length: number;
+  key_tag: number;
+  ttl: number;
+  servers: string[];
+  /** Ours: the RRsets ("name/TYPE") it makes a valid signature over. */
+  signs?: string[];
+}
+
+export interface GrokDs {
+  /** "algorithm/key tag/digest type". */
+  id: string;
+  algorithm: number;
+  key_tag: number;
+  digest_type: number;
+  digest: string;
+  ttl: number;
+  status: string;
+  servers: string[];
+  errors?: GrokProblem[];
+  warnings?: GrokProblem[];
+}
+
+export interface GrokZone {
+  status: string;
+  queries?: Record<string, GrokQuery>;
+  dnskey?: GrokDnskey[];
+  zone?: { servers?: Record<string, { glue?: string[]; auth?: string[] }> };
+  delegation?: { status: string; ds?: GrokDs[]; errors?: GrokProblem[] };
+  /** Ours: what the run did not ask. */
+  dnscheck_notes?: string[];
+}
+
 export interface TestActivity {
   progress: number;
   testcases_done?: number;
@@ -133,6 +204,7 @@ export const api = {
     call<HistoryEntry[]>('get_test_history', { frontend_params: { domain }, filter, offset, limit }),
   testEvidence: (id: string) => call<TestEvidence>('get_test_evidence', { id }),
   testQueries: (id: string, testcase: string) => call<QueryView[]>('get_test_queries', { id, testcase }),
+  testChain: (id: string) => call<ChainJson>('get_test_chain', { id }),
   testActivity: (testId: string) => call<TestActivity>('test_activity', { test_id: testId }),
   batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
   watchList: (credentials: Credentials, domain: string) => call<{ watches: Watch[] }>('watch_list', { ...credentials, domain }),

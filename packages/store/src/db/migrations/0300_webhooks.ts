@@ -51,4 +51,28 @@ export const webhookMigrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('webhooks').addColumn('suspended_reason', 'varchar(500)').execute();
     },
   },
+  // Standard Webhooks signing secrets, derived from the server key and a nonce (none until the first rotation), and
+  // during a rotation's overlap the previous one too.
+  '0403_webhook_signing': {
+    up: async (db) => {
+      await db.schema.alterTable('webhooks').addColumn('signing_nonce', 'varchar(64)').execute();
+      await db.schema.alterTable('webhooks').addColumn('previous_signing_nonce', 'varchar(64)').execute();
+      await db.schema.alterTable('webhooks').addColumn('previous_signing_until', 'varchar(32)').execute();
+    },
+  },
+  // Every attempt of a delivery, for the console: when, to where, the status, how long it took, the reply's first bytes.
+  '0404_webhook_attempts': {
+    up: async (db, dialect) => {
+      await withIdColumn(db.schema.createTable('webhook_attempts'), dialect)
+        .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id').onDelete('cascade'))
+        .addColumn('attempted_at', 'varchar(32)', (c) => c.notNull())
+        .addColumn('sent_to', 'varchar(16)', (c) => c.notNull())
+        .addColumn('status', 'integer')
+        .addColumn('latency_ms', 'integer', (c) => c.notNull())
+        .addColumn('reply_head', 'varchar(200)')
+        .addColumn('error', 'varchar(500)')
+        .execute();
+      await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+    },
+  },
 };

@@ -27,6 +27,8 @@ export const orders: readonly ResourceSource[] = [
     name: 'cart_items',
     singular: 'cart_item',
     scope: 'orders',
+    // A placed cart takes no line, checked in the write's transaction: a line cannot slip in while an order is placed.
+    closedWith: { field: 'cart_id', closedBy: 'associated_order_id' },
     fields: {
       product_id: 'integer -> products',
       item_number: 'string',

@@ -7,7 +7,8 @@ import { compareReports, overallResult } from '../report-model.ts';
 import { paths } from '../routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
-import { FindingList, kindOf, ParameterLine } from './report.ts';
+import { FindingList } from './finding-list.ts';
+import { kindOf, ParameterLine } from './report.ts';
 
 export function ComparePage(props: { from: string; to: string }) {
   const { t, dateTime, language } = useI18n();

@@ -2,15 +2,17 @@
 // the module's worst level) and test case (with its description), export, print, parameters.
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { Level, TestEvidence, TestParams, TestResult, TestResults } from '../api.ts';
+import { api, RpcError, type Level, type TestEvidence, type TestParams, type TestResult, type TestResults } from '../api.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
-import { collapseRepeats, countByLevel, delegationFailed, groupByModule, LEVELS, overallResult, severity, worstLevel, type ModuleGroup } from '../report-model.ts';
+import { countByLevel, delegationFailed, groupByModule, LEVELS, overallResult, severity, worstLevel, type ModuleGroup } from '../report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
 import { paths } from '../routes.ts';
 import { specificationUrl } from '../specifications.ts';
-import { LevelBadge, OverallBadge, PageHeading } from './common.ts';
+import { asyncView, LevelBadge, OverallBadge, PageHeading } from './common.ts';
+import { useAsync } from '../use-async.ts';
 import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
+import { FindingList, outsideTestCase } from './finding-list.ts';
 
 export const isUndelegated = (report: TestResults) => (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
 
@@ -24,7 +26,10 @@ const tagsOf = (evidence: TestEvidence | undefined) => evidence?.results.map((r)
 const dsMismatch = (results: readonly TestResult[]) => results.some((r) => r.testcase.toLowerCase() === 'dnssec02' && severity(r.level) >= severity('WARNING'));
 
 function download(report: TestResults, format: ExportFormat, evidence: TestEvidence | undefined): void {
-  const file = reportFile(report, format, evidence);
+  saveFile(reportFile(report, format, evidence));
+}
+
+function saveFile(file: { name: string; type: string; text: string }): void {
   const url = URL.createObjectURL(new Blob([file.text], { type: `${file.type};charset=utf-8` }));
   const link = Object.assign(document.createElement('a'), { href: url, download: file.name });
   document.body.append(link);
@@ -42,6 +47,14 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(modules.filter((m) => severity(m.worst) >= severity('WARNING')).map((m) => m.module)));
   const [copied, setCopied] = useState('');
   const domain = report.params.domain;
+  // The chain view's code comes with the first report (serve.ts does not preload it), with the chain.
+  const chain = useAsync(() => Promise.all([api.testChain(report.hash_id), import('./chain-view.ts')]), [report.hash_id]);
+  // The chain view has an address of its own (#chain), so "Copy the link" shares what is shown.
+  const [view, setView] = useState<'findings' | 'chain'>(() => (window.location.hash === '#chain' ? 'chain' : 'findings'));
+  const showView = (next: 'findings' | 'chain') => {
+    setView(next);
+    history.replaceState(history.state, '', `${window.location.pathname}${window.location.search}${next === 'chain' ? '#chain' : ''}`);
+  };
   const visible = report.results.some((r) => shown.has(r.level));
   // A printed report shows its parameters too (a closed <details> prints closed).
   useEffect(() => {
@@ -92,6 +105,9 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         h('span', { class: 'group-label', 'aria-hidden': 'true' }, t('label_colon', { label: t('export') })),
         (['json', 'csv', 'txt'] as const).map((format) =>
           h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format, evidence) }, t(`export_${format}`))),
+        chain.status === 'done'
+          ? h('button', { type: 'button', class: 'secondary', onClick: () => saveChain(report, chain.value[1].chainSvgFile()) }, t('chain_export_svg'))
+          : null,
         h('button', { type: 'button', class: 'secondary', onClick: () => window.print() }, t('print')),
         h('button', {
           type: 'button',
@@ -100,20 +116,47 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         }, t('copy_link')),
         h('span', { role: 'status', class: 'status' }, copied))),
 
-    h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
-      h('h2', { id: 'findings-heading' }, t('findings')),
-      evidence?.query_log === true ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
-      visible ? null : h('p', null, t('nothing_at_levels')),
-      modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) }))),
+    h(ViewTabs, { view, onChange: showView }),
+    h('div', { id: 'findings-panel', role: 'tabpanel', 'aria-labelledby': 'tab-findings', class: 'view-panel', hidden: view !== 'findings' },
+      h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
+        h('h2', { id: 'findings-heading' }, t('findings')),
+        evidence?.query_log === true ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
+        visible ? null : h('p', null, t('nothing_at_levels')),
+        modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) })))),
+    h('div', { id: 'chain-panel', role: 'tabpanel', 'aria-labelledby': 'tab-chain', class: 'view-panel', hidden: view !== 'chain' },
+      h('section', { class: 'chain', 'aria-labelledby': 'chain-heading' },
+        h('h2', { id: 'chain-heading' }, t('chain_title')),
+        h('p', { class: 'hint' }, t('chain_intro')),
+        chain.status === 'failed' && chain.error instanceof RpcError
+          ? h('p', { class: 'hint' }, t('chain_unavailable'))
+          : asyncView(chain, ([value, { ChainView }]) => h(ChainView, { chain: value, domain, results: report.results, evidence })))),
 
     h(Parameters, { report }));
 }
 
-/**
- * Findings of no particular test case come under Unspecified (UNSPECIFIED from an older service):
- * shown under the page's own word for them, without the id, which is no word of its language.
- */
-const outsideTestCase = (testcase: string) => testcase.toLowerCase() === 'unspecified';
+const VIEWS = ['findings', 'chain'] as const;
+
+/** The report's two views as tabs (WAI-ARIA's pattern: arrows move between them); print shows both. */
+function ViewTabs(props: { view: 'findings' | 'chain'; onChange: (view: 'findings' | 'chain') => void }) {
+  const { t } = useI18n();
+  const keys = (event: KeyboardEvent) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const next = VIEWS[(VIEWS.indexOf(props.view) + step + VIEWS.length) % VIEWS.length];
+    props.onChange(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
+  return h('div', { class: 'view-tabs', role: 'tablist', 'aria-label': t('report_views') },
+    VIEWS.map((view) => h('button', {
+      key: view, id: `tab-${view}`, type: 'button', role: 'tab', 'aria-selected': props.view === view ? 'true' : 'false', 'aria-controls': `${view}-panel`,
+      tabIndex: props.view === view ? 0 : -1, onClick: () => props.onChange(view), onKeyDown: keys,
+    }, t(view === 'findings' ? 'findings' : 'chain_tab'))));
+}
+
+function saveChain(report: TestResults, text: string | undefined): void {
+  if (text !== undefined) saveFile({ name: `${report.params.domain || 'root'}-${report.hash_id}-chain.svg`, type: 'image/svg+xml', text });
+}
 
 function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number>; notDelegated: boolean }) {
   const { t } = useI18n();
@@ -148,18 +191,6 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
           h(FindingList, { results: shownResults }),
           h(QueryLog, { testId: props.testId, testcase: testcase.testcase, count: props.queryCounts[testcase.testcase] ?? 0 }));
       })));
-}
-
-export function FindingList(props: { results: TestResult[]; withModule?: boolean }) {
-  const { t, plural } = useI18n();
-  return h('ul', { class: 'finding-list' },
-    collapseRepeats(props.results).map(({ result: r, times }, i) =>
-      h('li', { key: i, class: `finding level-${r.level.toLowerCase()}` },
-        h(LevelBadge, { level: r.level }),
-        h('span', { class: 'message' },
-          props.withModule ? h('span', { class: 'testcase-id' }, `${outsideTestCase(r.testcase) ? t('testcase_general') : r.testcase} `) : null,
-          r.message,
-          times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null))));
 }
 
 /** A run's parameters as label and value: profile, IP versions, and the name servers and DS records it was given. */

@@ -1,0 +1,147 @@
+// `npm run bench:store -- --scale`: the list endpoints sync clients use, on PostgreSQL with 1,000,000 products
+// (and their category links) and 1,000,000 orders. The tables are built once, by SQL inside the database, and
+// kept (BENCH_SCALE_DATABASE_URL, default a database of its own on the local server) for the next run.
+// Each query shape is asked BENCH_SCALE_SAMPLES times in turn over HTTPS with Cache-Control: no-cache (what sync
+// clients send), one request at a time, with a new value each time; p50 and p99 of the answer time, goal p99 <= 50 ms.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { serveStore } from '@app/store';
+import { createApp, createConsoleToken } from '@app/store/testing';
+
+const DATABASE_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/store_bench_scale';
+const ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
+const CATEGORIES = 1000;
+const BATCH = 100_000;
+// One minute apart, in an order unrelated to the ids (7919 is prime to 10^6): rows were updated over ~2 years.
+const FIRST_UPDATE = Date.parse('2024-01-01T00:00:00.000Z');
+const GOAL_MS = 50;
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAtStart = load();
+
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(DATABASE_URL), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  await admin.end();
+}
+
+/** Fills the tables unless an earlier run did (the marker table says how many rows it built). */
+async function build(client: pg.Client): Promise<void> {
+  await client.query('CREATE TABLE IF NOT EXISTS bench_scale (rows integer NOT NULL)');
+  const built = await client.query<{ rows: number }>('SELECT rows FROM bench_scale');
+  if (built.rows[0]?.rows === ROWS) {
+    console.log(`tables already built (${ROWS.toLocaleString('en')} products and orders), kept from an earlier run`);
+    return;
+  }
+  if (built.rows.length > 0) throw new Error(`${DATABASE_URL} holds tables built for ${built.rows[0]?.rows} rows; drop that database to build ${ROWS}`);
+  const started = Date.now();
+  // One transaction: a build stopped halfway leaves nothing behind, and the next run starts over.
+  await client.query('BEGIN');
+  const at = (expression: string) => `to_char(timestamp '2024-01-01' + ((${expression})::bigint * 7919 % ${ROWS}) * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
+  await client.query(
+    `INSERT INTO categories (name, parent_category_id, created_at, updated_at)
+     SELECT 'Category ' || i, 1, ${at('i')}, ${at('i')} FROM generate_series(1, ${CATEGORIES}) AS i`,
+  );
+  const firstCategory = Number((await client.query<{ id: number }>(`SELECT min(id) AS id FROM categories WHERE name = 'Category 1'`)).rows[0]?.id);
+  for (let from = 1; from <= ROWS; from += BATCH) {
+    const to = Math.min(ROWS, from + BATCH - 1);
+    await client.query(
+      `INSERT INTO products (item_name, item_number, price, cost, quantity_on_hand, primary_category_id, product_status_id, short_description, weight, created_at, updated_at)
+       SELECT 'Product ' || i, 'SKU-' || lpad(i::text, 7, '0'), (i % 10000) / 100.0 + 1, (i % 10000) / 200.0, i % 500, ${firstCategory} + i % ${CATEGORIES}, 1,
+              'A product of the scale benchmark, number ' || i || ', with a description about as long as a real catalogue''s short ones.', (i % 100) / 10.0,
+              ${at('i')}, ${at('i')}
+       FROM generate_series(${from}, ${to}) AS i`,
+    );
+    await client.query(
+      `INSERT INTO orders (order_status_id, grand_total, subtotal, tax_total, shipping_total, ordered_at, order_number, created_at, updated_at)
+       SELECT 1 + i % 9, (i % 50000) / 100.0, (i % 50000) / 100.0, 0, 5, ${at('i')}, 'ORD-' || i, ${at('i')}, ${at('i')}
+       FROM generate_series(${from}, ${to}) AS i`,
+    );
+    process.stdout.write(`\rbuilding: ${to.toLocaleString('en')} of ${ROWS.toLocaleString('en')} products and orders (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  await client.query(`INSERT INTO product_categories (product_id, category_id) SELECT id, ${firstCategory} + id % ${CATEGORIES} FROM products`);
+  await client.query('INSERT INTO bench_scale (rows) VALUES ($1)', [ROWS]);
+  await client.query('COMMIT');
+  // As autovacuum would soon: the visibility map lets counts read the indexes alone.
+  await client.query('VACUUM ANALYZE');
+  console.log(`\nbuilt in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+const random = (below: number) => Math.floor(Math.random() * below);
+const updatedAt = (minute: number) => new Date(FIRST_UPDATE + minute * 60_000).toISOString();
+
+await ensureDatabase();
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+// Serving migrates first, so the tables (and their indexes, as a real store has them) exist before they are filled.
+const store = await serveStore({ databaseUrl: DATABASE_URL, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without: { rateLimit: true } });
+const client = new pg.Client({ connectionString: DATABASE_URL });
+await client.connect();
+const dispatcher = new Agent({ connect: { ca: store.certificate } });
+try {
+  await build(client);
+  const storeId = Number((await client.query<{ id: number }>('SELECT min(id) AS id FROM stores')).rows[0]?.id);
+  const { app } = await createApp(store.app.storeAuth, storeId, { name: `scale bench ${Date.now()}`, kind: 'custom' });
+  const token = (await createConsoleToken(store.app.storeAuth, app, { scopes: 'system' })).accessToken;
+  const categoryIds = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) => Number(r.id));
+  const categoryId = () => categoryIds[random(categoryIds.length)] ?? 1;
+
+  /** The answer time; the body is read whole but parsed only for its next page (parsing 1,000 products costs the server's CPU too). */
+  async function get(path: string): Promise<{ ms: number; nextPage: () => string }> {
+    const started = performance.now();
+    const response = await request(path.startsWith('https:') ? path : `${store.apiUrl}${path}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
+    const text = await response.body.text();
+    const ms = performance.now() - started;
+    if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
+    return { ms, nextPage: () => (JSON.parse(text) as { next_page?: string }).next_page ?? '' };
+  }
+
+  const day = 24 * 60;
+  // Each shape draws a new value per sample; `deep` ones first take the page before them, untimed.
+  const shapes: { name: string; path: () => Promise<string> | string }[] = [
+    { name: 'products, updated_at in a day, sort=updated_at, count=1000', path: () => ((m) => `/products?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)) },
+    { name: 'products, updated_at since a recent time (incremental sync), count=1000', path: () => `/products?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
+    {
+      name: 'products, updated_at from any time, sort=updated_at, count=1000, the next page by its cursor',
+      path: async () => (await get(`/products?updated_at=gte:${updatedAt(random(ROWS - 5000))}&sort=updated_at&count=1000`)).nextPage(),
+    },
+    { name: 'products, item_number=eq', path: () => `/products?item_number=eq:SKU-${String(1 + random(ROWS)).padStart(7, '0')}` },
+    { name: 'products, primary_category_id=eq, count=1000', path: () => `/products?primary_category_id=eq:${categoryId()}&count=1000` },
+    { name: 'categories/{id}/products, count=1000', path: () => `/categories/${categoryId()}/products?count=1000` },
+    { name: 'products, count=1000, first page', path: () => '/products?count=1000' },
+    { name: 'products, count=1000, a deep page by its cursor (sort=id)', path: async () => (await get(`/products?id=gte:${1 + random(ROWS - 5000)}&count=1000`)).nextPage() },
+    { name: 'products, count=1000, page=N (offset)', path: () => `/products?count=1000&page=${1 + random(ROWS / 1000 - 1)}` },
+    { name: 'orders, updated_at in a day, sort=updated_at, count=1000', path: () => ((m) => `/orders?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)) },
+    { name: 'orders, updated_at since a recent time, count=1000', path: () => `/orders?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
+    { name: 'orders, count=1000, first page', path: () => '/orders?count=1000' },
+  ];
+
+  const lines: string[] = [];
+  let worst = 0;
+  for (const shape of shapes) {
+    // A few untimed calls first: connections, prepared plans, the pages the database reads most.
+    for (let i = 0; i < 5; i += 1) await get(await shape.path());
+    const times: number[] = [];
+    for (let i = 0; i < SAMPLES; i += 1) times.push((await get(await shape.path())).ms);
+    times.sort((a, b) => a - b);
+    const p99 = quantile(times, 0.99);
+    worst = Math.max(worst, p99);
+    lines.push(`  ${shape.name.padEnd(92)} p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms${p99 > GOAL_MS ? '  (over the goal)' : ''}`);
+    console.log(lines.at(-1));
+  }
+  console.log(`\nstore list endpoints on PostgreSQL, ${ROWS.toLocaleString('en')} products and ${ROWS.toLocaleString('en')} orders, ${SAMPLES} samples per shape, one at a time, Cache-Control: no-cache, over HTTPS on loopback (rate limiting off; caching on but bypassed)`);
+  for (const line of lines) console.log(line);
+  console.log(`goal: p99 <= ${GOAL_MS} ms for every shape; worst p99 ${worst.toFixed(1)} ms. load (1/5/15 min) at start ${loadAtStart}, at end ${load()} (a shared machine)`);
+} finally {
+  await dispatcher.close();
+  await client.end();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,70 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- replies are JSON checked by assertions */
+// Cursor paging (issue 37 item 3): every list page with a next one answers `Link: <...>; rel="next"`, the URL
+// next_page holds, with an opaque keyset position; a walk along it while others insert and delete sees every record
+// that lives through the walk exactly once, and never one twice.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testDatabaseTargets } from '@app/database/testing';
+import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
+
+const nextOf = (link: unknown): string | undefined => (typeof link === 'string' ? /^<([^>]+)>; rel="next"$/.exec(link)?.[1] : undefined);
+const idsOf = (json: unknown): number[] => (json as { products: { id: number }[] }).products.map((p) => p.id);
+
+for (const target of await testDatabaseTargets()) {
+  describe(`cursor paging on ${target.name}`, { skip: target.skip }, () => {
+    let s: StoreUnderTest;
+    before(async () => {
+      s = await startStoreUnderTest(target);
+    });
+    after(() => s?.close());
+
+    const create = async (name: string) => {
+      const made = await s.call('POST', '/products', { body: { item_name: name } });
+      assert.equal(made.status, 201, made.text);
+      return Number(made.json.id);
+    };
+
+    test('Link rel="next" is the next_page URL, on a cached answer too, and none on the last page', async () => {
+      for (let i = 0; i < 3; i += 1) await create(`Linked ${i}`);
+      const first = await s.call('GET', '/products?count=2');
+      assert.equal(nextOf(first.headers.link), first.json.next_page);
+      assert.match(String(first.json.next_page), /[?&]after=[A-Za-z0-9_-]+/);
+      const cached = await s.call('GET', '/products?count=2');
+      assert.equal(cached.headers.link, first.headers.link, 'a cached answer carries it too');
+      const all = await s.call('GET', '/products?count=250');
+      assert.equal(all.headers.link, undefined);
+      assert.equal(all.json.next_page, undefined);
+    });
+
+    test('a walk along Link during concurrent inserts and deletes sees each surviving record once', async () => {
+      const before = idsOf((await s.call('GET', '/products?count=250&fields=id', { headers: { 'cache-control': 'no-cache' } })).json);
+      const start: number[] = [...before];
+      for (let i = 0; i < 40; i += 1) start.push(await create(`Walked ${i}`));
+      const deleted = new Set<number>();
+      const seen: number[] = [];
+      let url: string | undefined = `${s.api}/products?count=5&fields=id`;
+      let round = 0;
+      while (url !== undefined) {
+        round += 1;
+        // Others write while the page is read: two new products, and one deleted ahead of the walk and one behind it.
+        const ahead = start.filter((id) => !deleted.has(id) && !seen.includes(id)).at(-1 - (round % 3));
+        const behind = seen.filter((id) => !deleted.has(id)).at(round % 2);
+        const writes = [create(`During ${round} a`), create(`During ${round} b`)];
+        for (const id of [ahead, behind]) {
+          if (id === undefined) continue;
+          deleted.add(id);
+          writes.push(s.call('DELETE', `/products/${id}`).then((reply) => (assert.equal(reply.status, 200, reply.text), id)));
+        }
+        const [page]: [Reply, ...number[]] = await Promise.all([s.call('GET', url, { headers: { 'cache-control': 'no-cache' } }), ...writes]);
+        assert.equal(page.status, 200, page.text);
+        seen.push(...idsOf(page.json));
+        url = nextOf(page.headers.link);
+        assert.ok(round < 200, 'the walk ends');
+      }
+      assert.equal(new Set(seen).size, seen.length, 'no record twice');
+      assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'in the list order');
+      const survivors = start.filter((id) => !deleted.has(id));
+      assert.deepEqual(survivors.filter((id) => !seen.includes(id)), [], 'no surviving record skipped');
+    });
+  });
+}

@@ -1,0 +1,98 @@
+// A typed client from our own OpenAPI document (issue 37 item 6): TypeScript types are generated from the served
+// /api/v1/openapi.json with openapi-typescript, a client written against them is type-checked (strict), then run
+// with openapi-fetch: it creates a product, pages through products along next_page, and places an order. A document
+// that describes a path, a body or an answer wrongly fails the type check or the run.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, describe, test } from 'node:test';
+import { testDatabaseTargets } from '@app/database/testing';
+import openapiTS, { astToString } from 'openapi-typescript';
+import { Agent } from 'undici';
+import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+import { issueTestToken } from './support/test-token.ts';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+// Written against the generated `paths`: each call's path, parameters, body and answer are checked by tsc.
+const CLIENT = `import createClient from 'openapi-fetch';
+import type { paths } from './api.ts';
+
+export async function run(baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>): Promise<{ productId: number; walked: number; total: number; orderId: number }> {
+  const client = createClient<paths>({ baseUrl, headers: { 'X-AC-Auth-Token': token }, fetch });
+  const made = await client.POST('/products', { body: { item_name: 'Typed kettle', item_number: 'TYPED-1', price: 24.5, quantity_on_hand: 5 } });
+  if (made.data === undefined) throw new Error('creating a product: ' + JSON.stringify(made.error));
+  const productId: number = made.data.id ?? 0;
+  let walked = 0;
+  let total = 0;
+  let page = 1;
+  for (;;) {
+    const listed = await client.GET('/products', { params: { query: { count: 2, page } } });
+    if (listed.data === undefined) throw new Error('listing products: ' + JSON.stringify(listed.error));
+    total = listed.data.total_count;
+    walked += (listed.data.products ?? []).length;
+    if (listed.data.next_page === undefined) break;
+    page += 1;
+  }
+  const cart = await client.POST('/carts', { body: {} });
+  if (cart.data === undefined) throw new Error('creating a cart: ' + JSON.stringify(cart.error));
+  const cartId: number = cart.data.id ?? 0;
+  const items = await client.POST('/carts/{id}/items', { params: { path: { id: cartId } }, body: { items: [{ product_id: productId, quantity: 2 }] } });
+  if (items.data === undefined) throw new Error('adding items: ' + JSON.stringify(items.error));
+  const placed = await client.POST('/carts/{id}/place_order', {
+    params: { path: { id: cartId } },
+    body: {
+      customer: { first_name: 'Tia', last_name: 'Typed', email: 'tia.typed@example.com' },
+      billing_address: { name: 'Tia Typed', address_line_1: '1 Type St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+      use_billing_address_for_shipping: true,
+      credit_card: { number: '4111 1111 1111 1111', name: 'Tia Typed', expiration_month: '12', expiration_year: '2099', cvv: '123' },
+    },
+  });
+  if (placed.data === undefined) throw new Error('placing the order: ' + JSON.stringify(placed.error));
+  const orderId: number = placed.data.order_id;
+  return { productId, walked, total, orderId };
+}
+`;
+
+for (const target of await testDatabaseTargets()) {
+  describe(`a typed client from the served OpenAPI document on ${target.name}`, { skip: target.skip }, () => {
+    let s: StoreUnderTest;
+    let dir: string;
+    before(async () => {
+      s = await startStoreUnderTest(target);
+      dir = mkdtempSync(join(tmpdir(), 'store-typed-client-'));
+      // The generated client resolves openapi-fetch from the repository's packages.
+      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    });
+    after(async () => {
+      await s?.close();
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    });
+
+    test('types generated from /api/v1/openapi.json type-check a client that creates a product, pages products and places an order', async () => {
+      const served = await s.call('GET', '/openapi.json', { anonymous: true });
+      assert.equal(served.status, 200);
+      writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(served.text)));
+      writeFileSync(join(dir, 'client.ts'), CLIENT);
+      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+      const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
+      await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, 'client.ts')], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
+        assert.fail(`the client does not type-check against the generated types:\n${error.stdout ?? error.message}`);
+      });
+
+      const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
+      const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
+      const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'system', 'Typed client');
+      const result = await client.run(s.api, token, (request) => fetch(request, { dispatcher }));
+      await dispatcher.close();
+      assert.ok(result.productId > 0 && result.orderId > 0);
+      assert.equal(result.walked, result.total, 'paging along next_page saw every product');
+      const order = await s.call('GET', `/orders/${result.orderId}?expand=items`);
+      const items = (order.json as { items: { product_id: number }[] }).items;
+      assert.equal(items[0]?.product_id, result.productId);
+    });
+  });
+}
