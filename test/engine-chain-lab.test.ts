@@ -12,8 +12,9 @@ import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type La
 import { compareChains, factsOf, referenceChain, type GrokOutput } from './support/lab-chains.ts';
 import { dnscheck, strip } from './support/lab-engines.ts';
 
-// The whole catalogue but the root zone itself (which has no delegation to judge).
-const scenarios = catalogueNames().filter((name) => name !== 'root-zone');
+// The whole catalogue but the root zone itself (which has no delegation to judge), and the held-out
+// mix-* scenarios, written for the Zonemaster comparison, whose DNSViz chains are not recorded yet.
+const scenarios = catalogueNames().filter((name) => name !== 'root-zone' && !name.startsWith('mix-'));
 
 /**
  * Where DNSViz is wrong and we are not, each with why. dnssec-ds-digests: DNSViz's DNS library

@@ -33,7 +33,8 @@ const find = (findings: Finding[], tag: string): Finding | undefined => findings
 const above = (findings: Finding[], prefix: string): string[] => findings.filter((f) => f.tag.startsWith(prefix) && !['DEBUG', 'INFO'].includes(f.level)).map((f) => f.tag);
 
 const skipReason = await labUnavailableReason();
-const scenarios = catalogueNames().filter((name) => name.startsWith('dnssec-') || ['healthy-signed', 'wrong-ds', 'expired-signatures'].includes(name));
+// The mix-* scenarios are the held-out lab: features of the others combined anew.
+const scenarios = catalogueNames().filter((name) => /^(?:dnssec|mix)-/.test(name) || ['healthy-signed', 'wrong-ds', 'expired-signatures'].includes(name));
 
 describe('DNSSEC in the lab', { skip: skipReason ?? false }, () => {
   let lab: Lab;

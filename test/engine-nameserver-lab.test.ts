@@ -15,6 +15,8 @@ const dnscheck = resolve(import.meta.dirname, '../packages/engine/bin/dnscheck.j
 const scenarios = [
   'nameserver-ok', 'nameserver-quirks', 'nameserver-edns-answers', 'nameserver-aaaa', 'connectivity-different-asn', 'connectivity-same-asn', 'connectivity-same-asn-v6',
   'connectivity-partial', 'connectivity-wrong-zone', 'address-mismatch', 'address-noptr', 'address-ptr-timeout', 'root-zone', 'nameserver-version',
+  // Held-out mixes of server misbehaviours.
+  'mix-edns-one-of-three', 'mix-truncating', 'mix-recursion-axfr-version', 'mix-edns-versions-signed', 'mix-truncate-tcp-silent',
 ];
 const modules = ['NAMESERVER', 'CONNECTIVITY', 'ADDRESS'];
 const moduleFlags = modules.flatMap((m) => ['--test', m.toLowerCase()]);

@@ -10,6 +10,7 @@ import {
 import type { FindingArgs, Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
+import { withDelegationGlue } from '../zone/methods-v2.ts';
 import { byText, rcodeName, recordsFor, recordsOfType } from '../net/response.ts';
 import { algorithm, algorithmStatuses, digestName, digestTag, digestTags, mnemonic } from '../rules/dnssec-tables.ts';
 
@@ -126,8 +127,8 @@ async function parentGroups(context: TestContext): Promise<Nameserver[][]> {
   return perAddress([...(parent?.servers ?? [])].sort((a, b) => byText(a.toString(), b.toString())));
 }
 
-/** The zone's name servers (delegation and zone, Method 4 ∪ 5), per address. */
-const childGroups = async (context: TestContext): Promise<Nameserver[][]> => perAddress(await context.zone.allServers());
+/** The zone's name servers (delegation and zone, Method 4 ∪ 5, the glue as given), per address. */
+const childGroups = async ({ zone }: TestContext): Promise<Nameserver[][]> => perAddress(await withDelegationGlue(zone, await zone.allServers()));
 
 /** The DS records the parent's servers give (DO set, TCP on truncation), without repeats; in an undelegated test, those given. */
 async function parentDsRecords(context: TestContext, into: Message[]): Promise<DsData[]> {

@@ -183,6 +183,11 @@ interface MailServer {
   name: Name;
   /** As findings show it: an MX exchange with its final dot, a mail domain without. */
   shown: string;
+  /**
+   * An MX exchange: 9.0.1 counts only address records whose owner, as the server wrote it, is the
+   * exchange's text exactly, case included (so 'Mail.Example.' finds no address at 'Mail.example.').
+   */
+  exactOwner: boolean;
 }
 
 /** The mail servers of a mail domain: its MX exchanges, or the domain itself; undefined when the MX lookup fails. */
@@ -195,13 +200,13 @@ async function mailServersOf({ zone }: TestContext, domainText: string): Promise
   const aliases = new Map(recordsOfType(mx.message, RRType.CNAME, ['answer']).flatMap((rr) => (recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [])));
   for (let hops = 0; aliases.has(canonical.key()) && hops < 16; hops++) canonical = aliases.get(canonical.key())!;
   const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(canonical) ? [rr.rdata.exchange] : []));
-  if (exchanges.length === 0) return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical) }];
+  if (exchanges.length === 0) return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical), exactOwner: false }];
   const unique = new Map(exchanges.map((name) => [fqdnText(name), name]));
-  return [...unique].map(([shown, name]) => ({ name, shown }));
+  return [...unique].map(([shown, name]) => ({ name, shown, exactOwner: true }));
 }
 
 /** One mail server's addresses: valid when it has one that is not a loopback address. */
-async function mailServerMessages({ zone }: TestContext, { name, shown }: MailServer): Promise<{ valid: boolean; messages: Message[] }> {
+async function mailServerMessages({ zone }: TestContext, { name, shown, exactOwner }: MailServer): Promise<{ valid: boolean; messages: Message[] }> {
   const messages: Message[] = [];
   let valid = false;
   const families = [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const;
@@ -216,7 +221,8 @@ async function mailServerMessages({ zone }: TestContext, { name, shown }: MailSe
       messages.push({ tag: 'RNAME_MAIL_ILLEGAL_CNAME', args: { domain: shown } });
       continue;
     }
-    const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && rr.name.equals(name) ? [rr.rdata.address] : []));
+    const owns = (owner: Name): boolean => (exactOwner ? fqdnText(owner) === shown : owner.equals(name));
+    const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && owns(rr.name) ? [rr.rdata.address] : []));
     if (addresses.includes(loopback)) messages.push({ tag: 'RNAME_MAIL_DOMAIN_LOCALHOST', args: { domain: shown, localhost: loopback } });
     else if (addresses.length > 0) valid = true;
   }

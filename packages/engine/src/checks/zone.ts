@@ -11,6 +11,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
+import { withDelegationGlue } from '../zone/methods-v2.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
@@ -263,8 +264,7 @@ async function delegationAndZoneServers(context: TestContext): Promise<Nameserve
       ),
     ),
   );
-  const byText = new Map([...all, ...found.flat()].map((server) => [server.toString(), server]));
-  return [...byText.keys()].sort().map((key) => byText.get(key)!);
+  return withDelegationGlue(zone, [...all, ...found.flat()]);
 }
 
 /** The zone's servers once per address (the first name in text order), and a message for each whose IP family is off. */

@@ -224,3 +224,14 @@ export function onePerAddress(servers: readonly Nameserver[]): Nameserver[] {
   for (const server of [...servers].sort(byText)) if (!byAddress.has(server.address)) byAddress.set(server.address, server);
   return [...byAddress.values()];
 }
+
+/**
+ * `servers` with the delegation's servers added as the parent gives them, its glue addresses
+ * included (get_del_ns_names_and_ips), in 'name/ip' order: the test cases that read Method 4 ∪ 5 of
+ * MethodsV2 ask an address the glue names even when the zone itself no longer gives it.
+ */
+export async function withDelegationGlue(zone: Zone, servers: readonly Nameserver[]): Promise<Nameserver[]> {
+  const { delegation } = await serverSets(zone);
+  const all = new Map([...servers, ...delegation.servers].map((server) => [server.toString(), server]));
+  return [...all.keys()].sort().map((key) => all.get(key)!);
+}
