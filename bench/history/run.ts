@@ -1,5 +1,5 @@
 // The API with a big history, on PostgreSQL: p50/p99 of get_test_history (a domain with 1,000
-// tests), get_batch_job_result (a 10,000-test batch) and test_progress, each under autocannon, with
+// tests), get_batch_job_result and batch_status (a 10,000-test batch) and test_progress, each under autocannon, with
 // ROWS synthetic finished tests (default 1,000,000) inserted directly in SQL. The filled database is
 // kept (bench_history_<rows>) and reused by the next run; --fresh fills it anew.
 //   npm run bench:history [-- --rows 1000000] [--seconds 10] [--connections 10] [--fresh]
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest, openDatabase } from '@app/database';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { batchRevision, batchStatusAtRevision, migrations, PRODUCT, type ServiceSchema } from '@app/service';
+import { batchProgressAtRevision, batchRevision, migrations, PRODUCT, type ServiceSchema } from '@app/service';
 
 const { values: options } = parseArgs({
   options: { rows: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, fresh: { type: 'boolean', default: false } },
@@ -77,7 +77,7 @@ const before0008 = await meanMs(() => sql`
   select exists (select 1 from dh_batch where id = ${batch.id}) as found, string_agg(hash_id, ',' order by id) filter (where progress = 100) as finished,
     count(*) filter (where progress < 100) as running
   from dh_test where batch_id = ${batch.id}`.execute(db));
-const fullRead = await meanMs(() => batchStatusAtRevision(db, 'postgres', batch.id));
+const fullRead = await meanMs(() => batchProgressAtRevision(db, 'postgres', batch.id));
 const revisionCheck = await meanMs(() => batchRevision(db, batch.id));
 console.log(
   `get_batch_job_result's read, 10,000 ids: ${before0008.toFixed(2)} ms as before 0008, ${fullRead.toFixed(2)} ms now (${(before0008 / fullRead).toFixed(1)}× less), ` +
@@ -100,6 +100,8 @@ try {
     ['get_test_history (1,000 tests, first 200)', 'get_test_history', { frontend_params: { domain: 'busy.example' } }, (r) => `${(r as unknown[]).length} rows`],
     ['get_test_history (offset 800)', 'get_test_history', { frontend_params: { domain: 'busy.example' }, offset: 800, limit: 200 }, (r) => `${(r as unknown[]).length} rows`],
     ['get_batch_job_result (10,000 tests)', 'get_batch_job_result', { batch_id: batch.id }, (r) => `${(r as { nb_finished: number }).nb_finished} finished`],
+    ['batch_status (10,000 tests, counts)', 'batch_status', { batch_id: batch.id }, (r) => `${(r as { finished_count: number }).finished_count} finished`],
+    ['batch_status (10,000 tests, finished ids)', 'batch_status', { batch_id: batch.id, list_finished_tests: true }, (r) => `${(r as { finished_tests: string[] }).finished_tests.length} ids`],
     ['test_progress', 'test_progress', { test_id: oneTest.hash_id }, (r) => `progress ${String(r)}`],
   ];
   console.log(`${'call'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}  answer`);

@@ -4,6 +4,6 @@ export { claimNextTest, reportProgress, finishTest, overallResult, type ClaimedT
 export type { TestParams } from './db/test-params.ts';
 export { Agent, type AgentOptions, type RunTests } from './agent/agent.ts';
 export { migrations, PRODUCT } from './db/migrations.ts';
-export { batchRevision, batchStatusAtRevision } from './db/batches.ts';
+export { batchProgressAtRevision, batchRevision } from './db/batches.ts';
 export type { ServiceSchema } from './db/tables.ts';
 export { newTestRow } from './db/tests.ts';

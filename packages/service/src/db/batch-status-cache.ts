@@ -1,20 +1,56 @@
-// get_batch_job_result answers reused while a batch stands still. Every change to a batch's finished
-// tests raises its revision (finishTest, purge), so an answer kept under a revision is reused after a
-// primary-key read of it, instead of reading and sending out 10,000 ids again: a batch that has not
-// moved since the last poll costs the next poll almost nothing. Each API process keeps its own.
+// Batch answers (get_batch_job_result's and batch_status's) reused while a batch stands still. Every
+// change to a batch's tests' states raises its revision (claimNextTest, finishTest, purge), so an
+// answer kept under a revision is reused after a primary-key read of it, instead of reading and
+// sending out 10,000 ids again: a batch that has not moved since the last poll costs the next poll
+// almost nothing. Each API process keeps its own.
 import type { DialectName } from '@app/database';
 import type { Kysely } from 'kysely';
-import { batchRevision, batchStatusAtRevision, type BatchStatus } from './batches.ts';
+import { batchProgressAtRevision, batchRevision, legacyStatus, type BatchProgress, type BatchStatus } from './batches.ts';
 import type { ServiceSchema } from './tables.ts';
 
 /** Ids kept over all cached answers (each about 50 bytes in memory): a few big batches, or many small ones. */
 const MAX_CACHED_IDS = 200_000;
 
+/** Which id lists batch_status is asked to include. */
+export interface BatchLists {
+  waiting?: boolean;
+  running?: boolean;
+  finished?: boolean;
+}
+
+/** batch_status's answer. */
+export interface BatchStatusAnswer {
+  waiting_count: number;
+  running_count: number;
+  finished_count: number;
+  waiting_tests?: string[];
+  running_tests?: string[];
+  finished_tests?: string[];
+}
+
 interface Entry {
   revision: number;
-  status: BatchStatus;
-  /** The status as JSON, made when first asked for. */
-  json?: string;
+  progress: BatchProgress;
+  /** get_batch_job_result's answer, made when first asked for. */
+  legacy?: BatchStatus;
+  /** Each answer shape as JSON, made when first asked for: 'legacy', or batch_status's lists as 'w r f' flags. */
+  json: Map<string, string>;
+}
+
+function idCount(progress: BatchProgress): number {
+  return progress.waiting.length + progress.running.length + progress.finished.length;
+}
+
+/** batch_status's answer from a batch's tests by state. */
+export function batchStatusAnswer(progress: BatchProgress, lists: BatchLists): BatchStatusAnswer {
+  return {
+    waiting_count: progress.waiting.length,
+    running_count: progress.running.length,
+    finished_count: progress.finished.length,
+    ...(lists.waiting === true ? { waiting_tests: progress.waiting } : {}),
+    ...(lists.running === true ? { running_tests: progress.running } : {}),
+    ...(lists.finished === true ? { finished_tests: progress.finished } : {}),
+  };
 }
 
 export class BatchStatusCache {
@@ -29,17 +65,40 @@ export class BatchStatusCache {
     this.#dialect = dialect;
   }
 
-  /** The batch's answer, undefined for no such batch. */
+  /** get_batch_job_result's answer, undefined for no such batch. */
   async status(batchId: number): Promise<BatchStatus | undefined> {
-    return (await this.#entry(batchId))?.status;
-  }
-
-  /** The batch's answer as JSON text (serialised once per revision), undefined for no such batch. */
-  async json(batchId: number): Promise<string | undefined> {
     const entry = await this.#entry(batchId);
     if (entry === undefined) return undefined;
-    entry.json ??= JSON.stringify(entry.status);
-    return entry.json;
+    entry.legacy ??= legacyStatus(entry.progress);
+    return entry.legacy;
+  }
+
+  /** get_batch_job_result's answer as JSON text (serialised once per revision), undefined for no such batch. */
+  async json(batchId: number): Promise<string | undefined> {
+    return this.#json(batchId, 'legacy', (progress) => legacyStatus(progress));
+  }
+
+  /** batch_status's answer, undefined for no such batch. */
+  async progress(batchId: number, lists: BatchLists): Promise<BatchStatusAnswer | undefined> {
+    const entry = await this.#entry(batchId);
+    return entry === undefined ? undefined : batchStatusAnswer(entry.progress, lists);
+  }
+
+  /** batch_status's answer as JSON text (serialised once per revision and shape), undefined for no such batch. */
+  async progressJson(batchId: number, lists: BatchLists): Promise<string | undefined> {
+    const shape = [lists.waiting, lists.running, lists.finished].map((l) => (l === true ? '1' : '0')).join('');
+    return this.#json(batchId, shape, (progress) => batchStatusAnswer(progress, lists));
+  }
+
+  async #json(batchId: number, shape: string, answer: (progress: BatchProgress) => unknown): Promise<string | undefined> {
+    const entry = await this.#entry(batchId);
+    if (entry === undefined) return undefined;
+    let text = entry.json.get(shape);
+    if (text === undefined) {
+      text = JSON.stringify(answer(entry.progress));
+      entry.json.set(shape, text);
+    }
+    return text;
   }
 
   async #entry(batchId: number): Promise<Entry | undefined> {
@@ -54,15 +113,16 @@ export class BatchStatusCache {
       this.#drop(batchId);
       if (revision === undefined) return undefined;
     }
-    const read = await batchStatusAtRevision(this.#db, this.#dialect, batchId);
+    const read = await batchProgressAtRevision(this.#db, this.#dialect, batchId);
     if (read === undefined) return undefined;
-    this.#keep(batchId, read);
-    return read;
+    const entry: Entry = { ...read, json: new Map() };
+    this.#keep(batchId, entry);
+    return entry;
   }
 
   #keep(batchId: number, entry: Entry): void {
     this.#drop(batchId);
-    const size = entry.status.finished_test_ids.length;
+    const size = idCount(entry.progress);
     if (size > MAX_CACHED_IDS) return;
     for (const [id, old] of this.#entries) {
       if (this.#ids + size <= MAX_CACHED_IDS) break;
@@ -75,6 +135,6 @@ export class BatchStatusCache {
   #drop(batchId: number, entry = this.#entries.get(batchId)): void {
     if (entry === undefined) return;
     this.#entries.delete(batchId);
-    this.#ids -= entry.status.finished_test_ids.length;
+    this.#ids -= idCount(entry.progress);
   }
 }

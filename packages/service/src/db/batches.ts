@@ -113,17 +113,23 @@ export interface BatchStatus {
   nb_running: number;
 }
 
-/** A batch's tests with their progress, in one read (a test finishing meanwhile is counted once); undefined for no such batch. */
-export async function batchTests(db: Kysely<ServiceSchema>, batchId: number): Promise<{ hash_id: string; progress: number }[] | undefined> {
-  const batch = await db.selectFrom('dh_batch').select('id').where('id', '=', batchId).executeTakeFirst();
-  if (batch === undefined) return undefined;
-  return db.selectFrom('dh_test').select(['hash_id', 'progress']).where('batch_id', '=', batchId).orderBy('id').execute();
+/** A batch's test ids by state, each in id order: batch_status's lists, and get_batch_job_result's answer (see legacyStatus). */
+export interface BatchProgress {
+  waiting: string[];
+  running: string[];
+  finished: string[];
+}
+
+/** A batch's tests sorted by state (progress 0, 1–99, 100), keeping their order. */
+export function progressOf(tests: readonly { hash_id: string; progress: number }[]): BatchProgress {
+  const progress: BatchProgress = { waiting: [], running: [], finished: [] };
+  for (const t of tests) (t.progress === 0 ? progress.waiting : t.progress === 100 ? progress.finished : progress.running).push(t.hash_id);
+  return progress;
 }
 
 /** get_batch_job_result's view: finished tests, and the rest counted as running (waiting ones too). */
-export function finishedAndRunning(tests: readonly { hash_id: string; progress: number }[]): BatchStatus {
-  const finished = tests.filter((t) => t.progress === 100);
-  return { nb_finished: finished.length, finished_test_ids: finished.map((r) => r.hash_id), nb_running: tests.length - finished.length };
+export function legacyStatus(progress: BatchProgress): BatchStatus {
+  return { nb_finished: progress.finished.length, finished_test_ids: progress.finished, nb_running: progress.waiting.length + progress.running.length };
 }
 
 /** Marks a change to these batches' finished tests (inside the transaction that makes it). */
@@ -139,31 +145,34 @@ export async function batchRevision(db: Kysely<ServiceSchema>, batchId: number):
 }
 
 /**
- * get_batch_job_result in one read, with the batch's revision read no later than the tests (so the
+ * A batch's tests by state in one read, with the batch's revision read no later than the tests (so the
  * answer is at least as new as the revision it is kept under). On PostgreSQL one statement (one
- * snapshot) reads both, and the database joins the finished ids into one string, read in id order
+ * snapshot) reads both, and the database joins each state's ids into one string, read in id order
  * from the covering index: a sorted subquery, as PostgreSQL 15 sorts the rows again for
  * `string_agg(... order by id)` (half of the statement's time at 10,000 tests); the driver then reads
- * one row instead of 10,000. Elsewhere the rows are read as batchTests does.
+ * one row instead of 10,000. Elsewhere the batch's rows are read in id order.
  */
-export async function batchStatusAtRevision(db: Kysely<ServiceSchema>, dialect: DialectName, batchId: number): Promise<{ status: BatchStatus; revision: number } | undefined> {
+export async function batchProgressAtRevision(db: Kysely<ServiceSchema>, dialect: DialectName, batchId: number): Promise<{ progress: BatchProgress; revision: number } | undefined> {
   if (dialect !== 'postgres') {
     const revision = await batchRevision(db, batchId);
     if (revision === undefined) return undefined;
     const tests = await db.selectFrom('dh_test').select(['hash_id', 'progress']).where('batch_id', '=', batchId).orderBy('id').execute();
-    return { status: finishedAndRunning(tests), revision };
+    return { progress: progressOf(tests), revision };
   }
-  const { rows } = await sql<{ revision: number | null; finished: string | null; total: string }>`
-    select (select revision from dh_batch where id = ${batchId}) as revision, count(*) as total,
-      (select string_agg(hash_id, ',') from (select hash_id from dh_test where batch_id = ${batchId} and progress = 100 order by id) as done) as finished
-    from dh_test where batch_id = ${batchId}`.execute(db);
+  const { rows } = await sql<{ revision: number | null; waiting: string | null; running: string | null; finished: string | null }>`
+    select (select revision from dh_batch where id = ${batchId}) as revision,
+      string_agg(hash_id, ',') filter (where progress = 0) as waiting,
+      string_agg(hash_id, ',') filter (where progress > 0 and progress < 100) as running,
+      string_agg(hash_id, ',') filter (where progress = 100) as finished
+    from (select hash_id, progress from dh_test where batch_id = ${batchId} order by id) as tests`.execute(db);
   const row = rows[0];
   if (row === undefined || row.revision === null) return undefined;
-  const ids = row.finished === null ? [] : row.finished.split(',');
-  return { status: { nb_finished: ids.length, finished_test_ids: ids, nb_running: Number(row.total) - ids.length }, revision: Number(row.revision) };
+  const ids = (joined: string | null): string[] => (joined === null ? [] : joined.split(','));
+  return { progress: { waiting: ids(row.waiting), running: ids(row.running), finished: ids(row.finished) }, revision: Number(row.revision) };
 }
 
 /** get_batch_job_result's answer, undefined for no such batch. */
 export async function batchStatus(db: Kysely<ServiceSchema>, dialect: DialectName, batchId: number): Promise<BatchStatus | undefined> {
-  return (await batchStatusAtRevision(db, dialect, batchId))?.status;
+  const read = await batchProgressAtRevision(db, dialect, batchId);
+  return read === undefined ? undefined : legacyStatus(read.progress);
 }

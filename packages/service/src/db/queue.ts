@@ -74,7 +74,11 @@ async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: num
     let candidate = db.selectFrom('dh_test').select('id').where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1);
     if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
     const row = await db.updateTable('dh_test').set(values).where('id', '=', candidate).where(eligible).returning(columns).executeTakeFirst();
-    return row === undefined ? undefined : toClaimed(row);
+    if (row === undefined) return undefined;
+    // A waiting test now runs: batch_status's answer moved. Raised just after the claim, so a cached
+    // answer read in between is kept under the old revision and read again at the next poll.
+    if (which === 'waiting' && row.batch_id !== null) await raiseBatchRevisions(db, [row.batch_id]);
+    return toClaimed(row);
   }
   // MariaDB has no UPDATE … RETURNING: lock the row (skipping rows others hold), then take it.
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
@@ -82,6 +86,7 @@ async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: num
       const row = await trx.selectFrom('dh_test').select(columns).where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1).forUpdate().skipLocked().executeTakeFirst();
       if (row === undefined) return null;
       const updated = await trx.updateTable('dh_test').set(values).where('id', '=', row.id).where(eligible).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1 && which === 'waiting' && row.batch_id !== null) await raiseBatchRevisions(trx, [row.batch_id]);
       return Number(updated.numUpdatedRows) === 1 ? { ...row, attempts: which === 'waiting' ? 1 : row.attempts + 1 } : undefined;
     });
     if (claimed === null) return undefined;

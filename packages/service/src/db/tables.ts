@@ -57,7 +57,7 @@ export interface BatchTable {
   id: Generated<number>;
   username: string;
   created_at: string;
-  /** Raised with each change to the batch's finished tests (one finishing, or purged): get_batch_job_result's answer for a revision stands. */
+  /** Raised with each change to the states of the batch's tests (one starting, finishing, or purged): a batch answer for a revision stands. */
   revision: Generated<number>;
 }
 

@@ -1,6 +1,6 @@
-// add_api_user (administrative), add_batch_job (authenticated), get_batch_job_result.
+// add_api_user (administrative), add_batch_job (authenticated), get_batch_job_result, and their newer names.
 import { BatchStatusCache } from '../db/batch-status-cache.ts';
-import { batchTests, createBatch } from '../db/batches.ts';
+import { createBatch } from '../db/batches.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { addUser, verifyUser } from '../db/users.ts';
 import { MethodError } from '../rpc/errors.ts';
@@ -51,12 +51,6 @@ export function batchMethods(context: ServiceContext) {
     }
     return outcome.created;
   };
-  const testsOf = async (batch_id: number) => {
-    const tests = await batchTests(db, batch_id);
-    if (tests === undefined) throw new MethodError('Unknown batch', { batch_id });
-    return tests;
-  };
-
   const methods = {
     add_api_user: method(userParams, { guard: onlyFromLoopback, run: createUser }),
     add_batch_job: method(batchParams, { run: createBatchJob }),
@@ -77,18 +71,9 @@ export function batchMethods(context: ServiceContext) {
         list_finished_tests: optional(boolean),
       }), {
       run: async ({ batch_id, list_waiting_tests, list_running_tests, list_finished_tests }) => {
-        const tests = await testsOf(batch_id);
-        const waiting = tests.filter((t) => t.progress === 0).map((t) => t.hash_id);
-        const running = tests.filter((t) => t.progress > 0 && t.progress < 100).map((t) => t.hash_id);
-        const finished = tests.filter((t) => t.progress === 100).map((t) => t.hash_id);
-        return {
-          waiting_count: waiting.length,
-          running_count: running.length,
-          finished_count: finished.length,
-          ...(list_waiting_tests === true ? { waiting_tests: waiting } : {}),
-          ...(list_running_tests === true ? { running_tests: running } : {}),
-          ...(list_finished_tests === true ? { finished_tests: finished } : {}),
-        };
+        const status = await batchStatuses.progressJson(batch_id, { waiting: list_waiting_tests, running: list_running_tests, finished: list_finished_tests });
+        if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
+        return new JsonText(status);
       },
     }),
   };
