@@ -11,7 +11,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { withDelegationGlue } from '../zone/methods-v2.ts';
+import { serverSets, withDelegationGlue } from '../zone/methods-v2.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
@@ -246,7 +246,8 @@ async function mxOutcome({ zone }: TestContext, server: Nameserver): Promise<MxO
 /**
  * The servers Zone09 and Zone11 ask, as engine 9.0 lists them: the delegation's and the zone's, a
  * name inside the zone at the addresses the delegated servers give it with authority (which may
- * differ from the glue).
+ * differ from the glue). The delegation's come first (each part in text order), since the
+ * reference keeps the first server it meets at each address.
  */
 async function delegationAndZoneServers(context: TestContext): Promise<Nameserver[]> {
   const { zone } = context;
@@ -264,10 +265,13 @@ async function delegationAndZoneServers(context: TestContext): Promise<Nameserve
       ),
     ),
   );
-  return withDelegationGlue(zone, [...all, ...found.flat()]);
+  const merged = await withDelegationGlue(zone, [...all, ...found.flat()]);
+  const delegated = new Set((await serverSets(zone)).delegation.servers.map((server) => server.toString()));
+  const isDelegated = (server: Nameserver): boolean => delegated.has(server.toString());
+  return [...merged.filter(isDelegated), ...merged.filter((server) => !isDelegated(server))];
 }
 
-/** The zone's servers once per address (the first name in text order), and a message for each whose IP family is off. */
+/** The zone's servers once per address (the first one listed), and a message for each whose IP family is off. */
 function serversByAddress(context: TestContext, servers: readonly Nameserver[], rrtypes: readonly string[]): { servers: Nameserver[]; disabled: Message[] } {
   const seen = new Set<string>();
   const unique = servers.filter((server) => !seen.has(server.address) && seen.add(server.address));
