@@ -1,6 +1,7 @@
 // The catalog group (read_catalog / catalog scopes): every field of the platform's resources as its OpenAPI document lists them.
 // Generated once from packages/store/reference/store-resources.json, then reviewed: references, nested collections, required and encrypted fields.
 import { children, link, type ResourceSource } from '../declaration.ts';
+import { variantChoice } from './field-groups.ts';
 
 export const catalog: readonly ResourceSource[] = [
   {
@@ -377,20 +378,7 @@ export const catalog: readonly ResourceSource[] = [
     methods: ['list', 'read'],
     fields: {
       product_id: 'integer -> products',
-      variant_group_id: 'integer -> variant_groups',
-      description: 'string',
-      price_adjustment: 'number',
-      price_adjustment_type: 'string',
-      sort_order: 'integer',
-      item_number_extension: 'string',
-      item_number_sort_order: 'integer',
-      is_hidden: 'boolean',
-      weight: 'number',
-      weight_type: 'string',
-      is_default_selection: 'boolean',
-      swatch_file: 'string',
-      swatch_thumbnail: 'string',
-      swatch_thumbnail_color: 'string',
+      ...variantChoice,
     },
   },
   {
@@ -481,20 +469,7 @@ export const catalog: readonly ResourceSource[] = [
     scope: 'catalog',
     fields: {
       product_id: 'integer required -> products',
-      variant_group_id: 'integer -> variant_groups',
-      description: 'string',
-      price_adjustment: 'number',
-      price_adjustment_type: 'string',
-      sort_order: 'integer',
-      item_number_extension: 'string',
-      item_number_sort_order: 'integer',
-      is_hidden: 'boolean',
-      weight: 'number',
-      weight_type: 'string',
-      is_default_selection: 'boolean',
-      swatch_file: 'string',
-      swatch_thumbnail: 'string',
-      swatch_thumbnail_color: 'string',
+      ...variantChoice,
     },
   },
   {

@@ -134,3 +134,21 @@ export function cartFields(money: Field, associatedOrder: Field) {
     lookup_key: 'string',
   };
 }
+
+/** One choice of a variant group, as a product's `variants` show it and as `product_variants` stores it. */
+export const variantChoice = {
+  variant_group_id: 'integer -> variant_groups',
+  description: 'string',
+  price_adjustment: 'number',
+  price_adjustment_type: 'string',
+  sort_order: 'integer',
+  item_number_extension: 'string',
+  item_number_sort_order: 'integer',
+  is_hidden: 'boolean',
+  weight: 'number',
+  weight_type: 'string',
+  is_default_selection: 'boolean',
+  swatch_file: 'string',
+  swatch_thumbnail: 'string',
+  swatch_thumbnail_color: 'string',
+} as const;
