@@ -4,10 +4,10 @@
 // PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user (runuser).
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 
@@ -46,15 +46,6 @@ export function privatePostgresUnavailableReason(): string | undefined {
   if (asRoot && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'running as root without runuser, and PostgreSQL refuses to run as root';
   if (asRoot && postgresIds() === undefined) return 'running as root without a postgres user to run a private PostgreSQL server as';
   return undefined;
-}
-
-/** A TCP port of 127.0.0.1 nobody listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {

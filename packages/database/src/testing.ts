@@ -128,4 +128,5 @@ async function mysqlAdmin(): Promise<Admin> {
   };
 }
 
+export { freePort } from './free-port.ts';
 export { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';

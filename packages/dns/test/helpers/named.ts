@@ -20,6 +20,7 @@ export interface RunningNamed {
   stop(): Promise<void>;
 }
 
+// The bottom package may import no other, so it keeps this copy of @app/database/testing's freePort.
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@app/database';
+import { freePort } from '@app/database/testing';
 import { createApp } from '../../src/auth/apps.ts';
 import { authContext, type AuthContext } from '../../src/auth/context.ts';
 import { loadAuthKey } from '../../src/auth/auth-key.ts';
@@ -61,17 +61,6 @@ export interface Cluster {
   /** A new custom app that takes OAuth grants to `redirectUri`: its App ID and App Secret. */
   oauthClient(redirectUri: string): Promise<{ clientId: string; secret: string }>;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp, what: string, timeoutMs = 60_000): Promise<string[]> {

@@ -2,7 +2,7 @@
 // other tests share.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { freePort } from '../../scripts/cluster/cluster.ts';
+import { freePort } from '@app/database/testing';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 
