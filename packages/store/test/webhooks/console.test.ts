@@ -2,7 +2,8 @@
 // The console's webhook pages over HTTPS, as a browser uses them: subscribe, read the delivery log, send again.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { csrfIn, form, FORM, signInOverHttp, type ConsoleSession } from '../auth/support/console-session.ts';
+import { csrfIn, form, FORM, type ConsoleSession } from '../auth/support/console-session.ts';
+import { firstAdminSession } from '../support/first-admin-session.ts';
 import { sqliteTarget } from '../support/targets.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -16,11 +17,7 @@ describe('webhooks in the admin console', () => {
     receiver = await startReceiver();
     s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, pollMs: 100 } });
     origin = new URL(s.api).origin;
-    const admin = s.store.firstStart;
-    assert.ok(admin !== undefined);
-    const signed = await signInOverHttp(s, admin.email, admin.password);
-    assert.ok(signed.session !== undefined);
-    session = signed.session;
+    session = await firstAdminSession(s);
   });
   after(async () => {
     await s?.close();

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
 import { Webhook } from 'standardwebhooks';
-import { csrfIn, form, FORM, signInOverHttp, type ConsoleSession } from '../auth/support/console-session.ts';
+import { csrfIn, form, FORM, type ConsoleSession } from '../auth/support/console-session.ts';
+import { firstAdminSession } from '../support/first-admin-session.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { issueTestToken } from '../support/test-token.ts';
 import { startReceiver, type Received, type Receiver } from './receiver.ts';
@@ -41,11 +42,7 @@ for (const target of await testDatabaseTargets()) {
       const storeId = s.store.firstStart?.storeId ?? 1;
       token = await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog,catalog', 'Integrator');
       otherToken = await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog', 'Someone else');
-      const admin = s.store.firstStart;
-      assert.ok(admin !== undefined);
-      const signed = await signInOverHttp(s, admin.email, admin.password);
-      assert.ok(signed.session !== undefined);
-      session = signed.session;
+      session = await firstAdminSession(s);
     });
     after(async () => {
       await s?.close();

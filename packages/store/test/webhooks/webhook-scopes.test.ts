@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
-import { csrfIn, form, FORM, signInOverHttp, type ConsoleSession } from '../auth/support/console-session.ts';
+import { csrfIn, form, FORM, type ConsoleSession } from '../auth/support/console-session.ts';
+import { firstAdminSession } from '../support/first-admin-session.ts';
 import { SUSPEND_AFTER } from '../../src/webhooks/reply-events.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { issueTestToken } from '../support/test-token.ts';
@@ -26,11 +27,7 @@ for (const target of await testDatabaseTargets()) {
       for (const scopes of ['webhooks', 'webhooks,read_people', 'webhooks,read_catalog', 'webhooks,catalog', 'webhooks,read_orders']) {
         tokens[scopes] = await issueTestToken(s.store.app, storeId, scopes, `App with ${scopes}`);
       }
-      const admin = s.store.firstStart;
-      assert.ok(admin !== undefined);
-      const signed = await signInOverHttp(s, admin.email, admin.password);
-      assert.ok(signed.session !== undefined);
-      session = signed.session;
+      session = await firstAdminSession(s);
     });
     after(async () => {
       await s?.close();
