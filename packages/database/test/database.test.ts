@@ -4,6 +4,7 @@ import { sql, type Generated, type Kysely } from 'kysely';
 import {
   DatabaseUnreachableError,
   DatabaseUrlError,
+  longTextType,
   MigrationError,
   migrateToLatest,
   openDatabase,
@@ -113,6 +114,14 @@ for (const target of await testDatabaseTargets()) {
       };
       assert.deepEqual(await migrateToLatest(database, 'gadgets', other), ['0001_gadget']);
       assert.deepEqual(await migrateToLatest(database, 'widgets', widgetMigrations), []);
+    });
+
+    test('a long-text column keeps a text past 64 KB (MariaDB\'s TEXT would refuse or cut it)', async () => {
+      await withIdColumn(db.schema.createTable('essay'), target.dialect).addColumn('body', longTextType(target.dialect), (c) => c.notNull()).execute();
+      const body = `${'long text é '.repeat(10_000)}end`;
+      await sql`insert into essay (body) values (${body})`.execute(db);
+      const got = await sql<{ body: string }>`select body from essay`.execute(db);
+      assert.equal(got.rows[0]?.body, body);
     });
 
     test('a failing migration names its step and applies nothing after it', async () => {

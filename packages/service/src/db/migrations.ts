@@ -1,4 +1,4 @@
-import { withIdColumn, type ProductMigration } from '@app/database';
+import { longTextType, withIdColumn, type ProductMigration } from '@app/database';
 import { sql } from 'kysely';
 
 /** Name under which the service keeps its migration book. */
@@ -79,7 +79,7 @@ export const migrations: Record<string, ProductMigration> = {
       await db.schema
         .createTable('dh_test_chain')
         .addColumn('test_id', 'integer', (c) => c.primaryKey().references('dh_test.id').onDelete('cascade'))
-        .addColumn('analysis', dialect === 'mysql' ? sql`mediumtext` : sql`text`, (c) => c.notNull())
+        .addColumn('analysis', longTextType(dialect), (c) => c.notNull())
         .execute();
     },
   },

@@ -2,8 +2,8 @@
 // columns, never dropping or changing what exists. A migration step calls it; since it only adds what is
 // missing, a later change to the declarations ships as one more step that calls it again.
 import type { DialectName } from '@app/database';
-import { withIdColumn } from '@app/database';
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely } from 'kysely';
+import { longTextType, withIdColumn } from '@app/database';
+import type { ColumnDefinitionBuilder, CreateTableBuilder, Kysely } from 'kysely';
 import type { FieldDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 
 type ColumnType = Parameters<CreateTableBuilder<string, never>['addColumn']>[1];
@@ -11,11 +11,10 @@ type ColumnType = Parameters<CreateTableBuilder<string, never>['addColumn']>[1];
 function columnType(field: FieldDeclaration, dialect: DialectName): ColumnType {
   switch (field.type) {
     case 'string':
-      if (field.maxLength !== undefined && field.maxLength <= 255) return `varchar(${field.maxLength})`;
-      // MariaDB's TEXT holds 64 KB; product descriptions can be longer.
-      return dialect === 'mysql' ? sql`mediumtext` : 'text';
+      // Product descriptions can be longer than MariaDB's TEXT holds.
+      return field.maxLength !== undefined && field.maxLength <= 255 ? `varchar(${field.maxLength})` : longTextType(dialect);
     case 'json':
-      return dialect === 'mysql' ? sql`mediumtext` : 'text';
+      return longTextType(dialect);
     case 'datetime':
       return 'varchar(32)';
     case 'integer':

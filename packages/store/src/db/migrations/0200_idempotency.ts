@@ -1,6 +1,5 @@
 // Idempotency schema steps, named 0200_* so they sort after the core's and auth's.
-import type { ProductMigration } from '@app/database';
-import { sql } from 'kysely';
+import { longTextType, type ProductMigration } from '@app/database';
 
 export const idempotencyMigrations: Record<string, ProductMigration> = {
   '0200_idempotency_keys': {
@@ -14,7 +13,7 @@ export const idempotencyMigrations: Record<string, ProductMigration> = {
         // Null while the first request runs.
         .addColumn('status_code', 'integer')
         .addColumn('content_type', 'varchar(100)')
-        .addColumn('body', dialect === 'mysql' ? sql`mediumtext` : 'text')
+        .addColumn('body', longTextType(dialect))
         .execute();
       await db.schema.createIndex('idempotency_keys_created_at').on('idempotency_keys').column('created_at').execute();
     },

@@ -1,12 +1,11 @@
 // Webhook schema steps, named 0300_* so they sort after the core's, auth's and idempotency's.
-import { withIdColumn, type ProductMigration } from '@app/database';
-import { sql } from 'kysely';
+import { longTextType, withIdColumn, type ProductMigration } from '@app/database';
 import { timestamps } from './timestamps.ts';
 
 export const webhookMigrations: Record<string, ProductMigration> = {
   '0300_webhooks': {
     up: async (db, dialect) => {
-      const longText = dialect === 'mysql' ? sql`mediumtext` : 'text';
+      const longText = longTextType(dialect);
       await timestamps(
         withIdColumn(db.schema.createTable('webhooks'), dialect)
           .addColumn('event_type', 'varchar(50)', (c) => c.notNull())

@@ -1,11 +1,10 @@
-import { withIdColumn, type ProductMigration } from '@app/database';
-import { sql } from 'kysely';
+import { longTextType, withIdColumn, type ProductMigration } from '@app/database';
 
 // The event log clients catch up from (GET /events): every event webhooks carry, written in the transaction of the
 // write that caused it, whether or not anyone subscribed. Read in id order; old rows go by created_at.
 export const eventLog: ProductMigration = {
   up: async (db, dialect) => {
-    const longText = dialect === 'mysql' ? sql`mediumtext` : 'text';
+    const longText = longTextType(dialect);
     await withIdColumn(db.schema.createTable('event_log'), dialect)
       .addColumn('event_type', 'varchar(50)', (c) => c.notNull())
       .addColumn('resource', 'varchar(50)', (c) => c.notNull())
