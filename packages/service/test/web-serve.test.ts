@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { brotliDecompressSync } from 'node:zlib';
 import { testDatabaseTargets } from '@app/database/testing';
+import * as engineTones from '@app/engine/chain-tones';
 import { useService } from './rpc-harness.ts';
 
 const sqlite = (await testDatabaseTargets()).find((t) => t.dialect === 'sqlite');
@@ -104,6 +105,19 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
       const check = spawnSync(process.execPath, ['--check', file], { encoding: 'utf8' });
       assert.equal(check.status, 0, `${url}: ${check.stderr}`);
     }
+  });
+
+  test('the Chain view\'s tones are the engine\'s: the import map serves the engine\'s own module, as JavaScript', async () => {
+    const html = await (await fetch(h.url)).text();
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)?.[1] ?? '{}') as { imports?: Record<string, string> };
+    const url = importMap.imports?.['@app/engine/chain-tones'];
+    assert.ok(url !== undefined, 'the import map names the engine\'s chain tones');
+    const response = await fetch(`${h.url}${url}`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+    const served = (await import(`data:text/javascript,${encodeURIComponent(await response.text())}`)) as typeof engineTones;
+    assert.deepEqual(served.TONE_LOOKS, engineTones.TONE_LOOKS);
+    assert.deepEqual(['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(served.toneOf), ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(engineTones.toneOf));
   });
 
   test('compressed with brotli or gzip as asked, with an ETag that answers 304', async () => {

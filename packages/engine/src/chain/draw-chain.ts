@@ -5,6 +5,7 @@
 // file and it stays readable at 360 px; every text from DNS data is escaped.
 import { RRType, typeToString } from '@app/dns';
 import type { ChainAnalysis, ChainZone } from './analyse-chain.ts';
+import { TONE_LOOKS, TONES, toneOf, worstTone, type Tone } from './chain-tones.ts';
 
 const WIDTH = 400;
 const INSET = 8;
@@ -15,26 +16,16 @@ const GAP_Y = 26;
 const TITLE_H = 26;
 const PER_ROW = 2;
 
-type Tone = 'valid' | 'indeterminate' | 'bogus' | 'insecure';
-
-const tones: Record<Tone, { colour: string; dash: string; word: string }> = {
-  valid: { colour: '#0a6b2b', dash: '', word: 'valid / secure' },
-  insecure: { colour: '#444444', dash: '2 3', word: 'insecure / no DNSSEC' },
-  indeterminate: { colour: '#7a5a00', dash: '7 4', word: 'indeterminate (no key, unknown algorithm)' },
-  bogus: { colour: '#b00020', dash: '10 3 2 3', word: 'bogus, invalid, expired or premature' },
+/** The legend's words for the tones (the web view has its own, translated). */
+const toneWords: Record<Tone, string> = {
+  secure: 'valid / secure',
+  insecure: 'insecure / no DNSSEC',
+  indeterminate: 'indeterminate (no key, unknown algorithm)',
+  bogus: 'bogus, invalid, expired or premature',
 };
-
-/** A status word of DNSViz's, sorted into one of four looks. */
-export function toneOf(status: string): Tone {
-  if (status === 'VALID' || status === 'SECURE') return 'valid';
-  if (status === 'INSECURE') return 'insecure';
-  if (status.startsWith('INDETERMINATE') || status === 'ALGORITHM_IGNORED') return 'indeterminate';
-  return 'bogus';
-}
-
-const worse = (a: Tone | undefined, b: Tone): Tone => {
-  const order: Tone[] = ['valid', 'insecure', 'indeterminate', 'bogus'];
-  return a === undefined || order.indexOf(b) > order.indexOf(a) ? b : a;
+const dashOf = (tone: Tone): string => {
+  const { dash } = TONE_LOOKS[tone];
+  return dash === undefined ? '' : ` stroke-dasharray="${dash}"`;
 };
 
 /** Text for SVG: markup characters as references, and code points XML cannot hold as U+FFFD. */
@@ -85,27 +76,27 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
   const addEdge = (edge: Edge): void => {
     const key = `${edge.kind} ${edge.from} ${edge.to}`;
     const known = edges.get(key);
-    edges.set(key, known ? { ...known, tone: worse(known.tone, edge.tone) } : edge);
+    edges.set(key, known ? { ...known, tone: worstTone([known.tone, edge.tone], edge.tone) } : edge);
   };
   const childOf = (zone: ChainZone): ChainZone | undefined => analysis.zones.find((z) => z.parent === zone.name);
   for (const zone of analysis.zones) {
     const z = zone.name;
     for (const key of zone.dnskeys) {
       nodes.push({
-        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: 'valid',
+        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: 'secure',
         description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${keyRole(key.flags)}), ${key.keyLength} bits`,
       });
     }
     // The picture keeps to the chain: the apex's SOA and NS (the JSON has every question).
     for (const query of zone.queries) {
       if (query.name !== z || (query.type !== RRType.SOA && query.type !== RRType.NS)) continue;
-      let tone: Tone | undefined;
-      for (const rrset of query.rrsets) for (const sig of rrset.rrsigs) tone = worse(tone, toneOf(sig.status));
+      const sigStatuses = query.rrsets.flatMap((r) => r.rrsigs.map((sig) => sig.status));
+      const tone = worstTone(sigStatuses.map(toneOf), 'insecure');
       const id = `${z}|${typeToString(query.type)}`;
-      const statuses = [...new Set(query.rrsets.flatMap((r) => r.rrsigs.map((sig) => sig.status)))].filter((st) => st !== 'VALID');
-      const signedWord = query.kind !== 'answer' ? query.kind : tone === undefined ? 'no RRSIG' : tone === 'valid' ? 'signed' : `RRSIG ${statuses.join(', ')}`;
+      const statuses = [...new Set(sigStatuses)].filter((st) => st !== 'VALID');
+      const signedWord = query.kind !== 'answer' ? query.kind : sigStatuses.length === 0 ? 'no RRSIG' : tone === 'secure' ? 'signed' : `RRSIG ${statuses.join(', ')}`;
       nodes.push({
-        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signedWord, tone: tone ?? 'insecure',
+        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signedWord, tone,
         description: `${typeToString(query.type)} RRset of ${human(z)}: ${signedWord}`,
       });
       for (const rrset of query.rrsets) {
@@ -189,8 +180,8 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
   out.push(`<title id="chain-title">${escapeXml(title)}</title>`);
   out.push(`<desc id="chain-desc">${escapeXml(summary)}</desc>`);
   out.push('<defs>');
-  for (const [tone, look] of Object.entries(tones)) {
-    out.push(`<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${look.colour}"/></marker>`);
+  for (const tone of TONES) {
+    out.push(`<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${TONE_LOOKS[tone].colour}"/></marker>`);
   }
   out.push('</defs>');
   out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
@@ -199,10 +190,11 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
   const bottom = y;
   boxes.forEach((box, depth) => {
     const status = box.zone.delegation?.status;
-    const look = tones[status ? toneOf(status) : 'insecure'];
+    const tone = status ? toneOf(status) : 'insecure';
+    const look = TONE_LOOKS[tone];
     const h = bottom - box.top + (zones.length - depth - 1) * INSET;
     out.push(`<g class="zone" data-zone="${escapeXml(box.zone.name)}">`);
-    out.push(`<rect x="${box.x}" y="${box.top}" width="${box.w}" height="${h}" rx="8" fill="${depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
+    out.push(`<rect x="${box.x}" y="${box.top}" width="${box.w}" height="${h}" rx="8" fill="${depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`);
     const heading = `${fit(human(box.zone.name), 34)}${status ? ` — ${status}` : ''}`;
     out.push(`<text x="${box.x + 8}" y="${box.top + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(heading)}</text>`);
     if (!nodes.some((n) => n.zone === box.zone.name)) {
@@ -217,8 +209,7 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     const a = place.get(edge.from);
     const b = place.get(edge.to);
     if (!a || !b) continue;
-    const look = tones[edge.tone];
-    const attrs = `fill="none" stroke="${look.colour}" stroke-width="1.6"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''} marker-end="url(#arrow-${edge.tone})"`;
+    const attrs = `fill="none" stroke="${TONE_LOOKS[edge.tone].colour}" stroke-width="1.6"${dashOf(edge.tone)} marker-end="url(#arrow-${edge.tone})"`;
     const label = `${edge.kind === 'signs' ? 'signs' : 'digest of'}: ${edge.from.split('|').slice(-1)[0]} → ${edge.to.split('|').slice(-1)[0]} (${edge.tone})`;
     let d: string;
     if (edge.from === edge.to) {
@@ -238,11 +229,11 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
 
   for (const node of nodes) {
     const p = place.get(node.id)!;
-    const look = tones[node.tone];
+    const look = TONE_LOOKS[node.tone];
     const shape = node.kind === 'DNSKEY' ? 'rx="18"' : node.kind === 'DS' ? 'rx="3"' : 'rx="8"';
     out.push(`<g class="node" tabindex="0" role="img" aria-label="${escapeXml(node.description)}" data-node-id="${escapeXml(node.id)}">`);
     out.push(`<title>${escapeXml(node.description)}</title>`);
-    out.push(`<rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
+    out.push(`<rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${dashOf(node.tone)}/>`);
     out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 16}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, 24))}</text>`);
     out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 31}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, 28))}</text>`);
     out.push('</g>');
@@ -251,10 +242,10 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
   // The legend: what colours, dashes and shapes mean.
   out.push(`<g class="legend" transform="translate(${INSET} ${legendTop})">`);
   out.push('<text x="0" y="0" font-weight="bold">Legend</text>');
-  Object.values(tones).forEach((look, i) => {
+  TONES.forEach((tone, i) => {
     const ly = 18 + i * 20;
-    out.push(`<line x1="0" y1="${ly - 4}" x2="40" y2="${ly - 4}" stroke="${look.colour}" stroke-width="2"${look.dash ? ` stroke-dasharray="${look.dash}"` : ''}/>`);
-    out.push(`<text x="48" y="${ly}" fill="${look.colour}">${escapeXml(look.word)}</text>`);
+    out.push(`<line x1="0" y1="${ly - 4}" x2="40" y2="${ly - 4}" stroke="${TONE_LOOKS[tone].colour}" stroke-width="2"${dashOf(tone)}/>`);
+    out.push(`<text x="48" y="${ly}" fill="${TONE_LOOKS[tone].colour}">${escapeXml(toneWords[tone])}</text>`);
   });
   out.push(`<text x="0" y="${18 + 4 * 20}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`);
   out.push('</g>');

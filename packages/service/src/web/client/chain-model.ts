@@ -2,24 +2,9 @@
 // first, a node for the zone itself, its DNSKEYs, its apex SOA and NS RRsets, and, in the parent's
 // box as DNSViz draws them, the child's DS records or the parent's proof that there is none; edges
 // for "signs" (key to what its RRSIG covers) and "digest of" (DS to the key it names).
+// Status words become tones by the engine's rules, which its SVG follows too (served by the import map).
+import { toneOf, worstTone, type Tone } from '@app/engine/chain-tones';
 import type { ChainJson, GrokDnskey, GrokDs, GrokNegative, GrokRrset, GrokRrsig, GrokZone } from './api.ts';
-
-/** DNSViz's status words sorted into four looks, from good to bad. */
-export type Tone = 'secure' | 'insecure' | 'indeterminate' | 'bogus';
-export const TONES: readonly Tone[] = ['secure', 'insecure', 'indeterminate', 'bogus'];
-
-export function toneOf(status: string): Tone {
-  if (status === 'SECURE' || status === 'VALID') return 'secure';
-  if (status === 'INSECURE' || status === 'NONE') return 'insecure';
-  if (status.startsWith('INDETERMINATE') || status === 'ALGORITHM_IGNORED' || status === 'INCOMPLETE' || status === 'LAME') return 'indeterminate';
-  return 'bogus';
-}
-
-const worst = (tones: Iterable<Tone>, none: Tone): Tone => {
-  let found: Tone | undefined;
-  for (const tone of tones) if (found === undefined || TONES.indexOf(tone) > TONES.indexOf(found)) found = tone;
-  return found ?? none;
-};
 
 interface NodeBase {
   /** Unique in the picture; built from DNS data, so only ever used as a key, never as markup. */
@@ -69,7 +54,7 @@ export function chainModel(chain: ChainJson): ChainModel {
   const link = (edge: ChainEdge): void => {
     const key = JSON.stringify([edge.kind, edge.from, edge.to]);
     const known = edges.get(key);
-    edges.set(key, known ? { ...known, tone: worst([known.tone, edge.tone], edge.tone) } : edge);
+    edges.set(key, known ? { ...known, tone: worstTone([known.tone, edge.tone], edge.tone) } : edge);
   };
 
   names.forEach((name, i) => {
@@ -92,7 +77,7 @@ export function chainModel(chain: ChainJson): ChainModel {
       if (rrsets.length === 0) continue;
       const sigs = sigsOf(rrsets);
       const statuses = [...new Set(sigs.map((sig) => sig.status))];
-      const node = add({ kind: 'rrset', id: nodeId(name, type), zone: name, type, status: statuses.join(', ') || 'no RRSIG', tone: worst(statuses.map(toneOf), 'insecure'), rrsets });
+      const node = add({ kind: 'rrset', id: nodeId(name, type), zone: name, type, status: statuses.join(', ') || 'no RRSIG', tone: worstTone(statuses.map(toneOf), 'insecure'), rrsets });
       view.nodes.push(node);
       for (const sig of sigs) link({ from: signerKey(sig), to: node.id, kind: 'signs', tone: toneOf(sig.status) });
     }

@@ -5,20 +5,14 @@
 // (Preact sets them as text nodes and attribute values), never as markup.
 import { h, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { TONE_LOOKS, TONES, type Tone } from '@app/engine/chain-tones';
 import type { ChainJson, GrokProblem, GrokRrsig, TestEvidence, TestResult } from '../api.ts';
 import { findingsByNode } from '../chain-findings.ts';
 import { layoutChain, type Rect } from '../chain-layout.ts';
-import { chainModel, humanName, keyRole, TONES, type ChainModel, type ChainNode, type Tone } from '../chain-model.ts';
+import { chainModel, humanName, keyRole, type ChainModel, type ChainNode } from '../chain-model.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { FindingList } from './finding-list.ts';
 
-/** Colours (AA contrast on white) and dashes: a status reads without colour too. */
-const LOOKS: Record<Tone, { colour: string; dash?: string }> = {
-  secure: { colour: '#0a6b2b' },
-  insecure: { colour: '#4a4a4a', dash: '2 3' },
-  indeterminate: { colour: '#7a5200', dash: '7 4' },
-  bogus: { colour: '#b00020', dash: '10 3 2 3' },
-};
 const LEGEND_ROW = 20;
 const FALLBACK_WIDTH = 720;
 /** The picture's element, for the SVG export. */
@@ -97,7 +91,7 @@ function edgePath(a: Rect, b: Rect, self: boolean, others: readonly Rect[]): str
   return `M${sx},${sy} C${sx},${(sy + ey) / 2} ${ex},${(sy + ey) / 2} ${ex},${ey}`;
 }
 
-const stroke = (tone: Tone, width: number) => ({ stroke: LOOKS[tone].colour, 'stroke-width': width, ...(LOOKS[tone].dash !== undefined && { 'stroke-dasharray': LOOKS[tone].dash }) });
+const stroke = (tone: Tone, width: number) => ({ stroke: TONE_LOOKS[tone].colour, 'stroke-width': width, ...(TONE_LOOKS[tone].dash !== undefined && { 'stroke-dasharray': TONE_LOOKS[tone].dash }) });
 
 function Picture(props: { model: ChainModel; domain: string; width: number; selected: string | undefined; onSelect: (id: string) => void }) {
   const { t } = useI18n();
@@ -129,7 +123,7 @@ function Picture(props: { model: ChainModel; domain: string; width: number; sele
   h('title', { id: 'chain-picture-title' }, t('chain_picture', { domain: humanName(props.domain) })),
   h('defs', null, TONES.map((tone) =>
     h('marker', { key: tone, id: `chain-arrow-${tone}`, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' },
-      h('path', { d: 'M0,0L10,5L0,10z', fill: LOOKS[tone].colour })))),
+      h('path', { d: 'M0,0L10,5L0,10z', fill: TONE_LOOKS[tone].colour })))),
   h('rect', { width: layout.width, height: layout.height, fill: '#ffffff' }),
   layout.boxes.map((box) => {
     const zone = model.zones[box.depth];
@@ -137,7 +131,7 @@ function Picture(props: { model: ChainModel; domain: string; width: number; sele
     const { lines, name } = nodeShown(zone.node, heading.width, t);
     return h('g', { key: zone.node.id, class: 'chain-zone' },
       h('rect', { x: box.x, y: box.y, width: box.width, height: box.height, rx: 8, fill: box.depth % 2 ? '#f3f5f7' : '#fbfcfd', ...stroke(zone.node.tone, 1.5) }),
-      button(zone.node, heading, name, h('text', { x: heading.x + 6, y: heading.y + 17, 'font-weight': 'bold', fill: LOOKS[zone.node.tone].colour }, lines[0])),
+      button(zone.node, heading, name, h('text', { x: heading.x + 6, y: heading.y + 17, 'font-weight': 'bold', fill: TONE_LOOKS[zone.node.tone].colour }, lines[0])),
       zone.nodes.length === 0 ? h('text', { 'font-size': 11, fill: '#4a4a4a' }, nothingAsked.map((line, i) => h('tspan', { key: i, x: heading.x + 6, y: heading.y + heading.height + 14 + i * LINE }, line))) : null);
   }),
   h('g', { 'aria-hidden': 'true' }, model.edges.map((edge) => {
@@ -156,7 +150,7 @@ function Picture(props: { model: ChainModel; domain: string; width: number; sele
       h('rect', { x: rect.x, y: rect.y, width: rect.width, height: rect.height, rx, fill: '#ffffff', ...stroke(node.tone, 2) }),
       h('text', { x, 'text-anchor': 'middle', fill: '#111111' },
         h('tspan', { x, y: rect.y + 18, 'font-weight': 'bold' }, lines[0]), ' ',
-        h('tspan', { x, y: rect.y + 35, 'font-size': 11, fill: LOOKS[node.tone].colour }, lines[1])));
+        h('tspan', { x, y: rect.y + 35, 'font-size': 11, fill: TONE_LOOKS[node.tone].colour }, lines[1])));
   }),
   h(Legend, { y: layout.legendY, shapes }));
 }
@@ -169,7 +163,7 @@ function Legend(props: { y: number; shapes: string[] }) {
       const y = LEGEND_ROW * (i + 1);
       return h('g', { key: tone },
         h('line', { x1: 0, y1: y - 4, x2: 40, y2: y - 4, ...stroke(tone, 2) }),
-        h('text', { x: 48, y, fill: LOOKS[tone].colour }, t(`chain_tone_${tone}`)));
+        h('text', { x: 48, y, fill: TONE_LOOKS[tone].colour }, t(`chain_tone_${tone}`)));
     }),
     h('text', { 'font-size': 11, fill: '#333333' }, props.shapes.map((line, i) => h('tspan', { key: i, x: 0, y: LEGEND_ROW * (TONES.length + 1) + i * LINE }, line))));
 }
