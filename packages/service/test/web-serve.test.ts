@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { brotliDecompressSync } from 'node:zlib';
 import { testDatabaseTargets } from '@app/database/testing';
+import * as engineLayout from '@app/engine/chain-layout';
 import * as engineTones from '@app/engine/chain-tones';
 import { useService } from './rpc-harness.ts';
 
@@ -107,17 +108,23 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     }
   });
 
-  test('the Chain view\'s tones are the engine\'s: the import map serves the engine\'s own module, as JavaScript', async () => {
+  test('the Chain view\'s tones and layout are the engine\'s: the import map serves the engine\'s own modules, as JavaScript', async () => {
     const html = await (await fetch(h.url)).text();
     const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)?.[1] ?? '{}') as { imports?: Record<string, string> };
-    const url = importMap.imports?.['@app/engine/chain-tones'];
-    assert.ok(url !== undefined, 'the import map names the engine\'s chain tones');
-    const response = await fetch(`${h.url}${url}`);
-    assert.equal(response.status, 200);
-    assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
-    const served = (await import(`data:text/javascript,${encodeURIComponent(await response.text())}`)) as typeof engineTones;
-    assert.deepEqual(served.TONE_LOOKS, engineTones.TONE_LOOKS);
-    assert.deepEqual(['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(served.toneOf), ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(engineTones.toneOf));
+    const served = async (specifier: string): Promise<unknown> => {
+      const url = importMap.imports?.[specifier];
+      assert.ok(url !== undefined, `the import map names ${specifier}`);
+      const response = await fetch(`${h.url}${url}`);
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/javascript/);
+      return import(`data:text/javascript,${encodeURIComponent(await response.text())}`);
+    };
+    const tones = (await served('@app/engine/chain-tones')) as typeof engineTones;
+    assert.deepEqual(tones.TONE_LOOKS, engineTones.TONE_LOOKS);
+    assert.deepEqual(['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(tones.toneOf), ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(engineTones.toneOf));
+    const layout = (await served('@app/engine/chain-layout')) as typeof engineLayout;
+    const zones = [{ name: '.', heading: 'root', keys: ['k1', 'k2', 'k3'], rrsets: ['soa'], ds: ['ds'] }, { name: 'test.', heading: 'test', keys: [], rrsets: [], ds: [] }];
+    for (const width of [330, 900]) assert.deepEqual(layout.layoutZones(zones, width, 100, 20), engineLayout.layoutZones(zones, width, 100, 20));
   });
 
   test('compressed with brotli or gzip as asked, with an ETag that answers 304', async () => {

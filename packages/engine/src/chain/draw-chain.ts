@@ -1,20 +1,20 @@
 // The chain as an SVG picture, DNSViz's way: each zone a box nested in its parent's, holding its
 // DNSKEYs, its SOA and NS RRsets and the DS records it holds for its child; edges for "signs" (key to
-// RRset) and "digest of" (DS to key), coloured and dashed by status, with a legend. The layout is a
-// fixed grid (two nodes a row, zones stacked root first), so the same analysis always draws the same
-// file and it stays readable at 360 px; every text from DNS data is escaped.
+// RRset) and "digest of" (DS to key), coloured and dashed by status, with a legend. Tones and layout
+// are the service's Chain view's (chain-tones.ts, chain-layout.ts), at a fixed 400 px, so the same
+// analysis always draws the same file and it stays readable at 360 px; every text from DNS data is escaped.
 import { RRType, typeToString } from '@app/dns';
 import type { ChainAnalysis, ChainZone } from './analyse-chain.ts';
+import { edgePath, layoutZones, type Rect } from './chain-layout.ts';
 import { TONE_LOOKS, TONES, toneOf, worstTone, type Tone } from './chain-tones.ts';
 
+/** The picture's width: the Chain view's layout at 400 px (two nodes a row), readable at 360 px once scaled. */
 const WIDTH = 400;
-const INSET = 8;
-const NODE_W = 170;
-const NODE_H = 40;
-const GAP_X = 20;
-const GAP_Y = 26;
-const TITLE_H = 26;
-const PER_ROW = 2;
+const LEGEND_ROW = 20;
+/** The legend: its title, a row a tone, and the line on shapes. */
+const LEGEND_H = LEGEND_ROW * (TONES.length + 1) + 22;
+/** A zone without nodes holds a one-line note. */
+const NOTE_H = 22;
 
 /** The legend's words for the tones (the web view has its own, translated). */
 const toneWords: Record<Tone, string> = {
@@ -43,6 +43,8 @@ export function escapeXml(text: string): string {
 const human = (name: string): string => (name === '.' ? '.' : name.replace(/\.$/, ''));
 /** Long names are cut in the middle so a node keeps its width; the whole name is in the node's title. */
 const fit = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, Math.ceil(max / 2) - 1)}…${text.slice(-(Math.floor(max / 2)))}`);
+/** How many characters of 12 px text a width holds (about 6.6 px each), as the Chain view counts them. */
+const charsIn = (width: number): number => Math.max(6, Math.floor((width - 14) / 6.6));
 
 export interface ChainNode {
   /** Stable: "zone|DNSKEY|13/37737", "zone|DS|13/37737/2", "zone|SOA". */
@@ -141,42 +143,16 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
 export function drawChainSvg(analysis: ChainAnalysis): string {
   const { nodes, edges } = chainGraph(analysis);
   const zones = analysis.zones;
-  const place = new Map<string, { x: number; y: number }>();
-  const boxes: { zone: ChainZone; x: number; y: number; w: number; top: number }[] = [];
-  let y = INSET;
-  zones.forEach((zone, depth) => {
-    const x = INSET + depth * INSET;
-    const w = WIDTH - 2 * x;
-    boxes.push({ zone, x, y, w, top: y });
-    y += TITLE_H;
-    const own = nodes.filter((n) => n.zone === zone.name);
-    // Keys first, then RRsets and the child's DS, each kind starting a new row.
-    const rows: ChainNode[][] = [];
-    for (const kind of ['DNSKEY', 'RRSET', 'DS'] as const) {
-      const ofKind = own.filter((n) => n.kind === kind);
-      for (let i = 0; i < ofKind.length; i += PER_ROW) rows.push(ofKind.slice(i, i + PER_ROW));
-    }
-    if (rows.length === 0) y += 18;
-    // Arcs between keys of one row rise above it: room for them under the title.
-    if (rows[0]?.[0]?.kind === 'DNSKEY') y += 16;
-    for (const row of rows) {
-      const rowWidth = row.length * NODE_W + (row.length - 1) * GAP_X;
-      let nx = x + (w - rowWidth) / 2;
-      for (const node of row) {
-        place.set(node.id, { x: nx, y });
-        nx += NODE_W + GAP_X;
-      }
-      y += NODE_H + GAP_Y;
-    }
-    y += 4;
-  });
-  const legendTop = y + zones.length * INSET + 12;
-  const height = legendTop + 4 * 20 + 40;
+  const idsOf = (zone: ChainZone, kind: ChainNode['kind']): string[] => nodes.filter((n) => n.zone === zone.name && n.kind === kind).map((n) => n.id);
+  const headingOf = (zone: ChainZone): string => `${zone.name}|ZONE`;
+  const layout = layoutZones(zones.map((zone) => ({ name: zone.name, heading: headingOf(zone), keys: idsOf(zone, 'DNSKEY'), rrsets: idsOf(zone, 'RRSET'), ds: idsOf(zone, 'DS') })), WIDTH, LEGEND_H, NOTE_H);
+  const { width, height, places } = layout;
+  const nodeRects = nodes.map((n) => places.get(n.id)).filter((r): r is Rect => r !== undefined);
 
   const out: string[] = [];
   const title = `DNSSEC chain of ${human(analysis.domain)}`;
   const summary = zones.map((z) => `${human(z.name)}: ${z.delegation ? z.delegation.status : 'root'}`).join('; ');
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="100%" style="max-width:${WIDTH * 2}px" role="img" aria-labelledby="chain-title chain-desc" font-family="system-ui, sans-serif" font-size="12">`);
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width * 2}px" role="img" aria-labelledby="chain-title chain-desc" font-family="system-ui, sans-serif" font-size="12">`);
   out.push(`<title id="chain-title">${escapeXml(title)}</title>`);
   out.push(`<desc id="chain-desc">${escapeXml(summary)}</desc>`);
   out.push('<defs>');
@@ -184,70 +160,57 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     out.push(`<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${TONE_LOOKS[tone].colour}"/></marker>`);
   }
   out.push('</defs>');
-  out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
 
   // Zone boxes, outermost first, each reaching down around its children.
-  const bottom = y;
-  boxes.forEach((box, depth) => {
-    const status = box.zone.delegation?.status;
+  for (const box of layout.boxes) {
+    const zone = zones[box.depth];
+    const status = zone.delegation?.status;
     const tone = status ? toneOf(status) : 'insecure';
     const look = TONE_LOOKS[tone];
-    const h = bottom - box.top + (zones.length - depth - 1) * INSET;
-    out.push(`<g class="zone" data-zone="${escapeXml(box.zone.name)}">`);
-    out.push(`<rect x="${box.x}" y="${box.top}" width="${box.w}" height="${h}" rx="8" fill="${depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`);
-    const heading = `${fit(human(box.zone.name), 34)}${status ? ` — ${status}` : ''}`;
-    out.push(`<text x="${box.x + 8}" y="${box.top + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(heading)}</text>`);
-    if (!nodes.some((n) => n.zone === box.zone.name)) {
+    const heading = places.get(headingOf(zone))!;
+    out.push(`<g class="zone" data-zone="${escapeXml(zone.name)}">`);
+    out.push(`<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="8" fill="${box.depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`);
+    const headingText = `${fit(human(zone.name), 34)}${status ? ` — ${status}` : ''}`;
+    out.push(`<text x="${heading.x + 6}" y="${heading.y + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(headingText)}</text>`);
+    if (!nodes.some((n) => n.zone === zone.name)) {
       // A zone whose DNSKEY was asked and none came is unsigned; otherwise nothing was asked to tell.
-      const unsigned = box.zone.queries.some((q) => q.type === RRType.DNSKEY && q.kind !== 'error');
-      out.push(`<text x="${box.x + 8}" y="${box.top + TITLE_H + 10}" fill="#555555" font-size="11">${unsigned ? 'unsigned: no DNSKEY records' : 'no DNSSEC records asked in this run'}</text>`);
+      const unsigned = zone.queries.some((q) => q.type === RRType.DNSKEY && q.kind !== 'error');
+      out.push(`<text x="${heading.x + 6}" y="${heading.y + heading.height + 14}" fill="#555555" font-size="11">${unsigned ? 'unsigned: no DNSKEY records' : 'no DNSSEC records asked in this run'}</text>`);
     }
     out.push('</g>');
-  });
+  }
 
   for (const edge of edges) {
-    const a = place.get(edge.from);
-    const b = place.get(edge.to);
+    const a = places.get(edge.from);
+    const b = places.get(edge.to);
     if (!a || !b) continue;
     const attrs = `fill="none" stroke="${TONE_LOOKS[edge.tone].colour}" stroke-width="1.6"${dashOf(edge.tone)} marker-end="url(#arrow-${edge.tone})"`;
     const label = `${edge.kind === 'signs' ? 'signs' : 'digest of'}: ${edge.from.split('|').slice(-1)[0]} → ${edge.to.split('|').slice(-1)[0]} (${edge.tone})`;
-    let d: string;
-    if (edge.from === edge.to) {
-      const cx = a.x + NODE_W - 16;
-      d = `M${cx},${a.y} C${cx - 10},${a.y - 20} ${cx + 22},${a.y - 20} ${cx + 12},${a.y}`;
-    } else if (Math.abs(a.y - b.y) < 1) {
-      const [sx, ex] = [a.x + NODE_W / 2, b.x + NODE_W / 2];
-      d = `M${sx},${a.y} Q${(sx + ex) / 2},${a.y - 22} ${ex},${b.y}`;
-    } else {
-      const down = b.y > a.y;
-      const [sx, sy] = [a.x + NODE_W / 2, down ? a.y + NODE_H : a.y];
-      const [ex, ey] = [b.x + NODE_W / 2, down ? b.y : b.y + NODE_H];
-      d = `M${sx},${sy} C${sx},${(sy + ey) / 2} ${ex},${(sy + ey) / 2} ${ex},${ey}`;
-    }
-    out.push(`<path class="edge" d="${d}" ${attrs}><title>${escapeXml(label)}</title></path>`);
+    out.push(`<path class="edge" d="${edgePath(a, b, edge.from === edge.to, nodeRects)}" ${attrs}><title>${escapeXml(label)}</title></path>`);
   }
 
   for (const node of nodes) {
-    const p = place.get(node.id)!;
+    const p = places.get(node.id)!;
     const look = TONE_LOOKS[node.tone];
     const shape = node.kind === 'DNSKEY' ? 'rx="18"' : node.kind === 'DS' ? 'rx="3"' : 'rx="8"';
     out.push(`<g class="node" tabindex="0" role="img" aria-label="${escapeXml(node.description)}" data-node-id="${escapeXml(node.id)}">`);
     out.push(`<title>${escapeXml(node.description)}</title>`);
-    out.push(`<rect x="${p.x}" y="${p.y}" width="${NODE_W}" height="${NODE_H}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${dashOf(node.tone)}/>`);
-    out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 16}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, 24))}</text>`);
-    out.push(`<text x="${p.x + NODE_W / 2}" y="${p.y + 31}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, 28))}</text>`);
+    out.push(`<rect x="${p.x}" y="${p.y}" width="${p.width}" height="${p.height}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${dashOf(node.tone)}/>`);
+    out.push(`<text x="${p.x + p.width / 2}" y="${p.y + 18}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, charsIn(p.width)))}</text>`);
+    out.push(`<text x="${p.x + p.width / 2}" y="${p.y + 35}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, charsIn(p.width)))}</text>`);
     out.push('</g>');
   }
 
   // The legend: what colours, dashes and shapes mean.
-  out.push(`<g class="legend" transform="translate(${INSET} ${legendTop})">`);
+  out.push(`<g class="legend" transform="translate(4 ${layout.legendY})">`);
   out.push('<text x="0" y="0" font-weight="bold">Legend</text>');
   TONES.forEach((tone, i) => {
-    const ly = 18 + i * 20;
+    const ly = LEGEND_ROW * (i + 1);
     out.push(`<line x1="0" y1="${ly - 4}" x2="40" y2="${ly - 4}" stroke="${TONE_LOOKS[tone].colour}" stroke-width="2"${dashOf(tone)}/>`);
     out.push(`<text x="48" y="${ly}" fill="${TONE_LOOKS[tone].colour}">${escapeXml(toneWords[tone])}</text>`);
   });
-  out.push(`<text x="0" y="${18 + 4 * 20}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`);
+  out.push(`<text x="0" y="${LEGEND_ROW * (TONES.length + 1)}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`);
   out.push('</g>');
   out.push('</svg>');
   return `${out.join('\n')}\n`;

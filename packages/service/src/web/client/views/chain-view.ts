@@ -5,10 +5,11 @@
 // (Preact sets them as text nodes and attribute values), never as markup.
 import { h, type ComponentChildren } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { edgePath, type Rect } from '@app/engine/chain-layout';
 import { TONE_LOOKS, TONES, type Tone } from '@app/engine/chain-tones';
 import type { ChainJson, GrokProblem, GrokRrsig, TestEvidence, TestResult } from '../api.ts';
 import { findingsByNode } from '../chain-findings.ts';
-import { layoutChain, type Rect } from '../chain-layout.ts';
+import { layoutChain } from '../chain-layout.ts';
 import { chainModel, humanName, keyRole, type ChainModel, type ChainNode } from '../chain-model.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { FindingList } from './finding-list.ts';
@@ -65,30 +66,6 @@ function nodeShown(node: ChainNode, width: number, t: I18n['t']): { lines: strin
   const cut = lines.some((line, i) => line !== whole[i]);
   const zone = node.kind === 'zone' ? t('chain_zone') : `${t('chain_zone')} ${humanName(node.zone)}`;
   return { lines, name: `${lines.join(' ')}, ${zone}${cut ? ` (${whole.join(' ')})` : ''}` };
-}
-
-/** An edge's path: a loop for a key signing its own set, an arc between nodes of one row, else a curve down or up. */
-function edgePath(a: Rect, b: Rect, self: boolean, others: readonly Rect[]): string {
-  if (self) {
-    const x = a.x + a.width - 18;
-    return `M${x},${a.y} C${x - 10},${a.y - 22} ${x + 22},${a.y - 22} ${x + 12},${a.y}`;
-  }
-  if (Math.abs(a.y - b.y) < 1) {
-    const [sx, ex] = [a.x + a.width / 2, b.x + b.width / 2];
-    return `M${sx},${a.y} Q${(sx + ex) / 2},${a.y - 26} ${ex},${b.y}`;
-  }
-  const down = b.y > a.y;
-  const [sx, sy] = [a.x + a.width / 2, down ? a.y + a.height : a.y];
-  const [ex, ey] = [b.x + b.width / 2, down ? b.y : b.y + b.height];
-  // A node between them (one column on a phone) would be crossed: go round its right instead.
-  const [top, bottom] = [Math.min(sy, ey), Math.max(sy, ey)];
-  const between = others.some((r) => r !== a && r !== b && r.y >= top - 1 && r.y + r.height <= bottom + 1 && r.x < Math.max(sx, ex) && r.x + r.width > Math.min(sx, ex));
-  if (between) {
-    const [ay, by] = [a.y + a.height / 2, b.y + b.height / 2];
-    const side = Math.max(a.x + a.width, b.x + b.width) + 16;
-    return `M${a.x + a.width},${ay} C${side},${ay} ${side},${by} ${b.x + b.width},${by}`;
-  }
-  return `M${sx},${sy} C${sx},${(sy + ey) / 2} ${ex},${(sy + ey) / 2} ${ex},${ey}`;
 }
 
 const stroke = (tone: Tone, width: number) => ({ stroke: TONE_LOOKS[tone].colour, 'stroke-width': width, ...(TONE_LOOKS[tone].dash !== undefined && { 'stroke-dasharray': TONE_LOOKS[tone].dash }) });
