@@ -7,20 +7,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { migrateToLatest, openDatabase, type Database } from '@app/database';
+import type { Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
-import { migrations, PRODUCT } from '../src/db/migrations.ts';
 import { parseAge, purgeTests } from '../src/db/purge.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
 import { claimNextTest, finishTest } from '../src/db/queue.ts';
 import { enqueueTest, newTestRow } from '../src/db/tests.ts';
+import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
 
 const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
 const day = 86_400_000;
 const daysAgo = (days: number): string => new Date(Date.now() - days * day).toISOString();
 
-const params = (domain: string) => ({ domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority: 10, queue: 0 });
 
 /** A test created `days` ago, finished (with an entry, a query log and a chain) unless `progress` says otherwise. */
 async function addTest(database: Database<ServiceSchema>, domain: string, days: number, progress = 100, batchId: number | null = null): Promise<number> {
@@ -53,9 +52,7 @@ for (const target of await testDatabaseTargets()) {
     let throwaway: ThrowawayDatabase;
     let database: Database<ServiceSchema>;
     before(async () => {
-      throwaway = await target.create();
-      database = await openDatabase<ServiceSchema>(throwaway.url);
-      await migrateToLatest(database, PRODUCT, migrations);
+      ({ throwaway, database } = await migratedDatabase(target));
     });
     after(async () => {
       await database?.close();

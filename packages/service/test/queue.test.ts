@@ -1,24 +1,19 @@
 // The agent's side of the queue on each database: claim order, atomic claims, progress, finishing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { migrateToLatest, openDatabase, type Database } from '@app/database';
+import type { Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
-import { migrations, PRODUCT } from '../src/db/migrations.ts';
 import type { Finding } from '@app/engine';
 import { claimNextTest, finishTest, overallResult, reportProgress } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
-import type { TestParams } from '../src/db/test-params.ts';
 import { enqueueTest, findTest, resultEntries } from '../src/db/tests.ts';
 import { createBatch } from '../src/db/batches.ts';
 import { addUser } from '../src/db/users.ts';
+import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
 
 // The agent that claims tests in these tests.
 const claimant = { agent: 'test', leaseSeconds: 600 };
-
-function params(domain: string, priority = 10, queue = 0): TestParams {
-  return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
-}
 
 test('overall_result follows the most severe level', () => {
   assert.equal(overallResult([]), 'ok');
@@ -33,9 +28,7 @@ for (const target of await testDatabaseTargets()) {
     let throwaway: ThrowawayDatabase;
     let database: Database<ServiceSchema>;
     before(async () => {
-      throwaway = await target.create();
-      database = await openDatabase<ServiceSchema>(throwaway.url);
-      await migrateToLatest(database, PRODUCT, migrations);
+      ({ throwaway, database } = await migratedDatabase(target));
     });
     after(async () => {
       await database?.close();
