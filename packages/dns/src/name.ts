@@ -22,6 +22,9 @@ export class Name {
   /** Uncompressed wire form: length-prefixed labels ending in the root's zero byte. */
   readonly wire: Uint8Array;
   #labels: Uint8Array[] | undefined;
+  // Map keys and texts are asked for over and over (each lookup by name, each finding): made once.
+  #key: string | undefined;
+  #text: string | undefined;
 
   /** Takes ownership of `wire`, which must already be a valid uncompressed name. */
   constructor(wire: Uint8Array) {
@@ -158,13 +161,16 @@ export class Name {
 
   /** A string usable as a case-insensitive map key. */
   key(): string {
+    if (this.#key !== undefined) return this.#key;
     let s = '';
     for (let i = 0; i < this.wire.length; i++) s += String.fromCharCode(lowerTable[this.wire[i]]);
+    this.#key = s;
     return s;
   }
 
   /** Fully qualified presentation form with a final dot; the root is ".". */
   toString(): string {
+    if (this.#text !== undefined) return this.#text;
     if (this.isRoot) return '.';
     let s = '';
     for (let at = 0; this.wire[at] !== 0; ) {
@@ -178,6 +184,7 @@ export class Name {
       s += '.';
       at = end;
     }
+    this.#text = s;
     return s;
   }
 }
