@@ -1,7 +1,7 @@
 // The run's query log (net/network.ts's Exchange, as --save keeps it) read back into replies the
 // chain analysis can look through: who was asked what, with which flags, and what came back.
 import { decodeMessage, Name, type Message } from '@app/dns';
-import type { Exchange } from '../net/network.ts';
+import { decodedReplies, type Exchange } from '../net/network.ts';
 
 export interface LoggedReply {
   /** The name server's name as the engine knew it, lower case, without the final dot. */
@@ -33,8 +33,8 @@ function readExchange(exchange: Exchange): LoggedReply | null {
   } catch {
     return null;
   }
-  let message: Message | undefined;
-  if (exchange.reply !== undefined) {
+  let message: Message | undefined = decodedReplies.get(exchange);
+  if (message === undefined && exchange.reply !== undefined) {
     try {
       message = decodeMessage(Buffer.from(exchange.reply, 'base64'));
     } catch {
