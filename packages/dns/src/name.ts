@@ -25,6 +25,7 @@ export class Name {
   // Map keys and texts are asked for over and over (each lookup by name, each finding): made once.
   #key: string | undefined;
   #text: string | undefined;
+  #lower: Name | undefined;
 
   /** Takes ownership of `wire`, which must already be a valid uncompressed name. */
   constructor(wire: Uint8Array) {
@@ -153,10 +154,17 @@ export class Name {
 
   /** A copy with ASCII letters lower-cased (the canonical form of RFC 4034 §6.2). */
   toLowerCase(): Name {
+    if (this.#lower) return this.#lower;
     const wire = new Uint8Array(this.wire.length);
+    let changed = false;
     // Length bytes are at most 63, below 'A' (65), so the whole wire form can be mapped.
-    for (let i = 0; i < wire.length; i++) wire[i] = lowerTable[this.wire[i]]!;
-    return new Name(wire);
+    for (let i = 0; i < wire.length; i++) {
+      wire[i] = lowerTable[this.wire[i]]!;
+      if (wire[i] !== this.wire[i]) changed = true;
+    }
+    // A name already in lower case is its own copy: names never change.
+    this.#lower = changed ? new Name(wire) : this;
+    return this.#lower;
   }
 
   /** A string usable as a case-insensitive map key. */
