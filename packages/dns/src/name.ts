@@ -22,6 +22,10 @@ export class Name {
   /** Uncompressed wire form: length-prefixed labels ending in the root's zero byte. */
   readonly wire: Uint8Array;
   #labels: Uint8Array[] | undefined;
+  // Map keys and texts are asked for over and over (each lookup by name, each finding): made once.
+  #key: string | undefined;
+  #text: string | undefined;
+  #lower: Name | undefined;
 
   /** Takes ownership of `wire`, which must already be a valid uncompressed name. */
   constructor(wire: Uint8Array) {
@@ -150,21 +154,31 @@ export class Name {
 
   /** A copy with ASCII letters lower-cased (the canonical form of RFC 4034 §6.2). */
   toLowerCase(): Name {
+    if (this.#lower) return this.#lower;
     const wire = new Uint8Array(this.wire.length);
+    let changed = false;
     // Length bytes are at most 63, below 'A' (65), so the whole wire form can be mapped.
-    for (let i = 0; i < wire.length; i++) wire[i] = lowerTable[this.wire[i]]!;
-    return new Name(wire);
+    for (let i = 0; i < wire.length; i++) {
+      wire[i] = lowerTable[this.wire[i]]!;
+      if (wire[i] !== this.wire[i]) changed = true;
+    }
+    // A name already in lower case is its own copy: names never change.
+    this.#lower = changed ? new Name(wire) : this;
+    return this.#lower;
   }
 
   /** A string usable as a case-insensitive map key. */
   key(): string {
+    if (this.#key !== undefined) return this.#key;
     let s = '';
     for (let i = 0; i < this.wire.length; i++) s += String.fromCharCode(lowerTable[this.wire[i]]);
+    this.#key = s;
     return s;
   }
 
   /** Fully qualified presentation form with a final dot; the root is ".". */
   toString(): string {
+    if (this.#text !== undefined) return this.#text;
     if (this.isRoot) return '.';
     let s = '';
     for (let at = 0; this.wire[at] !== 0; ) {
@@ -178,6 +192,7 @@ export class Name {
       s += '.';
       at = end;
     }
+    this.#text = s;
     return s;
   }
 }

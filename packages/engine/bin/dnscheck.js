@@ -23,3 +23,8 @@ try {
   process.stderr.write(`dnscheck: the test could not finish: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 }
+// Done: once what was written has gone out, exit rather than let Node take down the whole heap first
+// (some 3 ms of a 140 ms run); nothing is left to wait for, since main awaited all it started.
+const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit();

@@ -5,11 +5,41 @@
 // it was made from has changed since; otherwise the sources run.
 //   node packages/engine/scripts/bundle-cli.ts [outdir]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 const engine = resolve(import.meta.dirname, '..');
 const catalogue = join(engine, 'src/catalogue');
 export const defaultOutdir = join(engine, 'dist');
+
+/**
+ * The files whose change makes the bundle stale: every source, and for a package from node_modules
+ * its package.json alone, which an install or update rewrites with the rest. dnscheck looks at each
+ * of them before every run, and the packages' own files were half of them.
+ */
+function watched(inputs: readonly string[]): string[] {
+  const files = new Set<string>();
+  for (const input of inputs) {
+    const at = input.lastIndexOf(`${sep}node_modules${sep}`);
+    if (at < 0) {
+      files.add(input);
+      continue;
+    }
+    const rest = input.slice(at + `${sep}node_modules${sep}`.length).split(sep);
+    const name = rest[0].startsWith('@') ? rest.slice(0, 2) : rest.slice(0, 1);
+    files.add(join(input.slice(0, at), 'node_modules', ...name, 'package.json'));
+  }
+  return [...files];
+}
+
+/**
+ * esbuild writes code in ASCII but keeps comments as they are; one character beyond ASCII (a "§" in
+ * a comment) makes V8 hold the whole 1.3 MB source as two bytes a character, read more slowly and
+ * twice as large on the heap. In a comment an escape reads as well.
+ */
+function asciiOnly(path: string): void {
+  const text = readFileSync(path, 'utf8');
+  if (/[^\p{ASCII}]/u.test(text)) writeFileSync(path, text.replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`));
+}
 
 /** Builds the bundle into `outdir`, with the manifest bin/cli-bundle.js reads. */
 export async function bundleCli(outdir = defaultOutdir): Promise<void> {
@@ -45,11 +75,12 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
       },
     ],
   });
+  asciiOnly(join(outdir, 'dnscheck.cjs'));
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
   // Any other module that finds files beside itself would look in the wrong folder once bundled.
   const misplaced = inputs.filter((input) => !input.startsWith(catalogue) && /import\.meta\.(dirname|filename)/.test(readFileSync(input, 'utf8')));
   if (misplaced.length > 0) throw new Error(`these modules find files by their own folder, which a bundle moves: ${misplaced.join(', ')}`);
-  const manifest = { entry: 'dnscheck.cjs', started, inputs: inputs.map((input) => relative(outdir, input)) };
+  const manifest = { entry: 'dnscheck.cjs', started, inputs: watched(inputs).map((input) => relative(outdir, input)) };
   writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 

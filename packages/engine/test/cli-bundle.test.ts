@@ -51,6 +51,12 @@ test('the bundle prints what the sources print: test list in French, a run, and 
   const entry = freshBundle(outdir);
   assert.ok(entry, 'a bundle just built is fresh');
   const { main: fromBundle } = loadBundle(entry);
+  assert.doesNotMatch(await readFile(entry, 'utf8'), /[^\p{ASCII}]/u, 'the bundle is ASCII, so V8 holds it one byte a character');
+  // Of a package from node_modules only its package.json is watched (an install rewrites it with the rest).
+  const { inputs } = JSON.parse(await readFile(join(outdir, 'manifest.json'), 'utf8')) as { inputs: string[] };
+  assert.ok(inputs.some((input) => input.endsWith('/src/cli/main.ts')), 'the sources are watched');
+  assert.ok(inputs.some((input) => input.endsWith('/node_modules/zod/package.json')), 'a package is watched by its package.json');
+  assert.deepEqual(inputs.filter((input) => input.includes('/node_modules/') && !input.endsWith('/package.json')), [], 'not by each of its files');
 
   for (const argv of [['--list-tests', '--locale', 'fr'], ['--version'], ['--dump-profile']]) {
     assert.deepEqual(await capture(fromBundle, argv), await capture(fromSources, argv), argv.join(' '));

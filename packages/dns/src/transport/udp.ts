@@ -3,7 +3,7 @@
 // bind and a close each, about 10% of a test run. A reply goes to the waiting query it belongs to
 // (same server address and port, unless `anySource`, and `accepts`: the query's id and question).
 import { createSocket, type Socket } from 'node:dgram';
-import { ipBytes, ipFamily, ipv6ToString } from '../wire/address.ts';
+import { ipBytes, ipv6ToString } from '../wire/address.ts';
 import { abortReason, DNS_PORT, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
 
 interface Waiting {
@@ -20,10 +20,24 @@ interface Shared {
 
 const ANY = '*';
 
+// A run asks a few dozen addresses hundreds of times: each address text is read once. Bounded, for a
+// process that tests domain after domain.
+const addressForms = new Map<string, { family: 4 | 6; reported: string }>();
+
+function addressForm(address: string): { family: 4 | 6; reported: string } {
+  let form = addressForms.get(address);
+  if (!form) {
+    const bytes = ipBytes(address);
+    form = bytes?.length === 16 ? { family: 6, reported: ipv6ToString(bytes) } : { family: 4, reported: address };
+    if (addressForms.size >= 4096) addressForms.clear();
+    addressForms.set(address, form);
+  }
+  return form;
+}
+
 /** Address and port as the socket reports a sender: IPv6 in its RFC 5952 form, as libuv writes it. */
 function senderKey(address: string, port: number): string {
-  const bytes = ipBytes(address);
-  return `${bytes?.length === 16 ? ipv6ToString(bytes) : address}#${port}`;
+  return `${addressForm(address).reported}#${port}`;
 }
 
 // Replies to many queries in flight queue up here until read.
@@ -79,7 +93,7 @@ export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts:
       reject(abortReason(options.signal));
       return;
     }
-    const shared = sharedSocket(ipFamily(server.address) === 6 ? 6 : 4, options.sourceAddress);
+    const shared = sharedSocket(addressForm(server.address).family, options.sourceAddress);
     let timer: NodeJS.Timeout | undefined;
     let sent = 0;
     const from = options.anySource ? ANY : senderKey(server.address, port);

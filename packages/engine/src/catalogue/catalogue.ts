@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../finding.ts';
+import { utcDate } from './utc-dates.ts';
 
 interface LocaleTexts {
   testcases: Record<string, string>;
@@ -73,19 +74,7 @@ function readableTime(text: string, locale: string): string {
   const month = m ? months.indexOf(m[1]) : -1;
   if (!m || month < 0) return text;
   const time = Date.UTC(Number(m[6]), month, Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]));
-  return dateFormat(locale).format(time);
-}
-
-// One formatter per locale: making one costs a millisecond or more, and a signed zone's findings carry dozens of dates.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function dateFormat(locale: string): Intl.DateTimeFormat {
-  let format = dateFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' });
-    dateFormats.set(locale, format);
-  }
-  return format;
+  return utcDate(time, locale);
 }
 
 const given = (args: Finding['args'], name: string): boolean => Object.hasOwn(args, name) && args[name] !== undefined && args[name] !== null;

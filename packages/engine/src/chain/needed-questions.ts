@@ -9,6 +9,10 @@ import type { Exchange } from '../net/network.ts';
 import { readQueryLog } from './query-log.ts';
 import { findZoneCuts, type AnsweredReply } from './zone-cuts.ts';
 
+// Plain string order, not localeCompare: the first collation of a process starts ICU (some 5 ms), and
+// the questions go out together, so their order only sets which is sent first.
+const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export interface NeededQuestion {
   /** The server's host name (no final dot) and address. */
   server: string;
@@ -34,9 +38,22 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     if (r.dnssec || r.qtype === RRType.NS) asked.add(questionKey(r.address, r.qname, r.qtype));
   }
   const tried = new Set(replies.map((r) => r.address));
-  const heardFamilies = new Set([...heard].map((address) => ipFamily(address)));
+  // The same few addresses come up for every zone: each is parsed once.
+  const familyByAddress = new Map<string, 0 | 4 | 6>();
+  const familyOf = (address: string): 0 | 4 | 6 => {
+    let family = familyByAddress.get(address);
+    if (family === undefined) familyByAddress.set(address, (family = ipFamily(address)));
+    return family;
+  };
+  const addressesByName = new Map<string, string[]>();
+  for (const r of replies) {
+    const list = addressesByName.get(r.serverName) ?? [];
+    list.push(r.address);
+    addressesByName.set(r.serverName, list);
+  }
+  const heardFamilies = new Set([...heard].map(familyOf));
   const familyOn = (address: string): boolean => {
-    const family = ipFamily(address);
+    const family = familyOf(address);
     return !((family === 4 && !families.ipv4) || (family === 6 && !families.ipv6));
   };
 
@@ -45,7 +62,7 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     const found = new Map<string, string>();
     for (const host of cuts.nsNames.get(zone.key()) ?? []) {
       const addresses = [...(cuts.glue.get(zone.key())?.get(host) ?? []), ...(cuts.authAddresses.get(host) ?? [])];
-      for (const r of replies) if (r.serverName === host) addresses.push(r.address);
+      addresses.push(...(addressesByName.get(host) ?? []));
       for (const address of addresses) if (!found.has(address)) found.set(address, host);
     }
     for (const address of cuts.servers.get(zone.key()) ?? []) {
@@ -59,9 +76,9 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     const someHeard = all.some(([address]) => heard.has(address));
     // An address never asked is asked only in an IP family some server answered in, so a machine
     // without IPv6 does not wait out a timeout per IPv6 address of every zone.
-    const untriedOk = (address: string): boolean => !tried.has(address) && heardFamilies.has(ipFamily(address));
+    const untriedOk = (address: string): boolean => !tried.has(address) && heardFamilies.has(familyOf(address));
     return all.filter(([address]) => heard.has(address) || untriedOk(address) || (!someHeard && tried.has(address)))
-      .map(([address, server]) => ({ server, address })).sort((a, b) => a.address.localeCompare(b.address));
+      .map(([address, server]) => ({ server, address })).sort((a, b) => byCodeUnits(a.address, b.address));
   };
 
   const needed: NeededQuestion[] = [];

@@ -1,7 +1,7 @@
 // The run's query log (net/network.ts's Exchange, as --save keeps it) read back into replies the
 // chain analysis can look through: who was asked what, with which flags, and what came back.
 import { decodeMessage, Name, type Message } from '@app/dns';
-import type { Exchange } from '../net/network.ts';
+import { decodedReplies, type Exchange } from '../net/network.ts';
 
 export interface LoggedReply {
   /** The name server's name as the engine knew it, lower case, without the final dot. */
@@ -22,31 +22,45 @@ function splitServer(server: string): { serverName: string; address: string } {
   return { serverName: server.slice(0, slash).toLowerCase().replace(/\.$/, ''), address: server.slice(slash + 1) };
 }
 
+// An exchange is read once: the chain's questions read the growing log again each round, and the
+// analysis reads it after them; decoding every reply each time was most of their cost.
+const readBefore = new WeakMap<Exchange, LoggedReply | null>();
+
+function readExchange(exchange: Exchange): LoggedReply | null {
+  let qname: Name;
+  try {
+    qname = Name.fromString(exchange.qname);
+  } catch {
+    return null;
+  }
+  let message: Message | undefined = decodedReplies.get(exchange);
+  if (message === undefined && exchange.reply !== undefined) {
+    try {
+      message = decodeMessage(Buffer.from(exchange.reply, 'base64'));
+    } catch {
+      message = undefined;
+    }
+  }
+  return {
+    ...splitServer(exchange.server),
+    qname,
+    qtype: exchange.qtype,
+    dnssec: exchange.flags.dnssec === true,
+    transport: exchange.transport,
+    ...(message && { message }),
+  };
+}
+
+/** The log's replies, in its order; the same exchange object always gives the same (shared, not to be changed) reply. */
 export function readQueryLog(exchanges: readonly Exchange[]): LoggedReply[] {
   const replies: LoggedReply[] = [];
   for (const exchange of exchanges) {
-    let qname: Name;
-    try {
-      qname = Name.fromString(exchange.qname);
-    } catch {
-      continue;
+    let reply = readBefore.get(exchange);
+    if (reply === undefined) {
+      reply = readExchange(exchange);
+      readBefore.set(exchange, reply);
     }
-    let message: Message | undefined;
-    if (exchange.reply !== undefined) {
-      try {
-        message = decodeMessage(Buffer.from(exchange.reply, 'base64'));
-      } catch {
-        message = undefined;
-      }
-    }
-    replies.push({
-      ...splitServer(exchange.server),
-      qname,
-      qtype: exchange.qtype,
-      dnssec: exchange.flags.dnssec === true,
-      transport: exchange.transport,
-      ...(message && { message }),
-    });
+    if (reply) replies.push(reply);
   }
   return replies;
 }

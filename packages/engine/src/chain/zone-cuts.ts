@@ -31,13 +31,32 @@ function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   map.set(key, set);
 }
 
-function nsRecords(message: Message, section: 'answer' | 'authority', owner: Name): ResourceRecord<{ target: Name }>[] {
-  return message[section].filter((rr) => rr.type === RRType.NS && rr.name.equals(owner)) as ResourceRecord<{ target: Name }>[];
+interface NsRecord {
+  message: Message;
+  rr: ResourceRecord<{ target: Name }>;
+}
+
+/** Every NS record of the replies by owner key: in the log's order, a reply's answer before its authority. */
+function nsRecordsByOwner(answered: readonly AnsweredReply[]): Map<string, NsRecord[]> {
+  const byOwner = new Map<string, NsRecord[]>();
+  for (const { message } of answered) {
+    for (const section of [message.answer, message.authority]) {
+      for (const rr of section) {
+        if (rr.type !== RRType.NS) continue;
+        const key = rr.name.key();
+        const list = byOwner.get(key) ?? [];
+        list.push({ message, rr: rr as ResourceRecord<{ target: Name }> });
+        byOwner.set(key, list);
+      }
+    }
+  }
+  return byOwner;
 }
 
 export function findZoneCuts(target: Name, answered: readonly AnsweredReply[]): ZoneCuts {
-  const nsOwners = new Set<string>();
-  for (const { message } of answered) for (const rr of [...message.answer, ...message.authority]) if (rr.type === RRType.NS) nsOwners.add(rr.name.key());
+  // Indexed once: a zone's NS records were looked for in every reply, once per zone of the chain.
+  const nsByOwner = nsRecordsByOwner(answered);
+  const nsOwners = new Set(nsByOwner.keys());
   const chain: Name[] = [];
   for (let n = target.labelCount; n >= 0; n--) {
     const name = Name.fromLabels(target.labels.slice(n));
@@ -52,17 +71,16 @@ export function findZoneCuts(target: Name, answered: readonly AnsweredReply[]): 
   const nsNames = new Map<string, Set<string>>();
   const glue = new Map<string, Map<string, Set<string>>>();
   for (const zone of chain) {
-    for (const { message } of answered) {
-      for (const rr of [...nsRecords(message, 'answer', zone), ...nsRecords(message, 'authority', zone)]) {
-        const host = hostName(rr.rdata.target);
-        addTo(nsNames, zone.key(), host);
-        if (message.answer.length > 0) continue;
-        for (const extra of message.additional) {
-          if ((extra.type === RRType.A || extra.type === RRType.AAAA) && extra.name.equals(rr.rdata.target)) {
-            const byName = glue.get(zone.key()) ?? new Map<string, Set<string>>();
-            addTo(byName, host, rdataToString(extra.type, extra.rdata as never));
-            glue.set(zone.key(), byName);
-          }
+    const zoneKey = zone.key();
+    for (const { message, rr } of nsByOwner.get(zoneKey) ?? []) {
+      const host = hostName(rr.rdata.target);
+      addTo(nsNames, zoneKey, host);
+      if (message.answer.length > 0) continue;
+      for (const extra of message.additional) {
+        if ((extra.type === RRType.A || extra.type === RRType.AAAA) && extra.name.equals(rr.rdata.target)) {
+          const byName = glue.get(zoneKey) ?? new Map<string, Set<string>>();
+          addTo(byName, host, rdataToString(extra.type, extra.rdata as never));
+          glue.set(zoneKey, byName);
         }
       }
     }
@@ -75,8 +93,9 @@ export function findZoneCuts(target: Name, answered: readonly AnsweredReply[]): 
     }
   }
   const servers = new Map<string, Set<string>>();
+  const chainKeys = chain.map((zone) => zone.key());
   for (const r of answered) {
-    for (const zone of chain) if (nsNames.get(zone.key())?.has(r.serverName)) addTo(servers, zone.key(), r.address);
+    for (const zoneKey of chainKeys) if (nsNames.get(zoneKey)?.has(r.serverName)) addTo(servers, zoneKey, r.address);
     // A referral: the server speaks for the zone above the cut it hands out.
     const referral = r.message.answer.length === 0 && !r.message.aa && r.message.authority.find((rr) => rr.type === RRType.NS);
     if (referral) {

@@ -74,11 +74,15 @@ export class Nameserver {
 
   /** 'ns1.example.com/192.0.2.1', the form findings use. */
   toString(): string {
-    return `${displayName(this.name)}/${this.address}`;
+    return `${this.nameText}/${this.address}`;
   }
 
+  // Asked for on every query and in every sort of servers; the name never changes.
+  #nameText: string | undefined;
+
   get nameText(): string {
-    return displayName(this.name);
+    this.#nameText ??= displayName(this.name);
+    return this.#nameText;
   }
 
   /** The response, or undefined when none came (timeout, silent server, or its IP family is off). */

@@ -1,7 +1,7 @@
 // Everything a run sends goes through here: one Nameserver object per (name, address), the profile's
 // IP family switches, and caps on queries in flight for the run and per server address.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { query, transferZone, type Message, type Name, type Question, type TransferResult } from '@app/dns';
+import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from '../framework/test-case-scope.ts';
 import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
@@ -55,6 +55,12 @@ export interface Exchange {
   /** The reply as it came, base64; absent when none came. */
   reply?: string;
 }
+
+/**
+ * The decoded reply of each exchange this process logged, so reading the log back (the chain's
+ * questions and analysis) need not decode the base64 again. An exchange read from a saved run has none.
+ */
+export const decodedReplies = new WeakMap<Exchange, Message>();
 
 export class Network implements ServerNetwork {
   readonly options: NetworkOptions;
@@ -151,6 +157,11 @@ export class Network implements ServerNetwork {
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));
   }
 
+  #log(onExchange: (exchange: Exchange) => void, result: QueryResult, exchange: Exchange): void {
+    if (result.outcome === 'response') decodedReplies.set(exchange, result.message);
+    onExchange(exchange);
+  }
+
   async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number }> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
@@ -175,7 +186,7 @@ export class Network implements ServerNetwork {
       signal: this.options.signal,
     });
     const ms = performance.now() - started;
-    this.options.onExchange?.({
+    if (this.options.onExchange) this.#log(this.options.onExchange, result, {
       ...(testcase !== undefined && { testcase }),
       id,
       server: server.toString(),
@@ -186,7 +197,7 @@ export class Network implements ServerNetwork {
       flags,
       at: Math.round(started),
       ms: Math.round(ms),
-      ...('bytes' in result && { reply: Buffer.from(result.bytes).toString('base64') }),
+      ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
     });
     this.options.signal.throwIfAborted();
     return result.outcome === 'response' ? { message: result.message, from: result.from, ms } : { ms };

@@ -14,13 +14,21 @@ export function responseKind(message: Message): ResponseKind {
 
 export type Section = 'answer' | 'authority' | 'additional';
 
+const allSections: readonly Section[] = ['answer', 'authority', 'additional'];
+
+// These two run for nearly every response a test reads: plain loops, without the arrays in between.
+
 /** Records of `type` in the given sections (all three when none are given). */
-export function recordsOfType(message: Message, type: number, sections: readonly Section[] = ['answer', 'authority', 'additional']): ResourceRecord[] {
-  return sections.flatMap((section) => message[section].filter((rr) => rr.type === type));
+export function recordsOfType(message: Message, type: number, sections: readonly Section[] = allSections): ResourceRecord[] {
+  const found: ResourceRecord[] = [];
+  for (const section of sections) for (const rr of message[section]) if (rr.type === type) found.push(rr);
+  return found;
 }
 
-export function recordsFor(message: Message, type: number, owner: Name, sections?: readonly Section[]): ResourceRecord[] {
-  return recordsOfType(message, type, sections).filter((rr) => rr.name.equals(owner));
+export function recordsFor(message: Message, type: number, owner: Name, sections: readonly Section[] = allSections): ResourceRecord[] {
+  const found: ResourceRecord[] = [];
+  for (const section of sections) for (const rr of message[section]) if (rr.type === type && rr.name.equals(owner)) found.push(rr);
+  return found;
 }
 
 /** NS target names of the NS records owned by `owner`, lower case and sorted without repeats. */

@@ -39,7 +39,11 @@ class ServerSet {
 /** The reference's order of name servers: by name, IPv4 before IPv6, then by address. */
 export function compareServers(a: Nameserver, b: Nameserver): number {
   const byName = a.nameText < b.nameText ? -1 : a.nameText > b.nameText ? 1 : 0;
-  return byName || a.family - b.family || numericAddress(a).localeCompare(numericAddress(b));
+  // The addresses' forms have the same length and separators, so plain string order is numeric order
+  // (and localeCompare's, which would start ICU for it).
+  const x = numericAddress(a);
+  const y = numericAddress(b);
+  return byName || a.family - b.family || (x < y ? -1 : x > y ? 1 : 0);
 }
 
 function numericAddress(server: Nameserver): string {
