@@ -299,17 +299,19 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
       const rows = (await select.execute()) as Row[];
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
-      // The last page (reached by offset) already tells the total; only other pages need counting.
+      // The total: carried by the walk's position from its first page (counting a million rows again on each page of
+      // a walk was most of its time); told by the last page reached by offset; else counted.
       const offset = (query.page - 1) * query.count;
       const total =
-        !hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
+        (query.after === undefined ? undefined : query.afterTotal) ??
+        (!hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
           ? offset + rows.length
           : (await db
               .selectFrom(table)
               .select((eb) => eb.fn.countAll<number>().as('total'))
               .$if(!unfiltered, (counting) => counting.where(where))
               .executeTakeFirstOrThrow()
-            ).total;
+            ).total);
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
       if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };
