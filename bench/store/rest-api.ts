@@ -168,6 +168,8 @@ try {
       const bareDb = median(runs.bareDb);
       lines.push(`  bare Fastify + node:sqlite INSERT   ${show(bareDb)}   runs ${range(runs.bareDb)}`);
       lines.push(`  store as served vs that route: ${percent(full.rps / bareDb.rps)} (per round: median ${paired(runs.full, runs.bareDb)}; rounds ${runs.full.map((f, i) => percent(f.rps / (runs.bareDb[i]?.rps ?? Number.NaN))).join(' ')}) (goal >= 50%)`);
+      // On a busy machine a run's req/s says as much about its neighbours as about it; CPU time per request does not.
+      lines.push(`  the same by CPU time per request (that route's / the store's): ${percent(bareDb.cpuUs / full.cpuUs)}`);
     }
     if (runs.hooked.length > 0) {
       const hooked = median(runs.hooked);
