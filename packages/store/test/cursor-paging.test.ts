@@ -66,5 +66,32 @@ for (const target of await testDatabaseTargets()) {
       const survivors = start.filter((id) => !deleted.has(id));
       assert.deepEqual(survivors.filter((id) => !seen.includes(id)), [], 'no surviving record skipped');
     });
+
+    test('a walk keeps the total_count of its first page, and a position with a made-up total is refused', async () => {
+      for (let i = 0; i < 6; i += 1) await create(`Counted ${i}`);
+      const since = 'item_name=startwith:Counted';
+      const first = await s.call('GET', `/products?${since}&count=2`, { headers: { 'cache-control': 'no-cache' } });
+      assert.equal(first.json.total_count, 6);
+      // A record made during the walk is not in the walk's total, on every later page alike.
+      await create('Counted late');
+      const totals: number[] = [];
+      for (let url = nextOf(first.headers.link); url !== undefined; ) {
+        const page = await s.call('GET', url, { headers: { 'cache-control': 'no-cache' } });
+        assert.equal(page.status, 200, page.text);
+        totals.push(Number(page.json.total_count));
+        url = nextOf(page.headers.link);
+      }
+      assert.deepEqual(totals, [6, 6, 6]);
+      const restarted = await s.call('GET', `/products?${since}&count=2`, { headers: { 'cache-control': 'no-cache' } });
+      assert.equal(restarted.json.total_count, 7, 'a new walk counts again');
+      const [id] = idsOf(first.json);
+      const position = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const forged = await s.call('GET', `/products?${since}&count=2&after=${position({ at: [id], total: -1 })}`);
+      assert.equal(forged.status, 400, forged.text);
+      // A position given out before positions carried the total (a bare array) still works: its pages count.
+      const older = await s.call('GET', `/products?${since}&count=2&after=${position([id])}`, { headers: { 'cache-control': 'no-cache' } });
+      assert.equal(older.status, 200, older.text);
+      assert.equal(older.json.total_count, 7);
+    });
   });
 }

@@ -48,6 +48,11 @@ export interface ListQuery {
    * the way counting an offset would.
    */
   readonly after: readonly FilterValue[] | undefined;
+  /**
+   * The walk's total_count, counted once on its first page and carried in `after`: counting a million rows again on
+   * every page of a walk is most of a page's time. Undefined for a position made before it carried one.
+   */
+  readonly afterTotal: number | undefined;
 }
 
 /** Keyset paging needs sort fields that are never null: server-set fields and required ones. */
@@ -55,26 +60,37 @@ export function keysetPageable(resource: ResourceDeclaration, sort: readonly Sor
   return sort.every(({ field }) => fieldOf(resource, field)?.readOnly === true || fieldOf(resource, field)?.required === true);
 }
 
-export function encodeAfter(values: readonly FilterValue[]): string {
-  return Buffer.from(JSON.stringify(values)).toString('base64url');
+/** The position after a page's last row (its sort values and id) and the walk's total, as next_page's `after`. */
+export function encodeAfter(values: readonly FilterValue[], total: number): string {
+  return Buffer.from(JSON.stringify({ at: values, total })).toString('base64url');
 }
 
-function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], text: string | undefined): FilterValue[] | undefined {
-  if (text === undefined) return undefined;
+interface AfterPosition {
+  values: FilterValue[] | undefined;
+  total: number | undefined;
+}
+
+function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], text: string | undefined): AfterPosition {
+  if (text === undefined) return { values: undefined, total: undefined };
   const fields = [...sort.map((key) => key.field), 'id'];
-  let values: unknown;
+  let decoded: unknown;
   try {
-    values = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    decoded = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
   } catch {
-    values = undefined;
+    decoded = undefined;
   }
+  // A bare array is a position given out before positions carried the total: its page counts again.
+  const carried = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? (decoded as { at?: unknown; total?: unknown }) : { at: decoded, total: undefined };
+  const values = carried.at;
+  const total = carried.total;
   const fits =
     keysetPageable(resource, sort) &&
     Array.isArray(values) &&
     values.length === fields.length &&
-    values.every((value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string'));
+    values.every((value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string')) &&
+    (total === undefined || (Number.isSafeInteger(total) && (total as number) >= 0));
   if (!fits) throw new ApiError(400, 'after: not a position this list gave out; follow next_page as given');
-  return values as FilterValue[];
+  return { values: values as FilterValue[], total: total as number | undefined };
 }
 
 export const DEFAULT_COUNT = 100;
@@ -127,6 +143,7 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
   const named = optionalList(query, 'fields', (name) => {
     if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
   });
+  const after = decodeAfter(resource, sort, single(query, 'after'));
   return {
     page: positiveInteger('page', single(query, 'page') ?? '1', Number.MAX_SAFE_INTEGER),
     count: positiveInteger('count', single(query, 'count') ?? String(DEFAULT_COUNT), MAX_COUNT),
@@ -135,7 +152,8 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
     expand,
     sort,
     filters,
-    after: decodeAfter(resource, sort, single(query, 'after')),
+    after: after.values,
+    afterTotal: after.total,
   };
 }
 

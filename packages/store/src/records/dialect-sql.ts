@@ -18,4 +18,6 @@ export interface DialectSql {
   treeLock(db: Kysely<StoreSchema>, table: string): CompiledQuery | undefined;
   /** Inserts one row and answers its new id. */
   insertRow(db: Kysely<StoreSchema>, table: string, row: Row): Promise<number>;
+  /** A whole table's exact row count where the database keeps one (cheaper than counting); else undefined. */
+  keptCount(db: Kysely<StoreSchema>, table: string): Promise<number | undefined>;
 }

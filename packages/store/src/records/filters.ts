@@ -36,9 +36,19 @@ export function filtersExpression(eb: Where, filters: readonly FieldFilter[]): E
   return combined ?? sql<SqlBool>`1 = 1`;
 }
 
-/** Rows after `values` in the list's order: (a, b, id) > (va, vb, vid), each column in its own direction. */
+/**
+ * Rows after `values` in the list's order: (a, b, id) > (va, vb, vid), each column in its own direction. The first
+ * key's bound (a >= va) is said once more on its own: it is what lets the database start its index scan at the
+ * position, where the OR alone made it read every row from the start of the range up to it (deep pages got slower).
+ */
 export function afterExpression(eb: Where, sort: readonly SortKey[], values: readonly FilterValue[]): Expression<SqlBool> {
   const keys = [...sort, { field: 'id', descending: false }];
+  const [first] = sort;
+  const after = afterTerms(eb, keys, values);
+  return first === undefined ? after : eb.and([eb(eb.ref(first.field), first.descending ? '<=' : '>=', values[0] ?? null), after]);
+}
+
+function afterTerms(eb: Where, keys: readonly SortKey[], values: readonly FilterValue[]): Expression<SqlBool> {
   return eb.or(
     keys.map((key, i) =>
       eb.and([

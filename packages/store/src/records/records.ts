@@ -291,25 +291,33 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
       const json = jsonRows(query);
       const ordered = json === undefined ? orderedSelect(query) : jsonSelect(query, json);
       const { keyFields } = ordered;
-      let select = unfiltered ? ordered.select : ordered.select.where(where);
+      const offset = (query.page - 1) * query.count;
+      // Past an offset, the page's ids are found first (the index alone), then their records written: the database
+      // would write the JSON of every row it skips (20 s for page 500 of a million products on PostgreSQL).
+      const late = json !== undefined && offset > 0 && query.after === undefined;
+      let select = late ? orderedSelect({ ...query, fields: ['id'] }).select.clearSelect().select('id') : ordered.select;
+      if (!unfiltered) select = select.where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
       select = select.limit(query.count + 1);
-      if (query.after === undefined) select = select.offset((query.page - 1) * query.count);
+      if (query.after === undefined) select = select.offset(offset);
+      if (late) select = ordered.select.where('id', 'in', select);
       const rows = (await select.execute()) as Row[];
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
-      // The last page (reached by offset) already tells the total; only other pages need counting.
-      const offset = (query.page - 1) * query.count;
+      // The total: carried by the walk's position from its first page (counting a million rows again on each page of
+      // a walk was most of its time); told by the last page reached by offset; else counted.
       const total =
-        !hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
+        (query.after === undefined ? undefined : query.afterTotal) ??
+        (!hasMore && query.after === undefined && (rows.length > 0 || offset === 0)
           ? offset + rows.length
-          : (await db
+          : ((unfiltered ? await dialect.keptCount(db, table) : undefined) ??
+            (await db
               .selectFrom(table)
               .select((eb) => eb.fn.countAll<number>().as('total'))
               .$if(!unfiltered, (counting) => counting.where(where))
               .executeTakeFirstOrThrow()
-            ).total;
+            ).total));
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
       if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };

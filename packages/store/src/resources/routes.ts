@@ -131,7 +131,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
 
     const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery) => {
       if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
-      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter);
+      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total);
       const position = { page: query.page, hasMore: page.hasMore, after };
       if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
       return reply.type('application/json; charset=utf-8').send(listEnvelopeText(request, name, page.texts, page.total, position));

@@ -180,9 +180,11 @@ export function writeEventsOf(
   }
 
   const visible = (name: string, row: Row | undefined): Row | undefined => {
-    if (row === undefined) return undefined;
+    const fields = hidden(name);
+    // Most resources hide nothing: copying a product's 143 fields was a tenth of a POST's time.
+    if (row === undefined || fields.length === 0) return row;
     const out = { ...row };
-    for (const field of hidden(name)) delete out[field];
+    for (const field of fields) delete out[field];
     return out;
   };
 
@@ -220,15 +222,28 @@ export function writeEventsOf(
         body[`new_${rule.oldNew}`] = (yield* referenced(field)) ?? null;
       }
     }
-    const text = JSON.stringify(body);
+    return yield* sendText(rule.event, record.id, JSON.stringify(body), subscribers);
+  }
+
+  function* sendText(event: EventName, recordId: unknown, text: string, subscribers: boolean): WriteSteps<number> {
     const at = new Date().toISOString();
-    yield log(rule.event, record.id, text, at);
+    yield log(event, recordId, text, at);
     if (!subscribers) return 0;
-    const result = yield queue(rule.event, text, at);
+    const result = yield queue(event, text, at);
     const queued = Number(result.numAffectedRows ?? 0);
-    lastFound.set(rule.event, queued > 0);
+    lastFound.set(event, queued > 0);
     return queued;
   }
+
+  // A record the database wrote as JSON text (SQLite) goes into the body of a rule that reads nothing of it as it
+  // is: parsing its 143 fields and writing them again was a tenth of a POST's time. Its id leads the text.
+  const asIs = hidden(resource.name).length === 0;
+  const plain = (rule: EventRule) => asIs && rule.when === undefined && rule.oldNew === undefined && rule.body === undefined;
+  const keyText = JSON.stringify(key);
+  const leadingId = (text: string): number | undefined => {
+    const id = /^\{"id":(\d{1,10})[,}]/.exec(text)?.[1];
+    return id === undefined ? undefined : Number(id);
+  };
 
   function* emit(kind: 'create' | 'update' | 'place', writtenAs: Row | string, before: Row | undefined): WriteSteps<void> {
     let written: Row | undefined = typeof writtenAs === 'string' ? undefined : writtenAs;
@@ -241,6 +256,11 @@ export function writeEventsOf(
           : kind === 'update' && before !== undefined && written !== undefined && before[rule.on.changed] !== written[rule.on.changed];
       if (!applies) continue;
       const subscribers = yield* subscribed(rule.event);
+      const id = typeof writtenAs === 'string' && plain(rule) ? leadingId(writtenAs) : undefined;
+      if (id !== undefined) {
+        queued += yield* sendText(rule.event, id, `{${keyText}:${writtenAs as string}}`, subscribers);
+        continue;
+      }
       written ??= JSON.parse(writtenAs as string) as Row;
       sending ??= { record: visible(resource.name, written) as Row, written, referenced: new Map() };
       queued += yield* send(rule, sending, before, subscribers);

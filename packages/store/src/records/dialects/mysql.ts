@@ -9,4 +9,5 @@ export const mysqlSql: DialectSql = {
   // harmless alone cannot close a loop together.
   treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
   insertRow: async (db, table, row) => Number((await db.insertInto(table).values(row).executeTakeFirstOrThrow()).insertId),
+  keptCount: () => Promise.resolve(undefined),
 };

@@ -1,13 +1,40 @@
-// PostgreSQL: RETURNING saves a round trip; row locks serialise tree changes.
+// PostgreSQL: RETURNING saves a round trip; the database writes records as JSON itself (postgres-json.ts) and keeps
+// the big tables' row counts (0441_record_counts); row locks serialise tree changes.
+import { sql, type Kysely } from 'kysely';
+import type { StoreSchema } from '../../db/schema.ts';
 import type { DialectSql } from '../dialect-sql.ts';
+import { postgresRecordJson } from '../postgres-json.ts';
 
 export const postgresSql: DialectSql = {
   returning: true,
-  recordJson: () => undefined,
+  recordJson: (resource, fields) => postgresRecordJson(resource, fields),
   lockForWrite: (query) => query.forUpdate(),
   // Each tree change holds the table's first row until its transaction commits, so two changes that are
   // harmless alone cannot close a loop together.
   treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
   // PostgreSQL has no insert id, only RETURNING.
   insertRow: async (db, table, row) => Number((await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
+  keptCount: async (db, table) => {
+    const { rows } = await sql<{ total: string; parts: string }>`select coalesce(sum(delta), 0) as total, count(*) as parts from record_counts where table_name = ${table}`.execute(db);
+    const parts = Number(rows[0]?.parts ?? 0);
+    if (parts === 0) return undefined;
+    if (parts > FOLD_AT) await fold(db, table);
+    return Number(rows[0]?.total);
+  },
 };
+
+// The triggers of 0441_record_counts keep one counter row per table and backend; past this many, a reader folds
+// them into slot 0, skipping those a transaction still holds.
+const FOLD_AT = 64;
+
+async function fold(db: Kysely<StoreSchema>, table: string): Promise<void> {
+  await sql`
+    with gone as (
+      delete from record_counts
+      where table_name = ${table} and slot <> 0
+        and slot in (select slot from record_counts where table_name = ${table} and slot <> 0 for update skip locked)
+      returning delta
+    )
+    insert into record_counts (table_name, slot, delta) select ${table}, 0, coalesce(sum(delta), 0) from gone
+    on conflict (table_name, slot) do update set delta = record_counts.delta + excluded.delta`.execute(db);
+}

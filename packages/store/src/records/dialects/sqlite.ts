@@ -10,4 +10,5 @@ export const sqliteSql: DialectSql = {
   lockForWrite: (query) => query,
   treeLock: () => undefined,
   insertRow: async (db, table, row) => Number((await db.insertInto(table).values(row).executeTakeFirstOrThrow()).insertId),
+  keptCount: () => Promise.resolve(undefined),
 };

@@ -1,0 +1,67 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- replies are JSON checked by assertions */
+// A list page whose records the database writes as JSON itself (SQLite, PostgreSQL) answers each record as the
+// single-record GET does (rows shaped in JS): same keys in the same order, same values, for every field type and
+// for text that needs escaping.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testDatabaseTargets } from '@app/database/testing';
+import { resourceNamed, writableFields } from '@app/store/testing';
+import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+
+const TRICKY_TEXT = 'quote " backslash \\ tab \t newline \n nul-free \u0001 é 😀 </script>';
+
+/** A body with every writable field that refers to nothing set, in the field's type. */
+function everyField(resourceName: string, i: number): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, field] of writableFields(resourceNamed(resourceName))) {
+    if (field.references !== undefined) continue;
+    if (field.enum !== undefined) body[name] = field.enum[i % field.enum.length];
+    else if (field.type === 'string') body[name] = `${i} ${TRICKY_TEXT}`.slice(0, field.maxLength ?? 200);
+    else if (field.type === 'integer') body[name] = i % 2 === 0 ? 7 : 0;
+    else if (field.type === 'number') body[name] = [2.5, 3, 0.0001, 1234567.125][i % 4];
+    else if (field.type === 'boolean') body[name] = i % 2 === 0;
+    else if (field.type === 'flag') body[name] = i % 2;
+    else if (field.type === 'datetime') body[name] = new Date(Date.UTC(2026, 0, 1 + i)).toISOString();
+    else body[name] = { list: [1, 'two', null], text: TRICKY_TEXT };
+  }
+  return body;
+}
+
+for (const target of await testDatabaseTargets()) {
+  describe(`list records written by the database on ${target.name}`, { skip: target.skip }, () => {
+    let s: StoreUnderTest;
+    before(async () => {
+      s = await startStoreUnderTest(target);
+    });
+    after(() => s?.close());
+
+    for (const resourceName of ['products', 'orders', 'customers', 'categories']) {
+      test(`${resourceName}: a list answers each record as GET /${resourceName}/{id} does, also with fields=`, async () => {
+        const ids: number[] = [];
+        for (let i = 0; i < 4; i += 1) {
+          const made = await s.call('POST', `/${resourceName}`, { body: everyField(resourceName, i) });
+          assert.equal(made.status, 201, made.text);
+          ids.push(Number(made.json.id));
+        }
+        // One record with every optional field left null.
+        const bare = await s.call('POST', `/${resourceName}`, { body: Object.fromEntries(Object.entries(everyField(resourceName, 0)).filter(([name]) => writableFields(resourceNamed(resourceName)).some(([n, f]) => n === name && f.required === true))) });
+        assert.equal(bare.status, 201, bare.text);
+        ids.push(Number(bare.json.id));
+        const list = await s.call('GET', `/${resourceName}?id=gte:${ids[0]}&count=10`, { headers: { 'cache-control': 'no-cache' } });
+        assert.equal(list.status, 200, list.text);
+        const records = list.json[resourceName] as Record<string, unknown>[];
+        assert.equal(records.length, ids.length);
+        for (const [i, id] of ids.entries()) {
+          const one = await s.call('GET', `/${resourceName}/${id}`);
+          assert.deepEqual(Object.keys(records[i] ?? {}), Object.keys(one.json as object), 'same keys in the same order');
+          assert.deepEqual(records[i], one.json);
+        }
+        const some = await s.call('GET', `/${resourceName}?id=gte:${ids[0]}&count=10&fields=id,created_at`, { headers: { 'cache-control': 'no-cache' } });
+        assert.deepEqual(
+          some.json[resourceName],
+          records.map((record) => ({ id: record.id, created_at: record.created_at })),
+        );
+      });
+    }
+  });
+}
