@@ -27,7 +27,7 @@ export interface BulkJob {
   finishedAt: string | null;
 }
 
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const count = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export function jobOf(row: Row): BulkJob {

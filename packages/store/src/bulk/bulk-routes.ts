@@ -8,11 +8,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allows } from '../auth/scopes.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import { bulkLimitsOf, planName, readPlan, type PlanTables } from '../limits/plans.ts';
+import { bulkLimitsOf, planName, readPlan, type Plan } from '../limits/plans.ts';
 import { ApiError } from '../model/api-error.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 import { recordsOf } from '../records/records.ts';
-import type { Kysely } from 'kysely';
 import { jobAnswer, type BulkJob, type JobAnswer } from './bulk-job.ts';
 import { downloadLinks, LINK_LIFETIME_MS } from './download-link.ts';
 import { exportQuery } from './export-query.ts';
@@ -73,18 +72,18 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
   };
   const answer = (request: FastifyRequest, job: BulkJob): JobAnswer => jobAnswer(job, linkOf(request, job));
 
-  /** The plan's limits: rows per job now, jobs at a time once this one is stored (see below). */
+  /** The plan's limits (a plan the code does not know gets the smallest). */
   async function limitsOf(storeId: number) {
-    const plan = (await readPlan(database.db as unknown as Kysely<PlanTables>, storeId)) ?? 'steel';
+    const plan = (await readPlan(database.db, storeId)) ?? 'steel';
     return { plan, ...bulkLimitsOf(plan) };
   }
 
-  async function started(request: FastifyRequest, job: BulkJob, concurrentJobs: number, plan: string): Promise<JobAnswer> {
+  async function started(request: FastifyRequest, job: BulkJob, concurrentJobs: number, plan: Plan): Promise<JobAnswer> {
     // Counted after storing, so two jobs started together cannot both pass a count taken before either was there.
     const active = await table.activeUpTo(job.storeId, job.id);
     if (active > concurrentJobs) {
       await table.remove(job.id);
-      throw new ApiError(429, `The ${planName(plan as never)} plan runs at most ${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''} at a time and ${active - 1} ${active - 1 === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
+      throw new ApiError(429, `The ${planName(plan)} plan runs at most ${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''} at a time and ${active - 1} ${active - 1 === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
     }
     runner?.wake();
     return answer(request, job);

@@ -1,4 +1,5 @@
-// Runs an export: every record the query matches, page after page by keyset, one JSON object a line (the shape the
+// Runs an export: every record the query matches, page after page (by keyset where the sort allows, as the
+// list's next_page does; by offset for sorts on fields that may be empty), one JSON object a line (the shape the
 // list endpoint answers, encrypted fields left out), gzip-compressed into the job's file. An export stopped
 // midway starts over on the next run: its file is written aside and put in place only when whole.
 import { createWriteStream } from 'node:fs';
@@ -25,8 +26,8 @@ export async function runExport(database: StoreDatabase, job: BulkJob, file: str
 
   async function* lines(): AsyncGenerator<string> {
     let after: readonly FilterValue[] | undefined;
-    for (;;) {
-      const page = await records.list({ ...query, after }, undefined, { uncounted: true });
+    for (let number = 1; ; number += 1) {
+      const page = await records.list({ ...query, page: after === undefined ? number : 1, after }, undefined, { uncounted: true });
       const texts =
         page.texts ??
         page.rows.map((row) => {
@@ -36,7 +37,7 @@ export async function runExport(database: StoreDatabase, job: BulkJob, file: str
       if (texts.length > 0) yield `${texts.join('\n')}\n`;
       rows += texts.length;
       await control.checkpoint({ rowsDone: rows, rowsFailed: 0, resultBytes: 0 });
-      if (!page.hasMore || page.nextAfter === undefined) return;
+      if (!page.hasMore) return;
       after = page.nextAfter;
     }
   }
