@@ -171,8 +171,16 @@ for (const target of await testDatabaseTargets()) {
       const ids = (listed.json.bulk_operations as Job[]).map((job) => job.id);
       assert.ok(ids.includes(exported.json.id));
       assert.ok(!ids.includes(ordersJob.json.id), 'an orders job is not listed to a catalog reader');
+      // An import sent again with the same Idempotency-Key is the same job, not a second one.
+      const key = { 'idempotency-key': `bulk-${target.name}` };
+      const once = await startImport('categories', ndjson([{ name: 'Sent twice' }]), key);
+      assert.equal(once.status, 202, once.text);
+      const twice = await startImport('categories', ndjson([{ name: 'Sent twice' }]), key);
+      assert.equal(twice.json.id, once.json.id);
+      assert.equal((await startImport('categories', ndjson([{ name: 'Something else' }]), key)).status, 422, 'the key was used for another body');
+      await finished(once.json.id);
       const all = await s.call('GET', '/bulk_operations');
-      assert.equal(all.json.bulk_operations[0].id, ordersJob.json.id, 'newest first');
+      assert.equal(all.json.bulk_operations[0].id, once.json.id, 'newest first');
     });
 
     test('bad requests get clear errors in the error format', async () => {
