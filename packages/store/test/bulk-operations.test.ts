@@ -3,7 +3,7 @@
 // line as a POST would (events included) and answers each line; the result links are signed and expire; plans
 // limit the jobs; and a job stopped by a restart goes on afterwards, writing every line exactly once.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -53,7 +53,7 @@ for (const target of await testDatabaseTargets()) {
     const clock = { offset: 0 };
     let s: StoreUnderTest;
     before(async () => {
-      s = await startStoreUnderTest(target, { webhooks: { deliver: false }, bulk: { pollMs: 50 }, clock: () => Date.now() + clock.offset });
+      s = await startStoreUnderTest(target, { webhooks: { deliver: false }, bulk: { pollMs: 50, exportPage: 2 }, clock: () => Date.now() + clock.offset });
     });
     after(async () => {
       await s?.close();
@@ -78,6 +78,12 @@ for (const target of await testDatabaseTargets()) {
         const product = await s.call('POST', '/products', { body: { item_name: `Round trip ${i}`, price: 10 + i, item_number: `RT-${i}` } });
         assert.equal(product.status, 201, product.text);
         made.push(product.json.id);
+      }
+      // Several pages of 2: by keyset (sort=id) and by offset (price may be empty), each the list's records in its order.
+      for (const sorted of ['item_name=startwith:Round trip&sort=id', 'item_name=startwith:Round trip&sort=price']) {
+        const job = await finished((await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query: sorted } })).json.id);
+        const file = linesOf(gunzipSync((await download(job.result_url ?? '', s.store.certificate)).body));
+        assert.deepEqual(file, (await s.call('GET', `/products?${sorted}&count=100`)).json.products, sorted);
       }
       const query = 'item_name=startwith:Round trip&sort=-price';
       const started = await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query } });
@@ -338,6 +344,23 @@ for (const target of await testDatabaseTargets()) {
         const written = await database.db.selectFrom('products').select('item_number').where('item_number', 'like', 'RS-%').execute();
         assert.equal(written.length, lines, 'no line written twice');
         assert.equal(new Set(written.map((r) => r.item_number)).size, lines);
+
+        // Jobs finished longer ago than files are kept go, with their files, when an instance starts (and hourly).
+        const { file_key: fileKey } = await database.db.selectFrom('bulk_operations').select('file_key').where('id', '=', id).executeTakeFirstOrThrow();
+        const resultFile = join(dataDir, 'bulk', `${String(fileKey)}.results.ndjson`);
+        assert.ok(existsSync(resultFile));
+        assert.ok(!existsSync(join(dataDir, 'bulk', `${String(fileKey)}.input.ndjson`)), 'the upload goes once imported');
+        await store.close();
+        store = undefined;
+        await database.db.updateTable('bulk_operations').set({ finished_at: new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString() }).where('id', '=', id).execute();
+        store = await serve(true);
+        let gone = false;
+        for (let i = 0; i < 200 && !gone; i++) {
+          gone = (await database.db.selectFrom('bulk_operations').select('id').where('id', '=', id).executeTakeFirst()) === undefined;
+          if (!gone) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        assert.ok(gone, 'the old job is removed');
+        assert.ok(!existsSync(resultFile), 'and its file');
       } finally {
         await database.close();
       }

@@ -27,6 +27,8 @@ export interface BulkSettings {
   pollMs?: number;
   /** How long a lease holds without renewal: a job whose instance died is taken over after it. */
   leaseMs?: number;
+  /** Rows an export reads at a time (1000). */
+  exportPage?: number;
 }
 
 export interface BulkOptions extends Omit<LineOptions, 'replies'> {
@@ -174,7 +176,9 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     app.addHook('onReady', () => {
       runner = startJobRunner(database, table, files, {
         log: app.log,
+        keptMs: FILE_KEPT_MS,
         ...(options.settings.pollMs === undefined ? {} : { pollMs: options.settings.pollMs }),
+        ...(options.settings.exportPage === undefined ? {} : { exportPage: options.settings.exportPage }),
         import: { encrypt: options.encrypt, replies: app.hasDecorator('webhookReplies') ? app.webhookReplies : undefined, written: options.written },
       });
       return Promise.resolve();

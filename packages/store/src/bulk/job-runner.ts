@@ -1,7 +1,9 @@
 // Runs bulk jobs in the background of each instance, one at a time: it claims a queued job (or one whose holder
 // stopped renewing its lease, having died) and runs it while renewing the lease at every step. Shutting down,
 // it stops the job between two steps and gives the lease back, so the next start goes on with it at once.
+// Every hour it also removes jobs finished longer ago than their files are kept, with their files.
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
@@ -17,7 +19,13 @@ export interface RunnerOptions {
   pollMs?: number;
   log: FastifyBaseLogger;
   import: ImportOptions;
+  /** Rows an export reads at a time. */
+  exportPage?: number;
+  /** How long a finished job (and its file) is kept. */
+  keptMs: number;
 }
+
+const PRUNE_EVERY_MS = 3600 * 1000;
 
 export interface JobRunner {
   /** Looks for work now (a job was just added). */
@@ -47,9 +55,10 @@ export function startJobRunner(database: StoreDatabase, table: JobTable, files: 
       const control = controlOf(job);
       const progress =
         job.type === 'export'
-          ? await runExport(database, job, files.result(job), control)
+          ? await runExport(database, job, files.result(job), control, options.exportPage)
           : await runImport(database, job, { input: files.input(job), result: files.result(job) }, control, options.import);
       await table.finish(job.id, owner, { state: 'completed', progress });
+      if (job.type === 'import') await rm(files.input(job), { force: true });
     } catch (error) {
       if (error instanceof JobInterrupted) {
         if (stopping) await table.release(job.id, owner).catch(() => undefined);
@@ -62,7 +71,20 @@ export function startJobRunner(database: StoreDatabase, table: JobTable, files: 
     }
   }
 
+  // Several instances may prune the same jobs: removing a file or row twice harms nothing.
+  let prunedAt = 0;
+  async function prune(): Promise<void> {
+    if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = Date.now();
+    for (const job of await table.finishedBefore(new Date(Date.now() - options.keptMs).toISOString(), 500)) {
+      await rm(files.result(job), { force: true });
+      await rm(files.input(job), { force: true });
+      await table.remove(job.id);
+    }
+  }
+
   async function work(): Promise<void> {
+    await prune();
     do {
       again = false;
       for (const id of await table.claimable(5)) {

@@ -31,6 +31,8 @@ export interface JobTable {
   list(storeId: number, resources: readonly string[], limit: number): Promise<BulkJob[]>;
   /** Jobs of the store queued or running with an id up to `upTo`. */
   activeUpTo(storeId: number, upTo: number): Promise<number>;
+  /** Finished jobs whose files are kept no longer, oldest first. */
+  finishedBefore(at: string, limit: number): Promise<BulkJob[]>;
   /** Queued jobs, and running ones whose holder's lease ran out (it stopped or died), oldest first. */
   claimable(limit: number): Promise<number[]>;
   /** Takes the job's lease; false when another instance holds it or it is done. */
@@ -94,6 +96,10 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
         .where('id', '<=', upTo)
         .executeTakeFirstOrThrow();
       return Number(row.n);
+    },
+    async finishedBefore(at, limit) {
+      const rows = await db.selectFrom('bulk_operations').selectAll().where('state', 'in', ['completed', 'failed']).where('finished_at', '<', at).orderBy('id').limit(limit).execute();
+      return rows.map(jobOf);
     },
     async claimable(limit) {
       const now = iso(Date.now());

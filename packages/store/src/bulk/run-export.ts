@@ -3,7 +3,7 @@
 // list endpoint answers, encrypted fields left out), gzip-compressed into the job's file. An export stopped
 // midway starts over on the next run: its file is written aside and put in place only when whole.
 import { createWriteStream } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
@@ -17,9 +17,9 @@ import { exportQuery } from './export-query.ts';
 import type { JobControl } from './job-control.ts';
 import type { Progress } from './job-table.ts';
 
-export async function runExport(database: StoreDatabase, job: BulkJob, file: string, control: JobControl): Promise<Progress> {
+export async function runExport(database: StoreDatabase, job: BulkJob, file: string, control: JobControl, pageSize?: number): Promise<Progress> {
   const resource = resourceNamed(job.resource);
-  const query = exportQuery(resource, job.query ?? '');
+  const query = exportQuery(resource, job.query ?? '', pageSize);
   const records = recordsOf(database, resource);
   const hidden = encryptedFieldsOf(resource);
   let rows = 0;
@@ -44,7 +44,12 @@ export async function runExport(database: StoreDatabase, job: BulkJob, file: str
 
   const partial = `${file}.part`;
   // The fastest level: an export is read once, and compressing harder costs more time than it saves in transfer.
-  await pipeline(Readable.from(lines()), createGzip({ level: constants.Z_BEST_SPEED }), createWriteStream(partial));
+  try {
+    await pipeline(Readable.from(lines()), createGzip({ level: constants.Z_BEST_SPEED }), createWriteStream(partial));
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
   await rename(partial, file);
   const progress = { rowsDone: rows, rowsFailed: 0, resultBytes: (await stat(file)).size };
   await control.checkpoint(progress);
