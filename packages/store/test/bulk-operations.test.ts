@@ -309,6 +309,40 @@ for (const target of await testDatabaseTargets()) {
       }
     });
 
+    test('two instances on one database run each job once', async () => {
+      const first = await serve(true);
+      const second = await serve(true);
+      try {
+        const ids: number[] = [];
+        for (let j = 0; j < 3; j++) {
+          const body = ndjson(Array.from({ length: 40 }, (_, i) => ({ item_name: `Twice ${j}-${i}`, item_number: `TW-${j}-${i}` })));
+          const started = await call(j % 2 === 0 ? first : second, 'POST', '/bulk_operations?type=import&resource=products', body, 'application/x-ndjson');
+          assert.equal(started.status, 202, JSON.stringify(started.json));
+          ids.push(started.json.id as number);
+        }
+        for (const id of ids) {
+          let job: Job | undefined;
+          for (let i = 0; i < 1200 && job?.state !== 'completed' && job?.state !== 'failed'; i++) {
+            job = (await call(first, 'GET', `/bulk_operations/${id}`, undefined)).json as Job;
+            if (job.state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          assert.equal(job?.state, 'completed', JSON.stringify(job));
+          const results = linesOf((await download(job?.result_url ?? '', first.certificate)).body);
+          assert.equal(results.length, 40);
+        }
+        const database = await openDatabase<StoreSchema>(throwaway.url);
+        try {
+          const written = await database.db.selectFrom('products').select('item_number').where('item_number', 'like', 'TW-%').execute();
+          assert.equal(written.length, 120, 'no job ran twice');
+        } finally {
+          await database.close();
+        }
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    });
+
     test('an import stopped by a restart goes on after it and writes every line exactly once', async () => {
       const lines = 600;
       store = await serve(true);
