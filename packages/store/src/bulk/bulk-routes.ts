@@ -80,15 +80,9 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     return { plan, ...bulkLimitsOf(plan) };
   }
 
-  async function started(request: FastifyRequest, job: BulkJob, concurrentJobs: number, plan: Plan): Promise<JobAnswer> {
-    // Counted after storing, so two jobs started together cannot both pass a count taken before either was there.
-    const active = await table.activeUpTo(job.storeId, job.id);
-    if (active > concurrentJobs) {
-      await table.remove(job.id);
-      throw new ApiError(429, `The ${planName(plan)} plan runs at most ${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''} at a time and ${active - 1} ${active - 1 === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
-    }
-    runner?.wake();
-    return answer(request, job);
+  function tooMany(plan: Plan, concurrentJobs: number, active: number): ApiError {
+    const jobs = `${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''}`;
+    return new ApiError(429, `The ${planName(plan)} plan runs at most ${jobs} at a time and ${active} ${active === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
   }
 
   app.post('/bulk_operations', { bodyLimit: IMPORT_BODY_LIMIT }, async (request, reply) => {
@@ -101,7 +95,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     const resource = jobResource(asked.resource, type, principal);
     const limits = await limitsOf(storeId);
     const fileKey = randomBytes(16).toString('hex');
-    let job: BulkJob;
+    let added: BulkJob | { active: number };
     if (type === 'export') {
       if (ndjson) throw new ApiError(400, 'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}');
       const text = asked.query ?? '';
@@ -109,7 +103,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
       const query = exportQuery(resource, text);
       const { total } = await recordsOf(database, resource).list({ ...query, count: 1, page: 1, after: undefined });
       if (total > limits.maxRows) throw new ApiError(400, `The query matches ${total} ${resource.name}; the ${planName(limits.plan)} plan exports at most ${limits.maxRows} in one job: narrow the query`);
-      job = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey, createdBy: startedBy(principal) });
+      added = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs);
     } else {
       if (!ndjson) throw new ApiError(400, `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`);
       const body = request.body as Buffer;
@@ -118,15 +112,15 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
       if (lines > limits.maxRows) throw new ApiError(413, `The import holds ${lines} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`);
       const input = files.input({ fileKey });
       await writeFile(input, body, { mode: 0o600 });
-      try {
-        job = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: lines, fileKey, createdBy: startedBy(principal) });
-      } catch (error) {
+      added = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: lines, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs).catch(async (error: unknown) => {
         await unlink(input).catch(() => undefined);
         throw error;
-      }
+      });
+      if (!('id' in added)) await unlink(input).catch(() => undefined);
     }
-    const shown = await started(request, job, limits.concurrentJobs, limits.plan);
-    return reply.code(202).header('location', `${app.prefix}/bulk_operations/${job.id}`).send(shown);
+    if (!('id' in added)) throw tooMany(limits.plan, limits.concurrentJobs, added.active);
+    runner?.wake();
+    return reply.code(202).header('location', `${app.prefix}/bulk_operations/${added.id}`).send(answer(request, added));
   });
 
   const jobIn = async (request: FastifyRequest): Promise<BulkJob> => {

@@ -1,6 +1,7 @@
 // The bulk_operations table: jobs added, read, and claimed with a lease (a compare-and-set on the row, as the
 // webhook outbox leases its subscriptions), so across any number of instances one at a time runs a job.
 import type { StoreDatabase } from '../db/schema.ts';
+import { dialectSqlOf } from '../records/dialects/of.ts';
 import { activeStates, jobOf, type BulkJob, type JobType } from './bulk-job.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -23,14 +24,16 @@ export interface Progress {
 }
 
 export interface JobTable {
-  add(job: NewJob): Promise<BulkJob>;
+  /**
+   * Adds the job unless the store has `maxActive` queued or running already (then answers how many): counted and
+   * added with the store's row locked, so two jobs started together cannot both pass.
+   */
+  add(job: NewJob, maxActive: number): Promise<BulkJob | { active: number }>;
   remove(id: number): Promise<void>;
   /** `storeId` left out: whichever store's (a signed link names the job alone). */
   get(id: number, storeId?: number): Promise<BulkJob | undefined>;
   /** Newest first, at most `limit`. */
   list(storeId: number, resources: readonly string[], limit: number): Promise<BulkJob[]>;
-  /** Jobs of the store queued or running with an id up to `upTo`. */
-  activeUpTo(storeId: number, upTo: number): Promise<number>;
   /** Finished jobs whose files are kept no longer, oldest first. */
   finishedBefore(at: string, limit: number): Promise<BulkJob[]>;
   /** Queued jobs, and running ones whose holder's lease ran out (it stopped or died), oldest first. */
@@ -47,10 +50,11 @@ export interface JobTable {
 
 export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
   const { db } = database;
+  const dialect = dialectSqlOf(database);
   const owned = (id: number, owner: string) => db.updateTable('bulk_operations').where('id', '=', id).where('lease_owner', '=', owner);
   const progressColumns = (progress: Progress) => ({ rows_done: progress.rowsDone, rows_failed: progress.rowsFailed, result_bytes: progress.resultBytes });
   return {
-    async add(job) {
+    async add(job, maxActive) {
       const row = {
         store_id: job.storeId,
         type: job.type,
@@ -65,10 +69,22 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
         created_by: job.createdBy,
         created_at: iso(Date.now()),
       };
-      // MariaDB has no INSERT ... RETURNING; its insertId (like SQLite's) is this connection's own.
-      const insert = db.insertInto('bulk_operations').values(row);
-      const id = database.dialect === 'postgres' ? (await insert.returning('id').executeTakeFirstOrThrow()).id : (await insert.executeTakeFirstOrThrow()).insertId;
-      return jobOf({ ...row, id: Number(id), error: null, started_at: null, finished_at: null });
+      return db.transaction().execute(async (trx) => {
+        // SQLite writes one at a time anyway; the others wait here for a job being added to the same store.
+        await dialect.lockForWrite(trx.selectFrom('stores').select('id').where('id', '=', job.storeId)).execute();
+        const counted = await trx
+          .selectFrom('bulk_operations')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('store_id', '=', job.storeId)
+          .where('state', 'in', activeStates)
+          .executeTakeFirstOrThrow();
+        const active = Number(counted.n);
+        if (active >= maxActive) return { active };
+        // MariaDB has no INSERT ... RETURNING; its insertId (like SQLite's) is this connection's own.
+        const insert = trx.insertInto('bulk_operations').values(row);
+        const id = database.dialect === 'postgres' ? (await insert.returning('id').executeTakeFirstOrThrow()).id : (await insert.executeTakeFirstOrThrow()).insertId;
+        return jobOf({ ...row, id: Number(id), error: null, started_at: null, finished_at: null });
+      });
     },
     async remove(id) {
       await db.deleteFrom('bulk_operations').where('id', '=', id).execute();
@@ -86,16 +102,6 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
       if (resources.length === 0) return [];
       const rows = await db.selectFrom('bulk_operations').selectAll().where('store_id', '=', storeId).where('resource', 'in', resources).orderBy('id', 'desc').limit(limit).execute();
       return rows.map(jobOf);
-    },
-    async activeUpTo(storeId, upTo) {
-      const row = await db
-        .selectFrom('bulk_operations')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('store_id', '=', storeId)
-        .where('state', 'in', activeStates)
-        .where('id', '<=', upTo)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
     },
     async finishedBefore(at, limit) {
       const rows = await db.selectFrom('bulk_operations').selectAll().where('state', 'in', ['completed', 'failed']).where('finished_at', '<', at).orderBy('id').limit(limit).execute();
