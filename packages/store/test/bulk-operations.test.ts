@@ -16,6 +16,8 @@ import { setPlan } from '../src/limits/plans.ts';
 import { serveStore, type RunningStore } from '../src/server.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
 import { issueTestToken } from './support/test-token.ts';
+import { sqliteTarget } from './support/targets.ts';
+import { startReceiver, type Receiver } from './webhooks/receiver.ts';
 
 interface Job {
   id: number;
@@ -401,3 +403,43 @@ for (const target of await testDatabaseTargets()) {
     });
   });
 }
+
+describe('bulk imports ask Validate* subscribers as single writes do', () => {
+  let receiver: Receiver;
+  let s: StoreUnderTest;
+  before(async () => {
+    receiver = await startReceiver();
+    s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false }, bulk: { pollMs: 50 } });
+  });
+  after(async () => {
+    await s?.close();
+    await receiver?.close();
+  });
+
+  test("ValidateProduct's messages refuse a line, in that line's result", async () => {
+    // One answer per question in turn: the first line is refused, the second let through.
+    receiver.answer('/validate', { body: { validation_messages: ['Item numbers start with SKU-'] } }, { body: { validation_messages: [] } });
+    const made = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/validate` } });
+    assert.equal(made.status, 201, made.text);
+    const started = await s.call('POST', '/bulk_operations?type=import&resource=products', {
+      rawBody: ndjson([
+        { item_name: 'Unchecked', item_number: 'X1' },
+        { item_name: 'Checked', item_number: 'SKU-1' },
+      ]),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(started.status, 202, started.text);
+    let job: Job | undefined;
+    for (let i = 0; i < 400 && job?.state !== 'completed' && job?.state !== 'failed'; i++) {
+      job = (await s.call('GET', `/bulk_operations/${started.json.id}`)).json as Job;
+      if (job.state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(job?.state, 'completed', JSON.stringify(job));
+    const results = linesOf((await download(job?.result_url ?? '', s.store.certificate)).body);
+    assert.deepEqual(results[0], { line: 1, status_code: 400, message: 'Bad Request', details: 'Item numbers start with SKU-' });
+    assert.equal(results[1]?.status_code, 201);
+    const asked = receiver.received.filter((r) => r.path === '/validate').map((r) => r.json);
+    assert.deepEqual(asked, [{ product: { item_name: 'Unchecked', item_number: 'X1' } }, { product: { item_name: 'Checked', item_number: 'SKU-1' } }]);
+    assert.equal((await s.call('GET', '/products?item_number=X1', { headers: { 'cache-control': 'no-cache' } })).json.total_count, 0);
+  });
+});
