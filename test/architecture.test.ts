@@ -117,9 +117,11 @@ const storeUnits: Unit[] = [
   { unit: 'resources', mayImport: ['model', 'db', 'records', 'http'] },
   { unit: 'carts', mayImport: ['model', 'db', 'records', 'http', 'resources', 'webhooks'] },
   { unit: 'console', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'webhooks'] },
+  // Bulk jobs write through the resources' write path, so webhooks and events go out as for single writes.
+  { unit: 'bulk', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'resources', 'webhooks'] },
   // The demo data and the reset: sent through an app cli/ builds, so below the routes.
   { unit: 'sandbox', mayImport: ['model', 'db', 'auth'] },
-  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency'] },
+  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency', 'bulk'] },
   { unit: 'cli', mayImport: ['*'] },
   { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },
 ];

@@ -3,6 +3,8 @@
 // kept (BENCH_SCALE_DATABASE_URL, default a database of its own on the local server) for the next run.
 // Each query shape is asked BENCH_SCALE_SAMPLES times in turn over HTTPS with Cache-Control: no-cache (what sync
 // clients send), one request at a time, with a new value each time; p50 and p99 of the answer time, goal p99 <= 50 ms.
+// Then every product is exported by a bulk job (scale-export.ts): rows/s and total seconds. `--export-only` skips
+// the list endpoints.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import pg from 'pg';
 import { Agent, request } from 'undici';
 import { serveStore } from '@app/store';
 import { createApp, createConsoleToken } from '@app/store/testing';
+import { measureExport } from './scale-export.ts';
 
 const DATABASE_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/store_bench_scale';
 const ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
@@ -125,7 +128,8 @@ try {
 
   const lines: string[] = [];
   let worst = 0;
-  for (const shape of shapes) {
+  const exportOnly = process.argv.includes('--export-only');
+  for (const shape of exportOnly ? [] : shapes) {
     // A few untimed calls first: connections, prepared plans, the pages the database reads most.
     for (let i = 0; i < 5; i += 1) await get(await shape.path());
     const times: number[] = [];
@@ -136,9 +140,18 @@ try {
     lines.push(`  ${shape.name.padEnd(92)} p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms${p99 > GOAL_MS ? '  (over the goal)' : ''}`);
     console.log(lines.at(-1));
   }
-  console.log(`\nstore list endpoints on PostgreSQL, ${ROWS.toLocaleString('en')} products and ${ROWS.toLocaleString('en')} orders, ${SAMPLES} samples per shape, one at a time, Cache-Control: no-cache, over HTTPS on loopback (rate limiting off; caching on but bypassed)`);
-  for (const line of lines) console.log(line);
-  console.log(`goal: p99 <= ${GOAL_MS} ms for every shape; worst p99 ${worst.toFixed(1)} ms. load (1/5/15 min) at start ${loadAtStart}, at end ${load()} (a shared machine)`);
+  const loadBeforeExport = load();
+  const exported = await measureExport(store.apiUrl, token, dispatcher, 'products', 'sort=id');
+  if (!exportOnly) {
+    console.log(`\nstore list endpoints on PostgreSQL, ${ROWS.toLocaleString('en')} products and ${ROWS.toLocaleString('en')} orders, ${SAMPLES} samples per shape, one at a time, Cache-Control: no-cache, over HTTPS on loopback (rate limiting off; caching on but bypassed)`);
+    for (const line of lines) console.log(line);
+    console.log(`goal: p99 <= ${GOAL_MS} ms for every shape; worst p99 ${worst.toFixed(1)} ms. load (1/5/15 min) at start ${loadAtStart}, at end ${load()} (a shared machine)`);
+  }
+  console.log(
+    `export of every product (POST /bulk_operations, sort=id, until the job completed): ${exported.rows.toLocaleString('en')} rows in ${exported.seconds.toFixed(1)} s, ` +
+      `${Math.round(exported.rowsPerSecond).toLocaleString('en')} rows/s; file ${(exported.gzipBytes / 1e6).toFixed(1)} MB gzip, ${exported.lines.toLocaleString('en')} lines read back. ` +
+      `load (1/5/15 min) before it ${loadBeforeExport}, after it ${load()} (a shared machine)`,
+  );
 } finally {
   await dispatcher.close();
   await client.end();

@@ -13,7 +13,7 @@ import type { StoreDatabase } from './db/schema.ts';
 import { apiDocs } from './api-docs/api-docs.ts';
 import { favicon } from './http/favicon.ts';
 import { frontDoor } from './http/front-door.ts';
-import { httpCaching } from './cache/http-caching.ts';
+import { httpCaching, tagsOf } from './cache/http-caching.ts';
 import type { ResponseCache } from './cache/response-cache.ts';
 import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
@@ -24,6 +24,7 @@ import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './model/registry.ts';
+import { bulkRoutes, type BulkSettings } from './bulk/bulk-routes.ts';
 import { expandedGroups } from './resources/expand.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
@@ -56,6 +57,10 @@ export interface StoreAppOptions {
   now?: () => number;
   /** Where webhooks may go, and how this instance delivers them. */
   webhooks?: WebhookSettings;
+  /** The store's data dir: bulk jobs' files go under its `bulk/`; undefined, a temporary folder. */
+  dataDir?: string;
+  /** Whether and how this instance runs bulk jobs. */
+  bulk?: BulkSettings;
 }
 
 export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyInstance> {
@@ -108,6 +113,18 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
   await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database });
+  const cache = options.cache;
+  await app.register(bulkRoutes, {
+    prefix: API_PREFIX,
+    database: options.database,
+    authKey,
+    now: options.now ?? Date.now,
+    dataDir: options.dataDir,
+    settings: options.bulk ?? {},
+    encrypt: (plain) => cipher.encrypt(plain),
+    // Imports write outside any request, so what the cache holds of the resource is dropped here.
+    written: cache === false ? () => undefined : (resource) => cache.invalidate(tagsOf(resource)),
+  });
   await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
   return app;
 }

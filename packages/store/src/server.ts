@@ -18,6 +18,7 @@ import { memoryWindowCounter, type WindowCounter } from './limits/window-counter
 import { createRedirectServer } from './http/redirect-server.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
 import type { WebhookSettings } from './webhooks/webhooks-plugin.ts';
+import type { BulkSettings } from './bulk/bulk-routes.ts';
 
 export interface ServeOptions {
   databaseUrl: string;
@@ -42,6 +43,8 @@ export interface ServeOptions {
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** Where webhooks may go (loopback and private ranges only when allowed), extra CAs, retry schedule. */
   webhooks?: WebhookSettings;
+  /** Whether and how this instance runs bulk jobs. */
+  bulk?: BulkSettings;
 }
 
 export interface RunningStore {
@@ -96,6 +99,8 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
       ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+      dataDir: options.dataDir,
+      ...(options.bulk === undefined ? {} : { bulk: options.bulk }),
     }));
     await app.listen({ host: options.host, port: options.port });
     ports.https = (app.server.address() as AddressInfo).port;

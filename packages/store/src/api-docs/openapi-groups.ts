@@ -13,6 +13,7 @@ export const documentGroups: readonly DocumentGroup[] = [
   ...[...new Set(resources.map((r) => r.scope))].map((scope) => ({ name: scope, tags: [...resources.filter((r) => r.scope === scope).map((r) => r.name), ...(scope === 'webhooks' ? ['events'] : [])] })),
   { name: 'carts', tags: ['carts'] },
   { name: 'oauth', tags: ['oauth'] },
+  { name: 'bulk', tags: ['bulk_operations'] },
 ];
 
 type Document = Record<string, unknown> & {

@@ -2,6 +2,7 @@
 import { idSchema } from '../http/record-id.ts';
 import { oauthPaths } from '../auth/oauth-openapi.ts';
 import { cartPaths } from '../carts/cart-openapi.ts';
+import { bulkOperationSchema, bulkPaths } from '../bulk/bulk-openapi.ts';
 import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from '../model/query-language.ts';
 import { visibleFields, type ResourceDeclaration } from '../model/declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from '../model/json-schema.ts';
@@ -168,6 +169,7 @@ function operationPaths(): Record<string, unknown> {
       },
     },
     ...cartPaths(),
+    ...bulkPaths(),
   };
 }
 
@@ -215,7 +217,7 @@ function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string
 }
 
 export function openApiDocument(): Record<string, unknown> {
-  const schemas: Record<string, JsonSchema> = { Error: errorSchema, EventList: eventListSchema };
+  const schemas: Record<string, JsonSchema> = { Error: errorSchema, EventList: eventListSchema, BulkOperation: bulkOperationSchema };
   for (const resource of resources) {
     const type = pascal(resource.singular);
     schemas[type] = recordSchema(resource);
@@ -268,6 +270,7 @@ export function openApiDocument(): Record<string, unknown> {
       ...resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
       { name: 'events', description: 'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries' },
+      { name: 'bulk_operations', description: 'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope' },
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
     paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),

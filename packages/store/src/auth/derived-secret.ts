@@ -3,7 +3,7 @@
 // a random nonce kept in the row: a copy of the database alone reveals neither.
 import { createHmac, randomBytes } from 'node:crypto';
 
-export type DerivedPurpose = 'app-secret' | 'oauth-code' | 'csrf' | 'webhook-signing';
+export type DerivedPurpose = 'app-secret' | 'oauth-code' | 'csrf' | 'webhook-signing' | 'bulk-download';
 
 export function newNonce(): string {
   return randomBytes(16).toString('hex');

@@ -35,7 +35,7 @@ const tagsByResource = new Map<string, readonly string[]>();
  * A resource's reads depend on its table and its nested collections' tables; its writes can change all of them
  * (links, cascades). Tags are tables, so declarations that share one (`product_nested_variant`) see each other's writes.
  */
-function tagsOf(resourceName: string): readonly string[] {
+export function tagsOf(resourceName: string): readonly string[] {
   let tags = tagsByResource.get(resourceName);
   if (tags === undefined) {
     const resource = resourceNamed(resourceName);

@@ -9,6 +9,7 @@ import { platformResources } from './migrations/0400_platform_resources.ts';
 import { freshStoreDefaults } from './migrations/0401_fresh_store_defaults.ts';
 import { listIndexes } from './migrations/0410_list_indexes.ts';
 import { eventLog } from './migrations/0420_event_log.ts';
+import { bulkOperations } from './migrations/0430_bulk_operations.ts';
 import { scaleIndexes } from './migrations/0440_scale_indexes.ts';
 import { recordCounts } from './migrations/0441_record_counts.ts';
 
@@ -22,6 +23,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0401_fresh_store_defaults': freshStoreDefaults,
   '0410_list_indexes': listIndexes,
   '0420_event_log': eventLog,
+  '0430_bulk_operations': bulkOperations,
   '0440_scale_indexes': scaleIndexes,
   '0441_record_counts': recordCounts,
 };

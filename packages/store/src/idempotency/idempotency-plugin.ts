@@ -124,7 +124,11 @@ export const idempotency = fp(
         return;
       }
       // Hashed before any later hook rewrites the body (encrypted fields get a fresh nonce each time).
-      const fingerprint = sha256(`${request.method} ${request.url}\n${JSON.stringify(request.body) ?? ''}`);
+      // A raw body (an import's NDJSON lines, up to 64 MiB) is hashed as its bytes, not as JSON of a Buffer.
+      const body = request.body;
+      const fingerprint = Buffer.isBuffer(body)
+        ? createHash('sha256').update(`${request.method} ${request.url}\n`, 'utf8').update(body).digest('hex')
+        : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
       settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
         // A replayed answer has been sent: the request goes no further.
         () => (reply.sent ? undefined : done()),

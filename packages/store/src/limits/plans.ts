@@ -8,6 +8,24 @@ export type Plan = (typeof plans)[number];
 
 const customAppLimits: Record<Plan, number> = { steel: 5, bronze: 10, silver: 20, gold: 50, platinum: 50 };
 
+/** Bulk jobs (POST /bulk_operations) a store may have queued or running at once, and the rows one job may take. */
+export interface BulkLimits {
+  readonly concurrentJobs: number;
+  readonly maxRows: number;
+}
+
+const bulkLimits: Record<Plan, BulkLimits> = {
+  steel: { concurrentJobs: 1, maxRows: 10_000 },
+  bronze: { concurrentJobs: 1, maxRows: 100_000 },
+  silver: { concurrentJobs: 2, maxRows: 500_000 },
+  gold: { concurrentJobs: 3, maxRows: 2_000_000 },
+  platinum: { concurrentJobs: 5, maxRows: 10_000_000 },
+};
+
+export function bulkLimitsOf(plan: Plan): BulkLimits {
+  return bulkLimits[plan];
+}
+
 /** Installed apps of one store share this one limit, whatever the plan. */
 export const INSTALLED_APPS_LIMIT = 50;
 

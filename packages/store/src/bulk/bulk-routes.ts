@@ -1,0 +1,185 @@
+// Our extension (not the platform's): bulk jobs. POST /bulk_operations starts an export (a resource and a list
+// query) or an import (NDJSON lines); GET reads a job's state and progress, and once it is done a signed,
+// expiring link to its file (the export's records, or one result per imported line), fetched without a token.
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat, unlink, writeFile } from 'node:fs/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { allows } from '../auth/scopes.ts';
+import type { StoreDatabase } from '../db/schema.ts';
+import { parseRecordId } from '../http/record-id.ts';
+import { bulkLimitsOf, planName, readPlan, type Plan } from '../limits/plans.ts';
+import { ApiError } from '../model/api-error.ts';
+import { resourceNamed, resources } from '../model/registry.ts';
+import { recordsOf } from '../records/records.ts';
+import { jobAnswer, type BulkJob, type JobAnswer } from './bulk-job.ts';
+import { downloadLinks, LINK_LIFETIME_MS } from './download-link.ts';
+import { exportQuery } from './export-query.ts';
+import type { LineOptions } from './import-line.ts';
+import { jobFiles } from './job-files.ts';
+import { jobResource, jobTypeOf, startedBy } from './job-request.ts';
+import { startJobRunner, type JobRunner } from './job-runner.ts';
+import { jobTable } from './job-table.ts';
+
+export interface BulkSettings {
+  /** False: this instance runs no jobs (another one does). */
+  run?: boolean;
+  pollMs?: number;
+  /** How long a lease holds without renewal: a job whose instance died is taken over after it. */
+  leaseMs?: number;
+  /** Rows an export reads at a time (1000). */
+  exportPage?: number;
+}
+
+export interface BulkOptions extends Omit<LineOptions, 'replies'> {
+  database: StoreDatabase;
+  authKey: Uint8Array;
+  now: () => number;
+  /** Files go under `bulk/` there; undefined: a temporary folder. */
+  dataDir: string | undefined;
+  settings: BulkSettings;
+  /** After an import changed records of a resource. */
+  written: (resource: string) => void;
+}
+
+/** Largest upload an import takes. */
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+/** How long a finished job's file is offered. */
+export const FILE_KEPT_MS = 7 * 24 * 3600 * 1000;
+const NDJSON = 'application/x-ndjson';
+const MAX_LISTED = 100;
+
+/** Lines that hold something (a trailing newline or blank line is no record). */
+function countLines(body: Buffer): number {
+  let lines = 0;
+  for (const line of body.toString('utf8').split('\n')) if (line.trim() !== '') lines += 1;
+  return lines;
+}
+
+export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<void> {
+  const { database } = options;
+  const table = jobTable(database, options.settings.leaseMs ?? 30_000);
+  const files = jobFiles(options.dataDir);
+  const links = downloadLinks(options.authKey, options.now);
+  let runner: JobRunner | undefined;
+
+  app.addContentTypeParser(NDJSON, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  const linkOf = (request: FastifyRequest, job: BulkJob) => {
+    if (job.state !== 'completed' || job.finishedAt === null) return undefined;
+    const expiresMs = Math.min(options.now() + LINK_LIFETIME_MS, Date.parse(job.finishedAt) + FILE_KEPT_MS);
+    if (expiresMs <= options.now()) return undefined;
+    const url = `${request.protocol}://${request.host}${app.prefix}/bulk_operations/${job.id}/result?${links.sign(job.id, expiresMs)}`;
+    return { url, expiresAt: new Date(Math.floor(expiresMs / 1000) * 1000).toISOString() };
+  };
+  const answer = (request: FastifyRequest, job: BulkJob): JobAnswer => jobAnswer(job, linkOf(request, job));
+
+  /** The plan's limits (a plan the code does not know gets the smallest). */
+  async function limitsOf(storeId: number) {
+    const plan = (await readPlan(database.db, storeId)) ?? 'steel';
+    return { plan, ...bulkLimitsOf(plan) };
+  }
+
+  function tooMany(plan: Plan, concurrentJobs: number, active: number): ApiError {
+    const jobs = `${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''}`;
+    return new ApiError(429, `The ${planName(plan)} plan runs at most ${jobs} at a time and ${active} ${active === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
+  }
+
+  app.post('/bulk_operations', { bodyLimit: IMPORT_BODY_LIMIT }, async (request, reply) => {
+    const principal = request.principal;
+    const storeId = principal?.storeId ?? 1;
+    const ndjson = Buffer.isBuffer(request.body);
+    const asked = ndjson ? (request.query as Record<string, unknown>) : ((request.body ?? {}) as Record<string, unknown>);
+    if (!ndjson && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) throw new ApiError(400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}');
+    const type = jobTypeOf(asked.type ?? (ndjson ? 'import' : undefined));
+    const resource = jobResource(asked.resource, type, principal);
+    const limits = await limitsOf(storeId);
+    const fileKey = randomBytes(16).toString('hex');
+    let added: BulkJob | { active: number };
+    if (type === 'export') {
+      if (ndjson) throw new ApiError(400, 'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}');
+      const text = asked.query ?? '';
+      if (typeof text !== 'string') throw new ApiError(400, 'query: a query string as the list endpoint takes, e.g. "updated_at=gt:2026-01-01&sort=updated_at"');
+      const query = exportQuery(resource, text);
+      const { total } = await recordsOf(database, resource).list({ ...query, count: 1, page: 1, after: undefined });
+      if (total > limits.maxRows) throw new ApiError(400, `The query matches ${total} ${resource.name}; the ${planName(limits.plan)} plan exports at most ${limits.maxRows} in one job: narrow the query`);
+      added = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs);
+    } else {
+      if (!ndjson) throw new ApiError(400, `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`);
+      const body = request.body as Buffer;
+      const lines = countLines(body);
+      if (lines === 0) throw new ApiError(400, `The body holds no lines; send one ${resource.singular} as JSON a line`);
+      if (lines > limits.maxRows) throw new ApiError(413, `The import holds ${lines} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`);
+      const input = files.input({ fileKey });
+      await writeFile(input, body, { mode: 0o600 });
+      added = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: lines, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs).catch(async (error: unknown) => {
+        await unlink(input).catch(() => undefined);
+        throw error;
+      });
+      if (!('id' in added)) await unlink(input).catch(() => undefined);
+    }
+    if (!('id' in added)) throw tooMany(limits.plan, limits.concurrentJobs, added.active);
+    runner?.wake();
+    return reply.code(202).header('location', `${app.prefix}/bulk_operations/${added.id}`).send(answer(request, added));
+  });
+
+  const jobIn = async (request: FastifyRequest): Promise<BulkJob> => {
+    const text = (request.params as { id: string }).id;
+    const id = parseRecordId(text);
+    const job = id === undefined ? undefined : await table.get(id, request.principal?.storeId ?? 1);
+    if (job === undefined) throw new ApiError(404, `There is no bulk operation with id ${text.slice(0, 20)}`);
+    if (!allows(request.principal?.scopes ?? [], resourceNamed(job.resource).scope, false)) throw new ApiError(403, `Reading bulk operation ${job.id} needs the read scope of ${job.resource}`);
+    return job;
+  };
+
+  app.get('/bulk_operations', async (request, reply) => {
+    const scopes = request.principal?.scopes ?? [];
+    const readable = resources.filter((r) => allows(scopes, r.scope, false)).map((r) => r.name);
+    const jobs = await table.list(request.principal?.storeId ?? 1, readable, MAX_LISTED);
+    void reply.header('cache-control', 'no-store');
+    return { bulk_operations: jobs.map((job) => answer(request, job)) };
+  });
+
+  app.get('/bulk_operations/:id', async (request, reply) => {
+    const job = await jobIn(request);
+    void reply.header('cache-control', 'no-store');
+    return answer(request, job);
+  });
+
+  // The link is the credential: no token, and so no call counted against a plan.
+  app.get('/bulk_operations/:id/result', { config: { public: true, notRateLimited: true } }, async (request, reply) => {
+    const id = parseRecordId((request.params as { id: string }).id);
+    if (id === undefined) throw new ApiError(404, 'There is no such bulk operation');
+    links.check(id, request.query as Record<string, unknown>);
+    const job = await table.get(id);
+    if (job === undefined) throw new ApiError(404, `There is no bulk operation with id ${id}`);
+    if (job.state !== 'completed') throw new ApiError(404, `Bulk operation ${id} has no result yet; it is ${job.state}`);
+    const file = files.result(job);
+    const size = await stat(file).then((s) => s.size, () => undefined);
+    if (size === undefined) throw new ApiError(410, `The file of bulk operation ${id} is no longer kept; start the ${job.type} again`);
+    const name = `${job.resource}-${job.type}-${job.id}${job.type === 'export' ? '.ndjson.gz' : '-results.ndjson'}`;
+    void reply
+      .header('cache-control', 'private, no-store')
+      .header('content-length', size)
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .type(job.type === 'export' ? 'application/gzip' : `${NDJSON}; charset=utf-8`);
+    return reply.send(createReadStream(file));
+  });
+
+  if (options.settings.run !== false) {
+    app.addHook('onReady', () => {
+      runner = startJobRunner(database, table, files, {
+        log: app.log,
+        keptMs: FILE_KEPT_MS,
+        ...(options.settings.pollMs === undefined ? {} : { pollMs: options.settings.pollMs }),
+        ...(options.settings.exportPage === undefined ? {} : { exportPage: options.settings.exportPage }),
+        import: { encrypt: options.encrypt, replies: app.hasDecorator('webhookReplies') ? app.webhookReplies : undefined, written: options.written },
+      });
+      return Promise.resolve();
+    });
+    app.addHook('onClose', async () => {
+      await runner?.stop();
+    });
+  }
+  return Promise.resolve();
+}

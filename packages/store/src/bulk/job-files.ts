@@ -1,0 +1,29 @@
+// Where a job's files go: `bulk/` in the store's data dir, named by the job's random file key (never by its id
+// alone, so a name cannot be guessed). Instances that share jobs share the data dir, as they share auth.key.
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BulkJob } from './bulk-job.ts';
+
+export interface JobFiles {
+  /** An import's lines as uploaded. */
+  input(job: Pick<BulkJob, 'fileKey'>): string;
+  /** An export's NDJSON (gzip), or an import's result lines. */
+  result(job: Pick<BulkJob, 'fileKey' | 'type'>): string;
+}
+
+/** `dataDir` undefined: a fresh temporary folder (nothing then survives a restart, as with a random auth key). */
+export function jobFiles(dataDir: string | undefined): JobFiles {
+  let folder: string | undefined;
+  const dir = () => {
+    if (folder === undefined) {
+      folder = dataDir === undefined ? mkdtempSync(join(tmpdir(), 'store-bulk-')) : join(dataDir, 'bulk');
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+    }
+    return folder;
+  };
+  return {
+    input: (job) => join(dir(), `${job.fileKey}.input.ndjson`),
+    result: (job) => join(dir(), job.type === 'export' ? `${job.fileKey}.export.ndjson.gz` : `${job.fileKey}.results.ndjson`),
+  };
+}
