@@ -147,4 +147,17 @@ export const migrations: Record<string, ProductMigration> = {
       await (dialect === 'mysql' ? old.on('dh_test') : old).execute();
     },
   },
+  '0010_domain_revision': {
+    up: async (db) => {
+      // As a batch's revision (0008), for a domain's history: raised in the transaction that finishes
+      // one of its tests or purges some, so an API process reuses its get_test_history answers while
+      // the revision stands (a primary-key read). A domain gets its row when its first test finishes
+      // after this migration; until then its revision is 0.
+      await db.schema
+        .createTable('dh_domain_revision')
+        .addColumn('domain', 'varchar(255)', (c) => c.primaryKey())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
