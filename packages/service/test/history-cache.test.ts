@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Database } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
 import { domainRevision } from '../src/db/domain-revisions.ts';
-import { HistoryCache } from '../src/db/history-cache.ts';
+import { HistoryCache, historyAtRevision } from '../src/db/history-cache.ts';
 import { purgeTests } from '../src/db/purge.ts';
 import { finishTest } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
@@ -34,12 +34,12 @@ for (const target of await testDatabaseTargets()) {
     test('reuses a page while its domain stands still, and reads it again when the domain moves', async () => {
       const [a1, a2, a3] = await enqueue('a.history.test', 3);
       const [b1] = await enqueue('b.history.test', 1);
-      const cache = new HistoryCache(database.db);
+      const cache = new HistoryCache(database.db, database.dialect);
       let reads = 0;
       const page = (domain: string, offset = 0, limit = 200) =>
-        cache.answer(domain, `${offset} ${limit}`, async () => {
+        cache.answer(domain, { filter: 'all', offset, limit }, 'ids', (rows) => {
           reads++;
-          return (await testHistory(database.db, domain, 'all', offset, limit)).map((row) => row.hash_id);
+          return rows.map((row) => row.hash_id);
         });
       const ids = async (answer: Promise<Buffer>) => JSON.parse((await answer).toString()) as string[];
 
@@ -77,6 +77,22 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(await domainRevision(database.db, 'a.history.test'), 4);
       assert.equal(await domainRevision(database.db, 'never.history.test'), 0);
       assert.ok(cache.size > 0);
+    });
+
+    test('reads a page with its revision as testHistory reads the page, for each filter and paging', async () => {
+      const ids = await enqueue('d.history.test', 4);
+      const undelegated = await enqueueTest(database.db, { ...params('d.history.test'), nameservers: [{ ns: 'ns1.d.history.test', ip: '192.0.2.1' }] }, 0);
+      for (const id of [...ids, undelegated]) await finishTest(database.db, id, []);
+      assert.equal(await domainRevision(database.db, 'd.history.test'), 5);
+      for (const filter of ['all', 'delegated', 'undelegated'] as const) {
+        for (const [offset, limit] of [[0, 200], [1, 2], [4, 10], [9, 10], [0, 0]] as const) {
+          const read = await historyAtRevision(database.db, database.dialect, 'd.history.test', { filter, offset, limit });
+          assert.equal(read.revision, 5);
+          assert.deepEqual(read.rows.map((row) => ({ ...row, undelegated: Boolean(row.undelegated) })), (await testHistory(database.db, 'd.history.test', filter, offset, limit)).map((row) => ({ ...row, undelegated: Boolean(row.undelegated) })), `${filter} ${offset} ${limit}`);
+        }
+      }
+      assert.equal((await historyAtRevision(database.db, database.dialect, 'd.history.test', { filter: 'undelegated', offset: 0, limit: 200 })).rows.length, 1);
+      assert.deepEqual(await historyAtRevision(database.db, database.dialect, 'none.history.test', { filter: 'all', offset: 0, limit: 200 }), { revision: 0, rows: [] });
     });
 
     test("a domain's first tests finishing at once each commit, each raising its revision", async () => {

@@ -1,8 +1,8 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, the
 // reference's newer names for them, and our get_test_report and get_test_chain.
 import type { ChainAnalysis, Level } from '@app/engine';
-import { HistoryCache } from '../db/history-cache.ts';
-import { enqueueTest, findTest, progressReader, resultEntries, testChain, testHistory, type HistoryFilter } from '../db/tests.ts';
+import { HistoryCache, type HistoryRow } from '../db/history-cache.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testChain, type HistoryFilter } from '../db/tests.ts';
 import { reportedTestCase } from '../test-case.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
@@ -22,7 +22,7 @@ export function testMethods(context: ServiceContext) {
   const db = context.database.db;
   const language = optional(languageTag(context.languageTags));
   const testProgress = progressReader(db);
-  const histories = new HistoryCache(db);
+  const histories = new HistoryCache(db, context.database.dialect);
 
   const existing = async (hashId: string) => {
     const row = await findTest(db, hashId);
@@ -101,19 +101,17 @@ export function testMethods(context: ServiceContext) {
     filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
   };
   type Paging = { offset?: number; limit?: number; filter?: HistoryFilter };
-  const historyOf = async (domain: string, { offset, limit, filter }: Paging) => {
-    const rows = await testHistory(db, domain, filter ?? 'all', offset ?? 0, limit ?? 200);
-    return rows.map((row) => ({
+  const historyOf = (rows: HistoryRow[]) =>
+    rows.map((row) => ({
       id: row.hash_id,
       creation_time: deprecatedTimestamp(row.created_at),
       created_at: timestamp(row.created_at),
       undelegated: Boolean(row.undelegated),
       overall_result: row.overall_result ?? 'ok',
     }));
-  };
   // Kept per domain while its history stands still; `shape` tells the two methods' answers apart.
-  const keptHistory = async (shape: string, domain: string, paging: Paging, answer: (history: Awaited<ReturnType<typeof historyOf>>) => unknown) =>
-    new JsonText(await histories.answer(domain, `${shape} ${paging.filter ?? 'all'} ${paging.offset ?? 0} ${paging.limit ?? 200}`, async () => answer(await historyOf(domain, paging))));
+  const keptHistory = async (shape: string, domain: string, { offset, limit, filter }: Paging, answer: (history: ReturnType<typeof historyOf>) => unknown) =>
+    new JsonText(await histories.answer(domain, { filter: filter ?? 'all', offset: offset ?? 0, limit: limit ?? 200 }, shape, (rows) => answer(historyOf(rows))));
 
   return {
     start_domain_test: method(startParams, { acceptsLanguage: true, run: startTest }),
