@@ -77,6 +77,13 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(await domainRevision(database.db, 'a.history.test'), 4);
       assert.equal(await domainRevision(database.db, 'never.history.test'), 0);
       assert.ok(cache.size > 0);
+
+      // An answer over 1 MB (a very large limit) is made afresh each time, not kept.
+      let big = 0;
+      const huge = () => cache.answer('a.history.test', { filter: 'all', offset: 0, limit: 1_000_000 }, 'huge', () => (big++, 'x'.repeat(1_100_000)));
+      await huge();
+      await huge();
+      assert.equal(big, 2);
     });
 
     test('reads a page with its revision as testHistory reads the page, for each filter and paging', async () => {

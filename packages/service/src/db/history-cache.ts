@@ -4,13 +4,14 @@
 // Each API process keeps its own, as JSON in UTF-8, written to the socket as it is.
 import type { DialectName } from '@app/database';
 import { sql, type Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { domainRevision } from './domain-revisions.ts';
 import type { ServiceSchema } from './tables.ts';
 import { testHistory, type HistoryFilter } from './tests.ts';
 
 /** Bytes kept over all answers: about 1,300 pages of 200 entries. */
 const MAX_CACHED_BYTES = 32 * 1024 * 1024;
-/** A larger answer (a very large `limit`) is made afresh each time rather than crowd out the rest. */
+/** A larger answer is not kept. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export interface HistoryPage {
@@ -45,19 +46,17 @@ export async function historyAtRevision(db: Kysely<ServiceSchema>, dialect: Dial
   return { revision, rows: rows.filter((row) => row.hash_id !== null).map(({ hash_id, created_at, undelegated, overall_result }) => ({ hash_id, created_at, undelegated, overall_result })) };
 }
 
-interface Entry {
+/** One kept page: its JSON, and the domain's revision it was read at. */
+interface KeptPage {
   revision: number;
-  /** Each page asked for, by answer shape and paging, as JSON. */
-  pages: Map<string, Buffer>;
-  bytes: number;
+  bytes: Buffer;
 }
 
 export class HistoryCache {
   readonly #db: Kysely<ServiceSchema>;
   readonly #dialect: DialectName;
-  /** By domain, in order of last use: the first is dropped first. */
-  readonly #entries = new Map<string, Entry>();
-  #bytes = 0;
+  /** By domain and page; the least recently used go first. A page of a domain that moved stays until read again or dropped. */
+  readonly #pages = new LRUCache<string, KeptPage>({ maxSize: MAX_CACHED_BYTES, maxEntrySize: MAX_ANSWER_BYTES, sizeCalculation: (page) => page.bytes.length });
 
   constructor(db: Kysely<ServiceSchema>, dialect: DialectName) {
     this.#db = db;
@@ -69,53 +68,18 @@ export class HistoryCache {
    * kept, after checking the domain's revision, or read (one round trip on PostgreSQL) and kept.
    */
   async answer(domain: string, page: HistoryPage, shape: string, answer: (rows: HistoryRow[]) => unknown): Promise<Buffer> {
-    const key = `${shape} ${page.filter} ${page.offset} ${page.limit}`;
-    const entry = this.#entries.get(domain);
-    const kept = entry?.pages.get(key);
-    if (entry !== undefined && kept !== undefined && (await domainRevision(this.#db, domain)) === entry.revision) {
-      this.#entries.delete(domain);
-      this.#entries.set(domain, entry);
-      return kept;
-    }
+    const key = `${domain}\n${shape} ${page.filter} ${page.offset} ${page.limit}`;
+    const kept = this.#pages.get(key);
+    if (kept !== undefined && (await domainRevision(this.#db, domain)) === kept.revision) return kept.bytes;
     const read = await historyAtRevision(this.#db, this.#dialect, domain, page);
     const bytes = Buffer.from(JSON.stringify(answer(read.rows)), 'utf8');
-    if (bytes.length <= MAX_ANSWER_BYTES) this.#keep(domain, read.revision, key, bytes);
+    // Larger than MAX_ANSWER_BYTES (a very large `limit`): made afresh each time rather than crowd out the rest.
+    this.#pages.set(key, { revision: read.revision, bytes });
     return bytes;
   }
 
   /** Bytes kept. */
   get size(): number {
-    return this.#bytes;
-  }
-
-  #keep(domain: string, revision: number, key: string, bytes: Buffer): void {
-    let entry = this.#entries.get(domain);
-    // Pages kept under another revision go: the domain moved, or another call read it meanwhile (if
-    // that one was newer, the next call finds out).
-    if (entry !== undefined && entry.revision !== revision) {
-      this.#drop(domain, entry);
-      entry = undefined;
-    }
-    entry ??= { revision, pages: new Map(), bytes: 0 };
-    this.#entries.delete(domain);
-    this.#entries.set(domain, entry);
-    const old = entry.pages.get(key);
-    if (old !== undefined) this.#resize(entry, -old.length);
-    entry.pages.set(key, bytes);
-    this.#resize(entry, bytes.length);
-    for (const [other, kept] of this.#entries) {
-      if (this.#bytes <= MAX_CACHED_BYTES) break;
-      this.#drop(other, kept);
-    }
-  }
-
-  #resize(entry: Entry, change: number): void {
-    entry.bytes += change;
-    this.#bytes += change;
-  }
-
-  #drop(domain: string, entry: Entry): void {
-    this.#entries.delete(domain);
-    this.#bytes -= entry.bytes;
+    return this.#pages.calculatedSize;
   }
 }
