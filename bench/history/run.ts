@@ -3,9 +3,12 @@
 // ROWS synthetic finished tests (default 1,000,000) inserted directly in SQL. The filled database is
 // kept (bench_history_<rows>) and reused by the next run; --fresh fills it anew.
 //   npm run bench:history [-- --rows 1000000] [--seconds 10] [--connections 10] [--fresh]
-// Goal: p99 ≤ 50 ms for each. Result entries are not made: none of the three reads them.
-import { spawn } from 'node:child_process';
+// Goal: p99 ≤ 50 ms for each. Result entries are not made: none of the three reads them. Each line
+// also gives the service's CPU time per request; one line asks for a random domain's history each
+// time, the path where no kept answer serves.
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -96,22 +99,42 @@ for await (const line of createInterface({ input: child.stdout })) {
   if (api !== '') break;
 }
 try {
-  const calls: [string, string, unknown, (result: unknown) => string][] = [
+  // A call's params; `vary`, when given, makes each request's params (a different domain each time).
+  const calls: [string, string, unknown, (result: unknown) => string, (() => unknown)?][] = [
     ['get_test_history (1,000 tests, first 200)', 'get_test_history', { frontend_params: { domain: 'busy.example' } }, (r) => `${(r as unknown[]).length} rows`],
     ['get_test_history (offset 800)', 'get_test_history', { frontend_params: { domain: 'busy.example' }, offset: 800, limit: 200 }, (r) => `${(r as unknown[]).length} rows`],
+    // Answers are kept per domain while its history stands still: this one reads the database nearly every time.
+    ['get_test_history (any of 100,000 domains)', 'get_test_history', { frontend_params: { domain: 'h7.example' } }, (r) => `${(r as unknown[]).length} rows`, () => ({ frontend_params: { domain: `h${Math.floor(Math.random() * 100_000)}.example` } })],
     ['get_batch_job_result (10,000 tests)', 'get_batch_job_result', { batch_id: batch.id }, (r) => `${(r as { nb_finished: number }).nb_finished} finished`],
     ['batch_status (10,000 tests, counts)', 'batch_status', { batch_id: batch.id }, (r) => `${(r as { finished_count: number }).finished_count} finished`],
     ['batch_status (10,000 tests, finished ids)', 'batch_status', { batch_id: batch.id, list_finished_tests: true }, (r) => `${(r as { finished_tests: string[] }).finished_tests.length} ids`],
     ['test_progress', 'test_progress', { test_id: oneTest.hash_id }, (r) => `progress ${String(r)}`],
   ];
-  console.log(`${'call'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}  answer`);
-  for (const [label, method, params, describe] of calls) {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+  // The service's own CPU time (user + system) per request: what the load on the machine moves least.
+  const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  const serviceCpuMs = (): number => {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+  };
+  console.log(`${'call'.padEnd(44)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}${'CPU µs'.padStart(8)}  answer`);
+  for (const [label, method, params, describe, vary] of calls) {
+    const request = (p: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: p });
+    const body = request(params);
     const response = (await (await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
     if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
-    const result = await autocannon({ url: api, connections: Number(options.connections), duration: Number(options.seconds), requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body }] });
+    const cpuBefore = serviceCpuMs();
+    const result = await autocannon({
+      url: api,
+      connections: Number(options.connections),
+      duration: Number(options.seconds),
+      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body, ...(vary === undefined ? {} : { setupRequest: (r) => ({ ...r, body: request(vary()) }) }) }],
+    });
+    const cpuPerRequest = ((serviceCpuMs() - cpuBefore) * 1000) / result.requests.total;
     const errors = result.errors + result.non2xx + result.timeouts;
-    console.log(`${label.padEnd(44)}${result.latency.p50.toFixed(1).padStart(8)}${result.latency.p99.toFixed(1).padStart(8)}${result.requests.average.toFixed(0).padStart(8)}  ${describe(response.result)}${errors > 0 ? `; ${errors} errors` : ''}`);
+    console.log(
+      `${label.padEnd(44)}${result.latency.p50.toFixed(1).padStart(8)}${result.latency.p99.toFixed(1).padStart(8)}${result.requests.average.toFixed(0).padStart(8)}${cpuPerRequest.toFixed(0).padStart(8)}  ` +
+        `${describe(response.result)}${errors > 0 ? `; ${errors} errors` : ''}`,
+    );
   }
   console.log(`(${options.connections} connections, ${options.seconds} s each; goal p99 ≤ 50 ms) load at end ${load()}`);
 } finally {

@@ -51,7 +51,8 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(await cache.status(batchId), two);
       // As JSON, spliced into a response as it is.
       const response = serializeResponse({ jsonrpc: '2.0', id: 'a "quoted" id', result: new JsonText((await cache.json(batchId))!) });
-      assert.deepEqual(JSON.parse(response), { jsonrpc: '2.0', id: 'a "quoted" id', result: two });
+      assert.ok(Array.isArray(response), 'pieces, written as they are');
+      assert.deepEqual(JSON.parse(Buffer.concat(response).toString()), { jsonrpc: '2.0', id: 'a "quoted" id', result: two });
 
       // A second finish of a finished test changes nothing, and leaves the revision alone.
       const [aId] = await idsOf(batchId, ['a.cache.test']);
@@ -98,13 +99,13 @@ for (const target of await testDatabaseTargets()) {
 
       // As JSON, one text per shape, each reused while the batch stands still.
       const finishedOnly = await cache.progressJson(batchId, { finished: true });
-      assert.deepEqual(JSON.parse(finishedOnly!), { waiting_count: 2, running_count: 1, finished_count: 0, finished_tests: [] });
+      assert.deepEqual(JSON.parse(finishedOnly!.toString()), { waiting_count: 2, running_count: 1, finished_count: 0, finished_tests: [] });
       assert.equal(await cache.progressJson(batchId, { finished: true }), finishedOnly);
-      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, all))!), oneRunning);
+      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, all))!.toString()), oneRunning);
 
       await finish(batchId, ['a.status.test', 'c.status.test']);
       assert.deepEqual(await cache.progress(batchId, all), { waiting_count: 1, running_count: 0, finished_count: 2, waiting_tests: [ids[1]], running_tests: [], finished_tests: [ids[0], ids[2]] });
-      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, { finished: true }))!), { waiting_count: 1, running_count: 0, finished_count: 2, finished_tests: [ids[0], ids[2]] });
+      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, { finished: true }))!.toString()), { waiting_count: 1, running_count: 0, finished_count: 2, finished_tests: [ids[0], ids[2]] });
       assert.deepEqual(await cache.status(batchId), { nb_finished: 2, finished_test_ids: [ids[0], ids[2]], nb_running: 1 });
       assert.equal(await cache.progress(999_999, all), undefined);
       assert.equal(await cache.progressJson(999_999, all), undefined);

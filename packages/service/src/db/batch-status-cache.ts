@@ -33,8 +33,8 @@ interface Entry {
   progress: BatchProgress;
   /** get_batch_job_result's answer, made when first asked for. */
   legacy?: BatchStatus;
-  /** Each answer shape as JSON, made when first asked for: 'legacy', or batch_status's lists as 'w r f' flags. */
-  json: Map<string, string>;
+  /** Each answer shape as JSON in UTF-8, made when first asked for: 'legacy', or batch_status's lists as 'w r f' flags. */
+  json: Map<string, Buffer>;
 }
 
 function idCount(progress: BatchProgress): number {
@@ -73,8 +73,8 @@ export class BatchStatusCache {
     return entry.legacy;
   }
 
-  /** get_batch_job_result's answer as JSON text (serialised once per revision), undefined for no such batch. */
-  async json(batchId: number): Promise<string | undefined> {
+  /** get_batch_job_result's answer as JSON in UTF-8 (serialised and encoded once per revision), undefined for no such batch. */
+  async json(batchId: number): Promise<Buffer | undefined> {
     return this.#json(batchId, 'legacy', (progress) => legacyStatus(progress));
   }
 
@@ -84,21 +84,21 @@ export class BatchStatusCache {
     return entry === undefined ? undefined : batchStatusAnswer(entry.progress, lists);
   }
 
-  /** batch_status's answer as JSON text (serialised once per revision and shape), undefined for no such batch. */
-  async progressJson(batchId: number, lists: BatchLists): Promise<string | undefined> {
+  /** batch_status's answer as JSON in UTF-8 (serialised and encoded once per revision and shape), undefined for no such batch. */
+  async progressJson(batchId: number, lists: BatchLists): Promise<Buffer | undefined> {
     const shape = [lists.waiting, lists.running, lists.finished].map((l) => (l === true ? '1' : '0')).join('');
     return this.#json(batchId, shape, (progress) => batchStatusAnswer(progress, lists));
   }
 
-  async #json(batchId: number, shape: string, answer: (progress: BatchProgress) => unknown): Promise<string | undefined> {
+  async #json(batchId: number, shape: string, answer: (progress: BatchProgress) => unknown): Promise<Buffer | undefined> {
     const entry = await this.#entry(batchId);
     if (entry === undefined) return undefined;
-    let text = entry.json.get(shape);
-    if (text === undefined) {
-      text = JSON.stringify(answer(entry.progress));
-      entry.json.set(shape, text);
+    let bytes = entry.json.get(shape);
+    if (bytes === undefined) {
+      bytes = Buffer.from(JSON.stringify(answer(entry.progress)), 'utf8');
+      entry.json.set(shape, bytes);
     }
-    return text;
+    return bytes;
   }
 
   async #entry(batchId: number): Promise<Entry | undefined> {

@@ -133,4 +133,31 @@ export const migrations: Record<string, ProductMigration> = {
       await db.schema.alterTable('dh_batch').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '0009_history_covering_index': {
+    up: async (db, dialect) => {
+      // get_test_history reads a domain's finished tests newest first (created_at, then id) with the
+      // four columns it answers: from the index alone, in its order, with no sort and no visit to the
+      // rows, which in a long history lie one per page. It replaces dh_test_domain, its prefix.
+      if (dialect === 'postgres') {
+        await sql`create index dh_test_history on dh_test (domain, progress, created_at, id) include (hash_id, undelegated, overall_result)`.execute(db);
+      } else {
+        await db.schema.createIndex('dh_test_history').on('dh_test').columns(['domain', 'progress', 'created_at', 'id', 'hash_id', 'undelegated', 'overall_result']).execute();
+      }
+      const old = db.schema.dropIndex('dh_test_domain');
+      await (dialect === 'mysql' ? old.on('dh_test') : old).execute();
+    },
+  },
+  '0010_domain_revision': {
+    up: async (db) => {
+      // As a batch's revision (0008), for a domain's history: raised in the transaction that finishes
+      // one of its tests or purges some, so an API process reuses its get_test_history answers while
+      // the revision stands (a primary-key read). A domain gets its row when its first test finishes
+      // after this migration; until then its revision is 0.
+      await db.schema
+        .createTable('dh_domain_revision')
+        .addColumn('domain', 'varchar(255)', (c) => c.primaryKey())
+        .addColumn('revision', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
 };

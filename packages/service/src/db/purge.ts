@@ -3,6 +3,7 @@
 // transaction holds its row locks for milliseconds). `keepLast` spares each domain's newest tests.
 import { sql, type Kysely } from 'kysely';
 import { raiseBatchRevisions } from './batches.ts';
+import { raiseDomainRevisions } from './domain-revisions.ts';
 import type { ServiceSchema } from './tables.ts';
 
 export interface PurgeOptions {
@@ -56,12 +57,14 @@ export async function purgeTests(db: Kysely<ServiceSchema>, options: PurgeOption
     // Children first: SQLite enforces no cascade unless told to.
     await db.transaction().execute(async (trx) => {
       const batches = await trx.selectFrom('dh_test').select('batch_id').distinct().where('id', 'in', part).where('batch_id', 'is not', null).execute();
+      const domains = await trx.selectFrom('dh_test').select('domain').distinct().where('id', 'in', part).execute();
       await trx.deleteFrom('dh_result_entry').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_queries').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_chain').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test').where('id', 'in', part).where('progress', '=', 100).execute();
-      // After the tests, in the order finishTest locks them: test rows, then the batch's.
+      // After the tests, in the order finishTest locks them: test rows, then the batch's, then the domain's.
       await raiseBatchRevisions(trx, batches.flatMap((b) => (b.batch_id === null ? [] : [b.batch_id])));
+      await raiseDomainRevisions(trx, domains.map((d) => d.domain));
     });
     transactions++;
     options.onProgress?.(Math.min(from + chunk, ids.length));

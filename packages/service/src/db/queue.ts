@@ -5,6 +5,7 @@ import type { DialectName } from '@app/database';
 import type { Finding, Level } from '@app/engine';
 import { expressionBuilder, sql, type Kysely } from 'kysely';
 import { raiseBatchRevisions } from './batches.ts';
+import { raiseDomainRevisions } from './domain-revisions.ts';
 import type { ServiceSchema } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
@@ -151,7 +152,7 @@ export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entr
       .where('progress', '<', 100)
       .executeTakeFirst();
     if (Number(finished.numUpdatedRows) !== 1) return false;
-    const { id, batch_id } = await trx.selectFrom('dh_test').select(['id', 'batch_id']).where('hash_id', '=', hashId).executeTakeFirstOrThrow();
+    const { id, batch_id, domain } = await trx.selectFrom('dh_test').select(['id', 'batch_id', 'domain']).where('hash_id', '=', hashId).executeTakeFirstOrThrow();
     for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
       await trx
         .insertInto('dh_result_entry')
@@ -169,8 +170,9 @@ export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entr
         .execute();
     }
     if (chain !== undefined) await trx.insertInto('dh_test_chain').values({ test_id: id, analysis: chain }).execute();
-    // Last, so concurrent finishes of one batch wait on its row only for the commit.
+    // Last, so concurrent finishes of one batch or domain wait on its row only for the commit.
     if (batch_id !== null) await raiseBatchRevisions(trx, [batch_id]);
+    await raiseDomainRevisions(trx, [domain]);
     return true;
   });
 }

@@ -61,6 +61,12 @@ export interface BatchTable {
   revision: Generated<number>;
 }
 
+/** Raised with each change to a domain's finished tests (one finishing, or purged): a history answer for a revision stands. No row is revision 0. */
+export interface DomainRevisionTable {
+  domain: string;
+  revision: number;
+}
+
 export interface UserTable {
   id: Generated<number>;
   username: string;
@@ -103,6 +109,7 @@ export interface ServiceSchema {
   dh_test_queries: TestQueriesTable;
   dh_test_chain: TestChainTable;
   dh_batch: BatchTable;
+  dh_domain_revision: DomainRevisionTable;
   dh_user: UserTable;
   dh_agent: AgentTable;
   dh_watch: WatchTable;

@@ -1,11 +1,13 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, the
 // reference's newer names for them, and our get_test_report and get_test_chain.
 import type { ChainAnalysis, Level } from '@app/engine';
-import { enqueueTest, findTest, progressReader, resultEntries, testChain, testHistory, type HistoryFilter } from '../db/tests.ts';
+import { HistoryCache, type HistoryRow } from '../db/history-cache.ts';
+import { enqueueTest, findTest, progressReader, resultEntries, testChain, type HistoryFilter } from '../db/tests.ts';
 import { reportedTestCase } from '../test-case.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
+import { JsonText } from '../rpc/json-text.ts';
 import { method } from '../rpc/method.ts';
 import { domainName, nonNegativeInteger, testId } from '../validation/data-types.ts';
 import { languageTag, messageLocale } from '../validation/language-tags.ts';
@@ -20,6 +22,7 @@ export function testMethods(context: ServiceContext) {
   const db = context.database.db;
   const language = optional(languageTag(context.languageTags));
   const testProgress = progressReader(db);
+  const histories = new HistoryCache(db, context.database.dialect);
 
   const existing = async (hashId: string) => {
     const row = await findTest(db, hashId);
@@ -97,16 +100,18 @@ export function testMethods(context: ServiceContext) {
     limit: optional(nonNegativeInteger),
     filter: optional(oneOf(['all', 'delegated', 'undelegated'] as const, 'filter')),
   };
-  const historyOf = async (domain: string, { offset, limit, filter }: { offset?: number; limit?: number; filter?: HistoryFilter }) => {
-    const rows = await testHistory(db, domain, filter ?? 'all', offset ?? 0, limit ?? 200);
-    return rows.map((row) => ({
+  type Paging = { offset?: number; limit?: number; filter?: HistoryFilter };
+  const historyOf = (rows: HistoryRow[]) =>
+    rows.map((row) => ({
       id: row.hash_id,
       creation_time: deprecatedTimestamp(row.created_at),
       created_at: timestamp(row.created_at),
       undelegated: Boolean(row.undelegated),
       overall_result: row.overall_result ?? 'ok',
     }));
-  };
+  // Kept per domain while its history stands still; `shape` tells the two methods' answers apart.
+  const keptHistory = async (shape: string, domain: string, { offset, limit, filter }: Paging, answer: (history: ReturnType<typeof historyOf>) => unknown) =>
+    new JsonText(await histories.answer(domain, { filter: filter ?? 'all', offset: offset ?? 0, limit: limit ?? 200 }, shape, (rows) => answer(historyOf(rows))));
 
   return {
     start_domain_test: method(startParams, { acceptsLanguage: true, run: startTest }),
@@ -125,7 +130,7 @@ export function testMethods(context: ServiceContext) {
     }),
 
     get_test_history: method(object({ ...historyFields, frontend_params: required(object({ domain: required(domainName) })) }), {
-      run: ({ frontend_params, ...paging }) => historyOf(frontend_params.domain, paging),
+      run: ({ frontend_params, ...paging }) => keptHistory('history', frontend_params.domain, paging, (history) => history),
     }),
 
     get_test_report: method(object({ test_id: required(testId), language }), { acceptsLanguage: true, run: ({ test_id, language: tag }) => reportOf(test_id, tag) }),
@@ -137,7 +142,7 @@ export function testMethods(context: ServiceContext) {
     job_params: method(object({ job_id: required(testId) }), { run: ({ job_id }) => paramsOf(job_id) }),
     job_results: method(object({ job_id: required(testId), language }), { acceptsLanguage: true, run: ({ job_id, language: tag }) => resultsOf(job_id, tag) }),
     domain_history: method(object({ ...historyFields, domain: required(domainName) }), {
-      run: async ({ domain, ...paging }) => ({ history: await historyOf(domain, paging) }),
+      run: ({ domain, ...paging }) => keptHistory('domain_history', domain, paging, (history) => ({ history })),
     }),
   };
 }

@@ -15,6 +15,8 @@ export interface HttpEndpointOptions {
   logger?: boolean;
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 type Parsed = { kind: 'json'; value: unknown } | { kind: 'bad-json' } | { kind: 'not-json' };
 
 declare module 'fastify' {
@@ -36,8 +38,19 @@ export function buildHttpEndpoint(options: HttpEndpointOptions): FastifyInstance
   // Any other media type is read (within the limit) and answered as an invalid request.
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, { kind: 'not-json' } satisfies Parsed));
 
-  const send = (reply: FastifyReply, response: Response) =>
-    reply.code(200).header('content-type', 'application/json; charset=utf-8').send(serializeResponse(response));
+  const send = (reply: FastifyReply, response: Response) => {
+    const body = serializeResponse(response);
+    if (typeof body === 'string') return reply.code(200).header('content-type', JSON_TYPE).send(body);
+    // A kept answer's bytes, written as they are between the envelope's pieces (one writev, no joined copy).
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': body.reduce((length, piece) => length + piece.length, 0) });
+    raw.cork();
+    for (const piece of body) raw.write(piece);
+    raw.end();
+    raw.uncork();
+    return reply;
+  };
 
   registerHostGuard(app, options.hosts);
 
