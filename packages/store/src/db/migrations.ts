@@ -9,6 +9,7 @@ import { platformResources } from './migrations/0400_platform_resources.ts';
 import { freshStoreDefaults } from './migrations/0401_fresh_store_defaults.ts';
 import { listIndexes } from './migrations/0410_list_indexes.ts';
 import { eventLog } from './migrations/0420_event_log.ts';
+import { eventSequence } from './migrations/0450_event_sequence.ts';
 
 /** The core's schema steps. */
 export const coreMigrations: Record<string, ProductMigration> = {
@@ -20,6 +21,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0401_fresh_store_defaults': freshStoreDefaults,
   '0410_list_indexes': listIndexes,
   '0420_event_log': eventLog,
+  '0450_event_sequence': eventSequence,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */
