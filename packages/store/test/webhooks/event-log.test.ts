@@ -4,13 +4,12 @@
 // old events go after the retention.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openDatabase } from '@app/database';
+import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import type { StoreSchema } from '../../src/db/schema.ts';
 import { sql } from 'kysely';
 import { writeQueueOf } from '../../src/db/group-commit.ts';
 import { resourceNamed } from '../../src/model/registry.ts';
-import { migrateToLatest } from '@app/database';
 import { MIGRATION_PRODUCT, storeMigrations } from '../../src/db/migrations.ts';
 import { eventCursor, loggedEvents, parseEventCursor, pruneEventLog, readEvents } from '../../src/webhooks/event-log.ts';
 import { eventSequencerOf } from '../../src/webhooks/event-sequencer.ts';
