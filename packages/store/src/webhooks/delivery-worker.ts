@@ -59,8 +59,9 @@ export function backoffMs(retry: RetrySchedule, failures: number, random = Math.
 export const LOG_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Sent events recorded (one UPDATE) at least this often, while the sends go on. */
+/** Sent events are recorded (one UPDATE) every this many or this soon after the first, while the sends go on. */
 const RECORD_EVERY = 100;
+const RECORD_WITHIN_MS = 25;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -141,7 +142,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     let leasedAt = Date.now();
     // Successes are recorded together (one UPDATE for a run of them, not one each), written while the next ones
     // are sent; a crash before that sends them again, which receivers already expect (at least once, same X-AC-Delivery).
-    let done: { ids: number[]; status: number; to: string } | undefined;
+    let done: { ids: number[]; status: number; to: string; since: number } | undefined;
     const tried: Tried[] = [];
     let writing: Promise<void> = Promise.resolve();
     let writeFailed: Error | undefined;
@@ -193,10 +194,10 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
           const { outcome, to } = await attempt(subscription, delivery, secret, tried);
           if (outcome.ok) {
             if (done !== undefined && (done.status !== outcome.status || done.to !== to)) await recordDone();
-            done ??= { ids: [], status: outcome.status, to };
+            done ??= { ids: [], status: outcome.status, to, since: Date.now() };
             done.ids.push(Number(delivery.id));
             // The backlog a reader sees shrinks as sends go, not only at the end of a batch.
-            if (done.ids.length >= RECORD_EVERY) queueRecord();
+            if (done.ids.length >= RECORD_EVERY || Date.now() - done.since >= RECORD_WITHIN_MS) queueRecord();
             continue;
           }
           await recordDone();
