@@ -26,6 +26,8 @@ export function startDeliveryThread(data: DeliveryThreadData, options: { databas
   function start(): void {
     const running = new Worker(new URL('./delivery-thread.ts', import.meta.url), { workerData: data });
     thread = running;
+    // Like the timers of a worker in this thread: delivery alone does not keep the process running.
+    running.unref();
     running.on('message', (message: FromDeliveryThread) => {
       if (message.kind === 'ready') started();
       if (message.kind === 'warn') options.log.warn(message.message);
