@@ -39,6 +39,8 @@ export const API_PREFIX = '/api/v1';
 
 export interface StoreAppOptions {
   database: StoreDatabase;
+  /** The URL the database was opened from: webhook delivery opens its own connection, in a thread of its own. */
+  databaseUrl?: string;
   /** TLS key and certificate; without them the app speaks plain HTTP and serves only what trusted proxies vouch came over TLS. */
   tls?: { key: string; cert: string };
   /** The public HTTPS port, for redirects (known only once listening). */
@@ -100,7 +102,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
   if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
-  await app.register(webhooksPlugin, { database: options.database, auth, policy: webhookPolicy, settings: options.webhooks ?? {} });
+  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {} });
   await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(frontDoor, { apiPrefix: API_PREFIX });

@@ -89,6 +89,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     const ports = { https: options.port };
     const app = (built = await buildStoreApp({
       database,
+      databaseUrl: options.databaseUrl,
       tls,
       httpsPort: () => ports.https,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),

@@ -4,10 +4,9 @@
 // written. A failed delivery is retried with exponential backoff and jitter until its retry window
 // (24 hours) has passed, and later events of that subscription wait behind it.
 import { randomBytes } from 'node:crypto';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { FailureType } from '../model/event-types.ts';
-import { onQueued } from './resource-events.ts';
 import { REPLY_HEAD_BYTES, sendSigned, type Outcome, type Sender } from './send.ts';
 import type { SigningKeys } from './standard-signature.ts';
 import type { SubscriberCheck } from './subscriber-scopes.ts';
@@ -32,6 +31,12 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** Subscriptions served at once. */
   concurrency?: number;
+  /** Pending events of one subscription read (claimed) by one query; each is still sent after the one before it. */
+  batchSize?: number;
+  /** Calls `wake` whenever a write queued events (this process's writes; others are found by polling); returns how to stop. */
+  nudges: (wake: () => void) => () => void;
+  /** Where its writes go, when not to the database it reads (the delivery thread on SQLite: forwarded-writes.ts). */
+  writes?: Kysely<StoreSchema>;
   /** The subscriptions' Standard Webhooks signing secrets; without them only X-AC-Signature is sent. */
   signing?: SigningKeys;
   /** Why a subscription may no longer be used (its app lost the scopes its event needs); it is then suspended. */
@@ -54,6 +59,10 @@ export function backoffMs(retry: RetrySchedule, failures: number, random = Math.
 export const LOG_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
 
+/** Sent events are recorded (one UPDATE) every this many or this soon after the first, while the sends go on. */
+const RECORD_EVERY = 100;
+const RECORD_WITHIN_MS = 25;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** An attempt as the console shows it. */
@@ -67,6 +76,7 @@ const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` :
 
 export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOptions): DeliveryWorker {
   const { db } = database;
+  const writes = options.writes ?? db;
   const instance = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const retry = options.retry ?? defaultRetry;
   const pollMs = options.pollMs ?? 1000;
@@ -75,6 +85,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
   // instance takes the subscription over once this has run out.
   const leaseMs = 2 * timeoutMs + 5000;
   const concurrency = options.concurrency ?? 4;
+  const batchSize = options.batchSize ?? 500;
   const serving = new Map<number, Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -83,7 +94,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
 
   async function lease(id: number): Promise<boolean> {
     const now = Date.now();
-    const result = await db
+    const result = await writes
       .updateTable('webhooks')
       .set({ lease_owner: instance, lease_until: iso(now + leaseMs) })
       .where('id', '=', id)
@@ -93,7 +104,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
   }
 
   async function release(id: number): Promise<void> {
-    await db.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', instance).execute();
+    await writes.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', instance).execute();
   }
 
   /** One attempt at the URL, then the fallback where the subscription has one; each send is kept for the console. */
@@ -115,13 +126,6 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     return { outcome: { ok: false, status: second.status, error: `url: ${first.ok ? '' : first.error}; fallback_url: ${second.error}`, latencyMs: first.latencyMs + second.latencyMs }, to: 'fallback_url' };
   }
 
-  /** Writes the attempts made so far (one INSERT for a run of them). */
-  async function recordTried(tried: Tried[]): Promise<void> {
-    if (tried.length === 0) return;
-    const rows = tried.splice(0);
-    await db.insertInto('webhook_attempts').values(rows).execute();
-  }
-
   /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
   async function serve(id: number): Promise<void> {
     const readSubscription = () => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -136,26 +140,45 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     const clientId = subscription.app_client_id;
     const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
     let leasedAt = Date.now();
-    // Successes are recorded together (one UPDATE for a run of them, not one each); a crash before that
-    // sends them again, which receivers already expect (at least once, same X-AC-Delivery).
-    let done: { ids: number[]; status: number; to: string } | undefined;
+    // Successes are recorded together (one UPDATE for a run of them, not one each), written while the next ones
+    // are sent; a crash before that sends them again, which receivers already expect (at least once, same X-AC-Delivery).
+    let done: { ids: number[]; status: number; to: string; since: number } | undefined;
     const tried: Tried[] = [];
-    const recordDone = async () => {
-      await recordTried(tried);
-      if (done === undefined) return;
-      const { ids, status, to } = done;
+    let writing: Promise<void> = Promise.resolve();
+    let writeFailed: Error | undefined;
+    const queueRecord = () => {
+      const attempts = tried.splice(0);
+      const run = done;
       done = undefined;
-      const at = iso(Date.now());
-      await db
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: to }))
-        .where('id', 'in', ids)
-        .execute();
+      writing = writing
+        .then(async () => {
+          if (attempts.length > 0) await writes.insertInto('webhook_attempts').values(attempts).execute();
+          if (run === undefined) return;
+          const at = iso(Date.now());
+          await writes
+            .updateTable('webhook_deliveries')
+            .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: run.status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: run.to }))
+            .where('id', 'in', run.ids)
+            .execute();
+        })
+        .catch((error: unknown) => {
+          writeFailed ??= error instanceof Error ? error : new Error(String(error));
+        });
+    };
+    /** Records what was sent so far and waits until all of it is written. */
+    const recordDone = async () => {
+      queueRecord();
+      await writing;
+      if (writeFailed !== undefined) {
+        const error = writeFailed;
+        writeFailed = undefined;
+        throw error;
+      }
     };
     try {
       while (!stopped) {
         // The next few in order; each is sent only once the one before it is done.
-        const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(50).execute();
+        const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(batchSize).execute();
         if (batch.length === 0) return;
         // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
         subscription = await readSubscription();
@@ -171,8 +194,10 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
           const { outcome, to } = await attempt(subscription, delivery, secret, tried);
           if (outcome.ok) {
             if (done !== undefined && (done.status !== outcome.status || done.to !== to)) await recordDone();
-            done ??= { ids: [], status: outcome.status, to };
+            done ??= { ids: [], status: outcome.status, to, since: Date.now() };
             done.ids.push(Number(delivery.id));
+            // The backlog a reader sees shrinks as sends go, not only at the end of a batch.
+            if (done.ids.length >= RECORD_EVERY || Date.now() - done.since >= RECORD_WITHIN_MS) queueRecord();
             continue;
           }
           await recordDone();
@@ -180,7 +205,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
           const attempts = Number(delivery.attempts) + 1;
           const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;
           const givenUp = now >= windowEnd;
-          await db
+          await writes
             .updateTable('webhook_deliveries')
             .set({
               attempts,
@@ -256,10 +281,11 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
       });
   }
 
-  const unsubscribe = onQueued(database, wake);
+  const unsubscribe = options.nudges(wake);
   schedule(0);
   const purge = setInterval(() => {
-    db.deleteFrom('webhook_deliveries')
+    writes
+      .deleteFrom('webhook_deliveries')
       .where('state', 'in', ['delivered', 'failed'])
       .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
       .execute()

@@ -6,6 +6,7 @@ import { allows } from '../auth/scopes.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { isEventName, type EventName } from '../model/event-types.ts';
+import { eventSequencerOf } from './event-sequencer.ts';
 import { DEFAULT_EVENT_COUNT, MAX_EVENT_COUNT, eventCursor, eventGroup, loggedEvents, parseEventCursor, readEvents, type LoggedEvent } from './event-log.ts';
 
 export interface EventsAnswer {
@@ -52,6 +53,11 @@ export function eventLogRoutes(app: FastifyInstance, options: { database: StoreD
     const count = countOf(single(query, 'count'));
     const scopes = request.principal?.scopes ?? [];
     const readable = asked.filter((event) => allows(scopes, eventGroup(event), false));
+    // Rows committed before this call are numbered first, so a client reads its own writes. Should that fail
+    // (a busy database), what is read is still in order: only newer events wait for the next call.
+    await eventSequencerOf(options.database)
+      .settle()
+      .catch((error: unknown) => request.log.warn({ err: error }, 'numbering the event log failed'));
     const { events, last } = await readEvents(options.database, after, readable, count);
     // Behind the last event listed, or where the caller stood when there was none yet.
     const next = last !== undefined ? eventCursor(last) : (afterText ?? null);

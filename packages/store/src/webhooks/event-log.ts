@@ -1,4 +1,4 @@
-// The event log clients catch up from: reading it in id order behind an opaque cursor, and removing what is older
+// The event log clients catch up from: reading it in seq order (event-sequencer.ts) behind an opaque cursor, and removing what is older
 // than the retention, a small batch at a time so no removal holds the table long.
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
@@ -21,11 +21,13 @@ export function eventGroup(event: EventName): ScopeGroup {
 
 const CURSOR_PREFIX = 'ev1:';
 
-export function eventCursor(id: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+// A cursor carries a seq. Cursors made before seq existed carried ids; the rows then in the log took their id as
+// their seq, so those cursors keep their place.
+export function eventCursor(seq: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${seq}`).toString('base64url');
 }
 
-/** The log id a cursor stands for; a 400 in the store's error format for anything this server did not make. */
+/** The log position (seq) a cursor stands for; a 400 in the store's error format for anything this server did not make. */
 export function parseEventCursor(text: string): number {
   const bad = () => new ApiError(400, `after: ${JSON.stringify(text.slice(0, 80))} is not a cursor of this event log; pass the \`next\` of an earlier answer, or leave it out to start at the oldest event`);
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(text)) throw bad();
@@ -46,15 +48,18 @@ export interface LoggedEvent {
   data: unknown;
 }
 
-/** Up to `count` events of `types` after log id `after`, oldest first; `last` is the id of the last one. */
+/**
+ * Up to `count` events of `types` after log position `after`, oldest first; `last` is the seq of the last one.
+ * Only numbered rows are read: those committed since are numbered after them (event-sequencer.ts).
+ */
 export async function readEvents(database: StoreDatabase, after: number, types: readonly EventName[], count: number): Promise<{ events: LoggedEvent[]; last: number | undefined }> {
   if (types.length === 0) return { events: [], last: undefined };
-  let query = database.db.selectFrom('event_log').select(['id', 'event_type', 'resource', 'record_id', 'body', 'created_at']).where('id', '>', after);
+  let query = database.db.selectFrom('event_log').select(['seq', 'event_type', 'resource', 'record_id', 'body', 'created_at']).where('seq', '>', after);
   if (types.length < loggedEvents.length) query = query.where('event_type', 'in', [...types]);
-  const rows = await query.orderBy('id').limit(count).execute();
+  const rows = await query.orderBy('seq').limit(count).execute();
   const events = rows.map(
     (row): LoggedEvent => ({
-      id: eventCursor(Number(row.id)),
+      id: eventCursor(Number(row.seq)),
       event_type: row.event_type as EventName,
       resource: String(row.resource),
       record_id: row.record_id === null || row.record_id === undefined ? null : Number(row.record_id),
@@ -62,7 +67,7 @@ export async function readEvents(database: StoreDatabase, after: number, types: 
       data: JSON.parse(String(row.body)) as unknown,
     }),
   );
-  return { events, last: rows.length === 0 ? undefined : Number(rows.at(-1)?.id) };
+  return { events, last: rows.length === 0 ? undefined : Number(rows.at(-1)?.seq) };
 }
 
 /** Removes up to one batch of events older than `days`; answers how many went. */

@@ -31,12 +31,20 @@ export interface SigningKeys {
 export function signingKeys(serverKey: Uint8Array): SigningKeys {
   // A subscription never rotated has no nonce: its first secret comes from its id alone.
   const derive = (subscription: Row, nonce: unknown) => deriveBytes(serverKey, 'webhook-signing', String(subscription.id), typeof nonce === 'string' ? nonce : '');
+  // A delivery worker signs hundreds of events with one subscription row: its secrets are derived once, and
+  // kept while the same nonces hold and the previous secret's overlap has not ended.
+  const known = new WeakMap<Row, { keys: Uint8Array[]; nonces: string; from: number; until: number }>();
   return {
     current: (subscription) => derive(subscription, subscription.signing_nonce),
     of(subscription, nowMs = Date.now()) {
+      const nonces = `${String(subscription.signing_nonce)} ${String(subscription.previous_signing_nonce)}`;
+      const hit = known.get(subscription);
+      if (hit !== undefined && hit.nonces === nonces && nowMs >= hit.from && nowMs < hit.until) return hit.keys;
       const keys = [derive(subscription, subscription.signing_nonce)];
       const until = subscription.previous_signing_until;
-      if (typeof until === 'string' && Date.parse(until) > nowMs) keys.push(derive(subscription, subscription.previous_signing_nonce));
+      const overlapEnd = typeof until === 'string' ? Date.parse(until) : Number.NaN;
+      if (overlapEnd > nowMs) keys.push(derive(subscription, subscription.previous_signing_nonce));
+      known.set(subscription, { keys, nonces, from: nowMs, until: overlapEnd > nowMs ? overlapEnd : Infinity });
       return keys;
     },
   };

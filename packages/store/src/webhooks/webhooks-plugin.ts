@@ -2,13 +2,15 @@
 // app and store), and runs this instance's delivery worker while the app is up.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { parseDatabaseUrl } from '@app/database';
 import { secretOf } from '../auth/apps.ts';
 import type { AuthContext } from '../auth/context.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { routeConfigOf } from '../model/route-config.ts';
-import { startDeliveryWorker, type DeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
+import { startDeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
+import { startDeliveryThread } from './start-delivery-thread.ts';
 import { recordsOf } from '../records/records.ts';
 import { encryptedFieldsOf } from '../records/row-shape.ts';
 import { listenToWrites } from '../records/write-listener.ts';
@@ -16,7 +18,7 @@ import type { ResourceDeclaration } from '../model/declaration.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
 import type { EventName } from '../model/event-types.ts';
-import { validationOf, webhookWriteListener } from './resource-events.ts';
+import { onQueued, validationOf, webhookWriteListener } from './resource-events.ts';
 import { eventTypes, isEventName } from '../model/event-types.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
@@ -51,10 +53,15 @@ declare module 'fastify' {
   }
 }
 
+const inMemory = (url: string) => {
+  const target = parseDatabaseUrl(url);
+  return target.dialect === 'sqlite' && target.path === ':memory:';
+};
+
 const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
 
 export const webhooksPlugin = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
+  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
     const { policy } = options;
     // Record writes queue their events; registered before any route writes.
     const stopListening = listenToWrites(options.database, webhookWriteListener);
@@ -130,10 +137,22 @@ export const webhooksPlugin = fp(
         );
     });
 
-    let worker: DeliveryWorker | undefined;
+    let worker: { stop(): Promise<void> } | undefined;
     if (options.settings.deliver !== false) {
-      const { settings } = options;
-      app.addHook('onReady', () => {
+      const { settings, databaseUrl } = options;
+      const nudges = (wake: () => void) => onQueued(options.database, wake);
+      app.addHook('onReady', async () => {
+        // In a thread of its own where it can open the database again; an in-memory one only this connection sees.
+        if (databaseUrl !== undefined && !inMemory(databaseUrl)) {
+          const thread = startDeliveryThread(
+            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs },
+            { database: options.database, nudges, log: app.log, stopWithinMs: 2 * (settings.timeoutMs ?? 10_000) + 5000 },
+          );
+          worker = thread;
+          // Serving starts with delivery running, as it did in this thread.
+          await thread.ready;
+          return;
+        }
         worker = startDeliveryWorker(options.database, {
           sender,
           check,
@@ -142,9 +161,9 @@ export const webhooksPlugin = fp(
           ...(settings.retry === undefined ? {} : { retry: settings.retry }),
           ...(settings.pollMs === undefined ? {} : { pollMs: settings.pollMs }),
           ...(settings.timeoutMs === undefined ? {} : { timeoutMs: settings.timeoutMs }),
+          nudges,
           log: app.log,
         });
-        return Promise.resolve();
       });
     }
     // Every instance prunes: the batches are small, and two deleting the same old rows harm nothing.

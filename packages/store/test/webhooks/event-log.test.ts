@@ -4,13 +4,15 @@
 // old events go after the retention.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openDatabase } from '@app/database';
+import { migrateToLatest, openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import type { StoreSchema } from '../../src/db/schema.ts';
 import { sql } from 'kysely';
 import { writeQueueOf } from '../../src/db/group-commit.ts';
 import { resourceNamed } from '../../src/model/registry.ts';
-import { eventCursor, pruneEventLog } from '../../src/webhooks/event-log.ts';
+import { MIGRATION_PRODUCT, storeMigrations } from '../../src/db/migrations.ts';
+import { eventCursor, loggedEvents, parseEventCursor, pruneEventLog, readEvents } from '../../src/webhooks/event-log.ts';
+import { eventSequencerOf } from '../../src/webhooks/event-sequencer.ts';
 import { resourceWriteEvents } from '../../src/webhooks/resource-events.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
 import { issueTestToken } from '../support/test-token.ts';
@@ -77,6 +79,92 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual((await replay(back.next)).seen, []);
       const another = await s.call('POST', '/products', { body: { item_name: 'After' } });
       assert.deepEqual((await replay(back.next)).seen, [{ type: 'ProductCreated', record: another.json.id }]);
+    });
+
+    // PostgreSQL and MariaDB give ids at insert and commit in any order; SQLite holds one writer at a time.
+    const concurrent = target.dialect === 'sqlite' ? 'SQLite has one writer at a time: no write commits behind a later one' : false;
+
+    test('an event whose write commits after a later write is still replayed: a reader never passes one still to come', { skip: concurrent }, async () => {
+      const database = await openDatabase<StoreSchema>(s.databaseUrl);
+      try {
+        const start = (await replay(undefined, '', 500)).next;
+        // A slow write: its event takes its id first and commits last.
+        let inserted!: () => void;
+        let release!: () => void;
+        const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+        const held = new Promise<void>((resolve) => (release = resolve));
+        const slow = database.db.transaction().execute(async (trx) => {
+          await trx.insertInto('event_log').values({ event_type: 'ProductUpdated', resource: 'products', record_id: 950_001, body: '{}', created_at: new Date().toISOString() }).execute();
+          inserted();
+          await held;
+        });
+        await insertedNow;
+        const fast = await s.call('POST', '/products', { body: { item_name: 'Committed first' } });
+        assert.equal(fast.status, 201, fast.text);
+        const first = await replay(start, '', 50);
+        assert.deepEqual(first.seen, [{ type: 'ProductCreated', record: fast.json.id }], 'the uncommitted event is not listed yet');
+        release();
+        await slow;
+        // The client goes on from where it stood: the late one comes after.
+        const second = await replay(first.next, '', 50);
+        assert.deepEqual(second.seen, [{ type: 'ProductUpdated', record: 950_001 }]);
+      } finally {
+        await database.close();
+      }
+    });
+
+    test('a reader following the log while many clients write sees every event once', { skip: concurrent }, async () => {
+      const start = (await replay(undefined, '', 500)).next;
+      const created: number[] = [];
+      let writing = true;
+      const writers = Promise.all(
+        Array.from({ length: 8 }, async (_, writer) => {
+          for (let i = 0; i < 12; i++) {
+            const product = await s.call('POST', '/products', { body: { item_name: `Writer ${writer} #${i}` } });
+            assert.equal(product.status, 201, product.text);
+            created.push(product.json.id);
+          }
+        }),
+      ).finally(() => (writing = false));
+      const walked: Seen[] = [];
+      let cursor = start;
+      while (writing) {
+        const step = await replay(cursor, '&types=ProductCreated', 5);
+        walked.push(...step.seen);
+        cursor = step.next;
+      }
+      await writers;
+      walked.push(...(await replay(cursor, '&types=ProductCreated', 50)).seen);
+      assert.deepEqual(
+        walked.map((event) => event.record).sort((a, b) => Number(a) - Number(b)),
+        [...created].sort((a, b) => a - b),
+      );
+    });
+
+    test('cursors made before the log was ordered by commit keep their place after the upgrade', async () => {
+      const throwaway = await target.create();
+      const database = await openDatabase<StoreSchema>(throwaway.url);
+      try {
+        const { ['0450_event_sequence']: ordering, ...earlier } = storeMigrations;
+        assert.ok(ordering !== undefined);
+        await migrateToLatest(database, MIGRATION_PRODUCT, earlier);
+        const event = (record: number) => ({ event_type: 'ProductUpdated', resource: 'products', record_id: record, body: '{}', created_at: new Date().toISOString() });
+        for (const record of [1, 2, 3]) await database.db.insertInto('event_log').values(event(record)).execute();
+        const [first] = await database.db.selectFrom('event_log').select('id').orderBy('id').limit(1).execute();
+        // A client read the first event before the upgrade: its cursor carried that event's id.
+        const cursor = eventCursor(Number(first?.id));
+        await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+        await database.db.insertInto('event_log').values(event(4)).execute();
+        await eventSequencerOf(database).settle();
+        const { events } = await readEvents(database, parseEventCursor(cursor), loggedEvents, 10);
+        assert.deepEqual(
+          events.map((e) => e.record_id),
+          [2, 3, 4],
+        );
+      } finally {
+        await database.close();
+        await throwaway.drop();
+      }
     });
 
     test('types narrows the listing to the named events', async () => {
