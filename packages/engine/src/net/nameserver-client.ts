@@ -118,8 +118,17 @@ export class Nameserver {
    * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
    */
   #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags): Promise<Message | undefined> {
+    // Now a plain SOA query is in flight there for real: the questions after it wait, as in #send.
+    const probing = this.#network.answering.has(lane) || this.#network.probes.has(lane) ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing);
+    const release = (): void => {
+      if (!probing) return;
+      if (this.#network.probes.get(lane) === probing) this.#network.probes.delete(lane);
+      probing.resolve();
+    };
     const joined = deciding.then(({ sent, message }) => {
       if (!sent) {
+        release();
         if (this.#network.answers.get(key) === joined) this.#network.answers.delete(key);
         return this.query(name, qtype, given);
       }
@@ -127,6 +136,7 @@ export class Nameserver {
         this.#network.silent.add(lane);
         this.#network.order.decide(lane);
       }
+      release();
       return message;
     });
     this.#network.answers.set(key, joined);

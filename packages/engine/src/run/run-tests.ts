@@ -147,7 +147,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     earlierDone,
     ...(probeName && { probeName }),
   });
-  const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
+  const resolver = new Resolver(network, options.rootHints ?? ianaRootHints, { ...(probeName && { prefetchFor: probeName }) });
   let zone: Zone | undefined;
   try {
     zone = new Zone(Name.fromString(domain), resolver, network, undelegatedInput(input));
@@ -214,7 +214,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   // resolver and zone of their own, so Basic01 never waits for them; Basic02 then finds their answers.
   if (zone && plan.some((p) => p.testCase.id === 'Basic02')) {
     try {
-      const early = new Zone(zone.name, new Resolver(network, options.rootHints ?? ianaRootHints), network, undelegatedInput(input));
+      const early = new Zone(zone.name, new Resolver(network, options.rootHints ?? ianaRootHints, { prefetchFor: zone.name }), network, undelegatedInput(input));
       inTestCase('Basic02', () => lookAhead(() => early.glue())).catch(() => {});
     } catch {
       // As for the zone above.
