@@ -145,7 +145,7 @@ export class Network implements ServerNetwork {
   #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
     let limit = this.#perServer.get(server.address);
     if (!limit) {
-      limit = pLimit(this.options.maxPerServer ?? 8);
+      limit = pLimit(this.options.maxPerServer ?? 16);
       this.#perServer.set(server.address, limit);
     }
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));
