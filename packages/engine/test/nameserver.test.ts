@@ -117,6 +117,25 @@ test('questions sent together to a server that has not answered yet go one at a 
   assert.equal(ns.statistics.timeouts, 1);
 });
 
+test('to a server that has not answered yet, questions other than a plain SOA go side by side; one asked after a plain SOA in flight waits for it', async () => {
+  const ns = network({ maxPerServer: 8 }).server(Name.fromString('ns.example'), '127.0.0.2');
+  const log = servers.get('127.0.0.2')!.received;
+  const before = log.length;
+  // A TXT query cannot mark the server silent: nothing waits for its answer.
+  const names = ['silent-txt1.example.', 'silent-txt2.example.', 'silent-txt3.example.'];
+  const started = performance.now();
+  const answers = await Promise.all(names.map((n) => ns.query(n, RRType.TXT)));
+  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(log.slice(before).sort(), names, 'all three went out');
+  assert.ok(performance.now() - started < 1900, 'one timeout waited out, not three');
+  // A plain SOA query unanswered marks it silent: the question asked while it was in flight is not sent.
+  const after = log.length;
+  const [soa, txt] = await Promise.all([ns.query('silent-soa.example.', RRType.SOA), ns.query('later.example.', RRType.TXT)]);
+  assert.equal(soa, undefined);
+  assert.equal(txt, undefined);
+  assert.deepEqual(log.slice(after), ['silent-soa.example.']);
+});
+
 test('once a server has answered, questions go out side by side, and none starts after one has timed out', async () => {
   const ns = network({ maxPerServer: 2 }).server(Name.fromString('ns.example'), '127.0.0.1');
   const log = servers.get('127.0.0.1')!.received;

@@ -110,3 +110,35 @@ test('where a server drops plain SOA queries, the earlier test case marks it sil
   assert.deepEqual(findings, [`First01 ${RRType.TXT} true`, `First01 ${RRType.SOA} false`, `Second01 ${RRType.MX} false`]);
   assert.equal(dropping.seen.filter((s) => s.type === RRType.MX).length, 0, 'the later test case asks nothing of a server found silent before it');
 });
+
+/** Asks `types` in its run, which waits for First01's findings, and `ahead` ahead of its turn (`lookAhead`). */
+function askingAhead(id: string, types: number[], ahead: number[]): TestCase {
+  return {
+    ...asking(id, types),
+    after: ['First01'],
+    async lookAhead({ zone }) {
+      const [ns] = await zone.glue();
+      await Promise.all(ahead.map((type) => ns.query(zone.name, type)));
+    },
+  };
+}
+
+test('a later test case\'s lookups ahead of its turn go while the earlier one runs, and its run finds their answers', async (t) => {
+  if (skip) return t.skip(skip);
+  const before = answering.seen.length;
+  const findings = await run(answering, asking('First01', [RRType.TXT]), askingAhead('Second01', [RRType.A], [RRType.A]));
+  assert.deepEqual(findings, [`First01 ${RRType.TXT} true`, `Second01 ${RRType.A} true`]);
+  const seen = answering.seen.slice(before);
+  const txt = seen.find((s) => s.type === RRType.TXT)!;
+  const a = seen.filter((s) => s.type === RRType.A);
+  assert.equal(a.length, 1, 'asked once: the run took the answer the lookup ahead got');
+  assert.ok(a[0].arrived < txt.answered, `A arrived at ${a[0].arrived}, after the earlier test case's TXT was answered at ${txt.answered}`);
+});
+
+test('ahead of its turn, a lookup still waits for a server the earlier test case may find silent', async (t) => {
+  if (skip) return t.skip(skip);
+  const before = dropping.seen.length;
+  const findings = await run(dropping, asking('First01', [RRType.TXT, RRType.SOA]), askingAhead('Second01', [RRType.A], [RRType.A]));
+  assert.deepEqual(findings, [`First01 ${RRType.TXT} true`, `First01 ${RRType.SOA} false`, `Second01 ${RRType.A} false`]);
+  assert.equal(dropping.seen.slice(before).filter((s) => s.type === RRType.A).length, 0, 'nothing is asked of a server found silent before its turn');
+});

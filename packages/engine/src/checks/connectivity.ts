@@ -118,6 +118,11 @@ export const connectivity03: TestCase = {
   id: 'Connectivity03',
   spec: `${specs}/connectivity03.md`,
   tags: ['ASN_INFOS_RAW', 'ASN_INFOS_ANNOUNCE_BY', 'ASN_INFOS_ANNOUNCE_IN', 'EMPTY_ASN_SET', 'ERROR_ASN_DATABASE', 'IPV4_DIFFERENT_ASN', 'IPV4_ONE_ASN', 'IPV4_SAME_ASN', 'IPV6_DIFFERENT_ASN', 'IPV6_ONE_ASN', 'IPV6_SAME_ASN'],
+  // Each lookup is a chain of round trips (the AS zone's servers found from the root): started as soon
+  // as the delegation's addresses are known, which are nearly always the zone's too.
+  async lookAhead(context) {
+    await asnLookups(context, [...new Set((await context.zone.glue()).map((server) => server.address))]);
+  },
   async run(context) {
     // The delegation's and the zone's addresses (Method 4 and 5), each once, IPv4 first.
     const unique = [...new Set((await context.zone.allServers()).map((server) => server.address))];

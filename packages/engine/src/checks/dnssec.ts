@@ -536,6 +536,9 @@ export const dnssec07: TestCase = {
     'DS07_NOT_SIGNED_ON_SERVER', 'DS07_NO_DS_FOR_SIGNED_ZONE', 'DS07_NO_DS_ON_PARENT_SERVER', 'DS07_NO_RESPONSE_DNSKEY', 'DS07_SIGNED', 'DS07_SIGNED_ON_SERVER',
     'DS07_UNEXP_RCODE_RESP_DNSKEY', ...familyTags,
   ],
+  // The module's gate: every other DNSSEC test case waits for it, and it waits for the zone's servers'
+  // own addresses. Its lookups are made as soon as the delegation is known.
+  lookAhead: (context) => dnssec07.run(context),
   async run(context) {
     const { zone } = context;
     const messages: Message[] = [];
@@ -926,15 +929,17 @@ export const dnssec13: TestCase = {
     const messages: Message[] = [];
     const types = ['DNSKEY', 'SOA', 'NS'] as const;
     const missing = Object.fromEntries(types.map((t) => [t, new Grouped()])) as Record<(typeof types)[number], Grouped>;
-    // Each server's questions in turn, the servers side by side (what is missing kept in server order).
+    // Every question at once (none is a plain SOA query, so none can make a server silent for another;
+    // each is asked whatever the one before got), judged in turn, what is missing kept in server order.
     const servers = await childServers(context, types, messages);
     const perServer = await Promise.all(
       servers.map(async (server) => {
         const unsigned: [(typeof types)[number], number][] = [];
         let algorithms: number[] = [];
-        for (const type of types) {
+        const responses = await Promise.all(types.map((type) => server.query(zone.name, RRType[type], { dnssec: true })));
+        for (const [i, type] of types.entries()) {
           const rrtype = RRType[type];
-          const response = await server.query(zone.name, rrtype, { dnssec: true });
+          const response = responses[i];
           if (!good(response) || recordsOfType(response, rrtype, ['answer']).length === 0) continue;
           const sigs = rrsigsIn(response);
           if (sigs.length === 0) continue;

@@ -125,6 +125,15 @@ export const syntax06: TestCase = {
   after: ['Syntax01', 'Syntax05'],
   tags: ['NO_RESPONSE', 'NO_RESPONSE_SOA_QUERY', 'RNAME_MAIL_DOMAIN_INVALID', 'RNAME_MAIL_DOMAIN_LOCALHOST', 'RNAME_MAIL_ILLEGAL_CNAME', 'RNAME_RFC822_INVALID', 'RNAME_RFC822_VALID', 'IPV4_DISABLED', 'IPV6_DISABLED'],
   precondition: soaWasFound,
+  // Its lookups are a chain of six round trips (MX, then A and AAAA, each from the root): started as
+  // soon as the zone's SOA is found on the way down, with its RNAME.
+  async lookAhead(context) {
+    const soa = soaOf((await context.zone.resolve(context.zone.name, RRType.SOA)).message);
+    const rname = soa ? rnameToAddress(fqdnText(soa.rname)) : undefined;
+    if (!rname || !isValidMailAddress(rname)) return;
+    const mailServers = await mailServersOf(context, rname.slice(rname.lastIndexOf('@') + 1));
+    await Promise.all((mailServers ?? []).map((mailServer) => mailServerMessages(context, mailServer)));
+  },
   async run(context) {
     const { zone, profile } = context;
     const byText = new Map((await zone.allServers()).map((server) => [server.toString(), server]));

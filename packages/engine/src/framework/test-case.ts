@@ -34,6 +34,13 @@ export interface TestCase {
   afterEarlierModules?: boolean;
   run(context: TestContext): Promise<Message[]>;
   /**
+   * Lookups its run will make, made ahead of its turn from the start of the run (net/server-order.ts's
+   * lookAhead), through a zone and resolver of their own: their answers wait in the run's cache, so the
+   * chain of round trips it would start only after Basic and `after` is under way by then. Reads no
+   * findings (`earlier` is empty); what it finds is not kept, and its failures are nobody's.
+   */
+  lookAhead?(context: TestContext): Promise<unknown>;
+  /**
    * Whether the case runs, given the findings it may read. A case that does not run may leave a
    * message saying why (the reference does this for Basic03).
    */

@@ -122,8 +122,17 @@ export class Nameserver {
    * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
    */
   #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags): Promise<Message | undefined> {
+    // Now a plain SOA query is in flight there for real: the questions after it wait, as in #send.
+    const probing = this.#network.answering.has(lane) || this.#network.probes.has(lane) ? undefined : Promise.withResolvers<void>();
+    if (probing) this.#network.probes.set(lane, probing);
+    const release = (): void => {
+      if (!probing) return;
+      if (this.#network.probes.get(lane) === probing) this.#network.probes.delete(lane);
+      probing.resolve();
+    };
     const joined = deciding.then(({ sent, message }) => {
       if (!sent) {
+        release();
         if (this.#network.answers.get(key) === joined) this.#network.answers.delete(key);
         return this.query(name, qtype, given);
       }
@@ -131,6 +140,7 @@ export class Nameserver {
         this.#network.silent.add(lane);
         this.#network.order.decide(lane);
       }
+      release();
       return message;
     });
     this.#network.answers.set(key, joined);
@@ -225,18 +235,20 @@ export class Nameserver {
     const transport = flags.tcp ? 'tcp' : 'udp';
     // Checked again when the query's turn comes: a query queued behind one that timed out is not sent.
     const silent = (): boolean => this.#network.silent.has(`${this.address}:${transport}`);
-    // Until the address has answered on this transport, its questions go out one at a time: a server
-    // that never answers is waited for once, not once per question in flight.
+    // Until the address has answered on this transport, a plain SOA query in flight there holds back
+    // the questions asked after it: unanswered, it marks the transport silent and they are not sent (a
+    // server that never answers is waited for once). Any other question decides nothing, so the ones
+    // after it go side by side with it: on the Internet a wait for a first answer is a round trip.
     const lane = `${this.address}:${transport}`;
+    const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
     const answered = (): boolean => this.#network.answering.has(lane);
     for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
     if (silent()) return undefined;
-    const probing = answered() ? undefined : Promise.withResolvers<void>();
+    const probing = answered() || !plainSoa ? undefined : Promise.withResolvers<void>();
     if (probing) this.#network.probes.set(lane, probing);
     try {
       // Read inside the query's slot, before the next queued query's turn comes.
       const settle = (outcome: { message?: Message }): void => {
-        const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
         if (outcome.message) {
           this.#network.markAnswering(lane);
           if (plainSoa) this.#network.order.decide(lane);

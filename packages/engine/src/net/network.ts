@@ -82,7 +82,7 @@ export class Network implements ServerNetwork {
   readonly silent = new Set<string>();
   /** 'address:transport' for each transport that has answered at least once. */
   readonly answering = new Set<string>();
-  /** The one question in flight to an 'address:transport' that has not answered yet; resolved early when another answer comes. */
+  /** The plain SOA query in flight to an 'address:transport' that has not answered yet (the questions after it wait); resolved early when another answer comes. */
   readonly probes = new Map<string, PromiseWithResolvers<void>>();
   // The address each response came from. Like the reference's resolver library we drop UDP replies
   // from elsewhere, so today it is always the server's; Nameserver04 still reads it rather than assume so.
@@ -151,7 +151,7 @@ export class Network implements ServerNetwork {
   #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
     let limit = this.#perServer.get(server.address);
     if (!limit) {
-      limit = pLimit(this.options.maxPerServer ?? 8);
+      limit = pLimit(this.options.maxPerServer ?? 16);
       this.#perServer.set(server.address, limit);
     }
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));

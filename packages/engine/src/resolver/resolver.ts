@@ -39,17 +39,28 @@ function sortServers(servers: Nameserver[]): Nameserver[] {
   return servers.sort((a, b) => byPresentation(a.name, b.name) || byText(a.address, b.address));
 }
 
+export interface ResolverOptions {
+  /**
+   * The zone under test: a referral on the way down to it starts, at once, the lookups that finding its
+   * parent and delegation make next (see #prefetch), instead of one after another.
+   */
+  prefetchFor?: Name;
+}
+
 export class Resolver {
   readonly #network: Network;
   readonly #root: Nameserver[];
+  readonly #prefetchFor: Name | undefined;
+  readonly #prefetched = new Set<string>();
   readonly #cache = new Map<string, Promise<Resolution>>();
   // Which cached resolution waits for which: awaiting one that (indirectly) waits for us would never end.
   readonly #waitsFor = new Map<string, Set<string>>();
   // An undelegated test: the parent's servers are taken to refer to these servers for the zone.
   #fake: { zone: Name; servers: ServerCandidates } | undefined;
 
-  constructor(network: Network, rootHints: readonly RootHint[]) {
+  constructor(network: Network, rootHints: readonly RootHint[], options: ResolverOptions = {}) {
     this.#network = network;
+    this.#prefetchFor = options.prefetchFor?.toLowerCase();
     this.#root = sortServers(rootHints.map((hint) => network.server(Name.fromString(hint.name), hint.address)));
   }
 
@@ -182,6 +193,7 @@ export class Resolver {
         // Only downwards, towards the name, and never to a zone seen before.
         if (seen.has(zone.key()) || !qname.isSubdomainOf(zone) || zone.labelCount <= step.zone.labelCount) continue;
         seen.add(zone.key());
+        this.#prefetch(zone, message);
         next = { zone, servers: this.#serversFromReferral(message, zone), from: server };
         break;
       }
@@ -190,6 +202,23 @@ export class Resolver {
       trace = [...trace, next];
     }
     return { trace, canonical: qname };
+  }
+
+  /**
+   * What the zone under test's parent and delegation will be looked up with, started on the first
+   * referral to each zone above it or to it: a zone above may be the parent, whose servers are
+   * `zoneServers` (its NS RRset, then their addresses); the zone's own referral names the servers whose
+   * addresses make its delegation; and the servers a referral names are, nearly always, those its
+   * zone's NS RRset names. The same lookups, from this resolver's cache, only earlier; a guess that
+   * turns out wrong costs its few questions. Failures are the later caller's.
+   */
+  #prefetch(zone: Name, referral: Message): void {
+    const tested = this.#prefetchFor;
+    if (!tested || zone.isRoot || !tested.isSubdomainOf(zone) || this.#prefetched.has(zone.key())) return;
+    this.#prefetched.add(zone.key());
+    const ignore = (): void => {};
+    if (!zone.equals(tested)) this.zoneServers(zone).catch(ignore);
+    for (const nsName of nsNames(referral, zone, ['authority'])) this.addressesOf(nsName).catch(ignore);
   }
 
   /** Servers with glue first (sorted by name, then address), then names without glue. */

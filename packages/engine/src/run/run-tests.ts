@@ -115,11 +115,15 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   // Test cases the reference runs before a given one, whose queries to a server it must not overtake
   // (`afterEarlierModules`, `inOrder`): a query of it waits for them only where that can change what it
   // gets (net/server-order.ts); its findings do not wait for theirs.
+  // Basic comes first for every other test case: its own run waits for Basic anyway, and a lookup made
+  // ahead of its turn (`lookAhead`) is given up no earlier than Basic's end.
   const precedes = new Map<string, string[]>();
+  const basicPlanned = plan.filter((p) => p.module.name === 'BASIC').map((p) => p.testCase.id);
   for (const { module, testCase } of plan) {
+    const basicFirst = module.name === 'BASIC' ? [] : basicPlanned;
     const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
     const sameModule = module.inOrder ? plan.filter((p) => p.module === module).map((p) => p.testCase.id) : [];
-    precedes.set(testCase.id, [...new Set([...(testCase.after ?? []), ...earlierModules, ...sameModule.slice(0, sameModule.indexOf(testCase.id))])]);
+    precedes.set(testCase.id, [...new Set([...basicFirst, ...(testCase.after ?? []), ...earlierModules, ...sameModule.slice(0, sameModule.indexOf(testCase.id))])]);
   }
   const finished = new Set<string>();
   const produced = new Map<string, Promise<Finding[]>>();
@@ -147,7 +151,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     earlierDone,
     ...(probeName && { probeName }),
   });
-  const resolver = new Resolver(network, options.rootHints ?? ianaRootHints);
+  const resolver = new Resolver(network, options.rootHints ?? ianaRootHints, { ...(probeName && { prefetchFor: probeName }) });
   let zone: Zone | undefined;
   try {
     zone = new Zone(Name.fromString(domain), resolver, network, undelegatedInput(input));
@@ -209,20 +213,32 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     progress(Math.min(99, Math.floor((done / plan.length) * 100)));
     return own;
   };
-  // The delegation Basic02 asks about is looked up while Basic01 walks down to the parent (ten round
-  // trips that would otherwise follow Basic01's six), as Basic02's queries ahead of its turn, with a
-  // resolver and zone of their own, so Basic01 never waits for them; Basic02 then finds their answers.
-  if (zone && plan.some((p) => p.testCase.id === 'Basic02')) {
+  // A zone and resolver of its own for lookups made ahead of a test case's turn, so that no one else
+  // ever waits for them (or sees them given up); the test case then finds their answers.
+  const earlyZone = (): Zone | undefined => {
+    if (!zone) return undefined;
     try {
-      const early = new Zone(zone.name, new Resolver(network, options.rootHints ?? ianaRootHints), network, undelegatedInput(input));
-      inTestCase('Basic02', () => lookAhead(() => early.glue())).catch(() => {});
+      return new Zone(zone.name, new Resolver(network, options.rootHints ?? ianaRootHints, { prefetchFor: zone.name }), network, undelegatedInput(input));
     } catch {
       // As for the zone above.
+      return undefined;
     }
-  }
+  };
+  // The delegation Basic02 asks about is looked up while Basic01 walks down to the parent (ten round
+  // trips that would otherwise follow Basic01's six), as Basic02's queries ahead of its turn.
+  const basicEarly = plan.some((p) => p.testCase.id === 'Basic02') ? earlyZone() : undefined;
+  if (basicEarly) inTestCase('Basic02', () => lookAhead(() => basicEarly.glue())).catch(() => {});
   for (const entry of plan) {
     const id = entry.testCase.id;
     produced.set(id, runEntry(entry).finally(() => finished.add(id)));
+  }
+  // Test cases that declare lookups ahead of their turn start them now, once the order knows what runs.
+  for (const { testCase, explicit } of plan) {
+    if (!testCase.lookAhead || !(explicit || isTestCaseEnabled(profile, testCase.id))) continue;
+    const early = earlyZone();
+    if (!early) continue;
+    const context: TestContext = { domain, zone: early, profile, signal, earlier: [] };
+    inTestCase(testCase.id, () => lookAhead(() => testCase.lookAhead!(context))).catch(() => {});
   }
   planned.resolve();
   const perTestCase = await Promise.all(plan.map((entry) => produced.get(entry.testCase.id)!));

@@ -150,6 +150,13 @@ export async function zoneNsNames(zone: Zone): Promise<Name[] | undefined> {
 
 /** The zone's own NS set with addresses: names inside the zone asked of the delegated servers, others looked up. */
 export async function zoneNsWithAddresses(zone: Zone): Promise<ServerOrName[] | undefined> {
+  // The zone's NS names are nearly always the delegation's: the addresses of those inside the zone are
+  // asked of the delegated servers with the NS RRset, not a round trip after it (the answers are kept).
+  const delegation = (await delegationWithAddresses(zone)) ?? [];
+  const guessed = new Map(delegation.map((item) => (isServer(item) ? item.name : item)).filter((name) => name.isSubdomainOf(zone.name)).map((name) => [name.key(), name]));
+  for (const server of delegation.filter(isServer)) {
+    for (const name of guessed.values()) for (const type of [RRType.A, RRType.AAAA]) server.query(name, type).catch(() => {});
+  }
   const names = await zoneNsNames(zone);
   if (!names) return undefined;
   const delegated = ((await delegationWithAddresses(zone)) ?? []).filter(isServer);
