@@ -158,6 +158,10 @@ describe('the Chain view of a broken chain', () => {
     await page.setViewportSize(PHONE);
     const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 360px screen`);
+    // The view lays itself out again when its resize observer reports the new width, a frame or more after the
+    // viewport changed: wait for that (or give up after a while and let the assertions below say what is wrong).
+    const picture = `(() => { const svg = document.querySelector('svg.chain-picture'); return svg !== null && svg.viewBox.baseVal.width / svg.getBoundingClientRect().width < 1.05; })()`;
+    await page.waitForFunction(picture, undefined, { timeout: 5000 }).catch(() => undefined);
     const box = await inPage<{ width: number; viewBox: number }>(`(() => { const svg = document.querySelector('svg.chain-picture'); return { width: svg.getBoundingClientRect().width, viewBox: svg.viewBox.baseVal.width }; })()`);
     assert.ok(box.width <= 360, `the picture is ${box.width} px wide`);
     assert.ok(box.viewBox / box.width < 1.05, `drawn for its width, not shrunk (${box.viewBox} units in ${box.width} px)`);
