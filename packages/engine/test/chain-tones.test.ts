@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChainAnalysis } from '../src/chain/analyse-chain.ts';
-import { TONE_LOOKS, TONES, toneOf, worstTone } from '../src/chain/chain-tones.ts';
+import { TONE_LOOKS, TONES, toneOf, worstTone, zoneTone } from '../src/chain/chain-tones.ts';
 import { drawChainSvg } from '../src/chain/draw-chain.ts';
 
 test('DNSViz\'s status words fall into four tones', () => {
@@ -28,4 +28,19 @@ test('the SVG draws a lame delegation in the indeterminate tone, as the web view
   };
   const box = /<g class="zone" data-zone="lame\.test\.">\s*<rect [^>]*stroke="([^"]+)"[^>]*stroke-dasharray="([^"]+)"/.exec(drawChainSvg(lame));
   assert.deepEqual(box?.slice(1), [TONE_LOOKS.indeterminate.colour, TONE_LOOKS.indeterminate.dash]);
+});
+
+test('a DNSKEY is drawn in its zone\'s tone, as the web view draws it: a key under a bogus delegation is not secure', () => {
+  const key = { id: '13/4242', flags: 257, protocol: 3, algorithm: 13, key: 'AAAA', ttl: 3600, keyLength: 256, keyTag: 4242, servers: [], signs: [] };
+  const bogus: ChainAnalysis = {
+    domain: 'bogus.test.', judgedAt: 1_800_000_000,
+    zones: [
+      { name: '.', status: 'NOERROR', servers: [], dnskeys: [], queries: [], notes: [] },
+      { name: 'bogus.test.', parent: '.', status: 'NOERROR', servers: [], dnskeys: [key], queries: [], notes: [], delegation: { status: 'BOGUS', ds: [], errors: [] } },
+    ],
+  };
+  const node = /<g class="node"[^>]*data-node-id="bogus\.test\.\|DNSKEY\|13\/4242">\s*<title>[^<]*<\/title>\s*<rect [^>]*stroke="([^"]+)"[^>]*stroke-dasharray="([^"]+)"/.exec(drawChainSvg(bogus));
+  assert.deepEqual(node?.slice(1), [TONE_LOOKS.bogus.colour, TONE_LOOKS.bogus.dash]);
+  assert.equal(zoneTone('SECURE'), 'secure');
+  assert.equal(zoneTone(undefined), 'insecure');
 });

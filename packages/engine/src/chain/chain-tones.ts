@@ -22,6 +22,14 @@ export function toneOf(status: string): Tone {
   return 'bogus';
 }
 
+/**
+ * The tone of a zone and of its DNSKEYs: its delegation's, since a key is only as trusted as the chain above it. The
+ * root, and a zone whose delegation was not judged, have no chain above them to trust.
+ */
+export function zoneTone(delegationStatus: string | undefined): Tone {
+  return delegationStatus === undefined ? 'insecure' : toneOf(delegationStatus);
+}
+
 /** The worst of some tones, or `none` when there are none. */
 export function worstTone(tones: Iterable<Tone>, none: Tone): Tone {
   let found: Tone | undefined;

@@ -6,7 +6,7 @@
 import { RRType, typeToString } from '@app/dns';
 import type { ChainAnalysis, ChainZone } from './analyse-chain.ts';
 import { edgePath, layoutZones, type Rect } from './chain-layout.ts';
-import { TONE_LOOKS, TONES, toneOf, worstTone, type Tone } from './chain-tones.ts';
+import { TONE_LOOKS, TONES, toneOf, worstTone, zoneTone, type Tone } from './chain-tones.ts';
 
 /** The picture's width: the Chain view's layout at 400 px (two nodes a row), readable at 360 px once scaled. */
 const WIDTH = 400;
@@ -85,7 +85,7 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
     const z = zone.name;
     for (const key of zone.dnskeys) {
       nodes.push({
-        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: 'secure',
+        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: zoneTone(zone.delegation?.status),
         description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${keyRole(key.flags)}), ${key.keyLength} bits`,
       });
     }
@@ -166,7 +166,7 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
   for (const box of layout.boxes) {
     const zone = zones[box.depth];
     const status = zone.delegation?.status;
-    const tone = status ? toneOf(status) : 'insecure';
+    const tone = zoneTone(status);
     const look = TONE_LOOKS[tone];
     const heading = places.get(headingOf(zone))!;
     out.push(`<g class="zone" data-zone="${escapeXml(zone.name)}">`);

@@ -3,7 +3,7 @@
 // box as DNSViz draws them, the child's DS records or the parent's proof that there is none; edges
 // for "signs" (key to what its RRSIG covers) and "digest of" (DS to the key it names).
 // Status words become tones by the engine's rules, which its SVG follows too (served by the import map).
-import { toneOf, worstTone, type Tone } from '@app/engine/chain-tones';
+import { toneOf, worstTone, zoneTone, type Tone } from '@app/engine/chain-tones';
 import type { ChainJson, GrokDnskey, GrokDs, GrokNegative, GrokRrset, GrokRrsig, GrokZone } from './api.ts';
 
 interface NodeBase {
@@ -61,14 +61,14 @@ export function chainModel(chain: ChainJson): ChainModel {
     const data = chain[name];
     const parent = i > 0 ? names[i - 1] : undefined;
     const status = data.delegation?.status ?? (parent === undefined ? 'root' : 'NONE');
-    const zoneTone = data.delegation ? toneOf(data.delegation.status) : 'insecure';
-    const view: ChainZoneView = { name, ...(parent !== undefined && { parent }), node: add({ kind: 'zone', id: nodeId(name), zone: name, status, tone: zoneTone, data }), nodes: [] };
+    const tone = zoneTone(data.delegation?.status);
+    const view: ChainZoneView = { name, ...(parent !== undefined && { parent }), node: add({ kind: 'zone', id: nodeId(name), zone: name, status, tone, data }), nodes: [] };
     zones.push(view);
 
     const dnskeySigs = sigsOf(answers(data, name, 'DNSKEY'));
     for (const key of data.dnskey ?? []) {
       const own = dnskeySigs.filter((sig) => sig.signer === name && sig.algorithm === key.algorithm && sig.key_tag === key.key_tag);
-      view.nodes.push(add({ kind: 'dnskey', id: keyNodeId(name, key.id), zone: name, status: keyRole(key.flags), tone: zoneTone, key, rrsigs: own }));
+      view.nodes.push(add({ kind: 'dnskey', id: keyNodeId(name, key.id), zone: name, status: keyRole(key.flags), tone, key, rrsigs: own }));
     }
     for (const sig of dnskeySigs) for (const key of data.dnskey ?? []) link({ from: signerKey(sig), to: keyNodeId(name, key.id), kind: 'signs', tone: toneOf(sig.status) });
 
