@@ -1,12 +1,14 @@
 // `store seed --demo` and `store reset` (issue 37 item 5): the demo data is the same on every run, goes through the
 // API's rules (orders take stock, lines are priced from their products), and reset empties the store after asking.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '@app/database';
 import { testDatabaseTargets, type ThrowawayDatabase } from '@app/database/testing';
+import { jobFiles } from '../src/bulk/job-files.ts';
+import { jobTable } from '../src/bulk/job-table.ts';
 import { resetCommand, seedCommand } from '../src/cli/sandbox-commands.ts';
 import { textOf, type StoreSchema } from '../src/db/schema.ts';
 import { demoData } from '../src/sandbox/demo-catalog.ts';
@@ -85,6 +87,29 @@ for (const target of await testDatabaseTargets()) {
 
       assert.equal(await seedCommand(['--demo', '--database', throwaway.url], io()), 0, said.join('\n'));
       assert.deepEqual(await snapshot(), first, 'the same records, with the same ids');
+    });
+
+    test('reset removes the bulk jobs and their files: an export of the old catalog does not outlive it', async () => {
+      const database = await openDatabase<StoreSchema>(throwaway.url);
+      const files = jobFiles(dataDir);
+      let exported: string;
+      try {
+        const storeId = Number((await database.db.selectFrom('stores').select('id').executeTakeFirstOrThrow()).id);
+        const job = await jobTable(database, 60_000).add({ storeId, type: 'export', resource: 'products', query: null, rowsTotal: 48, fileKey: 'resettest0123456789', createdBy: 'test' }, 5);
+        assert.ok('id' in job);
+        exported = files.result(job);
+        writeFileSync(exported, 'the old catalog');
+      } finally {
+        await database.close();
+      }
+      assert.equal(await resetCommand(['--yes', '--database', throwaway.url], io()), 0);
+      assert.equal(existsSync(exported), false, 'the export file is gone');
+      const after = await openDatabase<StoreSchema>(throwaway.url);
+      try {
+        assert.deepEqual(await after.db.selectFrom('bulk_operations').select('id').execute(), []);
+      } finally {
+        await after.close();
+      }
     });
 
     test('reset --yes does not ask; wrong arguments print the usage', async () => {

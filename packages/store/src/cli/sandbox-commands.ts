@@ -9,6 +9,7 @@ import { ensureStore } from '../db/first-start.ts';
 import { MIGRATION_PRODUCT, storeMigrations } from '../db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { seedDemo, SeedRefused } from '../sandbox/demo-seed.ts';
+import { jobFiles } from '../bulk/job-files.ts';
 import { resetStore } from '../sandbox/store-reset.ts';
 import { storeLocation, type StoreLocation } from './store-location.ts';
 
@@ -130,7 +131,7 @@ export async function resetCommand(args: string[], io: Io = consoleIo): Promise<
     }
   }
   return withDatabase(location, io, async (database) => {
-    const rows = await resetStore(database);
+    const rows = await resetStore(database, jobFiles(location.dataDir));
     io.out(`store: deleted ${rows} records; the store starts afresh (its admins, apps, tokens and webhook subscriptions are kept)`);
     return 0;
   });
