@@ -1,11 +1,11 @@
 // RRSIG verification (RFC 4035 §5.3) with a reason for every failure.
-import { verify as cryptoVerify } from 'node:crypto';
+import { verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { RRType } from '../constants.ts';
 import { recordIs, type RecordInput, type ResourceRecord } from '../wire/message.ts';
 import type { DnskeyData, RrsigData } from '../wire/rdata/dnssec-records.ts';
 import { signedData } from './canonical.ts';
 import { keyTag } from './key-tag.ts';
-import { algorithms } from './public-key.ts';
+import { algorithms, type AlgorithmSpec } from './public-key.ts';
 
 export type VerifyFailure =
   | 'unsupported-algorithm'
@@ -63,7 +63,7 @@ export function verifyRrsig(rrset: readonly RecordInput[], rrsig: RecordOf<Rrsig
   if (before(t, sig.inception)) return fail('not-yet-valid', `valid from ${sig.inception}`);
   let publicKey;
   try {
-    publicKey = spec.importKey(key.publicKey);
+    publicKey = importedKey(sig.algorithm, spec, key.publicKey);
   } catch (error) {
     return fail('bad-key', `the public key cannot be used: ${(error as Error).message}`);
   }
@@ -75,6 +75,23 @@ export function verifyRrsig(rrset: readonly RecordInput[], rrsig: RecordOf<Rrsig
     good = false;
   }
   return good ? { ok: true } : fail('bad-signature', 'the signature does not match the data');
+}
+
+// A zone's few keys sign many RRsets, each seen from several servers: importing a key once, not per signature,
+// saves most of what making a KeyObject costs (a JWK parsed by OpenSSL). Bounded, as a long-lived service sees
+// many zones.
+const imported = new Map<string, KeyObject>();
+const IMPORTED_MAX = 512;
+
+function importedKey(algorithm: number, spec: AlgorithmSpec, publicKey: Uint8Array): KeyObject {
+  const id = `${algorithm} ${Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('latin1')}`;
+  let key = imported.get(id);
+  if (key === undefined) {
+    key = spec.importKey(publicKey);
+    if (imported.size >= IMPORTED_MAX) imported.clear();
+    imported.set(id, key);
+  }
+  return key;
 }
 
 /** The RRSIG records among `records` that cover `type`, typed. */
