@@ -127,14 +127,14 @@ export const httpCaching = fp(
       }
       if (request.method !== 'GET') return payload;
       const fresh = request.cacheable;
-      if (fresh === undefined || typeof payload !== 'string') return payload;
+      if (fresh === undefined || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
       const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge);
       cachingHeaders(reply, entry.etag, entry.lastModified, fresh.maxAge);
       if (notModified(request, entry.etag, entry.lastModified, now())) {
         void reply.code(304);
         return '';
       }
-      // The cache holds the body's UTF-8 bytes already: sending them spares encoding the text once more.
+      // The cache holds the body's UTF-8 bytes (a text answer encoded once): sending them spares encoding it again.
       return entry.body;
     }
   },

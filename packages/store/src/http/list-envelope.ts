@@ -61,11 +61,24 @@ export function linkNextPage(_request: FastifyRequest, reply: FastifyReply, payl
 }
 
 /**
- * The same envelope as text, around records already written as JSON (`texts`), so they are never parsed:
- * the keys come in the same order as listEnvelope's.
+ * The same envelope as UTF-8 bytes, around records already written as JSON (`texts`), so they are never parsed: the
+ * keys come in the same order as listEnvelope's. Each text is written once into one buffer of the exact size (a join,
+ * then encoding the joined text, cost 3 passes over 3.5 MB for a page of 1,000 products, and a large string to collect).
  */
-export function listEnvelopeText(request: FastifyRequest, name: string, texts: readonly string[], total: number, position: PagePosition): string {
+export function listEnvelopeBody(request: FastifyRequest, name: string, texts: readonly string[], total: number, position: PagePosition): Buffer {
   const head = JSON.stringify(listEnvelope(request, name, [], total, position));
   // The head ends with `[]}`: the empty list of records.
-  return `${head.slice(0, -3)}[${texts.join(',')}]}`;
+  const open = head.slice(0, -2);
+  // The texts, a comma between each two, and the closing `]}`.
+  let size = Buffer.byteLength(open) + Math.max(0, texts.length - 1) + 2;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(open, 0);
+  for (let i = 0; i < texts.length; i += 1) {
+    if (i > 0) body[at++] = 0x2c;
+    at += body.write(texts[i], at);
+  }
+  body[at++] = 0x5d;
+  body[at++] = 0x7d;
+  return body;
 }
