@@ -3,6 +3,7 @@
 // single-record GET does (rows shaped in JS): same keys in the same order, same values, for every field type and
 // for text that needs escaping.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
@@ -85,11 +86,12 @@ for (const target of await testDatabaseTargets()) {
           // The live SQL: every field named, so not the kept column.
           const live = postgresRecordJson(resource, visibleFields(resource).map(([name]) => name));
           assert.ok(live !== undefined);
-          const rows = (await sql<{ kept: string | null; version: string | null; live: string }>`select __json as kept, __json_version as version, ${live} as live from ${table} where id in (${sql.join(ids)}) order by id`.execute(direct.db)).rows;
+          const rows = (await sql<{ kept: string | null; version: string | null; hash: string | null; live: string }>`select __json as kept, __json_version as version, __json_hash as hash, ${live} as live from ${table} where id in (${sql.join(ids)}) order by id`.execute(direct.db)).rows;
           assert.equal(rows.length, ids.length);
           for (const row of rows) {
             assert.equal(row.version, stored.version);
             assert.equal(row.kept, row.live);
+            assert.equal(row.hash, createHash('sha256').update(row.kept ?? '').digest('base64'));
           }
           assert.match(rows[2]?.kept ?? '', /"updated_at":"2031-01-01T00:00:00.000Z"/);
           // A row written under another declaration (its version differs) is answered as written live.
@@ -99,6 +101,14 @@ for (const target of await testDatabaseTargets()) {
           await sql`alter table ${table} enable trigger ${sql.id(`${resource.table}_record_json`)}`.execute(direct.db);
           const list = await s.call('GET', `/${resourceName}?id=eq:${ids[0]}`, { headers: { 'cache-control': 'no-cache' } });
           assert.deepEqual((list.json[resourceName] as unknown[])[0], first);
+          // A page's ETag (made from the kept hashes): the same while nothing changes, another once a record does.
+          const page = `/${resourceName}?id=gte:${ids[0]}&count=10`;
+          const etagOf = async () => (await s.call('GET', page, { headers: { 'cache-control': 'no-cache' } })).headers.etag;
+          const before = await etagOf();
+          assert.match(String(before), /^"[\w-]+"$/);
+          assert.equal(await etagOf(), before);
+          await sql`update ${table} set updated_at = '2032-01-01T00:00:00.000Z' where id = ${ids[1]}`.execute(direct.db);
+          assert.notEqual(await etagOf(), before);
         } finally {
           await direct.close();
         }

@@ -59,14 +59,15 @@ export class ResponseCache {
    * Stores a body read under `snapshot`, unless a write to one of its tags happened since. An entry lives
    * at most `ttlSeconds`, which bounds staleness from writes this instance never hears of.
    */
-  store(key: string, answer: string | Buffer, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
+  store(key: string, answer: string | Buffer, snapshot: TagSnapshot, ttlSeconds: number, etag?: string): CachedResponse {
     const fresh = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
     // A re-read (no-cache, or after a write elsewhere) usually finds the same bytes: their ETag is already known
-    // (comparing bytes is a memcmp, far cheaper than hashing them).
+    // (comparing bytes is a memcmp, far cheaper than hashing them). An ETag made from the content (`etag`) is kept
+    // as made, so the same content always has the same one.
     const previous = this.#entries.peek(key, { allowStale: true });
     const same = previous !== undefined && previous.body.equals(fresh) ? previous : undefined;
     // The cached copy of the same bytes is kept, so the fresh one dies young instead of aging in the heap.
-    const entry: CachedResponse = { body: same?.body ?? fresh, etag: same?.etag ?? etagOf(fresh), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    const entry: CachedResponse = { body: same?.body ?? fresh, etag: etag ?? same?.etag ?? etagOf(fresh), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
   }

@@ -61,6 +61,16 @@ export const STORED_JSON_TABLES: readonly string[] = ['products'];
 export const STORED_JSON = '__json';
 /** The hash of the SQL that wrote the row's JSON: a row written under another declaration is written anew when read. */
 export const STORED_JSON_VERSION = '__json_version';
+/** SHA-256 of the kept text (base64), so a page's ETag hashes 1,000 of these rather than 3.5 MB of JSON. */
+export const STORED_JSON_HASH = '__json_hash';
+
+/** The kept JSON's hash where the row's JSON is kept under this declaration, else null; undefined where nothing is kept. */
+export function postgresRecordJsonHash(resource: ResourceDeclaration): RawBuilder<string | null> | undefined {
+  const stored = storedRecordJson(resource);
+  if (stored === undefined) return undefined;
+  const table = identifier(resource.table);
+  return sql.raw<string | null>(`case when ${table}.${identifier(STORED_JSON_VERSION)} = '${stored.version}' then ${table}.${identifier(STORED_JSON_HASH)} end`);
+}
 
 export interface StoredRecordJson {
   readonly version: string;

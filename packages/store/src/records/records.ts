@@ -26,6 +26,8 @@ export interface Page {
   readonly rows: Row[];
   /** Each record of the page as JSON text, when the database wrote it (SQLite); `rows` is then empty. */
   readonly texts?: readonly string[];
+  /** With texts, where the database keeps them: each one's hash, or null where it was written live. */
+  readonly textHashes?: readonly (string | null)[];
   readonly hasMore: boolean;
   /** The position after the last row, when the sort allows keyset paging. */
   readonly nextAfter: FilterValue[] | undefined;
@@ -259,9 +261,11 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     if (allFieldsJson === undefined || query.expand.length > 0) return undefined;
     return query.fields === undefined ? allFieldsJson : dialect.recordJson(resource, query.fields);
   }
+  const allFieldsHash = dialect.recordJsonHash(resource);
   function jsonSelect(query: ListQuery, json: RawBuilder<string>) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
     let select = db.selectFrom(table).select([json.as(JSON_COLUMN), ...new Set(keyFields)]);
+    if (json === allFieldsJson && allFieldsHash !== undefined) select = select.select(allFieldsHash.as(HASH_COLUMN));
     for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
@@ -331,7 +335,11 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
               : await countRows();
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
-      if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };
+      if (json !== undefined) {
+        const texts = rows.map((row) => row[JSON_COLUMN] as string);
+        const textHashes = json === allFieldsJson && allFieldsHash !== undefined ? rows.map((row) => (row[HASH_COLUMN] ?? null) as string | null) : undefined;
+        return { total: Number(total), rows: [], texts, ...(textHashes === undefined ? {} : { textHashes }), hasMore, nextAfter };
+      }
       const records = rows.map(toJson);
       await finish(records, query, keyFields);
       return { total: Number(total), rows: records, hasMore, nextAfter };
@@ -358,6 +366,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
 /** The column a record's JSON text comes back in; no declared field starts with `__`. */
 const JSON_COLUMN = '__json';
+const HASH_COLUMN = '__json_hash';
 
 // Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
 let lastIso = { ms: Number.NaN, text: '' };

@@ -134,7 +134,9 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total);
       const position = { page: query.page, hasMore: page.hasMore, after };
       if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
-      return reply.type('application/json; charset=utf-8').send(listEnvelopeBody(request, name, page.texts, page.total, position));
+      const { body, etag } = listEnvelopeBody(request, name, page.texts, page.total, position, page.textHashes);
+      request.bodyEtag = etag;
+      return reply.type('application/json; charset=utf-8').send(body);
     };
 
     const readOne = async (request: FastifyRequest) => {

@@ -1,7 +1,7 @@
 import type { ProductMigration } from '@app/database';
 import { sql, type Kysely } from 'kysely';
 import { resources } from '../../model/registry.ts';
-import { STORED_JSON, STORED_JSON_TABLES, STORED_JSON_VERSION, storedRecordJson } from '../../records/postgres-json.ts';
+import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION, storedRecordJson } from '../../records/postgres-json.ts';
 
 // PostgreSQL only (records/postgres-json.ts): products keep each row's record JSON, written by a trigger from
 // the table's declaration as it is now. A later change of the declaration changes its version: rows written before
@@ -15,7 +15,7 @@ export const recordJson: ProductMigration = {
     const { rows } = await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
     const compression = rows[0]?.lz4 === true ? sql` compression lz4` : sql``;
     for (const table of STORED_JSON_TABLES) {
-      await sql`alter table ${sql.table(table)} add column ${sql.id(STORED_JSON)} text${compression}, add column ${sql.id(STORED_JSON_VERSION)} varchar(32)`.execute(db);
+      await sql`alter table ${sql.table(table)} add column ${sql.id(STORED_JSON)} text${compression}, add column ${sql.id(STORED_JSON_VERSION)} varchar(32), add column ${sql.id(STORED_JSON_HASH)} varchar(64)`.execute(db);
     }
     await writeRecordJsonTriggers(db);
   },
@@ -38,6 +38,7 @@ export async function writeRecordJsonTriggers(db: Kysely<unknown>): Promise<void
       begin
         new.${column} := ${sql.raw(stored.ofNew)};
         new.${version} := ${sql.lit(stored.version)};
+        new.${sql.id(STORED_JSON_HASH)} := encode(sha256(convert_to(new.${column}, 'UTF8')), 'base64');
         return new;
       end
       $$`.execute(db);
