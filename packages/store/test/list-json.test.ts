@@ -10,7 +10,7 @@ import { testDatabaseTargets } from '@app/database/testing';
 import { resourceNamed, writableFields } from '@app/store/testing';
 import { sql } from 'kysely';
 import { visibleFields } from '../src/model/declaration.ts';
-import { postgresRecordJson, storedRecordJson, STORED_JSON_TABLES } from '../src/records/postgres-json.ts';
+import { postgresRecordJson, storedRecordJson, STORED_JSON_TABLES } from '../src/db/postgres-json.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const TRICKY_TEXT = 'quote " backslash \\ tab \t newline \n nul-free \u0001 é 😀 </script>';

@@ -10,7 +10,7 @@ import { resourceNamed } from '../model/registry.ts';
 import { dialectSqlOf } from './dialects/of.ts';
 import { expandRows } from './expansion.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
-import { STORED_JSON_TABLES } from './postgres-json.ts';
+import { STORED_JSON_TABLES } from '../db/postgres-json.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';

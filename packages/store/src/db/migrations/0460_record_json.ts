@@ -1,9 +1,9 @@
 import type { ProductMigration } from '@app/database';
 import { sql, type Kysely } from 'kysely';
 import { resources } from '../../model/registry.ts';
-import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION, storedRecordJson } from '../../records/postgres-json.ts';
+import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION, storedRecordJson } from '../postgres-json.ts';
 
-// PostgreSQL only (records/postgres-json.ts): products keep each row's record JSON, written by a trigger from
+// PostgreSQL only (db/postgres-json.ts): products keep each row's record JSON, written by a trigger from
 // the table's declaration as it is now. A later change of the declaration changes its version: rows written before
 // are then written live when read (as every row was before this step), until their next write or a migration that
 // calls writeRecordJsonTriggers again and rewrites them. SQLite and MariaDB write every page live; nothing here runs there.
