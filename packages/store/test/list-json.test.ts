@@ -3,9 +3,14 @@
 // single-record GET does (rows shaped in JS): same keys in the same order, same values, for every field type and
 // for text that needs escaping.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { openDatabase } from '@app/database';
 import { testDatabaseTargets } from '@app/database/testing';
 import { resourceNamed, writableFields } from '@app/store/testing';
+import { sql } from 'kysely';
+import { visibleFields } from '../src/model/declaration.ts';
+import { postgresRecordJson, storedRecordJson, STORED_JSON_TABLES } from '../src/db/postgres-json.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const TRICKY_TEXT = 'quote " backslash \\ tab \t newline \n nul-free \u0001 é 😀 </script>';
@@ -61,6 +66,52 @@ for (const target of await testDatabaseTargets()) {
           some.json[resourceName],
           records.map((record) => ({ id: record.id, created_at: record.created_at })),
         );
+      });
+    }
+
+    // PostgreSQL keeps the JSON of the big tables' rows (0460_record_json): it must be the very text the live SQL writes.
+    for (const resourceName of STORED_JSON_TABLES) {
+      test(`${resourceName}: the JSON a row keeps is the text written live, after inserts, updates through the API and updates in SQL, and an outdated one is not answered`, { skip: target.dialect !== 'postgres' }, async () => {
+        const resource = resourceNamed(resourceName);
+        const stored = storedRecordJson(resource);
+        assert.ok(stored !== undefined);
+        const ids: number[] = [];
+        for (let i = 0; i < 3; i += 1) ids.push(Number((await s.call('POST', `/${resourceName}`, { body: everyField(resourceName, i) })).json.id));
+        const changed = await s.call('PUT', `/${resourceName}/${ids[1]}`, { body: everyField(resourceName, 7) });
+        assert.equal(changed.status, 200, changed.text);
+        const direct = await openDatabase<Record<string, Record<string, unknown>>>(s.databaseUrl);
+        try {
+          const table = sql.table(resource.table);
+          await sql`update ${table} set updated_at = '2031-01-01T00:00:00.000Z' where id = ${ids[2]}`.execute(direct.db);
+          // The live SQL: every field named, so not the kept column.
+          const live = postgresRecordJson(resource, visibleFields(resource).map(([name]) => name));
+          assert.ok(live !== undefined);
+          const rows = (await sql<{ kept: string | null; version: string | null; hash: string | null; live: string }>`select __json as kept, __json_version as version, __json_hash as hash, ${live} as live from ${table} where id in (${sql.join(ids)}) order by id`.execute(direct.db)).rows;
+          assert.equal(rows.length, ids.length);
+          for (const row of rows) {
+            assert.equal(row.version, stored.version);
+            assert.equal(row.kept, row.live);
+            assert.equal(row.hash, createHash('sha256').update(row.kept ?? '').digest('base64'));
+          }
+          assert.match(rows[2]?.kept ?? '', /"updated_at":"2031-01-01T00:00:00.000Z"/);
+          // A row written under another declaration (its version differs) is answered as written live.
+          const first = (await s.call('GET', `/${resourceName}/${ids[0]}`)).json as Record<string, unknown>;
+          await sql`alter table ${table} disable trigger ${sql.id(`${resource.table}_record_json`)}`.execute(direct.db);
+          await sql`update ${table} set __json = '{"id":0}', __json_version = 'older' where id = ${ids[0]}`.execute(direct.db);
+          await sql`alter table ${table} enable trigger ${sql.id(`${resource.table}_record_json`)}`.execute(direct.db);
+          const list = await s.call('GET', `/${resourceName}?id=eq:${ids[0]}`, { headers: { 'cache-control': 'no-cache' } });
+          assert.deepEqual((list.json[resourceName] as unknown[])[0], first);
+          // A page's ETag (made from the kept hashes): the same while nothing changes, another once a record does.
+          const page = `/${resourceName}?id=gte:${ids[0]}&count=10`;
+          const etagOf = async () => (await s.call('GET', page, { headers: { 'cache-control': 'no-cache' } })).headers.etag;
+          const before = await etagOf();
+          assert.match(String(before), /^"[\w-]+"$/);
+          assert.equal(await etagOf(), before);
+          await sql`update ${table} set updated_at = '2032-01-01T00:00:00.000Z' where id = ${ids[1]}`.execute(direct.db);
+          assert.notEqual(await etagOf(), before);
+        } finally {
+          await direct.close();
+        }
       });
     }
   });

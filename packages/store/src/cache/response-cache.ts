@@ -7,8 +7,6 @@ import { LRUCache } from 'lru-cache';
 export interface CachedResponse {
   /** UTF-8 bytes, encoded once rather than on every hit. */
   body: Buffer;
-  /** The same body as text, to tell cheaply whether a fresh read changed it. */
-  text: string;
   etag: string;
   /** ms since the epoch, whole seconds (HTTP dates have no finer grain). */
   lastModified: number;
@@ -35,7 +33,7 @@ export class ResponseCache {
     this.#entries = new LRUCache({
       max: options.maxEntries ?? 5000,
       maxSize: options.maxBytes ?? 64 * 1024 * 1024,
-      sizeCalculation: (entry) => Math.max(1, entry.body.length + entry.text.length),
+      sizeCalculation: (entry) => Math.max(1, entry.body.length),
       ttlAutopurge: false,
       perf: { now: () => this.#now() },
     });
@@ -61,13 +59,15 @@ export class ResponseCache {
    * Stores a body read under `snapshot`, unless a write to one of its tags happened since. An entry lives
    * at most `ttlSeconds`, which bounds staleness from writes this instance never hears of.
    */
-  store(key: string, text: string, snapshot: TagSnapshot, ttlSeconds: number): CachedResponse {
-    // A re-read (no-cache, or after a write elsewhere) usually finds the same bytes: their ETag is already known.
+  store(key: string, answer: string | Buffer, snapshot: TagSnapshot, ttlSeconds: number, etag?: string): CachedResponse {
+    const fresh = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer;
+    // A re-read (no-cache, or after a write elsewhere) usually finds the same bytes: their ETag is already known
+    // (comparing bytes is a memcmp, far cheaper than hashing them). An ETag made from the content (`etag`) is kept
+    // as made, so the same content always has the same one.
     const previous = this.#entries.peek(key, { allowStale: true });
-    const same = previous?.text === text ? previous : undefined;
-    const body = same?.body ?? Buffer.from(text, 'utf8');
-    // The cached copy of the same text is kept, so the fresh one dies young instead of aging in the heap.
-    const entry: CachedResponse = { body, text: same?.text ?? text, etag: same?.etag ?? etagOf(body), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    const same = previous !== undefined && previous.body.equals(fresh) ? previous : undefined;
+    // The cached copy of the same bytes is kept, so the fresh one dies young instead of aging in the heap.
+    const entry: CachedResponse = { body: same?.body ?? fresh, etag: etag ?? same?.etag ?? etagOf(fresh), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
   }

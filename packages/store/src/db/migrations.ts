@@ -13,6 +13,7 @@ import { bulkOperations } from './migrations/0430_bulk_operations.ts';
 import { scaleIndexes } from './migrations/0440_scale_indexes.ts';
 import { recordCounts } from './migrations/0441_record_counts.ts';
 import { eventSequence } from './migrations/0450_event_sequence.ts';
+import { recordJson } from './migrations/0460_record_json.ts';
 
 /** The core's schema steps. */
 export const coreMigrations: Record<string, ProductMigration> = {
@@ -28,6 +29,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0440_scale_indexes': scaleIndexes,
   '0441_record_counts': recordCounts,
   '0450_event_sequence': eventSequence,
+  '0460_record_json': recordJson,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */

@@ -1,5 +1,6 @@
 // The reference list envelope: total_count, next_page / previous_page as absolute URLs (absent when there is
 // no such page) and the array under the resource's name.
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ListEnvelope {
@@ -61,11 +62,40 @@ export function linkNextPage(_request: FastifyRequest, reply: FastifyReply, payl
 }
 
 /**
- * The same envelope as text, around records already written as JSON (`texts`), so they are never parsed:
- * the keys come in the same order as listEnvelope's.
+ * The same envelope as UTF-8 bytes, around records already written as JSON (`texts`), so they are never parsed: the
+ * keys come in the same order as listEnvelope's. Each text is written once into one buffer of the exact size (a join,
+ * then encoding the joined text, cost 3 passes over 3.5 MB for a page of 1,000 products, and a large string to collect).
+ * With the texts' hashes (kept by the database; null for a text written live), also the body's ETag, from the head,
+ * those hashes and the other texts: hashing 3.5 MB took 3-4 ms of a page's time.
  */
-export function listEnvelopeText(request: FastifyRequest, name: string, texts: readonly string[], total: number, position: PagePosition): string {
+export function listEnvelopeBody(
+  request: FastifyRequest,
+  name: string,
+  texts: readonly string[],
+  total: number,
+  position: PagePosition,
+  textHashes?: readonly (string | null)[],
+): { body: Buffer; etag: string | undefined } {
   const head = JSON.stringify(listEnvelope(request, name, [], total, position));
   // The head ends with `[]}`: the empty list of records.
-  return `${head.slice(0, -3)}[${texts.join(',')}]}`;
+  const open = head.slice(0, -2);
+  // The texts, a comma between each two, and the closing `]}`.
+  let size = Buffer.byteLength(open) + Math.max(0, texts.length - 1) + 2;
+  for (const text of texts) size += Buffer.byteLength(text);
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(open, 0);
+  for (let i = 0; i < texts.length; i += 1) {
+    if (i > 0) body[at++] = 0x2c;
+    at += body.write(texts[i], at);
+  }
+  body[at++] = 0x5d;
+  body[at++] = 0x7d;
+  if (textHashes === undefined || textHashes.length !== texts.length) return { body, etag: undefined };
+  // Parts are told apart: a record's JSON text never holds a raw newline, and starts with `{`, never `#`.
+  const hash = createHash('sha256').update('records by hash 1\n').update(open);
+  for (let i = 0; i < texts.length; i += 1) {
+    const kept = textHashes[i];
+    hash.update(kept === null || kept === undefined ? `\n${texts[i]}` : `\n#${kept}`);
+  }
+  return { body, etag: `"${hash.digest('base64url').slice(0, 27)}"` };
 }

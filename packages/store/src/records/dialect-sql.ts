@@ -12,6 +12,8 @@ export interface DialectSql {
    * undefined where the database does not (then rows are shaped and serialised in JS).
    */
   recordJson(resource: ResourceDeclaration, fields: readonly string[] | undefined): RawBuilder<string> | undefined;
+  /** A hash of recordJson's text of all fields where the database keeps one (null for rows it does not); else undefined. */
+  recordJsonHash(resource: ResourceDeclaration): RawBuilder<string | null> | undefined;
   /** A read inside a write that holds its rows until the commit. */
   lockForWrite<Q extends { forUpdate(): Q }>(query: Q): Q;
   /** The statement that makes tree changes of one table take turns; undefined where writes run one at a time anyway. */

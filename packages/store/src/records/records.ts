@@ -10,6 +10,7 @@ import { resourceNamed } from '../model/registry.ts';
 import { dialectSqlOf } from './dialects/of.ts';
 import { expandRows } from './expansion.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
+import { STORED_JSON_TABLES } from '../db/postgres-json.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';
@@ -25,6 +26,8 @@ export interface Page {
   readonly rows: Row[];
   /** Each record of the page as JSON text, when the database wrote it (SQLite); `rows` is then empty. */
   readonly texts?: readonly string[];
+  /** With texts, where the database keeps them: each one's hash, or null where it was written live. */
+  readonly textHashes?: readonly (string | null)[];
   readonly hasMore: boolean;
   /** The position after the last row, when the sort allows keyset paging. */
   readonly nextAfter: FilterValue[] | undefined;
@@ -63,6 +66,9 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   const writes = writeQueueOf(database);
   const table = resource.table;
   const toJson = rowShaper(resource);
+  // A table that keeps its rows' JSON (0460_record_json) is read by its declared columns, not `*`: a record read or
+  // written here is shaped from those, and the kept text (4 KB for a product) would be read and sent for nothing.
+  const declaredColumns = database.dialect === 'postgres' && STORED_JSON_TABLES.includes(table) ? Object.keys(resource.fields) : undefined;
 
   function scoped(eb: Where, scope: ParentScope | undefined): Expression<SqlBool> {
     if (scope === undefined) return sql<SqlBool>`1 = 1`;
@@ -78,7 +84,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     let compiled = idLookups.get(key);
     if (compiled === undefined) {
       const select = db.selectFrom(of).where('id', '=', 0);
-      compiled = (allColumns ? select.selectAll() : select.select('id')).compile();
+      compiled = (allColumns ? (of === table && declaredColumns !== undefined ? select.select(declaredColumns) : select.selectAll()) : select.select('id')).compile();
       idLookups.set(key, compiled);
     }
     return compiled;
@@ -145,7 +151,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     let compiled = inserts.get(key);
     if (compiled === undefined) {
       const statement = db.insertInto(table).values(row);
-      compiled = returning ? statement.returningAll().compile() : statement.compile();
+      compiled = !returning ? statement.compile() : declaredColumns === undefined ? statement.returningAll().compile() : statement.returning(declaredColumns).compile();
       if (compiled.parameters.length !== columns.length) return compiled;
       if (inserts.size < 100) inserts.set(key, compiled);
     }
@@ -227,7 +233,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
     const update = db.updateTable(table).set({ ...values, updated_at: isoNow() }).where('id', '=', id);
     let updated: Row | undefined;
-    if (returning) updated = shaped((yield* guarded(update.returningAll().compile())).rows[0]);
+    if (returning) updated = shaped((yield* guarded((declaredColumns === undefined ? update.returningAll() : update.returning(declaredColumns)).compile())).rows[0]);
     else {
       yield* guarded(update.compile());
       updated = yield* readBack(id);
@@ -245,7 +251,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   function orderedSelect(query: ListQuery) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
     let select = db.selectFrom(table);
-    select = query.fields === undefined ? select.selectAll() : select.select([...new Set([...keyFields, ...query.fields])]);
+    select = query.fields !== undefined ? select.select([...new Set([...keyFields, ...query.fields])]) : declaredColumns === undefined ? select.selectAll() : select.select(declaredColumns);
     for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
@@ -255,9 +261,11 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     if (allFieldsJson === undefined || query.expand.length > 0) return undefined;
     return query.fields === undefined ? allFieldsJson : dialect.recordJson(resource, query.fields);
   }
+  const allFieldsHash = dialect.recordJsonHash(resource);
   function jsonSelect(query: ListQuery, json: RawBuilder<string>) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
     let select = db.selectFrom(table).select([json.as(JSON_COLUMN), ...new Set(keyFields)]);
+    if (json === allFieldsJson && allFieldsHash !== undefined) select = select.select(allFieldsHash.as(HASH_COLUMN));
     for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
@@ -327,7 +335,11 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
               : await countRows();
       const last = rows.at(-1);
       const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(field, last[field])) : undefined;
-      if (json !== undefined) return { total: Number(total), rows: [], texts: rows.map((row) => row[JSON_COLUMN] as string), hasMore, nextAfter };
+      if (json !== undefined) {
+        const texts = rows.map((row) => row[JSON_COLUMN] as string);
+        const textHashes = json === allFieldsJson && allFieldsHash !== undefined ? rows.map((row) => (row[HASH_COLUMN] ?? null) as string | null) : undefined;
+        return { total: Number(total), rows: [], texts, ...(textHashes === undefined ? {} : { textHashes }), hasMore, nextAfter };
+      }
       const records = rows.map(toJson);
       await finish(records, query, keyFields);
       return { total: Number(total), rows: records, hasMore, nextAfter };
@@ -354,6 +366,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
 
 /** The column a record's JSON text comes back in; no declared field starts with `__`. */
 const JSON_COLUMN = '__json';
+const HASH_COLUMN = '__json_hash';
 
 // Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
 let lastIso = { ms: Number.NaN, text: '' };

@@ -2,7 +2,7 @@
 // nested lists, POST as upsert, partial PUT, DELETE, and links between records.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from '../model/api-error.ts';
-import { linkNextPage, listEnvelope, listEnvelopeText } from '../http/list-envelope.ts';
+import { linkNextPage, listEnvelope, listEnvelopeBody } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
@@ -134,7 +134,9 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total);
       const position = { page: query.page, hasMore: page.hasMore, after };
       if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
-      return reply.type('application/json; charset=utf-8').send(listEnvelopeText(request, name, page.texts, page.total, position));
+      const { body, etag } = listEnvelopeBody(request, name, page.texts, page.total, position, page.textHashes);
+      request.bodyEtag = etag;
+      return reply.type('application/json; charset=utf-8').send(body);
     };
 
     const readOne = async (request: FastifyRequest) => {

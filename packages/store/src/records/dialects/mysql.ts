@@ -4,6 +4,7 @@ import type { DialectSql } from '../dialect-sql.ts';
 export const mysqlSql: DialectSql = {
   returning: false,
   recordJson: () => undefined,
+  recordJsonHash: () => undefined,
   lockForWrite: (query) => query.forUpdate(),
   // Each tree change holds the table's first row until its transaction commits, so two changes that are
   // harmless alone cannot close a loop together.

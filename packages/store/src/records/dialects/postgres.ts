@@ -1,13 +1,14 @@
-// PostgreSQL: RETURNING saves a round trip; the database writes records as JSON itself (postgres-json.ts) and keeps
+// PostgreSQL: RETURNING saves a round trip; the database writes records as JSON itself (db/postgres-json.ts) and keeps
 // the big tables' row counts (0441_record_counts); row locks serialise tree changes.
 import { sql, type Kysely } from 'kysely';
 import type { StoreSchema } from '../../db/schema.ts';
 import type { DialectSql } from '../dialect-sql.ts';
-import { postgresRecordJson } from '../postgres-json.ts';
+import { postgresRecordJson, postgresRecordJsonHash } from '../../db/postgres-json.ts';
 
 export const postgresSql: DialectSql = {
   returning: true,
   recordJson: (resource, fields) => postgresRecordJson(resource, fields),
+  recordJsonHash: (resource) => postgresRecordJsonHash(resource),
   lockForWrite: (query) => query.forUpdate(),
   // Each tree change holds the table's first row until its transaction commits, so two changes that are
   // harmless alone cannot close a loop together.

@@ -6,6 +6,7 @@ export const sqliteSql: DialectSql = {
   // SQLite runs RETURNING slower than a second lookup by id (~3 µs more per insert).
   returning: false,
   recordJson: (resource, fields) => jsonObjectSql(resource, fields),
+  recordJsonHash: () => undefined,
   // No row locks: a write holds the whole database until it commits.
   lockForWrite: (query) => query,
   treeLock: () => undefined,
