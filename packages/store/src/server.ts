@@ -3,14 +3,14 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { migrateToLatest, openDatabase } from '@app/database';
+import { openDatabase } from '@app/database';
 import type { FastifyInstance } from 'fastify';
 import { buildStoreApp, API_PREFIX } from './app.ts';
 import { loadAuthKey } from './auth/auth-key.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { shareInvalidations, type SharedInvalidation } from './cache/shared-invalidation.ts';
 import { ensureStore, type FirstStart } from './db/first-start.ts';
-import { MIGRATION_PRODUCT, storeMigrations } from './db/migrations.ts';
+import { migrateStore } from './db/migrations.ts';
 import type { StoreSchema } from './db/schema.ts';
 import { followPlan, type FollowedPlan, type Plan } from './limits/plans.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
@@ -77,7 +77,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   let sharing: SharedInvalidation | undefined;
   let built: FastifyInstance | undefined;
   try {
-    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    await migrateStore(database);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
     const followed = await followPlan(database.db);

@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { migrateToLatest, openDatabase, parseDatabaseUrl } from '@app/database';
+import { openDatabase, parseDatabaseUrl } from '@app/database';
 import type { Kysely } from 'kysely';
 import { adminCreate, adminCreateUsage } from './admin-command.ts';
 import { loadAuthKey } from '../auth/auth-key.ts';
@@ -12,7 +12,7 @@ import type { AuthTables } from '../auth/schema.ts';
 import { tokenCreate, tokenCreateUsage, type CommandIo } from './token-command.ts';
 import { ensureStore } from '../db/first-start.ts';
 import { storeLocation } from './store-location.ts';
-import { MIGRATION_PRODUCT, storeMigrations } from '../db/migrations.ts';
+import { migrateStore } from '../db/migrations.ts';
 import type { StoreSchema } from '../db/schema.ts';
 
 const io: CommandIo = { out: (line) => console.log(line), err: (line) => console.error(line) };
@@ -51,7 +51,7 @@ async function withStore(args: string[], body: (rest: string[], ctx: AuthContext
   }
   const database = await openDatabase<StoreSchema>(location.databaseUrl);
   try {
-    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    await migrateStore(database);
     const db = database.db as unknown as Kysely<AuthTables>;
     if (!create && (await db.selectFrom('stores').select('id').executeTakeFirst()) === undefined) {
       io.err(noStoreYet);

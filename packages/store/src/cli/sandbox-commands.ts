@@ -2,14 +2,14 @@
 // Both say which store they work on (store-location.ts) before touching it; reset asks first (or takes --yes).
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { migrateToLatest, openDatabase } from '@app/database';
+import { openDatabase } from '@app/database';
 import { buildStoreApp } from '../app.ts';
 import { loadAuthKey } from '../auth/auth-key.ts';
 import { ensureStore } from '../db/first-start.ts';
-import { MIGRATION_PRODUCT, storeMigrations } from '../db/migrations.ts';
+import { migrateStore } from '../db/migrations.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { seedDemo, SeedRefused } from '../sandbox/demo-seed.ts';
-import { jobFiles } from '../bulk/job-files.ts';
+import { jobFilesRemover, jobFiles } from '../bulk/job-files.ts';
 import { resetStore } from '../sandbox/store-reset.ts';
 import { storeLocation, type StoreLocation } from './store-location.ts';
 
@@ -60,7 +60,7 @@ function databaseOption(args: string[]): { database: string | undefined; rest: s
 async function withDatabase<T>(location: StoreLocation, io: Io, body: (database: StoreDatabase, storeId: number) => Promise<T>): Promise<T> {
   const database = await openDatabase<StoreSchema>(location.databaseUrl);
   try {
-    await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+    await migrateStore(database);
     const first = await ensureStore(database);
     if (first !== undefined) io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
     const store = await database.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
@@ -131,7 +131,9 @@ export async function resetCommand(args: string[], io: Io = consoleIo): Promise<
     }
   }
   return withDatabase(location, io, async (database) => {
-    const rows = await resetStore(database, jobFiles(location.dataDir));
+    const removeJobFiles = await jobFilesRemover(database, jobFiles(location.dataDir));
+    const rows = await resetStore(database);
+    await removeJobFiles();
     io.out(`store: deleted ${rows} records; the store starts afresh (its admins, apps, tokens and webhook subscriptions are kept)`);
     return 0;
   });

@@ -1,4 +1,4 @@
-import type { ProductMigration } from '@app/database';
+import { migrateToLatest, type ProductMigration } from '@app/database';
 import { storeAndUsers } from './migrations/0001_store_and_users.ts';
 import { catalog } from './migrations/0002_catalog.ts';
 import { peopleAndOrders } from './migrations/0003_people_and_orders.ts';
@@ -14,6 +14,8 @@ import { scaleIndexes } from './migrations/0440_scale_indexes.ts';
 import { recordCounts } from './migrations/0441_record_counts.ts';
 import { eventSequence } from './migrations/0450_event_sequence.ts';
 import { recordJson } from './migrations/0460_record_json.ts';
+import { refreshRecordJsonTriggers } from './record-json-triggers.ts';
+import type { StoreDatabase } from './schema.ts';
 
 /** The core's schema steps. */
 export const coreMigrations: Record<string, ProductMigration> = {
@@ -36,3 +38,9 @@ export const coreMigrations: Record<string, ProductMigration> = {
 export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations, ...idempotencyMigrations, ...webhookMigrations };
 
 export const MIGRATION_PRODUCT = 'store';
+
+/** Brings a store's database to the running code: its schema steps, then what is generated from the declarations. */
+export async function migrateStore(database: StoreDatabase): Promise<void> {
+  await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
+  await refreshRecordJsonTriggers(database.db, database.dialect);
+}

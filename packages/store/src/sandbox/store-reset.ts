@@ -1,11 +1,8 @@
 // `store reset`: empties a store's records (catalog, people, carts, orders, content, marketing and settings records),
 // restarting their ids, and puts back what every fresh store starts with (statuses, the Home category, ...). The
 // store itself, its admins, apps, tokens and webhook subscriptions stay; queued deliveries, idempotency keys and bulk
-// jobs go, with the jobs' files (an export of the old catalog must not outlive it).
-import { rm } from 'node:fs/promises';
+// jobs go (the CLI removes the jobs' files: an export of the old catalog must not outlive it).
 import { sql } from 'kysely';
-import type { JobFiles } from '../bulk/job-files.ts';
-import type { JobType } from '../bulk/bulk-job.ts';
 import { freshStoreDefaults } from '../db/migrations/0401_fresh_store_defaults.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { resources } from '../model/registry.ts';
@@ -22,11 +19,9 @@ export function resetTables(): string[] {
   return [...tables, 'webhook_attempts', 'webhook_deliveries', 'idempotency_keys', 'bulk_operations'].sort();
 }
 
-/** `files`: where the bulk jobs' files are (the store's data dir), removed with the jobs. */
-export async function resetStore(database: StoreDatabase, files?: JobFiles): Promise<number> {
+export async function resetStore(database: StoreDatabase): Promise<number> {
   const { db, dialect } = database;
   const tables = resetTables();
-  const jobs = files === undefined ? [] : await db.selectFrom('bulk_operations').select(['file_key', 'type']).execute();
   let rows = 0;
   for (const table of tables) rows += Number(((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string }).n);
   if (dialect === 'postgres') {
@@ -50,9 +45,5 @@ export async function resetStore(database: StoreDatabase, files?: JobFiles): Pro
     });
   }
   await freshStoreDefaults.up(db, dialect);
-  for (const job of jobs) {
-    const named = { fileKey: String(job.file_key), type: job.type as JobType };
-    for (const path of files === undefined ? [] : [files.result(named), files.input(named)]) await rm(path, { force: true });
-  }
   return rows;
 }

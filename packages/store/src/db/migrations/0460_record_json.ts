@@ -1,12 +1,12 @@
 import type { ProductMigration } from '@app/database';
-import { sql, type Kysely } from 'kysely';
-import { resources } from '../../model/registry.ts';
-import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION, storedRecordJson } from '../postgres-json.ts';
+import { sql } from 'kysely';
+import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION } from '../postgres-json.ts';
+import { writeRecordJsonTriggers } from '../record-json-triggers.ts';
 
 // PostgreSQL only (db/postgres-json.ts): products keep each row's record JSON, written by a trigger from
 // the table's declaration as it is now. A later change of the declaration changes its version: rows written before
-// are then written live when read (as every row was before this step), until their next write or a migration that
-// calls writeRecordJsonTriggers again and rewrites them. SQLite and MariaDB write every page live; nothing here runs there.
+// are then written live when read (as every row was before this step), until their next write; each start brings the
+// trigger up to the declaration (record-json-triggers.ts). SQLite and MariaDB write every page live; nothing here runs there.
 export const recordJson: ProductMigration = {
   up: async (db, dialect) => {
     if (dialect !== 'postgres') return;
@@ -17,34 +17,6 @@ export const recordJson: ProductMigration = {
     for (const table of STORED_JSON_TABLES) {
       await sql`alter table ${sql.table(table)} add column ${sql.id(STORED_JSON)} text${compression}, add column ${sql.id(STORED_JSON_VERSION)} varchar(32), add column ${sql.id(STORED_JSON_HASH)} varchar(64)`.execute(db);
     }
-    await writeRecordJsonTriggers(db);
+    await writeRecordJsonTriggers(db, { rewriteRows: true });
   },
 };
-
-/** (Re)writes each table's trigger from its declaration, then the JSON of every row that is not of that version. */
-export async function writeRecordJsonTriggers(db: Kysely<unknown>): Promise<void> {
-  for (const table of STORED_JSON_TABLES) {
-    const declaration = resources.find((resource) => resource.name === table);
-    const stored = declaration === undefined ? undefined : storedRecordJson(declaration);
-    const trigger = `${table}_record_json`;
-    if (stored === undefined) {
-      await sql`drop trigger if exists ${sql.id(trigger)} on ${sql.table(table)}`.execute(db);
-      continue;
-    }
-    const column = sql.id(STORED_JSON);
-    const version = sql.id(STORED_JSON_VERSION);
-    await sql`
-      create or replace function ${sql.id(`store_${trigger}`)}() returns trigger language plpgsql as $$
-      begin
-        new.${column} := ${sql.raw(stored.ofNew)};
-        new.${version} := ${sql.lit(stored.version)};
-        new.${sql.id(STORED_JSON_HASH)} := encode(sha256(convert_to(new.${column}, 'UTF8')), 'base64');
-        return new;
-      end
-      $$`.execute(db);
-    await sql`drop trigger if exists ${sql.id(trigger)} on ${sql.table(table)}`.execute(db);
-    await sql`create trigger ${sql.id(trigger)} before insert or update on ${sql.table(table)} for each row execute function ${sql.id(`store_${trigger}`)}()`.execute(db);
-    // The trigger writes each row's JSON; the update changes nothing else.
-    await sql`update ${sql.table(table)} set ${version} = null where ${version} is distinct from ${sql.lit(stored.version)}`.execute(db);
-  }
-}
