@@ -4,6 +4,8 @@
 // is reply-events.ts's.
 import type { Kysely } from 'kysely';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
+import { columnsOf } from '../model/declaration.ts';
+import { resourceNamed } from '../model/registry.ts';
 import { validationMessages, type Reply, type ReplyAsker } from '../webhooks/reply-events.ts';
 
 const cents = (value: number) => Math.round(value * 100) / 100;
@@ -53,7 +55,7 @@ export async function askPrices(replies: ReplyAsker, lines: readonly Row[], cust
 async function productFacts(db: Kysely<StoreSchema>, lines: readonly Row[]): Promise<Map<number, { product: Row; categoryIds: number[] }>> {
   const ids = [...new Set(lines.map((line) => Number(line.product_id)).filter((id) => Number.isInteger(id) && id > 0))];
   if (ids.length === 0) return new Map();
-  const products = await db.selectFrom('products').selectAll().where('id', 'in', ids).execute();
+  const products = await db.selectFrom('products').select(columnsOf(resourceNamed('products'))).where('id', 'in', ids).execute();
   const links = await db.selectFrom('product_categories').select(['product_id', 'category_id']).where('product_id', 'in', ids).execute();
   return new Map(
     products.map((product) => [

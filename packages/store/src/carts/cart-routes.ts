@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import { ApiError } from '../model/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
 import { idSchema } from '../http/record-id.ts';
-import { columnRanges } from '../model/declaration.ts';
+import { columnRanges, columnsOf } from '../model/declaration.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
 import { insertRow } from '../records/insert-row.ts';
 import { recordsOf } from '../records/records.ts';
@@ -128,7 +128,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     const { items } = request.body as { items: { product_id: number; quantity: number; variant_ids?: number[]; personalizations?: Row[] }[] };
     return changeLines(cart, async (trx) => {
       for (const [index, item] of items.entries()) {
-        const product = await trx.selectFrom('products').selectAll().where('id', '=', item.product_id).executeTakeFirst();
+        const product = await trx.selectFrom('products').select(columnsOf(resourceNamed('products'))).where('id', '=', item.product_id).executeTakeFirst();
         if (product === undefined) throw new ApiError(409, `items[${index}].product_id: there is no product with id ${item.product_id}`);
         const variantIds = [...new Set(item.variant_ids ?? [])].sort((a, b) => a - b);
         const variants = variantIds.length === 0 ? [] : await trx.selectFrom('product_variants').selectAll().where('id', 'in', variantIds).where('product_id', '=', item.product_id).execute();

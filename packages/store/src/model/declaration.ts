@@ -192,3 +192,6 @@ export const writableFields: (resource: ResourceDeclaration) => readonly (readon
 export const visibleFields: (resource: ResourceDeclaration) => readonly (readonly [string, FieldDeclaration])[] = perResource((resource) =>
   Object.entries(resource.fields).filter(([, field]) => field.hidden !== true),
 );
+
+/** The columns a record is read from (a table may hold more that the database derives, as products' kept JSON). */
+export const columnsOf: (resource: ResourceDeclaration) => string[] = perResource((resource) => Object.keys(resource.fields));

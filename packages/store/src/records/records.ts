@@ -4,7 +4,7 @@ import { constraintViolation } from '../db/constraint-violation.ts';
 import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
 import { textOf, type Row, type StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
-import type { NestedDeclaration, ResourceDeclaration } from '../model/declaration.ts';
+import { columnsOf, type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { dialectSqlOf } from './dialects/of.ts';
@@ -68,7 +68,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   const toJson = rowShaper(resource);
   // A table that keeps its rows' JSON (0460_record_json) is read by its declared columns, not `*`: a record read or
   // written here is shaped from those, and the kept text (4 KB for a product) would be read and sent for nothing.
-  const declaredColumns = database.dialect === 'postgres' && STORED_JSON_TABLES.includes(table) ? Object.keys(resource.fields) : undefined;
+  const declaredColumns = database.dialect === 'postgres' && STORED_JSON_TABLES.includes(table) ? columnsOf(resource) : undefined;
 
   function scoped(eb: Where, scope: ParentScope | undefined): Expression<SqlBool> {
     if (scope === undefined) return sql<SqlBool>`1 = 1`;
