@@ -50,7 +50,12 @@ export function postgresRecordJson(resource: ResourceDeclaration, fields: readon
   if (live === undefined) return undefined;
   const stored = fields === undefined ? storedRecordJson(resource) : undefined;
   if (stored === undefined) return sql.raw<string>(live);
-  return sql.raw<string>(`case when ${table}.${identifier(STORED_JSON_VERSION)} = '${stored.version}' then ${table}.${identifier(STORED_JSON)} else ${live} end`);
+  return sql.raw<string>(keptOr(table, stored, STORED_JSON, live));
+}
+
+/** A kept column of `table`'s row where the row was written under this declaration's version, else `otherwise`. */
+function keptOr(table: string, stored: StoredRecordJson, column: string, otherwise: string): string {
+  return `case when ${table}.${identifier(STORED_JSON_VERSION)} = '${stored.version}' then ${table}.${identifier(column)} else ${otherwise} end`;
 }
 
 // Writing 1,000 products' JSON (143 fields each) took PostgreSQL 18-25 ms of a list page's time; reading it kept by
@@ -69,7 +74,7 @@ export function postgresRecordJsonHash(resource: ResourceDeclaration): RawBuilde
   const stored = storedRecordJson(resource);
   if (stored === undefined) return undefined;
   const table = identifier(resource.table);
-  return sql.raw<string | null>(`case when ${table}.${identifier(STORED_JSON_VERSION)} = '${stored.version}' then ${table}.${identifier(STORED_JSON_HASH)} end`);
+  return sql.raw<string | null>(keptOr(table, stored, STORED_JSON_HASH, 'null'));
 }
 
 export interface StoredRecordJson {

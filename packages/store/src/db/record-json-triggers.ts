@@ -8,11 +8,16 @@ import { STORED_JSON, STORED_JSON_HASH, STORED_JSON_TABLES, STORED_JSON_VERSION,
 
 const functionName = (table: string) => `store_${table}_record_json`;
 
+/** How `table` keeps its rows' JSON under the running declarations; undefined where it keeps none. */
+function storedFor(table: string) {
+  const declaration = resources.find((resource) => resource.name === table);
+  return declaration === undefined ? undefined : storedRecordJson(declaration);
+}
+
 /** (Re)writes each table's trigger from its declaration; `rewriteRows`: then the JSON of every row of another version. */
 export async function writeRecordJsonTriggers<DB>(db: Kysely<DB>, options: { rewriteRows: boolean }): Promise<void> {
   for (const table of STORED_JSON_TABLES) {
-    const declaration = resources.find((resource) => resource.name === table);
-    const stored = declaration === undefined ? undefined : storedRecordJson(declaration);
+    const stored = storedFor(table);
     const trigger = `${table}_record_json`;
     if (stored === undefined) {
       await sql`drop trigger if exists ${sql.id(trigger)} on ${sql.table(table)}`.execute(db);
@@ -40,8 +45,7 @@ export async function writeRecordJsonTriggers<DB>(db: Kysely<DB>, options: { rew
 export async function refreshRecordJsonTriggers<DB>(db: Kysely<DB>, dialect: string): Promise<void> {
   if (dialect !== 'postgres') return;
   for (const table of STORED_JSON_TABLES) {
-    const declaration = resources.find((resource) => resource.name === table);
-    const stored = declaration === undefined ? undefined : storedRecordJson(declaration);
+    const stored = storedFor(table);
     const { rows } = await sql<{ source: string }>`select prosrc as source from pg_proc where proname = ${functionName(table)}`.execute(db);
     // No function: 0460 has not run (it makes them), or the table keeps no JSON and never had one.
     if (rows.length === 0 && stored === undefined) continue;
