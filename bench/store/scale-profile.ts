@@ -1,7 +1,7 @@
 // Profiles the server side of one `--scale` list shape: serves the store on the kept million-row PostgreSQL
 // database (built by scale.ts) in this process, asks the shape one request at a time from a child process (so the
 // client's CPU is not in the profile), and writes a CPU profile of the server while it answers, plus the answer times.
-//   node bench/store/scale-profile.ts [day|category|first|offset|orders-day] [samples] [file.cpuprofile]
+//   node bench/store/scale-profile.ts [shape id, as in scale-shapes.ts: day, category, first, offset, orders-day...] [samples] [file.cpuprofile]
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,32 +10,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Agent, request } from 'undici';
+import { scaleShapes } from './scale-shapes.ts';
 
 const DATABASE_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/store_bench_scale';
-const FIRST_UPDATE = Date.parse('2024-01-01T00:00:00.000Z');
 const ROWS = 1_000_000;
-const day = 24 * 60;
-const random = (below: number) => Math.floor(Math.random() * below);
-const updatedAt = (minute: number) => new Date(FIRST_UPDATE + minute * 60_000).toISOString();
-const paths: Record<string, (categories: number[]) => string> = {
-  day: () => ((m) => `/products?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)),
-  category: (c) => `/products?primary_category_id=eq:${c[random(c.length)] ?? 1}&count=1000`,
-  first: () => '/products?count=1000',
-  offset: () => `/products?count=1000&page=${1 + random(ROWS / 1000 - 1)}`,
-  'orders-day': () => ((m) => `/orders?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)),
-};
 
 if (process.argv[2] === '--client') {
   // The child: asks and reads each answer whole, as scale.ts does.
   process.once('message', ({ apiUrl, ca, token, shape, samples, categories }: { apiUrl: string; ca: string; token: string; shape: string; samples: number; categories: number[] }) => {
     void (async () => {
       const dispatcher = new Agent({ connect: { ca } });
-      const times: number[] = [];
-      for (let i = 0; i < samples + 5; i += 1) {
-        const started = performance.now();
-        const response = await request(`${apiUrl}${paths[shape](categories)}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
+      const ask = async (path: string) => {
+        const response = await request(path.startsWith('https:') ? path : `${apiUrl}${path}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
         const text = await response.body.text();
         if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${text.slice(0, 300)}`);
+        return text;
+      };
+      const chosen = scaleShapes(ROWS, categories, async (path) => (JSON.parse(await ask(path)) as { next_page?: string }).next_page ?? '').find((s) => s.id === shape);
+      if (chosen === undefined) throw new Error(`no shape ${shape}`);
+      const times: number[] = [];
+      for (let i = 0; i < samples + 5; i += 1) {
+        const path = await chosen.path();
+        const started = performance.now();
+        await ask(path);
         if (i >= 5) times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
@@ -47,7 +44,8 @@ if (process.argv[2] === '--client') {
   const { serveStore } = await import('@app/store');
   const { createApp, createConsoleToken } = await import('@app/store/testing');
   const [shape = 'day', samplesText = '100', file = `/tmp/scale-${shape}.cpuprofile`] = process.argv.slice(2);
-  if (paths[shape] === undefined) throw new Error(`shape: one of ${Object.keys(paths).join(', ')}`);
+  const ids = scaleShapes(ROWS, [], () => Promise.resolve('')).map((s) => s.id);
+  if (!ids.includes(shape)) throw new Error(`shape: one of ${ids.join(', ')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'scale-profile-'));
   const store = await serveStore({ databaseUrl: DATABASE_URL, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without: { rateLimit: true } });
   const client = new pg.Client({ connectionString: DATABASE_URL });

@@ -17,14 +17,13 @@ import { Agent, request } from 'undici';
 import { serveStore } from '@app/store';
 import { createApp, createConsoleToken } from '@app/store/testing';
 import { measureExport } from './scale-export.ts';
+import { FIRST_UPDATE, scaleShapes } from './scale-shapes.ts';
 
 const DATABASE_URL = process.env.BENCH_SCALE_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/store_bench_scale';
 const ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
 const CATEGORIES = 1000;
 const BATCH = 100_000;
-// One minute apart, in an order unrelated to the ids (7919 is prime to 10^6): rows were updated over ~2 years.
-const FIRST_UPDATE = Date.parse('2024-01-01T00:00:00.000Z');
 const GOAL_MS = 50;
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -51,7 +50,7 @@ async function build(client: pg.Client): Promise<void> {
   const started = Date.now();
   // One transaction: a build stopped halfway leaves nothing behind, and the next run starts over.
   await client.query('BEGIN');
-  const at = (expression: string) => `to_char(timestamp '2024-01-01' + ((${expression})::bigint * 7919 % ${ROWS}) * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
+  const at = (expression: string) => `to_char(timestamp '${new Date(FIRST_UPDATE).toISOString().slice(0, 10)}' + ((${expression})::bigint * 7919 % ${ROWS}) * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
   await client.query(
     `INSERT INTO categories (name, parent_category_id, created_at, updated_at)
      SELECT 'Category ' || i, 1, ${at('i')}, ${at('i')} FROM generate_series(1, ${CATEGORIES}) AS i`,
@@ -82,8 +81,6 @@ async function build(client: pg.Client): Promise<void> {
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-const random = (below: number) => Math.floor(Math.random() * below);
-const updatedAt = (minute: number) => new Date(FIRST_UPDATE + minute * 60_000).toISOString();
 
 interface ClientTask {
   apiUrl: string;
@@ -95,7 +92,6 @@ interface ClientTask {
 /** The client's side: every shape, timed; the lines to print and the worst p99. */
 async function measureShapes({ apiUrl, ca, token, categoryIds }: ClientTask): Promise<{ lines: string[]; worst: number }> {
   const dispatcher = new Agent({ connect: { ca } });
-  const categoryId = () => categoryIds[random(categoryIds.length)] ?? 1;
 
   /** The answer time; the body is read whole but parsed only for its next page. */
   async function get(path: string): Promise<{ ms: number; nextPage: () => string }> {
@@ -106,25 +102,8 @@ async function measureShapes({ apiUrl, ca, token, categoryIds }: ClientTask): Pr
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
     return { ms, nextPage: () => (JSON.parse(text) as { next_page?: string }).next_page ?? '' };
   }
-  const day = 24 * 60;
-  // Each shape draws a new value per sample; `deep` ones first take the page before them, untimed.
-  const shapes: { name: string; path: () => Promise<string> | string }[] = [
-    { name: 'products, updated_at in a day, sort=updated_at, count=1000', path: () => ((m) => `/products?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)) },
-    { name: 'products, updated_at since a recent time (incremental sync), count=1000', path: () => `/products?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
-    {
-      name: 'products, updated_at from any time, sort=updated_at, count=1000, the next page by its cursor',
-      path: async () => (await get(`/products?updated_at=gte:${updatedAt(random(ROWS - 5000))}&sort=updated_at&count=1000`)).nextPage(),
-    },
-    { name: 'products, item_number=eq', path: () => `/products?item_number=eq:SKU-${String(1 + random(ROWS)).padStart(7, '0')}` },
-    { name: 'products, primary_category_id=eq, count=1000', path: () => `/products?primary_category_id=eq:${categoryId()}&count=1000` },
-    { name: 'categories/{id}/products, count=1000', path: () => `/categories/${categoryId()}/products?count=1000` },
-    { name: 'products, count=1000, first page', path: () => '/products?count=1000' },
-    { name: 'products, count=1000, a deep page by its cursor (sort=id)', path: async () => (await get(`/products?id=gte:${1 + random(ROWS - 5000)}&count=1000`)).nextPage() },
-    { name: 'products, count=1000, page=N (offset)', path: () => `/products?count=1000&page=${1 + random(ROWS / 1000 - 1)}` },
-    { name: 'orders, updated_at in a day, sort=updated_at, count=1000', path: () => ((m) => `/orders?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + day)}&sort=updated_at&count=1000`)(random(ROWS - day)) },
-    { name: 'orders, updated_at since a recent time, count=1000', path: () => `/orders?updated_at=gt:${updatedAt(ROWS - 1 - random(5 * day))}&sort=updated_at&count=1000` },
-    { name: 'orders, count=1000, first page', path: () => '/orders?count=1000' },
-  ];
+  // Each shape draws a new value per sample; `next` and `deep` first take the page before theirs, untimed.
+  const shapes = scaleShapes(ROWS, categoryIds, async (path) => (await get(path)).nextPage());
 
   const lines: string[] = [];
   let worst = 0;
