@@ -4,7 +4,7 @@ import { basic } from '../checks/basic.ts';
 import { connectivity } from '../checks/connectivity.ts';
 import { consistency } from '../checks/consistency.ts';
 import { delegation } from '../checks/delegation.ts';
-import { dnssec } from '../checks/dnssec.ts';
+import { dnssec } from '../checks/dnssec/index.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
 import { zone } from '../checks/zone.ts';
