@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyseChain, drawChainSvg, toGrokJson, type Exchange } from '@app/engine';
+import { analyseChain, drawChainSvg, toDnsvizJson, type Exchange } from '@app/engine';
 import { commandLineDomain as strip, labUnavailableReason, parseLatency, scenarioDomain, startLab } from '@app/lab';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
@@ -58,7 +58,7 @@ try {
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
       const analysis = analyseChain({ domain: run.domain, exchanges: run.exchanges });
-      JSON.stringify(toGrokJson(analysis));
+      JSON.stringify(toDnsvizJson(analysis));
       drawChainSvg(analysis);
       times.push(performance.now() - t);
     }

@@ -13,5 +13,5 @@ export { locales, formatFinding, testCaseDescription } from './catalogue/catalog
 export { engineVersion, referenceVersion } from './version.ts';
 export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
 export { askChainQuestions } from './chain/ask-needed.ts';
-export { toGrokJson } from './chain/grok-json.ts';
+export { toDnsvizJson } from './chain/dnsviz-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';

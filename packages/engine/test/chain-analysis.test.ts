@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { analyseChain } from '../src/chain/analyse-chain.ts';
-import { toGrokJson } from '../src/chain/grok-json.ts';
+import { toDnsvizJson } from '../src/chain/dnsviz-json.ts';
 import { main } from '../src/cli/main.ts';
 import type { Exchange } from '../src/net/network.ts';
 
@@ -49,7 +49,7 @@ test('signatures are judged at the given time: a year on they are EXPIRED; befor
 });
 
 test('grok\'s shape: zone keys with the final dot, delegation.ds[] ids and statuses, dnskey[] ids, queries by name/IN/TYPE', () => {
-  const grok = toGrokJson(analyseChain({ domain: saved.domain, exchanges: saved.exchanges, at })) as Record<string, Record<string, unknown>>;
+  const grok = toDnsvizJson(analyseChain({ domain: saved.domain, exchanges: saved.exchanges, at })) as Record<string, Record<string, unknown>>;
   assert.deepEqual(Object.keys(grok), ['.', 'test.', 'wrongds.test.']);
   const zone = grok['wrongds.test.'] as { delegation: { status: string; ds: { id: string; status: string; digest_type: number }[] }; dnskey: { id: string; key_length: number }[]; queries: Record<string, { answer?: { rrsig: { id: string; status: string; expiration: string }[] }[] }> };
   assert.equal(zone.delegation.status, 'BOGUS');

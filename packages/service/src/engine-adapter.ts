@@ -5,7 +5,7 @@ import {
   formatFinding,
   testCaseDescription,
   testCaseIds,
-  toGrokJson,
+  toDnsvizJson,
   type ChainAnalysis,
   type DsInput,
   type Finding,
@@ -36,6 +36,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     formatFinding,
     testCaseDescription,
     testCaseIds,
-    chainJson: toGrokJson,
+    chainJson: toDnsvizJson,
   };
 }

@@ -2,7 +2,7 @@
 // to the view's model, lands on the same rectangles at the SVG's 400 px.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { drawChainSvg, toGrokJson, type ChainAnalysis } from '@app/engine';
+import { drawChainSvg, toDnsvizJson, type ChainAnalysis } from '@app/engine';
 import type { ChainJson } from '../src/web/client/api.ts';
 import { layoutChain } from '../src/web/client/chain-layout.ts';
 import { chainModel } from '../src/web/client/chain-model.ts';
@@ -29,7 +29,7 @@ const analysis: ChainAnalysis = {
 test('at 400 px the Chain view puts every node where dnscheck\'s SVG does', () => {
   const svg = drawChainSvg(analysis);
   const drawn = [...svg.matchAll(/<g class="node"[^]*?<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((m) => m.slice(1).join(' ')).sort();
-  const model = chainModel(toGrokJson(analysis) as ChainJson);
+  const model = chainModel(toDnsvizJson(analysis) as ChainJson);
   const layout = layoutChain(model, 400, 0, 0);
   const viewed = [...model.nodes.values()].filter((node) => node.kind !== 'zone').map((node) => {
     const r = layout.places.get(node.id)!;

@@ -7,7 +7,7 @@ import type { TestCase, TestContext, TestModule } from '../framework/test-case.t
 import type { Nameserver } from '../net/nameserver-client.ts';
 import { reverseName } from '../net/ip-address.ts';
 import { recordsFor } from '../net/response.ts';
-import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../zone/methods-v2.ts';
+import { compareServers, delegationWithAddresses, zoneNsWithAddresses } from '../zone/server-sets.ts';
 import { addressCategory, type AddressCategory } from '../net/special-purpose-addresses.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Address-TP';

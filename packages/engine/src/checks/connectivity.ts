@@ -7,7 +7,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookUpAsn, type AsnFound, type AsnLookup } from './connectivity-asn-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { serverSets } from '../zone/methods-v2.ts';
+import { serverSets } from '../zone/server-sets.ts';
 import { addressesIn, byText, rcodeName } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Connectivity-TP';

@@ -5,7 +5,7 @@ import { Name, RRType, Rcode, recordIs, type Message as DnsMessage, type Resourc
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { onePerAddress, serverSets } from '../zone/methods-v2.ts';
+import { onePerAddress, serverSets } from '../zone/server-sets.ts';
 import { byText, displayName, recordsFor, responseKind } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Consistency-TP';

@@ -11,7 +11,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { serverSets, withDelegationGlue } from '../zone/methods-v2.ts';
+import { serverSets, withDelegationGlue } from '../zone/server-sets.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';

@@ -2,7 +2,7 @@
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
 // a plain SOA query that gets no answer marks it).
 import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult } from '@app/dns';
-import { currentTestCase } from '../framework/test-case-scope.ts';
+import { currentTestCase } from './query-attribution.ts';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import type { ServerOrder } from './server-order.ts';
 import { displayName } from './response.ts';

@@ -3,7 +3,7 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
-import { currentTestCase } from '../framework/test-case-scope.ts';
+import { currentTestCase } from './query-attribution.ts';
 import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
 

@@ -12,7 +12,7 @@ import { engineVersion } from '../version.ts';
 import { Zone } from '../zone/tested-zone.ts';
 import { moduleOrder, modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
 import type { TestContext } from '../framework/test-case.ts';
-import { inTestCase } from '../framework/test-case-scope.ts';
+import { inTestCase } from '../net/query-attribution.ts';
 import { lookAhead } from '../net/server-order.ts';
 
 const rank = (moduleName: string): number => (moduleOrder as readonly string[]).indexOf(moduleName);

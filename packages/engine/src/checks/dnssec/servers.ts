@@ -3,7 +3,7 @@ import { type Name, RRType, recordIs, type DsData, type Message as DnsMessage, t
 import type { Message } from '../../finding.ts';
 import type { TestContext } from '../../framework/test-case.ts';
 import type { Nameserver } from '../../net/nameserver-client.ts';
-import { withDelegationGlue } from '../../zone/methods-v2.ts';
+import { withDelegationGlue } from '../../zone/server-sets.ts';
 import { byText, recordsOfType } from '../../net/response.ts';
 import type { Dnskey, Rrsig } from './records.ts';
 import { dnskeysIn, rrsigsIn, dsIn, good, hasDo, dsKey } from './records.ts';

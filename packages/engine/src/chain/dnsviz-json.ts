@@ -102,6 +102,6 @@ function zoneJson(zone: ChainZone): Record<string, unknown> {
 }
 
 /** grok's object: one key per zone, root first. */
-export function toGrokJson(analysis: ChainAnalysis): Record<string, unknown> {
+export function toDnsvizJson(analysis: ChainAnalysis): Record<string, unknown> {
   return Object.fromEntries(analysis.zones.map((zone) => [zone.name, zoneJson(zone)]));
 }
