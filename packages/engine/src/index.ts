@@ -3,6 +3,7 @@ export { levels, worstLevel } from './level.ts';
 export type { Finding } from './finding.ts';
 export type { DsInput, NameServerInput, TestInput } from './input.ts';
 export { runTests, type RunOptions } from './run/run-tests.ts';
+export { runTestsWithChain } from './run/run-with-chain.ts';
 export { DomainNameError } from './domain-name-fault.ts';
 export type { Exchange, Sending } from './net/network.ts';
 export { testCaseIds } from './run/registry.ts';
@@ -12,6 +13,5 @@ export { defaultProfile, loadProfile, ProfileError, type Profile } from './profi
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
 export { engineVersion, referenceVersion } from './version.ts';
 export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
-export { askChainQuestions } from './chain/ask-needed.ts';
 export { toDnsvizJson } from './chain/dnsviz-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';

@@ -6,6 +6,7 @@ import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
+import { runTestsWithChain } from '../run/run-with-chain.ts';
 import { levelRank } from '../level.ts';
 import type { Exchange } from '../net/network.ts';
 import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '../profile/profile.ts';
@@ -122,16 +123,18 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   };
 
   let findings: Finding[];
+  const keepLog = Boolean(options.saveFile || options.chainJsonFile || options.chainSvgFile);
   const started = performance.now();
   try {
-    findings = await runTests(
+    // A kept log also gets the chain's own questions (the parents' keys and DS, say), so a saved run holds them.
+    findings = await (keepLog ? runTestsWithChain : runTests)(
       { domain, nameservers, dsInfo: options.dsInfo, profile },
       {
         ...(hints && { rootHints: hints }),
         only: options.only,
         signal: stop.signal,
         onFinding,
-        ...((options.saveFile || options.chainJsonFile || options.chainSvgFile) && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
+        ...(keepLog && { onExchange: (exchange: Exchange) => exchanges.push(exchange) }),
         ...(progress && { onProgress: (percent: number) => progress.percent(percent) }),
       },
     );
@@ -141,13 +144,6 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
     findings = [...made].sort((a, b) => a.timestamp - b.timestamp);
   } finally {
     progress?.finish();
-  }
-  // The chain's own questions (the parents' keys and DS, say) join the log first, so a saved run holds them.
-  if ((options.saveFile || options.chainJsonFile || options.chainSvgFile) && !stop.signal.aborted) {
-    const { askChainQuestions } = await import('../chain/ask-needed.ts');
-    await askChainQuestions({
-      domain, exchanges, ...profile.net, resolver: profile.resolver.defaults, signal: stop.signal, onExchange: (exchange) => exchanges.push(exchange),
-    });
   }
   if (options.saveFile) {
     await saveRun(options.saveFile, {

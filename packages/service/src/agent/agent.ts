@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { analyseChain, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, runTestsWithChain, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
@@ -18,7 +18,6 @@ import { Backoff } from './backoff.ts';
 import { engineInput } from './engine-input.ts';
 import { ProgressWriter } from './progress-writer.ts';
 import { RunEvidence } from './run-evidence.ts';
-import { runTestsWithChain } from './run-with-chain.ts';
 import { storeQueryLog, writeActivity } from '../db/test-evidence.ts';
 
 export type RunTests = (input: TestInput, options: RunOptions) => Promise<Finding[]>;

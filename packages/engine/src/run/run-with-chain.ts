@@ -1,7 +1,12 @@
-// The engine's run followed by the few questions its chain of trust still needs (the parents' keys
-// and DS, say: the engine's askChainQuestions), so the chain the agent stores with the test holds
-// them. Every exchange, the run's and the chain's, goes to `onExchange`.
-import { askChainQuestions, defaultProfile, runTests, type Exchange, type Finding, type RunOptions, type TestInput } from '@app/engine';
+// A run followed by the few questions its chain of trust still needs (the parents' keys and DS, say:
+// chain/ask-needed.ts), so a log kept of the run can draw the whole chain. Every exchange, the run's
+// and the chain's, goes to `onExchange`; a run stopped by its signal asks nothing more.
+import { askChainQuestions } from '../chain/ask-needed.ts';
+import type { Exchange } from '../net/network.ts';
+import type { Finding } from '../finding.ts';
+import type { TestInput } from '../input.ts';
+import { defaultProfile } from '../profile/profile.ts';
+import { runTests, type RunOptions } from './run-tests.ts';
 
 export async function runTestsWithChain(input: TestInput, options: RunOptions = {}): Promise<Finding[]> {
   const exchanges: Exchange[] = [];
