@@ -30,8 +30,29 @@ let targets: Promise<TestDatabaseTarget[]> | undefined;
  * does not answer is an error, so a missing server can never turn into a quiet skip there.
  */
 export function testDatabaseTargets(): Promise<TestDatabaseTarget[]> {
-  targets ??= Promise.all([sqliteTarget(), probe('postgres', postgresAdmin), probe('mysql', mysqlAdmin)]);
+  const chosen = chosenDialects();
+  const target = (dialect: DialectName, make: () => Promise<TestDatabaseTarget>): Promise<TestDatabaseTarget> =>
+    chosen === undefined || chosen.has(dialect) ? make() : Promise.resolve(leftOut(dialect));
+  targets ??= Promise.all([target('sqlite', sqliteTarget), target('postgres', () => probe('postgres', postgresAdmin)), target('mysql', () => probe('mysql', mysqlAdmin))]);
   return targets;
+}
+
+const labels: Record<DialectName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MariaDB' };
+
+/** TEST_DATABASES=sqlite (or a comma list of sqlite, postgres, mysql): a quick local loop on fewer databases. */
+function chosenDialects(): Set<DialectName> | undefined {
+  const given = process.env.TEST_DATABASES?.trim();
+  if (!given) return undefined;
+  const chosen = new Set(given.split(',').map((word) => word.trim().toLowerCase()));
+  const unknown = [...chosen].filter((word) => !(word in labels));
+  if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}; it takes sqlite, postgres and mysql`);
+  if (process.env.REQUIRE_ALL_DATABASES === '1' && chosen.size < 3) throw new Error('TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1');
+  return chosen as Set<DialectName>;
+}
+
+function leftOut(dialect: DialectName): TestDatabaseTarget {
+  const reason = `${labels[dialect]} left out by TEST_DATABASES=${process.env.TEST_DATABASES ?? ''}`;
+  return { name: labels[dialect], dialect, skip: reason, create: () => Promise.reject(new Error(reason)) };
 }
 
 function sqliteTarget(): Promise<TestDatabaseTarget> {
@@ -57,7 +78,7 @@ interface Admin {
 }
 
 async function probe(dialect: 'postgres' | 'mysql', connect: () => Promise<Admin>): Promise<TestDatabaseTarget> {
-  const label = dialect === 'postgres' ? 'PostgreSQL' : 'MariaDB';
+  const label = labels[dialect];
   try {
     const admin = await connect();
     await dropStale(admin, dialect);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { sql, type Generated, type Kysely } from 'kysely';
 import {
@@ -164,3 +165,28 @@ for (const target of await testDatabaseTargets()) {
     }
   });
 }
+
+describe('TEST_DATABASES narrows the matrix for a quick local loop', () => {
+  const targetsWith = (env: Record<string, string>): { status: number | null; out: string; err: string } => {
+    const script = `import { testDatabaseTargets } from ${JSON.stringify(new URL('../src/testing.ts', import.meta.url).href)};
+      console.log(JSON.stringify((await testDatabaseTargets()).map((t) => [t.name, t.skip])));`;
+    const { REQUIRE_ALL_DATABASES: _, ...rest } = process.env;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...rest, ...env }, encoding: 'utf8', timeout: 30_000 });
+    return { status: run.status, out: run.stdout, err: run.stderr };
+  };
+
+  test('TEST_DATABASES=sqlite skips PostgreSQL and MariaDB, each with its reason', () => {
+    const run = targetsWith({ TEST_DATABASES: 'sqlite' });
+    assert.equal(run.status, 0, run.err);
+    assert.deepEqual(JSON.parse(run.out), [
+      ['SQLite', false],
+      ['PostgreSQL', 'PostgreSQL left out by TEST_DATABASES=sqlite'],
+      ['MariaDB', 'MariaDB left out by TEST_DATABASES=sqlite'],
+    ]);
+  });
+
+  test('a misspelt database, or leaving one out where all are required, stops the run', () => {
+    assert.match(targetsWith({ TEST_DATABASES: 'sqlite,postgresql' }).err, /TEST_DATABASES names postgresql; it takes sqlite, postgres and mysql/);
+    assert.match(targetsWith({ TEST_DATABASES: 'sqlite', REQUIRE_ALL_DATABASES: '1' }).err, /TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1/);
+  });
+});
