@@ -1,5 +1,5 @@
 // What a newcomer meets on a fresh clone: every relative link in the README, docs/ and the package READMEs
-// leads to a file (and heading) of the clone itself, and the Node the README names installs every
+// leads to a file (and heading) of the clone itself, every repository path they write in backticks is there, and the Node the README names installs every
 // dependency without an engine warning.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -42,6 +42,20 @@ function anchors(markdown: string): Set<string> {
   return new Set([...prose.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)].map((m) => slug(m[1] ?? '')));
 }
 
+/**
+ * Where a backticked token may be in the repository, or none when it is no path: one that starts at a top
+ * folder of the repository, or in a package's README at a folder of that package (or of the repository:
+ * `test/` is both). Placeholders (`<module>`, `*`, `...`) and a `:line` or `#anchor` suffix are not paths;
+ * `dist/` is built by `npm install`, not committed.
+ */
+function repositoryPaths(token: string, inPackage: string | undefined): string[] {
+  if (/[<>*{}…]|\.\.\.|\$|=/.test(token)) return [];
+  const path = token.replace(/[:#].*$/, '').replace(/[.,;]$/, '');
+  const top = /^(packages|docs|test|bench|scripts|\.ci)\//.test(path) && !/^packages\/[^/]+\/dist\//.test(path) ? [path] : [];
+  const own = inPackage !== undefined && /^(src|test|bin|scripts|scenarios)\//.test(path) ? [`${inPackage}${path}`] : [];
+  return [...own, ...top];
+}
+
 describe('a fresh clone', () => {
   let clone: string;
   before(() => {
@@ -81,6 +95,23 @@ describe('a fresh clone', () => {
     }
     assert.ok(checked >= 20, `only ${checked} relative links found: is the link pattern still right?`);
     assert.deepEqual(broken, []);
+  });
+
+  test('every repository path written in backticks names a file or folder of the clone', () => {
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of markdownFiles(clone)) {
+      const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');
+      const inPackage = /^packages\/[^/]+\//.exec(relative(clone, file).split(sep).join('/'))?.[0];
+      for (const [, token = ''] of text.matchAll(/`([^`\s]+)`/g)) {
+        const paths = repositoryPaths(token, inPackage);
+        if (paths.length === 0) continue;
+        checked++;
+        if (!paths.some((path) => existsSync(join(clone, path)))) missing.push(`${relative(clone, file)}: \`${token}\``);
+      }
+    }
+    assert.ok(checked >= 50, `only ${checked} paths in backticks found: is the pattern still right?`);
+    assert.deepEqual(missing, []);
   });
 
   test('nothing points into shared/, which a clone does not have', () => {
