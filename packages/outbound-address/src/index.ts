@@ -1,3 +1,3 @@
-export { guardedLookup } from './guarded-lookup.ts';
+export { AddressRefusedError, guardedLookup } from './guarded-lookup.ts';
 export { hostProblem, NetworkListError, outboundPolicy, type OutboundPolicy, type PolicyOptions } from './outbound-policy.ts';
 export { isLoopback } from './special-ranges.ts';

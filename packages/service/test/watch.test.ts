@@ -14,13 +14,14 @@ import { finishTest } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
 import { addWatch, listWatches } from '../src/db/watches.ts';
 import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
+import { alertTargets } from '../src/watch/alert-targets.ts';
 import { Watcher } from '../src/watch/watcher.ts';
 import { deliverWebhook } from '../src/watch/webhook.ts';
 import { emailMessage } from '../src/watch/alert-message.ts';
 import { LANGUAGES } from '../src/web/client/languages.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
-import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
+import { connectionCounter, loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
 
 test('schedules: every N minutes or hours, daily at HH:MM UTC; anything else is refused', () => {
   assert.deepEqual(parseSchedule('every 6h'), { kind: 'every', minutes: 360 });
@@ -39,6 +40,8 @@ test('schedules: every N minutes or hours, daily at HH:MM UTC; anything else is 
 });
 
 const fmt = { formatFinding };
+// The receivers in these tests listen on loopback, which alerts reach only when the operator lists it.
+const loopbackAllowed = alertTargets({ allowedNetworks: ['127.0.0.1'] });
 const silent = () => undefined;
 const noResponse = (ns: string): Finding => ({ module: 'CONNECTIVITY', testcase: 'Connectivity01', tag: 'CN01_NO_RESPONSE_UDP', level: 'ERROR', args: { ns }, timestamp: 1 });
 const healthy: Finding[] = [{ module: 'SYSTEM', testcase: 'Unspecified', tag: 'GLOBAL_VERSION', level: 'INFO', args: { version: '1' }, timestamp: 0 }];
@@ -74,8 +77,8 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 12; i++) {
         ids.push(await addWatch(database.db, database.dialect, { username: null, params: params(`race${i}.test`), schedule: 'every 1h', language: 'en', firstRunAt: start.toISOString() }));
       }
-      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
-      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
+      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, log: silent });
+      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, log: silent });
       const raced = await Promise.all([a.tick(start), b.tick(start), a.tick(start), b.tick(start)]);
       const enqueued = raced.flatMap((r) => r.enqueued);
       assert.equal(enqueued.length, 12, 'one run per due watch, whoever claimed it');
@@ -114,7 +117,9 @@ for (const target of await testDatabaseTargets()) {
       // The CA is the receivers' self-signed certificate, given as a file as the configuration gives it.
       const caFile = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
       writeFileSync(caFile, pems.cert);
-      const trusting = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings }, webhook: { firstDelayMs: 50 }, log: silent });
+      // The receivers are on loopback: the operator's list lets alerts reach them.
+      const settings = { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings, allowedNetworks: ['127.0.0.1'] };
+      const trusting = new Watcher({ database, engine: fmt, settings, webhook: { firstDelayMs: 50 }, log: silent });
 
       const run = async (at: string, findings: Finding[]) => {
         const { enqueued } = await trusting.tick(new Date(at));
@@ -173,6 +178,33 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(gone.disappeared[0]?.args.ns, 'ns2.alerted.test/192.0.2.2');
       assert.equal(smtp.mails.length, 2);
     });
+
+    test('an alert whose webhook name resolves to loopback when it is sent, or whose stored address is loopback, connects nowhere', async () => {
+      const listener = await connectionCounter();
+      try {
+        // Written straight to the database: accepted when its name pointed elsewhere (DNS rebinding), or before the rule.
+        const urls = [`https://localhost:${listener.port}/hook`, `https://2130706433:${listener.port}/hook`, `https://[::ffff:7f00:1]:${listener.port}/hook`];
+        const ids: number[] = [];
+        for (const [i, url] of urls.entries()) {
+          ids.push(await addWatch(database.db, database.dialect, { username: null, params: params(`rebound${i}.test`), schedule: 'every 1h', language: 'en', webhookUrl: url, webhookSecret: 's', firstRunAt: '2026-11-20T00:00:00.000Z' }));
+        }
+        const lines: string[] = [];
+        const watcher = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, webhook: { firstDelayMs: 10 }, log: (line) => lines.push(line) });
+        for (const [at, findings] of [['2026-11-20T00:00:00Z', healthy], ['2026-11-20T01:00:00Z', [...healthy, noResponse('ns1.rebound.test/192.0.2.1')]]] as const) {
+          const { enqueued } = await watcher.tick(new Date(at));
+          assert.equal(enqueued.length, urls.length);
+          for (const testId of enqueued) await finishTest(database.db, testId, findings);
+          await watcher.tick(new Date(at));
+          await watcher.idle();
+        }
+        const refused = lines.filter((line) => /webhook of watch \d+ not delivered after [01] attempt\(s\): .*loopback, private or reserved range not allowed for watch alerts/.test(line));
+        assert.equal(refused.length, urls.length, lines.join('\n'));
+        assert.equal(listener.connections, 0, 'the listener on loopback saw no connection');
+        await database.db.deleteFrom('dh_watch').where('id', 'in', ids).execute();
+      } finally {
+        await listener.close();
+      }
+    });
   });
 }
 
@@ -180,7 +212,7 @@ test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, wi
   const pems = await loopbackCertificate();
   const hook = await startWebhookReceiver(pems);
   try {
-    const options = { ca: pems.cert, attempts: 4, firstDelayMs: 40 };
+    const options = { ca: pems.cert, attempts: 4, firstDelayMs: 40, targets: loopbackAllowed };
     hook.statuses.push(404);
     assert.deepEqual(await deliverWebhook(hook.url, 's', { a: 1 }, options), { delivered: false, attempts: 1, reason: 'HTTP 404' });
     hook.statuses.push(503, 429, 502, 500);
@@ -189,7 +221,7 @@ test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, wi
     assert.ok(Date.now() - started >= 40 + 80 + 160, 'waits 40, 80 and 160 ms between the attempts');
     assert.equal(hook.received.length, 5);
     // Without the receiver's CA the certificate is not trusted: never sent in the clear or unchecked.
-    const untrusted = await deliverWebhook(hook.url, 's', { a: 1 }, { attempts: 1 });
+    const untrusted = await deliverWebhook(hook.url, 's', { a: 1 }, { attempts: 1, targets: loopbackAllowed });
     assert.equal(untrusted.delivered, false);
     assert.match(untrusted.delivered ? '' : untrusted.reason, /self-signed|certificate/i);
     assert.equal(hook.received.length, 5);

@@ -2,6 +2,7 @@
 // variables for the common cases, then built-in defaults.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { NetworkListError, outboundPolicy } from '@app/outbound-address';
 import { parse } from 'ini';
 import { LANGUAGE_TABLE } from '../web/client/languages.ts';
 
@@ -49,6 +50,11 @@ export interface WatchSettings {
   pollSeconds: number;
   /** Extra CA certificates (PEM file) trusted for webhooks and SMTP, besides the system's. */
   caFile?: string;
+  /**
+   * Addresses and CIDR networks in loopback, private or reserved ranges that webhooks may reach anyway; every
+   * other address in those ranges is refused (the caller names the webhook, so it must not reach inside).
+   */
+  allowedNetworks: string[];
   /** Where e-mail alerts go out; without it, watches cannot have an e-mail address. */
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
 }
@@ -144,11 +150,18 @@ function watchSettings(
 ): WatchSettings {
   const publicUrl = (env.DNS_SERVICE_PUBLIC_URL ?? get('WATCH', 'public_url') ?? `http://${listen}`).replace(/\/+$/, '');
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
-  const caFile = get('WATCH', 'ca_file');
+  const caFile = env.DNS_SERVICE_WATCH_CA_FILE ?? get('WATCH', 'ca_file');
+  const allowedNetworks = (env.DNS_SERVICE_WATCH_ALLOWED_NETWORKS ?? get('WATCH', 'allowed_networks') ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+  try {
+    outboundPolicy({ allowedNetworks, refusalEnd: '' });
+  } catch (error) {
+    if (error instanceof NetworkListError) throw new ConfigError(`WATCH.allowed_networks: ${error.message}`);
+    throw error;
+  }
   const host = get('SMTP', 'host');
   const pollSeconds = Number(get('WATCH', 'poll_interval') ?? '5');
   if (!(pollSeconds >= 0.1 && pollSeconds <= 3600)) throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
-  const settings: WatchSettings = { publicUrl, pollSeconds, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
+  const settings: WatchSettings = { publicUrl, pollSeconds, allowedNetworks, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
   if (host === undefined || host === '') return settings;
   const secure = bool('SMTP.secure', get('SMTP', 'secure'), false);
   const user = get('SMTP', 'user');

@@ -46,7 +46,8 @@ before(async () => {
   config = join(dir, 'backend_config.ini');
   writeFileSync(config, [
     '[DB]', 'engine = SQLite', '[SQLITE]', `database_file = ${join(dir, 'service.sqlite')}`,
-    '[WATCH]', 'public_url = https://dns-health.example', 'poll_interval = 0.5', 'ca_file = ca.pem',
+    // The receivers listen on loopback, which webhooks reach only when the operator lists it.
+    '[WATCH]', 'public_url = https://dns-health.example', 'poll_interval = 0.5', 'ca_file = ca.pem', 'allowed_networks = 127.0.0.1',
     '[SMTP]', 'host = 127.0.0.1', `port = ${smtp.port}`, `user = ${smtp.user}`, `password = ${smtp.password}`, 'from = dns-health@example.org',
     '',
   ].join('\n'));
