@@ -2,7 +2,7 @@
 // that requires STARTTLS and authentication, both with one self-signed certificate made here.
 import { once } from 'node:events';
 import https from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
 import { SMTPServer } from 'smtp-server';
 
@@ -126,7 +126,7 @@ export interface ConnectionCounter {
 /** A listener that only counts the connections it gets: whatever reaches it got through. */
 export async function connectionCounter(): Promise<ConnectionCounter> {
   let connections = 0;
-  const count = (socket: import('node:net').Socket) => {
+  const count = (socket: Socket) => {
     connections++;
     socket.destroy();
   };
