@@ -34,7 +34,7 @@ export function watchView(row: WatchRow) {
 export function watchMethods(context: ServiceContext) {
   const { db, dialect } = context.database;
   const credentials = { username: required(username), api_key: required(apiKey) };
-  const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(context.profiles);
+  const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(context.profiles, context.config.queues);
   const authorized = async (name: string, key: string) => {
     if (!(await verifyUser(db, name, key))) throw new MethodError('User not authorized to use watches', { username: name });
   };

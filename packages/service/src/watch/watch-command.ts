@@ -89,7 +89,7 @@ export async function watchCommand(argv: string[]): Promise<number> {
       console.log(`Removed watch ${id}.`);
       return 0;
     }
-    const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(profiles);
+    const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(profiles, config.queues);
     const rule = object({ domain: required(domainName), schedule: required(scheduleRule), language: optional(watchLanguage), webhook_url: optional(webhookUrl(alertTargets(config.watch))), email: optional(emailAddress), ipv4, ipv6, nameservers, ds_info, profile });
     const given = check(rule, {
       domain: argument,
