@@ -115,8 +115,7 @@ for (const target of await testDatabaseTargets()) {
       });
       const smtpSettings = { host: '127.0.0.1', port: smtp.port, secure: false, user: smtp.user, password: smtp.password, from: 'dns-health@example.org' };
       // The CA is the receivers' self-signed certificate, given as a file as the configuration gives it.
-      const caFile = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
-      writeFileSync(caFile, pems.cert);
+      const caFile = caFileOf(pems);
       // The receivers are on loopback: the operator's list lets alerts reach them.
       const settings = { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings, allowedNetworks: ['127.0.0.1'] };
       const trusting = new Watcher({ database, engine: fmt, settings, webhook: { firstDelayMs: 50 }, log: silent });
@@ -179,6 +178,30 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(smtp.mails.length, 2);
     });
 
+    test('findings of test cases a run stopped before are "not tested" in its alert, not "went away"', async () => {
+      const id = await addWatch(database.db, database.dialect, { username: null, params: params('stopped.test'), schedule: 'every 1h', language: 'en', webhookUrl: hook.url, webhookSecret: 's', firstRunAt: '2026-11-21T00:00:00.000Z' });
+      const started = (module: string, testcase: string): Finding => ({ module, testcase, tag: 'TEST_CASE_START', level: 'DEBUG', args: { testcase }, timestamp: 0 });
+      const basic = [started('BASIC', 'Basic01'), started('BASIC', 'Basic02')];
+      const fullRun = [...healthy, ...basic, started('CONNECTIVITY', 'Connectivity01'), noResponse('ns1.stopped.test/192.0.2.1')];
+      // The servers stop answering: Basic02 finds no working server and the engine runs nothing after Basic.
+      const stopped = [...healthy, ...basic, { module: 'BASIC', testcase: 'Basic02', tag: 'B02_NO_WORKING_NS', level: 'CRITICAL', args: { domain: 'stopped.test' }, timestamp: 1 } satisfies Finding];
+      const received = hook.received.length;
+      const watcher = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, caFile: caFileOf(pems), allowedNetworks: ['127.0.0.1'] }, webhook: { firstDelayMs: 10 }, log: silent });
+      for (const [at, findings] of [['2026-11-21T00:00:00Z', fullRun], ['2026-11-21T01:00:00Z', stopped]] as const) {
+        const { enqueued } = await watcher.tick(new Date(at));
+        assert.equal(enqueued.length, 1);
+        await finishTest(database.db, enqueued[0] ?? '', findings);
+        await watcher.tick(new Date(at));
+        await watcher.idle();
+      }
+      assert.equal(hook.received.length, received + 1, 'one alert: the result got worse');
+      const body = JSON.parse(hook.received.at(-1)?.body ?? '{}') as Record<string, { tag: string }[]>;
+      assert.deepEqual(body.appeared?.map((f) => f.tag), ['B02_NO_WORKING_NS']);
+      assert.deepEqual(body.disappeared, [], 'Connectivity01 did not run, so its finding did not go away');
+      assert.deepEqual(body.not_tested?.map((f) => f.tag), ['CN01_NO_RESPONSE_UDP']);
+      await database.db.deleteFrom('dh_watch').where('id', '=', id).execute();
+    });
+
     test('an alert whose webhook name resolves to loopback when it is sent, or whose stored address is loopback, connects nowhere', async () => {
       const listener = await connectionCounter();
       try {
@@ -208,6 +231,13 @@ for (const target of await testDatabaseTargets()) {
   });
 }
 
+/** The receivers' self-signed certificate as a CA file, as the configuration gives it. */
+function caFileOf(pems: Pems): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
+  writeFileSync(file, pems.cert);
+  return file;
+}
+
 test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, with doubling waits, until the attempts run out', async () => {
   const pems = await loopbackCertificate();
   const hook = await startWebhookReceiver(pems);
@@ -235,7 +265,7 @@ test('the e-mail speaks each of the eight languages: its frame from the web text
   for (const language of LANGUAGES) {
     const texts = JSON.parse(readFileSync(new URL(`../src/web/client/locales/${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
     const message = formatFinding(finding, language);
-    const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [] };
+    const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [], notTested: [] };
     const watch = { id: 1, username: null, domain: 'example.test', params: '{}', schedule: 'every 6h', language, webhook_url: null, webhook_secret: null, email: 'a@example.test', created_at: '', next_run_at: '', pending_test: null, last_test: null };
     const mail = emailMessage({ watch, testId: 'b'.repeat(16), previousTestId: 'a'.repeat(16), change, publicUrl: 'https://dns.example' });
     assert.equal(mail.subject, texts.alert_subject?.replace('{domain}', 'example.test'), language);
