@@ -10,11 +10,12 @@ const packagesDir = join(root, 'packages');
 
 const allowed: Record<string, string[]> = {
   database: [],
+  'outbound-address': [],
   dns: [],
   engine: ['dns'],
-  service: ['engine', 'dns', 'database'],
+  service: ['engine', 'dns', 'database', 'outbound-address'],
   lab: ['dns'],
-  store: ['database'],
+  store: ['database', 'outbound-address'],
 };
 
 const packages = readdirSync(packagesDir).filter((name) => statSync(join(packagesDir, name)).isDirectory());

@@ -52,7 +52,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
   const methods = new Map<string, MethodDefinition>(
     Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context), ...watchMethods(context) }),
   );
-  const metrics = createServiceMetrics(database.db, (name) => methods.has(name));
+  const metrics = createServiceMetrics(database.db, (name) => methods.has(name), config.queues);
   const app = buildHttpEndpoint({
     dispatcher: createDispatcher({
       methods,

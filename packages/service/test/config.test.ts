@@ -32,6 +32,8 @@ describe('configuration', () => {
     assert.equal(config.agentLeaseSeconds, 60);
     assert.equal(config.rootHintsFile, undefined);
     assert.deepEqual([...config.profiles.keys()], ['default']);
+    assert.deepEqual(config.queues, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(config.watch.allowedNetworks, [], 'alerts reach no special address unless the operator says so');
   });
 
   test('a reference file: PostgreSQL, RPCAPI, LANGUAGE, profiles, ZONEMASTER and RESOLVER keys', () => {
@@ -110,6 +112,9 @@ root_hints = hints
         DNS_SERVICE_LOCK_ON_QUEUE: '3',
         DNS_SERVICE_LOCALE: 'fr_FR',
         DNS_SERVICE_AGENT_LEASE_SECONDS: '30',
+        DNS_SERVICE_QUEUES: '20-22',
+        DNS_SERVICE_WATCH_CA_FILE: '/etc/dns-health/alerts-ca.pem',
+        DNS_SERVICE_WATCH_ALLOWED_NETWORKS: '10.1.2.0/24, ::1',
       },
     });
     assert.equal(config.databaseUrl, 'mysql://root@127.0.0.1:3306/x');
@@ -119,6 +124,17 @@ root_hints = hints
     assert.equal(config.lockOnQueue, 3);
     assert.equal(config.agentLeaseSeconds, 30);
     assert.deepEqual(config.locales, ['fr_FR']);
+    assert.deepEqual(config.queues, [0, 3, 20, 21, 22], 'the default queue and the agent\'s own are always there');
+    assert.equal(config.watch.caFile, '/etc/dns-health/alerts-ca.pem');
+    assert.deepEqual(config.watch.allowedNetworks, ['10.1.2.0/24', '::1']);
+  });
+
+  test('the watch settings from the file: ca_file beside it, allowed_networks, and SERVICE.queues', () => {
+    const file = ini('[SERVICE]\nqueues = 0, 5, 7-8\n[WATCH]\nca_file = ca.pem\nallowed_networks = 127.0.0.1 192.168.7.0/24\n');
+    const config = loadConfig({ file, env: {} });
+    assert.equal(config.watch.caFile, join(file, '..', 'ca.pem'));
+    assert.deepEqual(config.watch.allowedNetworks, ['127.0.0.1', '192.168.7.0/24']);
+    assert.deepEqual(config.queues, [0, 5, 7, 8]);
   });
 
   test('bad values are refused with what and why', () => {
@@ -132,6 +148,11 @@ root_hints = hints
       ['[ZONEMASTER]\nagent_lease_seconds = 1m\n', /agent_lease_seconds must be a non-negative integer/],
       ['[PUBLIC PROFILES]\n-bad- = fast.json\n', /not a valid profile name/],
       ['[PRIVATE PROFILES]\ndefault = fast.json\n', /default profile cannot be private/],
+      ['[WATCH]\nallowed_networks = localhost\n', /WATCH.allowed_networks: "localhost" is not an address or a CIDR network/],
+      ['[WATCH]\nallowed_networks = 10.0.0.0/33\n', /WATCH.allowed_networks: "10.0.0.0\/33"/],
+      ['[SERVICE]\nqueues = 0-1000\n', /SERVICE.queues must list at most 100 queues/],
+      ['[SERVICE]\nqueues = all\n', /SERVICE.queues must list .* not "all"/],
+      ['[SERVICE]\nqueues = 5-2\n', /SERVICE.queues must list/],
     ];
     for (const [text, message] of bad) assert.throws(() => loadConfig({ file: ini(text), env: {} }), (e: Error) => e instanceof ConfigError && message.test(e.message));
     assert.throws(() => loadConfig({ file: '/nonexistent/backend_config.ini', env: {} }), /Cannot read the configuration file/);

@@ -102,6 +102,8 @@ for (const target of await testDatabaseTargets()) {
         { name: 'client version empty', params: { domain: 'example.se', client_version: '' }, error: invalidAt(['/client_version', 'Not a valid client version']) },
         { name: 'priority not a number', params: { domain: 'example.se', priority: 'high' }, error: invalidAt(['/priority', 'Expected an integer']) },
         { name: 'queue as an array', params: { domain: 'example.se', queue: [1] }, error: invalidAt(['/queue', 'Expected an integer']) },
+        { name: 'queue the configuration does not list', params: { domain: 'example.se', queue: 10 }, error: invalidAt(['/queue', 'Not a queue of this service (these are: 0-9)']) },
+        { name: 'negative queue', params: { domain: 'example.se', queue: '-1' }, error: invalidAt(['/queue', 'Not a queue of this service (these are: 0-9)']) },
         { name: 'language of a bad form', params: { domain: 'example.se', language: 'French' }, error: invalidAt(['/language', /Not a language tag/]) },
         { name: 'language not configured', params: { domain: 'example.se', language: 'de' }, error: invalidAt(['/language', 'Unsupported language tag']) },
         { name: 'deprecated language tag of another country', params: { domain: 'example.se', language: 'fr_BE' }, error: invalidAt(['/language', 'Unsupported language tag']) },

@@ -50,8 +50,7 @@ for (const target of await testDatabaseTargets()) {
       await h.call('test_progress', { test_id: '0123456789abcdef' });
 
       const queued = await scrape(h.url);
-      assert.equal(queued.value('dns_health_queue_depth', { queue: '0', priority: '10' }), 3);
-      assert.equal(queued.value('dns_health_queue_depth', { queue: '0', priority: '3' }), 1);
+      assert.equal(queued.value('dns_health_queue_depth', { queue: '0' }), 4, 'every priority in one series');
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'start_domain_test', outcome: 'result' }), calls + 4);
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'start_domain_test', outcome: 'invalid_params' }), 1);
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'unknown', outcome: 'not_found' }), 1, 'an unknown name is not a label of its own');
@@ -63,7 +62,7 @@ for (const target of await testDatabaseTargets()) {
       await until('the queue to empty', async () => (await scrape(h.url)).value('dns_health_tests_finished_total', { overall_result: 'critical' }) >= 1 && (await scrape(h.url)).count('dns_health_test_duration_seconds') >= 4);
 
       const after = await scrape(h.url);
-      assert.equal(after.value('dns_health_queue_depth', { queue: '0', priority: '10' }), 0);
+      assert.equal(after.value('dns_health_queue_depth', { queue: '0' }), 0);
       assert.equal(after.value('dns_health_tests_started_total') - before.value('dns_health_tests_started_total'), 4);
       assert.equal(after.count('dns_health_test_duration_seconds') - before.count('dns_health_test_duration_seconds'), 4);
       assert.equal(after.value('dns_health_tests_died_total', { reason: 'died' }) - before.value('dns_health_tests_died_total', { reason: 'died' }), 1, 'the crashing run');
@@ -79,6 +78,39 @@ for (const target of await testDatabaseTargets()) {
       agent = undefined;
       assert.equal((await scrape(h.url)).value('dns_health_agents_alive'), 0);
       assert.equal((await fetch(new URL('/readyz', h.url))).status, 503);
+    });
+
+    test('2,000 anonymous start_domain_test calls with random queues and priorities add no series to /metrics', async () => {
+      // No agent runs now: what is queued stays queued.
+      const text = async () => (await fetch(new URL('/metrics', h.url))).text();
+      const series = (body: string) => body.split('\n').filter((line) => line !== '' && !line.startsWith('#')).length;
+      const before = await text();
+      const random = (span: number) => Math.floor(Math.random() * span) - span / 2;
+      let refused = 0;
+      let queued = 0;
+      const one = async (i: number) => {
+        // Most ask for a queue the service does not have; a tenth for a configured one (0-9), at any priority.
+        const queue = i % 10 === 0 ? i % 9 : random(2_000_000);
+        const reply = await h.call('start_domain_test', { domain: `flood${i}.example.se`, queue, priority: random(2_000_000) });
+        if (reply.error === undefined) queued++;
+        else {
+          refused++;
+          assert.equal(reply.error.code, -32602);
+          assert.deepEqual(reply.error.data, [{ path: '/queue', message: 'Not a queue of this service (these are: 0-9)' }]);
+        }
+      };
+      for (let i = 0; i < 2000; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => one(i + j)));
+      assert.ok(queued >= 200 && refused >= 1700, `${queued} queued, ${refused} refused`);
+      // Tests stored in a queue the configuration does not list (an older configuration's) are summed, not labelled.
+      await h.service.context.database.db.updateTable('dh_test').set({ queue: 4711 }).where('domain', 'in', ['flood0.example.se', 'flood10.example.se']).execute();
+      const after = await text();
+      assert.equal(series(after), series(before), 'the same series as before the calls');
+      assert.ok(after.length < before.length + 200, `/metrics grew from ${before.length} to ${after.length} bytes`);
+      const scraped = await scrape(h.url);
+      assert.equal(scraped.value('dns_health_queue_depth', { queue: 'other' }), 2);
+      const depth = (q: string) => scraped.value('dns_health_queue_depth', { queue: q });
+      assert.equal(['0', '1', '2', '3', '4', '5', '6', '7', '8', 'other'].reduce((sum, q) => sum + depth(q), 0), queued);
+      assert.doesNotMatch(after, /priority=/);
     });
   });
 }

@@ -37,3 +37,15 @@ test('watch add, list and remove, each in its own process; bad input is named an
   assert.match(again.stderr, /no watch 1/);
   assert.match(run('list').stdout, /^No watches\./);
 });
+
+test("an operator's webhook into loopback needs the operator's list (WATCH.allowed_networks by environment)", () => {
+  const refused = run('add', 'example.se', '--schedule', 'every 6h', '--webhook', 'https://0x7f000001:8443/hook');
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /\/webhook_url: Points to a loopback, private or reserved address/);
+  const allowed = spawnSync(process.execPath, [bin, 'watch', 'add', 'example.se', '--schedule', 'every 6h', '--webhook', 'https://0x7f000001:8443/hook'], {
+    env: { ...env, DNS_SERVICE_WATCH_ALLOWED_NETWORKS: '127.0.0.0/8, ::1' },
+    encoding: 'utf8',
+  });
+  assert.equal(allowed.status, 0, allowed.stderr);
+  assert.match(run('list').stdout, /https:\/\/127\.0\.0\.1:8443\/hook/, 'stored in its plain spelling');
+});

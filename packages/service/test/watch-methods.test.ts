@@ -53,5 +53,37 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual((await h.call('watch_list', { username: 'alice', api_key: 'alice-key' })).result, { watches: [] });
       assert.equal((await h.call('watch_remove', { username: 'alice', api_key: 'alice-key', watch_id: 0 })).error?.code, -32602);
     });
+
+    test('watch_add refuses webhooks into loopback, private and metadata addresses in every spelling, in the protocol\'s error format', async () => {
+      const { db } = h.service.context.database;
+      await addUser(db, 'carol', 'carol-key');
+      const base = { username: 'carol', api_key: 'carol-key', domain: 'watched.example', schedule: 'every 6h' };
+      const internal = [
+        'https://127.0.0.1:6379/',
+        'https://169.254.169.254/latest/meta-data/iam/security-credentials/',
+        'https://2130706433/',
+        'https://[::ffff:7f00:1]/',
+        'https://017700000001/',
+        'https://0x7f.0.0.1/',
+        'https://127.1:8080/',
+        'https://10.0.0.5/',
+        'https://192.168.1.1/admin',
+        'https://[::1]:8443/',
+        'https://[fd12::1]/',
+        'https://0/',
+        'https://localhost:9000/',
+      ];
+      for (const webhook_url of internal) {
+        const refused = await h.call('watch_add', { ...base, webhook_url });
+        assert.equal(refused.error?.code, -32602, webhook_url);
+        assert.equal(refused.error?.message, 'Invalid method parameter(s).');
+        assert.deepEqual(refused.error?.data, [{ path: '/webhook_url', message: 'Points to a loopback, private or reserved address, which this service does not send alerts to' }], webhook_url);
+      }
+      const swedish = await h.call('watch_add', { ...base, language: 'sv', webhook_url: 'https://2130706433/' });
+      assert.match((swedish.error?.data as { message: string }[])[0]?.message ?? '', /loopback-, privat eller reserverad adress/);
+      assert.deepEqual((await h.call('watch_list', { username: 'carol', api_key: 'carol-key' })).result, { watches: [] }, 'nothing was stored');
+      // A public address and a name (judged again when the alert is sent) are fine.
+      for (const webhook_url of ['https://203.0.113.7/hook', 'https://hooks.example.net/hook']) assert.equal((await h.call('watch_add', { ...base, webhook_url })).error, undefined, webhook_url);
+    });
   });
 }

@@ -14,13 +14,14 @@ import { finishTest } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
 import { addWatch, listWatches } from '../src/db/watches.ts';
 import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
+import { alertTargets } from '../src/watch/alert-targets.ts';
 import { Watcher } from '../src/watch/watcher.ts';
 import { deliverWebhook } from '../src/watch/webhook.ts';
 import { emailMessage } from '../src/watch/alert-message.ts';
 import { LANGUAGES } from '../src/web/client/languages.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
-import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
+import { connectionCounter, loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
 
 test('schedules: every N minutes or hours, daily at HH:MM UTC; anything else is refused', () => {
   assert.deepEqual(parseSchedule('every 6h'), { kind: 'every', minutes: 360 });
@@ -39,6 +40,8 @@ test('schedules: every N minutes or hours, daily at HH:MM UTC; anything else is 
 });
 
 const fmt = { formatFinding };
+// The receivers in these tests listen on loopback, which alerts reach only when the operator lists it.
+const loopbackAllowed = alertTargets({ allowedNetworks: ['127.0.0.1'] });
 const silent = () => undefined;
 const noResponse = (ns: string): Finding => ({ module: 'CONNECTIVITY', testcase: 'Connectivity01', tag: 'CN01_NO_RESPONSE_UDP', level: 'ERROR', args: { ns }, timestamp: 1 });
 const healthy: Finding[] = [{ module: 'SYSTEM', testcase: 'Unspecified', tag: 'GLOBAL_VERSION', level: 'INFO', args: { version: '1' }, timestamp: 0 }];
@@ -74,8 +77,8 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 12; i++) {
         ids.push(await addWatch(database.db, database.dialect, { username: null, params: params(`race${i}.test`), schedule: 'every 1h', language: 'en', firstRunAt: start.toISOString() }));
       }
-      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
-      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5 }, log: silent });
+      const a = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, log: silent });
+      const b = new Watcher({ database: other, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, log: silent });
       const raced = await Promise.all([a.tick(start), b.tick(start), a.tick(start), b.tick(start)]);
       const enqueued = raced.flatMap((r) => r.enqueued);
       assert.equal(enqueued.length, 12, 'one run per due watch, whoever claimed it');
@@ -112,9 +115,10 @@ for (const target of await testDatabaseTargets()) {
       });
       const smtpSettings = { host: '127.0.0.1', port: smtp.port, secure: false, user: smtp.user, password: smtp.password, from: 'dns-health@example.org' };
       // The CA is the receivers' self-signed certificate, given as a file as the configuration gives it.
-      const caFile = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
-      writeFileSync(caFile, pems.cert);
-      const trusting = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings }, webhook: { firstDelayMs: 50 }, log: silent });
+      const caFile = caFileOf(pems);
+      // The receivers are on loopback: the operator's list lets alerts reach them.
+      const settings = { publicUrl: 'https://dns.example', pollSeconds: 5, caFile, smtp: smtpSettings, allowedNetworks: ['127.0.0.1'] };
+      const trusting = new Watcher({ database, engine: fmt, settings, webhook: { firstDelayMs: 50 }, log: silent });
 
       const run = async (at: string, findings: Finding[]) => {
         const { enqueued } = await trusting.tick(new Date(at));
@@ -173,14 +177,72 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(gone.disappeared[0]?.args.ns, 'ns2.alerted.test/192.0.2.2');
       assert.equal(smtp.mails.length, 2);
     });
+
+    test('findings of test cases a run stopped before are "not tested" in its alert, not "went away"', async () => {
+      const id = await addWatch(database.db, database.dialect, { username: null, params: params('stopped.test'), schedule: 'every 1h', language: 'en', webhookUrl: hook.url, webhookSecret: 's', firstRunAt: '2026-11-21T00:00:00.000Z' });
+      const started = (module: string, testcase: string): Finding => ({ module, testcase, tag: 'TEST_CASE_START', level: 'DEBUG', args: { testcase }, timestamp: 0 });
+      const basic = [started('BASIC', 'Basic01'), started('BASIC', 'Basic02')];
+      const fullRun = [...healthy, ...basic, started('CONNECTIVITY', 'Connectivity01'), noResponse('ns1.stopped.test/192.0.2.1')];
+      // The servers stop answering: Basic02 finds no working server and the engine runs nothing after Basic.
+      const stopped = [...healthy, ...basic, { module: 'BASIC', testcase: 'Basic02', tag: 'B02_NO_WORKING_NS', level: 'CRITICAL', args: { domain: 'stopped.test' }, timestamp: 1 } satisfies Finding];
+      const received = hook.received.length;
+      const watcher = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, caFile: caFileOf(pems), allowedNetworks: ['127.0.0.1'] }, webhook: { firstDelayMs: 10 }, log: silent });
+      for (const [at, findings] of [['2026-11-21T00:00:00Z', fullRun], ['2026-11-21T01:00:00Z', stopped]] as const) {
+        const { enqueued } = await watcher.tick(new Date(at));
+        assert.equal(enqueued.length, 1);
+        await finishTest(database.db, enqueued[0] ?? '', findings);
+        await watcher.tick(new Date(at));
+        await watcher.idle();
+      }
+      assert.equal(hook.received.length, received + 1, 'one alert: the result got worse');
+      const body = JSON.parse(hook.received.at(-1)?.body ?? '{}') as Record<string, { tag: string }[]>;
+      assert.deepEqual(body.appeared?.map((f) => f.tag), ['B02_NO_WORKING_NS']);
+      assert.deepEqual(body.disappeared, [], 'Connectivity01 did not run, so its finding did not go away');
+      assert.deepEqual(body.not_tested?.map((f) => f.tag), ['CN01_NO_RESPONSE_UDP']);
+      await database.db.deleteFrom('dh_watch').where('id', '=', id).execute();
+    });
+
+    test('an alert whose webhook name resolves to loopback when it is sent, or whose stored address is loopback, connects nowhere', async () => {
+      const listener = await connectionCounter();
+      try {
+        // Written straight to the database: accepted when its name pointed elsewhere (DNS rebinding), or before the rule.
+        const urls = [`https://localhost:${listener.port}/hook`, `https://2130706433:${listener.port}/hook`, `https://[::ffff:7f00:1]:${listener.port}/hook`];
+        const ids: number[] = [];
+        for (const [i, url] of urls.entries()) {
+          ids.push(await addWatch(database.db, database.dialect, { username: null, params: params(`rebound${i}.test`), schedule: 'every 1h', language: 'en', webhookUrl: url, webhookSecret: 's', firstRunAt: '2026-11-20T00:00:00.000Z' }));
+        }
+        const lines: string[] = [];
+        const watcher = new Watcher({ database, engine: fmt, settings: { publicUrl: 'https://dns.example', pollSeconds: 5, allowedNetworks: [] }, webhook: { firstDelayMs: 10 }, log: (line) => lines.push(line) });
+        for (const [at, findings] of [['2026-11-20T00:00:00Z', healthy], ['2026-11-20T01:00:00Z', [...healthy, noResponse('ns1.rebound.test/192.0.2.1')]]] as const) {
+          const { enqueued } = await watcher.tick(new Date(at));
+          assert.equal(enqueued.length, urls.length);
+          for (const testId of enqueued) await finishTest(database.db, testId, findings);
+          await watcher.tick(new Date(at));
+          await watcher.idle();
+        }
+        const refused = lines.filter((line) => /webhook of watch \d+ not delivered after [01] attempt\(s\): .*loopback, private or reserved range not allowed for watch alerts/.test(line));
+        assert.equal(refused.length, urls.length, lines.join('\n'));
+        assert.equal(listener.connections, 0, 'the listener on loopback saw no connection');
+        await database.db.deleteFrom('dh_watch').where('id', 'in', ids).execute();
+      } finally {
+        await listener.close();
+      }
+    });
   });
+}
+
+/** The receivers' self-signed certificate as a CA file, as the configuration gives it. */
+function caFileOf(pems: Pems): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'watch-ca-')), 'ca.pem');
+  writeFileSync(file, pems.cert);
+  return file;
 }
 
 test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, with doubling waits, until the attempts run out', async () => {
   const pems = await loopbackCertificate();
   const hook = await startWebhookReceiver(pems);
   try {
-    const options = { ca: pems.cert, attempts: 4, firstDelayMs: 40 };
+    const options = { ca: pems.cert, attempts: 4, firstDelayMs: 40, targets: loopbackAllowed };
     hook.statuses.push(404);
     assert.deepEqual(await deliverWebhook(hook.url, 's', { a: 1 }, options), { delivered: false, attempts: 1, reason: 'HTTP 404' });
     hook.statuses.push(503, 429, 502, 500);
@@ -189,7 +251,7 @@ test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, wi
     assert.ok(Date.now() - started >= 40 + 80 + 160, 'waits 40, 80 and 160 ms between the attempts');
     assert.equal(hook.received.length, 5);
     // Without the receiver's CA the certificate is not trusted: never sent in the clear or unchecked.
-    const untrusted = await deliverWebhook(hook.url, 's', { a: 1 }, { attempts: 1 });
+    const untrusted = await deliverWebhook(hook.url, 's', { a: 1 }, { attempts: 1, targets: loopbackAllowed });
     assert.equal(untrusted.delivered, false);
     assert.match(untrusted.delivered ? '' : untrusted.reason, /self-signed|certificate/i);
     assert.equal(hook.received.length, 5);
@@ -203,7 +265,7 @@ test('the e-mail speaks each of the eight languages: its frame from the web text
   for (const language of LANGUAGES) {
     const texts = JSON.parse(readFileSync(new URL(`../src/web/client/locales/${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
     const message = formatFinding(finding, language);
-    const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [] };
+    const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [], notTested: [] };
     const watch = { id: 1, username: null, domain: 'example.test', params: '{}', schedule: 'every 6h', language, webhook_url: null, webhook_secret: null, email: 'a@example.test', created_at: '', next_run_at: '', pending_test: null, last_test: null };
     const mail = emailMessage({ watch, testId: 'b'.repeat(16), previousTestId: 'a'.repeat(16), change, publicUrl: 'https://dns.example' });
     assert.equal(mail.subject, texts.alert_subject?.replace('{domain}', 'example.test'), language);

@@ -28,7 +28,7 @@ export async function runAgentProcess(
     await migrateToLatest(database, PRODUCT, migrations);
     const { metricsListen, ...agentOptions } = options;
     // With --metrics, this process's own counters (its tests, its DNS queries) are served over HTTP.
-    const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false);
+    const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false, config.queues);
     const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }) });
     agent.start();
     const watcher = new Watcher({ database, engine: loadEngine(config), settings: config.watch });

@@ -2,8 +2,10 @@
 // variables for the common cases, then built-in defaults.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { NetworkListError, outboundPolicy } from '@app/outbound-address';
 import { parse } from 'ini';
 import { LANGUAGE_TABLE } from '../web/client/languages.ts';
+import { DEFAULT_QUEUES, MAX_QUEUES, parseQueues } from './queues.ts';
 
 export interface ProfileSource {
   name: string;
@@ -26,6 +28,8 @@ export interface ServiceConfig {
   frontendProcesses: number;
   batchProcesses: number;
   lockOnQueue: number;
+  /** The queues a test may be put in (SERVICE.queues, with 0 and lock_on_queue), in order. */
+  queues: number[];
   ageReusePreviousTestSeconds: number;
   /** Runs again after a run cut short (its agent died or lost the database) before the test is finished as died. */
   maximalRetries: number;
@@ -49,6 +53,11 @@ export interface WatchSettings {
   pollSeconds: number;
   /** Extra CA certificates (PEM file) trusted for webhooks and SMTP, besides the system's. */
   caFile?: string;
+  /**
+   * Addresses and CIDR networks in loopback, private or reserved ranges that webhooks may reach anyway; every
+   * other address in those ranges is refused (the caller names the webhook, so it must not reach inside).
+   */
+  allowedNetworks: string[];
   /** Where e-mail alerts go out; without it, watches cannot have an e-mail address. */
   smtp?: { host: string; port: number; secure: boolean; user?: string; password?: string; from: string };
 }
@@ -110,6 +119,11 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw new ConfigError(`LANGUAGE.locale has "${locale}", which is not a locale tag like en_US`);
   }
 
+  const lockOnQueue = int('lock_on_queue', env.DNS_SERVICE_LOCK_ON_QUEUE ?? service('lock_on_queue'), 0);
+  const queuesSetting = env.DNS_SERVICE_QUEUES ?? service('queues') ?? DEFAULT_QUEUES;
+  const queues = parseQueues(queuesSetting);
+  if (queues === undefined) throw new ConfigError(`SERVICE.queues must list at most ${MAX_QUEUES} queues as numbers and ranges (such as 0-9 or 0, 5, 7-8), not "${queuesSetting}"`);
+
   return {
     databaseUrl: env.DNS_SERVICE_DATABASE_URL ?? databaseUrlFromIni(get, base, env),
     listen: { host: (listenMatch[1] ?? '').replace(/^\[(.*)\]$/, '$1'), port: Number(listenMatch[2]) },
@@ -121,7 +135,9 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     maxExecutionSeconds: int('max_zonemaster_execution_time', service('max_zonemaster_execution_time'), 600),
     frontendProcesses: int('number_of_processes_for_frontend_testing', service('number_of_processes_for_frontend_testing'), 20),
     batchProcesses: int('number_of_processes_for_batch_testing', service('number_of_processes_for_batch_testing'), 20),
-    lockOnQueue: int('lock_on_queue', env.DNS_SERVICE_LOCK_ON_QUEUE ?? service('lock_on_queue'), 0),
+    lockOnQueue,
+    // The default queue and the one this agent serves are always among them.
+    queues: [...new Set([0, lockOnQueue, ...queues])].sort((a, b) => a - b),
     ageReusePreviousTestSeconds: int('age_reuse_previous_test', service('age_reuse_previous_test'), 600),
     // The reference's default is 0; 1 here, so restarting an agent (a deploy) does not kill the tests it was running.
     maximalRetries: int('maximal_number_of_retries', service('maximal_number_of_retries'), 1),
@@ -144,11 +160,18 @@ function watchSettings(
 ): WatchSettings {
   const publicUrl = (env.DNS_SERVICE_PUBLIC_URL ?? get('WATCH', 'public_url') ?? `http://${listen}`).replace(/\/+$/, '');
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
-  const caFile = get('WATCH', 'ca_file');
+  const caFile = env.DNS_SERVICE_WATCH_CA_FILE ?? get('WATCH', 'ca_file');
+  const allowedNetworks = (env.DNS_SERVICE_WATCH_ALLOWED_NETWORKS ?? get('WATCH', 'allowed_networks') ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+  try {
+    outboundPolicy({ allowedNetworks, refusalEnd: '' });
+  } catch (error) {
+    if (error instanceof NetworkListError) throw new ConfigError(`WATCH.allowed_networks: ${error.message}`);
+    throw error;
+  }
   const host = get('SMTP', 'host');
   const pollSeconds = Number(get('WATCH', 'poll_interval') ?? '5');
   if (!(pollSeconds >= 0.1 && pollSeconds <= 3600)) throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
-  const settings: WatchSettings = { publicUrl, pollSeconds, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
+  const settings: WatchSettings = { publicUrl, pollSeconds, allowedNetworks, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
   if (host === undefined || host === '') return settings;
   const secure = bool('SMTP.secure', get('SMTP', 'secure'), false);
   const user = get('SMTP', 'user');

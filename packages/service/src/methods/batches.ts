@@ -36,7 +36,7 @@ export function batchMethods(context: ServiceContext) {
     username: required(username),
     api_key: required(apiKey),
     domains: required(arrayOf(domainName, { min: 1, max: context.config.maxBatchSize })),
-    test_params: optional(object(testParamFields(context.profiles))),
+    test_params: optional(object(testParamFields(context.profiles, context.config.queues))),
   });
   const createBatchJob = async ({ username: name, api_key, domains, test_params }: { username: string; api_key: string; domains: string[]; test_params?: Parameters<typeof normaliseTestParams>[1] }) => {
     if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });

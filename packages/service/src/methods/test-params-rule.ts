@@ -1,10 +1,12 @@
 // The params that describe a test, shared by start_domain_test and add_batch_job's test_params.
 import type { LoadedProfile } from '../config/profiles.ts';
+import { queuesText } from '../config/queues.ts';
 import type { TestParams } from '../db/test-params.ts';
-import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queue } from '../validation/data-types.ts';
+import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queueIn } from '../validation/data-types.ts';
 import { arrayOf, boolean, optional } from '../validation/param-rules.ts';
 
-export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
+/** `queues`: those the configuration lists (SERVICE.queues). */
+export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>, queues: readonly number[]) {
   return {
     ipv4: optional(boolean),
     ipv6: optional(boolean),
@@ -14,7 +16,7 @@ export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
     client_id: optional(clientId),
     client_version: optional(clientVersion),
     priority: optional(priority),
-    queue: optional(queue),
+    queue: optional(queueIn(queues, queuesText(queues))),
   };
 }
 

@@ -30,7 +30,7 @@ export function testMethods(context: ServiceContext) {
     return row;
   };
 
-  const startParams = object({ domain: required(domainName), ...testParamFields(context.profiles), language });
+  const startParams = object({ domain: required(domainName), ...testParamFields(context.profiles, context.config.queues), language });
   const startTest = ({ domain, ...given }: { domain: string } & Parameters<typeof normaliseTestParams>[1]) =>
     enqueueTest(db, normaliseTestParams(domain, given, context.profiles, START_PRIORITY), context.config.ageReusePreviousTestSeconds);
 

@@ -8,6 +8,7 @@ import { method } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
 import { object, optional, required } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
+import { alertTargets } from '../watch/alert-targets.ts';
 import { firstRun, parseSchedule, scheduleText } from '../watch/schedule.ts';
 import { WATCH_PRIORITY } from '../watch/watcher.ts';
 import type { ServiceContext } from './context.ts';
@@ -33,7 +34,7 @@ export function watchView(row: WatchRow) {
 export function watchMethods(context: ServiceContext) {
   const { db, dialect } = context.database;
   const credentials = { username: required(username), api_key: required(apiKey) };
-  const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(context.profiles);
+  const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(context.profiles, context.config.queues);
   const authorized = async (name: string, key: string) => {
     if (!(await verifyUser(db, name, key))) throw new MethodError('User not authorized to use watches', { username: name });
   };
@@ -45,7 +46,7 @@ export function watchMethods(context: ServiceContext) {
         domain: required(domainName),
         schedule: required(scheduleRule),
         language: optional(watchLanguage),
-        webhook_url: optional(webhookUrl),
+        webhook_url: optional(webhookUrl(alertTargets(context.config.watch))),
         email: optional(emailAddress),
         ipv4, ipv6, nameservers, ds_info, profile,
       }),

@@ -25,18 +25,27 @@ export interface ServiceMetrics {
   rpcCall(method: string, outcome: CallOutcome): void;
 }
 
-export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (name: string) => boolean): ServiceMetrics {
+/**
+ * `queues`: the configured ones (SERVICE.queues), each a label of the queue depth; tests in any other queue
+ * (stored before the list changed, or by another configuration) are summed as `other`, so callers cannot add series.
+ */
+export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (name: string) => boolean, queues: readonly number[]): ServiceMetrics {
   const registry = new Registry();
   const prefix = 'dns_health_';
+  const labelled = new Set(queues);
   new Gauge({
     name: `${prefix}queue_depth`,
-    help: 'Tests waiting to be claimed, by queue and priority.',
-    labelNames: ['queue', 'priority'],
+    help: 'Tests waiting to be claimed, by configured queue (the rest as "other").',
+    labelNames: ['queue'],
     registers: [registry],
     async collect() {
-      this.reset();
-      const rows = await db.selectFrom('dh_test').select(['queue', 'priority', (eb) => eb.fn.countAll<number | string>().as('waiting')]).where('progress', '=', 0).groupBy(['queue', 'priority']).execute();
-      for (const row of rows) this.set({ queue: String(row.queue), priority: String(row.priority) }, Number(row.waiting));
+      const waiting = new Map<string, number>([...queues.map((q): [string, number] => [String(q), 0]), ['other', 0]]);
+      const rows = await db.selectFrom('dh_test').select(['queue', (eb) => eb.fn.countAll<number | string>().as('waiting')]).where('progress', '=', 0).groupBy('queue').execute();
+      for (const row of rows) {
+        const label = labelled.has(Number(row.queue)) ? String(row.queue) : 'other';
+        waiting.set(label, (waiting.get(label) ?? 0) + Number(row.waiting));
+      }
+      for (const [queue, count] of waiting) this.set({ queue }, count);
     },
   });
   new Gauge({

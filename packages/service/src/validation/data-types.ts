@@ -11,7 +11,18 @@ export const testId = matching(/^[0-9a-f]{16}$/, 'test_id');
 export const nonNegativeInteger = integer({ min: 0 });
 export const batchId = integer({ min: 1, id: 'positive' });
 export const priority = integer();
-export const queue = integer();
+
+/** A queue number, as the reference takes it (an integer), that the configuration lists. */
+export function queueIn(queues: readonly number[], listed: string): Rule<number> {
+  const known = new Set(queues);
+  return refine(integer(), (value, path, issues) => {
+    if (!known.has(value)) {
+      issues.push({ path, id: 'queue', args: { queues: listed } });
+      return invalid;
+    }
+    return value;
+  });
+}
 
 /** IPv4 in dotted-quad form or IPv6 without a zone index. */
 export const ipAddress: Rule<string> = refine(text, (value, path, issues) => {

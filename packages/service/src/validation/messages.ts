@@ -35,7 +35,9 @@ export type MessageId =
   | 'schedule'
   | 'webhook_url'
   | 'email'
-  | 'watch_language';
+  | 'watch_language'
+  | 'queue'
+  | 'webhook_address';
 
 export type Locale = Language;
 
@@ -74,6 +76,8 @@ const en: Record<MessageId, string> = {
   webhook_url: "Must be an https:// address",
   email: "Not an e-mail address",
   watch_language: "Must be one of da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Not a queue of this service (these are: {queues})',
+  webhook_address: 'Points to a loopback, private or reserved address, which this service does not send alerts to',
 };
 
 const da: Record<MessageId, string> = {
@@ -111,6 +115,8 @@ const da: Record<MessageId, string> = {
   webhook_url: "Skal være en https://-adresse",
   email: "Ikke en e-mailadresse",
   watch_language: "Skal være en af da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Ikke en kø i denne tjeneste (køerne er: {queues})',
+  webhook_address: 'Peger på en loopback-, privat eller reserveret adresse, som denne tjeneste ikke sender advarsler til',
 };
 
 const es: Record<MessageId, string> = {
@@ -148,6 +154,8 @@ const es: Record<MessageId, string> = {
   webhook_url: "Debe ser una dirección https://",
   email: "No es una dirección de correo electrónico",
   watch_language: "Debe ser uno de da, en, es, fi, fr, nb, sl, sv",
+  queue: 'No es una cola de este servicio (las colas son: {queues})',
+  webhook_address: 'Apunta a una dirección de loopback, privada o reservada, a la que este servicio no envía alertas',
 };
 
 const fi: Record<MessageId, string> = {
@@ -185,6 +193,8 @@ const fi: Record<MessageId, string> = {
   webhook_url: "Täytyy olla https://-osoite",
   email: "Ei ole sähköpostiosoite",
   watch_language: "Täytyy olla jokin seuraavista: da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Ei tämän palvelun jono (jonot ovat: {queues})',
+  webhook_address: 'Osoittaa loopback-, yksityiseen tai varattuun osoitteeseen, johon tämä palvelu ei lähetä hälytyksiä',
 };
 
 const fr: Record<MessageId, string> = {
@@ -222,6 +232,8 @@ const fr: Record<MessageId, string> = {
   webhook_url: "Doit être une adresse https://",
   email: "Ce n’est pas une adresse électronique",
   watch_language: "Doit valoir da, en, es, fi, fr, nb, sl ou sv",
+  queue: "N'est pas une file de ce service (les files sont : {queues})",
+  webhook_address: "Désigne une adresse de bouclage, privée ou réservée, à laquelle ce service n'envoie pas d'alertes",
 };
 
 const nb: Record<MessageId, string> = {
@@ -259,6 +271,8 @@ const nb: Record<MessageId, string> = {
   webhook_url: "Må være en https://-adresse",
   email: "Ikke en e-postadresse",
   watch_language: "Må være en av da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Ikke en kø i denne tjenesten (køene er: {queues})',
+  webhook_address: 'Peker på en loopback-, privat eller reservert adresse, som denne tjenesten ikke sender varsler til',
 };
 
 const sl: Record<MessageId, string> = {
@@ -296,6 +310,8 @@ const sl: Record<MessageId, string> = {
   webhook_url: "Biti mora naslov https://",
   email: "Ni e-poštni naslov",
   watch_language: "Biti mora eden od da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Ni vrsta te storitve (vrste so: {queues})',
+  webhook_address: 'Kaže na povratni, zasebni ali rezervirani naslov, na katerega ta storitev ne pošilja opozoril',
 };
 
 const sv: Record<MessageId, string> = {
@@ -333,6 +349,8 @@ const sv: Record<MessageId, string> = {
   webhook_url: "Måste vara en https://-adress",
   email: "Inte en e-postadress",
   watch_language: "Måste vara en av da, en, es, fi, fr, nb, sl, sv",
+  queue: 'Inte en kö i den här tjänsten (köerna är: {queues})',
+  webhook_address: 'Pekar på en loopback-, privat eller reserverad adress, som den här tjänsten inte skickar larm till',
 };
 
 const catalogue: Record<Locale, Record<MessageId, string>> = { da, en, es, fi, fr, nb, sl, sv };

@@ -1,4 +1,5 @@
 // The fields a watch adds to a test's params: its schedule, the alerts' language, and where alerts go.
+import { hostProblem, type OutboundPolicy } from '@app/outbound-address';
 import { LANGUAGES } from '../web/client/languages.ts';
 import { parseSchedule } from '../watch/schedule.ts';
 import { invalid, oneOf, refine, text, type Rule } from './param-rules.ts';
@@ -13,15 +14,25 @@ export const scheduleRule: Rule<string> = refine(text, (value, path, issues) => 
 
 export const watchLanguage = oneOf(LANGUAGES, 'watch_language');
 
-/** An https address with a host: alerts carry findings, which should not cross a network in the clear. */
-export const webhookUrl: Rule<string> = refine(text, (value, path, issues) => {
-  const url = value.length <= 2000 && URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') {
-    issues.push({ path, id: 'webhook_url' });
-    return invalid;
-  }
-  return url.toString();
-});
+/**
+ * An https address with a host: alerts carry findings, which should not cross a network in the clear. The
+ * caller names it, so it must not point into the operator's network (`targets` says what is allowed); a
+ * name is judged again on its addresses when the alert is sent.
+ */
+export function webhookUrl(targets: OutboundPolicy): Rule<string> {
+  return refine(text, (value, path, issues) => {
+    const url = value.length <= 2000 && URL.canParse(value) ? new URL(value) : undefined;
+    if (url?.protocol !== 'https:' || url.hostname === '' || url.username !== '' || url.password !== '') {
+      issues.push({ path, id: 'webhook_url' });
+      return invalid;
+    }
+    if (hostProblem(targets, url) !== undefined) {
+      issues.push({ path, id: 'webhook_address' });
+      return invalid;
+    }
+    return url.toString();
+  });
+}
 
 // One address, no display name: enough to refuse a list or a header injection; the SMTP server judges the rest.
 export const emailAddress: Rule<string> = refine(text, (value, path, issues) => {

@@ -34,6 +34,7 @@ export function webhookPayload(alert: Alert) {
     language: alert.watch.language,
     appeared: alert.change.appeared.map(finding),
     disappeared: alert.change.disappeared.map(finding),
+    not_tested: alert.change.notTested.map(finding),
   };
 }
 
@@ -57,7 +58,7 @@ export function emailMessage(alert: Alert): { subject: string; text: string } {
   const domain = alert.watch.domain;
   const { change } = alert;
   const lines = [t('alert_intro', { domain }), '', t('alert_overall', { before: t(`overall_${change.overallBefore}`), after: t(`overall_${change.overallAfter}`) }), ''];
-  for (const [key, list] of [['appeared', change.appeared], ['disappeared', change.disappeared]] as const) {
+  for (const [key, list] of [['appeared', change.appeared], ['disappeared', change.disappeared], ['alert_not_tested', change.notTested]] as const) {
     if (list.length === 0) continue;
     lines.push(t(key, { count: list.length }));
     for (const f of list) lines.push(`- ${t(`level_${f.level}`)} (${f.testcase}): ${f.message}`);

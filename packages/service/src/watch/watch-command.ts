@@ -13,6 +13,7 @@ import { validationMessage } from '../validation/messages.ts';
 import { batchId, domainName } from '../validation/data-types.ts';
 import { invalid, object, optional, required, type Issue } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
+import { alertTargets } from './alert-targets.ts';
 import { firstRun, parseSchedule, scheduleText } from './schedule.ts';
 import { WATCH_PRIORITY } from './watcher.ts';
 import { randomBytes } from 'node:crypto';
@@ -88,8 +89,8 @@ export async function watchCommand(argv: string[]): Promise<number> {
       console.log(`Removed watch ${id}.`);
       return 0;
     }
-    const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(profiles);
-    const rule = object({ domain: required(domainName), schedule: required(scheduleRule), language: optional(watchLanguage), webhook_url: optional(webhookUrl), email: optional(emailAddress), ipv4, ipv6, nameservers, ds_info, profile });
+    const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(profiles, config.queues);
+    const rule = object({ domain: required(domainName), schedule: required(scheduleRule), language: optional(watchLanguage), webhook_url: optional(webhookUrl(alertTargets(config.watch))), email: optional(emailAddress), ipv4, ipv6, nameservers, ds_info, profile });
     const given = check(rule, {
       domain: argument,
       schedule: values.schedule,

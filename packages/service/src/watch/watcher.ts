@@ -3,12 +3,14 @@
 // compare-and-set in the database, so several instances share the work without doing any of it twice.
 import { readFileSync } from 'node:fs';
 import type { Database } from '@app/database';
+import type { OutboundPolicy } from '@app/outbound-address';
 import type { WatchSettings } from '../config/service-config.ts';
 import type { ServiceSchema } from '../db/tables.ts';
 import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWithFinishedRun, type FinishedRun } from '../db/watches.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
 import { isLanguage } from '../web/client/languages.ts';
 import { emailMessage, webhookPayload, type Alert } from './alert-message.ts';
+import { alertTargets } from './alert-targets.ts';
 import { compareRuns, worthAlerting } from './changes.ts';
 import { sendEmail } from './email.ts';
 import { deliverWebhook, type WebhookOptions } from './webhook.ts';
@@ -21,7 +23,7 @@ export interface WatcherOptions {
   engine: Pick<EngineAdapter, 'formatFinding'>;
   settings: WatchSettings;
   /** The webhook's retries (tests shorten them). */
-  webhook?: Omit<WebhookOptions, 'ca'>;
+  webhook?: Omit<WebhookOptions, 'ca' | 'targets'>;
   log?: (line: string) => void;
 }
 
@@ -36,6 +38,7 @@ export class Watcher {
   readonly #options: WatcherOptions;
   readonly #log: (line: string) => void;
   readonly #ca: string | undefined;
+  readonly #targets: OutboundPolicy;
   readonly #sending = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<unknown> | undefined;
@@ -45,6 +48,7 @@ export class Watcher {
     this.#options = options;
     this.#log = options.log ?? ((line) => console.error(`watcher: ${line}`));
     this.#ca = options.settings.caFile === undefined ? undefined : readFileSync(options.settings.caFile, 'utf8');
+    this.#targets = alertTargets(options.settings);
   }
 
   start(): void {
@@ -108,7 +112,7 @@ export class Watcher {
   async #webhook(alert: Alert): Promise<void> {
     const { webhook_url: url, webhook_secret: secret } = alert.watch;
     if (url === null || secret === null) return;
-    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), { ...this.#options.webhook, ...(this.#ca !== undefined && { ca: this.#ca }) });
+    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), { ...this.#options.webhook, targets: this.#targets, ...(this.#ca !== undefined && { ca: this.#ca }) });
     if (!delivery.delivered) this.#log(`webhook of watch ${alert.watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
   }
 
@@ -121,6 +125,7 @@ export class Watcher {
       return;
     }
     try {
+      // Only to the operator's SMTP server: the recipient's domain never chooses where this connects.
       await sendEmail({ ...smtp, ...(this.#ca !== undefined && { ca: this.#ca }) }, to, emailMessage(alert));
     } catch (error) {
       this.#log(`e-mail of watch ${alert.watch.id} not sent: ${describe(error)}`);

@@ -1,5 +1,7 @@
 // Alerts to an HTTPS webhook: a JSON body signed with HMAC-SHA256 over "<timestamp>.<body>", sent
-// again with a doubling delay while the receiver is away or answers 5xx/429.
+// again with a doubling delay while the receiver is away or answers 5xx/429. Only to addresses the
+// targets policy allows, judged on the address connected to (see alert-targets.ts).
+import { AddressRefusedError, guardedLookup, hostProblem, type OutboundPolicy } from '@app/outbound-address';
 import { createHmac } from 'node:crypto';
 import https from 'node:https';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,6 +11,8 @@ export const SIGNATURE_HEADER = 'x-watch-signature';
 export const TIMESTAMP_HEADER = 'x-watch-timestamp';
 
 export interface WebhookOptions {
+  /** Which addresses the alert may connect to. */
+  targets: OutboundPolicy;
   /** Extra trusted CA certificates (PEM), besides the system's. */
   ca?: string;
   attempts?: number;
@@ -24,7 +28,10 @@ export function signature(secret: string, timestamp: string, body: string): stri
 export type Delivery = { delivered: true; attempts: number; status: number } | { delivered: false; attempts: number; reason: string };
 
 /** Posts `payload` to `url` until it is taken (2xx), refused (4xx other than 429), or the attempts run out. */
-export async function deliverWebhook(url: string, secret: string, payload: unknown, options: WebhookOptions = {}): Promise<Delivery> {
+export async function deliverWebhook(url: string, secret: string, payload: unknown, options: WebhookOptions): Promise<Delivery> {
+  // Judged again at each delivery: the watch may predate the operator's list as it is now.
+  const refused = hostProblem(options.targets, new URL(url));
+  if (refused !== undefined) return { delivered: false, attempts: 0, reason: refused };
   const body = JSON.stringify(payload);
   const attempts = options.attempts ?? 5;
   let wait = options.firstDelayMs ?? 1000;
@@ -39,6 +46,7 @@ export async function deliverWebhook(url: string, secret: string, payload: unkno
       if (status < 500 && status !== 429) return { delivered: false, attempts: attempt, reason };
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof AddressRefusedError) return { delivered: false, attempts: attempt, reason };
     }
     if (attempt < attempts) {
       await delay(wait);
@@ -50,7 +58,15 @@ export async function deliverWebhook(url: string, secret: string, payload: unkno
 
 function post(url: string, body: string, headers: Record<string, string>, options: WebhookOptions): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: options.timeoutMs ?? 10_000, ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] }) }, (response) => {
+    const request = https.request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      timeout: options.timeoutMs ?? 10_000,
+      ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] }),
+      lookup: guardedLookup(options.targets),
+      // A connection of its own: a kept-alive one in the shared agent may not have been opened through the guard.
+      agent: false,
+    }, (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
       response.on('error', reject);

@@ -46,7 +46,8 @@ before(async () => {
   config = join(dir, 'backend_config.ini');
   writeFileSync(config, [
     '[DB]', 'engine = SQLite', '[SQLITE]', `database_file = ${join(dir, 'service.sqlite')}`,
-    '[WATCH]', 'public_url = https://dns-health.example', 'poll_interval = 0.5', 'ca_file = ca.pem',
+    // The receivers listen on loopback, which webhooks reach only when the operator lists it.
+    '[WATCH]', 'public_url = https://dns-health.example', 'poll_interval = 0.5', 'ca_file = ca.pem', 'allowed_networks = 127.0.0.1',
     '[SMTP]', 'host = 127.0.0.1', `port = ${smtp.port}`, `user = ${smtp.user}`, `password = ${smtp.password}`, 'from = dns-health@example.org',
     '',
   ].join('\n'));
@@ -92,7 +93,8 @@ test('one webhook and one e-mail, in French, naming the findings that appeared w
   const request = hook.received[0];
   const timestamp = String(request.headers['x-watch-timestamp']);
   assert.equal(request.headers['x-watch-signature'], signature(secret, timestamp, request.body));
-  const body = JSON.parse(request.body) as { domain: string; test_id: string; previous_test_id: string; compare_url: string; worse: boolean; overall_result: string; appeared: { level: string; tag: string; message: string }[] };
+  type Changed = { level: string; tag: string; testcase: string; message: string }[];
+  const body = JSON.parse(request.body) as { domain: string; test_id: string; previous_test_id: string; compare_url: string; worse: boolean; overall_result: string; appeared: Changed; disappeared: Changed; not_tested: Changed };
   assert.equal(body.domain, 'single.test');
   assert.equal(body.previous_test_id, first);
   assert.equal(body.test_id, second);
@@ -101,6 +103,9 @@ test('one webhook and one e-mail, in French, naming the findings that appeared w
   assert.equal(body.overall_result, 'critical');
   const critical = body.appeared.filter((f) => f.level === 'CRITICAL');
   assert.ok(critical.some((f) => f.tag === 'CANNOT_CONTINUE'), `the engine could not go on without its server: ${JSON.stringify(body.appeared)}`);
+  // The run stopped after Basic: what the first run found elsewhere was not tested, not fixed.
+  assert.deepEqual(body.disappeared.filter((f) => !/^Basic\d+$|^Unspecified$/i.test(f.testcase)), [], 'no finding of a test case that did not run went away');
+  assert.ok(body.not_tested.every((f) => !/^Basic\d+$/i.test(f.testcase)), JSON.stringify(body.not_tested));
 
   const mail = smtp.mails[0];
   assert.equal(mail.secure, true);

@@ -2,7 +2,7 @@
 // that requires STARTTLS and authentication, both with one self-signed certificate made here.
 import { once } from 'node:events';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
 import { SMTPServer } from 'smtp-server';
 
@@ -113,5 +113,40 @@ export async function startSmtpReceiver(pems: Pems): Promise<SmtpReceiver> {
     password,
     mails,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ConnectionCounter {
+  port: number;
+  /** TCP connections accepted on 127.0.0.1 (and ::1, when it could listen there too) on the port. */
+  readonly connections: number;
+  close(): Promise<void>;
+}
+
+/** A listener that only counts the connections it gets: whatever reaches it got through. */
+export async function connectionCounter(): Promise<ConnectionCounter> {
+  let connections = 0;
+  const count = (socket: Socket) => {
+    connections++;
+    socket.destroy();
+  };
+  const v4 = createServer(count).listen(0, '127.0.0.1');
+  await once(v4, 'listening');
+  const port = (v4.address() as AddressInfo).port;
+  const v6 = createServer(count);
+  // The same port on ::1, so `localhost` that resolves there first would be seen too; a host without IPv6 has only the one.
+  const v6Listening = await new Promise<boolean>((resolve) => {
+    v6.once('error', () => resolve(false));
+    v6.listen(port, '::1', () => resolve(true));
+  });
+  return {
+    port,
+    get connections() {
+      return connections;
+    },
+    async close() {
+      await new Promise((resolve) => v4.close(resolve));
+      if (v6Listening) await new Promise((resolve) => v6.close(resolve));
+    },
   };
 }

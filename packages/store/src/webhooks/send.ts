@@ -1,14 +1,14 @@
 // One signed POST of an event to one URL: connects only to addresses the target policy allows (checked
 // on the resolved address, so a name cannot be pointed at the operator's network after it was accepted),
 // never follows redirects, and gives up after a time limit. Connections are undici keep-alive pools.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
+import { guardedLookup, isLoopback } from '@app/outbound-address';
 import { Agent, request } from 'undici';
 import { signDelivery, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature.ts';
 import { STANDARD_HEADERS, standardSignature } from './standard-signature.ts';
-import { isLoopback, type TargetPolicy } from './target-policy.ts';
+import type { TargetPolicy } from './target-policy.ts';
 
 export interface Sender {
   policy: TargetPolicy;
@@ -41,8 +41,8 @@ function agentsOf(sender: Sender): { https: Agent; http: Agent } {
     const ca = sender.ca === undefined ? {} : { ca: [...rootCertificates, sender.ca] };
     const pool = { keepAliveTimeout: 30_000, connections: 8 };
     found = {
-      https: new Agent({ ...pool, connect: { ...ca, lookup: guardedLookup(sender.policy, false) } as Agent.Options['connect'] }),
-      http: new Agent({ ...pool, connect: { lookup: guardedLookup(sender.policy, true) } as Agent.Options['connect'] }),
+      https: new Agent({ ...pool, connect: { ...ca, lookup: connectLookup(sender.policy, false) } as Agent.Options['connect'] }),
+      http: new Agent({ ...pool, connect: { lookup: connectLookup(sender.policy, true) } as Agent.Options['connect'] }),
     };
     agents.set(sender, found);
   }
@@ -62,19 +62,8 @@ export type Outcome =
   | { ok: false; status: number | undefined; error: string; latencyMs: number; head?: string };
 
 /** Connects only to addresses the policy allows; for plain http, only to loopback ones (whatever the name says). */
-function guardedLookup(policy: TargetPolicy, loopbackOnly: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error !== null) return callback(error, '', 4);
-      const refused = addresses
-        .map((a) => (loopbackOnly && !isLoopback(a.address) ? `${hostname} resolves to ${a.address}, not loopback, and the URL is plain http` : policy.addressProblem(a.address)))
-        .find((problem) => problem !== undefined);
-      if (refused !== undefined || addresses.length === 0) return callback(new Error(refused ?? `${hostname} has no address`), '', 4);
-      if (options.all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      const [first] = addresses as [LookupAddress];
-      callback(null, first.address, first.family);
-    });
-  };
+function connectLookup(policy: TargetPolicy, loopbackOnly: boolean): LookupFunction {
+  return guardedLookup(policy, loopbackOnly ? (hostname, address) => (isLoopback(address) ? undefined : `${hostname} resolves to ${address}, not loopback, and the URL is plain http`) : undefined);
 }
 
 /** The innermost message of an error undici wraps (a refused lookup reaches the caller as the cause). */
