@@ -13,7 +13,7 @@ import { simpleParser } from 'mailparser';
 import { finishTest } from '../src/db/queue.ts';
 import type { ServiceSchema } from '../src/db/tables.ts';
 import { addWatch, listWatches } from '../src/db/watches.ts';
-import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/watch/schedule.ts';
+import { firstRun, nextRun, parseSchedule, scheduleText } from '../src/schedules/schedule.ts';
 import { alertTargets } from '../src/watch/alert-targets.ts';
 import { Watcher } from '../src/watch/watcher.ts';
 import { deliverWebhook } from '../src/watch/webhook.ts';

@@ -4,7 +4,7 @@
 import type { DialectName, SyncSqlite } from '@app/database';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely, Selectable } from 'kysely';
-import { nextRun, parseSchedule } from '../watch/schedule.ts';
+import { nextRun, parseSchedule } from '../schedules/schedule.ts';
 import type { ServiceSchema, WatchTable } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { newTestRow } from './tests.ts';

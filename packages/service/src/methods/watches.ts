@@ -9,7 +9,7 @@ import { apiKey, batchId, domainName, username } from '../validation/data-types.
 import { object, optional, required } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
 import { alertTargets } from '../watch/alert-targets.ts';
-import { firstRun, parseSchedule, scheduleText } from '../watch/schedule.ts';
+import { firstRun, parseSchedule, scheduleText } from '../schedules/schedule.ts';
 import { WATCH_PRIORITY } from '../watch/watcher.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';

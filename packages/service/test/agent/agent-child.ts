@@ -1,7 +1,7 @@
 // An agent process for the process tests: `dns-service agent`'s own code path, with the scripted
 // engine. It prints "started <domain>" as each run begins.
 // Environment: AGENT_DATABASE_URL, AGENT_CAPACITY, AGENT_GRACE_MS, AGENT_LEASE_SECONDS, AGENT_HANG=0.
-import { runAgentProcess } from '../../src/agent/agent-command.ts';
+import { runAgentProcess } from '../../src/commands/agent-command.ts';
 import { loadConfig } from '../../src/config/service-config.ts';
 import { scriptedEngine } from './scripted-engine.ts';
 

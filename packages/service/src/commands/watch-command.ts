@@ -13,9 +13,9 @@ import { validationMessage } from '../validation/messages.ts';
 import { batchId, domainName } from '../validation/data-types.ts';
 import { invalid, object, optional, required, type Issue } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
-import { alertTargets } from './alert-targets.ts';
-import { firstRun, parseSchedule, scheduleText } from './schedule.ts';
-import { WATCH_PRIORITY } from './watcher.ts';
+import { alertTargets } from '../watch/alert-targets.ts';
+import { firstRun, parseSchedule, scheduleText } from '../schedules/schedule.ts';
+import { WATCH_PRIORITY } from '../watch/watcher.ts';
 import { randomBytes } from 'node:crypto';
 
 export const watchUsage = `dns-service watch add DOMAIN --schedule "every 6h"|"daily 03:00" [--ns NAME[/IP]]... [--ds KEYTAG,ALG,DIGTYPE,DIGEST]...

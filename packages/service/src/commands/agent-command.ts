@@ -9,8 +9,8 @@ import Fastify from 'fastify';
 import { registerOperationalRoutes } from '../metrics/operational-routes.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { registerHostGuard } from '../rpc/allowed-hosts.ts';
-import { Agent, type AgentOptions } from './agent.ts';
-import { Backoff } from './backoff.ts';
+import { Agent, type AgentOptions } from '../agent/agent.ts';
+import { Backoff } from '../agent/backoff.ts';
 import { loadEngine } from '../engine-adapter.ts';
 import { Watcher } from '../watch/watcher.ts';
 

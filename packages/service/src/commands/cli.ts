@@ -1,17 +1,17 @@
 // `dns-service serve [--config FILE]`: the RPC API (with `--with-agent`, an agent in the same
 // process, as `npm start` runs it); `dns-service agent [--config FILE]`: a test agent on its own.
 import { parseArgs } from 'node:util';
-import { Agent } from './agent/agent.ts';
-import { runAgentProcess } from './agent/agent-command.ts';
-import { createRpcService } from './app.ts';
-import { ConfigError, loadConfig, type ServiceConfig } from './config/service-config.ts';
-import { Watcher } from './watch/watcher.ts';
-import { watchCommand, watchUsage } from './watch/watch-command.ts';
+import { Agent } from '../agent/agent.ts';
+import { runAgentProcess } from './agent-command.ts';
+import { createRpcService } from '../app.ts';
+import { ConfigError, loadConfig, type ServiceConfig } from '../config/service-config.ts';
+import { Watcher } from '../watch/watcher.ts';
+import { watchCommand, watchUsage } from './watch-command.ts';
 
 import { migrateToLatest, openDatabase } from '@app/database';
-import { migrations, PRODUCT } from './db/migrations.ts';
-import { parseAge, purgeTests } from './db/purge.ts';
-import type { ServiceSchema } from './db/tables.ts';
+import { migrations, PRODUCT } from '../db/migrations.ts';
+import { parseAge, purgeTests } from '../db/purge.ts';
+import type { ServiceSchema } from '../db/tables.ts';
 
 
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
