@@ -297,13 +297,193 @@ async function takeStock(trx: Db, lines: readonly Row[]): Promise<void> {
 /** What of a cart's lines the order is made from; a change to any of it between pricing and writing is a conflict. */
 const linesKey = (lines: readonly Row[]) => JSON.stringify(lines.map((line) => [line.id, line.product_id, line.quantity, line.price, line.variants, line.personalizations, line.updated_at]));
 
-export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
-  const options = context;
-  const { events } = context;
-  const { db, dialect } = options.database;
-  const stamp = now.toISOString();
-  const shipToBilling = body.use_billing_address_for_shipping === true;
+/** What every step of writing an order is given: the transaction, and the request it writes. */
+interface OrderWrite {
+  trx: Db;
+  context: PlaceOrderContext;
+  cart: Row;
+  body: PlaceOrderBody;
+  now: Date;
+  /** Inserts a row stamped with the order's time; its id. */
+  insert: (table: string, row: Row) => Promise<number>;
+}
+
+/**
+ * Locks the open cart and checks its lines are the ones priced. First, before any insert's foreign-key check
+ * share-locks a product row: two orders that both held such a lock and then wanted to update the row would
+ * deadlock on MariaDB. A line added or changed meanwhile either committed before (and is seen here) or waits and
+ * then finds the cart placed; lines that changed since they were priced make the caller place it again.
+ */
+async function lockUnchangedCart({ trx, context, cart }: OrderWrite, priced: readonly Row[]): Promise<void> {
+  await lockOpenCart(trx, context.database.dialect, Number(cart.id));
+  const current = await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
+  if (linesKey(current) !== linesKey(priced)) throw new ApiError(409, `cart ${String(cart.id)}: its lines changed while the order was being placed; place it again`);
+}
+
+/** The customer named by id, or a new one made from the body (CustomerCreated queued); an e-mail already known is 409. */
+async function orderCustomer({ trx, context, body, now, insert }: OrderWrite): Promise<Row> {
+  if (body.customer.id !== undefined) return existing(trx, 'customers', body.customer.id, 'customer.id');
+  const email = String(body.customer.email).trim();
+  if ((await trx.selectFrom('customers').select('id').where('email', '=', email).executeTakeFirst()) !== undefined) {
+    throw new ApiError(409, `customer.email: a customer with ${email} already exists; send its id`);
+  }
+  const store = await trx.selectFrom('stores').select('id').orderBy('id').executeTakeFirst();
+  const values = {
+    first_name: body.customer.first_name,
+    last_name: body.customer.last_name,
+    email,
+    company: body.customer.company ?? null,
+    phone_number: body.customer.phone ?? null,
+    alternate_phone_number: body.customer.alternate_phone ?? null,
+    store_id: store?.id ?? null,
+    customer_type_id: 1,
+    registered_at: now.toISOString(),
+    source: 'API',
+  };
+  const id = await insert('customers', values);
+  const { customers } = context.events;
+  if (customers !== undefined) await runSteps(trx, customers.created(asCustomer(await existing(trx, 'customers', id, 'customer.id'))));
+  return { id, ...values };
+}
+
+/** The customer's address (given by id, or made), and the order's own copy of it; the copy's id. */
+async function orderAddress({ trx, insert }: OrderWrite, customerId: number, input: AddressInput, type: 'Billing' | 'Shipping'): Promise<number> {
+  let address: Row;
+  if (input.id !== undefined) {
+    address = await existing(trx, 'addresses', input.id, `${type.toLowerCase()}_address.id`);
+    if (Number(address.customer_id) !== customerId) throw new ApiError(409, `${type.toLowerCase()}_address.id: address ${input.id} is not the customer's`);
+  } else {
+    address = {
+      customer_id: customerId,
+      ...splitName(input.name),
+      address_line_1: input.address_line_1,
+      address_line_2: input.address_line_2 ?? null,
+      city: input.city,
+      state: input.state,
+      postal_code: String(input.postal_code),
+      country: input.country,
+      comments: input.notes ?? null,
+      address_type: type,
+      [type === 'Billing' ? 'is_default_billing_address' : 'is_default_shipping_address']: true,
+    };
+    await insert('addresses', address);
+  }
+  const { first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments } = address;
+  return insert('order_addresses', { customer_id: customerId, first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments, address_type: type });
+}
+
+/** The order's billing and shipping address copies (one, when it ships to the billing address). */
+async function orderAddresses(write: OrderWrite, customerId: number): Promise<{ billingId: number; shippingId: number }> {
+  const { body } = write;
+  const billingId = await orderAddress(write, customerId, body.billing_address, 'Billing');
+  const shippingId = body.use_billing_address_for_shipping === true ? billingId : await orderAddress(write, customerId, body.shipping_address ?? {}, 'Shipping');
+  return { billingId, shippingId };
+}
+
+/** The payment row's own fields: a card (given, or on file for the customer), or a payment method by id. */
+async function orderPayment({ trx, context, body, now }: OrderWrite, customerId: number): Promise<Row> {
   const paymentMethodId = body.payment_method_id ?? 0;
+  if (paymentMethodId !== 0) {
+    const method = await existing(trx, 'payment_methods', paymentMethodId, 'payment_method_id');
+    if (method.is_hidden === true || Number(method.is_hidden) === 1) throw new ApiError(409, `payment_method_id: payment method ${paymentMethodId} is not available`);
+    return { payment_method_id: paymentMethodId, payment_type: method.payment_type ?? 'Custom', payment_method_name: method.name };
+  }
+  let card;
+  if (body.credit_card?.number === undefined && body.customer_payment_method_id !== undefined) {
+    // A card on file: its stored last four and expiry; the number was never kept.
+    const method = await existing(trx, 'customer_payment_methods', body.customer_payment_method_id, 'customer_payment_method_id');
+    if (Number(method.customer_id) !== customerId) throw new ApiError(409, 'customer_payment_method_id: not a payment method of this customer');
+    const stored = method.card_id === null ? undefined : await trx.selectFrom('credit_cards').selectAll().where('id', '=', Number(method.card_id)).executeTakeFirst();
+    if (stored === undefined) throw new ApiError(409, 'customer_payment_method_id: no card on file for this payment method');
+    card = { lastFour: textOf(stored.last_four), cardType: textOf(stored.card_type), name: null, month: stored.expiration_month, year: stored.expiration_year };
+  } else card = checkCard(body.credit_card, now);
+  return {
+    payment_method_id: 0,
+    payment_type: 'CreditCard',
+    payment_method_name: 'Credit Card',
+    card_type: card.cardType,
+    last_four: card.lastFour,
+    card_expiration_month: card.month,
+    card_expiration_year: card.year,
+    cardholder_name: typeof card.name === 'string' ? context.encrypt(card.name) : null,
+    customer_payment_method_id: body.customer_payment_method_id ?? null,
+  };
+}
+
+interface OrderParts {
+  customer: Row;
+  addresses: { billingId: number; shippingId: number };
+  payment: Row;
+  figures: CartFigures;
+  lines: readonly Row[];
+}
+
+/** The order, its items and its payment; the order's id. */
+async function writeOrder({ trx, cart, body, now, insert }: OrderWrite, { customer, addresses, payment, figures, lines }: OrderParts): Promise<number> {
+  const customerId = Number(customer.id);
+  const orderId = await insert('orders', {
+    customer_id: customerId,
+    customer_type_id: customer.customer_type_id ?? null,
+    order_status_id: 1,
+    ordered_at: now.toISOString(),
+    order_type: 'Order',
+    ...figures,
+    selected_shipping_method: typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null,
+    coupon_code: cart.coupon_code ?? null,
+    order_billing_address_id: addresses.billingId,
+    order_shipping_address_id: addresses.shippingId,
+    store_id: cart.store_id ?? customer.store_id ?? null,
+    is_gift: body.gift_message !== undefined && body.gift_message !== null && body.gift_message !== '',
+    gift_message: body.gift_message ?? null,
+    public_comments: body.public_comments ?? null,
+    admin_comments: body.private_comments ?? null,
+    instructions: body.instructions ?? null,
+    channel: 'Online',
+    entered_by_type: 'API',
+  });
+  for (const item of lines) {
+    const product = await trx.selectFrom('products').select(['weight', 'is_non_taxable']).where('id', '=', Number(item.product_id)).executeTakeFirst();
+    await insert('order_items', {
+      order_id: orderId,
+      product_id: item.product_id,
+      item_number: item.item_number,
+      item_name: item.item_name,
+      item_number_full: item.item_number,
+      price: item.price,
+      cost: item.cost,
+      quantity: item.quantity,
+      weight: Number(product?.weight ?? 0),
+      is_taxable: !product?.is_non_taxable,
+      variants: item.variants,
+      personalizations: item.personalizations,
+      warehouse_id: item.warehouse_id,
+      is_subscription_product: Boolean(item.is_subscription_product),
+    });
+  }
+  await insert('order_payments', { ...payment, order_id: orderId, customer_id: customerId, amount: figures.grand_total, transaction_type: 'None', is_approved: false, paid_at: now.toISOString() });
+  return orderId;
+}
+
+/** Closes the cart on the order: only a cart no order has claimed yet, so of two racing orders the second writes nothing. */
+async function closeCart({ trx, cart, now }: OrderWrite, orderId: number, customerId: number, figures: CartFigures): Promise<void> {
+  const claimed = await trx
+    .updateTable('carts')
+    .set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: now.toISOString() })
+    .where('id', '=', Number(cart.id))
+    .where('associated_order_id', 'is', null)
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError(409, `cart ${String(cart.id)} became an order already; open a new cart`);
+}
+
+/** NewOrder, NewValidOrder and OrderPlaced, queued in the order's transaction. */
+async function queueOrderEvents({ trx, context }: OrderWrite, orderId: number): Promise<void> {
+  const { orders } = context.events;
+  if (orders !== undefined) await runSteps(trx, orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
+}
+
+export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+  const { events } = context;
+  const { db, dialect } = context.database;
   const problems = placeOrderProblems(body);
   if (problems.length > 0) throw new ApiError(400, problems.join('; '));
 
@@ -314,153 +494,23 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
   const messages = await checkoutMessages(context, cart, lines, figures, body);
   if (messages.length > 0) throw new ApiError(400, messages.join('; '));
 
+  const stamp = now.toISOString();
   const answer = await db.transaction().execute(async (trx) => {
-    const insert = (table: string, row: Row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp });
-    // First, before any insert's foreign-key check share-locks a product row: two orders that both held such a lock
-    // and then wanted to update the row would deadlock on MariaDB.
-    // The cart's row lock first: a line added or changed meanwhile either committed before (and is seen here) or
-    // waits and then finds the cart placed. Lines that changed since they were priced make the caller place it again.
-    await lockOpenCart(trx, dialect, Number(cart.id));
-    const current = await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
-    if (linesKey(current) !== linesKey(items)) throw new ApiError(409, `cart ${String(cart.id)}: its lines changed while the order was being placed; place it again`);
+    const write: OrderWrite = { trx, context, cart, body, now, insert: (table, row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp }) };
+    await lockUnchangedCart(write, items);
     await takeStock(trx, lines);
     if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') await useCoupon(trx, cart.coupon_code);
-
-    let customer: Row;
-    if (body.customer.id !== undefined) customer = await existing(trx, 'customers', body.customer.id, 'customer.id');
-    else {
-      const email = String(body.customer.email).trim();
-      if ((await trx.selectFrom('customers').select('id').where('email', '=', email).executeTakeFirst()) !== undefined) {
-        throw new ApiError(409, `customer.email: a customer with ${email} already exists; send its id`);
-      }
-      const store = await trx.selectFrom('stores').select('id').orderBy('id').executeTakeFirst();
-      const values = {
-        first_name: body.customer.first_name,
-        last_name: body.customer.last_name,
-        email,
-        company: body.customer.company ?? null,
-        phone_number: body.customer.phone ?? null,
-        alternate_phone_number: body.customer.alternate_phone ?? null,
-        store_id: store?.id ?? null,
-        customer_type_id: 1,
-        registered_at: stamp,
-        source: 'API',
-      };
-      customer = { id: await insert('customers', values), ...values };
-      if (events.customers !== undefined) await runSteps(trx, events.customers.created(asCustomer(await existing(trx, 'customers', Number(customer.id), 'customer.id'))));
-    }
+    const customer = await orderCustomer(write);
     const customerId = Number(customer.id);
-
-    /** The customer's address (given by id, or made), and the order's own copy of it. */
-    async function addressPair(input: AddressInput, type: 'Billing' | 'Shipping'): Promise<number> {
-      let address: Row;
-      if (input.id !== undefined) {
-        address = await existing(trx, 'addresses', input.id, `${type.toLowerCase()}_address.id`);
-        if (Number(address.customer_id) !== customerId) throw new ApiError(409, `${type.toLowerCase()}_address.id: address ${input.id} is not the customer's`);
-      } else {
-        address = {
-          customer_id: customerId,
-          ...splitName(input.name),
-          address_line_1: input.address_line_1,
-          address_line_2: input.address_line_2 ?? null,
-          city: input.city,
-          state: input.state,
-          postal_code: String(input.postal_code),
-          country: input.country,
-          comments: input.notes ?? null,
-          address_type: type,
-          [type === 'Billing' ? 'is_default_billing_address' : 'is_default_shipping_address']: true,
-        };
-        await insert('addresses', address);
-      }
-      const { first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments } = address;
-      return insert('order_addresses', { customer_id: customerId, first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments, address_type: type });
-    }
-    const billingId = await addressPair(body.billing_address, 'Billing');
-    const shippingId = shipToBilling ? billingId : await addressPair(body.shipping_address ?? {}, 'Shipping');
-
-    let payment: Row;
-    if (paymentMethodId === 0) {
-      let card;
-      if (body.credit_card?.number === undefined && body.customer_payment_method_id !== undefined) {
-        // A card on file: its stored last four and expiry; the number was never kept.
-        const method = await existing(trx, 'customer_payment_methods', body.customer_payment_method_id, 'customer_payment_method_id');
-        if (Number(method.customer_id) !== customerId) throw new ApiError(409, 'customer_payment_method_id: not a payment method of this customer');
-        const stored = method.card_id === null ? undefined : await trx.selectFrom('credit_cards').selectAll().where('id', '=', Number(method.card_id)).executeTakeFirst();
-        if (stored === undefined) throw new ApiError(409, 'customer_payment_method_id: no card on file for this payment method');
-        card = { lastFour: textOf(stored.last_four), cardType: textOf(stored.card_type), name: null, month: stored.expiration_month, year: stored.expiration_year };
-      } else card = checkCard(body.credit_card, now);
-      payment = {
-        payment_method_id: 0,
-        payment_type: 'CreditCard',
-        payment_method_name: 'Credit Card',
-        card_type: card.cardType,
-        last_four: card.lastFour,
-        card_expiration_month: card.month,
-        card_expiration_year: card.year,
-        cardholder_name: typeof card.name === 'string' ? options.encrypt(card.name) : null,
-        customer_payment_method_id: body.customer_payment_method_id ?? null,
-      };
-    } else {
-      const method = await existing(trx, 'payment_methods', paymentMethodId, 'payment_method_id');
-      if (method.is_hidden === true || Number(method.is_hidden) === 1) throw new ApiError(409, `payment_method_id: payment method ${paymentMethodId} is not available`);
-      payment = { payment_method_id: paymentMethodId, payment_type: method.payment_type ?? 'Custom', payment_method_name: method.name };
-    }
-
-    const rateName = typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null;
-    const orderId = await insert('orders', {
-      customer_id: customerId,
-      customer_type_id: customer.customer_type_id ?? null,
-      order_status_id: 1,
-      ordered_at: stamp,
-      order_type: 'Order',
-      ...figures,
-      selected_shipping_method: rateName,
-      coupon_code: cart.coupon_code ?? null,
-      order_billing_address_id: billingId,
-      order_shipping_address_id: shippingId,
-      store_id: cart.store_id ?? customer.store_id ?? null,
-      is_gift: body.gift_message !== undefined && body.gift_message !== null && body.gift_message !== '',
-      gift_message: body.gift_message ?? null,
-      public_comments: body.public_comments ?? null,
-      admin_comments: body.private_comments ?? null,
-      instructions: body.instructions ?? null,
-      channel: 'Online',
-      entered_by_type: 'API',
-    });
-    for (const item of lines) {
-      const product = await trx.selectFrom('products').select(['weight', 'is_non_taxable']).where('id', '=', Number(item.product_id)).executeTakeFirst();
-      await insert('order_items', {
-        order_id: orderId,
-        product_id: item.product_id,
-        item_number: item.item_number,
-        item_name: item.item_name,
-        item_number_full: item.item_number,
-        price: item.price,
-        cost: item.cost,
-        quantity: item.quantity,
-        weight: Number(product?.weight ?? 0),
-        is_taxable: !product?.is_non_taxable,
-        variants: item.variants,
-        personalizations: item.personalizations,
-        warehouse_id: item.warehouse_id,
-        is_subscription_product: Boolean(item.is_subscription_product),
-      });
-    }
-    await insert('order_payments', { ...payment, order_id: orderId, customer_id: customerId, amount: figures.grand_total, transaction_type: 'None', is_approved: false, paid_at: stamp });
-    // Only a cart no order has claimed yet: of two racing place_orders, the second finds it claimed and writes nothing.
-    const claimed = await trx
-      .updateTable('carts')
-      .set({ associated_order_id: orderId, customer_id: customerId, ...figures, updated_at: stamp })
-      .where('id', '=', Number(cart.id))
-      .where('associated_order_id', 'is', null)
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw new ApiError(409, `cart ${String(cart.id)} became an order already; open a new cart`);
-    if (events.orders !== undefined) await runSteps(trx, events.orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
+    const addresses = await orderAddresses(write, customerId);
+    const payment = await orderPayment(write, customerId);
+    const orderId = await writeOrder(write, { customer, addresses, payment, figures, lines });
+    await closeCart(write, orderId, customerId, figures);
+    await queueOrderEvents(write, orderId);
     return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
   });
   // Both asked, so neither keeps a stale flag.
   const queued = [events.customers?.takeQueued(), events.orders?.takeQueued()];
-  if (queued.includes(true)) announceQueued(options.database);
+  if (queued.includes(true)) announceQueued(context.database);
   return answer;
 }
