@@ -2,7 +2,7 @@
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queue } from '../validation/data-types.ts';
-import { arrayOf, boolean, optional } from '../validation/param-rules.ts';
+import { arrayOf, boolean, optional, text } from '../validation/param-rules.ts';
 
 export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
   return {
@@ -15,6 +15,8 @@ export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>) {
     client_version: optional(clientVersion),
     priority: optional(priority),
     queue: optional(queue),
+    // Deprecated and ignored in the reference (RPCAPI.pm's start_domain_test schema), so taken and dropped.
+    config: optional(text),
   };
 }
 
