@@ -1,5 +1,5 @@
 // The service's lookup façade (get_host_by_name, get_data_from_parent_zone): a resolver and a zone model of its own, outside any test run.
-// Its cache lives as long as the returned object: make one per request.
+// Its cache lives as long as the returned object, whose queries stop when its first lookup ends: make one per lookup.
 import { ipFamily, Name } from '@app/dns';
 import type { DsInput } from '../input.ts';
 import { Network } from '../net/network.ts';
