@@ -73,7 +73,7 @@ const engineUnits: Unit[] = [
   { unit: 'framework', mayImport: ['basics', 'profile', 'zone'] },
   { unit: 'checks', mayImport: ['basics', 'profile', 'rules', 'net', 'zone', 'framework'] },
   { unit: 'run', mayImport: ['basics', 'input', 'profile', 'net', 'resolver', 'zone', 'framework', 'checks', 'chain'] },
-  { unit: 'lookups', mayImport: ['input', 'profile', 'net', 'resolver', 'zone'] },
+  { unit: 'lookups', mayImport: ['basics', 'input', 'profile', 'net', 'resolver', 'zone'] },
   { unit: 'cli', mayImport: ['basics', 'input', 'profile', 'catalogue', 'net', 'resolver', 'chain', 'run'] },
   { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
 ];

@@ -1,7 +1,8 @@
 // Port 53 intercepted: in the lab's root-intercepted scenario a company resolver and a captive portal
 // stand in for the root (root hints that give a root server's name their address). Both the CLI and
 // the service's report must say so plainly (ROOT_SERVERS_INTERCEPTED, CRITICAL, with the answer that
-// gave it away), and must not say it when the lab's real root answers.
+// gave it away) before anything else, without stating what the stand-in answered as facts about the
+// domain, and must not say it when the lab's real root answers.
 // Lives outside packages/ because it joins the lab with the engine's CLI and the service.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -63,6 +64,10 @@ describe('an intercepted root in the lab', { skip }, () => {
       assert.equal(intercepted[0].testcase, 'Basic01');
       assert.equal(intercepted[0].args.ns_list, `a.root-servers.test/${standIn === 'resolver' ? '203.0.113.211' : '203.0.113.212'}`);
       assert.match(String(intercepted[0].args.answer), giveaway);
+      // What the walk saw through the stand-in is not stated as a fact about the domain (no "does not
+      // exist as a zone" ERROR above it): the finding comes first and the run stops there.
+      assert.deepEqual(all.filter((f) => !['DEBUG', 'DEBUG2', 'DEBUG3', 'INFO'].includes(f.level)).map((f) => `${f.level} ${f.tag}`), ['CRITICAL ROOT_SERVERS_INTERCEPTED', 'CRITICAL CANNOT_CONTINUE']);
+      assert.deepEqual(all.filter((f) => f.tag.startsWith('B01_')).map((f) => f.tag), []);
       const text = await run(hints[standIn], ['--level', 'CRITICAL']);
       assert.match(text, /^CRITICAL\s+The answers given as the root servers \(a\.root-servers\.test\/203\.0\.113\.21[12]\)/m);
       assert.match(text, plainly);
@@ -101,6 +106,9 @@ describe('an intercepted root in the lab', { skip }, () => {
       assert.equal(said.length, 1, JSON.stringify(results.map((f) => f.message)));
       assert.deepEqual([said[0]?.level, said[0]?.testcase], ['CRITICAL', 'Basic01']);
       assert.match(said[0]?.message ?? '', /^The answers given as the root servers \(a\.root-servers\.test\/203\.0\.113\.211\) cannot come from the real root/);
+      const stated = results.filter((f) => !['INFO', 'NOTICE'].includes(f.level));
+      assert.equal(stated[0], said[0], `the interception leads the report: ${JSON.stringify(stated.map((f) => f.message))}`);
+      assert.ok(!results.some((f) => /does not exist as a zone|The parent zone is|No parent zone could be found/.test(f.message ?? '')), JSON.stringify(results.map((f) => f.message)));
       const report = (await call('get_test_report', { test_id: id, language: 'en' })) as { findings: Finding[]; overall_result: string };
       assert.deepEqual(report.findings.filter((f) => f.tag === 'ROOT_SERVERS_INTERCEPTED').map((f) => f.level), ['CRITICAL']);
       assert.equal(report.overall_result, 'critical');

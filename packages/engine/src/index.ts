@@ -9,6 +9,7 @@ export type { Exchange, Sending } from './net/network.ts';
 export { testCaseIds } from './run/registry.ts';
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';
 export { createServiceLookups } from './lookups/service-lookups.ts';
+export { LookupFailure } from './lookups/root-watch.ts';
 export { defaultProfile, loadProfile, ProfileError, type Profile } from './profile/profile.ts';
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
 export { engineVersion, referenceVersion } from './version.ts';

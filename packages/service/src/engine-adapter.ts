@@ -11,6 +11,9 @@ import {
   type Finding,
 } from '@app/engine';
 import { rootHintsOf } from './config/root-hints.ts';
+
+/** What a failed lookup rejects with: its `finding`, when set, says why (the root unreachable or intercepted). */
+export { LookupFailure } from '@app/engine';
 import type { ServiceConfig } from './config/service-config.ts';
 
 export interface EngineAdapter {

@@ -52,6 +52,10 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(await result(h, 'start_domain_test', params), created.job_id);
       assert.deepEqual(await result(h, 'job_status', { job_id: created.job_id }), { progress: await result(h, 'test_progress', { test_id: created.job_id }) });
       assert.deepEqual(await result(h, 'job_params', { job_id: created.job_id }), await result(h, 'get_test_params', { test_id: created.job_id }));
+      // RPCAPI.pm's schema takes the deprecated `config` (a string) and ignores it: no new test, nothing stored.
+      assert.deepEqual(await result(h, 'job_create', { ...params, config: 'some/old/config.json' }), created);
+      assert.equal((await result(h, 'job_params', { job_id: created.job_id }) as Record<string, unknown>).config, undefined);
+      await sameError(h, ['start_domain_test', { domain: 'a', config: {} }], ['job_create', { domain: 'a', config: {} }]);
       await sameError(h, ['start_domain_test', { domain: 'a', profile: 'nope' }], ['job_create', { domain: 'a', profile: 'nope' }]);
       await sameError(h, ['start_domain_test', { domain: 'x.se', nameservers: [{ ns: 'n.se', ip: 'bad' }], language: 'fr' }], ['job_create', { domain: 'x.se', nameservers: [{ ns: 'n.se', ip: 'bad' }], language: 'fr' }]);
       await sameError(h, ['test_progress', { test_id: '0123456789abcdef' }], ['job_status', { job_id: '0123456789abcdef' }]);
@@ -67,14 +71,35 @@ for (const target of await testDatabaseTargets()) {
       for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) {
         await finishTest(db, claimed.hashId, [{ module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'WARNING', args: { domain: 'se', ns_list: 'ns.se/192.0.2.1' }, timestamp: 0.5 }]);
       }
+      // RPCAPI.pm's job_results: the test id as job_id, and neither hash_id nor creation_time.
       for (const language of ['fr', 'sv']) {
-        assert.deepEqual(await result(h, 'job_results', { job_id, language }), await result(h, 'get_test_results', { id: job_id, language }));
+        const older = (await result(h, 'get_test_results', { id: job_id, language })) as Record<string, unknown>;
+        const newer = (await result(h, 'job_results', { job_id, language })) as Record<string, unknown>;
+        assert.deepEqual(Object.keys(newer).sort(), ['created_at', 'job_id', 'params', 'results', 'testcase_descriptions']);
+        assert.deepEqual(newer, { created_at: older.created_at, job_id, results: older.results, params: older.params, testcase_descriptions: older.testcase_descriptions });
       }
-      const history = (await result(h, 'domain_history', { domain: 'history.example.se', filter: 'delegated', limit: 5 })) as { history: { id: string; overall_result: string }[] };
-      assert.deepEqual(history, { history: await result(h, 'get_test_history', { frontend_params: { domain: 'history.example.se' }, filter: 'delegated', limit: 5 }) });
-      assert.equal(history.history[0]?.id, job_id);
+      // RPCAPI.pm's domain_history: the domain in `params`, each entry {job_id, created_at, overall_result, undelegated}.
+      const older = (await result(h, 'get_test_history', { frontend_params: { domain: 'history.example.se' }, filter: 'delegated', limit: 5 })) as Record<string, unknown>[];
+      const history = (await result(h, 'domain_history', { params: { domain: 'history.example.se' }, filter: 'delegated', limit: 5 })) as { history: Record<string, unknown>[] };
+      assert.deepEqual(history, { history: older.map((e) => ({ job_id: e.id, created_at: e.created_at, overall_result: e.overall_result, undelegated: e.undelegated })) });
+      assert.deepEqual(Object.keys(history.history[0] ?? {}), ['job_id', 'created_at', 'overall_result', 'undelegated']);
+      assert.equal(history.history[0]?.job_id, job_id);
       assert.equal(history.history[0]?.overall_result, 'warning');
-      await sameError(h, ['get_test_history', { frontend_params: { domain: 'x.se' }, filter: 'some' }], ['domain_history', { domain: 'x.se', filter: 'some' }]);
+      assert.equal(history.history[0]?.undelegated, false);
+      // The top-level `domain` our docs gave before is still taken, with the same answer.
+      assert.deepEqual(await result(h, 'domain_history', { domain: 'history.example.se', filter: 'delegated', limit: 5 }), history);
+      await sameError(h, ['get_test_history', { frontend_params: { domain: 'x.se' }, filter: 'some' }], ['domain_history', { params: { domain: 'x.se' }, filter: 'some' }]);
+      const invalid = async (params: unknown) => {
+        const reply = await h.call('domain_history', params);
+        assert.equal(reply.error?.code, -32602, JSON.stringify(reply));
+        return reply.error?.data;
+      };
+      assert.deepEqual(await invalid({}), [{ path: '/params', message: 'Missing property' }]);
+      assert.deepEqual(await invalid({ params: {} }), [{ path: '/params/domain', message: 'Missing property' }]);
+      assert.deepEqual(await invalid({ params: { domain: 'a..b' } }), [{ path: '/params/domain', message: 'Domain name has repeated dots.' }]);
+      assert.deepEqual(await invalid({ params: { domain: 'x.se', extra: 1 } }), [{ path: '/params/extra', message: 'Unknown property' }]);
+      assert.deepEqual(await invalid({ params: { domain: 'x.se' }, domain: 'x.se' }), [{ path: '/domain', message: 'Not allowed together with "params"' }]);
+      assert.deepEqual(await invalid({ frontend_params: { domain: 'x.se' } }), [{ path: '/params', message: 'Missing property' }, { path: '/frontend_params', message: 'Unknown property' }]);
     });
 
     test('user_create and batch_create: { success } and { batch_id }, refused alike', async () => {
@@ -86,6 +111,28 @@ for (const target of await testDatabaseTargets()) {
       await sameError(h, ['add_batch_job', { username: 'newer', api_key: 'key', domains: ['c.se'] }], ['batch_create', { username: 'newer', api_key: 'key', domains: ['c.se'] }]);
       await sameError(h, ['add_batch_job', { username: 'newer', api_key: 'wrong', domains: ['c.se'] }], ['batch_create', { username: 'newer', api_key: 'wrong', domains: ['c.se'] }]);
       await sameError(h, ['add_batch_job', { username: 'newer', api_key: 'key', domains: [] }], ['batch_create', { username: 'newer', api_key: 'key', domains: [] }]);
+    });
+
+    test("batch_create takes the tests' params as the reference names them (job_params), or as test_params", async () => {
+      const { db, dialect } = h.service.context.database;
+      const finishBatch = async () => {
+        for (let left = await claimNextTest(db, dialect, 0, claimant); left; left = await claimNextTest(db, dialect, 0, claimant)) await finishTest(db, left.hashId, []);
+      };
+      await result(h, 'user_create', { username: 'jobparams', api_key: 'key' });
+      const given = { nameservers: [{ ns: 'ns1.jp.example.se', ip: '192.0.2.53' }], priority: 7, profile: 'IPv4-Only', client_id: 'job-params' };
+      for (const name of ['job_params', 'test_params']) {
+        await finishBatch();
+        const { batch_id } = (await result(h, 'batch_create', { username: 'jobparams', api_key: 'key', domains: [`${name.replace('_', '-')}.example.se`], [name]: given })) as { batch_id: number };
+        const { waiting_tests } = (await result(h, 'batch_status', { batch_id, list_waiting_tests: true })) as { waiting_tests: string[] };
+        assert.equal(waiting_tests.length, 1);
+        const params = (await result(h, 'job_params', { job_id: waiting_tests[0] })) as Record<string, unknown>;
+        assert.deepEqual([params.nameservers, params.priority, params.profile, params.client_id, params.ipv6], [given.nameservers, 7, 'ipv4-only', 'job-params', false], name);
+      }
+      await finishBatch();
+      const both = await h.call('batch_create', { username: 'jobparams', api_key: 'key', domains: ['both.example.se'], job_params: {}, test_params: {} });
+      assert.deepEqual(both.error?.data, [{ path: '/test_params', message: 'Not allowed together with "job_params"' }]);
+      const bad = await h.call('batch_create', { username: 'jobparams', api_key: 'key', domains: ['bad.example.se'], job_params: { priority: 'high', queue: 1, extra: true } });
+      assert.deepEqual(bad.error?.data, [{ path: '/job_params/extra', message: 'Unknown property' }, { path: '/job_params/priority', message: 'Expected an integer' }]);
     });
 
     test('batch_status: waiting, running and finished counts, with the lists asked for', async () => {

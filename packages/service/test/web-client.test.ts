@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import type { TestResult, TestResults } from '../src/web/client/api.ts';
+import { RpcError, type TestResult, type TestResults } from '../src/web/client/api.ts';
 import { LANGUAGES } from '../src/web/client/languages.ts';
 import { EXTRA_FORMS, pluralKey } from '../src/web/client/plural.ts';
 import { collapseRepeats, compareReports, countByLevel, delegationFailed, groupByModule, overallResult } from '../src/web/client/report-model.ts';
@@ -162,4 +162,11 @@ test('exports with the evidence carry each finding\'s tag and arguments beside i
   const csv = reportFile(report, 'csv', evidence).text.split('\r\n');
   assert.equal(csv[3], 'BASIC,Basic02,ERROR,TAG_2,"ns1 says ""no"", badly",,"{""ns"":""ns2.example.test"",""n"":2}"');
   assert.match(reportFile(report, 'txt', evidence).text, /Weak digest\n {11}TAG_4 \{"ns":"ns4\.example\.test","n":4\}\n$/);
+});
+
+test('a failed lookup shows its cause (the service\'s data.reason), not only "DNS lookup failed"', () => {
+  const reason = 'No root server answered (a.root-servers.net/198.41.0.4), so nothing could be looked up: check that this machine can reach the internet (or the root hints in use), then test again.';
+  assert.equal(new RpcError(-32603, 'DNS lookup failed', { lookup: 'example.com', reason, tag: 'ROOT_SERVERS_UNREACHABLE' }).explanation, `DNS lookup failed: ${reason}`);
+  assert.equal(new RpcError(-32603, 'Test not found', { test_id: '0123456789abcdef' }).explanation, 'Test not found');
+  assert.equal(new RpcError(-32602, 'Invalid method parameter(s).', [{ path: '/domain', message: 'Domain name is empty.' }]).explanation, 'Invalid method parameter(s).');
 });

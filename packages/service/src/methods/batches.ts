@@ -7,7 +7,7 @@ import { MethodError } from '../rpc/errors.ts';
 import { JsonText } from '../rpc/json-text.ts';
 import { method, type CallContext } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
-import { arrayOf, boolean, object, optional, required } from '../validation/param-rules.ts';
+import { arrayOf, boolean, eitherName, object, optional, required } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
 
@@ -32,12 +32,14 @@ export function batchMethods(context: ServiceContext) {
     if (!(await addUser(db, name, api_key))) throw new MethodError('User already exists', { username: name });
     return 1;
   };
-  const batchParams = object({
+  const batchFields = {
     username: required(username),
     api_key: required(apiKey),
     domains: required(arrayOf(domainName, { min: 1, max: context.config.maxBatchSize })),
     test_params: optional(object(testParamFields(context.profiles, context.config.queues))),
-  });
+  };
+  const batchParams = object(batchFields);
+  const batchCreateParams = eitherName(object({ ...batchFields, job_params: optional(object(testParamFields(context.profiles, context.config.queues))) }), { reference: 'job_params', ours: 'test_params' }, { required: false });
   const createBatchJob = async ({ username: name, api_key, domains, test_params }: { username: string; api_key: string; domains: string[]; test_params?: Parameters<typeof normaliseTestParams>[1] }) => {
     if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });
     const tests = domains.map((domain: string) => normaliseTestParams(domain, test_params ?? {}, context.profiles, BATCH_PRIORITY));
@@ -63,7 +65,10 @@ export function batchMethods(context: ServiceContext) {
     }),
     // The reference's newer names (Backend 11).
     user_create: method(userParams, { guard: onlyFromLoopback, run: async (params) => ({ success: await createUser(params) }) }),
-    batch_create: method(batchParams, { run: async (params) => ({ batch_id: await createBatchJob(params) }) }),
+    // The reference names the tests' params `job_params` here; our earlier `test_params` is still taken.
+    batch_create: method(batchCreateParams, {
+      run: async ({ job_params, test_params, ...rest }) => ({ batch_id: await createBatchJob({ ...rest, test_params: job_params ?? test_params }) }),
+    }),
     batch_status: method(object({
         batch_id: required(batchId),
         list_waiting_tests: optional(boolean),

@@ -3,7 +3,7 @@ import type { LoadedProfile } from '../config/profiles.ts';
 import { queuesText } from '../config/queues.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queueIn } from '../validation/data-types.ts';
-import { arrayOf, boolean, optional } from '../validation/param-rules.ts';
+import { arrayOf, boolean, optional, text } from '../validation/param-rules.ts';
 
 /** `queues`: those the configuration lists (SERVICE.queues). */
 export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>, queues: readonly number[]) {
@@ -17,6 +17,8 @@ export function testParamFields(profiles: ReadonlyMap<string, LoadedProfile>, qu
     client_version: optional(clientVersion),
     priority: optional(priority),
     queue: optional(queueIn(queues, queuesText(queues))),
+    // Deprecated and ignored in the reference (RPCAPI.pm's start_domain_test schema), so taken and dropped.
+    config: optional(text),
   };
 }
 

@@ -11,7 +11,7 @@ import { JsonText } from '../rpc/json-text.ts';
 import { method } from '../rpc/method.ts';
 import { domainName, nonNegativeInteger, testId } from '../validation/data-types.ts';
 import { languageTag, messageLocale } from '../validation/language-tags.ts';
-import { object, oneOf, optional, required } from '../validation/param-rules.ts';
+import { eitherName, object, oneOf, optional, required } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
 
@@ -140,9 +140,21 @@ export function testMethods(context: ServiceContext) {
     job_create: method(startParams, { acceptsLanguage: true, run: async (params) => ({ job_id: await startTest(params) }) }),
     job_status: method(object({ job_id: required(testId) }), { run: async ({ job_id }) => ({ progress: await progressOf(job_id) }) }),
     job_params: method(object({ job_id: required(testId) }), { run: ({ job_id }) => paramsOf(job_id) }),
-    job_results: method(object({ job_id: required(testId), language }), { acceptsLanguage: true, run: ({ job_id, language: tag }) => resultsOf(job_id, tag) }),
-    domain_history: method(object({ ...historyFields, domain: required(domainName) }), {
-      run: ({ domain, ...paging }) => keptHistory('domain_history', domain, paging, (history) => ({ history })),
+    // Shapes as Zonemaster-Backend's RPCAPI.pm answers job_results and domain_history (the test id
+    // as `job_id`, no deprecated `creation_time`).
+    job_results: method(object({ job_id: required(testId), language }), {
+      acceptsLanguage: true,
+      run: async ({ job_id, language: tag }) => {
+        const { created_at, hash_id, results, params, testcase_descriptions } = await resultsOf(job_id, tag);
+        return { created_at, job_id: hash_id, results, params, testcase_descriptions };
+      },
+    }),
+    // The reference's `params: {domain}`, or our earlier top-level `domain`.
+    domain_history: method(eitherName(object({ ...historyFields, params: optional(object({ domain: required(domainName) })), domain: optional(domainName) }), { reference: 'params', ours: 'domain' }, { required: true }), {
+      run: ({ params, domain, ...paging }) =>
+        keptHistory('domain_history', params?.domain ?? domain ?? '', paging, (history) => ({
+          history: history.map(({ id, created_at, overall_result, undelegated }) => ({ job_id: id, created_at, overall_result, undelegated })),
+        })),
     }),
   };
 }

@@ -4,6 +4,7 @@ import type { Language } from '../web/client/languages.ts';
 export type MessageId =
   | 'missing'
   | 'unknown_property'
+  | 'not_with'
   | 'not_string'
   | 'not_integer'
   | 'not_object'
@@ -44,6 +45,7 @@ export type Locale = Language;
 const en: Record<MessageId, string> = {
   missing: 'Missing property',
   unknown_property: 'Unknown property',
+  not_with: 'Not allowed together with "{other}"',
   not_string: 'Expected a string',
   not_integer: 'Expected an integer',
   not_object: 'Expected an object',
@@ -83,6 +85,7 @@ const en: Record<MessageId, string> = {
 const da: Record<MessageId, string> = {
   missing: 'Egenskaben mangler',
   unknown_property: 'Ukendt egenskab',
+  not_with: 'Ikke tilladt sammen med »{other}«',
   not_string: 'Forventede en tekststreng',
   not_integer: 'Forventede et heltal',
   not_object: 'Forventede et objekt',
@@ -122,6 +125,7 @@ const da: Record<MessageId, string> = {
 const es: Record<MessageId, string> = {
   missing: 'Falta la propiedad',
   unknown_property: 'Propiedad desconocida',
+  not_with: 'No se admite junto con "{other}"',
   not_string: 'Se esperaba una cadena de texto',
   not_integer: 'Se esperaba un número entero',
   not_object: 'Se esperaba un objeto',
@@ -161,6 +165,7 @@ const es: Record<MessageId, string> = {
 const fi: Record<MessageId, string> = {
   missing: 'Ominaisuus puuttuu',
   unknown_property: 'Tuntematon ominaisuus',
+  not_with: 'Ei sallittu yhdessä ominaisuuden "{other}" kanssa',
   not_string: 'Odotettiin merkkijonoa',
   not_integer: 'Odotettiin kokonaislukua',
   not_object: 'Odotettiin objektia',
@@ -200,6 +205,7 @@ const fi: Record<MessageId, string> = {
 const fr: Record<MessageId, string> = {
   missing: 'Propriété manquante',
   unknown_property: 'Propriété inconnue',
+  not_with: 'Non admis avec « {other} »',
   not_string: 'Une chaîne de caractères est attendue',
   not_integer: 'Un nombre entier est attendu',
   not_object: 'Un objet est attendu',
@@ -239,6 +245,7 @@ const fr: Record<MessageId, string> = {
 const nb: Record<MessageId, string> = {
   missing: 'Egenskapen mangler',
   unknown_property: 'Ukjent egenskap',
+  not_with: 'Ikke tillatt sammen med «{other}»',
   not_string: 'Forventet en tekststreng',
   not_integer: 'Forventet et heltall',
   not_object: 'Forventet et objekt',
@@ -278,6 +285,7 @@ const nb: Record<MessageId, string> = {
 const sl: Record<MessageId, string> = {
   missing: 'Lastnost manjka',
   unknown_property: 'Neznana lastnost',
+  not_with: 'Ni dovoljeno skupaj z »{other}«',
   not_string: 'Pričakovan je niz',
   not_integer: 'Pričakovano je celo število',
   not_object: 'Pričakovan je objekt',
@@ -317,6 +325,7 @@ const sl: Record<MessageId, string> = {
 const sv: Record<MessageId, string> = {
   missing: 'Egenskapen saknas',
   unknown_property: 'Okänd egenskap',
+  not_with: 'Inte tillåtet tillsammans med ”{other}”',
   not_string: 'Förväntade en textsträng',
   not_integer: 'Förväntade ett heltal',
   not_object: 'Förväntade ett objekt',

@@ -161,3 +161,21 @@ export function refine<A, B>(first: Rule<A>, then: (value: A, path: string, issu
     return checked === invalid ? invalid : then(checked, path, issues);
   };
 }
+
+/**
+ * Params where one property goes by two names (the reference's and our earlier one): either may be
+ * given, not both; with `required`, one of them must be. Checked beside the object's own rule, so a
+ * call learns of every fault at once.
+ */
+export function eitherName<T>(rule: Rule<T>, names: { reference: string; ours: string }, options: { required: boolean }): Rule<T> {
+  return (value, path, issues) => {
+    const before = issues.length;
+    if (isPlainObject(value)) {
+      const given = (key: string) => Object.hasOwn(value, key) && value[key] !== undefined;
+      if (given(names.reference) && given(names.ours)) issues.push({ path: pointer(path, names.ours), id: 'not_with', args: { other: names.reference } });
+      else if (options.required && !given(names.reference) && !given(names.ours)) issues.push({ path: pointer(path, names.reference), id: 'missing' });
+    }
+    const checked = rule(value, path, issues);
+    return issues.length > before ? invalid : checked;
+  };
+}

@@ -170,6 +170,12 @@ export class RpcError extends Error {
     this.data = data;
   }
 
+  /** What to show: the message, and the cause the service gave in `data.reason` (why a DNS lookup failed), if any. */
+  get explanation(): string {
+    const reason = typeof this.data === 'object' && this.data !== null ? (this.data as { reason?: unknown }).reason : undefined;
+    return typeof reason === 'string' && reason !== '' ? `${this.message}: ${reason}` : this.message;
+  }
+
   /** The -32602 list of `{path, message}`, or an empty list for any other error. */
   get validationErrors(): ValidationError[] {
     if (this.code !== -32602 || !Array.isArray(this.data)) return [];

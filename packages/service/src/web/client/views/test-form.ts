@@ -65,7 +65,7 @@ export function TestForm(props: { initialDomain: string }) {
 
   const refused = (error: unknown) => {
     const issues: ValidationError[] = error instanceof RpcError ? error.validationErrors : [];
-    if (issues.length === 0) return setErrors({ fields: new Map(), other: [error instanceof Error ? error.message : String(error)] });
+    if (issues.length === 0) return setErrors({ fields: new Map(), other: [error instanceof RpcError ? error.explanation : error instanceof Error ? error.message : String(error)] });
     const fields = new Map<string, string>();
     const other: string[] = [];
     for (const { path, message } of issues) {
