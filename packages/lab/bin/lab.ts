@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // lab run <scenario> -- <command...> | lab diff [scenario] [domain] | lab demo | lab list
-import { catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, loadScenario, parseLatency, describeLatency, type Latency } from '../src/index.ts';
+import { catalogueListing, catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, parseLatency, describeLatency, type Latency } from '../src/index.ts';
 
 const usage = `usage:
   lab run [--latency 50ms] <scenario>[,<scenario>...] -- <command> [args...]
@@ -15,7 +15,7 @@ each delay from it), as on the Internet; LAB_LATENCY does the same for any comma
       Starts the catalogue with the domain health service in it, shows what it finds in a few
       domains, then keeps running until Ctrl-C and prints what to try.
   lab list
-      The catalogue's scenarios.
+      The catalogue's scenarios: name, the domain it serves, what is wrong with it.
 A scenario is a catalogue name (see lab list), a path to a .yaml/.json file, or big:N (big.test.
 with N generated children; big alone is big:10000).`;
 
@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'list':
-      for (const name of catalogueNames()) console.log(`${name.padEnd(22)} ${loadScenario(name).description.split(' + ').at(-1) ?? ''}`);
+      for (const line of catalogueListing()) console.log(line);
       return 0;
     default:
       return fail(usage);
