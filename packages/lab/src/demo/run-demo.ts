@@ -139,7 +139,7 @@ function whatToTry(lab: Lab, service: RunningService | undefined): string[] {
           `A watch (id ${watched.id}) tests ${watched.domain} ${watched.schedule.replace('every 1m', 'every minute')} and alerts the demo's own webhook receiver when the result changes.`,
           `To see an alert arrive in this terminal, silence ${silenced.name.slice(0, -1)}; the alert comes within a minute or two:`,
           `  ${inLab} sh -c '${ip('del')}'`,
-          `and to bring it back (another alert, the findings gone):`,
+          `and to bring it back (no alert then: a watch alerts when the result gets worse, or an error comes or goes):`,
           `  ${inLab} sh -c '${ip('add')}'`,
           '',
         );
