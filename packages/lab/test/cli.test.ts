@@ -18,6 +18,15 @@ test('lab run: the command runs inside with the hints path, and its exit code is
   assert.equal(lab('run', 'single-nameserver', '--', 'sh', '-c', 'exit 7').status, 7);
 });
 
+test('lab run --signed-root: the trust anchor is in {trust-anchors} and DNS_TRUST_ANCHORS, and a lab recursor validates with it', { skip: unavailable ?? false }, () => {
+  const run = lab('run', '--signed-root', 'healthy-signed,nameserver-quirks', '--', 'sh', '-c', 'test "$1" = "$DNS_TRUST_ANCHORS" && delv -a "$1" @198.51.100.65 healthy.test SOA', 'sh', '{trust-anchors}');
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /^; fully validated$/m);
+  assert.match(run.stderr, /; trust anchor in \S+trust-anchors\.conf \(DNS_TRUST_ANCHORS\)/);
+  const plain = lab('run', 'single-nameserver', '--', 'sh', '-c', 'test -z "$DNS_TRUST_ANCHORS"');
+  assert.equal(plain.status, 0, 'without --signed-root there is no trust anchor');
+});
+
 test('lab list names every catalogue scenario with the domain it serves and its description', () => {
   const listed = lab('list');
   assert.equal(listed.status, 0);
@@ -38,7 +47,10 @@ test('lab list names every catalogue scenario with the domain it serves and its 
 test('usage and unknown scenarios get one clear message and exit code 2', () => {
   const usage = lab('run', 'single-nameserver');
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /usage:\n {2}lab run \[--latency 50ms\] <scenario>/);
+  assert.match(usage.stderr, /usage:\n {2}lab run \[--latency 50ms\] \[--signed-root\] <scenario>/);
+  const badPort = lab('demo', '--port', 'eighty');
+  assert.equal(badPort.status, 2);
+  assert.match(badPort.stderr, /^lab demo: --port takes a port number \(1-65535\), not "eighty"/);
   const unknown = lab('run', 'no-such-thing', '--', 'true');
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, unavailable === undefined ? /^lab: unknown scenario "no-such-thing"; the catalogue has: / : /^lab: the DNS lab cannot/);
