@@ -6,6 +6,7 @@ export type { LabServer, WorldPlan } from './world/world-plan.ts';
 export { buildWorld } from './world/build-world.ts';
 export { runDiff, scenarioDomain, type DiffRow } from './diff/run-diff.ts';
 export { commandLineDomain } from './scenario/command-line-domain.ts';
+export { catalogueEntries, catalogueListing, type CatalogueEntry } from './scenario/catalogue-listing.ts';
 export { compareFindings, type Comparison } from './diff/compare-findings.ts';
 export { scenarioReport, catalogueTable } from './diff/diff-report.ts';
 export { zonemasterCli, ourEngine, parseFindings, type Finding, type Checker, type CheckerRun } from './diff/checkers.ts';

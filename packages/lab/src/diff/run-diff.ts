@@ -26,12 +26,12 @@ export function scenarioDomain(scenario: string): string {
 
 export async function runDiff(
   scenarios: string[],
-  options: { domain?: string; onRow?: (row: DiffRow) => void; reference?: Checker; ours?: Checker; latency?: Latency } = {},
+  options: { domain?: string; onRow?: (row: DiffRow) => void; reference?: Checker; ours?: Checker; latency?: Latency; signedRoot?: boolean } = {},
 ): Promise<DiffRow[]> {
   const targets = scenarios.map((scenario) => ({ scenario, domain: options.domain ?? scenarioDomain(scenario) }));
   const reference = options.reference ?? zonemasterCli;
   const ours = options.ours ?? ourEngine;
-  const lab = await startLab(scenarios, { latency: options.latency });
+  const lab = await startLab(scenarios, { latency: options.latency, signedRoot: options.signedRoot });
   const rows: DiffRow[] = [];
   try {
     for (const { scenario, domain } of targets) {

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
 import { loadScenario } from '../scenario/load-scenario.ts';
 import type { Scenario } from '../scenario/scenario-format.ts';
+import { withSignedTop } from '../scenario/signed-top.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
 import { parseLatency, type Latency } from '../world/latency.ts';
@@ -34,6 +35,8 @@ export interface ExecResult {
 export interface Lab {
   /** Root hints file naming the lab's root servers. */
   hintsPath: string;
+  /** With `signedRoot`: the root's key as a BIND `trust-anchors` statement (`delv -a` reads it); DNS_TRUST_ANCHORS inside. */
+  trustAnchorsPath?: string;
   /** Working directory with zones, keys, named.conf and logs. */
   dir: string;
   servers: LabServer[];
@@ -54,9 +57,10 @@ export interface Lab {
   query(server: string | ServerAddress, question: QuestionInput, options?: Omit<QueryOptions, 'signal'>): Promise<QueryResult>;
   /**
    * Makes a TCP port inside the namespace (a service listening on its 127.0.0.1) reachable from the
-   * host: returns the port on the host's 127.0.0.1 that leads there. Closed when the lab stops.
+   * host: returns the port on the host's 127.0.0.1 that leads there (`hostPort`, or any free one).
+   * Closed when the lab stops.
    */
-  forward(port: number, host?: string): Promise<number>;
+  forward(port: number, host?: string, hostPort?: number): Promise<number>;
   /** Milliseconds each start-up step took (world, addresses, named, responder, total). */
   startup: Record<string, number>;
   stop(): Promise<void>;
@@ -70,6 +74,13 @@ export interface StartLabOptions {
   startTimeoutMs?: number;
   /** Every server waits this long before each answer (LAB_LATENCY, e.g. '50ms' or '20-80ms', sets it too). */
   latency?: Latency;
+  /**
+   * Sign the root and test. where the scenarios leave them unsigned (scenario/signed-top.ts), and hand
+   * the root's key to the lab's open recursors as their trust anchor (`trustAnchorsPath`).
+   */
+  signedRoot?: boolean;
+  /** Told each step of the start as it begins, and how far a long one got (a first build of a big world takes a while). */
+  onProgress?: (line: string) => void;
 }
 
 const supervisorPath = resolve(import.meta.dirname, 'supervisor.ts');
@@ -82,7 +93,8 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   const begun = performance.now();
   let worldMs = 0;
   await assertLabAvailable();
-  const world = typeof scenario === 'string' || Array.isArray(scenario) ? loadScenario(scenario) : scenario;
+  const loaded = typeof scenario === 'string' || Array.isArray(scenario) ? loadScenario(scenario) : scenario;
+  const world = options.signedRoot === true ? withSignedTop(loaded) : loaded;
   const dir = await mkdtemp(join(tmpdir(), 'app-lab-'));
   const keep = options.keepDir === true || process.env.LAB_KEEP === '1';
   if (!keep) liveDirs.add(dir);
@@ -94,13 +106,18 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   let plan;
   try {
-    plan = await buildWorld(world, dir, { cache: options.cache ?? process.env.LAB_NO_CACHE !== '1', latency: options.latency ?? (process.env.LAB_LATENCY ? parseLatency(process.env.LAB_LATENCY) : undefined) });
+    plan = await buildWorld(world, dir, {
+      cache: options.cache ?? process.env.LAB_NO_CACHE !== '1',
+      latency: options.latency ?? (process.env.LAB_LATENCY ? parseLatency(process.env.LAB_LATENCY) : undefined),
+      progress: options.onProgress,
+    });
     worldMs = Math.round(performance.now() - begun);
   } catch (error) {
     removeDir();
     throw error;
   }
 
+  options.onProgress?.(`starting the name servers: ${plan.servers.length} servers in one BIND process${plan.servers.some((s) => s.engine === 'responder') ? ' and our responder' : ''}, in a network namespace of their own`);
   // --kill-child: if unshare dies, the supervisor (PID 1 inside) dies, and with it the whole namespace.
   const supervisor = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', process.execPath, supervisorPath, join(dir, 'world.json')], {
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -150,7 +167,12 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   });
 
   const namespacePid = String(supervisor.pid);
-  const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, DNS_ROOT_HINTS: plan.hintsPath, ...env });
+  const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({
+    ...process.env,
+    DNS_ROOT_HINTS: plan.hintsPath,
+    ...(plan.trustAnchorsPath !== undefined && { DNS_TRUST_ANCHORS: plan.trustAnchorsPath }),
+    ...env,
+  });
   // Commands join the lab's PID namespace too, so they end with the lab whatever they do.
   const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
   let stopping: Promise<void> | undefined;
@@ -166,6 +188,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 
   const lab: Lab = {
     hintsPath: plan.hintsPath,
+    ...(plan.trustAnchorsPath !== undefined && { trustAnchorsPath: plan.trustAnchorsPath }),
     dir,
     servers: plan.servers,
     domains: plan.domains,
@@ -200,11 +223,13 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
       return fromWire(await request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
     },
-    async forward(port, host = '127.0.0.1') {
+    async forward(port, host = '127.0.0.1', hostPort = 0) {
       const socketPath = join(dir, `forward-${host.replace(/[^0-9a-f.]/gi, '_')}-${port}.sock`);
       const result = await request<ForwardResult>({ op: 'forward', socketPath, host, port });
       if (!result.ok) throw new Error(`cannot forward to ${host}:${port} inside the lab: ${result.error}`);
-      const server = await bridge({ host: '127.0.0.1', port: 0 }, { path: socketPath });
+      const server = await bridge({ host: '127.0.0.1', port: hostPort }, { path: socketPath }).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(error.code === 'EADDRINUSE' ? `port ${hostPort} on the host's 127.0.0.1 is taken already` : `cannot listen on the host's 127.0.0.1:${hostPort}: ${error.message}`);
+      });
       hostBridges.push(server);
       return (server.address() as AddressInfo).port;
     },

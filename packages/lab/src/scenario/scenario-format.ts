@@ -155,6 +155,8 @@ export type ServerSpec = z.infer<typeof serverSchema>;
 export type Behaviour = z.infer<typeof behaviourSchema>;
 export type ZoneSpec = z.infer<typeof zoneSchema>;
 export type DnssecSpec = z.infer<typeof dnssecSchema>;
+/** A zone's `dnssec: {}`: every field at its default. */
+export const defaultDnssec = (): DnssecSpec => dnssecSchema.parse({});
 export type EdnsBehaviour = (typeof ednsBehaviours)[number];
 export type CdsMode = (typeof cdsModes)[number];
 export type RemoveRrsig = z.infer<typeof removeRrsigSchema>;

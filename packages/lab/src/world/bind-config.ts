@@ -12,11 +12,22 @@ export interface BindConfigInput {
   servers: LabServer[];
   /** CHAOS zone file per server that has a version string. */
   chaosZoneFiles: Record<string, string>;
+  /** The root's DS rdata when the root is signed: the lab's open recursors validate with it. */
+  trustAnchor?: string[];
+}
+
+/** A `trust-anchors` statement (BIND's, which `delv -a` reads too) for the root's DS rdata. */
+export function trustAnchorsText(ds: readonly string[]): string {
+  const lines = ds.map((rdata) => {
+    const [tag, algorithm, digestType, ...digest] = rdata.split(/\s+/);
+    return `  . static-ds ${tag} ${algorithm} ${digestType} "${digest.join('')}";`;
+  });
+  return `trust-anchors {\n${lines.join('\n')}\n};\n`;
 }
 
 export const backendPort = 5353;
 
-export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles }: BindConfigInput): string {
+export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles, trustAnchor }: BindConfigInput): string {
   const listen = (engine: LabServer['engine'], v6: boolean): string[] =>
     servers.filter((s) => s.engine === engine).flatMap((s) => s.addresses.filter((a) => a.includes(':') === v6));
   const listenOn = (statement: string, v6: boolean): string[] => {
@@ -61,6 +72,8 @@ controls { };
     const settings = [`  match-destinations ${addressList(server.addresses)};`];
     if (b.recursion) {
       settings.push('  recursion yes;', '  allow-recursion { any; };', '  allow-query-cache { any; };');
+      // Validating from the lab's own root key; BIND's built-in anchor is the Internet's root, which the lab is not.
+      if (trustAnchor !== undefined) settings.push('  dnssec-validation yes;', ...trustAnchorsText(trustAnchor).trimEnd().split('\n').map((line) => `  ${line}`));
       if (!server.zones.some((z) => z.origin === '.')) zones.push(`  zone "." { type hint; file ${quote(hintsPath)}; };`);
     }
     if (b.axfr) settings.push('  allow-transfer { any; };');

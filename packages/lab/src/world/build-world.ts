@@ -3,19 +3,33 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Scenario } from '../scenario/scenario-format.ts';
-import { backendPort, bindConfig } from './bind-config.ts';
-import { buildZones } from './build-zones.ts';
+import { backendPort, bindConfig, trustAnchorsText } from './bind-config.ts';
+import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
 import type { Latency } from './latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
-export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean; latency?: Latency } = {}): Promise<WorldPlan> {
-  const zones = options.cache === false ? await buildZones(scenario, runDir) : await cachedZones(scenario);
+export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean; latency?: Latency; progress?: BuildProgress } = {}): Promise<WorldPlan> {
+  const zones = options.cache === false ? await buildZones(scenario, runDir, undefined, options.progress) : await cachedZones(scenario, options.progress);
   // With latency, the responder fronts every server, since only it can wait before answering.
   const servers = options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
   const namedConfPath = join(runDir, 'named.conf');
-  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers, chaosZoneFiles: zones.chaosZoneFiles }));
-  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers, domains: scenario.domains, ...(options.latency && { latency: options.latency }) };
+  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers, chaosZoneFiles: zones.chaosZoneFiles, trustAnchor: zones.trustAnchor }));
+  let trustAnchorsPath: string | undefined;
+  if (zones.trustAnchor !== undefined) {
+    trustAnchorsPath = join(runDir, 'trust-anchors.conf');
+    await writeFile(trustAnchorsPath, trustAnchorsText(zones.trustAnchor));
+  }
+  const plan: WorldPlan = {
+    dir: runDir,
+    hintsPath: zones.hintsPath,
+    namedConfPath,
+    backendPort,
+    servers,
+    domains: scenario.domains,
+    ...(trustAnchorsPath !== undefined && { trustAnchorsPath }),
+    ...(options.latency && { latency: options.latency }),
+  };
   await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
   return plan;
 }

@@ -41,9 +41,27 @@ export interface ZoneSet {
   hintsPath: string;
   /** CHAOS zone file per server name that has a version string. */
   chaosZoneFiles: Record<string, string>;
+  /** When the root is signed: DS rdata (`tag algorithm digest-type digest`) for its KSKs, the lab's trust anchor. */
+  trustAnchor?: string[];
 }
 
-export async function buildZones(scenario: Scenario, dir: string, now: Date = new Date()): Promise<ZoneSet> {
+/** What a build tells as it goes: one line per step, and how far each step got. */
+export type BuildProgress = (line: string) => void;
+
+/** Counts finished items of a step and says so at every tenth of the way (and at the end). */
+function stepCounter(progress: BuildProgress | undefined, what: string, total: number): () => void {
+  let done = 0;
+  let told = -1;
+  return () => {
+    done++;
+    const tenth = Math.floor((done * 10) / total);
+    if (progress === undefined || tenth === told) return;
+    told = tenth;
+    progress(`${what}: ${done}/${total}`);
+  };
+}
+
+export async function buildZones(scenario: Scenario, dir: string, now: Date = new Date(), progress?: BuildProgress): Promise<ZoneSet> {
   const zonesDir = join(dir, 'zones');
   await mkdir(zonesDir, { recursive: true });
   const entries = scenario.zones.map((zone, index) => ({ zone, base: join(zonesDir, `${index}-${fileLabel(zone.origin)}`) }));
@@ -52,17 +70,30 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   entries.forEach(({ zone }, index) => firstEntry.set(zone.origin, firstEntry.get(zone.origin) ?? index));
   const origins = [...firstEntry.keys()];
   const delegated = new Set(scenario.zones.filter((z) => z.delegated && z.origin !== '.').map((z) => z.origin));
-  const childrenOf = (origin: string): string[] => [...delegated].filter((o) => parentOrigin(o, origins) === origin);
+  // Worked out once: asked per zone and per server name, it made a catalogue world's build minutes long.
+  const children = new Map<string, string[]>();
+  for (const child of delegated) {
+    const parent = parentOrigin(child, origins);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const childrenOf = (origin: string): string[] => children.get(origin) ?? [];
+  const allHostNames = scenario.servers.flatMap(hostNames);
 
   // The zone as the author wrote it plus its own servers' addresses. BIND reads it once to tell us
   // the apex NS set; for that read only, every possible glue goes in too, since BIND refuses a zone
   // whose NS names below a cut have no address.
   const sources = entries.map(({ zone }) => `$ORIGIN ${zone.origin}\n$TTL 3600\n${zone.text}\n${ownAddresses(zone, childrenOf(zone.origin), scenario).join('\n')}\n`);
+  const toSign = entries.filter(({ zone }) => zone.dnssec?.signed === true).length;
+  progress?.(`building ${entries.length} zones (${toSign} signed) with BIND's zone tools`);
+  const read = stepCounter(progress, 'zones read', entries.length);
   const canonical = await Promise.all(
     entries.map(async ({ zone, base }, index) => {
-      const glue = scenario.servers.flatMap(hostNames).filter((name) => childrenOf(zone.origin).some((c) => isAtOrBelow(name, c))).flatMap((name) => addressLines(name, scenario));
+      const below = childrenOf(zone.origin);
+      const glue = allHostNames.filter((name) => below.some((c) => isAtOrBelow(name, c))).flatMap((name) => addressLines(name, scenario));
       await writeFile(`${base}.src`, `${sources[index]}${glue.join('\n')}\n`);
-      return readCanonicalRecords(await compileZone(zone.origin, `${base}.src`, `${base}.canon`));
+      const records = readCanonicalRecords(await compileZone(zone.origin, `${base}.src`, `${base}.canon`));
+      read();
+      return records;
     }),
   );
 
@@ -108,6 +139,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     delegations.set(origin, { ns: zone.parent.ns ?? apexNs(canonical[index], origin), glue: zone.parent.glue, ds: await dsLines(zone, keys.get(origin), join(dir, 'keys', fileLabel(origin))) });
   }
 
+  const signedOne = stepCounter(progress, 'zones signed', toSign);
   const files = await Promise.all(
     entries.map(async ({ zone, base }, index) => {
       const additions = parentSide(zone, apexNs(canonical[index], zone.origin), childrenOf(zone.origin), delegations, scenario);
@@ -128,12 +160,13 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
           nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
           allKeysSignAll: d.keys === 'csk',
         });
-        let signed = await readFile(`${base}.db`, 'utf8');
-        if (d.denialGap !== undefined) signed = removeCoveringDenial(signed, zone.origin, d.denialGap);
+        let signedText = await readFile(`${base}.db`, 'utf8');
+        if (d.denialGap !== undefined) signedText = removeCoveringDenial(signedText, zone.origin, d.denialGap);
         const tags = { ksk: zoneKeys.kskFiles.map(keyFileTag), zsk: zoneKeys.zskFiles.map(keyFileTag) };
-        if (d.removeRrsigs.length > 0) signed = removeSignatures(signed, zone.origin, d.removeRrsigs, tags);
-        if (d.spoilRrsigs.length > 0) signed = spoilSignatures(signed, zone.origin, d.spoilRrsigs, tags);
-        await writeFile(`${base}.db`, signed);
+        if (d.removeRrsigs.length > 0) signedText = removeSignatures(signedText, zone.origin, d.removeRrsigs, tags);
+        if (d.spoilRrsigs.length > 0) signedText = spoilSignatures(signedText, zone.origin, d.spoilRrsigs, tags);
+        await writeFile(`${base}.db`, signedText);
+        signedOne();
       } else {
         await writeFile(`${base}.db`, text);
       }
@@ -163,7 +196,15 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     await writeFile(path, chaosZoneText(server.behaviour.version));
     chaosZoneFiles[server.name] = path;
   }
-  return { servers, hintsPath, chaosZoneFiles };
+  const rootKeys = entries.some(({ zone }) => zone.origin === '.' && zone.dnssec?.signed === true) ? keys.get('.') : undefined;
+  const trustAnchor = rootKeys === undefined ? undefined : await Promise.all(rootKeys.kskFiles.map(async (file) => dsRdata(await dsFromKey(file, 2))));
+  return { servers, hintsPath, chaosZoneFiles, ...(trustAnchor !== undefined && { trustAnchor }) };
+}
+
+/** The rdata of a DS record line (`owner [ttl] IN DS tag alg type digest`). */
+function dsRdata(line: string): string {
+  const fields = line.trim().split(/\s+/);
+  return fields.slice(fields.indexOf('DS') + 1).join(' ');
 }
 
 /** Generated zones go to disk as they are, a few hundred files at a time; returns each server's share. */

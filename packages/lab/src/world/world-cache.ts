@@ -7,7 +7,7 @@ import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import type { Scenario } from '../scenario/scenario-format.ts';
-import { buildZones, type ZoneSet } from './build-zones.ts';
+import { buildZones, type BuildProgress, type ZoneSet } from './build-zones.ts';
 import { keyStoreListing } from './key-store.ts';
 
 const cacheRoot = join(tmpdir(), 'app-lab-worlds');
@@ -43,6 +43,7 @@ export function reuseFor(scenario: Scenario): number {
 }
 
 const mapPaths = (set: ZoneSet, map: (path: string) => string): ZoneSet => ({
+  ...set,
   hintsPath: map(set.hintsPath),
   chaosZoneFiles: Object.fromEntries(Object.entries(set.chaosZoneFiles).map(([name, path]) => [name, map(path)])),
   servers: set.servers.map((server) => ({ ...server, zones: server.zones.map((z) => ({ ...z, file: map(z.file) })) })),
@@ -58,14 +59,18 @@ async function readEntry(dir: string): Promise<ZoneSet | undefined> {
   }
 }
 
-export async function cachedZones(scenario: Scenario): Promise<ZoneSet> {
+export async function cachedZones(scenario: Scenario, progress?: BuildProgress): Promise<ZoneSet> {
   const key = createHash('sha256').update(builderVersion()).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones, bulkZones: scenario.bulkZones })).digest('hex').slice(0, 32);
   const dir = join(cacheRoot, key);
   const cached = await readEntry(dir);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    progress?.(`zones built earlier reused (${dir})`);
+    return cached;
+  }
+  progress?.(`no zones built earlier for this world: building them once, kept in ${cacheRoot} for up to ${maxAgeMs / 3600_000} h`);
 
   const building = join(cacheRoot, `.building-${randomBytes(6).toString('hex')}`);
-  const built = await buildZones(scenario, building);
+  const built = await buildZones(scenario, building, undefined, progress);
   const entry: Entry = { createdAt: Date.now(), reuseForMs: reuseFor(scenario), zoneSet: mapPaths(built, (path) => relative(building, path)) };
   await writeFile(join(building, 'entry.json'), JSON.stringify(entry));
   await evictOld();

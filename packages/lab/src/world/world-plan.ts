@@ -26,6 +26,8 @@ export interface WorldPlan {
   backendPort: number;
   servers: LabServer[];
   domains: string[];
+  /** With a signed root: the root's key as a BIND `trust-anchors` statement (delv -a reads it too). */
+  trustAnchorsPath?: string;
   /** Set when every server answers after a delay (each is then fronted by the responder). */
   latency?: Latency;
 }
