@@ -302,7 +302,7 @@ for (const target of await testDatabaseTargets()) {
         await database.db.deleteFrom('bulk_operations').execute();
         const tooMany = await call(store, 'POST', '/bulk_operations?type=import&resource=products', '{}\n'.repeat(10_001), 'application/x-ndjson');
         assert.equal(tooMany.status, 413);
-        assert.equal(tooMany.json.details, 'The import holds 10001 lines; the Steel plan imports at most 10000 in one job');
+        assert.equal(tooMany.json.details, 'The import holds more than 10000 lines; the Steel plan imports at most 10000 in one job');
       } finally {
         await setPlan(database.db, 1, 'gold');
         await database.close();

@@ -10,6 +10,7 @@ import { upsert } from '../resources/routes.ts';
 import { validationMessages, type ReplyAsker } from '../webhooks/reply-events.ts';
 import { validationOf } from '../webhooks/resource-events.ts';
 import { lineProblems } from './line-validator.ts';
+import type { NdjsonLine } from './ndjson-lines.ts';
 
 /** The longest line taken, as the API takes a body of one record. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -22,7 +23,7 @@ export interface LineOptions {
   replies: ReplyAsker | undefined;
 }
 
-export type LineWriter = (line: number, text: string) => Promise<LineResult>;
+export type LineWriter = (line: NdjsonLine) => Promise<LineResult>;
 
 export function lineWriter(database: StoreDatabase, resource: ResourceDeclaration, options: LineOptions): LineWriter {
   const records = recordsOf(database, resource);
@@ -38,12 +39,11 @@ export function lineWriter(database: StoreDatabase, resource: ResourceDeclaratio
     if (messages.length > 0) throw new ApiError(400, messages.join('; '));
   }
 
-  async function write(text: string): Promise<{ created: boolean; id: number }> {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
+  async function write({ bytes, text }: NdjsonLine): Promise<{ created: boolean; id: number }> {
+    if (text === undefined || bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(text.toString('utf8'));
     } catch {
       throw new ApiError(400, 'The line is not valid JSON');
     }
@@ -57,14 +57,14 @@ export function lineWriter(database: StoreDatabase, resource: ResourceDeclaratio
     return { created, id: Number(row.id) };
   }
 
-  return async (line, text) => {
+  return async (line) => {
     try {
-      const { created, id } = await write(text);
-      return { line, status_code: created ? 201 : 200, id };
+      const { created, id } = await write(line);
+      return { line: line.number, status_code: created ? 201 : 200, id };
     } catch (error) {
       // Anything else (the database gone) stops the job rather than failing the line.
       if (!(error instanceof ApiError)) throw error;
-      return { line, ...errorBody(error.statusCode, error.message) };
+      return { line: line.number, ...errorBody(error.statusCode, error.message) };
     }
   };
 }
