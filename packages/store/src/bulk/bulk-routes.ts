@@ -91,7 +91,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
       maxBytes: IMPORT_BODY_LIMIT,
       declaredBytes: request.headers['content-length'],
       watch: (chunk) => {
-        lines += splitter.push(chunk).length;
+        lines += splitter.count(chunk);
         if (lines > limits.maxRows) throw overPlan();
       },
     });
