@@ -1,6 +1,7 @@
 // One line of an import, written as POST /{resource} writes a body: checked against its schema, encrypted fields
 // encrypted, Validate* subscribers asked, then created or (with the id of an existing record) updated through the
 // records, so events and webhooks go out as for a single write. Its result is a line of the result file.
+import { MAX_BODY_DEPTH, nestsDeeper } from '../http/json-body.ts';
 import { ApiError, errorBody, type ErrorBody } from '../model/api-error.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
@@ -41,9 +42,12 @@ export function lineWriter(database: StoreDatabase, resource: ResourceDeclaratio
 
   async function write({ bytes, text }: NdjsonLine): Promise<{ created: boolean; id: number }> {
     if (text === undefined || bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
+    const json = text.toString('utf8');
+    // As the API refuses such a body: deeper, it parses, but writing it overflows the stack.
+    if (nestsDeeper(json, MAX_BODY_DEPTH)) throw new ApiError(400, `The line nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
     let body: unknown;
     try {
-      body = JSON.parse(text.toString('utf8'));
+      body = JSON.parse(json);
     } catch {
       throw new ApiError(400, 'The line is not valid JSON');
     }
