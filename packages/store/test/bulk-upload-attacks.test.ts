@@ -20,6 +20,8 @@ const MiB = 1024 * 1024;
 const PROMPT_MS = 1000;
 /** What the server may grow by while refusing them all (it grew by gigabytes when it held the bodies). */
 const RSS_ALLOWANCE = 300 * MiB;
+/** How long an upload may go without a byte here (30 s in a served store). */
+const STALL_MS = 1000;
 
 interface Answer {
   status: number;
@@ -48,7 +50,7 @@ for (const target of await testDatabaseTargets()) {
       throwaway = await target.create();
       dataDir = mkdtempSync(join(tmpdir(), 'store-bulk-attack-'));
       // No job runs here: every upload below is refused, and one that were not should be seen, not run.
-      const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'silent', without: { rateLimit: true }, bulk: { run: false } };
+      const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'silent', without: { rateLimit: true }, bulk: { run: false, uploadIdleMs: STALL_MS } };
       child = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
       [store] = (await once(child, 'message')) as [typeof store];
       dispatcher = new Agent({ connect: { ca: store.certificate } });
@@ -68,7 +70,7 @@ for (const target of await testDatabaseTargets()) {
      * POSTs `head`, then `chunk` over and over up to `total` bytes, then `tail`, stopping as soon as the answer comes.
      * Without `declare` the body is chunked, so the server cannot know its size before reading it.
      */
-    function sendHuge(path: string, headers: Record<string, string>, body: { head?: string; chunk: Buffer; total: number; tail?: string; declare?: number; pauseAfter?: number }): Promise<Answer> {
+    function sendHuge(path: string, headers: Record<string, string>, body: { head?: string; chunk: Buffer; total: number; tail?: string; declare?: number; pauseAfter?: number; abortAfterMs?: number }): Promise<Answer> {
       const head = Buffer.from(body.head ?? '');
       const tail = Buffer.from(body.tail ?? '');
       const length = body.declare ?? head.length + body.total + tail.length;
@@ -113,7 +115,7 @@ for (const target of await testDatabaseTargets()) {
         };
         if (head.length > 0) write(head);
         pump();
-        if (body.pauseAfter !== undefined) setTimeout(() => req.destroy(), 1500).unref();
+        if (body.abortAfterMs !== undefined) setTimeout(() => req.destroy(), body.abortAfterMs).unref();
       });
     }
 
@@ -212,15 +214,29 @@ for (const target of await testDatabaseTargets()) {
       noUploadLeft();
     });
 
-    test('a caller that stalls mid-upload and goes away holds nobody up and leaves no file', async () => {
-      const { result, slowest, reads } = await whileAnotherAppReads(store.readToken, async () => {
-        const stalled = sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: Buffer.from('{"item_name":"Stalled"}\n'.repeat(100)), total: 64 * MiB, pauseAfter: 2 * MiB }).catch((error: unknown) => error);
-        return stalled;
-      });
-      assert.ok(result instanceof Error, 'the stalled upload was not answered');
+    test('a caller that stalls mid-upload gets 408 once nothing arrived for a while, and one that goes away leaves no file', async () => {
+      const stalling = { chunk: Buffer.from('{"item_name":"Stalled"}\n'.repeat(100)), total: 64 * MiB, pauseAfter: 2 * MiB };
+      const headers = { 'x-ac-auth-token': store.token, ...ndjson };
+      const { result, slowest, reads } = await whileAnotherAppReads(store.readToken, () => sendHuge(importProducts, headers, stalling));
+      assertRefused(result, 408, `Nothing of the upload arrived for ${STALL_MS / 1000} s`);
       assert.ok(reads > 0);
       assert.ok(slowest < PROMPT_MS, `another app waited ${Math.round(slowest)} ms`);
+      noUploadLeft();
+      const gone = await sendHuge(importProducts, headers, { ...stalling, abortAfterMs: STALL_MS / 4 }).catch((error: unknown) => error);
+      assert.ok(gone instanceof Error, 'the caller left before an answer');
       for (let i = 0; i < 100 && uploadsLeft().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      noUploadLeft();
+    });
+
+    test('a store has at most as many uploads arriving at once as its plan runs jobs (Gold: 3); the next is refused before it is read', async () => {
+      const headers = { 'x-ac-auth-token': store.token, ...ndjson };
+      const stalling = { chunk: Buffer.from('{"item_name":"Stalled"}\n'.repeat(100)), total: 64 * MiB, pauseAfter: 64 * 1024 };
+      const held = [1, 2, 3].map(() => sendHuge(importProducts, headers, stalling));
+      for (let i = 0; i < 100 && uploadsLeft().length < 3; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      const fourth = await sendHuge(importProducts, headers, { ...stalling, pauseAfter: undefined });
+      assertRefused(fourth, 429, 'The Gold plan takes at most 3 import uploads at a time and 3 are arriving; send this one when one is in');
+      assert.ok(fourth.sent < 16 * MiB, `the fourth upload was read before it was refused (${fourth.sent} bytes sent)`);
+      for (const answer of await Promise.all(held)) assert.equal(answer.status, 408);
       noUploadLeft();
     });
 

@@ -12,6 +12,7 @@ import { parseRecordId } from '../http/record-id.ts';
 import { receiveUpload, StreamedUpload } from '../http/streamed-upload.ts';
 import { bulkLimitsOf, planName, readPlan, type Plan } from '../limits/plans.ts';
 import { ApiError } from '../model/api-error.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 import { recordsOf } from '../records/records.ts';
 import { jobAnswer, type BulkJob, type JobAnswer } from './bulk-job.ts';
@@ -32,6 +33,9 @@ export interface BulkSettings {
   leaseMs?: number;
   /** Rows an export reads at a time (1000). */
   exportPage?: number;
+  /** How long an import's upload may go without a byte (30 s), and take in all (10 minutes). */
+  uploadIdleMs?: number;
+  uploadTotalMs?: number;
 }
 
 export interface BulkOptions extends Omit<LineOptions, 'replies'> {
@@ -73,6 +77,8 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
   const files = jobFiles(options.dataDir);
   const links = downloadLinks(options.authKey, options.now);
   let runner: JobRunner | undefined;
+  /** Import uploads arriving now, per store. */
+  const uploading = new Map<number, number>();
 
   // The only body allowed past the API's limit: an import's lines, streamed to their file as they arrive and
   // counted on the way. What the request asks is checked before a byte is read, so a refused import costs nothing.
@@ -81,7 +87,22 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     const type = jobTypeOf(asked.type ?? 'import');
     if (type === 'export') throw new ApiError(400, EXPORT_BODY);
     const resource = jobResource(asked.resource, type, request.principal);
-    const limits = await limitsOf(request.principal?.storeId ?? 1);
+    const storeId = request.principal?.storeId ?? 1;
+    const limits = await limitsOf(storeId);
+    // Uploads beyond the jobs the plan runs at once could not all become jobs; each holds a connection and a file.
+    const receiving = uploading.get(storeId) ?? 0;
+    if (receiving >= limits.concurrentJobs) throw new ApiError(429, `The ${planName(limits.plan)} plan takes at most ${limits.concurrentJobs} import upload${limits.concurrentJobs > 1 ? 's' : ''} at a time and ${receiving} ${receiving === 1 ? 'is' : 'are'} arriving; send this one when one is in`, { 'retry-after': '10' });
+    uploading.set(storeId, receiving + 1);
+    try {
+      return await receiveImport(request, payload, resource, limits);
+    } finally {
+      const left = (uploading.get(storeId) ?? 1) - 1;
+      if (left > 0) uploading.set(storeId, left);
+      else uploading.delete(storeId);
+    }
+  });
+
+  async function receiveImport(request: FastifyRequest, payload: Readable, resource: ResourceDeclaration, limits: Awaited<ReturnType<typeof limitsOf>>): Promise<ImportUpload> {
     const fileKey = randomBytes(16).toString('hex');
     const path = files.input({ fileKey });
     const splitter = new LineSplitter(0);
@@ -90,6 +111,8 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     const upload = await receiveUpload(payload, path, {
       maxBytes: IMPORT_BODY_LIMIT,
       declaredBytes: request.headers['content-length'],
+      idleMs: options.settings.uploadIdleMs ?? 30_000,
+      totalMs: options.settings.uploadTotalMs ?? 600_000,
       watch: (chunk) => {
         lines += splitter.count(chunk);
         if (lines > limits.maxRows) throw overPlan();
@@ -101,7 +124,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
       throw lines === 0 ? new ApiError(400, `The body holds no lines; send one ${resource.singular} as JSON a line`) : overPlan();
     }
     return new ImportUpload({ path, ...upload }, fileKey, lines);
-  });
+  }
   // An upload no job took (refused, or answered from an earlier request with its Idempotency-Key) goes.
   app.addHook('onResponse', async (request) => {
     if (request.body instanceof ImportUpload && !request.body.taken) await rm(request.body.path, { force: true });

@@ -26,6 +26,9 @@ export interface UploadLimits {
   declaredBytes: string | undefined;
   /** Sees each chunk before it is written; throws (an ApiError) to refuse the upload. */
   watch: (chunk: Buffer) => void;
+  /** How long the upload may go without a byte arriving, and how long it may take in all. */
+  idleMs: number;
+  totalMs: number;
 }
 
 const tooLarge = (maxBytes: number) => new ApiError(413, `The body is larger than this API accepts here (${maxBytes} bytes)`);
@@ -38,7 +41,12 @@ export async function receiveUpload(payload: Readable, path: string, limits: Upl
   let bytes = 0;
   try {
     await new Promise<void>((resolve, reject) => {
+      // A caller trickling its upload would otherwise hold the connection and the file for as long as it likes.
+      const idle = setTimeout(() => stop(new ApiError(408, `Nothing of the upload arrived for ${limits.idleMs / 1000} s`)), limits.idleMs);
+      const total = setTimeout(() => stop(new ApiError(408, `The upload did not arrive within ${limits.totalMs / 1000} s`)), limits.totalMs);
       const stop = (error: unknown) => {
+        clearTimeout(idle);
+        clearTimeout(total);
         payload.off('data', onData).off('end', onEnd).off('error', stop).off('close', onClose);
         payload.pause();
         file.off('drain', onDrain);
@@ -46,6 +54,7 @@ export async function receiveUpload(payload: Readable, path: string, limits: Upl
       };
       const onDrain = () => payload.resume();
       const onData = (chunk: Buffer) => {
+        idle.refresh();
         bytes += chunk.length;
         try {
           if (bytes > limits.maxBytes) throw tooLarge(limits.maxBytes);
@@ -58,6 +67,8 @@ export async function receiveUpload(payload: Readable, path: string, limits: Upl
         if (!file.write(chunk)) payload.pause();
       };
       const onEnd = () => {
+        clearTimeout(idle);
+        clearTimeout(total);
         payload.off('data', onData).off('error', stop).off('close', onClose);
         file.off('drain', onDrain).off('error', stop);
         file.end((error?: Error | null) => (error ? reject(error) : resolve()));
