@@ -14,20 +14,11 @@ import { Agent, request } from 'undici';
 import type { StoreSchema } from '../src/db/schema.ts';
 import { setPlan } from '../src/limits/plans.ts';
 import { serveStore, type RunningStore } from '../src/server.ts';
+import type { Job } from './support/bulk-job-answer.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
 import { issueTestToken } from './support/test-token.ts';
 import { sqliteTarget } from './support/targets.ts';
 import { startReceiver, type Receiver } from './webhooks/receiver.ts';
-
-interface Job {
-  id: number;
-  state: string;
-  rows_total: number | null;
-  rows_done: number;
-  rows_failed: number;
-  error: string | null;
-  result_url: string | null;
-}
 
 const ndjson = (lines: readonly unknown[]) => lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
 

@@ -8,17 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
+import type { Job } from './support/bulk-job-answer.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
-
-interface Job {
-  id: number;
-  state: string;
-  rows_total: number | null;
-  rows_done: number;
-  rows_failed: number;
-  error: string | null;
-  result_url: string | null;
-}
 
 // What JSON writes as itself inside a string and a line reader may take for the end of a line.
 const BREAKERS = ['\u2028', '\u2029', '\r', '\u0085', '\u000b', '\u000c', '\u001c', '\u001d', '\u001e'];
