@@ -135,7 +135,9 @@ for (const target of await testDatabaseTargets()) {
       })();
       try {
         const result = await attack();
-        return { result, slowest: Math.max(0, ...times), reads: times.length };
+        const slowest = Math.max(0, ...times);
+        console.log(`# ${target.name}: another app's slowest read ${Math.round(slowest)} ms over ${times.length} reads`);
+        return { result, slowest, reads: times.length };
       } finally {
         stop = true;
         await reader;
@@ -242,6 +244,7 @@ for (const target of await testDatabaseTargets()) {
 
     test('refusing all of that, the server grew by little', () => {
       const { peak } = memoryOf(child.pid ?? 0);
+      console.log(`# ${target.name}: the server's RSS ${Math.round(startRss / MiB)} MiB at the start, ${Math.round(peak / MiB)} MiB at its peak`);
       assert.ok(peak - startRss < RSS_ALLOWANCE, `the server's memory peaked ${Math.round((peak - startRss) / MiB)} MiB above where it started`);
     });
   });
