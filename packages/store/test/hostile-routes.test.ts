@@ -45,6 +45,14 @@ const ALL_FIELD_NAMES = [...new Set(resources.flatMap((r) => Object.keys(r.field
 // How an upload's lines may end: only LF ends one; the others are characters of a line.
 const LINE_ENDS = ['\n', '\n', '\n', '\r\n', '\r', '\u2028', '\u2029', '\n \t\n', ''];
 
+/** An import's upload: hostile lines with every kind of line end between them. */
+function uploadArbitrary(bodyIds: readonly string[]): fc.Arbitrary<{ body: string; type: string }> {
+  const lines = fc.array(fc.tuple(jsonBodyArbitrary(ALL_FIELD_NAMES, bodyIds), fc.constantFrom(...LINE_ENDS)), { maxLength: 6 });
+  return fc.tuple(lines, fc.constantFrom('application/x-ndjson', 'application/x-ndjson; charset=utf-8', 'APPLICATION/X-NDJSON')).map(([drawn, type]) => ({ body: drawn.map(([line, end]) => `${line}${end}`).join(''), type }));
+}
+
+/** The name HOSTILE_ROUTE gives the property of hostile uploads to imports that take them. */
+const IMPORTS = 'imports';
 /** The name HOSTILE_ROUTE gives the property of mixed accepted and refused writes. */
 const MIXED_WRITES = 'mixed writes';
 
@@ -237,8 +245,7 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
             )
           : fc.oneof(
               ...[fc.tuple(jsonBodyArbitrary([...fieldNames, ...CART_NAMES], bodyIds), fc.constantFrom<string | undefined>('application/json', 'application/json', 'application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined)).map(([b, type]) => ({ body: b, type }))],
-              // An import's upload: hostile lines with every kind of line end between them.
-              ...(uploads ? [fc.tuple(fc.array(fc.tuple(jsonBodyArbitrary(ALL_FIELD_NAMES, bodyIds), fc.constantFrom(...LINE_ENDS)), { maxLength: 6 }), fc.constantFrom('application/x-ndjson', 'application/x-ndjson; charset=utf-8', 'APPLICATION/X-NDJSON')).map(([lines, type]) => ({ body: lines.map(([line, end]) => `${line}${end}`).join(''), type }))] : []),
+              ...(uploads ? [uploadArbitrary(bodyIds)] : []),
             );
       return fc
         .record({ segments: fc.tuple(...pathParams), query: isConsole || route.path.startsWith('/api/oauth') ? withNext : query, headers, idempotency, body })
@@ -397,6 +404,21 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
         { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === MIXED_WRITES ? { path: REPLAY_PATH } : {}) },
       );
       assert.ok(!details.failed, failureReport(MIXED_WRITES, details));
+    });
+
+    test('hostile uploads to resources that take imports are started or refused in the error format', { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== IMPORTS }, async () => {
+      const importable = resources.filter((r) => r.operations.includes('create') && !['webhooks', 'carts', 'cart_items'].includes(r.name)).map((r) => r.name);
+      const details = await fc.check(
+        fc.asyncProperty(fc.constantFrom(...importable), uploadArbitrary(['2147483647', '0', '-1', '1e999', '"1"', 'null']), async (resource, upload) => {
+          const sent: Sent = { method: 'POST', path: `${BULK_PATH}?type=import&resource=${resource}`, headers: { 'x-ac-auth-token': token, 'content-type': upload.type }, body: upload.body };
+          noteAddressed(sent);
+          const answer = await send(sent.method, sent.path, { headers: sent.headers, body: upload.body });
+          checkAnswer(sent, answer);
+          if (answer.status === 202) imports.push(json(answer).id as number);
+        }),
+        { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === IMPORTS ? { path: REPLAY_PATH } : {}) },
+      );
+      assert.ok(!details.failed, failureReport(IMPORTS, details));
     });
 
     test('every import the run started finishes, answering each of its rows under its own line', async () => {
