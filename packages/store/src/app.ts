@@ -19,6 +19,7 @@ import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-format.ts';
 import { jsonBodies } from './http/json-body.ts';
+import { unreadBodies } from './http/unread-bodies.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -84,6 +85,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   jsonBodies(app);
   await app.register(errorFormat);
+  await app.register(unreadBodies);
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
   const authKey = options.authKey ?? randomBytes(32);
   const auth = await registerStoreAuth(app, {

@@ -14,20 +14,11 @@ import { Agent, request } from 'undici';
 import type { StoreSchema } from '../src/db/schema.ts';
 import { setPlan } from '../src/limits/plans.ts';
 import { serveStore, type RunningStore } from '../src/server.ts';
+import type { Job } from './support/bulk-job-answer.ts';
 import { startStoreUnderTest, type Reply, type StoreUnderTest } from './support/store-under-test.ts';
 import { issueTestToken } from './support/test-token.ts';
 import { sqliteTarget } from './support/targets.ts';
 import { startReceiver, type Receiver } from './webhooks/receiver.ts';
-
-interface Job {
-  id: number;
-  state: string;
-  rows_total: number | null;
-  rows_done: number;
-  rows_failed: number;
-  error: string | null;
-  result_url: string | null;
-}
 
 const ndjson = (lines: readonly unknown[]) => lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
 
@@ -302,7 +293,7 @@ for (const target of await testDatabaseTargets()) {
         await database.db.deleteFrom('bulk_operations').execute();
         const tooMany = await call(store, 'POST', '/bulk_operations?type=import&resource=products', '{}\n'.repeat(10_001), 'application/x-ndjson');
         assert.equal(tooMany.status, 413);
-        assert.equal(tooMany.json.details, 'The import holds 10001 lines; the Steel plan imports at most 10000 in one job');
+        assert.equal(tooMany.json.details, 'The import holds more than 10000 lines; the Steel plan imports at most 10000 in one job');
       } finally {
         await setPlan(database.db, 1, 'gold');
         await database.close();

@@ -39,6 +39,20 @@ const REDIRECT_URI = 'https://client.example/callback';
 // Field names of the carting routes' bodies and queries, which are not declared resources.
 const CART_NAMES = ['product_id', 'quantity', 'item_id', 'identifier', 'coupon_code', 'city', 'state', 'postal_code', 'country', 'customer', 'payment', 'billing_address', 'shipping_address', 'payment_method_id', 'card_number', 'cvv', 'items', 'lookup_by_sku', 'product', 'category', 'manufacturer'];
 
+/** Where bulk jobs start: besides JSON, it takes an import's NDJSON upload. */
+const BULK_PATH = '/api/v1/bulk_operations';
+const ALL_FIELD_NAMES = [...new Set(resources.flatMap((r) => Object.keys(r.fields)))];
+// How an upload's lines may end: only LF ends one; the others are characters of a line.
+const LINE_ENDS = ['\n', '\n', '\n', '\r\n', '\r', '\u2028', '\u2029', '\n \t\n', ''];
+
+/** An import's upload: hostile lines with every kind of line end between them. */
+function uploadArbitrary(bodyIds: readonly string[]): fc.Arbitrary<{ body: string; type: string }> {
+  const lines = fc.array(fc.tuple(jsonBodyArbitrary(ALL_FIELD_NAMES, bodyIds), fc.constantFrom(...LINE_ENDS)), { maxLength: 6 });
+  return fc.tuple(lines, fc.constantFrom('application/x-ndjson', 'application/x-ndjson; charset=utf-8', 'APPLICATION/X-NDJSON')).map(([drawn, type]) => ({ body: drawn.map(([line, end]) => `${line}${end}`).join(''), type }));
+}
+
+/** The name HOSTILE_ROUTE gives the property of hostile uploads to imports that take them. */
+const IMPORTS = 'imports';
 /** The name HOSTILE_ROUTE gives the property of mixed accepted and refused writes. */
 const MIXED_WRITES = 'mixed writes';
 
@@ -105,6 +119,8 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
     const sentinels: { path: string; record: unknown }[] = [];
     /** Every record id of every listable resource before the run. */
     const stored = new Map<string, Set<number>>();
+    /** Imports the run started, to see each finish answering every row. */
+    const imports: number[] = [];
     /** Ids a write addressed, per resource path: these may be changed or gone. */
     const addressed = new Map<string, Set<number>>();
 
@@ -206,7 +222,10 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
       const ids = writes ? [victim ?? '2147483647'] : readable.length > 0 ? readable : ['1', '2147483647'];
       const fieldNames = records === undefined ? [] : [...Object.keys(records.fields), ...Object.keys(records.nested)];
       const pathParams = route.path.split('/').map((segment) => (segment.startsWith(':') ? pathValueArbitrary(isConsole ? [victimAppId, '2147483647'] : segment === ':id' ? ids : ['1', '2147483647']) : fc.constant(segment)));
-      const query = queryArbitrary(isConsole ? [...formNames, 'next'] : [...fieldNames, ...CART_NAMES]);
+      const uploads = route.method === 'POST' && route.path === BULK_PATH;
+      const anyQuery = queryArbitrary(isConsole ? [...formNames, 'next'] : [...fieldNames, ...CART_NAMES]);
+      const jobQuery = fc.tuple(fc.constantFrom('type=import&', 'type=import&', 'type=import&', 'type=export&', 'type=x&', ''), fc.constantFrom(...resources.map((r) => r.name), 'nothings', '')).map(([type, resource]) => `${type}resource=${resource}`);
+      const query = uploads ? fc.oneof(anyQuery, { arbitrary: jobQuery, weight: 3 }, fc.tuple(jobQuery, anyQuery).map(([a, b]) => `${a}&${b}`)) : anyQuery;
       const nexts = fc.constantFrom('//evil.example', '/\\evil.example', '/\t/evil.example', '/%09/evil.example', 'https://evil.example/', '\\\\evil.example', 'javascript:alert(1)', '/admin/apps%0d%0aSet-Cookie:x=1', '/adm\u00efn', '/\u2028', 'http:evil.example', '///evil.example', '/.//evil.example', '/%2F%2Fevil.example', '/%5Cevil.example', 'data:text/html,x', '/admin/apps?x=\u00e9#\u0000');
       const withNext = fc.oneof(query, fc.tuple(query, nexts).map(([q, next]) => `${q}&next=${encodeURIComponent(next)}&redirect_uri=${encodeURIComponent(next)}&client_id=${oauthClientId}`));
       const headers = fc.oneof(
@@ -224,7 +243,10 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
               { weight: 4, arbitrary: fc.tuple(form, nexts).map(([f, next]) => ({ body: `${f}&next=${encodeURIComponent(next)}&client_id=${oauthClientId}`, type: 'application/x-www-form-urlencoded' })) },
               { weight: 1, arbitrary: jsonBodyArbitrary(formNames, bodyIds).map((b) => ({ body: b, type: 'application/json' })) },
             )
-          : fc.tuple(jsonBodyArbitrary([...fieldNames, ...CART_NAMES], bodyIds), fc.constantFrom<string | undefined>('application/json', 'application/json', 'application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined)).map(([b, type]) => ({ body: b, type }));
+          : fc.oneof(
+              ...[fc.tuple(jsonBodyArbitrary([...fieldNames, ...CART_NAMES], bodyIds), fc.constantFrom<string | undefined>('application/json', 'application/json', 'application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined)).map(([b, type]) => ({ body: b, type }))],
+              ...(uploads ? [uploadArbitrary(bodyIds)] : []),
+            );
       return fc
         .record({ segments: fc.tuple(...pathParams), query: isConsole || route.path.startsWith('/api/oauth') ? withNext : query, headers, idempotency, body })
         .map(({ segments, query: q, headers: h, idempotency: key, body: b }) => ({
@@ -327,6 +349,7 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
           noteAddressed(sent);
           const answer = await send(sent.method, sent.path, { headers: sent.headers, ...(sent.body === undefined ? {} : { body: sent.body }) });
           checkAnswer(sent, answer);
+          if (answer.status === 202 && servedPath(sent.path) === BULK_PATH && json(answer)?.type === 'import') imports.push(json(answer).id as number);
           await replaceDeletedVictim(sent, answer);
           if (before !== undefined && answer.status >= 400) {
             assert.equal((await api('GET', before.path)).text, before.text, `a refused write changed ${before.path}: ${sent.method} ${sent.path} ${(sent.body ?? '').slice(0, 300)} → ${answer.text}`);
@@ -381,6 +404,45 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
         { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === MIXED_WRITES ? { path: REPLAY_PATH } : {}) },
       );
       assert.ok(!details.failed, failureReport(MIXED_WRITES, details));
+    });
+
+    test('hostile uploads to resources that take imports are started or refused in the error format', { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== IMPORTS }, async () => {
+      const importable = resources.filter((r) => r.operations.includes('create') && !['webhooks', 'carts', 'cart_items'].includes(r.name)).map((r) => r.name);
+      const details = await fc.check(
+        fc.asyncProperty(fc.constantFrom(...importable), uploadArbitrary(['2147483647', '0', '-1', '1e999', '"1"', 'null']), async (resource, upload) => {
+          const sent: Sent = { method: 'POST', path: `${BULK_PATH}?type=import&resource=${resource}`, headers: { 'x-ac-auth-token': token, 'content-type': upload.type }, body: upload.body };
+          noteAddressed(sent);
+          const answer = await send(sent.method, sent.path, { headers: sent.headers, body: upload.body });
+          checkAnswer(sent, answer);
+          if (answer.status === 202) imports.push(json(answer).id as number);
+        }),
+        { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === IMPORTS ? { path: REPLAY_PATH } : {}) },
+      );
+      assert.ok(!details.failed, failureReport(IMPORTS, details));
+    });
+
+    test('every import the run started finishes, answering each of its rows under its own line', async () => {
+      for (const id of imports) {
+        let job: any;
+        for (let i = 0; i < 600 && job?.state !== 'completed' && job?.state !== 'failed'; i++) {
+          job = json(await api('GET', `/bulk_operations/${id}`));
+          if (job?.state !== 'completed') await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.equal(job?.state, 'completed', JSON.stringify(job));
+        assert.equal(job.rows_done, job.rows_total, JSON.stringify(job));
+        const results = await send('GET', new URL(job.result_url as string).pathname + new URL(job.result_url as string).search);
+        assert.equal(results.status, 200, results.text);
+        const lines = results.text
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => JSON.parse(line).line as number);
+        assert.equal(lines.length, job.rows_total);
+        assert.ok(
+          lines.every((line, i) => i === 0 || line > (lines[i - 1] ?? 0)),
+          `result lines out of order: ${lines.join(',')}`,
+        );
+      }
+      console.log(`# hostile-routes on ${target.name}: ${imports.length} imports followed to their end`);
     });
 
     test('nothing stored before the run is lost, and records no request addressed are unchanged', async () => {

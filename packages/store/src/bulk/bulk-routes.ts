@@ -3,13 +3,16 @@
 // expiring link to its file (the export's records, or one result per imported line), fetched without a token.
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat, unlink, writeFile } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allows } from '../auth/scopes.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { parseRecordId } from '../http/record-id.ts';
+import { receiveUpload, StreamedUpload } from '../http/streamed-upload.ts';
 import { bulkLimitsOf, planName, readPlan, type Plan } from '../limits/plans.ts';
 import { ApiError } from '../model/api-error.ts';
+import type { ResourceDeclaration } from '../model/declaration.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 import { recordsOf } from '../records/records.ts';
 import { jobAnswer, type BulkJob, type JobAnswer } from './bulk-job.ts';
@@ -20,6 +23,7 @@ import { jobFiles } from './job-files.ts';
 import { jobResource, jobTypeOf, startedBy } from './job-request.ts';
 import { startJobRunner, type JobRunner } from './job-runner.ts';
 import { jobTable } from './job-table.ts';
+import { LineSplitter } from './ndjson-lines.ts';
 
 export interface BulkSettings {
   /** False: this instance runs no jobs (another one does). */
@@ -29,6 +33,9 @@ export interface BulkSettings {
   leaseMs?: number;
   /** Rows an export reads at a time (1000). */
   exportPage?: number;
+  /** How long an import's upload may go without a byte (30 s), and take in all (10 minutes). */
+  uploadIdleMs?: number;
+  uploadTotalMs?: number;
 }
 
 export interface BulkOptions extends Omit<LineOptions, 'replies'> {
@@ -48,12 +55,20 @@ export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 export const FILE_KEPT_MS = 7 * 24 * 3600 * 1000;
 const NDJSON = 'application/x-ndjson';
 const MAX_LISTED = 100;
+const EXPORT_BODY = 'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}';
 
-/** Lines that hold something (a trailing newline or blank line is no record). */
-function countLines(body: Buffer): number {
-  let lines = 0;
-  for (const line of body.toString('utf8').split('\n')) if (line.trim() !== '') lines += 1;
-  return lines;
+/** An import's upload, in its job's file: its lines counted as it arrived. */
+class ImportUpload extends StreamedUpload {
+  readonly fileKey: string;
+  readonly lines: number;
+  constructor(upload: { path: string; bytes: number; sha256: string }, fileKey: string, lines: number) {
+    super(upload);
+    this.fileKey = fileKey;
+    this.lines = lines;
+  }
+
+  /** True once a job holds the file. */
+  taken = false;
 }
 
 export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<void> {
@@ -62,8 +77,58 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
   const files = jobFiles(options.dataDir);
   const links = downloadLinks(options.authKey, options.now);
   let runner: JobRunner | undefined;
+  /** Import uploads arriving now, per store. */
+  const uploading = new Map<number, number>();
 
-  app.addContentTypeParser(NDJSON, { parseAs: 'buffer', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // The only body allowed past the API's limit: an import's lines, streamed to their file as they arrive and
+  // counted on the way. What the request asks is checked before a byte is read, so a refused import costs nothing.
+  app.addContentTypeParser(NDJSON, async (request: FastifyRequest, payload: Readable) => {
+    const asked = request.query as Record<string, unknown>;
+    const type = jobTypeOf(asked.type ?? 'import');
+    if (type === 'export') throw new ApiError(400, EXPORT_BODY);
+    const resource = jobResource(asked.resource, type, request.principal);
+    const storeId = request.principal?.storeId ?? 1;
+    const limits = await limitsOf(storeId);
+    // Uploads beyond the jobs the plan runs at once could not all become jobs; each holds a connection and a file.
+    const receiving = uploading.get(storeId) ?? 0;
+    if (receiving >= limits.concurrentJobs) throw new ApiError(429, `The ${planName(limits.plan)} plan takes at most ${limits.concurrentJobs} import upload${limits.concurrentJobs > 1 ? 's' : ''} at a time and ${receiving} ${receiving === 1 ? 'is' : 'are'} arriving; send this one when one is in`, { 'retry-after': '10' });
+    uploading.set(storeId, receiving + 1);
+    try {
+      return await receiveImport(request, payload, resource, limits);
+    } finally {
+      const left = (uploading.get(storeId) ?? 1) - 1;
+      if (left > 0) uploading.set(storeId, left);
+      else uploading.delete(storeId);
+    }
+  });
+
+  async function receiveImport(request: FastifyRequest, payload: Readable, resource: ResourceDeclaration, limits: Awaited<ReturnType<typeof limitsOf>>): Promise<ImportUpload> {
+    const fileKey = randomBytes(16).toString('hex');
+    const path = files.input({ fileKey });
+    const splitter = new LineSplitter(0);
+    let lines = 0;
+    const overPlan = () => new ApiError(413, `The import holds more than ${limits.maxRows} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`);
+    const upload = await receiveUpload(payload, path, {
+      maxBytes: IMPORT_BODY_LIMIT,
+      declaredBytes: request.headers['content-length'],
+      idleMs: options.settings.uploadIdleMs ?? 30_000,
+      totalMs: options.settings.uploadTotalMs ?? 600_000,
+      watch: (chunk) => {
+        lines += splitter.count(chunk);
+        if (lines > limits.maxRows) throw overPlan();
+      },
+    });
+    lines += splitter.end().length;
+    if (lines === 0 || lines > limits.maxRows) {
+      await rm(path, { force: true });
+      throw lines === 0 ? new ApiError(400, `The body holds no lines; send one ${resource.singular} as JSON a line`) : overPlan();
+    }
+    return new ImportUpload({ path, ...upload }, fileKey, lines);
+  }
+  // An upload no job took (refused, or answered from an earlier request with its Idempotency-Key) goes.
+  app.addHook('onResponse', async (request) => {
+    if (request.body instanceof ImportUpload && !request.body.taken) await rm(request.body.path, { force: true });
+  });
 
   const linkOf = (request: FastifyRequest, job: BulkJob) => {
     if (job.state !== 'completed' || job.finishedAt === null) return undefined;
@@ -85,38 +150,28 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     return new ApiError(429, `The ${planName(plan)} plan runs at most ${jobs} at a time and ${active} ${active === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
   }
 
-  app.post('/bulk_operations', { bodyLimit: IMPORT_BODY_LIMIT }, async (request, reply) => {
+  app.post('/bulk_operations', async (request, reply) => {
     const principal = request.principal;
     const storeId = principal?.storeId ?? 1;
-    const ndjson = Buffer.isBuffer(request.body);
-    const asked = ndjson ? (request.query as Record<string, unknown>) : ((request.body ?? {}) as Record<string, unknown>);
-    if (!ndjson && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) throw new ApiError(400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}');
-    const type = jobTypeOf(asked.type ?? (ndjson ? 'import' : undefined));
+    const upload = request.body instanceof ImportUpload ? request.body : undefined;
+    const asked = upload !== undefined ? (request.query as Record<string, unknown>) : ((request.body ?? {}) as Record<string, unknown>);
+    if (upload === undefined && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) throw new ApiError(400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}');
+    const type = jobTypeOf(asked.type ?? (upload !== undefined ? 'import' : undefined));
     const resource = jobResource(asked.resource, type, principal);
     const limits = await limitsOf(storeId);
-    const fileKey = randomBytes(16).toString('hex');
     let added: BulkJob | { active: number };
     if (type === 'export') {
-      if (ndjson) throw new ApiError(400, 'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}');
+      if (upload !== undefined) throw new ApiError(400, EXPORT_BODY);
       const text = asked.query ?? '';
       if (typeof text !== 'string') throw new ApiError(400, 'query: a query string as the list endpoint takes, e.g. "updated_at=gt:2026-01-01&sort=updated_at"');
       const query = exportQuery(resource, text);
       const { total } = await recordsOf(database, resource).list({ ...query, count: 1, page: 1, after: undefined });
       if (total > limits.maxRows) throw new ApiError(400, `The query matches ${total} ${resource.name}; the ${planName(limits.plan)} plan exports at most ${limits.maxRows} in one job: narrow the query`);
-      added = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs);
+      added = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey: randomBytes(16).toString('hex'), createdBy: startedBy(principal) }, limits.concurrentJobs);
     } else {
-      if (!ndjson) throw new ApiError(400, `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`);
-      const body = request.body as Buffer;
-      const lines = countLines(body);
-      if (lines === 0) throw new ApiError(400, `The body holds no lines; send one ${resource.singular} as JSON a line`);
-      if (lines > limits.maxRows) throw new ApiError(413, `The import holds ${lines} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`);
-      const input = files.input({ fileKey });
-      await writeFile(input, body, { mode: 0o600 });
-      added = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: lines, fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs).catch(async (error: unknown) => {
-        await unlink(input).catch(() => undefined);
-        throw error;
-      });
-      if (!('id' in added)) await unlink(input).catch(() => undefined);
+      if (upload === undefined) throw new ApiError(400, `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`);
+      added = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: upload.lines, fileKey: upload.fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs);
+      upload.taken = 'id' in added;
     }
     if (!('id' in added)) throw tooMany(limits.plan, limits.concurrentJobs, added.active);
     runner?.wake();

@@ -1,6 +1,7 @@
 // One line of an import, written as POST /{resource} writes a body: checked against its schema, encrypted fields
 // encrypted, Validate* subscribers asked, then created or (with the id of an existing record) updated through the
 // records, so events and webhooks go out as for a single write. Its result is a line of the result file.
+import { MAX_BODY_DEPTH, nestsDeeper } from '../http/json-body.ts';
 import { ApiError, errorBody, type ErrorBody } from '../model/api-error.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
@@ -10,6 +11,7 @@ import { upsert } from '../resources/routes.ts';
 import { validationMessages, type ReplyAsker } from '../webhooks/reply-events.ts';
 import { validationOf } from '../webhooks/resource-events.ts';
 import { lineProblems } from './line-validator.ts';
+import type { NdjsonLine } from './ndjson-lines.ts';
 
 /** The longest line taken, as the API takes a body of one record. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -22,7 +24,7 @@ export interface LineOptions {
   replies: ReplyAsker | undefined;
 }
 
-export type LineWriter = (line: number, text: string) => Promise<LineResult>;
+export type LineWriter = (line: NdjsonLine) => Promise<LineResult>;
 
 export function lineWriter(database: StoreDatabase, resource: ResourceDeclaration, options: LineOptions): LineWriter {
   const records = recordsOf(database, resource);
@@ -38,12 +40,14 @@ export function lineWriter(database: StoreDatabase, resource: ResourceDeclaratio
     if (messages.length > 0) throw new ApiError(400, messages.join('; '));
   }
 
-  async function write(text: string): Promise<{ created: boolean; id: number }> {
-    const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
+  async function write({ bytes, text }: NdjsonLine): Promise<{ created: boolean; id: number }> {
+    if (text === undefined || bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
+    const json = text.toString('utf8');
+    // As the API refuses such a body: deeper, it parses, but writing it overflows the stack.
+    if (nestsDeeper(json, MAX_BODY_DEPTH)) throw new ApiError(400, `The line nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(json);
     } catch {
       throw new ApiError(400, 'The line is not valid JSON');
     }
@@ -57,14 +61,14 @@ export function lineWriter(database: StoreDatabase, resource: ResourceDeclaratio
     return { created, id: Number(row.id) };
   }
 
-  return async (line, text) => {
+  return async (line) => {
     try {
-      const { created, id } = await write(text);
-      return { line, status_code: created ? 201 : 200, id };
+      const { created, id } = await write(line);
+      return { line: line.number, status_code: created ? 201 : 200, id };
     } catch (error) {
       // Anything else (the database gone) stops the job rather than failing the line.
       if (!(error instanceof ApiError)) throw error;
-      return { line, ...errorBody(error.statusCode, error.message) };
+      return { line: line.number, ...errorBody(error.statusCode, error.message) };
     }
   };
 }

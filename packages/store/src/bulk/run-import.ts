@@ -4,13 +4,13 @@
 // (written, not yet recorded) is written again.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { StoreDatabase } from '../db/schema.ts';
 import { resourceNamed } from '../model/registry.ts';
 import type { BulkJob } from './bulk-job.ts';
 import type { JobControl } from './job-control.ts';
 import type { Progress } from './job-table.ts';
-import { lineWriter, type LineOptions } from './import-line.ts';
+import { lineWriter, MAX_LINE_BYTES, type LineOptions } from './import-line.ts';
+import { ndjsonLines } from './ndjson-lines.ts';
 
 export interface ImportOptions extends LineOptions {
   /** After a line changed records (the response cache drops what it holds of the resource). */
@@ -26,15 +26,11 @@ export async function runImport(database: StoreDatabase, job: BulkJob, files: { 
   try {
     // What a stopped run wrote after its last recorded line goes; appends then land right behind it.
     await out.truncate(bytes);
-    const lines = createInterface({ input: createReadStream(files.input), crlfDelay: Infinity });
     let seen = 0;
-    let number = 0;
-    for await (const text of lines) {
-      number += 1;
-      if (text.trim() === '') continue;
+    for await (const line of ndjsonLines(createReadStream(files.input), MAX_LINE_BYTES)) {
       seen += 1;
       if (seen <= done) continue;
-      const result = await write(number, text);
+      const result = await write(line);
       if (result.status_code < 300) options.written(job.resource);
       else failed += 1;
       const encoded = Buffer.from(`${JSON.stringify(result)}\n`);

@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.ts';
 import { constraintViolation } from '../db/constraint-violation.ts';
 import type { StoreSchema } from '../db/schema.ts';
+import { StreamedUpload } from '../http/streamed-upload.ts';
 import { ApiError } from '../model/api-error.ts';
 import { idempotencyHeader, isIdempotencyKey, KEY_LIFETIME_MS } from './idempotency-header.ts';
 /** How long a request waits for another one with its key to finish before answering 409. */
@@ -124,11 +125,9 @@ export const idempotency = fp(
         return;
       }
       // Hashed before any later hook rewrites the body (encrypted fields get a fresh nonce each time).
-      // A raw body (an import's NDJSON lines, up to 64 MiB) is hashed as its bytes, not as JSON of a Buffer.
+      // A body streamed to a file (an import's NDJSON lines) is known by the hash of its bytes, taken as it arrived.
       const body = request.body;
-      const fingerprint = Buffer.isBuffer(body)
-        ? createHash('sha256').update(`${request.method} ${request.url}\n`, 'utf8').update(body).digest('hex')
-        : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
+      const fingerprint = body instanceof StreamedUpload ? sha256(`${request.method} ${request.url}\nupload ${body.sha256}`) : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
       settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
         // A replayed answer has been sent: the request goes no further.
         () => (reply.sent ? undefined : done()),
