@@ -1,14 +1,14 @@
 // The browser interface, served by the RPC service itself on GET (POSTs stay JSON-RPC): one HTML
 // shell for every page address, and the client's files under /assets/<version>/. The client is
-// TypeScript, stripped of its types by Node when first asked for, then kept compressed in memory.
+// TypeScript, stripped of its types when first asked for, then kept compressed in memory.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { stripTypeScriptTypes } from 'node:module';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { transformSync } from 'amaro';
 import { LANGUAGES, languageOfTag, type Language } from './client/languages.ts';
 import { parseRoute } from './client/routes.ts';
 
@@ -79,10 +79,13 @@ function clientFiles(dir: string): string[] {
   });
 }
 
-/** What the browser gets for a client file: types stripped from .ts, source-map comments dropped. */
+/**
+ * What the browser gets for a client file: types stripped from .ts, source-map comments dropped. amaro is the
+ * stripper Node itself runs .ts with; node:module's stripTypeScriptTypes wraps it but logs an ExperimentalWarning.
+ */
 function browserText(path: string): string {
   const text = readFileSync(path, 'utf8');
-  if (path.endsWith('.ts')) return stripTypeScriptTypes(text, { mode: 'strip' });
+  if (path.endsWith('.ts')) return transformSync(text, { mode: 'strip-only' }).code;
   if (path.endsWith('.mjs')) return text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   return text;
 }
