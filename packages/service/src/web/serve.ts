@@ -31,16 +31,19 @@ interface Bundle {
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
 /**
  * Bare specifiers the client imports, mapped to files of their packages by an import map: Preact, and
- * the engine's chain tones and layout, so that the Chain view and the engine's SVG draw a chain alike.
+ * the engine's chain tones, layout and words, so that the Chain view and the engine's SVG draw and name a chain alike.
  */
 const vendor: Record<string, string> = {
   preact: 'vendor/preact.mjs',
   'preact/hooks': 'vendor/hooks.mjs',
   '@app/engine/chain-tones': 'vendor/chain-tones.ts',
   '@app/engine/chain-layout': 'vendor/chain-layout.ts',
+  '@app/engine/chain-words': 'vendor/chain-words.ts',
 };
 /** Client modules a first page does not need: the report imports them when it loads its chain, so the shell does not preload them. */
-const onDemand: ReadonlySet<string> = new Set(['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'vendor/chain-tones.ts', 'vendor/chain-layout.ts']);
+const onDemand: ReadonlySet<string> = new Set([
+  'views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts', 'vendor/chain-tones.ts', 'vendor/chain-layout.ts', 'vendor/chain-words.ts',
+]);
 const types: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
