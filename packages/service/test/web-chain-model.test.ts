@@ -102,7 +102,7 @@ test('findings go to the nodes their tags and arguments name; the tested zone ke
       { tag: 'DS01_OK', args: {} },
       { tag: 'B01_PARENT_FOUND', args: { domain: 'test' } },
     ],
-    query_log: true, query_counts: {}, ds_suggestion: [], reused_until: '',
+    query_log: { queries: 0, servers: 0, unanswered: 0 }, query_counts: {}, ds_suggestion: [], reused_until: '',
   };
   const found = findingsByNode(model, results, evidence, 'wrongds.test');
   const by = (id: string) => (found.get(id) ?? []).map((r) => r.testcase);
