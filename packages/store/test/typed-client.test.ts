@@ -57,6 +57,15 @@ export async function run(baseUrl: string, token: string, fetch: (request: Reque
 }
 `;
 
+/** tsc, strict, on one file of `dir` as a client project would compile it; fails the test with tsc's words. */
+async function typeCheck(dir: string, file: string, failure: string): Promise<void> {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
+  await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
+    assert.fail(`${failure}:\n${error.stdout ?? error.message}`);
+  });
+}
+
 /** The five-line example under "A typed client" in docs/store-api.md, as a reader copies it. */
 function docsExample(): string {
   const docs = readFileSync(join(ROOT, 'docs/store-api.md'), 'utf8');
@@ -85,11 +94,7 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(served.status, 200);
       writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(served.text)));
       writeFileSync(join(dir, 'client.ts'), CLIENT);
-      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
-      await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, 'client.ts')], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
-        assert.fail(`the client does not type-check against the generated types:\n${error.stdout ?? error.message}`);
-      });
+      await typeCheck(dir, 'client.ts', 'the client does not type-check against the generated types');
 
       const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
       const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
@@ -111,11 +116,7 @@ for (const target of await testDatabaseTargets()) {
       writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
       // .mts: the example awaits at its top level, which only a module may.
       writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
-      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
-      await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, 'docs-example.mts')], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
-        assert.fail(`the docs' example does not type-check:\n${error.stdout ?? error.message}`);
-      });
+      await typeCheck(dir, 'docs-example.mts', 'the docs\' example does not type-check');
       await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
       const ca = join(dir, 'store-ca.pem');
       writeFileSync(ca, s.store.certificate);
