@@ -40,7 +40,7 @@ describe('history and batch pages in Chromium', { skip }, () => {
     await agent?.stop(0);
   });
 
-  test('the batch page gives each finished domain its overall result beside its report link', async () => {
+  test('the batch page gives each finished domain, linked to its report, its overall result, and fits a 360 px phone', async () => {
     assert.equal((await h.call('add_api_user', { username: 'ops', api_key: 'ops-key' })).result, 1);
     const batch = (await h.call('add_batch_job', { username: 'ops', api_key: 'ops-key', domains: ['broken.test', 'fine.test'] })).result as number;
     await waitFor('the batch to finish', async () => {
@@ -50,9 +50,16 @@ describe('history and batch pages in Chromium', { skip }, () => {
     await page.goto(`${h.url}/batch/${batch}`);
     const table = page.getByRole('table');
     await table.getByRole('row', { name: /fine\.test/ }).waitFor();
-    assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['Domain', 'Overall result', 'Report']);
-    const rows = await Promise.all((await table.locator('tbody tr').all()).map(async (row) => (await row.locator('td').allInnerTexts()).slice(0, 2).map((text) => text.trim())));
+    assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['Domain', 'Overall result']);
+    const rows = await Promise.all((await table.locator('tbody tr').all()).map(async (row) => (await row.locator('td').allInnerTexts()).map((text) => text.trim())));
     assert.deepEqual(rows.sort(), [['broken.test', 'Errors found'], ['fine.test', 'No problems found']]);
+    const broken = (await h.call('get_test_history', { frontend_params: { domain: 'broken.test' } })).result as { id: string }[];
+    assert.equal(await table.getByRole('link', { name: 'broken.test' }).getAttribute('href'), `/result/${broken[0]?.id}`, 'the domain links to its report');
+    // On a phone the table fits its box: nothing scrolled out of sight.
+    await page.setViewportSize({ width: 360, height: 800 });
+    const hidden = await page.evaluate<number>(`(() => { const wrap = document.querySelector('.table-wrap'); return wrap.scrollWidth - wrap.clientWidth; })()`);
+    await page.setViewportSize({ width: 1200, height: 900 });
+    assert.ok(hidden <= 0, `the table is ${hidden}px wider than its box at 360 px`);
   });
 
   test('on the history page the watch\'s API key field is as tall and wide as the API user field above it', async () => {

@@ -1,5 +1,5 @@
 // /batch/<id>: how far a batch is (get_batch_job_result, refreshed while tests run) and its
-// finished tests, each with its domain, its overall result (both from get_test_results) and a link to its report.
+// finished tests, each with its domain linked to its report and its overall result (both from get_test_results).
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, type OverallResult } from '../api.ts';
@@ -48,13 +48,13 @@ function FinishedTests(props: { ids: string[] }) {
   return h('div', null,
     h('div', { class: 'table-wrap' },
       h('table', null,
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('domain')), h('th', { scope: 'col' }, t('overall_result')), h('th', { scope: 'col' }, t('report')))),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('domain')), h('th', { scope: 'col' }, t('overall_result')))),
+        // The domain links to its report: a third column for the test id had no room on a phone.
         h('tbody', null, ids.map((id, i) => {
           const test = tests.status === 'done' ? tests.value[i] : undefined;
           return h('tr', { key: id },
-            h('td', null, test?.domain ?? '…'),
-            h('td', null, test?.result === undefined ? (test === undefined ? '…' : '?') : h(OverallBadge, { result: test.result })),
-            h('td', null, h(Link, { href: paths.result(id) }, id)));
+            h('td', null, h(Link, { href: paths.result(id) }, test === undefined || test.domain === '?' ? id : test.domain)),
+            h('td', null, test?.result === undefined ? (test === undefined ? '…' : '?') : h(OverallBadge, { result: test.result })));
         })))),
     pages > 1 && h('nav', { class: 'pager', 'aria-label': t('finished_tests') },
       h('button', { type: 'button', class: 'secondary', disabled: page === 0, onClick: () => setPage(page - 1) }, t('previous_page')),
