@@ -56,3 +56,29 @@ test('serve without an agent says that tests wait for one', async () => {
     rmSync(data, { recursive: true, force: true });
   }
 });
+
+test('serving the web interface logs no ExperimentalWarning (the client\'s TypeScript is stripped without node:module\'s experimental API)', async () => {
+  const data = mkdtempSync(join(tmpdir(), 'service-warnings-'));
+  const child = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0'], { env: { ...process.env, DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    let url: string | undefined;
+    for await (const line of createInterface({ input: child.stdout })) {
+      url ??= /web interface on (http:\/\/\S+\/)/.exec(line)?.[1];
+      if (url !== undefined) break;
+    }
+    assert.ok(url !== undefined, 'serve names the web interface\'s address');
+    const html = await (await fetch(url)).text();
+    const script = /<script type="module" src="(\/assets\/[^"]+\.ts)">/.exec(html)?.[1];
+    assert.ok(script !== undefined);
+    const asset = await fetch(new URL(script, url));
+    assert.equal(asset.status, 200);
+    assert.doesNotMatch(await asset.text(), /: (?:string|number|boolean)\b/, 'types are stripped');
+  } finally {
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    rmSync(data, { recursive: true, force: true });
+  }
+  assert.doesNotMatch(stderr, /ExperimentalWarning|stripTypeScriptTypes/, stderr);
+});

@@ -61,9 +61,11 @@ for (const target of await testDatabaseTargets()) {
       });
       await waitFor('the test to finish', async () => (await findTest(database.db, id))?.progress === 100);
       const evidence = await waitFor('the query log', async () => {
-        const found = (await methods.get_test_evidence.run({ id }, { remoteAddress: '127.0.0.1' })) as { query_log: boolean; results: unknown; query_counts: unknown };
-        return found.query_log && found;
+        const found = (await methods.get_test_evidence.run({ id }, { remoteAddress: '127.0.0.1' })) as { query_log: unknown; results: unknown; query_counts: unknown };
+        return found.query_log !== null && found;
       });
+      // Figures of the log, not a bare flag: Basic01's SOA was answered, Basic02's NS was not.
+      assert.deepEqual(evidence.query_log, { queries: 2, servers: 1, unanswered: 1 });
       assert.deepEqual(evidence.results, [{ tag: 'HAS_PARENT', args: { zone: 'evidence.test', pname: 'test' } }]);
       assert.deepEqual(evidence.query_counts, { Basic01: 1, Basic02: 1 });
       const basic01 = await methods.get_test_queries.run({ id, testcase: 'basic01' }, { remoteAddress: '127.0.0.1' });
@@ -73,6 +75,12 @@ for (const target of await testDatabaseTargets()) {
       }]);
       const basic02 = await methods.get_test_queries.run({ id, testcase: 'Basic02' }, { remoteAddress: '127.0.0.1' });
       assert.deepEqual(basic02, [{ server: 'ns1.evidence.test/192.0.2.1', qname: 'evidence.test.', qtype: 'NS', transport: 'udp', ms: 2500 }], 'no reply: no rcode');
+
+      // A run whose log was not kept says so with null, not false or an empty summary.
+      const row = await findTest(database.db, id);
+      await database.db.deleteFrom('dh_test_queries').where('test_id', '=', row!.id).execute();
+      const without = (await methods.get_test_evidence.run({ id }, { remoteAddress: '127.0.0.1' })) as { query_log: unknown };
+      assert.equal(without.query_log, null);
     });
   });
 }

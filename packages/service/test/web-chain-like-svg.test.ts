@@ -6,6 +6,8 @@ import { drawChainSvg, toDnsvizJson, type ChainAnalysis } from '@app/engine';
 import type { ChainJson } from '../src/web/client/api.ts';
 import { layoutChain } from '../src/web/client/chain-layout.ts';
 import { chainModel } from '../src/web/client/chain-model.ts';
+import { nodeTexts, type Translate } from '../src/web/client/chain-texts.ts';
+import english from '../src/web/client/locales/en.json' with { type: 'json' };
 
 const zone = 'wrongds.test.';
 const sig = (keyTag: number, status: 'VALID' | 'EXPIRED') => ({ id: `${zone}/13/${keyTag}`, signer: zone, algorithm: 13, keyTag, originalTtl: 3600, labels: 2, inception: 0, expiration: 1, ttl: 3600, status, key: `13/${keyTag}`, errors: [], servers: [] });
@@ -37,4 +39,29 @@ test('at 400 px the Chain view puts every node where dnscheck\'s SVG does', () =
   }).sort();
   assert.equal(drawn.length, 6, 'the root key, the DS, two keys and two RRsets');
   assert.deepEqual(viewed, drawn);
+});
+
+const t: Translate = (key, args) => english[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(args?.[name] ?? whole));
+const unescape = (text: string): string => text.replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)));
+
+test('the Chain view and dnscheck\'s SVG put the same words on the same chain: headings, key parts and sizes, signing', () => {
+  const svg = drawChainSvg(analysis);
+  const drawn = [...svg.matchAll(/<g class="node"[^]*?<text[^>]*>([^<]*)<\/text>\s*<text[^>]*>([^<]*)<\/text>/g)].map((m) => `${unescape(m[1] ?? '')} | ${unescape(m[2] ?? '')}`).sort();
+  const headings = [...svg.matchAll(/<g class="zone"[^]*?<text[^>]*>([^<]*)<\/text>/g)].map((m) => unescape(m[1] ?? ''));
+  const model = chainModel(toDnsvizJson(analysis) as ChainJson);
+  const viewed = [...model.nodes.values()].filter((node) => node.kind !== 'zone').map((node) => {
+    const { label, detail } = nodeTexts(node, t);
+    return `${label} | ${detail}`;
+  }).sort();
+  assert.deepEqual(viewed, drawn);
+  assert.deepEqual(viewed, [
+    'DNSKEY 13/100 | KSK, 256 bits', 'DNSKEY 13/200 | ZSK, 256 bits', 'DNSKEY 8/20326 | KSK, 512 bits', 'DS 13/100/2 | INVALID_DIGEST',
+    'NS RRset | signed', 'SOA RRset | RRSIG EXPIRED',
+  ], 'a P-256 key is 256 bits; an RRset is signed, or names what is wrong with its RRSIGs');
+  const viewedHeadings = model.zones.map((zone) => {
+    const { label, detail } = nodeTexts(zone.node, t);
+    return detail === '' ? label : `${label} — ${detail}`;
+  });
+  assert.deepEqual(viewedHeadings, headings);
+  assert.deepEqual(headings, ['. (root)', 'test — LAME', 'wrongds.test — BOGUS']);
 });

@@ -6,6 +6,7 @@ import type { ChainJson, TestEvidence, TestResult } from '../src/web/client/api.
 import { findingsByNode } from '../src/web/client/chain-findings.ts';
 import { layoutChain } from '../src/web/client/chain-layout.ts';
 import { chainModel, keyNodeId } from '../src/web/client/chain-model.ts';
+import { digestHex, keySizeText, roleText } from '../src/web/client/chain-texts.ts';
 
 const rrsig = (signer: string, tag: number, status: string) => ({
   id: `${signer}/13/${tag}`, signer, algorithm: 13, key_tag: tag, inception: '2026-11-01 00:00:00 UTC', expiration: '2026-12-01 00:00:00 UTC', status, servers: ['192.0.2.70'],
@@ -42,7 +43,7 @@ test('zones root first, each with its keys and apex RRsets; the child\'s DS in t
   assert.deepEqual(model.zones.map((z) => z.nodes.map((n) => `${n.kind} ${n.status}`)), [
     [],
     ['ds INVALID_DIGEST'],
-    ['dnskey KSK', 'dnskey ZSK', 'rrset EXPIRED', 'rrset VALID'],
+    ['dnskey KSK', 'dnskey ZSK', 'rrset RRSIG EXPIRED', 'rrset signed'],
   ]);
   const ds = model.zones[1].nodes[0];
   const ksk = keyNodeId('wrongds.test.', '13/37737');
@@ -54,6 +55,19 @@ test('zones root first, each with its keys and apex RRsets; the child\'s DS in t
     ['dnskey', 'SOA', 'bogus'], ['dnskey', 'NS', 'secure'],
   ]);
   assert.ok(model.edges.every((e) => e.kind === 'digest' || e.from === ksk || e.from === zsk));
+});
+
+test('a DS digest shows in hex as the rest of the report writes it, and a key\'s size as its algorithm names it', () => {
+  // DNSViz's JSON keeps the digest in base64: this is SHA-256 of nothing.
+  assert.equal(digestHex('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='), 'E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855');
+  assert.equal(digestHex(''), '');
+  assert.equal(digestHex('not base64!'), 'not base64!', 'what is not base64 shows as it came');
+  const bits = (key: string, args?: Record<string, string | number>) => `${key} ${String(args?.bits)}`;
+  assert.deepEqual([[13, 512], [14, 768], [15, 256], [16, 456], [8, 2048], [12, 512]].map(([algorithm, length]) => keySizeText(algorithm, length, bits)), [
+    'chain_bits 256', 'chain_bits 384', 'chain_bits 256', 'chain_bits 448', 'chain_bits 2048', 'chain_bits 256',
+  ]);
+  const words = (key: string) => `<${key}>`;
+  assert.deepEqual([257, 256, 385, 0].map((flags) => roleText(flags, words)), ['KSK', 'ZSK', 'KSK, <chain_revoked>', '<chain_not_zone_key>']);
 });
 
 test('a parent\'s proof that there is no DS is a node of its own, insecure when valid, bogus when not', () => {
@@ -88,7 +102,7 @@ test('findings go to the nodes their tags and arguments name; the tested zone ke
       { tag: 'DS01_OK', args: {} },
       { tag: 'B01_PARENT_FOUND', args: { domain: 'test' } },
     ],
-    query_log: true, query_counts: {}, ds_suggestion: [], reused_until: '',
+    query_log: { queries: 0, servers: 0, unanswered: 0 }, query_counts: {}, ds_suggestion: [], reused_until: '',
   };
   const found = findingsByNode(model, results, evidence, 'wrongds.test');
   const by = (id: string) => (found.get(id) ?? []).map((r) => r.testcase);

@@ -155,7 +155,7 @@ test('exports: JSON as given, CSV quoted where needed, plain text by module', ()
 test('exports with the evidence carry each finding\'s tag and arguments beside its text', () => {
   const evidence = {
     results: report.results.map((_, i) => ({ tag: `TAG_${i}`, args: { ns: `ns${i}.example.test`, n: i } })),
-    query_log: true, query_counts: {}, ds_suggestion: [], reused_until: '2026-01-02T03:14:05Z',
+    query_log: { queries: 12, servers: 2, unanswered: 1 }, query_counts: {}, ds_suggestion: [], reused_until: '2026-01-02T03:14:05Z',
   };
   const json = JSON.parse(reportFile(report, 'json', evidence).text) as TestResults & { results: { tag: string; args: unknown }[] };
   assert.deepEqual(json.results[2], { ...report.results[2], tag: 'TAG_2', args: { ns: 'ns2.example.test', n: 2 } });

@@ -97,6 +97,35 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('PUT', `/carts/${cart.id}/coupon_code`, { body: { coupon_code: 'NOPE' } })).status, 409);
     });
 
+    test('a valid coupon that no discount reaches is applied with a warning naming the missing link, not a silent 0', async () => {
+      const cart = await newCart();
+      await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 4 }] } });
+      const apply = async () => {
+        const reply = await s.call('PUT', `/carts/${cart.id}/coupon_code`, { body: { coupon_code: 'LONELY' } });
+        assert.equal(reply.status, 200, reply.text);
+        return reply.json as { discount_total: number; warnings?: string[] };
+      };
+      await s.call('POST', '/coupon_codes', { body: { coupon_code: 'LONELY', is_active: true } });
+      let reply = await apply();
+      assert.equal(reply.discount_total, 0);
+      assert.match(reply.warnings?.[0] ?? '', /^coupon_code: "LONELY" is applied but no discount method gives it a discount: no discount_rules row has type "CouponCode" and target "LONELY"/);
+
+      const method = (await s.call('POST', '/discount_methods', { body: { name: 'Lonely', is_enabled: false } })).json;
+      await s.call('POST', '/discount_rules', { body: { discount_method_id: method.id, type: 'CouponCode', target: 'LONELY' } });
+      reply = await apply();
+      assert.match(reply.warnings?.[0] ?? '', new RegExp(`discount method ${method.id} \\(its rule targets "LONELY"\\) is not enabled`));
+
+      await s.call('PUT', `/discount_methods/${method.id}`, { body: { is_enabled: true } });
+      const action = (await s.call('POST', '/discount_actions', { body: { discount_method_id: method.id, is_active: false, modifier_type: 'Amount', modifier_amount: '3' } })).json;
+      reply = await apply();
+      assert.match(reply.warnings?.[0] ?? '', new RegExp(`discount method ${method.id} has no active discount action`));
+
+      await s.call('PUT', `/discount_actions/${action.id}`, { body: { is_active: true } });
+      reply = await apply();
+      assert.equal(reply.discount_total, 3);
+      assert.equal('warnings' in reply, false, 'a coupon that discounts says nothing more');
+    });
+
     test('payment methods always include method 0 for cards, then the store\'s own', async () => {
       const cart = await newCart();
       const reply = await s.call('GET', `/carts/${cart.id}/payment_methods`);

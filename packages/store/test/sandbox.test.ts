@@ -13,7 +13,10 @@ import { resetCommand, seedCommand } from '../src/cli/sandbox-commands.ts';
 import { textOf, type StoreSchema } from '../src/db/schema.ts';
 import { demoData } from '../src/sandbox/demo-catalog.ts';
 
-const TABLES = ['categories', 'products', 'product_variants', 'variant_inventory', 'product_pictures', 'customers', 'carts', 'cart_items', 'orders', 'order_items'] as const;
+const TABLES = [
+  'categories', 'products', 'product_variants', 'variant_inventory', 'product_pictures', 'customers', 'carts', 'cart_items', 'orders', 'order_items',
+  'custom_shipping_methods', 'coupon_codes', 'discount_methods', 'discount_rules', 'discount_actions',
+] as const;
 /** A column value as text; yes/no as 1 or 0 whichever way the driver hands it back. */
 const asText = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : textOf(value));
 const TIMES = new Set(['created_at', 'updated_at', 'registered_at', 'ordered_at', 'paid_at', 'last_visit_at']);
@@ -75,6 +78,13 @@ for (const target of await testDatabaseTargets()) {
         (first.products ?? []).reduce((sum, p) => sum + (p.use_variant_inventory === '1' ? 0 : Number(p.quantity_on_hand)), 0) -
         (first.variant_inventory ?? []).reduce((sum, v) => sum + Number(v.inventory), 0);
       assert.equal(taken, ordered, 'every unit ordered was taken off stock');
+      // A demo store can ship and discount: the coupon reaches a discount through its method's rule and action.
+      assert.deepEqual(first.custom_shipping_methods?.map((m) => [m.name, m.is_enabled, m.markup_amount]), [['Free Ground Shipping', '1', '0'], ['Express', '1', '12.50']]);
+      const couponed = first.carts?.filter((cart) => cart.coupon_code === 'SAVE10') ?? [];
+      assert.equal(couponed.length, 1);
+      assert.equal(couponed[0]?.associated_order_id, null);
+      assert.ok(Number(couponed[0]?.discount_total) > 0, 'SAVE10 discounts the cart it is applied to');
+      assert.equal(Number(couponed[0]?.discount_total), Math.round(Number(couponed[0]?.subtotal) * 10) / 100);
 
       assert.equal(await seedCommand(['--demo', '--database', throwaway.url], io()), 1);
       assert.match(said.at(-1) ?? '', /already has products; run `store reset` first/);

@@ -4,7 +4,7 @@
 // that describes a path, a body or an answer wrongly fails the type check or the run.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -57,6 +57,23 @@ export async function run(baseUrl: string, token: string, fetch: (request: Reque
 }
 `;
 
+/** tsc, strict, on one file of `dir` as a client project would compile it; fails the test with tsc's words. */
+async function typeCheck(dir: string, file: string, failure: string): Promise<void> {
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
+  await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
+    assert.fail(`${failure}:\n${error.stdout ?? error.message}`);
+  });
+}
+
+/** The five-line example under "A typed client" in docs/store-api.md, as a reader copies it. */
+function docsExample(): string {
+  const docs = readFileSync(join(ROOT, 'docs/store-api.md'), 'utf8');
+  const example = /### A typed client\n[^]*?```ts\n([^]*?)```/.exec(docs)?.[1];
+  assert.ok(example !== undefined, 'docs/store-api.md has a TypeScript example under "A typed client"');
+  return example;
+}
+
 for (const target of await testDatabaseTargets()) {
   describe(`a typed client from the served OpenAPI document on ${target.name}`, { skip: target.skip }, () => {
     let s: StoreUnderTest;
@@ -77,11 +94,7 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(served.status, 200);
       writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(served.text)));
       writeFileSync(join(dir, 'client.ts'), CLIENT);
-      const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-      const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
-      await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, 'client.ts')], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
-        assert.fail(`the client does not type-check against the generated types:\n${error.stdout ?? error.message}`);
-      });
+      await typeCheck(dir, 'client.ts', 'the client does not type-check against the generated types');
 
       const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
       const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
@@ -93,6 +106,23 @@ for (const target of await testDatabaseTargets()) {
       const order = await s.call('GET', `/orders/${result.orderId}?expand=items`);
       const items = (order.json as { items: { product_id: number }[] }).items;
       assert.equal(items[0]?.product_id, result.productId);
+    });
+
+    // The example reads no more of the database than the client above: one database shows it works.
+    test('the docs\' five-line typed client type-checks against the generated types and lists products', { skip: target.dialect === 'sqlite' ? false : 'the example is checked on SQLite' }, async () => {
+      const example = docsExample();
+      assert.equal(example.trim().split('\n').length, 5, 'five lines, as the docs promise');
+      const served = await s.call('GET', '/openapi.json', { anonymous: true });
+      writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
+      // .mts: the example awaits at its top level, which only a module may.
+      writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
+      await typeCheck(dir, 'docs-example.mts', 'the docs\' example does not type-check');
+      await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
+      const ca = join(dir, 'store-ca.pem');
+      writeFileSync(ca, s.store.certificate);
+      const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'read_catalog', 'Docs example');
+      const run = await promisify(execFile)(process.execPath, [join(dir, 'docs-example.mts')], { cwd: dir, env: { ...process.env, TOKEN: token, NODE_EXTRA_CA_CERTS: ca } });
+      assert.match(run.stdout, /Docs example lamp: 99\.5/);
     });
   });
 }

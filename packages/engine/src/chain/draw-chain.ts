@@ -7,6 +7,7 @@ import { RRType, typeToString } from '@app/dns';
 import type { ChainAnalysis, ChainZone } from './analyse-chain.ts';
 import { edgePath, layoutZones, type Rect } from './chain-layout.ts';
 import { TONE_LOOKS, TONES, toneOf, worstTone, zoneTone, type Tone } from './chain-tones.ts';
+import { isRevoked, keyBits, keyRole, rootHeading, signedWord } from './chain-words.ts';
 
 /** The picture's width: the Chain view's layout at 400 px (two nodes a row), readable at 360 px once scaled. */
 const WIDTH = 400;
@@ -65,11 +66,7 @@ interface Edge {
   kind: 'signs' | 'digest';
 }
 
-function keyRole(flags: number): string {
-  const revoked = flags & 0x0080 ? ', revoked' : '';
-  if (!(flags & 0x0100)) return `not a zone key${revoked}`;
-  return flags & 0x0001 ? `KSK (SEP)${revoked}` : `ZSK${revoked}`;
-}
+const roleOf = (flags: number): string => `${keyRole(flags)}${isRevoked(flags) ? ', revoked' : ''}`;
 
 /** The picture's nodes and edges, in a fixed order. */
 export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges: Edge[] } {
@@ -85,8 +82,8 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
     const z = zone.name;
     for (const key of zone.dnskeys) {
       nodes.push({
-        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${keyRole(key.flags)}, ${key.keyLength} bits`, tone: zoneTone(zone.delegation?.status),
-        description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${keyRole(key.flags)}), ${key.keyLength} bits`,
+        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${roleOf(key.flags)}, ${keyBits(key.algorithm, key.keyLength)} bits`, tone: zoneTone(zone.delegation?.status),
+        description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${roleOf(key.flags)}), ${keyBits(key.algorithm, key.keyLength)} bits`,
       });
     }
     // The picture keeps to the chain: the apex's SOA and NS (the JSON has every question).
@@ -95,11 +92,10 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
       const sigStatuses = query.rrsets.flatMap((r) => r.rrsigs.map((sig) => sig.status));
       const tone = worstTone(sigStatuses.map(toneOf), 'insecure');
       const id = `${z}|${typeToString(query.type)}`;
-      const statuses = [...new Set(sigStatuses)].filter((st) => st !== 'VALID');
-      const signedWord = query.kind !== 'answer' ? query.kind : sigStatuses.length === 0 ? 'no RRSIG' : tone === 'secure' ? 'signed' : `RRSIG ${statuses.join(', ')}`;
+      const signing = query.kind !== 'answer' ? query.kind : signedWord(sigStatuses);
       nodes.push({
-        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signedWord, tone,
-        description: `${typeToString(query.type)} RRset of ${human(z)}: ${signedWord}`,
+        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signing, tone,
+        description: `${typeToString(query.type)} RRset of ${human(z)}: ${signing}`,
       });
       for (const rrset of query.rrsets) {
         for (const sig of rrset.rrsigs) if (sig.key) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: id, tone: toneOf(sig.status), kind: 'signs' });
@@ -171,7 +167,7 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     const heading = places.get(headingOf(zone))!;
     out.push(`<g class="zone" data-zone="${escapeXml(zone.name)}">`);
     out.push(`<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="8" fill="${box.depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`);
-    const headingText = `${fit(human(zone.name), 34)}${status ? ` — ${status}` : ''}`;
+    const headingText = zone.name === '.' ? rootHeading() : `${fit(human(zone.name), 34)}${status ? ` — ${status}` : ''}`;
     out.push(`<text x="${heading.x + 6}" y="${heading.y + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(headingText)}</text>`);
     if (!nodes.some((n) => n.zone === zone.name)) {
       // A zone whose DNSKEY was asked and none came is unsigned; otherwise nothing was asked to tell.

@@ -69,6 +69,11 @@ function dsSuggestion(domain: string, queries: readonly LoggedQuery[]): { keytag
   );
 }
 
+/** What the stored query log holds, in figures: get_test_queries gives the queries themselves, by test case. */
+function querySummary(queries: readonly LoggedQuery[]): { queries: number; servers: number; unanswered: number } {
+  return { queries: queries.length, servers: new Set(queries.map((q) => q.server)).size, unanswered: queries.filter((q) => q.reply === undefined).length };
+}
+
 async function finished(db: Kysely<ServiceSchema>, id: string) {
   const row = await findTest(db, id);
   if (row === undefined) throw new MethodError('Test not found', { test_id: id });
@@ -94,7 +99,7 @@ export function evidenceMethods(context: ServiceContext) {
         const reusedUntil = new Date(Date.parse(timestamp(row.created_at)) + context.config.ageReusePreviousTestSeconds * 1000).toISOString();
         return {
           results: entries.map((e) => ({ tag: e.tag, args: JSON.parse(e.args) as unknown })),
-          query_log: queries !== undefined,
+          query_log: queries === undefined ? null : querySummary(queries),
           query_counts: counts,
           ds_suggestion: dsSuggestion(row.domain, queries ?? []),
           reused_until: reusedUntil,

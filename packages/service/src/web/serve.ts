@@ -1,14 +1,14 @@
 // The browser interface, served by the RPC service itself on GET (POSTs stay JSON-RPC): one HTML
 // shell for every page address, and the client's files under /assets/<version>/. The client is
-// TypeScript, stripped of its types by Node when first asked for, then kept compressed in memory.
+// TypeScript, stripped of its types when first asked for, then kept compressed in memory.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { stripTypeScriptTypes } from 'node:module';
 import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { transformSync } from 'amaro';
 import { LANGUAGES, languageOfTag, type Language } from './client/languages.ts';
 import { parseRoute } from './client/routes.ts';
 
@@ -31,16 +31,19 @@ interface Bundle {
 const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
 /**
  * Bare specifiers the client imports, mapped to files of their packages by an import map: Preact, and
- * the engine's chain tones and layout, so that the Chain view and the engine's SVG draw a chain alike.
+ * the engine's chain tones, layout and words, so that the Chain view and the engine's SVG draw and name a chain alike.
  */
 const vendor: Record<string, string> = {
   preact: 'vendor/preact.mjs',
   'preact/hooks': 'vendor/hooks.mjs',
   '@app/engine/chain-tones': 'vendor/chain-tones.ts',
   '@app/engine/chain-layout': 'vendor/chain-layout.ts',
+  '@app/engine/chain-words': 'vendor/chain-words.ts',
 };
 /** Client modules a first page does not need: the report imports them when it loads its chain, so the shell does not preload them. */
-const onDemand: ReadonlySet<string> = new Set(['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'vendor/chain-tones.ts', 'vendor/chain-layout.ts']);
+const onDemand: ReadonlySet<string> = new Set([
+  'views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts', 'vendor/chain-tones.ts', 'vendor/chain-layout.ts', 'vendor/chain-words.ts',
+]);
 const types: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -79,10 +82,13 @@ function clientFiles(dir: string): string[] {
   });
 }
 
-/** What the browser gets for a client file: types stripped from .ts, source-map comments dropped. */
+/**
+ * What the browser gets for a client file: types stripped from .ts, source-map comments dropped. amaro is the
+ * stripper Node itself runs .ts with; node:module's stripTypeScriptTypes wraps it but logs an ExperimentalWarning.
+ */
 function browserText(path: string): string {
   const text = readFileSync(path, 'utf8');
-  if (path.endsWith('.ts')) return stripTypeScriptTypes(text, { mode: 'strip' });
+  if (path.endsWith('.ts')) return transformSync(text, { mode: 'strip-only' }).code;
   if (path.endsWith('.mjs')) return text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
   return text;
 }

@@ -85,6 +85,28 @@ export async function couponDiscount(db: Kysely<StoreSchema>, code: string, subt
   return Math.min(subtotal, cents(discount));
 }
 
+/**
+ * What keeps a usable coupon from giving a discount of its own: nothing when some enabled discount method
+ * with a "CouponCode" rule targeting the code has an active action; otherwise the missing link, in words.
+ */
+export async function couponDiscountMissing(db: Kysely<StoreSchema>, code: string): Promise<string | undefined> {
+  const rules = await db
+    .selectFrom('discount_rules')
+    .leftJoin('discount_methods', 'discount_methods.id', 'discount_rules.discount_method_id')
+    .select(['discount_rules.id as rule', 'discount_methods.id as method', 'discount_methods.is_enabled as enabled'])
+    .where('discount_rules.type', '=', 'CouponCode')
+    .where('discount_rules.target', '=', code)
+    .orderBy('discount_rules.id')
+    .execute();
+  if (rules.length === 0) return `no discount_rules row has type "CouponCode" and target "${code}"`;
+  const methods = [...new Set(rules.flatMap((r) => (r.method === null ? [] : [Number(r.method)])))];
+  if (methods.length === 0) return `discount rule ${rules.map((r) => String(r.rule)).join(', ')} names no existing discount method`;
+  const enabled = [...new Set(rules.filter((r) => r.method !== null && Boolean(r.enabled)).map((r) => Number(r.method)))];
+  if (enabled.length === 0) return `discount method ${methods.join(', ')} (its rule targets "${code}") is not enabled`;
+  const action = await db.selectFrom('discount_actions').select('id').where('discount_method_id', 'in', enabled).where('is_active', '=', true).limit(1).executeTakeFirst();
+  return action === undefined ? `discount method ${enabled.join(', ')} has no active discount action` : undefined;
+}
+
 export interface PricedCart {
   figures: CartFigures;
   /** The cart's lines with the prices GetPrice gave them. */

@@ -12,7 +12,7 @@ import { recordsOf } from '../records/records.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { recordId } from '../resources/routes.ts';
 import { resourceNamed } from '../model/registry.ts';
-import { cartFigures, couponDiscount, shippingRates, subtotalOf } from './cart-pricing.ts';
+import { cartFigures, couponDiscount, couponDiscountMissing, shippingRates, subtotalOf } from './cart-pricing.ts';
 import { isPlaced, lockOpenCart } from './cart-rules.ts';
 import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
@@ -224,7 +224,12 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
     const { coupon_code } = request.body as { coupon_code: string };
     // Refused here when not valid; checked again when the order is placed.
     await couponDiscount(db, coupon_code, 0, now());
-    return saved(cart, { coupon_code });
+    const answer = await saved(cart, { coupon_code });
+    // A valid code no discount action reaches costs nothing, which a client would otherwise only guess from a 0.
+    const missing = await couponDiscountMissing(db, coupon_code);
+    if (missing === undefined) return answer;
+    const webhook = (await replies.subscribed('GetDiscount')) ? '; a GetDiscount webhook may still discount it (it gets the code as campaign_code)' : '';
+    return { ...answer, warnings: [`coupon_code: "${coupon_code}" is applied but no discount method gives it a discount: ${missing}${webhook}. A coupon discounts through an enabled discount method with a discount rule of type "CouponCode" whose target is the code, and an active discount action`] };
   });
 
   app.get('/carts/:id/payment_methods', { config: read }, async (request) => {

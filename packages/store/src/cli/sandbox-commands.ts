@@ -98,7 +98,7 @@ export async function seedCommand(args: string[], io: Io = consoleIo): Promise<n
       await app.ready();
       const counts = await seedDemo(app, database, storeId);
       io.out(
-        `store: seeded the demo data: ${counts.categories} categories, ${counts.products} products (${counts.variants} variants, ${counts.pictures} pictures), ${counts.customers} customers, ${counts.carts} carts of which ${counts.orders} placed as orders`,
+        `store: seeded the demo data: ${counts.categories} categories, ${counts.products} products (${counts.variants} variants, ${counts.pictures} pictures), ${counts.customers} customers, ${counts.carts} carts of which ${counts.orders} placed as orders, ${counts.shippingMethods} shipping methods, ${counts.coupons} coupon (SAVE10: 10% off)`,
       );
       return 0;
     } catch (error) {

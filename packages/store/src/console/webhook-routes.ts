@@ -108,7 +108,7 @@ function signingCard(csrf: string, id: number, signing: SigningSecretAnswer): Ma
   return html`<h2>Signing secret</h2><div class="card">
 <p class="hint">Besides X-AC-Signature (the app's App Secret), every delivery carries the Standard Webhooks headers <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>, signed with this secret.</p>
 <dl class="facts"><dt>Secret</dt><dd><code>${signing.secret}</code></dd>
-<dt>Previous secret</dt><dd>${signing.previous_secret_expires_at === null ? html`<span class="muted">none signs</span>` : html`signs too until ${when(signing.previous_secret_expires_at)}`}</dd></dl>
+<dt>Previous secret</dt><dd>${signing.previous_secret_expires_at === null ? html`<span class="muted">none: only the secret above signs</span>` : html`signs too until ${when(signing.previous_secret_expires_at)}`}</dd></dl>
 <form method="post" action="/admin/webhooks/${id}/rotate"><input type="hidden" name="_csrf" value="${csrf}">
 <div class="field"><label for="overlap">Keep the current secret signing for</label>
 <select id="overlap" name="overlap">${OVERLAPS.map(([seconds, label]) => html`<option value="${String(seconds)}" ${seconds === DEFAULT_OVERLAP_SECONDS ? 'selected' : ''}>${label}</option>`)}</select></div>

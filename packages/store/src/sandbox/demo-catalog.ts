@@ -45,6 +45,23 @@ export interface DemoCart {
   lines: { product: number; quantity: number; size?: number }[];
   /** Placed as an order with this card. */
   placed: boolean;
+  /** A coupon applied to the cart (an open one: the demo's coupon at work). */
+  coupon?: string;
+}
+
+/** A custom shipping method as POST /custom_shipping_methods takes it: a flat charge, or a share of the subtotal. */
+export interface DemoShippingMethod {
+  name: string;
+  markup_type: 'Flat' | 'Percent';
+  markup_amount: string;
+}
+
+/** A coupon and the discount that gives it its amount: a method, its CouponCode rule and its action. */
+export interface DemoCoupon {
+  coupon_code: string;
+  method: string;
+  modifier_type: 'Percent' | 'Amount';
+  modifier_amount: string;
 }
 
 export interface DemoData {
@@ -52,7 +69,16 @@ export interface DemoData {
   products: DemoProduct[];
   customers: DemoCustomer[];
   carts: DemoCart[];
+  shippingMethods: DemoShippingMethod[];
+  coupons: DemoCoupon[];
 }
+
+// The carting API's examples in the OpenAPI document (the rate "Custom;1;Free Ground Shipping", the code SAVE10) work on a demo store.
+const SHIPPING_METHODS: DemoShippingMethod[] = [
+  { name: 'Free Ground Shipping', markup_type: 'Flat', markup_amount: '0' },
+  { name: 'Express', markup_type: 'Flat', markup_amount: '12.50' },
+];
+const COUPONS: DemoCoupon[] = [{ coupon_code: 'SAVE10', method: 'Ten percent off with SAVE10', modifier_type: 'Percent', modifier_amount: '10' }];
 
 const CATEGORIES: Record<string, { nouns: string[]; low: number; high: number }> = {
   Kitchen: { nouns: ['Kettle', 'Skillet', 'Chef Knife', 'Cutting Board', 'Teapot', 'Mixing Bowl', 'Spatula', 'Colander'], low: 8, high: 120 },
@@ -144,7 +170,7 @@ export function demoData(seed = DEMO_SEED): DemoData {
     // Twelve become orders; the rest stay open, some with a known customer.
     const placed = i < 12;
     const customer = placed || random() < 0.5 ? Math.floor(between(0, customers.length)) : undefined;
-    carts.push({ ...(customer === undefined ? {} : { customer }), lines, placed });
+    carts.push({ ...(customer === undefined ? {} : { customer }), lines, placed, ...(i === 12 ? { coupon: COUPONS[0]?.coupon_code } : {}) });
   }
-  return { categories: Object.keys(CATEGORIES), products, customers, carts };
+  return { categories: Object.keys(CATEGORIES), products, customers, carts, shippingMethods: SHIPPING_METHODS, coupons: COUPONS };
 }

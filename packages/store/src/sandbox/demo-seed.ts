@@ -15,6 +15,8 @@ export interface SeedCounts {
   customers: number;
   carts: number;
   orders: number;
+  shippingMethods: number;
+  coupons: number;
 }
 
 const DEMO_CARD = { number: '4111 1111 1111 1111', name: 'Demo Customer', expiration_month: '12', expiration_year: '2099', cvv: '123' };
@@ -42,7 +44,19 @@ async function send(app: FastifyInstance, token: string, data: DemoData): Promis
     if (reply.statusCode >= 300) throw new Error(`${method} ${url}: ${reply.statusCode} ${reply.body}`);
     return reply.json();
   };
-  const counts: SeedCounts = { categories: 0, products: 0, variants: 0, pictures: 0, customers: 0, carts: 0, orders: 0 };
+  const counts: SeedCounts = { categories: 0, products: 0, variants: 0, pictures: 0, customers: 0, carts: 0, orders: 0, shippingMethods: 0, coupons: 0 };
+  for (const method of data.shippingMethods) {
+    await call('POST', '/custom_shipping_methods', { ...method, is_enabled: true });
+    counts.shippingMethods += 1;
+  }
+  // A coupon's amount is its discount method's: a rule of type CouponCode targeting the code, and an action (docs/store-api.md).
+  for (const coupon of data.coupons) {
+    await call('POST', '/coupon_codes', { coupon_code: coupon.coupon_code, is_active: true });
+    const method = Number((await call('POST', '/discount_methods', { name: coupon.method, is_enabled: true })).id);
+    await call('POST', '/discount_rules', { discount_method_id: method, type: 'CouponCode', target: coupon.coupon_code });
+    await call('POST', '/discount_actions', { discount_method_id: method, is_active: true, modifier_type: coupon.modifier_type, modifier_amount: coupon.modifier_amount });
+    counts.coupons += 1;
+  }
   const categoryIds = new Map<string, number>();
   for (const [index, name] of data.categories.entries()) {
     const made = await call('POST', '/categories', { name, parent_category_id: 1, sort_order: index + 1, is_category_content_displayed: true });
@@ -88,6 +102,7 @@ async function send(app: FastifyInstance, token: string, data: DemoData): Promis
       return { product_id: product?.id, quantity: line.quantity, ...(variant === undefined ? {} : { variant_ids: [variant] }) };
     });
     await call('POST', `/carts/${cartId}/items`, { items });
+    if (cart.coupon !== undefined) await call('PUT', `/carts/${cartId}/coupon_code`, { coupon_code: cart.coupon });
     counts.carts += 1;
     if (!cart.placed || cart.customer === undefined || customerId === undefined) continue;
     const customer = data.customers[cart.customer];

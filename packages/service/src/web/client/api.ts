@@ -41,7 +41,8 @@ export interface HistoryEntry {
 /** get_test_evidence: beside get_test_results, entry for entry. */
 export interface TestEvidence {
   results: { tag: string; args: Record<string, unknown> }[];
-  query_log: boolean;
+  /** The stored query log in figures (get_test_queries lists it); null when the run kept none. */
+  query_log: { queries: number; servers: number; unanswered: number } | null;
   query_counts: Record<string, number>;
   ds_suggestion: { keytag: number; algorithm: number; digtype: number; digest: string; record: string }[];
   reused_until: string;

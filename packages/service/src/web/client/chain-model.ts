@@ -4,6 +4,7 @@
 // for "signs" (key to what its RRSIG covers) and "digest of" (DS to the key it names).
 // Status words become tones by the engine's rules, which its SVG follows too (served by the import map).
 import { toneOf, worstTone, zoneTone, type Tone } from '@app/engine/chain-tones';
+import { keyRole, signedWord } from '@app/engine/chain-words';
 import type { ChainJson, GrokDnskey, GrokDs, GrokNegative, GrokRrset, GrokRrsig, GrokZone } from './api.ts';
 
 interface NodeBase {
@@ -31,12 +32,6 @@ export interface ChainModel { zones: ChainZoneView[]; nodes: Map<string, ChainNo
 
 const nodeId = (...parts: string[]): string => JSON.stringify(parts);
 export const keyNodeId = (zone: string, keyId: string): string => nodeId(zone, 'DNSKEY', keyId);
-
-/** A key's part: KSK when it has the SEP bit, ZSK otherwise; not a zone key without bit 7. */
-export function keyRole(flags: number): 'KSK' | 'ZSK' | 'not a zone key' {
-  if (!(flags & 0x0100)) return 'not a zone key';
-  return flags & 0x0001 ? 'KSK' : 'ZSK';
-}
 
 const answers = (zone: GrokZone, name: string, type: string): GrokRrset[] => zone.queries?.[`${name}/IN/${type}`]?.answer ?? [];
 const sigsOf = (rrsets: readonly GrokRrset[]): GrokRrsig[] => rrsets.flatMap((r) => r.rrsig ?? []);
@@ -77,7 +72,7 @@ export function chainModel(chain: ChainJson): ChainModel {
       if (rrsets.length === 0) continue;
       const sigs = sigsOf(rrsets);
       const statuses = [...new Set(sigs.map((sig) => sig.status))];
-      const node = add({ kind: 'rrset', id: nodeId(name, type), zone: name, type, status: statuses.join(', ') || 'no RRSIG', tone: worstTone(statuses.map(toneOf), 'insecure'), rrsets });
+      const node = add({ kind: 'rrset', id: nodeId(name, type), zone: name, type, status: signedWord(sigs.map((sig) => sig.status)), tone: worstTone(statuses.map(toneOf), 'insecure'), rrsets });
       view.nodes.push(node);
       for (const sig of sigs) link({ from: signerKey(sig), to: node.id, kind: 'signs', tone: toneOf(sig.status) });
     }

@@ -1,13 +1,14 @@
 // /batch/<id>: how far a batch is (get_batch_job_result, refreshed while tests run) and its
-// finished tests, each with its domain (get_test_params) and a link to its report.
+// finished tests, each with its domain linked to its report and its overall result (both from get_test_results).
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../api.ts';
+import { api, type OverallResult } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
+import { overallResult } from '../report-model.ts';
 import { paths } from '../routes.ts';
 import { useAsync } from '../use-async.ts';
-import { asyncView, PageHeading } from './common.ts';
+import { asyncView, OverallBadge, PageHeading } from './common.ts';
 
 const PAGE = 25;
 
@@ -37,19 +38,24 @@ export function BatchPage(props: { id: string }) {
 }
 
 function FinishedTests(props: { ids: string[] }) {
-  const { t } = useI18n();
+  const { t, language } = useI18n();
   const [page, setPage] = useState(0);
   const pages = Math.ceil(props.ids.length / PAGE);
   const ids = props.ids.slice(page * PAGE, (page + 1) * PAGE);
-  const domains = useAsync(() => Promise.all(ids.map((id) => api.testParams(id).then((p) => p.domain, () => '?'))), [ids.join()]);
+  const tests = useAsync(() => Promise.all(ids.map((id) => api.testResults(id, language).then(
+    (report): { domain: string; result?: OverallResult } => ({ domain: report.params.domain, result: overallResult(report.results) }),
+    (): { domain: string; result?: OverallResult } => ({ domain: '?' })))), [ids.join(), language]);
   return h('div', null,
     h('div', { class: 'table-wrap' },
       h('table', null,
-        h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('domain')), h('th', { scope: 'col' }, t('report')))),
-        h('tbody', null, ids.map((id, i) =>
-          h('tr', { key: id },
-            h('td', null, domains.status === 'done' ? domains.value[i] : '…'),
-            h('td', null, h(Link, { href: paths.result(id) }, id))))))),
+        h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('domain')), h('th', { scope: 'col' }, t('overall_result')))),
+        // The domain links to its report: a third column for the test id had no room on a phone.
+        h('tbody', null, ids.map((id, i) => {
+          const test = tests.status === 'done' ? tests.value[i] : undefined;
+          return h('tr', { key: id },
+            h('td', null, h(Link, { href: paths.result(id) }, test === undefined || test.domain === '?' ? id : test.domain)),
+            h('td', null, test?.result === undefined ? (test === undefined ? '…' : '?') : h(OverallBadge, { result: test.result })));
+        })))),
     pages > 1 && h('nav', { class: 'pager', 'aria-label': t('finished_tests') },
       h('button', { type: 'button', class: 'secondary', disabled: page === 0, onClick: () => setPage(page - 1) }, t('previous_page')),
       h('span', null, t('page_n_of', { n: page + 1, total: pages })),

@@ -10,7 +10,8 @@ import { TONE_LOOKS, TONES, type Tone } from '@app/engine/chain-tones';
 import type { ChainJson, GrokProblem, GrokRrsig, TestEvidence, TestResult } from '../api.ts';
 import { findingsByNode } from '../chain-findings.ts';
 import { layoutChain } from '../chain-layout.ts';
-import { chainModel, humanName, keyRole, type ChainModel, type ChainNode } from '../chain-model.ts';
+import { chainModel, humanName, type ChainModel, type ChainNode } from '../chain-model.ts';
+import { digestHex, keySizeText, nodeTexts, roleText } from '../chain-texts.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { FindingList } from './finding-list.ts';
 
@@ -39,21 +40,6 @@ function wrap(text: string, width: number): string[] {
   return line === '' ? lines : [...lines, line];
 }
 const LINE = 14;
-
-function nodeTexts(node: ChainNode, t: I18n['t']): { label: string; detail: string } {
-  switch (node.kind) {
-    case 'zone': return node.zone === '.' ? { label: `. (${t('chain_root')})`, detail: node.data.delegation?.status ?? '' } : { label: humanName(node.zone), detail: node.status };
-    case 'dnskey': return { label: `DNSKEY ${node.key.id}`, detail: `${roleText(node.key.flags, t)}, ${t('chain_bits', { bits: node.key.key_length })}` };
-    case 'ds': return { label: `DS ${node.ds.id}`, detail: node.status };
-    case 'rrset': return { label: `${node.type} RRset`, detail: node.status };
-    case 'no-ds': return { label: t('chain_no_ds', { zone: humanName(node.child) }), detail: node.status };
-  }
-}
-
-const roleText = (flags: number, t: I18n['t']): string => {
-  const role = keyRole(flags);
-  return role === 'not a zone key' ? t('chain_not_zone_key') : role;
-};
 
 /**
  * The texts a node shows, cut to its width, and its name: what it shows (so that speech input can
@@ -197,14 +183,14 @@ function NodeDetails(props: { node: ChainNode; findings: TestResult[] }) {
     }
     case 'dnskey':
       rows.push([t('chain_algorithm'), String(node.key.algorithm)], [t('chain_key_tag'), String(node.key.key_tag)],
-        [t('chain_flags'), `${node.key.flags} (${roleText(node.key.flags, t)})`], [t('chain_key_size'), t('chain_bits', { bits: node.key.key_length })],
+        [t('chain_flags'), `${node.key.flags} (${roleText(node.key.flags, t)})`], [t('chain_key_size'), keySizeText(node.key.algorithm, node.key.key_length, t)],
         [t('chain_signs'), (node.key.signs ?? []).join(', ') || '—'], [t('chain_servers'), node.key.servers.join(', ')]);
       more = h(Signatures, { rrsigs: node.rrsigs, title: t('chain_signatures_dnskey') });
       break;
     case 'ds':
       rows.push([t('chain_child'), humanName(node.child)], [t('chain_ds_id'), node.ds.id], [t('chain_status'), node.status],
         [t('chain_algorithm'), String(node.ds.algorithm)], [t('chain_key_tag'), String(node.ds.key_tag)], [t('chain_digest_type'), String(node.ds.digest_type)],
-        [t('chain_digest'), h('code', { class: 'digest' }, node.ds.digest)], [t('chain_servers'), node.ds.servers.join(', ')]);
+        [t('chain_digest'), h('code', { class: 'digest' }, digestHex(node.ds.digest))], [t('chain_servers'), node.ds.servers.join(', ')]);
       more = [h(Problems, { key: 'p', problems: [...(node.ds.errors ?? []), ...(node.ds.warnings ?? [])] }), h(Signatures, { key: 's', rrsigs: node.rrsigs, title: t('chain_signatures') })];
       break;
     case 'rrset':

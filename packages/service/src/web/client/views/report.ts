@@ -120,7 +120,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
     h('div', { id: 'findings-panel', role: 'tabpanel', 'aria-labelledby': 'tab-findings', class: 'view-panel', hidden: view !== 'findings' },
       h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
         h('h2', { id: 'findings-heading' }, t('findings')),
-        evidence?.query_log === true ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
+        (evidence?.query_log ?? null) !== null ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
         visible ? null : h('p', null, t('nothing_at_levels')),
         modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) })))),
     h('div', { id: 'chain-panel', role: 'tabpanel', 'aria-labelledby': 'tab-chain', class: 'view-panel', hidden: view !== 'chain' },
