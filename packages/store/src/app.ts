@@ -114,7 +114,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
-  await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   const cache = options.cache;
   await app.register(bulkRoutes, {
     prefix: API_PREFIX,
@@ -127,6 +127,6 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     // Imports write outside any request, so what the cache holds of the resource is dropped here.
     written: cache === false ? () => undefined : (resource) => cache.invalidate(tagsOf(resource)),
   });
-  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   return app;
 }
