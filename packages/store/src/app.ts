@@ -20,6 +20,7 @@ import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-format.ts';
 import { jsonBodies } from './http/json-body.ts';
 import { httpsOnly } from './http/https-only.ts';
+import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
@@ -47,6 +48,8 @@ export interface StoreAppOptions {
   httpsPort: () => number;
   /** Addresses or CIDRs whose X-Forwarded-Proto / X-Forwarded-Host are believed. */
   trustedProxies?: string[];
+  /** The host names the store answers to besides its listen address (allowed-hosts.ts); listening on 127.0.0.1 with none by default. */
+  hosts?: HostRules;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -84,6 +87,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   app.removeContentTypeParser('text/plain');
   jsonBodies(app);
   await app.register(errorFormat);
+  await app.register(allowedHosts, options.hosts ?? { listenHost: '127.0.0.1', names: [] });
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
   const authKey = options.authKey ?? randomBytes(32);
   const auth = await registerStoreAuth(app, {

@@ -3,6 +3,7 @@
 // others are left out, never refused as a whole.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allows } from '../auth/scopes.ts';
+import { publicOrigin } from '../http/allowed-hosts.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { isEventName, type EventName } from '../model/event-types.ts';
@@ -41,7 +42,7 @@ function nextUrl(request: FastifyRequest, next: string): string {
   const queryAt = original.indexOf('?');
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
   const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^after(=|$)/.test(part));
-  return `${request.protocol}://${request.host}${path}?${[...kept, `after=${next}`].join('&')}`;
+  return `${publicOrigin(request)}${path}?${[...kept, `after=${next}`].join('&')}`;
 }
 
 export function eventLogRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array }): Promise<void> {
