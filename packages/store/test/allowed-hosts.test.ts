@@ -5,6 +5,7 @@
 // address or a second link injected into Link. Host handling does not touch the database: SQLite only.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { connect } from 'node:tls';
 import { Agent, request } from 'undici';
 import { answersTo, hostNames, parseHost } from '../src/http/allowed-hosts.ts';
 import { plainGet } from './support/plain-get.ts';
@@ -98,6 +99,21 @@ describe('the host names the store answers to', () => {
       const job = await callAs(host, `/bulk_operations/${jobId}`);
       assert.equal(new URL(job.json.result_url).origin, expected, job.text);
     }
+  });
+
+  test('an HTTP/1.0 request naming no host (as a load balancer health check may) is answered, with links to the address it came to', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port, ca: s.store.certificate, servername: 'localhost' }, () => {
+        socket.write(`GET /api/v1/products?count=1 HTTP/1.0\r\nX-AC-Auth-Token: ${token}\r\n\r\n`);
+      });
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.match(answer, new RegExp(`"next_page":"https://127\\.0\\.0\\.1:${port}/api/v1/products\\?`));
   });
 
   test('plain HTTP redirects only to a host the store answers to', async () => {

@@ -65,8 +65,13 @@ export function hostNames(values: readonly string[], where: string): string[] {
   });
 }
 
-/** The request's host, or the store's error (400 for no host name at all, 421 for one that is not this store's). */
-export function requestHost(hostValue: string, rules: HostRules, localAddress: string | undefined): RequestHost | ApiError {
+/**
+ * The request's host, or the store's error (400 for a Host that is no host name, 421 for one that is not this store's).
+ * An HTTP/1.0 request may name no host (a load balancer's health check, say): it is taken as addressed to the
+ * address the connection arrived at, which no client chooses.
+ */
+export function requestHost(hostValue: string, rules: HostRules, localAddress: string | undefined, localPort?: number): RequestHost | ApiError {
+  if (hostValue === '') return { name: withoutV4Mapping(localAddress ?? rules.listenHost), port: localPort };
   const host = parseHost(hostValue);
   if (host === undefined) return new ApiError(400, 'Host: not a host name with an optional port');
   if (!answersTo(host.name, rules, localAddress)) return new ApiError(421, 'This store does not answer to the host name in Host; its operator lists the names it answers to in STORE_ALLOWED_HOSTS');
@@ -84,7 +89,7 @@ export const allowedHosts = fp(
     app.decorateRequest('publicHost', undefined);
     // First of all hooks: a refused host gets nothing else, not even a redirect.
     app.addHook('onRequest', (request: FastifyRequest, _reply, done) => {
-      const host = requestHost(request.host, rules, request.socket.localAddress);
+      const host = requestHost(request.host, rules, request.socket.localAddress, request.socket.localPort);
       if (host instanceof ApiError) return done(host);
       request.publicHost = host;
       done();

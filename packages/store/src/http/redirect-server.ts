@@ -7,7 +7,7 @@ import { httpsLocation } from './https-only.ts';
 
 export function createRedirectServer(httpsPort: number, rules: HostRules): Server {
   return createServer((request, response) => {
-    const host = requestHost(request.headers.host ?? '', rules, request.socket.localAddress);
+    const host = requestHost(request.headers.host ?? '', rules, request.socket.localAddress, request.socket.localPort);
     if (host instanceof Error) {
       const body = JSON.stringify(errorBody(host.statusCode, host.message));
       response.writeHead(host.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' });
