@@ -21,6 +21,7 @@ import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-f
 import { jsonBodies } from './http/json-body.ts';
 import { unreadBodies } from './http/unread-bodies.ts';
 import { httpsOnly } from './http/https-only.ts';
+import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
@@ -48,6 +49,8 @@ export interface StoreAppOptions {
   httpsPort: () => number;
   /** Addresses or CIDRs whose X-Forwarded-Proto / X-Forwarded-Host are believed. */
   trustedProxies?: string[];
+  /** The host names the store answers to besides its listen address (allowed-hosts.ts); listening on 127.0.0.1 with none by default. */
+  hosts?: HostRules;
   /** Largest accepted request body, in bytes. */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -86,6 +89,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   jsonBodies(app);
   await app.register(errorFormat);
   await app.register(unreadBodies);
+  await app.register(allowedHosts, options.hosts ?? { listenHost: '127.0.0.1', names: [] });
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
   const authKey = options.authKey ?? randomBytes(32);
   const auth = await registerStoreAuth(app, {
@@ -116,7 +120,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
-  await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   const cache = options.cache;
   await app.register(bulkRoutes, {
     prefix: API_PREFIX,
@@ -129,6 +133,6 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     // Imports write outside any request, so what the cache holds of the resource is dropped here.
     written: cache === false ? () => undefined : (resource) => cache.invalidate(tagsOf(resource)),
   });
-  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   return app;
 }

@@ -16,6 +16,7 @@ import { followPlan, type FollowedPlan, type Plan } from './limits/plans.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
+import { hostNames } from './http/allowed-hosts.ts';
 import { loadOrCreateCertificate } from './http/tls.ts';
 import type { WebhookSettings } from './webhooks/webhooks-plugin.ts';
 import type { BulkSettings } from './bulk/bulk-routes.ts';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   certFile?: string;
   keyFile?: string;
   trustedProxies?: string[];
+  /** Host names the store answers to besides `host` (and, on loopback, localhost): those clients and proxies address it by. */
+  allowedHosts?: string[];
   plan?: Plan;
   /** Redis for rate-limit counters shared by every instance; without it, counting is per instance. */
   redisUrl?: string;
@@ -87,11 +90,13 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
+    const hosts = { listenHost: options.host, names: hostNames(options.allowedHosts ?? [], 'allowed host (--allowed-host, STORE_ALLOWED_HOSTS)') };
     const app = (built = await buildStoreApp({
       database,
       databaseUrl: options.databaseUrl,
       tls,
       httpsPort: () => ports.https,
+      hosts,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
       rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: followed.current, now: clock },
       cache: responseCache ?? false,
@@ -107,7 +112,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     ports.https = (app.server.address() as AddressInfo).port;
     let httpPort: number | undefined;
     if (options.httpPort !== undefined) {
-      const server = createRedirectServer(ports.https);
+      const server = createRedirectServer(ports.https, hosts);
       redirect = server;
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

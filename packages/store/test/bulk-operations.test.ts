@@ -232,6 +232,12 @@ for (const target of await testDatabaseTargets()) {
       const wrong = await fetch((u) => u.searchParams.set('signature', `${signature.slice(0, -2)}AA`));
       assert.equal(wrong.status, 403);
       assert.match(wrong.json.details, /^The signature of this link is not valid/);
+      // Other spellings of the same bytes are changed signatures too: trailing junk, padding, standard base64.
+      const standard = Buffer.from(signature, 'base64url').toString('base64');
+      for (const respelled of [`${signature}!!`, `${signature}=`, `${signature}==`, standard, standard.replace(/=+$/, ''), ` ${signature}`, `${signature}.`].filter((text) => text !== signature)) {
+        const reply = await fetch((u) => u.searchParams.set('signature', respelled));
+        assert.equal(reply.status, 403, `signature ${respelled}`);
+      }
       const missing = await fetch((u) => u.searchParams.delete('signature'));
       assert.equal(missing.status, 403);
       const longer = await fetch((u) => u.searchParams.set('expires', String(Number(u.searchParams.get('expires')) + 3600)));

@@ -88,10 +88,42 @@ for (const target of await testDatabaseTargets()) {
       const position = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const forged = await s.call('GET', `/products?${since}&count=2&after=${position({ at: [id], total: -1 })}`);
       assert.equal(forged.status, 400, forged.text);
-      // A position given out before positions carried the total (a bare array) still works: its pages count.
-      const older = await s.call('GET', `/products?${since}&count=2&after=${position([id])}`, { headers: { 'cache-control': 'no-cache' } });
-      assert.equal(older.status, 200, older.text);
-      assert.equal(older.json.total_count, 7);
+    });
+
+    test('a position the list never gave out is a 400, never a page that skips records', async () => {
+      const since = 'item_name=startwith:Guarded';
+      for (let i = 0; i < 3; i++) await create(`Guarded ${i}`);
+      const first = await s.call('GET', `/products?${since}&count=2`, { headers: { 'cache-control': 'no-cache' } });
+      const given = new URL(String(first.json.next_page)).searchParams.get('after') ?? '';
+      assert.ok(given !== '', first.text);
+      const [payload = '', mac = ''] = given.split('.');
+      const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { at: number[]; total: number };
+      const made = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+      const refused = [
+        // Made up: past every id, or the bare array and object positions this list once gave out unsealed.
+        made({ at: [999_999_999], total: decoded.total }),
+        made([decoded.at[0]]),
+        made(decoded),
+        // The real one's position moved on, its total changed, or its MAC or text corrupted or respelled.
+        `${made({ ...decoded, at: [999_999_999] })}.${mac}`,
+        `${made({ ...decoded, total: 1 })}.${mac}`,
+        flip(given, 2),
+        flip(given, given.length - 1),
+        `${given}=`,
+        `${given}!!`,
+        given.slice(0, -1),
+      ];
+      for (const after of refused) {
+        const reply = await s.call('GET', `/products?${since}&count=2&after=${encodeURIComponent(after)}`, { headers: { 'cache-control': 'no-cache' } });
+        assert.equal(reply.status, 400, `${after}: ${reply.text}`);
+        assert.match(String(reply.json.details), /^after: /);
+      }
+      // A position holds for the list, sort and filters it was made for only.
+      for (const other of [`/products?count=2&after=${given}`, `/categories?${since}&count=2&after=${given}`, `/products?${since}&count=2&sort=-id&after=${given}`]) {
+        assert.equal((await s.call('GET', other, { headers: { 'cache-control': 'no-cache' } })).status, 400, other);
+      }
+      assert.equal((await s.call('GET', `/products?${since}&count=2&after=${given}`, { headers: { 'cache-control': 'no-cache' } })).status, 200);
     });
   });
 }

@@ -111,6 +111,41 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('GET', url)).json.name, 'Before', 'the cached read was not dropped by HEAD');
     });
 
+    test('Last-Modified sent back as If-Modified-Since gets 304 also within the second the record changed; a later change that second is never hidden', async () => {
+      // Whole seconds in the past, so no Last-Modified is after the real Date header; moved by hand within a second.
+      let clock = Math.floor(Date.now() / 1000) * 1000 - 10_000 + 100;
+      const clocked = await startStoreUnderTest(target, { clock: () => clock });
+      try {
+        const made = await clocked.call('POST', '/products', { body: { item_name: 'Dated', price: 1 } });
+        const url = `/products/${made.json.id}`;
+        clock += 100;
+        const read = await clocked.call('GET', url);
+        const lastModified = String(read.headers['last-modified']);
+        assert.equal(Date.parse(lastModified), Math.floor(clock / 1000) * 1000);
+        clock += 100;
+        const again = await clocked.call('GET', url, { headers: { 'if-modified-since': lastModified } });
+        assert.equal(again.status, 304, 'the date the client got validates its copy, in the same second');
+        assert.equal(again.headers['last-modified'], lastModified);
+        // Changed again within that second: the copy the client holds is older than the record, whatever the date says.
+        clock += 100;
+        assert.equal((await clocked.call('PUT', url, { body: { price: 2 } })).status, 200);
+        clock += 100;
+        const changed = await clocked.call('GET', url, { headers: { 'if-modified-since': lastModified } });
+        assert.equal(changed.status, 200, changed.text);
+        assert.equal(changed.json.price, 2);
+        // From the next second on, the change's own date validates.
+        clock += 1000;
+        const next = await clocked.call('GET', url);
+        assert.ok(Date.parse(String(next.headers['last-modified'])) > Date.parse(lastModified));
+        assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': String(next.headers['last-modified']) } })).status, 304);
+        assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': lastModified } })).status, 200, 'the older date no longer validates');
+        // A date later than the server's clock is none it gave.
+        assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': new Date(clock + 3_600_000).toUTCString() } })).status, 200);
+      } finally {
+        await clocked.close();
+      }
+    });
+
     test('errors are never cached', async () => {
       const missing = await s.call('GET', '/products/99999999');
       assert.equal(missing.status, 404);

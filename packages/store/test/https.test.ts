@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { migrateToLatest, openDatabase } from '@app/database';
+import { plainGet } from './support/plain-get.ts';
 import { sqliteTarget } from './support/targets.ts';
 import { request } from 'undici';
 import { buildStoreApp } from '../src/app.ts';
@@ -19,19 +19,6 @@ import { issueTestToken } from './support/test-token.ts';
 import type { StoreSchema } from '../src/db/schema.ts';
 
 const sqlite = await sqliteTarget();
-
-function plainGet(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; location: string | undefined; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, location: res.headers.location, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('HTTPS only', () => {
   let s: StoreUnderTest;
@@ -93,6 +80,8 @@ describe('behind a TLS-terminating proxy', () => {
       database,
       httpsPort: () => 443,
       trustedProxies,
+      // The name clients reach the proxy by.
+      hosts: { listenHost: '127.0.0.1', names: ['shop.example'] },
       logLevel: 'silent',
       rateLimit: { counter: memoryWindowCounter(), plan: () => 'gold' },
       cache: new ResponseCache(),
@@ -120,6 +109,10 @@ describe('behind a TLS-terminating proxy', () => {
       const bare = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example' });
       assert.equal(bare.status, 308);
       assert.equal(bare.location, 'https://shop.example/api/v1/products.json');
+      // Nor may a trusted proxy pass on a host name the store was not configured for.
+      const foreign = await plainGet(proxy.port, '/api/v1/products.json?count=1', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', 'x-ac-auth-token': proxy.token });
+      assert.equal(foreign.status, 421, foreign.body);
+      assert.doesNotMatch(foreign.body, /evil/);
     } finally {
       await proxy.close();
     }

@@ -154,7 +154,7 @@ function operationPaths(): Record<string, unknown> {
         security,
         summary: 'Our extension: the events webhooks carry, oldest first, kept 30 days by default; each listed only with the read scope of the records it carries',
         parameters: [
-          { name: 'after', in: 'query', description: 'opaque cursor: the `next` (or an event `id`) of an earlier answer; left out, the oldest event kept', schema: { type: 'string' } },
+          { name: 'after', in: 'query', description: 'opaque cursor: the `next` (or an event `id`) of an earlier answer, exactly as given; left out, the oldest event kept. One this server did not give out, or past the newest event, is a 400', schema: { type: 'string' } },
           { name: 'types', in: 'query', description: 'comma-separated event types, e.g. ProductCreated,OrderPlaced; left out, all', schema: { type: 'string' } },
           { name: 'count', in: 'query', description: `events per page (default ${EVENT_LOG_COUNT.default})`, schema: { type: 'integer', minimum: 1, maximum: EVENT_LOG_COUNT.max } },
         ],

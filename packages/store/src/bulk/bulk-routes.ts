@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allows } from '../auth/scopes.ts';
 import type { StoreDatabase } from '../db/schema.ts';
+import { publicOrigin } from '../http/allowed-hosts.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import { receiveUpload, StreamedUpload } from '../http/streamed-upload.ts';
 import { bulkLimitsOf, planName, readPlan, type Plan } from '../limits/plans.ts';
@@ -134,7 +135,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
     if (job.state !== 'completed' || job.finishedAt === null) return undefined;
     const expiresMs = Math.min(options.now() + LINK_LIFETIME_MS, Date.parse(job.finishedAt) + FILE_KEPT_MS);
     if (expiresMs <= options.now()) return undefined;
-    const url = `${request.protocol}://${request.host}${app.prefix}/bulk_operations/${job.id}/result?${links.sign(job.id, expiresMs)}`;
+    const url = `${publicOrigin(request)}${app.prefix}/bulk_operations/${job.id}/result?${links.sign(job.id, expiresMs)}`;
     return { url, expiresAt: new Date(Math.floor(expiresMs / 1000) * 1000).toISOString() };
   };
   const answer = (request: FastifyRequest, job: BulkJob): JobAnswer => jobAnswer(job, linkOf(request, job));

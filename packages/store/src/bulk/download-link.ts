@@ -1,7 +1,8 @@
 // A finished job's file is fetched at a signed link that expires: no token needed, so a sync tool can hand it to a
 // plain downloader, and nobody can make one without the server's key (HMAC-SHA256 with a key derived from it).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { deriveBytes } from '../auth/derived-secret.ts';
+import { sameText } from '../auth/token-secret.ts';
 import { ApiError } from '../model/api-error.ts';
 
 /** How long a link works once given out (never past the file's own end). */
@@ -27,9 +28,8 @@ export function downloadLinks(authKey: Uint8Array, now: () => number): DownloadL
       if (typeof expires !== 'string' || typeof signature !== 'string' || !/^[0-9]{1,12}$/.test(expires)) {
         throw new ApiError(403, 'This link needs its expires and signature parameters; ask GET /bulk_operations/{id} for one');
       }
-      const given = Buffer.from(signature, 'base64url');
-      const wanted = mac(id, expires);
-      if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new ApiError(403, 'The signature of this link is not valid; ask GET /bulk_operations/{id} for a fresh link');
+      // The exact text signed out: decoding first would let other spellings of the same bytes pass (padding, standard base64, trailing junk).
+      if (!sameText(signature, mac(id, expires).toString('base64url'))) throw new ApiError(403, 'The signature of this link is not valid; ask GET /bulk_operations/{id} for a fresh link');
       if (Number(expires) * 1000 <= now()) throw new ApiError(403, `This link expired at ${new Date(Number(expires) * 1000).toISOString()}; ask GET /bulk_operations/{id} for a fresh one`);
     },
   };

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { resourceNamed } from '../model/registry.ts';
 import { resourceRouteOf, type ResourceRouteConfig } from '../model/route-config.ts';
-import type { ResponseCache, TagSnapshot } from './response-cache.ts';
+import type { CachedResponse, ResponseCache, TagSnapshot } from './response-cache.ts';
 
 export interface HttpCachingOptions {
   cache: ResponseCache;
@@ -64,12 +64,17 @@ function etagMatches(header: string, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
+/**
+ * RFC 9110 13.1.3: If-Modified-Since in whole seconds, as HTTP dates are, so the Last-Modified a client got validates
+ * its copy. `lastModified` is when the answer's records last changed; a change in a second whose date was already
+ * shown is dated a second later (ResponseCache), so no copy older than a change is validated. A date later than now
+ * is not one this server gave, and is ignored.
+ */
 function notModified(request: FastifyRequest, etag: string, lastModified: number, now: number): boolean {
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined) return etagMatches(ifNoneMatch, etag);
-  const since = Date.parse(request.headers['if-modified-since'] ?? '');
-  // A change within the current second could follow unseen, so a date that recent never validates.
-  return Number.isFinite(since) && lastModified <= since && lastModified < Math.floor(now / 1000) * 1000;
+  const since = Math.floor(Date.parse(request.headers['if-modified-since'] ?? '') / 1000) * 1000;
+  return Number.isFinite(since) && since <= now && lastModified <= since;
 }
 
 export const httpCaching = fp(
@@ -80,12 +85,12 @@ export const httpCaching = fp(
     if (!app.hasRequestDecorator('cacheable')) app.decorateRequest('cacheable', undefined);
     if (!app.hasRequestDecorator('bodyEtag')) app.decorateRequest('bodyEtag', undefined);
 
-    function cachingHeaders(reply: FastifyReply, etag: string, lastModified: number, maxAge: number): void {
+    function cachingHeaders(reply: FastifyReply, entry: CachedResponse, maxAge: number): void {
       void reply.headers({
         'cache-control': `private, max-age=${maxAge}`,
         expires: new Date(now() + maxAge * 1000).toUTCString(),
-        'last-modified': new Date(lastModified).toUTCString(),
-        etag,
+        'last-modified': new Date(cache.shownLastModified(entry.tags, entry.lastModified)).toUTCString(),
+        etag: entry.etag,
         vary: 'X-AC-Auth-Token',
       });
     }
@@ -107,7 +112,7 @@ export const httpCaching = fp(
         done();
         return;
       }
-      cachingHeaders(reply, hit.etag, hit.lastModified, maxAge);
+      cachingHeaders(reply, hit, maxAge);
       if (notModified(request, hit.etag, hit.lastModified, now())) void reply.code(304).send();
       else void reply.type('application/json; charset=utf-8').send(hit.body);
     });
@@ -132,7 +137,7 @@ export const httpCaching = fp(
       const fresh = request.cacheable;
       if (fresh === undefined || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return payload;
       const entry = cache.store(fresh.key, payload, fresh.snapshot, fresh.maxAge, request.bodyEtag);
-      cachingHeaders(reply, entry.etag, entry.lastModified, fresh.maxAge);
+      cachingHeaders(reply, entry, fresh.maxAge);
       if (notModified(request, entry.etag, entry.lastModified, now())) {
         void reply.code(304);
         return '';

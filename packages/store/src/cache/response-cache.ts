@@ -8,7 +8,7 @@ export interface CachedResponse {
   /** UTF-8 bytes, encoded once rather than on every hit. */
   body: Buffer;
   etag: string;
-  /** ms since the epoch, whole seconds (HTTP dates have no finer grain). */
+  /** When its tags last changed: ms since the epoch, whole seconds, possibly one ahead (see `invalidateFromPeer`). */
   lastModified: number;
   tags: readonly string[];
   versions: readonly number[];
@@ -24,6 +24,8 @@ export class ResponseCache {
   readonly #entries: LRUCache<string, CachedResponse>;
   readonly #versions = new Map<string, number>();
   readonly #changedAt = new Map<string, number>();
+  /** The latest Last-Modified shown for an answer read from each tag. */
+  readonly #shownAt = new Map<string, number>();
   readonly #startedAt: number;
   readonly #now: () => number;
 
@@ -39,9 +41,9 @@ export class ResponseCache {
     });
   }
 
-  /** The tags' current versions, and when any of them last changed (never in the future). */
+  /** The tags' current versions, and when any of them last changed. */
   snapshot(tags: readonly string[]): TagSnapshot {
-    const lastModified = Math.min(wholeSeconds(this.#now()), Math.max(this.#startedAt, ...tags.map((t) => this.#changedAt.get(t) ?? 0)));
+    const lastModified = Math.max(this.#startedAt, ...tags.map((t) => this.#changedAt.get(t) ?? 0));
     return { tags, versions: tags.map((t) => this.#versions.get(t) ?? 0), lastModified };
   }
 
@@ -81,13 +83,25 @@ export class ResponseCache {
     this.onWrite?.(tags);
   }
 
-  /** A write another instance reported. */
+  /**
+   * A write another instance reported. HTTP dates have whole seconds: when an answer read from a tag was already
+   * shown this second's date, the change is dated a second later, so that date no longer validates (a 304) a copy
+   * older than the change.
+   */
   invalidateFromPeer(tags: readonly string[]): void {
     const at = wholeSeconds(this.#now());
     for (const tag of tags) {
       this.#versions.set(tag, (this.#versions.get(tag) ?? 0) + 1);
-      this.#changedAt.set(tag, at);
+      const shown = this.#shownAt.get(tag) ?? 0;
+      this.#changedAt.set(tag, shown >= at ? shown + 1000 : at);
     }
+  }
+
+  /** The Last-Modified an answer read from `tags` and changed at `lastModified` shows now: never in the future. */
+  shownLastModified(tags: readonly string[], lastModified: number): number {
+    const shown = Math.min(wholeSeconds(this.#now()), lastModified);
+    for (const tag of tags) if ((this.#shownAt.get(tag) ?? 0) < shown) this.#shownAt.set(tag, shown);
+    return shown;
   }
 
   #current(entry: CachedResponse): boolean {

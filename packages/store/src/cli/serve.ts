@@ -16,6 +16,8 @@ const usage = `Usage: store serve [options]
   --cert <file> --key <file>  TLS certificate and key (STORE_TLS_CERT, STORE_TLS_KEY; default: a
                           self-signed one made on first start under $DATA_DIR/tls)
   --trusted-proxy <cidr>  believe X-Forwarded-Proto from this proxy (repeatable; STORE_TRUSTED_PROXIES, comma-separated)
+  --allowed-host <name>   a host name the store answers to, besides the listen address (and localhost on
+                          loopback); others get 421 (repeatable; STORE_ALLOWED_HOSTS, comma-separated)
   STORE_REDIS_URL         Redis for rate-limit counters shared across instances (default: per instance)
   STORE_WEBHOOK_ALLOWED_NETWORKS  comma-separated addresses or CIDRs in loopback/private ranges that
                           webhooks may reach (default none; e.g. 127.0.0.0/8,::1 for development)
@@ -41,6 +43,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       cert: { type: 'string' },
       key: { type: 'string' },
       'trusted-proxy': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
       plan: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -55,6 +58,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   const plan = values.plan ?? env.STORE_PLAN;
   if (plan !== undefined && !isPlan(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
   const proxies = values['trusted-proxy'] ?? env.STORE_TRUSTED_PROXIES?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const allowedHosts = values['allowed-host'] ?? env.STORE_ALLOWED_HOSTS?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   const httpPort = port(values['http-port'] ?? env.STORE_HTTP_PORT, '--http-port');
   const certFile = values.cert ?? env.STORE_TLS_CERT;
   const keyFile = values.key ?? env.STORE_TLS_KEY;
@@ -72,6 +76,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(certFile === undefined ? {} : { certFile }),
     ...(keyFile === undefined ? {} : { keyFile }),
     ...(proxies === undefined ? {} : { trustedProxies: proxies }),
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
     ...(plan === undefined ? {} : { plan }),
     ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
     webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }), ...(eventLogDays === undefined ? {} : { eventLogDays }) },

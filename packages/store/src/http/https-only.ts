@@ -2,6 +2,7 @@
 // X-Forwarded-Proto of a trusted proxy) is redirected, never served.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { urlHost } from './allowed-hosts.ts';
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
@@ -10,9 +11,9 @@ export interface HttpsOnlyOptions {
   httpsPort: () => number;
 }
 
-export function httpsLocation(hostHeader: string | undefined, url: string, httpsPort: number): string {
-  const hostname = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?$/.exec(hostHeader ?? '')?.[1] ?? 'localhost';
-  return `https://${hostname}${httpsPort === 443 ? '' : `:${httpsPort}`}${url.startsWith('/') ? url : '/'}`;
+/** Where a plain-HTTP request goes: the same host name (one the store answers to, allowed-hosts.ts) on the HTTPS port. */
+export function httpsLocation(hostName: string, url: string, httpsPort: number): string {
+  return `https://${urlHost({ name: hostName, port: httpsPort === 443 ? undefined : httpsPort })}${url.startsWith('/') ? url : '/'}`;
 }
 
 export const httpsOnly = fp(
@@ -23,7 +24,7 @@ export const httpsOnly = fp(
         done();
         return;
       }
-      void reply.redirect(httpsLocation(request.headers.host, request.originalUrl, options.httpsPort()), 308);
+      void reply.redirect(httpsLocation(request.publicHost?.name ?? 'localhost', request.originalUrl, options.httpsPort()), 308);
     });
   },
   { name: 'https-only' },

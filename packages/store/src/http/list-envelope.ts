@@ -2,6 +2,7 @@
 // no such page) and the array under the resource's name.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { publicOrigin } from './allowed-hosts.ts';
 
 export interface ListEnvelope {
   total_count: number;
@@ -17,7 +18,7 @@ function pageUrl(request: FastifyRequest, page: number, after: string | undefine
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
   const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^(page|after)(=|$)/.test(part));
   const position = after === undefined ? [] : [`after=${after}`];
-  return `${request.protocol}://${request.host}${path}?${[...kept, `page=${page}`, ...position].join('&')}`;
+  return `${publicOrigin(request)}${path}?${[...kept, `page=${page}`, ...position].join('&')}`;
 }
 
 export interface PagePosition {

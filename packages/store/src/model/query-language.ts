@@ -50,7 +50,7 @@ export interface ListQuery {
   readonly after: readonly FilterValue[] | undefined;
   /**
    * The walk's total_count, counted once on its first page and carried in `after`: counting a million rows again on
-   * every page of a walk is most of a page's time. Undefined for a position made before it carried one.
+   * every page of a walk is most of a page's time. Undefined without `after`.
    */
   readonly afterTotal: number | undefined;
 }
@@ -60,9 +60,23 @@ export function keysetPageable(resource: ResourceDeclaration, sort: readonly Sor
   return sort.every(({ field }) => fieldOf(resource, field)?.readOnly === true || fieldOf(resource, field)?.required === true);
 }
 
+/** How list positions are sealed (a MAC: http/signed-cursor.ts), and which list they are for (`products`, `products/5/categories`). */
+export interface ListPositions {
+  readonly seal: {
+    seal(payload: string, context: string): string;
+    open(text: string, context: string): string | undefined;
+  };
+  readonly list: string;
+}
+
+/** A position holds only for the list, sort and filters it was made for: the total it carries was counted for them. */
+function positionContext(list: string, sort: readonly SortKey[], filters: readonly FieldFilter[]): string {
+  return JSON.stringify([list, sort, filters]);
+}
+
 /** The position after a page's last row (its sort values and id) and the walk's total, as next_page's `after`. */
-export function encodeAfter(values: readonly FilterValue[], total: number): string {
-  return Buffer.from(JSON.stringify({ at: values, total })).toString('base64url');
+export function encodeAfter(values: readonly FilterValue[], total: number, positions: ListPositions, query: ListQuery): string {
+  return positions.seal.seal(JSON.stringify({ at: values, total }), positionContext(positions.list, query.sort, query.filters));
 }
 
 interface AfterPosition {
@@ -70,17 +84,18 @@ interface AfterPosition {
   total: number | undefined;
 }
 
-function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], text: string | undefined): AfterPosition {
+function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], filters: readonly FieldFilter[], text: string | undefined, positions: ListPositions | undefined): AfterPosition {
   if (text === undefined) return { values: undefined, total: undefined };
   const fields = [...sort.map((key) => key.field), 'id'];
+  // Only a position this list sealed: one made up or changed would skip records without a word.
+  const payload = positions?.seal.open(text, positionContext(positions.list, sort, filters));
   let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    decoded = payload === undefined ? undefined : JSON.parse(payload);
   } catch {
     decoded = undefined;
   }
-  // A bare array is a position given out before positions carried the total: its page counts again.
-  const carried = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? (decoded as { at?: unknown; total?: unknown }) : { at: decoded, total: undefined };
+  const carried = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? (decoded as { at?: unknown; total?: unknown }) : {};
   const values = carried.at;
   const total = carried.total;
   const fits =
@@ -88,9 +103,10 @@ function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], te
     Array.isArray(values) &&
     values.length === fields.length &&
     values.every((value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string')) &&
-    (total === undefined || (Number.isSafeInteger(total) && (total as number) >= 0));
-  if (!fits) throw new ApiError(400, 'after: not a position this list gave out; follow next_page as given');
-  return { values: values as FilterValue[], total: total as number | undefined };
+    Number.isSafeInteger(total) &&
+    (total as number) >= 0;
+  if (!fits) throw new ApiError(400, 'after: not a position this list gave out for this sort and these filters; follow next_page as given, or start again without after');
+  return { values: values as FilterValue[], total: total as number };
 }
 
 export const DEFAULT_COUNT = 100;
@@ -113,8 +129,8 @@ function visibleField(resource: ResourceDeclaration, name: string): FieldDeclara
 
 const isNested = (resource: ResourceDeclaration, name: string) => nestedOf(resource, name) !== undefined;
 
-/** The list query; `expand` comes parsed already (see expand.ts). */
-export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, expand: readonly string[]): ListQuery {
+/** The list query; `expand` comes parsed already (see expand.ts), and `positions` check an `after` (without them, any is refused). */
+export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, expand: readonly string[], positions?: ListPositions): ListQuery {
   const sort = (optionalList(query, 'sort', () => undefined) ?? []).map((key) => {
     const descending = key.startsWith('-');
     const field = descending ? key.slice(1) : key;
@@ -143,7 +159,7 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
   const named = optionalList(query, 'fields', (name) => {
     if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
   });
-  const after = decodeAfter(resource, sort, single(query, 'after'));
+  const after = decodeAfter(resource, sort, filters, single(query, 'after'), positions);
   return {
     page: positiveInteger('page', single(query, 'page') ?? '1', Number.MAX_SAFE_INTEGER),
     count: positiveInteger('count', single(query, 'count') ?? String(DEFAULT_COUNT), MAX_COUNT),

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { ApiError } from '../model/api-error.ts';
 import { linkNextPage, listEnvelope, listEnvelopeBody } from '../http/list-envelope.ts';
 import { parseRecordId } from '../http/record-id.ts';
-import { encodeAfter, parseListQuery, type ListQuery, type RawQuery } from '../model/query-language.ts';
+import { encodeAfter, parseListQuery, type ListPositions, type ListQuery, type RawQuery } from '../model/query-language.ts';
+import { cursorSeal, type CursorSeal } from '../http/signed-cursor.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
@@ -106,8 +107,8 @@ function idsOf(query: RawQuery): number[] {
 }
 
 /** Reads `fields` and `expand` of a single-record GET (page, count, sort and filters mean nothing there). */
-function singleQuery(resource: ResourceDeclaration, request: FastifyRequest): ListQuery {
-  return parseListQuery(resource, request.query as RawQuery, expandOf(request));
+function singleQuery(resource: ResourceDeclaration, request: FastifyRequest, positions: ListPositions): ListQuery {
+  return parseListQuery(resource, request.query as RawQuery, expandOf(request), positions);
 }
 
 function pickFields(row: Row, query: ListQuery): Row {
@@ -116,7 +117,9 @@ function pickFields(row: Row, query: ListQuery): Row {
   return Object.fromEntries(Object.entries(row).filter(([name]) => keep.has(name)));
 }
 
-export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
+export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array }): Promise<void> {
+  const seal: CursorSeal = cursorSeal(options.authKey, 'list-position');
+  const positionsOf = (list: string): ListPositions => ({ seal, list });
   app.decorateRequest('expanded', undefined);
   app.decorateRequest('serverValues', undefined);
   for (const resource of resources) {
@@ -129,9 +132,9 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     const collectionMethods: HTTPMethods[] = [];
     const itemMethods: HTTPMethods[] = [];
 
-    const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery) => {
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery, positions: ListPositions) => {
       if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
-      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total);
+      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total, positions, query);
       const position = { page: query.page, hasMore: page.hasMore, after };
       if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
       const { body, etag } = listEnvelopeBody(request, name, page.texts, page.total, position, page.textHashes);
@@ -141,7 +144,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
 
     const readOne = async (request: FastifyRequest) => {
       const id = recordId(request, resource);
-      const query = singleQuery(resource, request);
+      const query = singleQuery(resource, request, positionsOf(resource.name));
       const row = await records.get(id, query.expand);
       if (row === undefined) throw notFound(resource, id);
       return pickFields(row, query);
@@ -150,12 +153,13 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     if (can.has('list')) {
       collectionMethods.push('GET');
       app.get(collection, { config: { ...read, lists: resource.name }, onSend: linkNextPage }, async (request, reply) => {
-        const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
-        return sendPage(request, reply, resource.name, await records.list(query), query);
+        const positions = positionsOf(resource.name);
+        const query = parseListQuery(resource, request.query as RawQuery, expandOf(request), positions);
+        return sendPage(request, reply, resource.name, await records.list(query), query, positions);
       });
       app.get(`${collection}/select_many`, { config: { ...read, lists: resource.name } }, async (request) => {
         const ids = idsOf(request.query as RawQuery);
-        const query = parseListQuery(resource, request.query as RawQuery, expandOf(request));
+        const query = singleQuery(resource, request, positionsOf(resource.name));
         const rows = await records.many(ids, query);
         return { total_count: rows.length, [resource.name]: rows };
       });
@@ -207,8 +211,9 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       app.get(path, { config: { ...read, scope: child.scope, lists: child.name }, onSend: linkNextPage }, async (request, reply) => {
         const parentId = recordId(request, resource);
         if (!(await recordExists(options.database.db, resource, parentId))) throw notFound(resource, parentId);
-        const query = parseListQuery(child, request.query as RawQuery, expandOf(request));
-        return sendPage(request, reply, child.name, await childRecords.list(query, { nested, parentId }), query);
+        const positions = positionsOf(`${resource.name}/${parentId}/${name}`);
+        const query = parseListQuery(child, request.query as RawQuery, expandOf(request), positions);
+        return sendPage(request, reply, child.name, await childRecords.list(query, { nested, parentId }), query, positions);
       });
       if (nested.kind === 'link') linkRoutes(app, options.database, resource, name, nested, paths, write);
     }

@@ -3,11 +3,12 @@
 // others are left out, never refused as a whole.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allows } from '../auth/scopes.ts';
+import { publicOrigin } from '../http/allowed-hosts.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { isEventName, type EventName } from '../model/event-types.ts';
 import { eventSequencerOf } from './event-sequencer.ts';
-import { DEFAULT_EVENT_COUNT, MAX_EVENT_COUNT, eventCursor, eventGroup, loggedEvents, parseEventCursor, readEvents, type LoggedEvent } from './event-log.ts';
+import { DEFAULT_EVENT_COUNT, MAX_EVENT_COUNT, eventCursors, eventGroup, lastSeq, loggedEvents, notACursor, readEvents, type LoggedEvent } from './event-log.ts';
 
 export interface EventsAnswer {
   events: LoggedEvent[];
@@ -41,14 +42,15 @@ function nextUrl(request: FastifyRequest, next: string): string {
   const queryAt = original.indexOf('?');
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
   const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^after(=|$)/.test(part));
-  return `${request.protocol}://${request.host}${path}?${[...kept, `after=${next}`].join('&')}`;
+  return `${publicOrigin(request)}${path}?${[...kept, `after=${next}`].join('&')}`;
 }
 
-export function eventLogRoutes(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
+export function eventLogRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array }): Promise<void> {
+  const cursors = eventCursors(options.authKey);
   app.get('/events', async (request, reply): Promise<EventsAnswer> => {
     const query = request.query as Record<string, unknown>;
     const afterText = single(query, 'after');
-    const after = afterText === undefined ? 0 : parseEventCursor(afterText);
+    const after = afterText === undefined ? 0 : cursors.parse(afterText);
     const asked = typesOf(single(query, 'types'));
     const count = countOf(single(query, 'count'));
     const scopes = request.principal?.scopes ?? [];
@@ -58,9 +60,12 @@ export function eventLogRoutes(app: FastifyInstance, options: { database: StoreD
     await eventSequencerOf(options.database)
       .settle()
       .catch((error: unknown) => request.log.warn({ err: error }, 'numbering the event log failed'));
-    const { events, last } = await readEvents(options.database, after, readable, count);
+    // Positions only grow, so a cursor past the end was not made by this log (one made before the database was
+    // replaced, say): taking it would skip every event up to it.
+    if (afterText !== undefined && after > (await lastSeq(options.database))) throw notACursor(afterText, 'is past the end of this event log');
+    const { events, last } = await readEvents(options.database, after, readable, count, cursors);
     // Behind the last event listed, or where the caller stood when there was none yet.
-    const next = last !== undefined ? eventCursor(last) : (afterText ?? null);
+    const next = last !== undefined ? cursors.cursor(last) : afterText === undefined ? null : cursors.cursor(after);
     void reply.header('cache-control', 'no-store');
     if (next !== null) void reply.header('link', `<${nextUrl(request, next)}>; rel="next"`);
     return { events, next };

@@ -7,6 +7,7 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
+import { refuseUnlessMadeBy } from './subscription-owner.ts';
 import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, newSigningNonce, secretText, type SigningKeys } from './standard-signature.ts';
 
 export interface SigningSecretAnswer {
@@ -62,10 +63,7 @@ export function signingRoutes(app: FastifyInstance, options: { database: StoreDa
     const id = parseRecordId(text);
     const row = id === undefined ? undefined : await database.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
     if (row === undefined) throw new ApiError(404, `There is no webhook with id ${text}`);
-    const principal = request.principal;
-    if (principal?.kind !== 'token' || principal.appId !== row.app_client_id) {
-      throw new ApiError(403, `webhook ${String(row.id)}: only the app that made it (App ID ${String(row.app_client_id)}) reads or rotates its signing secret; admins see it in the console`);
-    }
+    refuseUnlessMadeBy(request.principal, row, 'reads or rotates its signing secret');
     return row;
   }
 

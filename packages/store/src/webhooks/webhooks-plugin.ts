@@ -27,6 +27,7 @@ import { DEFAULT_EVENT_LOG_DAYS, startEventLogPruning } from './event-log.ts';
 import { signingKeys } from './standard-signature.ts';
 import { subscriberCheck } from './subscriber-scopes.ts';
 import { subscriptionProblems } from './subscription-check.ts';
+import { refuseUnlessMadeBy } from './subscription-owner.ts';
 import type { TargetPolicy } from './target-policy.ts';
 
 export interface WebhookSettings {
@@ -59,6 +60,7 @@ const inMemory = (url: string) => {
 };
 
 const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
+const CHANGES = new Set(['POST', 'PUT', 'DELETE']);
 
 export const webhooksPlugin = fp(
   (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
@@ -70,18 +72,23 @@ export const webhooksPlugin = fp(
     app.addHook('preHandler', async (request) => {
       const config = routeConfigOf(request);
       const principal = request.principal;
-      if (config.resource !== 'webhooks' || (request.method !== 'POST' && request.method !== 'PUT') || principal === undefined) return;
+      if (config.resource !== 'webhooks' || !CHANGES.has(request.method) || principal === undefined) return;
       // The subscription routes themselves, not those under one (its signing secret: signing-routes.ts).
       if (!SUBSCRIPTION_ROUTE.test(request.routeOptions.url ?? '')) return;
       // POST takes an empty or null body like any resource's; it then lacks a url, a 400 below.
       const body = (request.body ?? {}) as Row;
       const creating = request.method === 'POST';
+      // POST with the id of a subscription updates it (an upsert), so it is a change like PUT and DELETE.
+      const id = parseRecordId(creating ? (typeof body.id === 'number' ? body.id : undefined) : (request.params as { id?: string }).id);
+      const current = id === undefined ? undefined : await subscriptions.get(id);
+      // Admins (sessions) may change any; the console is where they do.
+      if (current !== undefined && principal.kind !== 'session') refuseUnlessMadeBy(principal, current, 'changes or deletes it');
+      if (request.method === 'DELETE') return;
       const problems = await subscriptionProblems(policy, body, creating);
       if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId) problems.push(`store_id: must be this store's id, ${principal.storeId}`);
       if (problems.length > 0) throw new ApiError(400, problems.join('; '));
       // The event the subscription is (or stays) for: what it carries or decides needs its own scope.
-      const id = parseRecordId(creating ? (typeof body.id === 'number' ? body.id : undefined) : (request.params as { id?: string }).id);
-      const event = body.event_type ?? (id === undefined ? undefined : (await subscriptions.get(id))?.event_type);
+      const event = body.event_type ?? current?.event_type;
       if (typeof event === 'string' && isEventName(event)) {
         const { group, write } = eventTypes[event].needs;
         if (!allows(principal.scopes, group, write)) {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ThrowawayDatabase, TestDatabaseTarget } from '@app/database/testing';
-import { Agent, request } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { serveStore, type RunningStore, type ServeOptions } from '../../src/server.ts';
 import { issueTestToken } from './test-token.ts';
 
@@ -23,6 +23,18 @@ export interface StoreUnderTest {
   /** Sends the harness's all-scopes token unless the request carries its own credentials or is `anonymous`. */
   call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; anonymous?: boolean }): Promise<Reply>;
   close(): Promise<void>;
+}
+
+/** An answer read whole: its text, and its JSON when it is JSON. */
+export async function replyOf(response: Dispatcher.ResponseData): Promise<Reply> {
+  const text = await response.body.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.statusCode, headers: response.headers, text, json };
 }
 
 export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Partial<ServeOptions> = {}): Promise<StoreUnderTest> {
@@ -47,15 +59,7 @@ export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Par
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';
       }
-      const response = await request(url, { method: method as 'GET', headers, body, dispatcher });
-      const text = await response.body.text();
-      let json: unknown;
-      try {
-        json = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: response.statusCode, headers: response.headers, text, json };
+      return replyOf(await request(url, { method: method as 'GET', headers, body, dispatcher }));
     },
     async close() {
       await dispatcher.close();

@@ -11,7 +11,8 @@ import { sql } from 'kysely';
 import { writeQueueOf } from '../../src/db/group-commit.ts';
 import { resourceNamed } from '../../src/model/registry.ts';
 import { MIGRATION_PRODUCT, storeMigrations } from '../../src/db/migrations.ts';
-import { eventCursor, loggedEvents, parseEventCursor, pruneEventLog, readEvents } from '../../src/webhooks/event-log.ts';
+import { eventCursors, loggedEvents, pruneEventLog, readEvents } from '../../src/webhooks/event-log.ts';
+import { randomBytes } from 'node:crypto';
 import { eventSequencerOf } from '../../src/webhooks/event-sequencer.ts';
 import { resourceWriteEvents } from '../../src/webhooks/resource-events.ts';
 import { startStoreUnderTest, type StoreUnderTest } from '../support/store-under-test.ts';
@@ -153,11 +154,12 @@ for (const target of await testDatabaseTargets()) {
         for (const record of [1, 2, 3]) await database.db.insertInto('event_log').values(event(record)).execute();
         const [first] = await database.db.selectFrom('event_log').select('id').orderBy('id').limit(1).execute();
         // A client read the first event before the upgrade: its cursor carried that event's id.
-        const cursor = eventCursor(Number(first?.id));
+        const cursor = Buffer.from(`ev1:${Number(first?.id)}`).toString('base64url');
+        const cursors = eventCursors(randomBytes(32));
         await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
         await database.db.insertInto('event_log').values(event(4)).execute();
         await eventSequencerOf(database).settle();
-        const { events } = await readEvents(database, parseEventCursor(cursor), loggedEvents, 10);
+        const { events } = await readEvents(database, cursors.parse(cursor), loggedEvents, 10, cursors);
         assert.deepEqual(
           events.map((e) => e.record_id),
           [2, 3, 4],
@@ -210,11 +212,49 @@ for (const target of await testDatabaseTargets()) {
         assert.deepEqual(Object.keys(reply.json).sort(), ['details', 'message', 'status_code']);
         assert.match(reply.json.details, /^after: /);
       }
-      // A cursor past the end is a valid one: nothing after it yet.
-      const ahead = await s.call('GET', `/events?after=${eventCursor(10_000_000)}`);
-      assert.equal(ahead.status, 200);
-      assert.deepEqual(ahead.json.events, []);
-      assert.equal(ahead.json.next, eventCursor(10_000_000));
+    });
+
+    test('a cursor the log never gave out is a 400, never a listing that skips events: made up, past the end, changed or respelled', async () => {
+      for (const name of ['Cursor guard', 'Cursor guard 2']) await s.call('POST', '/products', { body: { item_name: name } });
+      const given = String((await replay(undefined, '', 500)).next);
+      const [payload = '', mac = ''] = given.split('.');
+      const seq = Number(Buffer.from(payload, 'base64url').toString('utf8'));
+      assert.ok(seq > 1, given);
+      const legacy = (text: string) => Buffer.from(text).toString('base64url');
+      const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+      // The same bytes spelled otherwise (the last character's unused low bits set), of a position within the log.
+      const older = legacy('ev1:1');
+      const respelled = `${older.slice(0, -1)}${String.fromCharCode(older.charCodeAt(older.length - 1) + 1)}`;
+      assert.equal(Buffer.from(respelled, 'base64url').toString(), 'ev1:1');
+      const refused = [
+        legacy('ev1:999999999'),
+        legacy(`ev1:${seq + 1}`),
+        respelled,
+        `${legacy(String(seq + 1))}.${mac}`,
+        `${legacy('999999999')}.${mac}`,
+        flip(given, 1),
+        flip(given, given.length - 2),
+        `${given}=`,
+        `${given}!!`,
+        given.slice(0, -1),
+        `${payload}.`,
+        eventCursors(randomBytes(32)).cursor(1),
+      ];
+      for (const bad of refused) {
+        const reply = await s.call('GET', `/events?after=${encodeURIComponent(bad)}`);
+        assert.equal(reply.status, 400, `${bad}: ${reply.text}`);
+        assert.deepEqual(Object.keys(reply.json).sort(), ['details', 'message', 'status_code']);
+        assert.match(reply.json.details, /^after: /);
+        assert.equal(reply.headers.link, undefined);
+      }
+      // What it gave out works, and so do the cursors it gave out before they were sealed, within the log.
+      const mine = await s.call('GET', `/events?after=${given}`);
+      assert.equal(mine.status, 200, mine.text);
+      assert.deepEqual(mine.json.events, []);
+      assert.equal(mine.json.next, given, 'nothing newer: the same cursor again');
+      const kept = await s.call('GET', `/events?after=${legacy(`ev1:${seq - 1}`)}`);
+      assert.equal(kept.status, 200, kept.text);
+      assert.equal((kept.json.events as { id: string }[]).at(-1)?.id, given);
     });
 
     test('an event is written in the transaction of its write: a write rolled back leaves none', async () => {

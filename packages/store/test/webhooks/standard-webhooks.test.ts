@@ -78,7 +78,7 @@ for (const target of await testDatabaseTargets()) {
       const other = await subscribe('/other');
       assert.notEqual((await secretOf(other.id)).secret, secret);
       assert.equal(verifies((await secretOf(other.id)).secret, got), false);
-      await s.call('DELETE', `/webhooks/${other.id}`);
+      await s.call('DELETE', `/webhooks/${other.id}`, { headers: as(token) });
     });
 
     test('only the app that made a subscription reads or rotates its secret', async () => {

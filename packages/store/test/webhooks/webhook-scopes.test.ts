@@ -61,7 +61,12 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('PUT', `/webhooks/${customers.json.id}`, { body: { event_type: 'GetPrice' }, headers })).status, 403);
       assert.equal((await s.call('PUT', `/webhooks/${pricing.json.id}`, { body: { url: `${receiver.origin}/mine` }, headers })).status, 403);
       assert.equal((await s.call('GET', `/webhooks/${pricing.json.id}`, { headers: { 'cache-control': 'no-cache' } })).json.url, `${receiver.origin}/hook`);
-      for (const hook of (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.webhooks as { id: number }[]) await s.call('DELETE', `/webhooks/${hook.id}`);
+      // Each app's subscriptions are its own to delete; an admin removes them all in the console.
+      const list = await s.call('GET', `${origin}/admin/webhooks`, { headers: { cookie: session.cookie } });
+      for (const hook of (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.webhooks as { id: number }[]) {
+        const deleted = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/delete`, { rawBody: form({ _csrf: csrfIn(list.text) }), headers: { 'content-type': FORM, cookie: session.cookie } });
+        assert.equal(deleted.status, 303, deleted.text);
+      }
     });
 
     test('a reply hook whose app lost the write scope it needs is suspended and no longer asked', async () => {
@@ -84,7 +89,7 @@ for (const target of await testDatabaseTargets()) {
       const log = await s.call('GET', `${origin}/admin/webhooks/${hook.json.id}`, { headers: { cookie: session.cookie } });
       assert.match(log.text, /Suspended<\/strong>/);
       assert.match(log.text, /no longer holds the catalog scope ValidateProduct needs/);
-      await s.call('DELETE', `/webhooks/${hook.json.id}`);
+      await s.call('DELETE', `/webhooks/${hook.json.id}`, { headers: { 'x-ac-auth-token': token } });
     });
 
     test(`a ValidateProduct hook that never answers stops failing other apps' writes after ${SUSPEND_AFTER} tries, and the console says why`, async () => {
