@@ -169,8 +169,8 @@ test('BIND config: one view per server matched by destination, transfers closed 
     hintsPath: '/tmp/x/root.hints',
     chaosZoneFiles: { 'b.test.': '/tmp/x/chaos.zone' },
     servers: [
-      { name: 'a.test.', addresses: ['192.0.2.1'], engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
-      { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },
+      { name: 'a.test.', addresses: ['192.0.2.1'], implementation: 'bind', engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
+      { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], implementation: 'bind', engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },
     ],
   });
   assert.match(config, /allow-transfer \{ none; \};/);

@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/scenario-format.ts';
 import { backendPort, bindConfig } from './bind-config.ts';
 import { buildZones } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
+import { serverProcesses } from './server-processes.ts';
 import type { Latency } from './latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
@@ -14,8 +15,9 @@ export async function buildWorld(scenario: Scenario, runDir: string, options: { 
   // With latency, the responder fronts every server, since only it can wait before answering.
   const servers = options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
   const namedConfPath = join(runDir, 'named.conf');
-  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers, chaosZoneFiles: zones.chaosZoneFiles }));
-  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers, domains: scenario.domains, ...(options.latency && { latency: options.latency }) };
+  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers: servers.filter((s) => s.implementation === 'bind'), chaosZoneFiles: zones.chaosZoneFiles }));
+  const processes = serverProcesses(servers, runDir, backendPort);
+  const plan: WorldPlan = { dir: runDir, hintsPath: zones.hintsPath, namedConfPath, backendPort, servers, processes, domains: scenario.domains, ...(options.latency && { latency: options.latency }) };
   await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
   return plan;
 }

@@ -142,13 +142,16 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   );
 
   const bulk = await writeBulkZones(scenario.bulkZones ?? [], join(zonesDir, 'bulk'));
+  const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
+    zone.dnssec === undefined || !zone.dnssec.signed ? undefined : zone.dnssec.denial === 'nsec3' ? { nsec3: zone.dnssec.nsec3 } : {};
   const servers: LabServer[] = scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
+    implementation: server.implementation,
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
     zones: [
-      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index] }] : [])),
+      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index], ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [])),
       ...(bulk.get(server.name) ?? []),
     ],
   }));
@@ -158,7 +161,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
 
   const chaosZoneFiles: Record<string, string> = {};
   for (const server of servers) {
-    if (server.behaviour.version === undefined) continue;
+    if (server.behaviour.version === undefined || server.implementation !== 'bind') continue;
     const path = join(dir, `chaos-${fileLabel(server.name)}.zone`);
     await writeFile(path, chaosZoneText(server.behaviour.version));
     chaosZoneFiles[server.name] = path;
