@@ -25,6 +25,12 @@ export function catalogueNames(): string[] {
   return catalogue;
 }
 
+/** The scenario a variant copies (its `variantOf`), or undefined for a scenario of its own. */
+export function variantSource(nameOrPath: string): string | undefined {
+  const path = resolveScenarioPath(nameOrPath);
+  return parseScenarioText(readFileSync(path, 'utf8'), path).variantOf;
+}
+
 /** A catalogue name (`lame-delegation`) or a path to a .yaml/.yml/.json file. */
 export function resolveScenarioPath(nameOrPath: string, relativeTo = process.cwd()): string {
   if (!nameOrPath.includes('/') && extname(nameOrPath) === '') {
