@@ -1,8 +1,7 @@
 // knot.conf for one Knot DNS process playing one lab server: its addresses, its zones as the lab built
 // them (served as they are: Knot signs nothing and checks nothing, as BIND is told in bind-config.ts).
 import type { LabServer } from './world-plan.ts';
-
-const quote = (text: string): string => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+import { quote } from './config-quote.ts';
 
 export function knotConfig(server: LabServer, dir: string, port: number): string {
   const b = server.behaviour;

@@ -1,8 +1,7 @@
 // nsd.conf for one NSD process playing one lab server: its addresses and its zones as the lab built
 // them, in the foreground, without a database, chroot or privilege drop.
 import type { LabServer } from './world-plan.ts';
-
-const quote = (text: string): string => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+import { quote } from './config-quote.ts';
 
 export function nsdConfig(server: LabServer, dir: string, port: number): string {
   const b = server.behaviour;

@@ -4,8 +4,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import type { LabServer } from './world-plan.ts';
-
-const quote = (text: string): string => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+import { quote } from './config-quote.ts';
 
 // The bind backend's own schema (pdns-backend-bind's bind-dnssec.schema.sqlite3.sql); only metadata is used.
 const schema = `create table domainmetadata (id INTEGER PRIMARY KEY, domain VARCHAR(255) COLLATE NOCASE, kind VARCHAR(32) COLLATE NOCASE, content TEXT);
