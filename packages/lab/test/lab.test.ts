@@ -509,6 +509,8 @@ test('Knot DNS, NSD and PowerDNS play their servers and serve the pre-signed zon
     for (const server of [`ns1.${zone}`, `ns2.${zone}`]) assert.equal(shared.lab.servers.find((s) => s.name === server)?.implementation, implementation, server);
     const keys = await dnskeysAndDs(zone);
     assert.deepEqual(dsMatches(zone, keys), [true], zone);
+    const tags = (message: Message): number[] => message.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [keyTag(rr.rdata)] : [])).sort();
+    assert.deepEqual(tags(keys.keys), tags((await dnskeysAndDs('healthy.test.')).keys), `${zone}: the keys of healthy.test, which BIND serves`);
     const zsk = keys.keys.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) && rr.rdata.flags === 256 ? [keyTag(rr.rdata)] : []));
     const soa = await answer(`ns2.${zone}`, zone, RRType.SOA, withDo);
     assert.equal(soa.aa, true, zone);

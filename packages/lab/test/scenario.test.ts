@@ -201,6 +201,7 @@ test('a variant copies its scenario under its own domain and addresses, served b
   const zone = variant.zones.find((z) => z.origin === 'healthy-knot.test.');
   assert.deepEqual(zone?.servers, ['ns1.healthy-knot.test.', 'ns2.healthy-knot.test.']);
   assert.equal(zone?.dnssec?.denial, 'nsec3');
+  assert.equal(zone?.keysFrom, 'healthy.test.', "signed with the original's stored keys");
   assert.deepEqual(loadScenario(['healthy-signed', 'knot-healthy-signed', 'nsd-healthy-signed']).domains, ['healthy.test.', 'healthy-knot.test.', 'healthy-nsd.test.'], 'variants share a world with their scenario');
 });
 

@@ -144,6 +144,8 @@ const zoneSchema = z
     dnssec: dnssecSchema.optional(),
     delegated: z.boolean().default(true),
     parent: parentSchema.default({ glue: true }),
+    /** Signed with the key store's keys of this other zone (a variant's copy: its original's keys, so the same key tags). */
+    keysFrom: fqdn.optional(),
   })
   .strict();
 

@@ -58,6 +58,7 @@ export function deriveVariant(variant: ScenarioFile, source: ScenarioFile, sourc
       servers: zone.servers.map(name),
       text: text(zone.text),
       parent: { ...zone.parent, ...(zone.parent.ns !== undefined && { ns: zone.parent.ns.map(name) }) },
+      ...(zone.dnssec !== undefined && { keysFrom: zone.keysFrom ?? zone.origin }),
     })),
     implementation: variant.implementation ?? source.implementation,
   };

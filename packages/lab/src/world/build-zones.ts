@@ -81,8 +81,9 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const kskFiles: string[] = [];
       const zskFiles: string[] = [];
       // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
+      const storeLabel = fileLabel(entries[index].zone.keysFrom ?? origin);
       const key = (slot: string, dir: string, options: KeyOptions): Promise<string> =>
-        storedKey(fileLabel(origin), `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, () => generateKey(origin, dir, options));
+        storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, origin, () => generateKey(origin, dir, options));
       for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
         const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
         kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
