@@ -517,8 +517,9 @@ test('Knot DNS, NSD and PowerDNS play their servers and serve the pre-signed zon
     assert.deepEqual(soa.answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) ? [rr.rdata.keyTag] : [])), zsk, `${zone}: the SOA signed by the ZSK`);
     const missing = await answer(`ns1.${zone}`, `nothing.${zone}`, RRType.A, withDo);
     assert.equal(missing.rcode, Rcode.NXDOMAIN, zone);
+    // One NSEC3 may prove both the closest encloser and the next closer name (Knot then sends it once).
     const proofs = missing.authority.filter((rr) => rr.type === RRType.NSEC3);
-    assert.ok(proofs.length >= 2 && missing.authority.filter((rr) => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.NSEC3).length === proofs.length, `${zone}: signed NSEC3 proofs`);
+    assert.ok(proofs.length >= 1 && missing.authority.filter((rr) => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.NSEC3).length === proofs.length, `${zone}: signed NSEC3 proofs`);
     // What each says to a hidden version: a sign that the implementation, not BIND, answered.
     const version = await shared.lab.query(`ns1.${zone}`, { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
     assert.equal(version.outcome === 'response' && version.message.rcode, implementation === 'powerdns' ? Rcode.SERVFAIL : Rcode.REFUSED, zone);
