@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pLimit from 'p-limit';
-import { catalogueNames, labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
+import { labUnavailableReason, scenarioDomain, startLab, type Lab } from '@app/lab';
 import { compareChains, factsOf, referenceChain, type GrokOutput } from './support/lab-chains.ts';
-import { dnscheck, strip } from './support/lab-engines.ts';
+import { dnscheck, ownScenarios, strip } from './support/lab-engines.ts';
 
 // The whole catalogue but the root zone itself (which has no delegation to judge), and the held-out
-// mix-* scenarios, written for the Zonemaster comparison, whose DNSViz chains are not recorded yet.
-const scenarios = catalogueNames().filter((name) => name !== 'root-zone' && !name.startsWith('mix-'));
+// mix-* scenarios and the variants served by other implementations, written for the Zonemaster
+// comparison, whose DNSViz chains are not recorded yet.
+const scenarios = ownScenarios().filter((name) => name !== 'root-zone' && !name.startsWith('mix-'));
 
 /**
  * Where DNSViz is wrong and we are not, each with why. dnssec-ds-digests: DNSViz's DNS library

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain, execReference, installReferenceCommand, parseFindings, scenarioDomain, type Lab } from '@app/lab';
+import { catalogueNames, commandLineDomain, execReference, installReferenceCommand, parseFindings, scenarioDomain, variantSource, type Lab } from '@app/lab';
 
 export const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
 export const strip = commandLineDomain;
@@ -44,10 +44,11 @@ export const recordingsDir = resolve(import.meta.dirname, '../reference-findings
 const recordMode = process.env.LAB_RECORD_REFERENCE;
 const shouldRecord = (path: string): boolean => recordMode === '1' || (recordMode === 'missing' && !existsSync(path));
 
-/** The recording's file for one reference run: the domain, the modules, and a digest of any other arguments. */
+/** The recording's file for one reference run: the domain, the modules (`all` for none given), and a digest of any other arguments. */
 function recordingPath(domain: string, modules: string[], extra: string[]): string {
   const digest = extra.length === 0 ? '' : `-${createHash('sha256').update(extra.join('\0')).digest('hex').slice(0, 10)}`;
-  return join(recordingsDir, `${strip(domain) === '.' ? 'root' : strip(domain)}--${modules.map((m) => m.toLowerCase()).sort().join('+')}${digest}.json`);
+  const selection = modules.length === 0 ? 'all' : modules.map((m) => m.toLowerCase()).sort().join('+');
+  return join(recordingsDir, `${strip(domain) === '.' ? 'root' : strip(domain)}--${selection}${digest}.json`);
 }
 
 async function recordedReference(lab: Lab, domain: string, modules: string[], extra: string[]): Promise<Finding[]> {
@@ -56,7 +57,7 @@ async function recordedReference(lab: Lab, domain: string, modules: string[], ex
   const tests = modules.flatMap((m, i) => ['--test', i === 0 ? m : `+${m}`]);
   const args = ['--json', '--show-testcase', '--show-module', '--no-progress', '--level', 'INFO', ...tests, ...extra, strip(domain)];
   if (shouldRecord(path)) {
-    const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: 180_000 });
+    const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: 600_000 });
     const findings = parseFindings(result.stdout, 'zonemaster-cli');
     mkdirSync(recordingsDir, { recursive: true });
     writeFileSync(path, `${JSON.stringify({ command: ['zonemaster-cli', ...args], findings }, null, 1)}\n`);
@@ -66,7 +67,7 @@ async function recordedReference(lab: Lab, domain: string, modules: string[], ex
   return (JSON.parse(readFileSync(path, 'utf8')) as { findings: Finding[] }).findings;
 }
 
-/** The reference on `domain` at INFO, limited to the given modules ('basic', 'delegation', ...). */
+/** The reference on `domain` at INFO, limited to the given modules ('basic', 'delegation', ...; none: all of them). */
 export function reference(lab: Lab, domain: string, modules: string[], ...extra: string[]): Promise<Finding[]> {
   return recordedReference(lab, domain, modules, extra);
 }
@@ -82,9 +83,12 @@ export function keysOf(findings: Finding[], modules: string[], withArgs = false)
   return [...new Set(keys)].sort();
 }
 
-/** Catalogue scenarios that name a domain, plus any extra scenario files. */
+/**
+ * Catalogue scenarios that name a domain, plus any extra scenario files. Not the variants served by
+ * other implementations: test/engine-implementations-lab.test.ts compares every module on those.
+ */
 export function scenariosWithDomains(...extra: string[]): string[] {
-  return [...catalogueNames(), ...extra].filter((name) => {
+  return [...ownScenarios(), ...extra].filter((name) => {
     try {
       scenarioDomain(name);
       return true;
@@ -92,4 +96,14 @@ export function scenariosWithDomains(...extra: string[]): string[] {
       return false;
     }
   });
+}
+
+/** The catalogue without the variants (`variantOf`) of its scenarios. */
+export function ownScenarios(): string[] {
+  return catalogueNames().filter((name) => variantSource(name) === undefined);
+}
+
+/** The catalogue's variants: other scenarios again, served by other implementations. */
+export function variantScenarios(): string[] {
+  return catalogueNames().filter((name) => variantSource(name) !== undefined);
 }

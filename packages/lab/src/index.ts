@@ -1,7 +1,7 @@
 export { startLab, type Lab, type ExecOptions, type ExecResult, type StartLabOptions } from './namespace/start-lab.ts';
 export { labUnavailableReason, assertLabAvailable, LabUnavailableError } from './namespace/availability.ts';
-export { loadScenario, parseScenarioText, resolveScenarioPath, catalogueNames, catalogueDir, ScenarioError } from './scenario/load-scenario.ts';
-export type { Scenario, ServerSpec, ZoneSpec, DnssecSpec, Behaviour } from './scenario/scenario-format.ts';
+export { loadScenario, parseScenarioText, resolveScenarioPath, catalogueNames, catalogueDir, variantSource, ScenarioError } from './scenario/load-scenario.ts';
+export type { Scenario, ServerSpec, ZoneSpec, DnssecSpec, Behaviour, Implementation } from './scenario/scenario-format.ts';
 export type { LabServer, WorldPlan } from './world/world-plan.ts';
 export { buildWorld } from './world/build-world.ts';
 export { runDiff, scenarioDomain, type DiffRow } from './diff/run-diff.ts';

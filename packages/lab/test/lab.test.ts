@@ -501,3 +501,34 @@ test('a TCP service inside the lab is reachable from the host through forward()'
   server.kill();
   await assert.rejects(shared.lab.forward(1), /cannot forward to 127.0.0.1:1 inside the lab: nothing answers/);
 });
+
+test('Knot DNS, NSD and PowerDNS play their servers and serve the pre-signed zone: the RRSIGs by its own keys, the DS matching, NSEC3 denial', { skip }, async () => {
+  const withDo = { edns: { udpSize: 1232, do: true } };
+  for (const implementation of ['knot', 'nsd', 'powerdns']) {
+    const zone = `healthy-${implementation}.test.`;
+    for (const server of [`ns1.${zone}`, `ns2.${zone}`]) assert.equal(shared.lab.servers.find((s) => s.name === server)?.implementation, implementation, server);
+    const keys = await dnskeysAndDs(zone);
+    assert.deepEqual(dsMatches(zone, keys), [true], zone);
+    const tags = (message: Message): number[] => message.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) ? [keyTag(rr.rdata)] : [])).sort();
+    assert.deepEqual(tags(keys.keys), tags((await dnskeysAndDs('healthy.test.')).keys), `${zone}: the keys of healthy.test, which BIND serves`);
+    const zsk = keys.keys.answer.flatMap((rr) => (recordIs(rr, RRType.DNSKEY) && rr.rdata.flags === 256 ? [keyTag(rr.rdata)] : []));
+    const soa = await answer(`ns2.${zone}`, zone, RRType.SOA, withDo);
+    assert.equal(soa.aa, true, zone);
+    assert.deepEqual(soa.answer.flatMap((rr) => (recordIs(rr, RRType.RRSIG) ? [rr.rdata.keyTag] : [])), zsk, `${zone}: the SOA signed by the ZSK`);
+    const missing = await answer(`ns1.${zone}`, `nothing.${zone}`, RRType.A, withDo);
+    assert.equal(missing.rcode, Rcode.NXDOMAIN, zone);
+    // One NSEC3 may prove both the closest encloser and the next closer name (Knot then sends it once).
+    const proofs = missing.authority.filter((rr) => rr.type === RRType.NSEC3);
+    assert.ok(proofs.length >= 1 && missing.authority.filter((rr) => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === RRType.NSEC3).length === proofs.length, `${zone}: signed NSEC3 proofs`);
+    // What each says to a hidden version: a sign that the implementation, not BIND, answered.
+    const version = await shared.lab.query(`ns1.${zone}`, { name: 'version.bind', type: RRType.TXT, class: RRClass.CH }, quick);
+    assert.equal(version.outcome === 'response' && version.message.rcode, implementation === 'powerdns' ? Rcode.SERVFAIL : Rcode.REFUSED, zone);
+  }
+});
+
+test('the responder fronts an NSD server as it does BIND: no TCP, UDP answered by NSD', { skip }, async () => {
+  assert.equal(shared.lab.servers.find((s) => s.name === 'ns2.notcp-nsd.test.')?.engine, 'responder');
+  assert.equal((await answer('ns2.notcp-nsd.test', 'www.notcp-nsd.test', RRType.A)).aa, true);
+  assert.equal((await ask('ns2.notcp-nsd.test', 'www.notcp-nsd.test', RRType.A, { transport: 'tcp' })).outcome, 'network-error');
+  assert.equal((await answer('ns1.notcp-nsd.test', 'www.notcp-nsd.test', RRType.A, { transport: 'tcp' })).aa, true);
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import { catalogueNames, loadScenario, parseScenarioText, ScenarioError } from '../src/index.ts';
 import { spoilDs, parentOrigin } from '../src/world/delegation.ts';
@@ -10,6 +11,9 @@ import { removeSignatures, spoilSignatures } from '../src/world/dnssec-extras.ts
 import { signatureTime } from '../src/world/signature-time.ts';
 import { reverseName } from '../src/world/reverse-names.ts';
 import { bindConfig } from '../src/world/bind-config.ts';
+import { knotConfig } from '../src/world/knot-config.ts';
+import { nsdConfig } from '../src/world/nsd-config.ts';
+import { powerdnsSetup } from '../src/world/powerdns-config.ts';
 
 const root = `
 servers:
@@ -169,8 +173,8 @@ test('BIND config: one view per server matched by destination, transfers closed 
     hintsPath: '/tmp/x/root.hints',
     chaosZoneFiles: { 'b.test.': '/tmp/x/chaos.zone' },
     servers: [
-      { name: 'a.test.', addresses: ['192.0.2.1'], engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
-      { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },
+      { name: 'a.test.', addresses: ['192.0.2.1'], implementation: 'bind', engine: 'bind', behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] },
+      { name: 'b.test.', addresses: ['192.0.2.2', '2001:db8::2'], implementation: 'bind', engine: 'responder', behaviour: { ...behaviour, axfr: true, recursion: true, version: 'v' }, zones: [] },
     ],
   });
   assert.match(config, /allow-transfer \{ none; \};/);
@@ -184,4 +188,97 @@ test('BIND config: one view per server matched by destination, transfers closed 
   assert.match(config, /view "lab chaos" chaos \{[^]*zone "version\.bind" chaos \{ type primary; database "_builtin version"; \};[^]*\};\n$/);
   assert.ok(config.indexOf('view "lab chaos"') > config.indexOf('view "b.test. chaos"'), 'after the servers\' own CHAOS views');
   assert.doesNotMatch(config, /rate-limit/);
+});
+
+test('a variant copies its scenario under its own domain and addresses, served by the implementation it names', () => {
+  const original = loadScenario('healthy-signed');
+  const variant = loadScenario('knot-healthy-signed');
+  const own = (s: typeof variant) => s.servers.filter((server) => server.name.includes('healthy'));
+  assert.deepEqual(own(variant).map((s) => [s.name, s.implementation]), [['ns1.healthy-knot.test.', 'knot'], ['ns2.healthy-knot.test.', 'knot']]);
+  assert.deepEqual(own(original).map((s) => s.implementation), ['bind', 'bind']);
+  assert.ok(variant.servers.filter((s) => !s.name.includes('healthy')).every((s) => s.implementation === 'bind'), "the scenario's extends stay BIND's");
+  assert.deepEqual(own(variant)[0]?.addresses, ['192.0.2.117', '2001:db8:4100::1']);
+  const zone = variant.zones.find((z) => z.origin === 'healthy-knot.test.');
+  assert.deepEqual(zone?.servers, ['ns1.healthy-knot.test.', 'ns2.healthy-knot.test.']);
+  assert.equal(zone?.dnssec?.denial, 'nsec3');
+  assert.equal(zone?.keysFrom, 'healthy.test.', "signed with the original's stored keys");
+  assert.deepEqual(loadScenario(['healthy-signed', 'knot-healthy-signed', 'nsd-healthy-signed']).domains, ['healthy.test.', 'healthy-knot.test.', 'healthy-nsd.test.'], 'variants share a world with their scenario');
+});
+
+test('a variant renames absolute names and addresses in zone text, and refuses a map that does not fit', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-variant-'));
+  try {
+    writeFileSync(join(dir, 'base.yaml'), root);
+    writeFileSync(join(dir, 'source.yaml'), `domain: src.test
+extends: base.yaml
+servers:
+  - { name: ns1.src.test, addresses: [192.0.2.1], behaviour: { answerName: other.src.test } }
+zones:
+  - origin: src.test
+    servers: [ns1.src.test]
+    parent: { ns: [ns1.src.test, ns.elsewhere.test] }
+    text: "@ SOA ns1.src.test. h.NS1.Src.Test. 1 2 3 4 5\\n@ NS ns1\\nmail A 192.0.2.1\\nx A 192.0.2.11\\ny CNAME notsrc.test."
+`);
+    const variant = (body: string): string => {
+      const path = join(dir, `v${Math.random().toString(36).slice(2)}.yaml`);
+      writeFileSync(path, `domain: copy.test\nvariantOf: source.yaml\n${body}`);
+      return path;
+    };
+    const world = loadScenario(variant("implementation: { ns1.copy.test: nsd }\naddresses: { '192.0.2.1': '192.0.2.9' }\n"));
+    const server = world.servers.find((s) => s.name === 'ns1.copy.test.');
+    assert.deepEqual([server?.implementation, server?.addresses, server?.behaviour.answerName], ['nsd', ['192.0.2.9'], 'other.copy.test.']);
+    const zone = world.zones.find((z) => z.origin === 'copy.test.');
+    assert.equal(zone?.text, '@ SOA ns1.copy.test. h.NS1.copy.test. 1 2 3 4 5\n@ NS ns1\nmail A 192.0.2.9\nx A 192.0.2.11\ny CNAME notsrc.test.');
+    assert.deepEqual(zone?.parent.ns, ['ns1.copy.test.', 'ns.elsewhere.test.']);
+    assert.equal(world.servers.find((s) => s.name === 'a.root.test.')?.implementation, 'bind');
+    assert.throws(() => loadScenario(variant('addresses: {}\n')), /no new address for 192\.0\.2\.1/);
+    assert.throws(() => loadScenario(variant("addresses: { '192.0.2.1': '192.0.2.9', '192.0.2.2': '192.0.2.8' }\n")), /maps 192\.0\.2\.2, which no server/);
+    assert.throws(() => loadScenario(variant("implementation: { ns9.copy.test: knot }\naddresses: { '192.0.2.1': '192.0.2.9' }\n")), /implementation names ns9\.copy\.test\./);
+    assert.throws(() => loadScenario(variant("implementation: unbound\naddresses: { '192.0.2.1': '192.0.2.9' }\n")), /implementation/);
+    assert.throws(() => loadScenario(variant("addresses: { '192.0.2.1': '192.0.2.9' }\nservers: [{ name: ns2.copy.test, addresses: [192.0.2.7] }]\n")), /cannot add its own/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('open recursion is BIND only', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-recursion-'));
+  try {
+    writeFileSync(join(dir, 'r.yaml'), root.replace('addresses:', 'implementation: knot\n    behaviour: { recursion: true }\n    addresses:'));
+    assert.throws(() => loadScenario(join(dir, 'r.yaml')), /open recursion is played by BIND only/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Knot, NSD and PowerDNS configurations: their addresses and port, the zone files, transfers and version only when asked', () => {
+  const behaviour = parseScenarioText(root, 'x.yaml').servers[0].behaviour;
+  const server = { name: 'a.test.', addresses: ['192.0.2.1', '2001:db8::1'], implementation: 'knot' as const, engine: 'bind' as const, behaviour, zones: [{ origin: 'a.test.', file: '/tmp/x/a.db' }] };
+  const knot = knotConfig(server, '/tmp/x/k', 5353);
+  assert.match(knot, /listen: \[ "192\.0\.2\.1@5353", "2001:db8::1@5353" \]/);
+  assert.match(knot, /- domain: "a\.test\."\n {4}file: "\/tmp\/x\/a\.db"\n/);
+  assert.match(knot, /version: ""/);
+  assert.doesNotMatch(knot, /acl: transfer/);
+  assert.match(knotConfig({ ...server, behaviour: { ...behaviour, axfr: true, version: 'v9' } }, '/tmp/x/k', 53), /version: "v9"[\s\S]*acl: transfer/);
+  const nsd = nsdConfig(server, '/tmp/x/n', 53);
+  assert.match(nsd, /ip-address: 192\.0\.2\.1@53\n {4}ip-address: 2001:db8::1@53/);
+  assert.match(nsd, /hide-version: yes/);
+  assert.doesNotMatch(nsd, /provide-xfr/);
+  assert.match(nsdConfig({ ...server, behaviour: { ...behaviour, axfr: true } }, '/tmp/x/n', 53), /provide-xfr: 0\.0\.0\.0\/0 NOKEY/);
+});
+
+test('PowerDNS serves signed zones as pre-signed, with their NSEC3 parameters', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lab-powerdns-'));
+  try {
+    const behaviour = parseScenarioText(root, 'x.yaml').servers[0].behaviour;
+    const zones = [{ origin: 'a.test.', file: '/tmp/a.db', signed: { nsec3: { iterations: 5, salt: 'ab', optOut: true } } }, { origin: 'b.test.', file: '/tmp/b.db', signed: {} }, { origin: 'c.test.', file: '/tmp/c.db' }];
+    const args = powerdnsSetup({ name: 'p.test.', addresses: ['192.0.2.1', '2001:db8::1'], implementation: 'powerdns', engine: 'responder', behaviour, zones }, dir, 5353);
+    assert.ok(args.includes('--local-address=192.0.2.1,2001:db8::1') && args.includes('--local-port=5353') && args.includes('--disable-axfr=yes'));
+    assert.ok(args.includes(`--bind-dnssec-db=${dir}/dnssec.db`));
+    const db = new DatabaseSync(`${dir}/dnssec.db`);
+    assert.deepEqual(db.prepare('select domain, kind, content from domainmetadata order by id').all().map((r) => Object.values(r).join(' ')), ['a.test PRESIGNED 1', 'a.test NSEC3PARAM 1 1 5 ab', 'b.test PRESIGNED 1']);
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,4 +1,5 @@
-// Can this machine run a lab? One clear reason when it cannot (not root, unshare forbidden, BIND missing).
+// Can this machine run a lab? One clear reason when it cannot (not root, unshare forbidden, a name
+// server missing: the catalogue has servers of each of BIND, Knot DNS, NSD and PowerDNS).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
@@ -25,7 +26,7 @@ async function probe(): Promise<string | undefined> {
     const who = process.getuid?.() === 0 ? 'this machine does not allow creating namespaces' : 'it must run as root';
     return `the DNS lab cannot create its private network namespace (${who}): ${detail}`;
   }
-  for (const [tool, pkg] of [['named', 'bind9'], ['dnssec-signzone', 'bind9-utils'], ['named-compilezone', 'bind9-utils'], ['nsenter', 'util-linux']] as const) {
+  for (const [tool, pkg] of [['named', 'bind9'], ['dnssec-signzone', 'bind9-utils'], ['named-compilezone', 'bind9-utils'], ['nsenter', 'util-linux'], ['knotd', 'knot'], ['nsd', 'nsd'], ['pdns_server', 'pdns-server']] as const) {
     try {
       await run('which', [tool]);
     } catch {

@@ -1,6 +1,6 @@
-// Runs inside the lab's namespaces as PID 1: puts the addresses up, starts BIND and our responder,
-// says "ready", serves requests from the host, and stops everything when the host lets go of it
-// (as PID 1 its exit takes every process in the namespace with it).
+// Runs inside the lab's namespaces as PID 1: puts the addresses up, starts BIND, the Knot DNS, NSD and
+// PowerDNS servers and our responder, says "ready", serves requests from the host, and stops
+// everything when the host lets go of it (as PID 1 its exit takes every process in the namespace with it).
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -30,10 +30,19 @@ async function start(): Promise<void> {
   await timed('addresses', () => addLoopbackAddresses([...plan.servers.flatMap((s) => s.addresses), ...answerFrom]));
   const responderServers = plan.servers.filter((s) => s.engine === 'responder');
   await Promise.all([
-    timed('named', async () => {
-      const named = await startNamed(plan.namedConfPath, join(plan.dir, 'named.log'));
-      stoppers.push(() => named.stop());
-    }),
+    plan.servers.some((s) => s.implementation === 'bind') &&
+      timed('named', async () => {
+        const named = await startNamed(plan.namedConfPath, join(plan.dir, 'named.log'));
+        stoppers.push(() => named.stop());
+      }),
+    plan.processes.length > 0 &&
+      timed('others', async () => {
+        const { startServerProcess } = await import('./server-process.ts');
+        const started = await Promise.allSettled(plan.processes.map((spec) => startServerProcess(spec)));
+        for (const outcome of started) if (outcome.status === 'fulfilled') stoppers.push(() => outcome.value.stop());
+        const failed = started.find((outcome) => outcome.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
+      }),
     responderServers.length > 0 &&
       timed('responder', async () => {
         const { startResponders } = await import('../responder/start-responders.ts');

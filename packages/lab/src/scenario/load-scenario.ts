@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { bigWorld, bigWorldSize, type BulkZone } from './big-world.ts';
-import { scenarioSchema, type Scenario, type ScenarioFile } from './scenario-format.ts';
+import { scenarioSchema, type Implementation, type Scenario, type ScenarioFile, type ServerSpec } from './scenario-format.ts';
+import { deriveVariant } from './scenario-variant.ts';
 
 export class ScenarioError extends Error {
   override name = 'ScenarioError';
@@ -22,6 +23,12 @@ export function catalogueNames(): string[] {
     .filter((file) => parseScenarioText(readFileSync(join(catalogueDir, file), 'utf8'), file).domain !== undefined)
     .map((file) => basename(file, extname(file)));
   return catalogue;
+}
+
+/** The scenario a variant copies (its `variantOf`), or undefined for a scenario of its own. */
+export function variantSource(nameOrPath: string): string | undefined {
+  const path = resolveScenarioPath(nameOrPath);
+  return parseScenarioText(readFileSync(path, 'utf8'), path).variantOf;
 }
 
 /** A catalogue name (`lame-delegation`) or a path to a .yaml/.yml/.json file. */
@@ -62,7 +69,7 @@ export function loadScenario(namesOrPaths: string | string[]): Scenario {
   const visit = (path: string, chain: string[]): void => {
     if (chain.includes(path)) throw new ScenarioError(`scenario extends itself: ${[...chain, path].map((p) => basename(p)).join(' -> ')}`);
     if (seen.has(path)) return;
-    const file = parseScenarioText(readFileSync(path, 'utf8'), path);
+    const file = readScenarioFile(path, chain);
     const parents = file.extends === undefined ? [] : Array.isArray(file.extends) ? file.extends : [file.extends];
     for (const parent of parents) visit(resolveScenarioPath(parent, dirname(path)), [...chain, path]);
     seen.add(path);
@@ -86,12 +93,39 @@ export function loadScenario(namesOrPaths: string | string[]): Scenario {
     sources: files.map((f) => f.path),
     description: files.map((f) => f.file.description).filter((d) => d !== undefined).join(' + '),
     domains: files.flatMap((f) => (f.file.domain === undefined ? [] : [f.file.domain])),
-    servers: files.flatMap((f) => f.file.servers),
+    servers: files.flatMap((f) => withImplementations(f.file, f.path)),
     zones: files.flatMap((f) => f.file.zones),
     ...(bulkZones.length > 0 && { bulkZones }),
   };
   checkWorld(scenario);
   return scenario;
+}
+
+/** A scenario file as it joins a world: a variant with its scenario's servers and zones copied in. */
+function readScenarioFile(path: string, chain: string[]): ScenarioFile {
+  const file = parseScenarioText(readFileSync(path, 'utf8'), path);
+  if (file.variantOf === undefined) return file;
+  const sourcePath = resolveScenarioPath(file.variantOf, dirname(path));
+  if ([...chain, path].includes(sourcePath)) throw new ScenarioError(`scenario is a variant of itself: ${[...chain, path, sourcePath].map((p) => basename(p)).join(' -> ')}`);
+  const source = readScenarioFile(sourcePath, [...chain, path]);
+  const sourceExtends = source.extends === undefined ? [] : (Array.isArray(source.extends) ? source.extends : [source.extends]).map((parent) => resolveScenarioPath(parent, dirname(sourcePath)));
+  try {
+    return deriveVariant(file, source, sourceExtends, basename(path));
+  } catch (error) {
+    throw new ScenarioError((error as Error).message);
+  }
+}
+
+/** The file's servers with their implementation settled: their own, else the file's, else BIND. */
+function withImplementations(file: ScenarioFile, path: string): ServerSpec[] {
+  const chosen = file.implementation;
+  const perServer = typeof chosen === 'object' ? new Map(Object.entries(chosen).map(([name, impl]) => [(name.endsWith('.') ? name : `${name}.`).toLowerCase(), impl])) : undefined;
+  const unknown = [...(perServer?.keys() ?? [])].filter((name) => !file.servers.some((s) => s.name === name));
+  if (unknown.length > 0) throw new ScenarioError(`${basename(path)}: implementation names ${unknown.join(', ')}, which the file does not define`);
+  return file.servers.map((server) => {
+    const implementation: Implementation = server.implementation ?? perServer?.get(server.name) ?? (typeof chosen === 'string' ? chosen : 'bind');
+    return { ...server, implementation };
+  });
 }
 
 function checkWorld(scenario: Scenario): void {
@@ -116,6 +150,9 @@ function checkWorld(scenario: Scenario): void {
       const owner = addressOwner.get(from);
       if (owner !== undefined) problems.push(`address ${from} belongs to both ${owner} and ${server.name} (answerFrom)`);
       addressOwner.set(from, `${server.name} (answerFrom)`);
+    }
+    if (server.behaviour.recursion && server.implementation !== 'bind') {
+      problems.push(`server ${server.name}: open recursion is played by BIND only (the others are authoritative-only servers)`);
     }
     if (server.behaviour.recursion && needsResponder(server)) {
       problems.push(`server ${server.name}: open recursion is played by BIND and cannot be combined with responder-only misbehaviours`);

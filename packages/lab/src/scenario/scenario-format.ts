@@ -84,9 +84,16 @@ const behaviourSchema = z
   })
   .strict();
 
+/** The name server software that answers for a lab server (authoritative only; PowerDNS with its bind backend). */
+export const implementations = ['bind', 'knot', 'nsd', 'powerdns'] as const;
+export type Implementation = (typeof implementations)[number];
+const implementationSchema = z.enum(implementations);
+
 const serverSchema = z
   .object({
     name: fqdn,
+    /** Unset: the file's own `implementation`, else BIND. */
+    implementation: implementationSchema.optional(),
     addresses: z.array(labAddress).min(1),
     /** Further names of the same server: the lab gives them the same addresses (A/AAAA, glue). */
     aliases: z.array(fqdn).default([]),
@@ -137,6 +144,8 @@ const zoneSchema = z
     dnssec: dnssecSchema.optional(),
     delegated: z.boolean().default(true),
     parent: parentSchema.default({ glue: true }),
+    /** Signed with the key store's keys of this other zone (a variant's copy: its original's keys, so the same key tags). */
+    keysFrom: fqdn.optional(),
   })
   .strict();
 
@@ -145,13 +154,23 @@ export const scenarioSchema = z
     description: z.string().optional(),
     domain: fqdn.optional(),
     extends: z.union([z.string(), z.array(z.string())]).optional(),
+    /**
+     * Another scenario (a catalogue name or a path) whose own servers and zones this file copies:
+     * names at or below that scenario's domain move below this file's `domain`, and every address of
+     * its servers becomes the one `addresses` maps it to. Its `extends` stay shared.
+     */
+    variantOf: z.string().min(1).optional(),
+    /** For `variantOf`: each address of the copied servers, and the address the copy uses instead. */
+    addresses: z.record(z.string(), labAddress).optional(),
+    /** The implementation of the servers this file defines (or copies): one for all, or per server name. */
+    implementation: z.union([implementationSchema, z.record(z.string(), implementationSchema)]).optional(),
     servers: z.array(serverSchema).default([]),
     zones: z.array(zoneSchema).default([]),
   })
   .strict();
 
 export type ScenarioFile = z.infer<typeof scenarioSchema>;
-export type ServerSpec = z.infer<typeof serverSchema>;
+export type ServerSpec = Omit<z.infer<typeof serverSchema>, 'implementation'> & { implementation: Implementation };
 export type Behaviour = z.infer<typeof behaviourSchema>;
 export type ZoneSpec = z.infer<typeof zoneSchema>;
 export type DnssecSpec = z.infer<typeof dnssecSchema>;

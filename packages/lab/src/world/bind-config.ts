@@ -2,8 +2,8 @@
 // by the address the query was sent to (match-destinations). Servers that misbehave are fronted by
 // our responder on port 53; their BIND view listens on the backend port behind it.
 import type { LabServer } from './world-plan.ts';
+import { quote } from './config-quote.ts';
 
-const quote = (text: string): string => `"${text.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 const addressList = (addresses: string[]): string => `{ ${addresses.map((a) => `${a};`).join(' ')} }`;
 
 export interface BindConfigInput {

@@ -6,6 +6,7 @@ import type { Scenario } from '../scenario/scenario-format.ts';
 import { backendPort, bindConfig, trustAnchorsText } from './bind-config.ts';
 import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
+import { serverProcesses } from './server-processes.ts';
 import type { Latency } from './latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
@@ -14,18 +15,23 @@ export async function buildWorld(scenario: Scenario, runDir: string, options: { 
   // With latency, the responder fronts every server, since only it can wait before answering.
   const servers = options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
   const namedConfPath = join(runDir, 'named.conf');
-  await writeFile(namedConfPath, bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers, chaosZoneFiles: zones.chaosZoneFiles, trustAnchor: zones.trustAnchor }));
+  await writeFile(
+    namedConfPath,
+    bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers: servers.filter((s) => s.implementation === 'bind'), chaosZoneFiles: zones.chaosZoneFiles, trustAnchor: zones.trustAnchor }),
+  );
   let trustAnchorsPath: string | undefined;
   if (zones.trustAnchor !== undefined) {
     trustAnchorsPath = join(runDir, 'trust-anchors.conf');
     await writeFile(trustAnchorsPath, trustAnchorsText(zones.trustAnchor));
   }
+  const processes = serverProcesses(servers, runDir, backendPort);
   const plan: WorldPlan = {
     dir: runDir,
     hintsPath: zones.hintsPath,
     namedConfPath,
     backendPort,
     servers,
+    processes,
     domains: scenario.domains,
     ...(trustAnchorsPath !== undefined && { trustAnchorsPath }),
     ...(options.latency && { latency: options.latency }),

@@ -112,8 +112,9 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const kskFiles: string[] = [];
       const zskFiles: string[] = [];
       // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
+      const storeLabel = fileLabel(entries[index].zone.keysFrom ?? origin);
       const key = (slot: string, dir: string, options: KeyOptions): Promise<string> =>
-        storedKey(fileLabel(origin), `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, () => generateKey(origin, dir, options));
+        storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, origin, () => generateKey(origin, dir, options));
       for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
         const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
         kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
@@ -175,13 +176,16 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   );
 
   const bulk = await writeBulkZones(scenario.bulkZones ?? [], join(zonesDir, 'bulk'));
+  const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
+    zone.dnssec === undefined || !zone.dnssec.signed ? undefined : zone.dnssec.denial === 'nsec3' ? { nsec3: zone.dnssec.nsec3 } : {};
   const servers: LabServer[] = scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
+    implementation: server.implementation,
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
     zones: [
-      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index] }] : [])),
+      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index], ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [])),
       ...(bulk.get(server.name) ?? []),
     ],
   }));
@@ -191,7 +195,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
 
   const chaosZoneFiles: Record<string, string> = {};
   for (const server of servers) {
-    if (server.behaviour.version === undefined) continue;
+    if (server.behaviour.version === undefined || server.implementation !== 'bind') continue;
     const path = join(dir, `chaos-${fileLabel(server.name)}.zone`);
     await writeFile(path, chaosZoneText(server.behaviour.version));
     chaosZoneFiles[server.name] = path;

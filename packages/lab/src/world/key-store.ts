@@ -2,7 +2,7 @@
 // tags and DS records on every machine, and findings that name them can be compared with a recorded
 // reference run. A key is made once, by the first build that needs it; later builds copy it.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const keyStoreDir = resolve(import.meta.dirname, '../../keys');
@@ -13,13 +13,20 @@ export function keyStoreListing(): string[] {
   return readdirSync(keyStoreDir, { recursive: true, encoding: 'utf8' }).sort();
 }
 
-/** Copies a key pair (Kname+alg+tag.key/.private) from one folder to another; returns its base name. */
-function copyPair(from: string, to: string): string {
+/**
+ * Copies a key pair (Kname+alg+tag.key/.private) from one folder to another, as a key of `owner`
+ * (the key tag does not depend on the owner; the zone tools want files named for the zone they sign);
+ * returns its base name.
+ */
+function copyPair(from: string, to: string, owner: string): string {
   const files = readdirSync(from).filter((f) => f.endsWith('.key') || f.endsWith('.private'));
   const base = files.find((f) => f.endsWith('.key'))?.slice(0, -'.key'.length);
   if (base === undefined || !files.includes(`${base}.private`)) throw new Error(`the key store's ${from} holds no key pair`);
-  for (const file of [`${base}.key`, `${base}.private`]) copyFileSync(join(from, file), join(to, file));
-  return base;
+  const named = `K${owner}${base.slice(base.lastIndexOf('+', base.lastIndexOf('+') - 1))}`;
+  const keyText = readFileSync(join(from, `${base}.key`), 'utf8');
+  writeFileSync(join(to, `${named}.key`), keyText.replace(/^[^;\s]\S*/gm, owner));
+  copyFileSync(join(from, `${base}.private`), join(to, `${named}.private`));
+  return named;
 }
 
 /**
@@ -27,9 +34,9 @@ function copyPair(from: string, to: string): string {
  * stored one, or one `make` makes there and the store keeps. Two builds racing for a new key both
  * end up with the one stored first.
  */
-export async function storedKey(zoneLabel: string, slot: string, keyDir: string, make: () => Promise<string>): Promise<string> {
+export async function storedKey(zoneLabel: string, slot: string, keyDir: string, owner: string, make: () => Promise<string>): Promise<string> {
   const stored = join(keyStoreDir, zoneLabel, slot);
-  if (existsSync(stored)) return copyPair(stored, keyDir);
+  if (existsSync(stored)) return copyPair(stored, keyDir, owner);
   const made = await make();
   const staging = `${stored}.${randomBytes(4).toString('hex')}`;
   mkdirSync(staging, { recursive: true });
@@ -40,6 +47,6 @@ export async function storedKey(zoneLabel: string, slot: string, keyDir: string,
   } catch {
     rmSync(staging, { recursive: true, force: true });
     for (const suffix of ['.key', '.private']) rmSync(join(keyDir, made + suffix), { force: true });
-    return copyPair(stored, keyDir);
+    return copyPair(stored, keyDir, owner);
   }
 }

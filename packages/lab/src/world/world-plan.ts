@@ -1,18 +1,22 @@
 // What a built lab world is on disk: which server plays what, from which zone files. The namespace
 // supervisor starts servers from this plan alone.
-import type { Behaviour } from '../scenario/scenario-format.ts';
+import type { Behaviour, Implementation } from '../scenario/scenario-format.ts';
 import type { Latency } from './latency.ts';
 
 export interface ServedZone {
   origin: string;
   /** Zone file in BIND's full text form (signed if the zone is signed). */
   file: string;
+  /** Set when the file is signed (servers that sign themselves must serve it as it is); with its NSEC3 parameters if it uses NSEC3. */
+  signed?: { nsec3?: { iterations: number; salt: string; optOut: boolean } };
 }
 
 export interface LabServer {
   name: string;
   addresses: string[];
-  /** Real BIND answers every server; `responder` puts our misbehaving responder in front of it. */
+  /** The name server software that answers for it. */
+  implementation: Implementation;
+  /** `responder` puts our misbehaving responder in front of the server (which then listens on the backend port). */
   engine: 'bind' | 'responder';
   behaviour: Behaviour;
   zones: ServedZone[];
@@ -25,9 +29,25 @@ export interface WorldPlan {
   /** Port on which BIND answers for responder-fronted servers (same addresses). */
   backendPort: number;
   servers: LabServer[];
+  /** The servers not played by BIND: one process each, started from these command lines. */
+  processes: ServerProcess[];
   domains: string[];
   /** With a signed root: the root's key as a BIND `trust-anchors` statement (delv -a reads it too). */
   trustAnchorsPath?: string;
   /** Set when every server answers after a delay (each is then fronted by the responder). */
   latency?: Latency;
+}
+
+/** One Knot DNS, NSD or PowerDNS process playing one lab server. */
+export interface ServerProcess {
+  server: string;
+  implementation: Exclude<Implementation, 'bind'>;
+  command: string;
+  args: string[];
+  /** Where its output goes. */
+  logPath: string;
+  /** Where it answers (the backend port when fronted by the responder), and the zones to find loaded there. */
+  address: string;
+  port: number;
+  zones: string[];
 }

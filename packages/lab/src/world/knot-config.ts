@@ -1,0 +1,36 @@
+// knot.conf for one Knot DNS process playing one lab server: its addresses, its zones as the lab built
+// them (served as they are: Knot signs nothing and checks nothing, as BIND is told in bind-config.ts).
+import type { LabServer } from './world-plan.ts';
+import { quote } from './config-quote.ts';
+
+export function knotConfig(server: LabServer, dir: string, port: number): string {
+  const b = server.behaviour;
+  const zones = server.zones.map((z) => `  - domain: ${quote(z.origin)}\n    file: ${quote(z.file)}${b.axfr ? '\n    acl: transfer' : ''}`);
+  return `server:
+    rundir: ${quote(dir)}
+    listen: [ ${server.addresses.map((a) => quote(`${a}@${port}`)).join(', ')} ]
+    identity: ""
+    version: ${quote(b.version ?? '')}
+    udp-workers: 1
+    tcp-workers: 1
+    background-workers: 1
+log:
+  - target: stderr
+    any: info
+database:
+    storage: ${quote(`${dir}/db`)}
+acl:
+  - id: transfer
+    address: [ 0.0.0.0/0, ::/0 ]
+    action: transfer
+template:
+  - id: default
+    storage: ${quote(dir)}
+    semantic-checks: off
+    zonefile-load: whole
+    zonefile-sync: -1
+    journal-content: none
+zone:
+${zones.length > 0 ? zones.join('\n') : '  []'}
+`;
+}
