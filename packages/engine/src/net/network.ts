@@ -153,6 +153,9 @@ export class Network implements ServerNetwork {
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 16);
       this.#perServer.set(server.address, limit);
+      // A zone of 100 servers has 100 first questions, each of which may wait out a timeout: two
+      // slots per address keep a silent half of them from holding the run's slots for minutes.
+      this.#all.concurrency = Math.max(this.#all.concurrency, 2 * this.#perServer.size);
     }
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));
   }
