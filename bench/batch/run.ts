@@ -4,12 +4,13 @@
 // one domain after another on a sample of the same domains, in the same run (after the batch, so the
 // two never share the CPUs).
 //   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms]
-// Prints tests per minute and the ratio (goal ≥ 30x), each agent's peak RSS and its RSS at 10 % and
+// Prints tests per minute and the ratio (goal ≥ 30x), CPU seconds per domain of the agents against the
+// reference's (goal ≤ 0.1), each agent's peak RSS and its RSS at 10 % and
 // 100 % of the batch, database bytes per stored test, and the time until the first result is readable.
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { testCaseIds } from '@app/engine';
-import { bigWorldDomains, commandLineDomain, describeLatency, execReference, labUnavailableReason, parseLatency, referenceUnavailableReason, startLab } from '@app/lab';
+import { bigWorldDomains, commandLineDomain, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, startLab } from '@app/lab';
 import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
 
 const { values: options } = parseArgs({
@@ -46,6 +47,7 @@ try {
   // Both agents are up (their heartbeats stored) before the clock starts.
   while (Number((await store.database.db.selectFrom('dh_agent').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) < 2) await delay(100);
 
+  const cpuBefore = agents.map((a) => a.cpuSeconds() ?? 0);
   const begun = performance.now();
   const batchId = await api.call<number>('add_batch_job', { username: 'bench', api_key: 'bench-key', domains });
   const submittedMs = performance.now() - begun;
@@ -65,6 +67,7 @@ try {
   }
   const ms = performance.now() - begun;
   const atEnd = agents.map((a) => a.memory());
+  const agentCpu = agents.reduce((sum, a, i) => sum + (a.cpuSeconds() ?? NaN) - cpuBefore[i], 0);
   const perMinute = (n / ms) * 60_000;
   const bytes = (await store.size()) - emptyBytes;
   const died = Number((await store.database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow()).n);
@@ -79,6 +82,7 @@ try {
     const end = atEnd[i];
     console.log(`agent ${i + 1}: peak RSS ${end?.peakMb.toFixed(0) ?? '?'} MB; RSS at 10 % ${tenth?.toFixed(0) ?? '?'} MB, at 100 % ${end?.rssMb.toFixed(0) ?? '?'} MB (ratio ${tenth && end ? (end.rssMb / tenth).toFixed(2) : '?'}, goal ≤ 1.2)`);
   });
+  console.log(`CPU: the agents used ${agentCpu.toFixed(1)} s = ${((1000 * agentCpu) / n).toFixed(1)} ms per domain (user + system, /proc)`);
   console.log(`database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`);
 
   if (referenceMissing !== undefined) {
@@ -88,13 +92,20 @@ try {
     const sample = Array.from({ length: sampleSize }, (_, i) => domains[Math.floor(((i + 0.5) * domains.length) / sampleSize)]);
     const from = performance.now();
     let failed = 0;
+    let referenceCpu = 0;
     for (const domain of sample) {
-      const result = await execReference(lab, ['--hints', '{hints}', '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain], { timeoutMs: 10 * 60_000 });
+      // GNU time reports the CPU of the whole chroot'ed run on its last stderr line.
+      const [command, ...rest] = ['/usr/bin/time', '-f', 'cpu %U %S', ...referenceCommand(lab, ['--hints', '{hints}', '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain])];
+      const result = await lab.exec(command, rest, { timeoutMs: 10 * 60_000 });
       if (result.code !== 0) failed++;
+      const [, user = 'NaN', system = 'NaN'] = /cpu (\S+) (\S+)\s*$/.exec(result.stderr) ?? [];
+      referenceCpu += Number(user) + Number(system);
     }
     const referencePerMinute = (sample.length / (performance.now() - from)) * 60_000;
-    console.log(`zonemaster-cli 8.0.1, one domain after another on ${sample.length} of them: ${referencePerMinute.toFixed(2)} tests/min${failed > 0 ? ` (${failed} runs failed)` : ''} (${sample.join(', ')})`);
+    const referenceCpuMs = (1000 * referenceCpu) / sample.length;
+    console.log(`zonemaster-cli 8.0.1, one domain after another on ${sample.length} of them: ${referencePerMinute.toFixed(2)} tests/min, ${referenceCpuMs.toFixed(0)} ms CPU per domain${failed > 0 ? ` (${failed} runs failed)` : ''} (${sample.join(', ')})`);
     console.log(`HEADLINE ratio tests/min, service batch : zonemaster-cli in sequence = ${(perMinute / referencePerMinute).toFixed(1)}x (goal ≥ 30x)`);
+    console.log(`HEADLINE CPU per domain, agents : zonemaster-cli = ${((1000 * agentCpu) / n / referenceCpuMs).toFixed(3)} (goal ≤ 0.1)`);
   }
   console.log(`load at end ${await loadavg()}`);
 } finally {

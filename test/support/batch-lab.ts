@@ -81,6 +81,8 @@ export interface AgentProcess {
   log: string[];
   /** Its RSS now and its peak (VmHWM), in MB; undefined once it is gone. */
   memory(): { rssMb: number; peakMb: number } | undefined;
+  /** CPU seconds it has used (user + system); undefined once it is gone. */
+  cpuSeconds(): number | undefined;
   kill(signal: NodeJS.Signals): void;
   exited: Promise<void>;
 }
@@ -109,6 +111,15 @@ export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string): A
         const status = readFileSync(`/proc/${innerPid(child)}/status`, 'utf8');
         const mb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024;
         return { rssMb: mb('VmRSS'), peakMb: mb('VmHWM') };
+      } catch {
+        return undefined;
+      }
+    },
+    cpuSeconds: () => {
+      try {
+        // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name), in clock ticks of 1/100 s.
+        const fields = readFileSync(`/proc/${innerPid(child)}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / 100;
       } catch {
         return undefined;
       }

@@ -51,21 +51,54 @@ function recordingPath(domain: string, modules: string[], extra: string[]): stri
   return join(recordingsDir, `${strip(domain) === '.' ? 'root' : strip(domain)}--${selection}${digest}.json`);
 }
 
-async function recordedReference(lab: Lab, domain: string, modules: string[], extra: string[]): Promise<Finding[]> {
-  const path = recordingPath(domain, modules, extra);
+/** zonemaster-cli's arguments for one recorded run. */
+function referenceArgs(domain: string, modules: string[], extra: string[]): string[] {
   // zonemaster-cli 8 reads a second bare '--test' as a new selection: later modules are added with '+'.
   const tests = modules.flatMap((m, i) => ['--test', i === 0 ? m : `+${m}`]);
-  const args = ['--json', '--show-testcase', '--show-module', '--no-progress', '--level', 'INFO', ...tests, ...extra, strip(domain)];
-  if (shouldRecord(path)) {
-    const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: 600_000 });
-    const findings = parseFindings(result.stdout, 'zonemaster-cli');
+  return ['--json', '--show-testcase', '--show-module', '--no-progress', '--level', 'INFO', ...tests, ...extra, strip(domain)];
+}
+
+export interface ReferenceRun {
+  findings: Finding[];
+  seconds: number;
+  /** False when the run was stopped at the time limit (findings then empty). */
+  finished: boolean;
+}
+
+/**
+ * Runs the reference now and, when `record` is set, writes the run to test/reference-findings/ (its
+ * time with it). A run still going after `timeoutMs` is stopped and recorded as unfinished.
+ */
+export async function runReference(lab: Lab, domain: string, modules: string[], extra: string[], options: { timeoutMs: number; record: boolean }): Promise<ReferenceRun> {
+  const args = referenceArgs(domain, modules, extra);
+  const started = performance.now();
+  const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: options.timeoutMs });
+  const seconds = (performance.now() - started) / 1000;
+  const finished = result.stdout.trim() !== '';
+  const findings = finished ? parseFindings(result.stdout, 'zonemaster-cli') : [];
+  if (options.record) {
     mkdirSync(recordingsDir, { recursive: true });
-    writeFileSync(path, `${JSON.stringify({ command: ['zonemaster-cli', ...args], findings }, null, 1)}\n`);
-    return findings;
+    const timing = modules.length === allModules.length ? { seconds: Math.round(seconds), finished } : {};
+    writeFileSync(recordingPath(domain, modules, extra), `${JSON.stringify({ command: ['zonemaster-cli', ...args], ...timing, findings }, null, 1)}\n`);
   }
-  assert.ok(existsSync(path), `no recorded reference run for zonemaster-cli ${args.join(' ')}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`);
+  return { findings, seconds, finished };
+}
+
+async function recordedReference(lab: Lab, domain: string, modules: string[], extra: string[]): Promise<Finding[]> {
+  const path = recordingPath(domain, modules, extra);
+  if (shouldRecord(path)) return (await runReference(lab, domain, modules, extra, { timeoutMs: 180_000, record: true })).findings;
+  assert.ok(existsSync(path), `no recorded reference run for zonemaster-cli ${referenceArgs(domain, modules, extra).join(' ')}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`);
   return (JSON.parse(readFileSync(path, 'utf8')) as { findings: Finding[] }).findings;
 }
+
+/** A recorded run of every module, with the time the reference took (see runReference). */
+export function recordedFullReference(domain: string): { findings: Finding[]; seconds: number; finished: boolean } | undefined {
+  const path = recordingPath(domain, allModules, []);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ReferenceRun) : undefined;
+}
+
+/** Every module of the engines, as the recordings name them. */
+export const allModules = ['address', 'basic', 'connectivity', 'consistency', 'delegation', 'dnssec', 'nameserver', 'syntax', 'zone'];
 
 /** The reference on `domain` at INFO, limited to the given modules ('basic', 'delegation', ...; none: all of them). */
 export function reference(lab: Lab, domain: string, modules: string[], ...extra: string[]): Promise<Finding[]> {

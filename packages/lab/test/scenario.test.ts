@@ -29,7 +29,7 @@ test('a YAML scenario parses with defaults filled in and names made absolute', (
   const file = parseScenarioText(root, 'x.yaml');
   assert.equal(file.servers[0]?.name, 'a.root.test.');
   assert.deepEqual(file.servers[0]?.aliases, []);
-  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, drop: [], dropOver: 'both', onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false, stripRrsigs: [], stripRecords: [], versionAnswer: 'bind' });
+  assert.deepEqual(file.servers[0]?.behaviour, { tcp: true, udp: true, drop: [], dropOver: 'both', onlyTypes: [], extraSoa: false, empty: [], aa: true, upwardReferral: false, edns: 'supported', truncate: false, qnameCase: 'kept', unknownOption: 'ignored', ednsZ: 'cleared', recursion: false, axfr: false, stripRrsigs: [], stripRecords: [], versionAnswer: 'bind' });
   assert.equal(file.zones[0]?.delegated, true);
 });
 

@@ -5,7 +5,7 @@ import { Name, RRType, Rcode, recordIs, type Message as DnsMessage, type Resourc
 import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { onePerAddress, serverSets } from '../zone/server-sets.ts';
+import { byZoneCopy, onePerAddress, serverSets } from '../zone/server-sets.ts';
 import { byText, displayName, recordsFor, responseKind } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Consistency-TP';
@@ -280,25 +280,37 @@ export const consistency05: TestCase = {
     const childServers = [...new Map([...onePerAddress(sets.delegation.servers), ...onePerAddress(sets.zone.servers)].map((server) => [server.toString(), server])).values()];
     if (childServers.length === 0) return [...messages, { tag: 'CS05_NO_NS_ADDR_CHILD', args: {} }];
 
-    // What each of them says of the in-zone name servers' addresses, when it answers for the zone.
+    // What each of them says of the in-zone name servers' addresses, when it answers for the zone; the
+    // servers of one copy of the zone say the same, so each name is asked of a copy once.
     const childAddresses = new ServerSet();
     let answering = 0;
     await Promise.all(
-      childServers.map(async (server) => {
-        const response = await server.query(zone.name, RRType.NS);
-        if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return;
-        const names = [...new Set(recordsFor(response, RRType.NS, zone.name).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])))];
-        if (names.length > 0) answering++;
-        const asked = [...new Set([...names.filter((name) => inZone(zone.name, Name.fromString(`${name}.`))), ...idServers.names()])];
+      (await byZoneCopy(zone, childServers)).map(async (copy) => {
+        const named = await Promise.all(
+          copy.map(async (server) => {
+            const response = await server.query(zone.name, RRType.NS);
+            if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return undefined;
+            const names = [...new Set(recordsFor(response, RRType.NS, zone.name).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])))];
+            if (names.length > 0) answering++;
+            return { server, names };
+          }),
+        );
+        const answered = named.filter((item) => item !== undefined);
+        const first = answered[0];
+        if (first === undefined) return;
+        const asked = [...new Set([...first.names.filter((name) => inZone(zone.name, Name.fromString(`${name}.`))), ...idServers.names()])];
         await Promise.all(
           asked.flatMap((name) =>
             [RRType.A, RRType.AAAA].map(async (qtype) => {
               const owner = Name.fromString(`${name}.`);
-              let answer = await server.query(owner, qtype);
-              // The reference's recursor, started at this server, follows a referral onwards.
-              if (answer && responseKind(answer) === 'referral') answer = (await zone.recurse(owner, qtype)).message;
-              if (!answer || answer.rcode !== Rcode.NOERROR || !answer.aa) return;
-              for (const address of answerAddresses(answer, owner)) childAddresses.add(name, address);
+              for (const { server } of answered) {
+                let answer = await server.query(owner, qtype);
+                // The reference's recursor, started at this server, follows a referral onwards.
+                if (answer && responseKind(answer) === 'referral') answer = (await zone.recurse(owner, qtype)).message;
+                if (!answer || answer.rcode !== Rcode.NOERROR || !answer.aa) continue;
+                for (const address of answerAddresses(answer, owner)) childAddresses.add(name, address);
+                return;
+              }
             }),
           ),
         );

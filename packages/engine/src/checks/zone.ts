@@ -11,7 +11,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
-import { serverSets, withDelegationGlue } from '../zone/server-sets.ts';
+import { inZoneAddresses, serverSets, withDelegationGlue } from '../zone/server-sets.ts';
 import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/response.ts';
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
@@ -254,18 +254,8 @@ async function delegationAndZoneServers(context: TestContext): Promise<Nameserve
   const [all, delegation, names] = await Promise.all([zone.allServers(), zone.glue(), zone.nsNames()]);
   const inZone = names.filter((name) => name.isSubdomainOf(zone.name));
   const asked = delegation.filter((server) => enabled(context, server));
-  const found = await Promise.all(
-    inZone.flatMap((name) =>
-      asked.flatMap((server) =>
-        [RRType.A, RRType.AAAA].map(async (type) => {
-          const response = await server.query(name, type);
-          if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return [];
-          return recordsFor(response, type, name, ['answer']).flatMap((rr) => (recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [zone.server(name, rr.rdata.address)] : []));
-        }),
-      ),
-    ),
-  );
-  const merged = await withDelegationGlue(zone, [...all, ...found.flat()]);
+  const found = await inZoneAddresses(zone, inZone, asked, { followCnames: false });
+  const merged = await withDelegationGlue(zone, [...all, ...found]);
   const delegated = new Set((await serverSets(zone)).delegation.servers.map((server) => server.toString()));
   const isDelegated = (server: Nameserver): boolean => delegated.has(server.toString());
   return [...merged.filter(isDelegated), ...merged.filter((server) => !isDelegated(server))];

@@ -12,7 +12,7 @@ export interface NetworkOptions {
   ipv6: boolean;
   resolver: ResolverDefaults;
   signal: AbortSignal;
-  /** Queries in flight for the whole run. */
+  /** Queries in flight for the whole run; by default 64, or two per server address met when that is more. */
   maxInFlight?: number;
   /** Queries in flight to one address. */
   maxPerServer?: number;
@@ -153,6 +153,9 @@ export class Network implements ServerNetwork {
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 16);
       this.#perServer.set(server.address, limit);
+      // A zone of 100 servers has 100 first questions, each of which may wait out a timeout: two
+      // slots per address keep a silent half of them from holding the run's slots for minutes.
+      if (this.options.maxInFlight === undefined) this.#all.concurrency = Math.max(this.#all.concurrency, 2 * this.#perServer.size);
     }
     return limit(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#all(work)));
   }

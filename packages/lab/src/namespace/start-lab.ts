@@ -204,12 +204,23 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       return spawn('nsenter', inside(command, args), { env: envFor(spawnOptions.env), stdio: spawnOptions.stdio ?? 'pipe', cwd: spawnOptions.cwd });
     },
     async exec(command, args = [], execOptions = {}) {
-      const child = lab.spawn(command, args, { env: execOptions.env, cwd: execOptions.cwd, stdio: execOptions.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+      if (stopping !== undefined || supervisor.exitCode !== null) throw new Error('the lab has stopped');
+      // With a time limit the command gets a process group of its own, so that the limit ends what
+      // nsenter started too (a chroot'ed zonemaster-cli outlived nsenter's kill and held the pipes open).
+      const limited = execOptions.timeoutMs !== undefined;
+      const child = spawn('nsenter', inside(command, args), { env: envFor(execOptions.env), cwd: execOptions.cwd, stdio: execOptions.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: limited });
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const timer = execOptions.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), execOptions.timeoutMs);
+      const killGroup = (): void => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
+      };
+      const timer = limited ? setTimeout(killGroup, execOptions.timeoutMs) : undefined;
       return await new Promise((done, fail) => {
         child.once('error', fail);
         child.once('close', (code, signal) => {

@@ -7,7 +7,7 @@ import { tcpFrame, TcpFrames } from '@app/dns';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
 import { forwardTcp, forwardUdp } from './backend.ts';
 import { respond, type Backend, type RootServer } from './misbehaviour.ts';
-import { drawDelay } from '../world/latency.ts';
+import { drawDelay, parseLatency, type Latency } from '../world/latency.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Responders {
@@ -15,10 +15,12 @@ export interface Responders {
 }
 
 export async function startResponders(servers: LabServer[], plan: WorldPlan): Promise<Responders> {
-  const latency = plan.latency;
   // The wait runs beside the backend's answer, so the delay is the one asked for, not delay + BIND.
-  const delayed = (handle: Handler): Handler =>
-    latency === undefined ? handle : async (query) => (await Promise.all([handle(query), sleep(drawDelay(latency))]))[0];
+  // A server's own delay replaces the lab's latency.
+  const delayedBy =
+    (latency: Latency | undefined) =>
+    (handle: Handler): Handler =>
+      latency === undefined ? handle : async (query) => (await Promise.all([handle(query), sleep(drawDelay(latency))]))[0];
   const roots: RootServer[] = plan.servers.filter((s) => s.zones.some((z) => z.origin === '.')).map((s) => ({ name: s.name, addresses: s.addresses }));
   const sockets: UdpSocket[] = [];
   const listeners: TcpListener[] = [];
@@ -28,6 +30,8 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
     const answerFrom = server.behaviour.answerFrom;
     const replyFrom = answerFrom === undefined ? undefined : await udpSocket(answerFrom, () => undefined);
     if (replyFrom) sockets.push(replyFrom);
+    const delayed = delayedBy(server.behaviour.delay === undefined ? plan.latency : parseLatency(server.behaviour.delay));
+    const silent: Handler = () => Promise.resolve([]);
     for (const address of server.addresses) {
       const backend: Backend = {
         async ask(query, transport, isTransfer) {
@@ -37,8 +41,9 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
         },
       };
       const sameFamily = replyFrom !== undefined && answerFrom!.includes(':') === address.includes(':');
-      sockets.push(await udpListener(address, delayed((query) => respond(query, 'udp', server.behaviour, backend, roots)), sameFamily ? replyFrom : undefined));
-      const overTcp: Handler = server.behaviour.tcp === 'silent' ? () => Promise.resolve([]) : delayed((query) => respond(query, 'tcp', server.behaviour, backend, roots));
+      const overUdp: Handler = server.behaviour.udp === 'silent' ? silent : delayed((query) => respond(query, 'udp', server.behaviour, backend, roots));
+      sockets.push(await udpListener(address, overUdp, sameFamily ? replyFrom : undefined));
+      const overTcp: Handler = server.behaviour.tcp === 'silent' ? silent : delayed((query) => respond(query, 'tcp', server.behaviour, backend, roots));
       if (server.behaviour.tcp !== false) listeners.push(await tcpListener(address, overTcp));
     }
   }

@@ -176,7 +176,7 @@ function checkWorld(scenario: Scenario): void {
 export function needsResponder(server: Scenario['servers'][number]): boolean {
   const b = server.behaviour;
   return (
-    b.tcp !== true || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate !== false ||
+    b.tcp !== true || b.udp !== true || b.delay !== undefined || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate !== false ||
     b.qnameCase !== 'kept' || b.answerFrom !== undefined || b.answerName !== undefined || b.unknownOption !== 'ignored' || b.ednsZ !== 'cleared' || b.extraSoa ||
     b.stripRrsigs.length > 0 || b.stripRecords.length > 0 || b.versionAnswer !== 'bind'
   );

@@ -2,6 +2,7 @@
 // that decides what a valid scenario is.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parseLatency } from '../world/latency.ts';
 
 const fqdn = z
   .string()
@@ -56,6 +57,20 @@ const extraDnskeySchema = z
 const behaviourSchema = z
   .object({
     tcp: z.union([z.boolean(), z.literal('silent')]).default(true),
+    /** `silent`: UDP queries never answered (a server reachable over TCP only, or with `tcp: silent` not at all). */
+    udp: z.union([z.literal(true), z.literal('silent')]).default(true),
+    /** Each answer waits this long ('2s', '500ms'), over UDP and TCP, instead of the lab's latency. */
+    delay: z
+      .string()
+      .optional()
+      .superRefine((text, context) => {
+        if (text === undefined) return;
+        try {
+          parseLatency(text);
+        } catch (error) {
+          context.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
     drop: rrtypeNames,
     /** The transport(s) on which `drop` applies. */
     dropOver: z.enum(['both', 'udp', 'tcp']).default('both'),
