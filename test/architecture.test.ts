@@ -117,9 +117,9 @@ const storeUnits: Unit[] = [
   { unit: 'carts', mayImport: ['model', 'db', 'records', 'http', 'resources', 'webhooks'] },
   { unit: 'console', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'webhooks'] },
   // Bulk jobs write through the resources' write path, so webhooks and events go out as for single writes.
-  { unit: 'bulk', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'resources', 'webhooks'] },
+  { unit: 'bulk', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'resources'] },
   // The demo data and the reset: sent through an app cli/ builds, so below the routes.
-  { unit: 'sandbox', mayImport: ['model', 'db', 'auth'] },
+  { unit: 'sandbox', mayImport: ['model', 'db', 'auth', 'resources'] },
   { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency', 'bulk'] },
   { unit: 'cli', mayImport: ['*'] },
   { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },

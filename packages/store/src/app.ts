@@ -18,6 +18,7 @@ import type { ResponseCache } from './cache/response-cache.ts';
 import { failedAuthGate } from './limits/failed-auth.ts';
 import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-format.ts';
+import { BODY_VALIDATION } from './http/body-validation.ts';
 import { jsonBodies } from './http/json-body.ts';
 import { unreadBodies } from './http/unread-bodies.ts';
 import { httpsOnly } from './http/https-only.ts';
@@ -30,11 +31,13 @@ import { bulkRoutes, type BulkSettings } from './bulk/bulk-routes.ts';
 import { expandedGroups } from './resources/expand.ts';
 import { resourceRoutes } from './resources/routes.ts';
 import { importManyRoute } from './resources/import-many.ts';
+import { recordWrites } from './resources/record-writes.ts';
 import { inventoryRoutes } from './resources/inventory-routes.ts';
 import { signingRoutes } from './webhooks/signing-routes.ts';
 import { eventLogRoutes } from './webhooks/event-log-routes.ts';
 import { signingKeys } from './webhooks/standard-signature.ts';
 import { targetPolicy } from './webhooks/target-policy.ts';
+import { validateWrites } from './webhooks/validate-writes.ts';
 import { webhooksPlugin, type WebhookSettings } from './webhooks/webhooks-plugin.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -78,7 +81,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     logger: { level: options.logLevel ?? 'warn' },
     logController: new LogController({ disableRequestLogging: true }),
     // Bodies are validated as sent, without type coercion, and every problem of a body is reported at once.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true } },
+    ajv: { customOptions: BODY_VALIDATION },
     schemaController: { compilersFactory: { buildValidator: lazyValidators() } },
     return503OnClosing: true,
     clientErrorHandler,
@@ -114,10 +117,12 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(frontDoor, { apiPrefix: API_PREFIX });
   await app.register(favicon);
   const cipher = fieldCipher(authKey);
-  await app.register(cartRules, { database: options.database, apiPrefix: API_PREFIX });
+  // Every write of a record, through any route or import, takes this path; Validate* subscribers are asked before the carting rules.
+  const writes = recordWrites(options.database, { encrypt: (plain) => cipher.encrypt(plain), checks: [validateWrites(options.database, app.webhookReplies), cartRules(options.database)] });
+  app.decorate('recordWrites', writes);
   // Before the resource routes, which leave the methods the carting routes serve to them.
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
-  await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database });
+  await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database, writes });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
   await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database, authKey });
@@ -129,10 +134,10 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     now: options.now ?? Date.now,
     dataDir: options.dataDir,
     settings: options.bulk ?? {},
-    encrypt: (plain) => cipher.encrypt(plain),
+    writes,
     // Imports write outside any request, so what the cache holds of the resource is dropped here.
     written: cache === false ? () => undefined : (resource) => cache.invalidate(tagsOf(resource)),
   });
-  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database, authKey });
+  await app.register(resourceRoutes, { prefix: API_PREFIX, database: options.database, authKey, writes });
   return app;
 }

@@ -25,7 +25,7 @@ export interface AuthPluginOptions {
   ctx: AuthContext;
   /** Routes under this prefix need a principal. */
   apiPrefix?: string;
-  /** Fields kept encrypted at rest: encrypted on writes, and in answers decrypted for principals that may, left out for the rest. */
+  /** Fields kept encrypted at rest (the write path encrypts them): in answers decrypted for principals that may, left out for the rest. */
   encrypted?: EncryptedFields;
   /** Limits failed authentication per client address (off when rate limiting is). */
   failedAuth?: FailedAuthGate;
@@ -140,18 +140,6 @@ export const authPlugin = fp(
     });
     if (encrypted.size > 0) {
       const cipher = fieldCipher(options.ctx.key);
-      // After validation, so limits apply to what the client sent; before the handler stores it.
-      app.addHook('preHandler', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-        const body = request.body;
-        if (request.principal !== undefined && body !== null && typeof body === 'object' && !Array.isArray(body)) {
-          const fields = body as Record<string, unknown>;
-          for (const field of encrypted) {
-            const value = fields[field];
-            if (typeof value === 'string' && value !== '') fields[field] = cipher.encrypt(value);
-          }
-        }
-        done();
-      });
       const skip = (request: FastifyRequest) => {
         const resource = routeConfigOf(request).resource;
         return request.principal === undefined || (resource !== undefined && options.encrypted?.mayCarry(resource) === false);

@@ -39,7 +39,7 @@ export interface BulkSettings {
   uploadTotalMs?: number;
 }
 
-export interface BulkOptions extends Omit<LineOptions, 'replies'> {
+export interface BulkOptions extends LineOptions {
   database: StoreDatabase;
   authKey: Uint8Array;
   now: () => number;
@@ -229,7 +229,7 @@ export function bulkRoutes(app: FastifyInstance, options: BulkOptions): Promise<
         keptMs: FILE_KEPT_MS,
         ...(options.settings.pollMs === undefined ? {} : { pollMs: options.settings.pollMs }),
         ...(options.settings.exportPage === undefined ? {} : { exportPage: options.settings.exportPage }),
-        import: { encrypt: options.encrypt, replies: app.hasDecorator('webhookReplies') ? app.webhookReplies : undefined, written: options.written },
+        import: { writes: options.writes, written: options.written },
       });
       return Promise.resolve();
     });

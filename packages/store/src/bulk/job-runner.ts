@@ -56,7 +56,7 @@ export function startJobRunner(database: StoreDatabase, table: JobTable, files: 
       const progress =
         job.type === 'export'
           ? await runExport(database, job, files.result(job), control, options.exportPage)
-          : await runImport(database, job, { input: files.input(job), result: files.result(job) }, control, options.import);
+          : await runImport(job, { input: files.input(job), result: files.result(job) }, control, options.import);
       await table.finish(job.id, owner, { state: 'completed', progress });
       if (job.type === 'import') await rm(files.input(job), { force: true });
     } catch (error) {

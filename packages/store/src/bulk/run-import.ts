@@ -4,7 +4,6 @@
 // (written, not yet recorded) is written again.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { StoreDatabase } from '../db/schema.ts';
 import { resourceNamed } from '../model/registry.ts';
 import type { BulkJob } from './bulk-job.ts';
 import type { JobControl } from './job-control.ts';
@@ -17,8 +16,8 @@ export interface ImportOptions extends LineOptions {
   written: (resource: string) => void;
 }
 
-export async function runImport(database: StoreDatabase, job: BulkJob, files: { input: string; result: string }, control: JobControl, options: ImportOptions): Promise<Progress> {
-  const write = lineWriter(database, resourceNamed(job.resource), options);
+export async function runImport(job: BulkJob, files: { input: string; result: string }, control: JobControl, options: ImportOptions): Promise<Progress> {
+  const write = lineWriter(resourceNamed(job.resource), options);
   const out = await open(files.result, 'a+');
   let done = job.rowsDone;
   let failed = job.rowsFailed;

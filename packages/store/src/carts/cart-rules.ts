@@ -2,19 +2,11 @@
 // on the carting API: a line's price comes from its product (GetPrice may change it when the cart's figures are
 // computed), its quantity is at least 1, and a cart that became an order is closed for good. Without this, the
 // `orders` scope every storefront has could set a line's price to 0.01 or reopen a placed cart.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
-
-/** The generic routes the rules apply to, by method and route path under the API prefix. */
-const GUARDED: Record<string, readonly string[]> = {
-  POST: ['/carts', '/cart_items'],
-  PUT: ['/cart_items/:id'],
-  DELETE: ['/cart_items/:id'],
-};
+import type { BeforeWriteCheck, PendingWrite } from '../records/before-write.ts';
 
 export function closedCart(cart: Row): ApiError {
   return new ApiError(409, `cart ${String(cart.id)} became order ${textOf(cart.associated_order_id)}; open a new cart`);
@@ -34,52 +26,52 @@ export async function lockOpenCart(trx: Kysely<StoreSchema>, dialect: StoreDatab
 
 export const isPlaced = (cart: Row | undefined): cart is Row => cart !== undefined && cart.associated_order_id !== null && cart.associated_order_id !== undefined;
 
-export const cartRules = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; apiPrefix: string }) => {
-    const { db } = options.database;
-    const cartById = (id: unknown) => {
-      const cartId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
-      return cartId === undefined ? Promise.resolve(undefined) : db.selectFrom('carts').selectAll().where('id', '=', cartId).executeTakeFirst();
-    };
-    const lineById = (id: unknown) => {
-      const lineId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
-      return lineId === undefined ? Promise.resolve(undefined) : db.selectFrom('cart_items').selectAll().where('id', '=', lineId).executeTakeFirst();
-    };
+/** The rules as a before-write check of the carts and their lines, whoever writes them. */
+export function cartRules(database: StoreDatabase): BeforeWriteCheck {
+  const { db } = database;
+  const cartById = (id: unknown) => {
+    const cartId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
+    return cartId === undefined ? Promise.resolve(undefined) : db.selectFrom('carts').selectAll().where('id', '=', cartId).executeTakeFirst();
+  };
+  const lineById = (id: unknown) => {
+    const lineId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
+    return lineId === undefined ? Promise.resolve(undefined) : db.selectFrom('cart_items').selectAll().where('id', '=', lineId).executeTakeFirst();
+  };
 
-    /** The line's price and cost from its product; a line without a product has none. */
-    async function productPrice(productId: unknown): Promise<Row> {
-      const id = parseRecordId(typeof productId === 'number' ? productId : undefined);
-      // A product that does not exist is the write's own 409, from the reference check.
-      const product = id === undefined ? undefined : await db.selectFrom('products').select(['price', 'cost']).where('id', '=', id).executeTakeFirst();
-      return { price: product?.price ?? null, cost: product?.cost ?? null };
+  /** The line's price and cost from its product; a line without a product has none. */
+  async function productPrice(productId: unknown): Promise<Row> {
+    const id = parseRecordId(typeof productId === 'number' ? productId : undefined);
+    // A product that does not exist is the write's own 409, from the reference check.
+    const product = id === undefined ? undefined : await db.selectFrom('products').select(['price', 'cost']).where('id', '=', id).executeTakeFirst();
+    return { price: product?.price ?? null, cost: product?.cost ?? null };
+  }
+
+  async function cartWrite({ body }: PendingWrite): Promise<void> {
+    // An upsert naming a placed cart would reopen it (associated_order_id is the server's, never the body's).
+    const cart = await cartById(body.id);
+    if (isPlaced(cart)) throw closedCart(cart);
+  }
+
+  async function lineWrite(write: PendingWrite): Promise<void> {
+    const { kind, body } = write;
+    const existing = await lineById(kind === 'upsert' ? body.id : write.id);
+    if (kind === 'upsert' && existing === undefined && body.quantity === undefined) body.quantity = 1;
+    if (body.quantity === null) throw new ApiError(400, 'quantity: must be at least 1');
+    for (const cart of [await cartById(existing?.cart_id), kind === 'remove' ? undefined : await cartById(body.cart_id)]) {
+      if (isPlaced(cart)) throw closedCart(cart);
     }
-
-    async function check(request: FastifyRequest): Promise<void> {
-      const route = request.routeOptions.url?.slice(options.apiPrefix.length) ?? '';
-      const body = (request.body ?? {}) as Row;
-      if (route === '/carts') {
-        // An upsert naming a placed cart would reopen it (associated_order_id is the server's, never the body's).
-        const cart = await cartById(body.id);
-        if (isPlaced(cart)) throw closedCart(cart);
-        return;
-      }
-      const existing = route === '/cart_items' ? await lineById(body.id) : await lineById((request.params as { id?: string }).id);
-      if (route === '/cart_items' && existing === undefined && body.quantity === undefined) body.quantity = 1;
-      if (body.quantity === null) throw new ApiError(400, 'quantity: must be at least 1');
-      for (const cart of [await cartById(existing?.cart_id), request.method === 'DELETE' ? undefined : await cartById(body.cart_id)]) {
-        if (isPlaced(cart)) throw closedCart(cart);
-      }
-      if (request.method === 'DELETE') return;
-      // A new line, or a line given another product, takes that product's price; otherwise the price stays as it is.
-      if (existing === undefined || (body.product_id !== undefined && body.product_id !== existing.product_id)) {
-        request.serverValues = { ...request.serverValues, ...(await productPrice(body.product_id === undefined ? existing?.product_id : body.product_id)) };
-      }
+    if (kind === 'remove') return;
+    // A new line, or a line given another product, takes that product's price; otherwise the price stays as it is.
+    if (existing === undefined || (body.product_id !== undefined && body.product_id !== existing.product_id)) {
+      write.serverValues = { ...write.serverValues, ...(await productPrice(body.product_id === undefined ? existing?.product_id : body.product_id)) };
     }
+  }
 
-    app.addHook('preHandler', async (request) => {
-      if (GUARDED[request.method]?.some((path) => request.routeOptions.url === `${options.apiPrefix}${path}`) !== true) return;
-      await check(request);
-    });
-  },
-  { name: 'cart-rules' },
-);
+  return {
+    checkFor(resource) {
+      if (resource.name === 'carts') return (write) => (write.kind === 'upsert' ? cartWrite(write) : undefined);
+      if (resource.name === 'cart_items') return lineWrite;
+      return undefined;
+    },
+  };
+}

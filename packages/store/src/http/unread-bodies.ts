@@ -3,6 +3,7 @@
 // before it reads it. Instead the rest of the body is read and dropped, for a few seconds and some megabytes at
 // most, so the caller gets its answer; then the connection is closed if the caller asked for that (or it went
 // past either bound), or serves the caller's next request.
+import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -24,7 +25,8 @@ export const unreadBodies = fp(
     });
     app.addHook('onResponse', (request, _reply, done) => {
       const raw = request.raw;
-      if (!raw.complete && !raw.destroyed) {
+      // An in-process call (app.inject, the demo seed) has no connection to keep or close, nor a `complete` flag.
+      if (!raw.complete && !raw.destroyed && raw.socket instanceof Socket) {
         let dropped = 0;
         const timer = setTimeout(() => raw.socket.destroy(), LINGER_MS);
         timer.unref();

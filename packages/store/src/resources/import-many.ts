@@ -5,10 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../model/api-error.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';
-import { recordsOf } from '../records/records.ts';
 import { resourceNamed } from '../model/registry.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
-import { upsert } from './routes.ts';
+import type { RecordWrites } from './record-writes.ts';
 
 const MAX_LINES = 1000;
 
@@ -26,11 +25,11 @@ interface LineResult {
   message?: string;
 }
 
-export function importManyRoute(app: FastifyInstance, options: { database: StoreDatabase }): Promise<void> {
+export function importManyRoute(app: FastifyInstance, options: { database: StoreDatabase; writes: RecordWrites }): Promise<void> {
+  const { writes } = options;
   const products = resourceNamed('products');
   const categories = resourceNamed('categories');
   const manufacturers = resourceNamed('manufacturers');
-  const records = { products: recordsOf(options.database, products), categories: recordsOf(options.database, categories), manufacturers: recordsOf(options.database, manufacturers) };
   const line = {
     type: 'object',
     required: ['product'],
@@ -54,9 +53,9 @@ export function importManyRoute(app: FastifyInstance, options: { database: Store
       const found = await options.database.db.selectFrom('products').select('id').where('item_number', '=', sku).orderBy('id').executeTakeFirst();
       if (found !== undefined) product.id = Number(found.id);
     }
-    if (entry.category !== undefined && entry.category !== null) product.primary_category_id = (await upsert(categories, records.categories, { ...entry.category, id: null })).row.id;
-    if (entry.manufacturer !== undefined && entry.manufacturer !== null) product.manufacturer_id = (await upsert(manufacturers, records.manufacturers, { ...entry.manufacturer, id: null })).row.id;
-    const { created, row } = await upsert(products, records.products, product);
+    if (entry.category !== undefined && entry.category !== null) product.primary_category_id = (await writes.upsert(categories, { ...entry.category, id: null })).row.id;
+    if (entry.manufacturer !== undefined && entry.manufacturer !== null) product.manufacturer_id = (await writes.upsert(manufacturers, { ...entry.manufacturer, id: null })).row.id;
+    const { created, row } = await writes.upsert(products, product);
     return { created, id: Number(row.id) };
   }
 

@@ -10,10 +10,10 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { expandOf } from './expand.ts';
-import { createSchema, requiredFields, updateSchema } from '../model/json-schema.ts';
+import { createSchema, updateSchema } from '../model/json-schema.ts';
 import { recordExists, setLink } from '../records/links.ts';
-import { recordsOf, type Page, type Records } from '../records/records.ts';
-import { columnValues } from '../records/row-shape.ts';
+import { recordsOf, type Page } from '../records/records.ts';
+import type { RecordWrites } from './record-writes.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 
 declare module 'fastify' {
@@ -37,32 +37,6 @@ export function recordId(request: FastifyRequest, resource: ResourceDeclaration)
 }
 
 const notFound = (resource: ResourceDeclaration, id: number | string) => new ApiError(404, `There is no ${resource.singular} with id ${id}`);
-
-/** Required fields missing from a body that creates a record, all named at once. */
-export function checkRequired(resource: ResourceDeclaration, values: Row): void {
-  const missing = requiredFields(resource).filter((name) => values[name] === undefined || values[name] === null);
-  if (missing.length > 0) throw new ApiError(400, missing.map((name) => `${name}: is required`).join('; '));
-}
-
-/**
- * POST: creates, or, when the body's `id` names an existing record, applies the body to it (200 instead of 201).
- * An `id` that names no record is ignored and a new record made, as on the platform.
- */
-export function upsert(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row = {}): Promise<{ created: boolean; row: Row }> {
-  return upsertWith(resource, records, body, serverValues, (values) => records.create(values));
-}
-
-/** upsert with the answer as the route sends it: a new record may come as JSON text (Records.createAnswer). */
-async function upsertWith<T>(resource: ResourceDeclaration, records: Records, body: Row | null, serverValues: Row, create: (values: Row) => Promise<T>): Promise<{ created: boolean; row: Row | T }> {
-  const values = { ...columnValues(resource, body ?? {}), ...serverValues };
-  const id = typeof body?.id === 'number' ? parseRecordId(body.id) : undefined;
-  if (id !== undefined) {
-    const updated = await records.update(id, values);
-    if (updated !== undefined) return { created: false, row: updated };
-  }
-  checkRequired(resource, values);
-  return { created: true, row: await create(values) };
-}
 
 /** `PUT /products/5/categories/3` links, `DELETE` unlinks; both answer 404 when either record is missing. */
 function linkRoutes(
@@ -117,9 +91,10 @@ function pickFields(row: Row, query: ListQuery): Row {
   return Object.fromEntries(Object.entries(row).filter(([name]) => keep.has(name)));
 }
 
-export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array }): Promise<void> {
+export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array; writes: RecordWrites }): Promise<void> {
   const seal: CursorSeal = cursorSeal(options.authKey, 'list-position');
   const positionsOf = (list: string): ListPositions => ({ seal, list });
+  const { writes } = options;
   app.decorateRequest('expanded', undefined);
   app.decorateRequest('serverValues', undefined);
   for (const resource of resources) {
@@ -171,9 +146,8 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     }
     if (can.has('create')) {
       collectionMethods.push('POST');
-      const createAnswer = (values: Row) => records.createAnswer(values);
       app.post(collection, { config: write, schema: { body: createSchema(resource) } }, async (request, reply) => {
-        const { created, row } = await upsertWith(resource, records, request.body as Row | null, request.serverValues ?? {}, createAnswer);
+        const { created, row } = await writes.upsertAnswer(resource, request.body as Row | null, request.serverValues ?? {});
         if (typeof row === 'string') return reply.code(201).type('application/json; charset=utf-8').send(row);
         return reply.code(created ? 201 : 200).send(row);
       });
@@ -181,17 +155,20 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     if (can.has('update')) {
       itemMethods.push('PUT');
       app.put(item, { config: write, schema: { body: updateSchema(resource) } }, async (request) => {
-        const id = recordId(request, resource);
-        const row = await records.update(id, { ...columnValues(resource, request.body as Row), ...request.serverValues });
-        if (row === undefined) throw notFound(resource, id);
+        // A body the checks refuse is refused whatever the id; only then does an id naming no record answer 404.
+        const text = (request.params as { id: string }).id;
+        const id = idFrom(text);
+        const row = await writes.update(resource, id, request.body as Row, request.serverValues ?? {});
+        if (row === undefined) throw notFound(resource, id < 1 ? text : id);
         return row;
       });
     }
     if (can.has('delete')) {
       itemMethods.push('DELETE');
       app.delete(item, { config: write }, async (request, reply) => {
-        const id = recordId(request, resource);
-        if (!(await records.remove(id))) throw notFound(resource, id);
+        const text = (request.params as { id: string }).id;
+        const id = idFrom(text);
+        if (!(await writes.remove(resource, id))) throw notFound(resource, id < 1 ? text : id);
         return reply.code(200).send();
       });
     }

@@ -1,6 +1,6 @@
 // Webhooks in the store app: checks subscriptions as they are written (the target policy, the caller's
 // app and store), and runs this instance's delivery worker while the app is up.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { parseDatabaseUrl } from '@app/database';
 import { secretOf } from '../auth/apps.ts';
@@ -12,13 +12,9 @@ import { routeConfigOf } from '../model/route-config.ts';
 import { startDeliveryWorker, type RetrySchedule } from './delivery-worker.ts';
 import { startDeliveryThread } from './start-delivery-thread.ts';
 import { recordsOf } from '../records/records.ts';
-import { encryptedFieldsOf } from '../records/row-shape.ts';
 import { listenToWrites } from '../records/write-listener.ts';
-import type { ResourceDeclaration } from '../model/declaration.ts';
-import { resourceNamed } from '../model/registry.ts';
-import { replyAsker, validationMessages, type ReplyAsker } from './reply-events.ts';
-import type { EventName } from '../model/event-types.ts';
-import { onQueued, validationOf, webhookWriteListener } from './resource-events.ts';
+import { replyAsker, type ReplyAsker } from './reply-events.ts';
+import { onQueued, webhookWriteListener } from './resource-events.ts';
 import { eventTypes, isEventName } from '../model/event-types.ts';
 import { webhooks } from '../model/declarations/webhooks.ts';
 import { allows, requiredScope } from '../auth/scopes.ts';
@@ -116,33 +112,6 @@ export const webhooksPlugin = fp(
       ...(options.settings.replyLimitMs === undefined ? {} : { limitMs: options.settings.replyLimitMs }),
     });
     app.decorate('webhookReplies', asker);
-
-    // Validate* events: the record as it would be written goes to the subscribers first; their messages refuse the write.
-    async function validate(request: FastifyRequest, resource: ResourceDeclaration, validation: { event: EventName; key: string }, body: Row): Promise<void> {
-      const id = parseRecordId((request.params as { id?: string }).id);
-      const current = request.method === 'PUT' && id !== undefined ? await recordsOf(options.database, resource).get(id) : undefined;
-      if (request.method === 'PUT' && current === undefined) return; // the route answers 404
-      const candidate: Row = { ...current, ...body };
-      for (const name of encryptedFieldsOf(resource)) delete candidate[name];
-      const messages = validationMessages(await asker.ask(validation.event, { [validation.key]: candidate }));
-      if (messages.length > 0) throw new ApiError(400, messages.join('; '));
-    }
-    // Callback-style: a write nobody validates (no subscriber, known without a promise) goes on at once.
-    app.addHook('preHandler', (request, _reply, done: (error?: Error) => void) => {
-      const name = routeConfigOf(request).resource;
-      const validation = name === undefined ? undefined : validationOf(name);
-      const body = request.body;
-      if (name === undefined || validation === undefined || (request.method !== 'POST' && request.method !== 'PUT') || body === null || typeof body !== 'object' || Array.isArray(body)) return done();
-      const resource = resourceNamed(name);
-      const subscribed = asker.subscribed(validation.event);
-      if (subscribed === false) return done();
-      Promise.resolve(subscribed)
-        .then((yes) => (yes ? validate(request, resource, validation, body as Row) : undefined))
-        .then(
-          () => done(),
-          (error: unknown) => done(error as Error),
-        );
-    });
 
     let worker: { stop(): Promise<void> } | undefined;
     if (options.settings.deliver !== false) {

@@ -112,4 +112,23 @@ describe('webhooks that expect a reply', () => {
     const [asked] = receiver.received.filter((r) => r.path === '/customer');
     assert.deepEqual(asked?.json, { customer: { email: 'someone@example.test' } });
   });
+
+  test('importMany lines are refused as POSTs are, and a POST naming a record is checked as the record it would make', async () => {
+    receiver.answer('/every-write', { body: { validation_messages: [] } });
+    await subscribe('/every-write');
+    const known = await s.call('POST', '/products', { body: { item_name: 'Known', item_number: 'SKU-KNOWN', price: 2 } });
+    assert.equal(known.status, 201);
+
+    receiver.answer('/every-write', { body: { validation_messages: ['No free products'] } });
+    const imported = await s.call('POST', '/products/importMany', { body: [{ product: { item_name: 'Imported free', price: 0 } }] });
+    assert.equal(imported.status, 200);
+    assert.deepEqual(imported.json.results, [{ line_item: 0, status_code: 400, message: 'No free products' }]);
+    assert.equal(await count('Imported free'), 0);
+
+    const upsert = await s.call('POST', '/products', { body: { id: known.json.id, price: 0 } });
+    assert.equal(upsert.status, 400);
+    const asked = receiver.received.filter((r) => r.path === '/every-write').at(-1);
+    assert.equal((asked?.json as any).product.item_number, 'SKU-KNOWN');
+    assert.equal((asked?.json as any).product.price, 0);
+  });
 });
