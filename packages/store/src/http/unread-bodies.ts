@@ -16,7 +16,10 @@ export const unreadBodies = fp(
     const closeAfter = new WeakSet<FastifyRequest>();
     app.addHook('onSend', (request, reply, payload, done) => {
       if (!request.raw.complete) {
-        if (!reply.raw.shouldKeepAlive || reply.getHeader('connection') === 'close') closeAfter.add(request);
+        // Fastify marks a body it refused mid-way 'connection: close' because more may come; that rest is read and
+        // dropped below, so only a caller that asked for the close gets it. The mark goes: a client told nothing
+        // keeps the connection, and one told to close while we still read would be reset before it read the answer.
+        if (!reply.raw.shouldKeepAlive) closeAfter.add(request);
         reply.removeHeader('connection');
         // Kept open (Node would end it with the answer) until the body is read, or a bound above is passed.
         reply.raw.shouldKeepAlive = true;
