@@ -125,7 +125,19 @@ const storeUnits: Unit[] = [
   { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },
 ];
 
-const folderRules: Record<string, Unit[]> = { dns: dnsUnits, engine: engineUnits, service: serviceUnits, store: storeUnits };
+// The lab, from the bottom: scenario files, the world built from them, the responder in front of the servers, the
+// namespace that runs them, then the comparison with the reference and the demo on top.
+const labUnits: Unit[] = [
+  { unit: 'scenario', mayImport: [] },
+  { unit: 'world', mayImport: ['scenario'] },
+  { unit: 'responder', mayImport: ['scenario', 'world'] },
+  { unit: 'namespace', mayImport: ['scenario', 'world', 'responder'] },
+  { unit: 'diff', mayImport: ['scenario', 'namespace'] },
+  { unit: 'demo', mayImport: ['scenario', 'namespace', 'diff'] },
+  { unit: 'top', holds: ['index.ts', 'testing.ts'], mayImport: ['*'] },
+];
+
+const folderRules: Record<string, Unit[]> = { dns: dnsUnits, engine: engineUnits, service: serviceUnits, store: storeUnits, lab: labUnits };
 
 for (const [name, units] of Object.entries(folderRules)) {
   test(`${name}'s folders import one way only`, () => {

@@ -12,5 +12,5 @@ export { scenarioReport, catalogueTable } from './diff/diff-report.ts';
 export { zonemasterCli, ourEngine, parseFindings, type Finding, type Checker, type CheckerRun } from './diff/checkers.ts';
 export { execReference, referenceCommand, referenceUnavailableReason, referenceRoot, installReferenceCommand } from './diff/reference-engine.ts';
 export { runDemo } from './demo/run-demo.ts';
-export { parseLatency, describeLatency, type Latency } from './world/latency.ts';
+export { parseLatency, describeLatency, type Latency } from './scenario/latency.ts';
 export { bigChildren, bigWorldDomains, bigWorldSize, type BigChild, type BigChildKind } from './scenario/big-world.ts';

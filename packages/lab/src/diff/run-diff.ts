@@ -5,7 +5,7 @@ import { startLab } from '../namespace/start-lab.ts';
 import { parseScenarioText, resolveScenarioPath } from '../scenario/load-scenario.ts';
 import { ourEngine, zonemasterCli, type Checker, type CheckerRun } from './checkers.ts';
 import { compareFindings, type Comparison } from './compare-findings.ts';
-import type { Latency } from '../world/latency.ts';
+import type { Latency } from '../scenario/latency.ts';
 
 export interface DiffRow {
   scenario: string;

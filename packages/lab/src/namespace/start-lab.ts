@@ -12,7 +12,7 @@ import type { Scenario } from '../scenario/scenario-format.ts';
 import { withSignedTop } from '../scenario/signed-top.ts';
 import { buildWorld } from '../world/build-world.ts';
 import type { LabServer } from '../world/world-plan.ts';
-import { parseLatency, type Latency } from '../world/latency.ts';
+import { parseLatency, type Latency } from '../scenario/latency.ts';
 import { assertLabAvailable } from './availability.ts';
 import { bridge } from './socket-bridge.ts';
 import type { ForwardResult, SupervisorMessage, SupervisorRequest, WireQueryResult } from './supervisor-protocol.ts';

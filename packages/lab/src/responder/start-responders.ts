@@ -7,7 +7,7 @@ import { tcpFrame, TcpFrames } from '@app/dns';
 import type { LabServer, WorldPlan } from '../world/world-plan.ts';
 import { forwardTcp, forwardUdp } from './backend.ts';
 import { respond, type Backend, type RootServer } from './misbehaviour.ts';
-import { drawDelay, parseLatency, type Latency } from '../world/latency.ts';
+import { drawDelay, parseLatency, type Latency } from '../scenario/latency.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface Responders {

@@ -2,7 +2,7 @@
 // that decides what a valid scenario is.
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { parseLatency } from '../world/latency.ts';
+import { parseLatency } from './latency.ts';
 
 const fqdn = z
   .string()

@@ -7,7 +7,7 @@ import { backendPort, bindConfig, trustAnchorsText } from './bind-config.ts';
 import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
 import { serverProcesses } from './server-processes.ts';
-import type { Latency } from './latency.ts';
+import type { Latency } from '../scenario/latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
 export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean; latency?: Latency; progress?: BuildProgress } = {}): Promise<WorldPlan> {

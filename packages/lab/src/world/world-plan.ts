@@ -1,7 +1,7 @@
 // What a built lab world is on disk: which server plays what, from which zone files. The namespace
 // supervisor starts servers from this plan alone.
 import type { Behaviour, Implementation } from '../scenario/scenario-format.ts';
-import type { Latency } from './latency.ts';
+import type { Latency } from '../scenario/latency.ts';
 
 export interface ServedZone {
   origin: string;
