@@ -20,6 +20,7 @@ import { rateLimit, type RateLimitOptions } from './limits/rate-limit.ts';
 import { clientErrorHandler, errorFormat, frameworkErrors } from './http/error-format.ts';
 import { BODY_VALIDATION } from './http/body-validation.ts';
 import { jsonBodies } from './http/json-body.ts';
+import { noNulText } from './http/no-nul-text.ts';
 import { unreadBodies } from './http/unread-bodies.ts';
 import { httpsOnly } from './http/https-only.ts';
 import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
@@ -92,6 +93,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   jsonBodies(app);
   await app.register(errorFormat);
   await app.register(unreadBodies);
+  await app.register(noNulText, { apiPrefix: API_PREFIX });
   await app.register(allowedHosts, options.hosts ?? { listenHost: '127.0.0.1', names: [] });
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
   const authKey = options.authKey ?? randomBytes(32);

@@ -79,6 +79,18 @@ for (const target of await testDatabaseTargets()) {
       assertError(await s.call('GET', '/products?item_name=eq:a%00b'), 400, /item_name/);
     });
 
+    test('NUL anywhere in a request is a 400 on every route, and nothing is written', async () => {
+      const before = (await s.call('GET', '/products')).json.total_count;
+      // Once a 500 on PostgreSQL: the inventory lookup sent the value to the database as it came.
+      assertError(await s.call('GET', '/inventory?gtin=not%3A%00'), 400, /gtin/);
+      assertError(await s.call('GET', '/inventory?item_number=a%00'), 400, /item_number/);
+      assertError(await s.call('POST', '/inventory/set', { body: { item_number: 'a\u0000', quantity: 1 } }), 400, /item_number/);
+      assertError(await s.call('GET', '/products/1%00'), 400, /path/);
+      assertError(await s.call('POST', '/products', { body: { item_name: 'n', custom_fields: [{ name: 'x', value: 'a\u0000' }] } }), 400, /custom_fields\.0\.value/);
+      assertError(await s.call('POST', '/products', { body: { item_name: 'n', ['k\u0000']: 1 } }), 400, /NUL/);
+      assert.deepEqual((await s.call('GET', '/products')).json.total_count, before);
+    });
+
     test('a body nesting arrays and objects past 64 levels is a 400, with an Idempotency-Key too; 64 levels are kept', async () => {
       const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
       const kept = await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(63)}}`, headers: { 'content-type': 'application/json' } });
