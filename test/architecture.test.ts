@@ -79,23 +79,24 @@ const engineUnits: Unit[] = [
 ];
 
 const serviceUnits: Unit[] = [
-  // The browser client's declarations (languages, the report's model, the API's shapes) are shared with the server.
-  { unit: 'web-client', holds: ['web/client'], mayImport: [] },
-  { unit: 'web', mayImport: ['web-client'] },
+  // What the browser and the server both read: languages and texts, the report's model, the API's shapes.
+  { unit: 'shared', mayImport: [] },
+  { unit: 'web-client', holds: ['web/client'], mayImport: ['shared'] },
+  { unit: 'web', mayImport: ['shared'] },
   { unit: 'basics', holds: ['test-case.ts', 'versions.ts'], mayImport: [] },
   { unit: 'schedules', mayImport: [] },
-  { unit: 'config', mayImport: ['web-client'] },
+  { unit: 'config', mayImport: ['shared'] },
   { unit: 'engine-adapter', holds: ['engine-adapter.ts'], mayImport: ['config'] },
-  { unit: 'validation', mayImport: ['web-client', 'schedules'] },
+  { unit: 'validation', mayImport: ['shared', 'schedules'] },
   { unit: 'db', mayImport: ['validation', 'schedules'] },
   { unit: 'rpc', mayImport: ['db', 'validation'] },
   { unit: 'metrics', mayImport: ['db', 'rpc'] },
-  { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'schedules', 'web-client'] },
-  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'web-client'] },
+  { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'schedules', 'shared'] },
+  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'shared'] },
   { unit: 'agent', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'metrics', 'rpc', 'watch'] },
   { unit: 'app', holds: ['app.ts'], mayImport: ['basics', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'web'] },
   // Commands sit on top: each starts a part of the service from the command line.
-  { unit: 'commands', mayImport: ['agent', 'app', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'watch', 'schedules', 'web-client'] },
+  { unit: 'commands', mayImport: ['agent', 'app', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'watch', 'schedules', 'shared'] },
   { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
 ];
 

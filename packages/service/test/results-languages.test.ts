@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { testDatabaseTargets } from '@app/database/testing';
 import { formatFinding, locales, testCaseDescription, type Finding } from '@app/engine';
 import { claimNextTest, finishTest } from '../src/db/queue.ts';
-import { LANGUAGE_TABLE, LANGUAGES } from '../src/web/client/languages.ts';
+import { LANGUAGE_TABLE, LANGUAGES } from '../src/shared/languages.ts';
 import { writeConfigFixture } from './config-fixture.ts';
 import { untitledFindings } from './gui-report.ts';
 import { useService } from './rpc-harness.ts';

@@ -18,7 +18,7 @@ import { alertTargets } from '../src/watch/alert-targets.ts';
 import { Watcher } from '../src/watch/watcher.ts';
 import { deliverWebhook } from '../src/watch/webhook.ts';
 import { emailMessage } from '../src/watch/alert-message.ts';
-import { LANGUAGES } from '../src/web/client/languages.ts';
+import { LANGUAGES } from '../src/shared/languages.ts';
 import { migratedDatabase, params } from './agent/agent-fixture.ts';
 import { settle } from './rpc-harness.ts';
 import { connectionCounter, loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type Pems, type SmtpReceiver, type WebhookReceiver } from './watch/receivers.ts';
@@ -263,7 +263,7 @@ test('webhook delivery: a 4xx other than 429 is not retried; 5xx and 429 are, wi
 test('the e-mail speaks each of the eight languages: its frame from the web texts, the findings from the catalogue', () => {
   const finding = noResponse('ns2.example.test/192.0.2.2');
   for (const language of LANGUAGES) {
-    const texts = JSON.parse(readFileSync(new URL(`../src/web/client/locales/${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    const texts = JSON.parse(readFileSync(new URL(`../src/shared/locales/${language}.json`, import.meta.url), 'utf8')) as Record<string, string>;
     const message = formatFinding(finding, language);
     const change = { overallBefore: 'ok' as const, overallAfter: 'error' as const, worse: true, appeared: [{ module: finding.module, testcase: finding.testcase, tag: finding.tag, level: 'ERROR' as const, args: finding.args, message }], disappeared: [], notTested: [] };
     const watch = { id: 1, username: null, domain: 'example.test', params: '{}', schedule: 'every 6h', language, webhook_url: null, webhook_secret: null, email: 'a@example.test', created_at: '', next_run_at: '', pending_test: null, last_test: null };

@@ -7,7 +7,7 @@ import type { ChainJson } from '../src/web/client/api.ts';
 import { layoutChain } from '../src/web/client/chain-layout.ts';
 import { chainModel } from '../src/web/client/chain-model.ts';
 import { nodeTexts, type Translate } from '../src/web/client/chain-texts.ts';
-import english from '../src/web/client/locales/en.json' with { type: 'json' };
+import english from '../src/shared/locales/en.json' with { type: 'json' };
 
 const zone = 'wrongds.test.';
 const sig = (keyTag: number, status: 'VALID' | 'EXPIRED') => ({ id: `${zone}/13/${keyTag}`, signer: zone, algorithm: 13, keyTag, originalTtl: 3600, labels: 2, inception: 0, expiration: 1, ttl: 3600, status, key: `13/${keyTag}`, errors: [], servers: [] });

@@ -4,14 +4,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { RpcError, type TestResult, type TestResults } from '../src/web/client/api.ts';
-import { LANGUAGES } from '../src/web/client/languages.ts';
+import { LANGUAGES } from '../src/shared/languages.ts';
 import { EXTRA_FORMS, pluralKey } from '../src/web/client/plural.ts';
-import { collapseRepeats, compareReports, countByLevel, delegationFailed, groupByModule, overallResult } from '../src/web/client/report-model.ts';
+import { collapseRepeats, compareReports, countByLevel, delegationFailed, groupByModule, overallResult } from '../src/shared/report-model.ts';
 import { specificationUrl } from '../src/web/client/specifications.ts';
 import { reportFile } from '../src/web/client/report-export.ts';
-import { parseRoute, paths } from '../src/web/client/routes.ts';
+import { parseRoute, paths } from '../src/shared/page-routes.ts';
 
-const localesDir = new URL('../src/web/client/locales/', import.meta.url);
+const localesDir = new URL('../src/shared/locales/', import.meta.url);
 const load = (name: string) => JSON.parse(readFileSync(new URL(name, localesDir), 'utf8')) as Record<string, string>;
 
 test('every language has every interface text, with the same placeholders as English', () => {

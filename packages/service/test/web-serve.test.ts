@@ -28,7 +28,7 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
       assert.equal(response.status, 200, path);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self' 'sha256-/);
-      assert.match(await response.text(), /<script type="module" src="\/assets\/[\w-]+\/main\.ts">/);
+      assert.match(await response.text(), /<script type="module" src="\/assets\/[\w-]+\/web\/client\/main\.ts">/);
     }
     for (const path of ['/result/not-an-id', '/admin', '/history/a/b', '/constructor', '/__proto__']) {
       const response = await fetch(`${h.url}${path}`);
@@ -93,6 +93,8 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     const urls = await assetUrls();
     const dir = mkdtempSync(join(tmpdir(), 'web-assets-'));
     assert.ok(urls.some((u) => u.endsWith('/vendor/preact.mjs')));
+    // The shapes and languages the client shares with the server come from the shared folder, at their path in src/.
+    assert.ok(urls.some((u) => u.endsWith('/shared/languages.ts')), urls.join(' '));
     for (const url of urls.filter((u) => u.endsWith('.ts'))) {
       const response = await fetch(`${h.url}${url}`);
       assert.equal(response.status, 200, url);
@@ -137,7 +139,7 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     assert.equal(brotliDecompressSync(raw.body).toString(), text);
     const etag = plain.headers.get('etag') ?? '';
     assert.equal((await fetch(`${h.url}${url}`, { headers: { 'if-none-match': etag } })).status, 304);
-    assert.equal((await fetch(`${h.url}/assets/old-version/main.ts`)).headers.get('cache-control'), 'no-cache');
+    assert.equal((await fetch(`${h.url}/assets/old-version/web/client/main.ts`)).headers.get('cache-control'), 'no-cache');
     assert.equal((await fetch(`${h.url}/assets/${url.split('/')[2]}/../../package.json`)).status, 404);
     assert.equal((await fetch(`${h.url}/assets/${url.split('/')[2]}/missing.ts`)).status, 404);
   });

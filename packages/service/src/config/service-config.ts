@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { NetworkListError, outboundPolicy } from '@app/outbound-address';
 import { parse } from 'ini';
-import { LANGUAGE_TABLE } from '../web/client/languages.ts';
+import { LANGUAGE_TABLE } from '../shared/languages.ts';
 import { DEFAULT_QUEUES, MAX_QUEUES, parseQueues } from './queues.ts';
 
 export interface ProfileSource {

@@ -13,7 +13,7 @@ import { testId } from '../validation/data-types.ts';
 import { object, optional, required, text } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 // The web client reads this shape; it is declared there, beside the other answers it reads.
-import type { QueryView } from '../web/client/api.ts';
+import type { QueryView } from '../shared/api-shapes.ts';
 
 const HIDDEN_LEVELS = new Set(['DEBUG', 'DEBUG2', 'DEBUG3']);
 /** The test case the engine files queries under while it sets up the zone, as it does findings of no test case. */

@@ -1,5 +1,5 @@
-// Our own texts for validation faults, in each of the service's languages (web/client/languages.ts).
-import type { Language } from '../web/client/languages.ts';
+// Our own texts for validation faults, in each of the service's languages (shared/languages.ts).
+import type { Language } from '../shared/languages.ts';
 
 export type MessageId =
   | 'missing'

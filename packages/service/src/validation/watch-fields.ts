@@ -1,6 +1,6 @@
 // The fields a watch adds to a test's params: its schedule, the alerts' language, and where alerts go.
 import { hostProblem, type OutboundPolicy } from '@app/outbound-address';
-import { LANGUAGES } from '../web/client/languages.ts';
+import { LANGUAGES } from '../shared/languages.ts';
 import { parseSchedule } from '../schedules/schedule.ts';
 import { invalid, oneOf, refine, text, type Rule } from './param-rules.ts';
 

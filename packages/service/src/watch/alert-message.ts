@@ -1,7 +1,7 @@
 // An alert's content: the webhook's JSON body, and the e-mail's subject and text in the watch's
 // language (the frame from the web interface's texts, the findings from the engine's catalogue).
 import { readFileSync } from 'node:fs';
-import { isLanguage, type Language } from '../web/client/languages.ts';
+import { isLanguage, type Language } from '../shared/languages.ts';
 import type { WatchRow } from '../db/watches.ts';
 import type { ChangedFinding, RunChange } from './changes.ts';
 
@@ -43,7 +43,7 @@ const textCache = new Map<Language, Record<string, string>>();
 function webTexts(language: Language): Record<string, string> {
   let texts = textCache.get(language);
   if (texts === undefined) {
-    const read = (lang: Language) => JSON.parse(readFileSync(new URL(`../web/client/locales/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    const read = (lang: Language) => JSON.parse(readFileSync(new URL(`../shared/locales/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
     // A key a language lacks reads as English, as in the browser.
     texts = language === 'en' ? read('en') : { ...read('en'), ...read(language) };
     textCache.set(language, texts);

@@ -10,7 +10,7 @@ import { reportedTestCase } from '../test-case.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
 import type { ServiceSchema } from '../db/tables.ts';
 import { findTest, resultEntries } from '../db/tests.ts';
-import { compareReports } from '../web/client/report-model.ts';
+import { compareReports } from '../shared/report-model.ts';
 
 export type Overall = 'ok' | 'warning' | 'error' | 'critical';
 

@@ -8,7 +8,7 @@ import type { WatchSettings } from '../config/service-config.ts';
 import type { ServiceSchema } from '../db/tables.ts';
 import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWithFinishedRun, type FinishedRun } from '../db/watches.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
-import { isLanguage } from '../web/client/languages.ts';
+import { isLanguage } from '../shared/languages.ts';
 import { emailMessage, webhookPayload, type Alert } from './alert-message.ts';
 import { alertTargets } from './alert-targets.ts';
 import { compareRuns, worthAlerting } from './changes.ts';

@@ -9,8 +9,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 import { transformSync } from 'amaro';
-import { LANGUAGES, languageOfTag, type Language } from './client/languages.ts';
-import { parseRoute } from './client/routes.ts';
+import { LANGUAGES, languageOfTag, type Language } from '../shared/languages.ts';
+import { parseRoute } from '../shared/page-routes.ts';
 
 interface Asset {
   type: string;
@@ -28,7 +28,10 @@ interface Bundle {
   csp: string;
 }
 
-const clientDir = fileURLToPath(new URL('./client/', import.meta.url));
+const srcDir = fileURLToPath(new URL('../', import.meta.url));
+// The browser gets the client and the shapes and texts it shares with the server, under their paths in src/,
+// so that the client's relative imports mean in the browser what they mean on disk.
+const browserDirs = ['web/client', 'shared'];
 /**
  * Bare specifiers the client imports, mapped to files of their packages by an import map: Preact, and
  * the engine's chain tones, layout and words, so that the Chain view and the engine's SVG draw and name a chain alike.
@@ -42,7 +45,8 @@ const vendor: Record<string, string> = {
 };
 /** Client modules a first page does not need: the report imports them when it loads its chain, so the shell does not preload them. */
 const onDemand: ReadonlySet<string> = new Set([
-  'views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts', 'vendor/chain-tones.ts', 'vendor/chain-layout.ts', 'vendor/chain-words.ts',
+  ...['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts'].map((name) => `web/client/${name}`),
+  'vendor/chain-tones.ts', 'vendor/chain-layout.ts', 'vendor/chain-words.ts',
 ]);
 const types: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
@@ -95,7 +99,7 @@ function browserText(path: string): string {
 
 function buildBundle(): Bundle {
   const sources = new Map<string, string>();
-  for (const path of clientFiles(clientDir)) sources.set(relative(clientDir, path).split(sep).join('/'), path);
+  for (const path of browserDirs.flatMap((dir) => clientFiles(join(srcDir, dir)))) sources.set(relative(srcDir, path).split(sep).join('/'), path);
   for (const [specifier, name] of Object.entries(vendor)) sources.set(name, fileURLToPath(import.meta.resolve(specifier)));
   const texts = new Map([...sources].map(([name, path]) => [name, browserText(path)]));
   const hash = createHash('sha256');
@@ -113,10 +117,10 @@ function buildBundle(): Bundle {
 <title>${escapeHtml(strings.app_name ?? '')}</title>
 <link rel="icon" href="/favicon.ico" sizes="16x16 32x32 48x48">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${base}styles.css">
+<link rel="stylesheet" href="${base}web/client/styles.css">
 <script type="importmap">${importMap}</script>
 ${modules.filter((name) => !onDemand.has(name)).map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
-<script type="module" src="${base}main.ts"></script>
+<script type="module" src="${base}web/client/main.ts"></script>
 </head>
 <body>
 <div id="app"><main id="main"><p class="loading">…</p></main></div>
@@ -125,7 +129,7 @@ ${modules.filter((name) => !onDemand.has(name)).map((name) => `<link rel="module
 </html>
 `;
   // The locale files the client fetches, read once above, also give the shell its words.
-  const localeStrings = (language: Language) => JSON.parse(texts.get(`locales/${language}.json`) ?? '{}') as Record<string, string>;
+  const localeStrings = (language: Language) => JSON.parse(texts.get(`shared/locales/${language}.json`) ?? '{}') as Record<string, string>;
   const importMapHash = createHash('sha256').update(importMap).digest('base64');
   return {
     version,

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { I18nContext, useI18n, LANGUAGE_TABLE, LANGUAGES, loadStrings, makeI18n, rememberLanguage, type Language, type Strings } from './i18n.ts';
 import { Link, useLocation } from './navigation.ts';
-import { parseRoute, paths, type Route } from './routes.ts';
+import { parseRoute, paths, type Route } from '../../shared/page-routes.ts';
 import { useAsync } from './use-async.ts';
 import { BatchPage } from './views/batch-page.ts';
 import { PageHeading } from './views/common.ts';

@@ -4,7 +4,7 @@
 // zone keeps its other DNSSEC findings above INFO.
 import type { TestEvidence, TestResult } from './api.ts';
 import type { ChainModel, ChainNode } from './chain-model.ts';
-import { severity } from './report-model.ts';
+import { severity } from '../../shared/report-model.ts';
 
 type Args = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
 // view and `dnscheck --chain-svg` name the same chain alike; only the words of a sentence are translated.
 import { isRevoked, keyBits, keyRole, rootHeading } from '@app/engine/chain-words';
 import { humanName, type ChainNode } from './chain-model.ts';
-import type english from './locales/en.json';
+import type english from '../../shared/locales/en.json';
 
 /** i18n.ts's `t`, named without importing i18n.ts: its Preact brings the DOM's types into the tests that import this. */
 export type Translate = (key: keyof typeof english, args?: Record<string, string | number>) => string;

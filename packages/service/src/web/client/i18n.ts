@@ -3,8 +3,8 @@
 // the API in the same language.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
-import english from './locales/en.json' with { type: 'json' };
-import { isLanguage, languageOfTag, type Language } from './languages.ts';
+import english from '../../shared/locales/en.json' with { type: 'json' };
+import { isLanguage, languageOfTag, type Language } from '../../shared/languages.ts';
 import { pluralKey } from './plural.ts';
 
 export type StringKey = keyof typeof english;
@@ -12,7 +12,7 @@ export type Strings = Record<StringKey, string>;
 /** Texts that depend on a number come as `<base>_one` and `<base>_other`, named here by their base. */
 export type PluralKey = { [K in StringKey]: K extends `${infer Base}_other` ? Base : never }[StringKey];
 
-export { LANGUAGE_TABLE, LANGUAGES, type Language } from './languages.ts';
+export { LANGUAGE_TABLE, LANGUAGES, type Language } from '../../shared/languages.ts';
 
 const STORAGE_KEY = 'language';
 
@@ -45,7 +45,7 @@ const loaded = new Map<Language, Strings>([['en', english]]);
 export async function loadStrings(language: Language): Promise<Strings> {
   const known = loaded.get(language);
   if (known) return known;
-  const response = await fetch(new URL(`./locales/${language}.json`, import.meta.url));
+  const response = await fetch(new URL(`../../shared/locales/${language}.json`, import.meta.url));
   if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
   const strings = { ...english, ...((await response.json()) as Partial<Strings>) };
   loaded.set(language, strings);

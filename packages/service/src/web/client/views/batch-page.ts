@@ -5,8 +5,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type OverallResult } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
-import { overallResult } from '../report-model.ts';
-import { paths } from '../routes.ts';
+import { overallResult } from '../../../shared/report-model.ts';
+import { paths } from '../../../shared/page-routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
 

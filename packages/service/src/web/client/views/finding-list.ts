@@ -2,7 +2,7 @@
 import { h } from 'preact';
 import type { TestResult } from '../api.ts';
 import { useI18n } from '../i18n.ts';
-import { collapseRepeats } from '../report-model.ts';
+import { collapseRepeats } from '../../../shared/report-model.ts';
 import { LevelBadge } from './common.ts';
 
 /**

@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { api, type HistoryEntry } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { Link, navigate } from '../navigation.ts';
-import { paths } from '../routes.ts';
+import { paths } from '../../../shared/page-routes.ts';
 import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
 import { ParameterLine } from './report.ts';

@@ -3,7 +3,7 @@ import { h } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { useI18n } from '../i18n.ts';
 import { navigate } from '../navigation.ts';
-import { paths } from '../routes.ts';
+import { paths } from '../../../shared/page-routes.ts';
 import { PageHeading } from './common.ts';
 import { TestForm } from './test-form.ts';
 

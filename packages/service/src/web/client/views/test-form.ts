@@ -6,7 +6,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, RpcError, type TestParams, type ValidationError } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { navigate } from '../navigation.ts';
-import { paths } from '../routes.ts';
+import { paths } from '../../../shared/page-routes.ts';
 import { useAsync } from '../use-async.ts';
 import { Field } from './field.ts';
 

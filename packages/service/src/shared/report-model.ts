@@ -1,6 +1,6 @@
 // What the report shows, computed from get_test_results: levels, counts, the overall result,
 // findings grouped by module then test case, and what changed between two reports.
-import type { Level, OverallResult, TestResult, TestResults } from './api.ts';
+import type { Level, OverallResult, TestResult, TestResults } from './api-shapes.ts';
 
 export const LEVELS: readonly Level[] = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
 
