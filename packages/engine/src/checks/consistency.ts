@@ -6,6 +6,7 @@ import type { Message } from '../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../framework/test-case.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
 import { byZoneCopy, onePerAddress, serverSets } from '../zone/server-sets.ts';
+import type { Zone } from '../zone/tested-zone.ts';
 import { byText, displayName, recordsFor, responseKind } from '../net/response.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Consistency-TP';
@@ -205,6 +206,161 @@ function answerAddresses(message: DnsMessage | undefined, owner: Name): string[]
 const cs05Tags = ['CS05_CHILD_ZONE_LAME', 'CS05_DELEGATION', 'CS05_EXTRA_ADDR_CHILD', 'CS05_ID_ADDR_MISMATCH', 'CS05_ID_ADDR_MISSING', 'CS05_INCONSISTENT_DELEGATION',
   'CS05_MISSING_GLUE_FOR_NS', 'CS05_MISSING_GLUE_FOR_NS_UNDEL', 'CS05_MISSING_GLUE_FOR_ROOT_NS', 'CS05_NO_MISMATCH_GLUE_ZONE', 'CS05_NO_NS_ADDR_CHILD', 'CS05_OOD_ADDR_MISMATCH'];
 
+/** The parent's glue, sorted into in-zone and out-of-zone name servers; in-zone names without glue, with the parent servers that gave none. */
+interface ParentGlue {
+  idServers: ServerSet;
+  oodServers: ServerSet;
+  missingGlue: Map<string, string[]>;
+}
+
+/** The delegation as each parent server gives it: the NS names of a referral, with the glue for them. */
+async function delegationsByParent(zone: Zone, parentServers: readonly Nameserver[]): Promise<Map<string, ServerSet>> {
+  const referrals = await Promise.all(parentServers.map(async (server) => (await server.query(zone.name, RRType.SOA, { tcp: true })) ?? server.query(zone.name, RRType.SOA)));
+  const perParent = new Map<string, ServerSet>();
+  parentServers.forEach((server, i) => {
+    const response = referrals[i];
+    if (!response || responseKind(response) !== 'referral') return;
+    const set = new ServerSet();
+    const nsNames = new Set(recordsFor(response, RRType.NS, zone.name, ['authority']).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])));
+    for (const name of nsNames) set.add(name);
+    for (const rr of response.additional) {
+      if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && nsNames.has(displayName(rr.name).toLowerCase())) set.add(displayName(rr.name), rr.rdata.address);
+    }
+    perParent.set(server.toString(), set);
+  });
+  return perParent;
+}
+
+function inconsistentDelegation(perParent: ReadonlyMap<string, ServerSet>): Message[] {
+  const variants = new Map<string, string[]>();
+  for (const [parentServer, set] of perParent) {
+    const key = set.sortedItems().join(';');
+    variants.set(key, [...(variants.get(key) ?? []), parentServer]);
+  }
+  if (variants.size <= 1) return [];
+  return [
+    { tag: 'CS05_INCONSISTENT_DELEGATION', args: {} },
+    ...[...variants.entries()].sort(([a], [b]) => byText(a, b)).map(([ns_deleg_list, list]) => ({ tag: 'CS05_DELEGATION', args: { ns_deleg_list, ns_list: [...list].sort().join(';') } })),
+  ];
+}
+
+function sortGlue(zone: Zone, perParent: ReadonlyMap<string, ServerSet>): ParentGlue {
+  const glue: ParentGlue = { idServers: new ServerSet(), oodServers: new ServerSet(), missingGlue: new Map() };
+  for (const parentServer of [...perParent.keys()].sort()) {
+    const set = perParent.get(parentServer)!;
+    for (const name of set.names()) {
+      const addresses = set.addresses(name);
+      const target = inZone(zone.name, Name.fromString(`${name}.`)) ? glue.idServers : glue.oodServers;
+      if (addresses.length === 0) {
+        target.add(name);
+        if (target === glue.idServers) glue.missingGlue.set(name, [...(glue.missingGlue.get(name) ?? []), parentServer]);
+      }
+      for (const address of addresses) target.add(name, address);
+    }
+  }
+  return glue;
+}
+
+/** An undelegated test's given name servers stand for the delegation; the root's come from the hints. */
+async function givenGlue(zone: Zone, { idServers, oodServers }: ParentGlue): Promise<Message[]> {
+  if (!zone.undelegated && !zone.name.isRoot) return [];
+  const messages: Message[] = [];
+  const glue = await zone.glue();
+  for (const nsName of await zone.glueNames()) {
+    const name = displayName(nsName);
+    const addresses = glue.filter((server) => server.name.equals(nsName)).map((server) => server.address);
+    const target = inZone(zone.name, nsName) ? idServers : oodServers;
+    if (addresses.length === 0 && target === idServers) messages.push({ tag: zone.name.isRoot ? 'CS05_MISSING_GLUE_FOR_ROOT_NS' : 'CS05_MISSING_GLUE_FOR_NS_UNDEL', args: { nsname: name } });
+    else if (addresses.length === 0) target.add(name);
+    for (const address of addresses) target.add(name, address);
+  }
+  return messages;
+}
+
+/**
+ * What the zone's servers say of the in-zone name servers' addresses, when they answer for the zone; the
+ * servers of one copy of the zone say the same, so each name is asked of a copy once. `answering` counts
+ * the servers that gave the zone's NS names.
+ */
+async function addressesInZone(zone: Zone, childServers: readonly Nameserver[], idServers: ServerSet): Promise<{ addresses: ServerSet; answering: number }> {
+  const addresses = new ServerSet();
+  let answering = 0;
+  await Promise.all(
+    (await byZoneCopy(zone, childServers)).map(async (copy) => {
+      const named = await Promise.all(
+        copy.map(async (server) => {
+          const response = await server.query(zone.name, RRType.NS);
+          if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return undefined;
+          const names = [...new Set(recordsFor(response, RRType.NS, zone.name).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])))];
+          if (names.length > 0) answering++;
+          return { server, names };
+        }),
+      );
+      const answered = named.filter((item) => item !== undefined);
+      const first = answered[0];
+      if (first === undefined) return;
+      const asked = [...new Set([...first.names.filter((name) => inZone(zone.name, Name.fromString(`${name}.`))), ...idServers.names()])];
+      await Promise.all(
+        asked.flatMap((name) =>
+          [RRType.A, RRType.AAAA].map(async (qtype) => {
+            const owner = Name.fromString(`${name}.`);
+            for (const { server } of answered) {
+              let answer = await server.query(owner, qtype);
+              // The reference's recursor, started at this server, follows a referral onwards.
+              if (answer && responseKind(answer) === 'referral') answer = (await zone.recurse(owner, qtype)).message;
+              if (!answer || answer.rcode !== Rcode.NOERROR || !answer.aa) continue;
+              for (const address of answerAddresses(answer, owner)) addresses.add(name, address);
+              return;
+            }
+          }),
+        ),
+      );
+    }),
+  );
+  return { addresses, answering };
+}
+
+/** In-zone glue against the addresses the zone serves for the name. */
+function compareInZoneGlue(idServers: ServerSet, zoneServed: ServerSet): Message[] {
+  const messages: Message[] = [];
+  const extra = new Set<string>();
+  for (const name of idServers.names()) {
+    const glueAddresses = idServers.addresses(name);
+    if (glueAddresses.length === 0) continue;
+    const zoneAddresses = zoneServed.addresses(name);
+    const onlyInParent = glueAddresses.filter((address) => !zoneAddresses.includes(address));
+    if (zoneAddresses.length === 0) {
+      messages.push({ tag: 'CS05_ID_ADDR_MISSING', args: { nsname: name } });
+    } else if (onlyInParent.length > 0) {
+      const order = (list: string[]): string => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1)).join(';');
+      messages.push({ tag: 'CS05_ID_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_glue: order(onlyInParent), ns_ip_list_zone: order(zoneAddresses) } });
+    } else {
+      for (const address of zoneAddresses) if (!glueAddresses.includes(address)) extra.add(address);
+    }
+  }
+  if (extra.size > 0) messages.push({ tag: 'CS05_EXTRA_ADDR_CHILD', args: { ns_list: [...extra].sort().join(';') } });
+  return messages;
+}
+
+/** Out-of-zone glue against the addresses the name resolves to. */
+async function compareOutOfZoneGlue(zone: Zone, oodServers: ServerSet): Promise<Message[]> {
+  const messages: Message[] = [];
+  for (const name of oodServers.names().sort()) {
+    const glueAddresses = oodServers.addresses(name);
+    if (glueAddresses.length === 0) continue;
+    const owner = Name.fromString(`${name}.`);
+    const lookups = await Promise.all([RRType.A, RRType.AAAA].map((qtype) => zone.recurse(owner, qtype)));
+    const found = [...new Set(lookups.flatMap(({ message }) => (message?.rcode === Rcode.NOERROR ? answerAddresses(message, owner) : [])))];
+    if (found.length === 0) continue;
+    const sorted = (list: string[]): string[] => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1));
+    if (sorted(glueAddresses).join(';') !== sorted(found).join(';')) {
+      // The reference prints each address as its IP object's numeric value; we print the addresses.
+      messages.push({ tag: 'CS05_OOD_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_ref: sorted(glueAddresses).join(';'), ns_ip_list_lookup: sorted(found).join(';') } });
+    }
+  }
+  return messages;
+}
+
 /**
  * Consistency05: the delegation each parent server gives (NS names and glue) is the same everywhere,
  * in-zone name servers have glue, the glue matches the addresses the zone itself serves, and
@@ -217,138 +373,19 @@ export const consistency05: TestCase = {
   tags: cs05Tags,
   async run(context) {
     const { zone } = context;
-    const messages: Message[] = [];
     const sets = await serverSets(zone);
-    const parentServers = sets.parent.filter((server) => familyOn(context, server));
-
-    // The delegation as each parent server gives it: the NS names of a referral, with the glue for them.
-    const delegations = new Map<string, string[]>();
-    const idServers = new ServerSet();
-    const oodServers = new ServerSet();
-    const missingGlue = new Map<string, string[]>();
-    const referrals = await Promise.all(parentServers.map(async (server) => (await server.query(zone.name, RRType.SOA, { tcp: true })) ?? server.query(zone.name, RRType.SOA)));
-    const perParent = new Map<string, ServerSet>();
-    parentServers.forEach((server, i) => {
-      const response = referrals[i];
-      if (!response || responseKind(response) !== 'referral') return;
-      const set = new ServerSet();
-      const nsNames = new Set(recordsFor(response, RRType.NS, zone.name, ['authority']).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])));
-      for (const name of nsNames) set.add(name);
-      for (const rr of response.additional) {
-        if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && nsNames.has(displayName(rr.name).toLowerCase())) set.add(displayName(rr.name), rr.rdata.address);
-      }
-      perParent.set(server.toString(), set);
-      delegations.set(server.toString(), set.sortedItems());
-    });
-    for (const parentServer of [...perParent.keys()].sort()) {
-      const set = perParent.get(parentServer)!;
-      for (const name of set.names()) {
-        const addresses = set.addresses(name);
-        const target = inZone(zone.name, Name.fromString(`${name}.`)) ? idServers : oodServers;
-        if (addresses.length === 0) {
-          target.add(name);
-          if (target === idServers) missingGlue.set(name, [...(missingGlue.get(name) ?? []), parentServer]);
-        }
-        for (const address of addresses) target.add(name, address);
-      }
-    }
-    const variants = new Map<string, string[]>();
-    for (const [parentServer, items] of delegations) {
-      const key = items.join(';');
-      variants.set(key, [...(variants.get(key) ?? []), parentServer]);
-    }
-    if (variants.size > 1) {
-      messages.push({ tag: 'CS05_INCONSISTENT_DELEGATION', args: {} });
-      for (const [ns_deleg_list, list] of [...variants.entries()].sort(([a], [b]) => byText(a, b))) messages.push({ tag: 'CS05_DELEGATION', args: { ns_deleg_list, ns_list: [...list].sort().join(';') } });
-    }
-
-    // An undelegated test's given name servers stand for the delegation; the root's come from the hints.
-    if (zone.undelegated || zone.name.isRoot) {
-      const glue = await zone.glue();
-      for (const nsName of await zone.glueNames()) {
-        const name = displayName(nsName);
-        const addresses = glue.filter((server) => server.name.equals(nsName)).map((server) => server.address);
-        const target = inZone(zone.name, nsName) ? idServers : oodServers;
-        if (addresses.length === 0 && target === idServers) messages.push({ tag: zone.name.isRoot ? 'CS05_MISSING_GLUE_FOR_ROOT_NS' : 'CS05_MISSING_GLUE_FOR_NS_UNDEL', args: { nsname: name } });
-        else if (addresses.length === 0) target.add(name);
-        for (const address of addresses) target.add(name, address);
-      }
-    }
-    for (const [nsname, list] of missingGlue) messages.push({ tag: 'CS05_MISSING_GLUE_FOR_NS', args: { nsname, ns_list: list.join(';') } });
+    const perParent = await delegationsByParent(zone, sets.parent.filter((server) => familyOn(context, server)));
+    const glue = sortGlue(zone, perParent);
+    const messages: Message[] = [...inconsistentDelegation(perParent), ...(await givenGlue(zone, glue))];
+    for (const [nsname, list] of glue.missingGlue) messages.push({ tag: 'CS05_MISSING_GLUE_FOR_NS', args: { nsname, ns_list: list.join(';') } });
 
     // The zone's servers (delegation's and its own), one per address.
     const childServers = [...new Map([...onePerAddress(sets.delegation.servers), ...onePerAddress(sets.zone.servers)].map((server) => [server.toString(), server])).values()];
     if (childServers.length === 0) return [...messages, { tag: 'CS05_NO_NS_ADDR_CHILD', args: {} }];
+    const served = await addressesInZone(zone, childServers, glue.idServers);
+    if (served.answering === 0) return [...messages, { tag: 'CS05_CHILD_ZONE_LAME', args: { ns_list: childServers.map((server) => server.toString()).join(';') } }];
 
-    // What each of them says of the in-zone name servers' addresses, when it answers for the zone; the
-    // servers of one copy of the zone say the same, so each name is asked of a copy once.
-    const childAddresses = new ServerSet();
-    let answering = 0;
-    await Promise.all(
-      (await byZoneCopy(zone, childServers)).map(async (copy) => {
-        const named = await Promise.all(
-          copy.map(async (server) => {
-            const response = await server.query(zone.name, RRType.NS);
-            if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return undefined;
-            const names = [...new Set(recordsFor(response, RRType.NS, zone.name).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])))];
-            if (names.length > 0) answering++;
-            return { server, names };
-          }),
-        );
-        const answered = named.filter((item) => item !== undefined);
-        const first = answered[0];
-        if (first === undefined) return;
-        const asked = [...new Set([...first.names.filter((name) => inZone(zone.name, Name.fromString(`${name}.`))), ...idServers.names()])];
-        await Promise.all(
-          asked.flatMap((name) =>
-            [RRType.A, RRType.AAAA].map(async (qtype) => {
-              const owner = Name.fromString(`${name}.`);
-              for (const { server } of answered) {
-                let answer = await server.query(owner, qtype);
-                // The reference's recursor, started at this server, follows a referral onwards.
-                if (answer && responseKind(answer) === 'referral') answer = (await zone.recurse(owner, qtype)).message;
-                if (!answer || answer.rcode !== Rcode.NOERROR || !answer.aa) continue;
-                for (const address of answerAddresses(answer, owner)) childAddresses.add(name, address);
-                return;
-              }
-            }),
-          ),
-        );
-      }),
-    );
-    if (answering === 0) return [...messages, { tag: 'CS05_CHILD_ZONE_LAME', args: { ns_list: childServers.map((server) => server.toString()).join(';') } }];
-
-    const extra = new Set<string>();
-    for (const name of idServers.names()) {
-      const glueAddresses = idServers.addresses(name);
-      if (glueAddresses.length === 0) continue;
-      const zoneAddresses = childAddresses.addresses(name);
-      const onlyInParent = glueAddresses.filter((address) => !zoneAddresses.includes(address));
-      if (zoneAddresses.length === 0) {
-        messages.push({ tag: 'CS05_ID_ADDR_MISSING', args: { nsname: name } });
-      } else if (onlyInParent.length > 0) {
-        const order = (list: string[]): string => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1)).join(';');
-        messages.push({ tag: 'CS05_ID_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_glue: order(onlyInParent), ns_ip_list_zone: order(zoneAddresses) } });
-      } else {
-        for (const address of zoneAddresses) if (!glueAddresses.includes(address)) extra.add(address);
-      }
-    }
-    if (extra.size > 0) messages.push({ tag: 'CS05_EXTRA_ADDR_CHILD', args: { ns_list: [...extra].sort().join(';') } });
-
-    // Out-of-zone glue against the addresses the name resolves to.
-    for (const name of oodServers.names().sort()) {
-      const glueAddresses = oodServers.addresses(name);
-      if (glueAddresses.length === 0) continue;
-      const owner = Name.fromString(`${name}.`);
-      const lookups = await Promise.all([RRType.A, RRType.AAAA].map((qtype) => zone.recurse(owner, qtype)));
-      const found = [...new Set(lookups.flatMap(({ message }) => (message?.rcode === Rcode.NOERROR ? answerAddresses(message, owner) : [])))];
-      if (found.length === 0) continue;
-      const sorted = (list: string[]): string[] => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1));
-      if (sorted(glueAddresses).join(';') !== sorted(found).join(';')) {
-        // The reference prints each address as its IP object's numeric value; we print the addresses.
-        messages.push({ tag: 'CS05_OOD_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_ref: sorted(glueAddresses).join(';'), ns_ip_list_lookup: sorted(found).join(';') } });
-      }
-    }
+    messages.push(...compareInZoneGlue(glue.idServers, served.addresses), ...(await compareOutOfZoneGlue(zone, glue.oodServers)));
     if (!messages.some((m) => m.tag.startsWith('CS05_'))) messages.push({ tag: 'CS05_NO_MISMATCH_GLUE_ZONE', args: {} });
     return messages;
   },
