@@ -1,11 +1,11 @@
-// The programmatic lab: build a scenario's world, start it in fresh network + PID namespaces, run
-// commands inside, and take everything down again.
-import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { createWriteStream, rmSync } from 'node:fs';
+// The programmatic lab: build a scenario's world, start it in fresh network + PID namespaces (supervisor-link.ts),
+// run commands inside (lab-commands.ts), and take everything down again.
+import type { ChildProcess, StdioOptions } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { isIP, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { decodeMessage, DnsDecodeError, type QueryOptions, type QueryResult, type QuestionInput, type ServerAddress } from '@app/dns';
 import { loadScenario } from '../scenario/load-scenario.ts';
 import type { Scenario } from '../scenario/scenario-format.ts';
@@ -15,22 +15,11 @@ import type { LabServer } from '../world/world-plan.ts';
 import { parseLatency, type Latency } from '../scenario/latency.ts';
 import { assertLabAvailable } from './availability.ts';
 import { bridge } from './socket-bridge.ts';
-import type { ForwardResult, SupervisorMessage, SupervisorRequest, WireQueryResult } from './supervisor-protocol.ts';
+import { labCommands, type ExecOptions, type ExecResult } from './lab-commands.ts';
+import { startSupervisor, type SupervisorLink } from './supervisor-link.ts';
+import type { ForwardResult, WireQueryResult } from './supervisor-protocol.ts';
 
-export interface ExecOptions {
-  env?: Record<string, string>;
-  /** 'inherit' shows the command's output live instead of collecting it. */
-  stdio?: 'pipe' | 'inherit';
-  timeoutMs?: number;
-  cwd?: string;
-}
-
-export interface ExecResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
+export type { ExecOptions, ExecResult } from './lab-commands.ts';
 
 export interface Lab {
   /** Root hints file naming the lab's root servers. */
@@ -83,7 +72,6 @@ export interface StartLabOptions {
   onProgress?: (line: string) => void;
 }
 
-const supervisorPath = resolve(import.meta.dirname, 'supervisor.ts');
 const liveDirs = new Set<string>();
 process.once('exit', () => {
   for (const dir of liveDirs) rmSync(dir, { recursive: true, force: true });
@@ -91,7 +79,6 @@ process.once('exit', () => {
 
 export async function startLab(scenario: string | string[] | Scenario, options: StartLabOptions = {}): Promise<Lab> {
   const begun = performance.now();
-  let worldMs = 0;
   await assertLabAvailable();
   const loaded = typeof scenario === 'string' || Array.isArray(scenario) ? loadScenario(scenario) : scenario;
   const world = options.signedRoot === true ? withSignedTop(loaded) : loaded;
@@ -104,7 +91,9 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
     rmSync(dir, { recursive: true, force: true });
   };
 
-  let plan;
+  let plan: Awaited<ReturnType<typeof buildWorld>>;
+  let supervisor: SupervisorLink;
+  let worldMs: number;
   try {
     plan = await buildWorld(world, dir, {
       cache: options.cache ?? process.env.LAB_NO_CACHE !== '1',
@@ -112,87 +101,26 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       progress: options.onProgress,
     });
     worldMs = Math.round(performance.now() - begun);
+    options.onProgress?.(`starting the name servers: ${plan.servers.length} servers in one BIND process${plan.servers.some((s) => s.engine === 'responder') ? ' and our responder' : ''}, in a network namespace of their own`);
+    supervisor = await startSupervisor(dir, options.startTimeoutMs ?? 300_000);
   } catch (error) {
     removeDir();
     throw error;
   }
 
-  options.onProgress?.(`starting the name servers: ${plan.servers.length} servers in one BIND process${plan.servers.some((s) => s.engine === 'responder') ? ' and our responder' : ''}, in a network namespace of their own`);
-  // --kill-child: if unshare dies, the supervisor (PID 1 inside) dies, and with it the whole namespace.
-  const supervisor = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', process.execPath, supervisorPath, join(dir, 'world.json')], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    serialization: 'advanced',
-    // Node's compile cache makes a second lab start noticeably quicker.
-    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'app-lab-node-cache'), ...process.env },
-  });
-  const supervisorLog = createWriteStream(join(dir, 'supervisor.log'));
-  supervisor.stdout!.pipe(supervisorLog);
-  supervisor.stderr!.pipe(supervisorLog);
-  let stderrTail = '';
-  supervisor.stderr!.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString()).slice(-4000);
-  });
-
-  const pending = new Map<number, (result: WireQueryResult | ForwardResult) => void>();
-  let nextId = 1;
-  const exited = new Promise<void>((done) => supervisor.once('exit', () => done()));
-  let startup: Record<string, number> = {};
-
-  await new Promise<void>((ready, fail) => {
-    const timeoutMs = options.startTimeoutMs ?? 300_000;
-    const timer = setTimeout(() => fail(new Error(`the lab did not start within ${timeoutMs} ms`)), timeoutMs);
-    supervisor.on('message', (message: SupervisorMessage) => {
-      if ('event' in message) {
-        clearTimeout(timer);
-        if (message.event === 'ready') {
-          startup = message.startup;
-          ready();
-        } else fail(new Error(`the lab failed to start: ${message.message}`));
-      } else {
-        pending.get(message.id)?.(message.result);
-        pending.delete(message.id);
-      }
-    });
-    supervisor.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      fail(new Error(`the lab's supervisor exited (${signal ?? `code ${code}`}) before it was ready:\n${stderrTail.trim()}`));
-      for (const resolvePending of pending.values()) resolvePending({ outcome: 'network-error', error: 'the lab has stopped', transport: 'udp', rttMs: 0 });
-      pending.clear();
-    });
-  }).catch(async (error: unknown) => {
-    supervisor.kill('SIGKILL');
-    await exited;
-    removeDir();
-    throw error;
-  });
-
-  const namespacePid = String(supervisor.pid);
-  const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({
-    ...process.env,
-    DNS_ROOT_HINTS: plan.hintsPath,
-    ...(plan.trustAnchorsPath !== undefined && { DNS_TRUST_ANCHORS: plan.trustAnchorsPath }),
-    ...env,
-  });
-  // Commands join the lab's PID namespace too, so they end with the lab whatever they do.
-  const inside = (command: string, args: string[]): string[] => ['--target', namespacePid, '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
-  let stopping: Promise<void> | undefined;
+  const commands = labCommands(supervisor.pid, { DNS_ROOT_HINTS: plan.hintsPath, ...(plan.trustAnchorsPath !== undefined && { DNS_TRUST_ANCHORS: plan.trustAnchorsPath }) });
   const hostBridges: Server[] = [];
-  const request = <T extends WireQueryResult | ForwardResult>(message: DistributiveOmit<SupervisorRequest, 'id'>): Promise<T> => {
-    if (stopping !== undefined || !supervisor.connected) return Promise.reject(new Error('the lab has stopped'));
-    const id = nextId++;
-    return new Promise((done) => {
-      pending.set(id, done as (result: WireQueryResult | ForwardResult) => void);
-      supervisor.send({ ...message, id });
-    });
+  let stopping: Promise<void> | undefined;
+  const running = (): void => {
+    if (!supervisor.alive()) throw new Error('the lab has stopped');
   };
-
   const lab: Lab = {
     hintsPath: plan.hintsPath,
     ...(plan.trustAnchorsPath !== undefined && { trustAnchorsPath: plan.trustAnchorsPath }),
     dir,
     servers: plan.servers,
     domains: plan.domains,
-    pid: Number(namespacePid),
+    pid: supervisor.pid,
     addressesOf(serverName) {
       const name = (serverName.endsWith('.') ? serverName : `${serverName}.`).toLowerCase();
       const server = plan.servers.find((s) => s.name === name);
@@ -200,43 +128,21 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       return server.addresses;
     },
     spawn(command, args = [], spawnOptions = {}) {
-      if (stopping !== undefined || supervisor.exitCode !== null) throw new Error('the lab has stopped');
-      return spawn('nsenter', inside(command, args), { env: envFor(spawnOptions.env), stdio: spawnOptions.stdio ?? 'pipe', cwd: spawnOptions.cwd });
+      running();
+      return commands.spawn(command, args, spawnOptions);
     },
     async exec(command, args = [], execOptions = {}) {
-      if (stopping !== undefined || supervisor.exitCode !== null) throw new Error('the lab has stopped');
-      // With a time limit the command gets a process group of its own, so that the limit ends what
-      // nsenter started too (a chroot'ed zonemaster-cli outlived nsenter's kill and held the pipes open).
-      const limited = execOptions.timeoutMs !== undefined;
-      const child = spawn('nsenter', inside(command, args), { env: envFor(execOptions.env), cwd: execOptions.cwd, stdio: execOptions.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: limited });
-      let stdout = '';
-      let stderr = '';
-      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const killGroup = (): void => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          child.kill('SIGKILL');
-        }
-      };
-      const timer = limited ? setTimeout(killGroup, execOptions.timeoutMs) : undefined;
-      return await new Promise((done, fail) => {
-        child.once('error', fail);
-        child.once('close', (code, signal) => {
-          clearTimeout(timer);
-          done({ code, signal, stdout, stderr });
-        });
-      });
+      running();
+      return commands.exec(command, args, execOptions);
     },
     async query(server, question, queryOptions = {}) {
       const target = typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
-      return fromWire(await request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
+      return fromWire(await supervisor.request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
     },
     async forward(port, host = '127.0.0.1', hostPort = 0) {
       const socketPath = join(dir, `forward-${host.replace(/[^0-9a-f.]/gi, '_')}-${port}.sock`);
-      const result = await request<ForwardResult>({ op: 'forward', socketPath, host, port });
+      const result = await supervisor.request<ForwardResult>({ op: 'forward', socketPath, host, port });
       if (!result.ok) throw new Error(`cannot forward to ${host}:${port} inside the lab: ${result.error}`);
       const server = await bridge({ host: '127.0.0.1', port: hostPort }, { path: socketPath }).catch((error: NodeJS.ErrnoException) => {
         throw new Error(error.code === 'EADDRINUSE' ? `port ${hostPort} on the host's 127.0.0.1 is taken already` : `cannot listen on the host's 127.0.0.1:${hostPort}: ${error.message}`);
@@ -244,15 +150,11 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       hostBridges.push(server);
       return (server.address() as AddressInfo).port;
     },
-    startup: { ...startup, world: worldMs, total: Math.round(performance.now() - begun) },
+    startup: { ...supervisor.startup, world: worldMs, total: Math.round(performance.now() - begun) },
     stop() {
       stopping ??= (async () => {
         for (const server of hostBridges) server.close();
-        supervisor.disconnect();
-        const timer = setTimeout(() => supervisor.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-        supervisorLog.end();
+        await supervisor.stop();
         removeDir();
       })();
       return stopping;
@@ -260,8 +162,6 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   };
   return lab;
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function fromWire(wire: WireQueryResult): QueryResult {
   const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };
