@@ -100,36 +100,8 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   const keys = new Map<string, ZoneKeys>();
   await Promise.all(
     [...firstEntry].map(async ([origin, index]) => {
-      const dnssec = entries[index].zone.dnssec;
-      if (dnssec === undefined) return;
-      const keyDir = join(dir, 'keys', fileLabel(origin));
-      await mkdir(keyDir, { recursive: true });
-      // dnssec-signzone signs with every key whose private half it finds in its key directory, so
-      // keys that must not sign live elsewhere.
-      const elsewhere = join(keyDir, 'not-signing');
-      await mkdir(elsewhere, { recursive: true });
-      const kskDir = dnssec.keys === 'zsk-only' ? elsewhere : keyDir;
-      const kskFiles: string[] = [];
-      const zskFiles: string[] = [];
-      // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
-      const storeLabel = fileLabel(entries[index].zone.keysFrom ?? origin);
-      const key = (slot: string, dir: string, options: KeyOptions): Promise<string> =>
-        storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, dir, origin, () => generateKey(origin, dir, options));
-      for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
-        const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
-        kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
-        if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await key(`zsk${i}`, keyDir, { ...options, ksk: false }))}.key`);
-      }
-      const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await key('unpublished', elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
-      const keyFiles = [...kskFiles, ...zskFiles];
-      keys.set(origin, {
-        keyDir,
-        keyFiles,
-        kskFiles,
-        zskFiles,
-        signingFiles: dnssec.keys === 'zsk-only' ? zskFiles : keyFiles,
-        ...(unpublished !== undefined && { unpublishedFile: `${unpublished}.key` }),
-      });
+      const zoneKeys = await makeZoneKeys(entries[index].zone, dir);
+      if (zoneKeys !== undefined) keys.set(origin, zoneKeys);
     }),
   );
 
@@ -145,28 +117,9 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     entries.map(async ({ zone, base }, index) => {
       const additions = parentSide(zone, apexNs(canonical[index], zone.origin), childrenOf(zone.origin), delegations, scenario);
       const zoneKeys = keys.get(zone.origin);
-      let text = `${sources[index]}${additions.join('\n')}\n`;
+      const text = `${sources[index]}${additions.join('\n')}\n`;
       if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
-        const d = zone.dnssec;
-        for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
-        text += `${d.extraDnskeys.map((key) => `${zone.origin} 3600 IN DNSKEY ${key.rdata}`).join('\n')}\n`;
-        text += `${(await childKeyLines(zone.origin, d.cds, zoneKeys, d.digestType)).join('\n')}\n`;
-        await writeFile(`${base}.unsigned`, text);
-        await signZone(`${base}.unsigned`, `${base}.db`, {
-          origin: zone.origin,
-          keyDir: zoneKeys.keyDir,
-          keyFiles: zoneKeys.signingFiles,
-          inception: signatureTime(d.inception, now),
-          expiration: signatureTime(d.expiration, now),
-          nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
-          allKeysSignAll: d.keys === 'csk',
-        });
-        let signedText = await readFile(`${base}.db`, 'utf8');
-        if (d.denialGap !== undefined) signedText = removeCoveringDenial(signedText, zone.origin, d.denialGap);
-        const tags = { ksk: zoneKeys.kskFiles.map(keyFileTag), zsk: zoneKeys.zskFiles.map(keyFileTag) };
-        if (d.removeRrsigs.length > 0) signedText = removeSignatures(signedText, zone.origin, d.removeRrsigs, tags);
-        if (d.spoilRrsigs.length > 0) signedText = spoilSignatures(signedText, zone.origin, d.spoilRrsigs, tags);
-        await writeFile(`${base}.db`, signedText);
+        await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
         signedOne();
       } else {
         await writeFile(`${base}.db`, text);
@@ -176,23 +129,93 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   );
 
   const bulk = await writeBulkZones(scenario.bulkZones ?? [], join(zonesDir, 'bulk'));
+  const servers = labServers(scenario, entries.map(({ zone }, index) => ({ zone, file: files[index] })), bulk);
+  const hintsPath = join(dir, 'root.hints');
+  await writeFile(hintsPath, rootHintsText(servers.filter((s) => s.zones.some((z) => z.origin === '.'))));
+  const chaosZoneFiles = await writeChaosZones(servers, dir);
+  const rootKeys = entries.some(({ zone }) => zone.origin === '.' && zone.dnssec?.signed === true) ? keys.get('.') : undefined;
+  const trustAnchor = rootKeys === undefined ? undefined : await Promise.all(rootKeys.kskFiles.map(async (file) => dsRdata(await dsFromKey(file, 2))));
+  return { servers, hintsPath, chaosZoneFiles, ...(trustAnchor !== undefined && { trustAnchor }) };
+}
+
+
+/** A signed zone's keys, stored per scenario (`keysFrom`) so that every build signs with the same ones; undefined when unsigned. */
+async function makeZoneKeys(zone: ZoneSpec, dir: string): Promise<ZoneKeys | undefined> {
+  const { dnssec, origin } = zone;
+  if (dnssec === undefined) return undefined;
+  const keyDir = join(dir, 'keys', fileLabel(origin));
+  await mkdir(keyDir, { recursive: true });
+  // dnssec-signzone signs with every key whose private half it finds in its key directory, so
+  // keys that must not sign live elsewhere.
+  const elsewhere = join(keyDir, 'not-signing');
+  await mkdir(elsewhere, { recursive: true });
+  const kskDir = dnssec.keys === 'zsk-only' ? elsewhere : keyDir;
+  const kskFiles: string[] = [];
+  const zskFiles: string[] = [];
+  // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
+  const storeLabel = fileLabel(zone.keysFrom ?? origin);
+  const key = (slot: string, into: string, options: KeyOptions): Promise<string> =>
+    storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, into, origin, () => generateKey(origin, into, options));
+  for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
+    const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
+    kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
+    if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await key(`zsk${i}`, keyDir, { ...options, ksk: false }))}.key`);
+  }
+  const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await key('unpublished', elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
+  const keyFiles = [...kskFiles, ...zskFiles];
+  return {
+    keyDir,
+    keyFiles,
+    kskFiles,
+    zskFiles,
+    signingFiles: dnssec.keys === 'zsk-only' ? zskFiles : keyFiles,
+    ...(unpublished !== undefined && { unpublishedFile: `${unpublished}.key` }),
+  };
+}
+
+/** Signs the zone's text with its keys into `${base}.db`, then spoils what the scenario asks to be spoiled. */
+async function writeSignedZone(origin: string, d: NonNullable<ZoneSpec['dnssec']>, zoneKeys: ZoneKeys, unsignedText: string, base: string, now: Date): Promise<void> {
+  let text = unsignedText;
+  for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
+  text += `${d.extraDnskeys.map((key) => `${origin} 3600 IN DNSKEY ${key.rdata}`).join('\n')}\n`;
+  text += `${(await childKeyLines(origin, d.cds, zoneKeys, d.digestType)).join('\n')}\n`;
+  await writeFile(`${base}.unsigned`, text);
+  await signZone(`${base}.unsigned`, `${base}.db`, {
+    origin,
+    keyDir: zoneKeys.keyDir,
+    keyFiles: zoneKeys.signingFiles,
+    inception: signatureTime(d.inception, now),
+    expiration: signatureTime(d.expiration, now),
+    nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
+    allKeysSignAll: d.keys === 'csk',
+  });
+  let signedText = await readFile(`${base}.db`, 'utf8');
+  if (d.denialGap !== undefined) signedText = removeCoveringDenial(signedText, origin, d.denialGap);
+  const tags = { ksk: zoneKeys.kskFiles.map(keyFileTag), zsk: zoneKeys.zskFiles.map(keyFileTag) };
+  if (d.removeRrsigs.length > 0) signedText = removeSignatures(signedText, origin, d.removeRrsigs, tags);
+  if (d.spoilRrsigs.length > 0) signedText = spoilSignatures(signedText, origin, d.spoilRrsigs, tags);
+  await writeFile(`${base}.db`, signedText);
+}
+
+/** Each server of the scenario with the zone files it serves. */
+function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: string }[], bulk: Map<string, ServedZone[]>): LabServer[] {
   const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
     zone.dnssec === undefined || !zone.dnssec.signed ? undefined : zone.dnssec.denial === 'nsec3' ? { nsec3: zone.dnssec.nsec3 } : {};
-  const servers: LabServer[] = scenario.servers.map((server) => ({
+  return scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
     implementation: server.implementation,
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
     zones: [
-      ...entries.flatMap(({ zone }, index) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file: files[index], ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [])),
+      ...built.flatMap(({ zone, file }) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [])),
       ...(bulk.get(server.name) ?? []),
     ],
   }));
+}
 
-  const hintsPath = join(dir, 'root.hints');
-  await writeFile(hintsPath, rootHintsText(servers.filter((s) => s.zones.some((z) => z.origin === '.'))));
-
+/** The CHAOS zone (version.bind and the like) of each BIND server that has a version string. */
+async function writeChaosZones(servers: readonly LabServer[], dir: string): Promise<Record<string, string>> {
   const chaosZoneFiles: Record<string, string> = {};
   for (const server of servers) {
     if (server.behaviour.version === undefined || server.implementation !== 'bind') continue;
@@ -200,9 +223,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     await writeFile(path, chaosZoneText(server.behaviour.version));
     chaosZoneFiles[server.name] = path;
   }
-  const rootKeys = entries.some(({ zone }) => zone.origin === '.' && zone.dnssec?.signed === true) ? keys.get('.') : undefined;
-  const trustAnchor = rootKeys === undefined ? undefined : await Promise.all(rootKeys.kskFiles.map(async (file) => dsRdata(await dsFromKey(file, 2))));
-  return { servers, hintsPath, chaosZoneFiles, ...(trustAnchor !== undefined && { trustAnchor }) };
+  return chaosZoneFiles;
 }
 
 /** The rdata of a DS record line (`owner [ttl] IN DS tag alg type digest`). */
