@@ -6,8 +6,8 @@ import { ApiError } from '../model/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
 import { idSchema } from '../http/record-id.ts';
 import { columnRanges, columnsOf } from '../model/declaration.ts';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
-import { insertRow } from '../records/insert-row.ts';
 import { recordsOf } from '../records/records.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
 import { recordId } from '../resources/routes.ts';
@@ -145,7 +145,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
           continue;
         }
         const price = Number(product.price ?? 0) + variants.reduce((sum, v) => sum + Number(v.price_adjustment ?? 0), 0);
-        await insertRow(trx, options.database.dialect, 'cart_items', {
+        await dialectSqlOf(options.database).insertRow(trx, 'cart_items', {
           cart_id: Number(cart.id),
           product_id: item.product_id,
           item_number: product.item_number ?? null,
