@@ -2,9 +2,9 @@
 // The events are queued by the write itself, in its transaction: one row per subscription in the
 // outbox (webhook_deliveries), so an event is never lost when the process dies after the write, and one row in
 // the event log (event_log, read by GET /events) whether or not anyone subscribed.
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
+import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
 import type { EventName } from '../model/event-types.ts';
 import { resourceNamed } from '../model/registry.ts';
@@ -118,6 +118,43 @@ export function announceQueued(database: StoreDatabase): void {
   for (const nudge of outboxNudges.get(database) ?? []) nudge();
 }
 
+// Compiled once with stand-in values, which each call swaps for its own.
+const EVENT = '\0event';
+const BODY = '\0body';
+const AT = '\0at';
+const RECORD = '\0record';
+
+/** The statements of a resource's events: the fan-out to each subscription, the event log's row, and whether anyone subscribed. */
+function eventStatements(db: Kysely<StoreSchema>, resource: ResourceDeclaration) {
+  const fanOut = db
+    .insertInto('webhook_deliveries')
+    .columns(['subscription_id', 'event_type', 'body', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      db
+        .selectFrom('webhooks')
+        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
+        .where('event_type', '=', EVENT),
+    )
+    .compile();
+  // The event log (GET /events) takes every event, subscribed or not, in the same transaction.
+  const logInsert = db
+    .insertInto('event_log')
+    .values({ event_type: EVENT, resource: resource.name, record_id: RECORD, body: BODY, created_at: AT })
+    .compile();
+  const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
+  return {
+    queue: (event: EventName, body: string, at: string): CompiledQuery => ({
+      ...fanOut,
+      parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
+    }),
+    log: (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
+      ...logInsert,
+      parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
+    }),
+    anyOf: (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) }),
+  };
+}
+
 /**
  * The event statements of one resource's writes, or undefined when its writes send none.
  * `lookup` reads a record by id inside the write, `shape` turns a row of a resource into its API form.
@@ -135,36 +172,7 @@ export function writeEventsOf(
   const referenceOf = (field: string) => resource.fields[field]?.references;
   let queuedSinceAsked = false;
 
-  // Compiled once with stand-in values, which each call swaps for its own.
-  const EVENT = '\0event';
-  const BODY = '\0body';
-  const AT = '\0at';
-  const fanOut = db
-    .insertInto('webhook_deliveries')
-    .columns(['subscription_id', 'event_type', 'body', 'state', 'attempts', 'next_attempt_at', 'created_at'])
-    .expression(
-      db
-        .selectFrom('webhooks')
-        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
-        .where('event_type', '=', EVENT),
-    )
-    .compile();
-  const queue = (event: EventName, body: string, at: string): CompiledQuery => ({
-    ...fanOut,
-    parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
-  });
-  // The event log (GET /events) takes every event, subscribed or not, in the same transaction.
-  const RECORD = '\0record';
-  const logInsert = db
-    .insertInto('event_log')
-    .values({ event_type: EVENT, resource: resource.name, record_id: RECORD, body: BODY, created_at: AT })
-    .compile();
-  const log = (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
-    ...logInsert,
-    parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
-  });
-  const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
-  const anyOf = (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) });
+  const { queue, log, anyOf } = eventStatements(db, resource);
 
   // Most stores subscribe to few events, so a write first asks, in its transaction, whether anyone subscribed,
   // and fans out only then (the body is made either way, for the event log). Once one was found, the next writes
