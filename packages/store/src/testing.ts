@@ -11,4 +11,4 @@ export { ensureStore } from './db/first-start.ts';
 export { MIGRATION_PRODUCT, storeMigrations } from './db/migrations.ts';
 export { writableFields } from './model/declaration.ts';
 export { resourceNamed } from './model/registry.ts';
-export { jsonObjectText } from './records/sqlite-json.ts';
+export { jsonObjectText } from './db/sqlite-json.ts';

@@ -3,11 +3,10 @@
 // All three databases answer the same bytes, so one fixture serves them. UPDATE_SNAPSHOTS=1 rewrites the fixtures; only do that for a change meant to alter what the store answers.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
-import { testDatabaseTargets } from '@app/database/testing';
+import { before, test } from 'node:test';
 import type { FieldDeclaration, ResourceDeclaration } from '../src/model/declaration.ts';
 import { resourceNamed, resources } from '../src/model/registry.ts';
-import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+import { describeOnEachDatabase } from './support/each-database.ts';
 
 const fixtures = new URL('./fixtures/snapshots/', import.meta.url);
 const updating = process.env.UPDATE_SNAPSHOTS === '1';
@@ -50,47 +49,42 @@ function steady(text: string, port: number): string {
     .replace(new RegExp(`"(${now}|${now + 1}|${now - 1})-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"`, 'g'), (stamp) => (stamp === '"2026-03-04T11:06:07.000Z"' ? stamp : '"STAMP"'));
 }
 
-for (const target of await testDatabaseTargets()) {
-  describe(`snapshots on ${target.name}`, { skip: target.skip }, () => {
-    let s: StoreUnderTest;
-    let port: number;
-    before(async () => {
-      s = await startStoreUnderTest(target);
-      port = Number(new URL(s.api).port);
-    });
-    after(() => s?.close());
-
-    test('the served OpenAPI document is byte for byte the pinned one', async () => {
-      const reply = await s.call('GET', '/openapi.json');
-      assert.equal(reply.status, 200);
-      pinned('openapi.json', steady(reply.text, port));
-    });
-
-    test('one answer per resource is byte for byte the pinned one', async () => {
-      let serial = 0;
-      async function make(resource: ResourceDeclaration, depth = 0): Promise<Record<string, unknown>> {
-        serial += 1;
-        const body: Record<string, unknown> = {};
-        for (const [name, field] of Object.entries(resource.fields)) {
-          if (field.readOnly === true || field.hidden === true) continue;
-          if (field.references === undefined) body[name] = sample(field, name, serial);
-          else if (field.required === true || depth === 0) {
-            const referred = resourceNamed(field.references);
-            body[name] = referred.operations.includes('create') && referred.name !== resource.name && depth < 2 ? (await make(referred, depth + 1)).id : referred.name === 'stores' ? 1 : null;
-          }
-        }
-        const reply = await s.call('POST', `/${resource.path}`, { body });
-        assert.equal(reply.status, 201, `${resource.name}: ${reply.text}`);
-        return reply.json as Record<string, unknown>;
-      }
-      const answers: string[] = [];
-      for (const resource of resources) {
-        if (!resource.operations.includes('read')) continue;
-        const id = resource.operations.includes('create') ? (await make(resource)).id : 1;
-        const read = await s.call('GET', `/${resource.path}/${String(id)}`);
-        answers.push(`GET /${resource.path}/{id} ${read.status}\n${steady(read.text, port)}\n`);
-      }
-      pinned('answers.txt', answers.join('\n'));
-    });
+await describeOnEachDatabase('snapshots', (s) => {
+  let port: number;
+  before(() => {
+    port = Number(new URL(s.api).port);
   });
-}
+
+  test('the served OpenAPI document is byte for byte the pinned one', async () => {
+    const reply = await s.call('GET', '/openapi.json');
+    assert.equal(reply.status, 200);
+    pinned('openapi.json', steady(reply.text, port));
+  });
+
+  test('one answer per resource is byte for byte the pinned one', async () => {
+    let serial = 0;
+    async function make(resource: ResourceDeclaration, depth = 0): Promise<Record<string, unknown>> {
+      serial += 1;
+      const body: Record<string, unknown> = {};
+      for (const [name, field] of Object.entries(resource.fields)) {
+        if (field.readOnly === true || field.hidden === true) continue;
+        if (field.references === undefined) body[name] = sample(field, name, serial);
+        else if (field.required === true || depth === 0) {
+          const referred = resourceNamed(field.references);
+          body[name] = referred.operations.includes('create') && referred.name !== resource.name && depth < 2 ? (await make(referred, depth + 1)).id : referred.name === 'stores' ? 1 : null;
+        }
+      }
+      const reply = await s.call('POST', `/${resource.path}`, { body });
+      assert.equal(reply.status, 201, `${resource.name}: ${reply.text}`);
+      return reply.json as Record<string, unknown>;
+    }
+    const answers: string[] = [];
+    for (const resource of resources) {
+      if (!resource.operations.includes('read')) continue;
+      const id = resource.operations.includes('create') ? (await make(resource)).id : 1;
+      const read = await s.call('GET', `/${resource.path}/${String(id)}`);
+      answers.push(`GET /${resource.path}/{id} ${read.status}\n${steady(read.text, port)}\n`);
+    }
+    pinned('answers.txt', answers.join('\n'));
+  });
+});

@@ -8,11 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
-import { testDatabaseTargets } from '@app/database/testing';
+import { after, before, test } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Agent } from 'undici';
-import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
+import { describeOnEachDatabase } from './support/each-database.ts';
 import { issueTestToken } from './support/test-token.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -74,55 +73,50 @@ function docsExample(): string {
   return example;
 }
 
-for (const target of await testDatabaseTargets()) {
-  describe(`a typed client from the served OpenAPI document on ${target.name}`, { skip: target.skip }, () => {
-    let s: StoreUnderTest;
-    let dir: string;
-    before(async () => {
-      s = await startStoreUnderTest(target);
-      dir = mkdtempSync(join(tmpdir(), 'store-typed-client-'));
-      // The generated client resolves openapi-fetch from the repository's packages.
-      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
-    });
-    after(async () => {
-      await s?.close();
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-    });
-
-    test('types generated from /api/v1/openapi.json type-check a client that creates a product, pages products and places an order', async () => {
-      const served = await s.call('GET', '/openapi.json', { anonymous: true });
-      assert.equal(served.status, 200);
-      writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(served.text)));
-      writeFileSync(join(dir, 'client.ts'), CLIENT);
-      await typeCheck(dir, 'client.ts', 'the client does not type-check against the generated types');
-
-      const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
-      const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
-      const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'system', 'Typed client');
-      const result = await client.run(s.api, token, (request) => fetch(request, { dispatcher }));
-      await dispatcher.close();
-      assert.ok(result.productId > 0 && result.orderId > 0);
-      assert.equal(result.walked, result.total, 'paging along next_page saw every product');
-      const order = await s.call('GET', `/orders/${result.orderId}?expand=items`);
-      const items = (order.json as { items: { product_id: number }[] }).items;
-      assert.equal(items[0]?.product_id, result.productId);
-    });
-
-    // The example reads no more of the database than the client above: one database shows it works.
-    test('the docs\' five-line typed client type-checks against the generated types and lists products', { skip: target.dialect === 'sqlite' ? false : 'the example is checked on SQLite' }, async () => {
-      const example = docsExample();
-      assert.equal(example.trim().split('\n').length, 5, 'five lines, as the docs promise');
-      const served = await s.call('GET', '/openapi.json', { anonymous: true });
-      writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
-      // .mts: the example awaits at its top level, which only a module may.
-      writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
-      await typeCheck(dir, 'docs-example.mts', 'the docs\' example does not type-check');
-      await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
-      const ca = join(dir, 'store-ca.pem');
-      writeFileSync(ca, s.store.certificate);
-      const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'read_catalog', 'Docs example');
-      const run = await promisify(execFile)(process.execPath, [join(dir, 'docs-example.mts')], { cwd: dir, env: { ...process.env, TOKEN: token, NODE_EXTRA_CA_CERTS: ca } });
-      assert.match(run.stdout, /Docs example lamp: 99\.5/);
-    });
+await describeOnEachDatabase('a typed client from the served OpenAPI document', (s, target) => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'store-typed-client-'));
+    // The generated client resolves openapi-fetch from the repository's packages.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
   });
-}
+  after(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('types generated from /api/v1/openapi.json type-check a client that creates a product, pages products and places an order', async () => {
+    const served = await s.call('GET', '/openapi.json', { anonymous: true });
+    assert.equal(served.status, 200);
+    writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(served.text)));
+    writeFileSync(join(dir, 'client.ts'), CLIENT);
+    await typeCheck(dir, 'client.ts', 'the client does not type-check against the generated types');
+
+    const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
+    const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
+    const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'system', 'Typed client');
+    const result = await client.run(s.api, token, (request) => fetch(request, { dispatcher }));
+    await dispatcher.close();
+    assert.ok(result.productId > 0 && result.orderId > 0);
+    assert.equal(result.walked, result.total, 'paging along next_page saw every product');
+    const order = await s.call('GET', `/orders/${result.orderId}?expand=items`);
+    const items = (order.json as { items: { product_id: number }[] }).items;
+    assert.equal(items[0]?.product_id, result.productId);
+  });
+
+  // The example reads no more of the database than the client above: one database shows it works.
+  test('the docs\' five-line typed client type-checks against the generated types and lists products', { skip: target.dialect === 'sqlite' ? false : 'the example is checked on SQLite' }, async () => {
+    const example = docsExample();
+    assert.equal(example.trim().split('\n').length, 5, 'five lines, as the docs promise');
+    const served = await s.call('GET', '/openapi.json', { anonymous: true });
+    writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
+    // .mts: the example awaits at its top level, which only a module may.
+    writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
+    await typeCheck(dir, 'docs-example.mts', 'the docs\' example does not type-check');
+    await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
+    const ca = join(dir, 'store-ca.pem');
+    writeFileSync(ca, s.store.certificate);
+    const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'read_catalog', 'Docs example');
+    const run = await promisify(execFile)(process.execPath, [join(dir, 'docs-example.mts')], { cwd: dir, env: { ...process.env, TOKEN: token, NODE_EXTRA_CA_CERTS: ca } });
+    assert.match(run.stdout, /Docs example lamp: 99\.5/);
+  });
+});

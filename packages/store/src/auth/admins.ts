@@ -1,5 +1,6 @@
 // Console administrators: password sign-in with lockout after repeated failures.
 import { randomBytes } from 'node:crypto';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { AuthContext } from './context.ts';
 import { iso } from './iso-time.ts';
 import { lockedUntil, type Attempt } from './lockout.ts';
@@ -127,11 +128,7 @@ export async function signIn(ctx: AuthContext, emailInput: string, password: str
   const email = normalizeEmail(emailInput).slice(0, 254);
   const now = ctx.now();
   const attempt = { email, address, at: iso(now), succeeded: false };
-  // MariaDB has no INSERT ... RETURNING; its insertId (like SQLite's) is this connection's own.
-  const inserted =
-    ctx.dialect === 'postgres'
-      ? (await ctx.db.insertInto('admin_login_attempts').values(attempt).returning('id').executeTakeFirstOrThrow()).id
-      : Number((await ctx.db.insertInto('admin_login_attempts').values(attempt).executeTakeFirstOrThrow()).insertId);
+  const inserted = await dialectSqlOf(ctx).insertRow(ctx.db, 'admin_login_attempts', attempt);
   const attempts = await ctx.db
     .selectFrom('admin_login_attempts')
     .select(['id', 'at', 'succeeded', 'address'])

@@ -1,7 +1,7 @@
 // The bulk_operations table: jobs added, read, and claimed with a lease (a compare-and-set on the row, as the
 // webhook outbox leases its subscriptions), so across any number of instances one at a time runs a job.
 import type { StoreDatabase } from '../db/schema.ts';
-import { dialectSqlOf } from '../records/dialects/of.ts';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import { activeStates, jobOf, type BulkJob, type JobType } from './bulk-job.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -80,10 +80,8 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
           .executeTakeFirstOrThrow();
         const active = Number(counted.n);
         if (active >= maxActive) return { active };
-        // MariaDB has no INSERT ... RETURNING; its insertId (like SQLite's) is this connection's own.
-        const insert = trx.insertInto('bulk_operations').values(row);
-        const id = database.dialect === 'postgres' ? (await insert.returning('id').executeTakeFirstOrThrow()).id : (await insert.executeTakeFirstOrThrow()).insertId;
-        return jobOf({ ...row, id: Number(id), error: null, started_at: null, finished_at: null });
+        const id = await dialect.insertRow(trx, 'bulk_operations', row);
+        return jobOf({ ...row, id, error: null, started_at: null, finished_at: null });
       });
     },
     async remove(id) {

@@ -1,23 +1,18 @@
 // The platform's carting API (docs/api-carting.md): items, shipping rates and method, estimation address,
 // coupon code, payment methods, recalculated totals, and placing the order.
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import { ApiError } from '../model/api-error.ts';
 import { validationProblems } from '../http/error-format.ts';
 import { idSchema } from '../http/record-id.ts';
-import { columnRanges, columnsOf } from '../model/declaration.ts';
-import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
-import { insertRow } from '../records/insert-row.ts';
-import { recordsOf } from '../records/records.ts';
+import { columnRanges } from '../model/declaration.ts';
+import type { Row } from '../db/schema.ts';
 import type { ResourceRouteConfig } from '../model/route-config.ts';
-import { recordId } from '../resources/routes.ts';
-import { resourceNamed } from '../model/registry.ts';
-import { cartFigures, couponDiscount, couponDiscountMissing, shippingRates, subtotalOf } from './cart-pricing.ts';
-import { isPlaced, lockOpenCart } from './cart-rules.ts';
+import { addLine, cartOf, carting, changeLines, itemsOf, openCartOf, saved, type Carting, type NewLine } from './cart-changes.ts';
+import { couponDiscount, couponDiscountMissing, shippingRates, subtotalOf } from './cart-pricing.ts';
+import { isPlaced } from './cart-rules.ts';
 import type { CartRoutesOptions } from './cart-routes-options.ts';
 import { placeOrder, placeOrderEvents, placeOrderProblems, placeOrderSchema, type PlaceOrderBody } from './place-order.ts';
 
-const carts = resourceNamed('carts');
 const read: ResourceRouteConfig = { resource: 'carts', scope: 'orders', access: 'read' };
 const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['cart_items'] };
 
@@ -54,177 +49,86 @@ export const estimationSchema = { type: 'object', properties: { city: text(100),
 export const couponSchema = { type: 'object', required: ['coupon_code'], properties: { coupon_code: text(100) } };
 
 export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {
-  const { db } = options.database;
-  const replies = app.webhookReplies;
-  const now = () => new Date(options.now?.() ?? Date.now());
-  const cartRecords = recordsOf(options.database, carts);
-  const orderEvents = placeOrderEvents(options);
+  const c = carting(options, app.webhookReplies, app.log);
+  lineRoutes(app, c);
+  shippingRoutes(app, c);
+  checkoutRoutes(app, c);
+  return Promise.resolve();
+}
 
-  async function cartOf(request: FastifyRequest): Promise<Row> {
-    const id = recordId(request, carts);
-    const cart = await db.selectFrom('carts').selectAll().where('id', '=', id).executeTakeFirst();
-    if (cart === undefined) throw new ApiError(404, `There is no cart with id ${id}`);
-    return cart;
-  }
-
-  function openCart(cart: Row): void {
-    if (cart.associated_order_id !== null && cart.associated_order_id !== undefined) {
-      throw new ApiError(409, `cart ${String(cart.id)} became order ${textOf(cart.associated_order_id)}; open a new cart`);
-    }
-  }
-
-  const itemsOf = (cartId: number) => db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
-
-  /** Stores the cart's current figures (and `changes`, and the lines' prices from GetPrice), then answers the cart with its items. */
-  async function saved(cart: Row, changes: Row = {}): Promise<Row> {
-    const cartId = Number(cart.id);
-    const items = await itemsOf(cartId);
-    const { figures, lines } = await cartFigures(db, replies, { ...cart, ...changes }, items, now());
-    const stamp = now().toISOString();
-    // GetPrice answers a new object for each line it priced.
-    const repriced = lines.filter((line, i) => line !== items[i] && (Number(line.price) !== Number(items[i]?.price) || Number(line.cost) !== Number(items[i]?.cost)));
-    const updateCart = db.updateTable('carts').set({ ...changes, ...figures, updated_at: stamp }).where('id', '=', cartId);
-    if (repriced.length === 0) await updateCart.execute();
-    else {
-      await db.transaction().execute(async (trx) => {
-        for (const line of repriced) await trx.updateTable('cart_items').set({ price: line.price, cost: line.cost ?? null, updated_at: stamp }).where('id', '=', Number(line.id)).execute();
-        await trx.executeQuery(updateCart.compile());
-      });
-    }
-    const answer = await cartRecords.get(cartId, ['items']);
-    if (answer === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
-    return answer;
-  }
-
-  /**
-   * Changes the cart's lines, then its figures. Should the figures fail (a reply webhook whose failure_type is
-   * Error), the lines are put back as they were, so the failed request changed nothing and its retry does not add twice.
-   */
-  async function changeLines(cart: Row, change: (trx: Kysely<StoreSchema>) => Promise<void>): Promise<Row> {
-    const cartId = Number(cart.id);
-    const before = await itemsOf(cartId);
-    await db.transaction().execute(async (trx) => {
-      await lockOpenCart(trx, options.database.dialect, cartId);
-      await change(trx);
-    });
-    try {
-      return await saved(cart);
-    } catch (error) {
-      await db
-        .transaction()
-        .execute(async (trx) => {
-          await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).execute();
-          for (const line of before) await trx.insertInto('cart_items').values(line).execute();
-        })
-        // The request's own error is the one to answer; the cart keeps the change and its next calculation fixes the figures.
-        .catch((undoError: unknown) => app.log.error({ err: undoError, cartId }, 'putting back the lines of a cart whose figures failed'));
-      throw error;
-    }
-  }
-
+/** Adding, changing and removing the cart's lines. */
+function lineRoutes(app: FastifyInstance, c: Carting): void {
   app.post('/carts/:id/items', { config: write, schema: { body: addItemsSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
-    const { items } = request.body as { items: { product_id: number; quantity: number; variant_ids?: number[]; personalizations?: Row[] }[] };
-    return changeLines(cart, async (trx) => {
-      for (const [index, item] of items.entries()) {
-        const product = await trx.selectFrom('products').select(columnsOf(resourceNamed('products'))).where('id', '=', item.product_id).executeTakeFirst();
-        if (product === undefined) throw new ApiError(409, `items[${index}].product_id: there is no product with id ${item.product_id}`);
-        const variantIds = [...new Set(item.variant_ids ?? [])].sort((a, b) => a - b);
-        const variants = variantIds.length === 0 ? [] : await trx.selectFrom('product_variants').selectAll().where('id', 'in', variantIds).where('product_id', '=', item.product_id).execute();
-        if (variants.length !== variantIds.length) throw new ApiError(409, `items[${index}].variant_ids: not every variant belongs to product ${item.product_id}`);
-        const variantJson = JSON.stringify(variants.map((v) => ({ id: Number(v.id), description: v.description ?? null, variant_group_id: v.variant_group_id === null ? null : Number(v.variant_group_id) })));
-        const personalizations = JSON.stringify(item.personalizations ?? []);
-        // The same product with the same choices adds to the line already in the cart.
-        const same = (await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).where('product_id', '=', item.product_id).execute()).find(
-          (line) => line.variants === variantJson && line.personalizations === personalizations,
-        );
-        const stamp = now().toISOString();
-        if (same !== undefined) {
-          await trx.updateTable('cart_items').set({ quantity: Number(same.quantity) + item.quantity, updated_at: stamp }).where('id', '=', Number(same.id)).execute();
-          continue;
-        }
-        const price = Number(product.price ?? 0) + variants.reduce((sum, v) => sum + Number(v.price_adjustment ?? 0), 0);
-        await insertRow(trx, options.database.dialect, 'cart_items', {
-          cart_id: Number(cart.id),
-          product_id: item.product_id,
-          item_number: product.item_number ?? null,
-          item_name: product.item_name ?? null,
-          quantity: item.quantity,
-          price,
-          cost: product.cost ?? null,
-          warehouse_id: product.warehouse_id ?? null,
-          is_subscription_product: Boolean(product.is_subscription_product),
-          variants: variantJson,
-          personalizations,
-          created_at: stamp,
-          updated_at: stamp,
-        });
-      }
+    const cart = await openCartOf(c, request);
+    const { items } = request.body as { items: NewLine[] };
+    return changeLines(c, cart, async (trx) => {
+      for (const [index, item] of items.entries()) await addLine(c, trx, Number(cart.id), item, index);
     });
   });
 
   app.put('/carts/:id/items', { config: write, schema: { body: updateItemsSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
+    const cart = await openCartOf(c, request);
     const { items } = request.body as { items: { cart_item_id: number; quantity: number }[] };
-    const present = new Set((await itemsOf(Number(cart.id))).map((line) => Number(line.id)));
+    const present = new Set((await itemsOf(c, Number(cart.id))).map((line) => Number(line.id)));
     const unknown = items.filter((item) => !present.has(item.cart_item_id)).map((item) => item.cart_item_id);
     if (unknown.length > 0) throw new ApiError(409, `cart_item_id: ${unknown.join(', ')} not in cart ${String(cart.id)}`);
-    return changeLines(cart, async (trx) => {
+    return changeLines(c, cart, async (trx) => {
       for (const item of items) {
         // A quantity of 0 takes the line out.
         if (item.quantity === 0) await trx.deleteFrom('cart_items').where('id', '=', item.cart_item_id).execute();
-        else await trx.updateTable('cart_items').set({ quantity: item.quantity, updated_at: now().toISOString() }).where('id', '=', item.cart_item_id).execute();
+        else await trx.updateTable('cart_items').set({ quantity: item.quantity, updated_at: c.now().toISOString() }).where('id', '=', item.cart_item_id).execute();
       }
     });
   });
 
   app.delete('/carts/:id/items', { config: write, schema: { body: removeItemsSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
+    const cart = await openCartOf(c, request);
     const ids = (request.body as { cart_item_ids?: number[] } | null | undefined)?.cart_item_ids;
-    return changeLines(cart, async (trx) => {
+    return changeLines(c, cart, async (trx) => {
       let remove = trx.deleteFrom('cart_items').where('cart_id', '=', Number(cart.id));
       if (ids !== undefined) remove = remove.where('id', 'in', ids.length === 0 ? [0] : ids);
       await remove.execute();
     });
   });
+}
 
+/** The shipping rates, the chosen method and the estimation address. */
+function shippingRoutes(app: FastifyInstance, c: Carting): void {
   app.get('/carts/:id/shipping', { config: read }, async (request) => {
-    const cart = await cartOf(request);
+    const cart = await cartOf(c, request);
     const query = request.query as Record<string, unknown>;
     const missing = ['city', 'state', 'postal_code', 'country'].filter((name) => typeof query[name] !== 'string' || query[name] === '');
     if (missing.length > 0) throw new ApiError(400, missing.map((name) => `${name}: is required`).join('; '));
-    const rates = await shippingRates(db, subtotalOf(await itemsOf(Number(cart.id))));
+    const rates = await shippingRates(c.db, subtotalOf(await itemsOf(c, Number(cart.id))));
     return { total_count: rates.length, rates };
   });
 
   app.put('/carts/:id/shipping', { config: write, schema: { body: chooseShippingSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
+    const cart = await openCartOf(c, request);
     const { identifier } = request.body as { identifier: string };
-    const rates = await shippingRates(db, subtotalOf(await itemsOf(Number(cart.id))));
+    const rates = await shippingRates(c.db, subtotalOf(await itemsOf(c, Number(cart.id))));
     if (!rates.some((rate) => rate.identifier === identifier)) throw new ApiError(409, `identifier: "${identifier}" is not one of this cart's shipping rates`);
-    return saved(cart, { selected_shipping_method: identifier });
+    return saved(c, cart, { selected_shipping_method: identifier });
   });
 
   app.put('/carts/:id/shipping_estimation', { config: write, schema: { body: estimationSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
+    const cart = await openCartOf(c, request);
     const body = request.body as Record<string, string | undefined>;
     const changes: Row = {};
     for (const name of ['city', 'state_code', 'postal_code', 'country_code']) if (body[name] !== undefined) changes[`shipping_estimate_${name}`] = body[name];
-    return saved(cart, changes);
+    return saved(c, cart, changes);
   });
+}
 
+/** The coupon code, the payment methods, the calculated cart, and placing the order. */
+function checkoutRoutes(app: FastifyInstance, c: Carting): void {
+  const { db, replies } = c;
   app.put('/carts/:id/coupon_code', { config: write, schema: { body: couponSchema } }, async (request) => {
-    const cart = await cartOf(request);
-    openCart(cart);
+    const cart = await openCartOf(c, request);
     const { coupon_code } = request.body as { coupon_code: string };
     // Refused here when not valid; checked again when the order is placed.
-    await couponDiscount(db, coupon_code, 0, now());
-    const answer = await saved(cart, { coupon_code });
+    await couponDiscount(db, coupon_code, 0, c.now());
+    const answer = await saved(c, cart, { coupon_code });
     // A valid code no discount action reaches costs nothing, which a client would otherwise only guess from a 0.
     const missing = await couponDiscountMissing(db, coupon_code);
     if (missing === undefined) return answer;
@@ -233,7 +137,7 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   });
 
   app.get('/carts/:id/payment_methods', { config: read }, async (request) => {
-    await cartOf(request);
+    await cartOf(c, request);
     const methods = await db.selectFrom('payment_methods').select(['id', 'name', 'payment_type']).where('is_hidden', '=', false).orderBy('sort_order').orderBy('id').execute();
     // Method 0 takes a card without a gateway; every store has it.
     const list = [{ payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' }, ...methods.map((m) => ({ payment_method_id: Number(m.id), name: m.name, payment_type: m.payment_type }))];
@@ -243,22 +147,20 @@ export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Pr
   // Prices, discounts and tax may change at any time (webhooks answer them), so this is never a cached answer.
   const calculated: ResourceRouteConfig = { ...read, alwaysFresh: true, touches: ['cart_items'] };
   app.get('/carts/:id/calculated', { config: calculated }, async (request) => {
-    const cart = await cartOf(request);
+    const cart = await cartOf(c, request);
     // A placed cart is closed for good: its figures are the order's, never computed (or repriced) again.
-    if (isPlaced(cart)) return (await cartRecords.get(Number(cart.id), ['items'])) ?? cart;
-    return saved(cart);
+    if (isPlaced(cart)) return (await c.cartRecords.get(Number(cart.id), ['items'])) ?? cart;
+    return saved(c, cart);
   });
 
+  const orderEvents = placeOrderEvents(c.options);
   const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes', 'products'] };
   // The schema's problems and the body's missing parts are answered together (attachValidation keeps the first for here).
   app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema }, attachValidation: true }, async (request) => {
     const validation = (request.validationError as FastifyError | undefined)?.validation;
     const schemaProblems = validation === undefined ? [] : validationProblems(validation);
     if (schemaProblems.length > 0) throw new ApiError(400, [...new Set([...schemaProblems, ...placeOrderProblems(request.body)])].join('; '));
-    const cart = await cartOf(request);
-    openCart(cart);
-    return placeOrder({ ...options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, now());
+    const cart = await openCartOf(c, request);
+    return placeOrder({ ...c.options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, c.now());
   });
-
-  return Promise.resolve();
 }

@@ -3,6 +3,7 @@
 // computed), its quantity is at least 1, and a cart that became an order is closed for good. Without this, the
 // `orders` scope every storefront has could set a line's price to 0.01 or reopen a placed cart.
 import type { Kysely } from 'kysely';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import { textOf, type Row, type StoreDatabase, type StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { parseRecordId } from '../http/record-id.ts';
@@ -17,8 +18,7 @@ export function closedCart(cart: Row): ApiError {
  * refused when it became an order: what changes its lines or places it runs one at a time per cart.
  */
 export async function lockOpenCart(trx: Kysely<StoreSchema>, dialect: StoreDatabase['dialect'], cartId: number): Promise<Row> {
-  const select = trx.selectFrom('carts').selectAll().where('id', '=', cartId);
-  const cart = await (dialect === 'sqlite' ? select : select.forUpdate()).executeTakeFirst();
+  const cart = await dialectSqlOf({ dialect }).lockForWrite(trx.selectFrom('carts').selectAll().where('id', '=', cartId)).executeTakeFirst();
   if (cart === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
   if (isPlaced(cart)) throw closedCart(cart);
   return cart;

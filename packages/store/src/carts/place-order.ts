@@ -4,8 +4,8 @@
 import { ID_RANGE, idSchema } from '../http/record-id.ts';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../model/api-error.ts';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import { runSteps } from '../db/group-commit.ts';
-import { insertRow } from '../records/insert-row.ts';
 import { textOf, type Row, type StoreSchema } from '../db/schema.ts';
 import { encryptedFieldsOf, rowShaper } from '../records/row-shape.ts';
 import { resourceNamed } from '../model/registry.ts';
@@ -483,7 +483,7 @@ async function queueOrderEvents({ trx, context }: OrderWrite, orderId: number): 
 
 export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
   const { events } = context;
-  const { db, dialect } = context.database;
+  const { db } = context.database;
   const problems = placeOrderProblems(body);
   if (problems.length > 0) throw new ApiError(400, problems.join('; '));
 
@@ -496,7 +496,7 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
 
   const stamp = now.toISOString();
   const answer = await db.transaction().execute(async (trx) => {
-    const write: OrderWrite = { trx, context, cart, body, now, insert: (table, row) => insertRow(trx, dialect, table, { ...row, created_at: stamp, updated_at: stamp }) };
+    const write: OrderWrite = { trx, context, cart, body, now, insert: (table, row) => dialectSqlOf(context.database).insertRow(trx, table, { ...row, created_at: stamp, updated_at: stamp }) };
     await lockUnchangedCart(write, items);
     await takeStock(trx, lines);
     if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') await useCoupon(trx, cart.coupon_code);

@@ -45,6 +45,7 @@ async function withStore(args: string[], body: (rest: string[], ctx: AuthContext
   const location = storeLocation(given);
   io.err(`store: ${location.description}`);
   const target = parseDatabaseUrl(location.databaseUrl);
+  // Where the database lives, not its SQL: only a SQLite file can be missing, and opening it would make it.
   if (!create && target.dialect === 'sqlite' && target.path !== ':memory:' && !existsSync(target.path)) {
     io.err(noStoreYet);
     return 2;

@@ -28,6 +28,7 @@ export function storeLocation(given: string | undefined, env: NodeJS.ProcessEnv 
 /** A relative SQLite path is made absolute here, so the message names the file that is really opened. */
 function absoluteSqlite(url: string): string {
   const target = parseDatabaseUrl(url);
+  // Where the database lives, not its SQL: only SQLite names a file.
   if (target.dialect !== 'sqlite' || target.path === ':memory:' || isAbsolute(target.path)) return url;
   return `sqlite:${resolve(target.path)}`;
 }

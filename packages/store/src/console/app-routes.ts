@@ -152,34 +152,70 @@ function tokenShownPage(app: App, token: string, scopes: Scope[]): Markup {
 </dl><div class="actions"><a class="button" href="/admin/apps/${app.id}">Back to ${app.name}</a></div></div>`;
 }
 
-export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
-  const { ctx } = options;
-  const subscriptionsOf = async (found: App) =>
-    options.webhooks === undefined
-      ? []
-      : (await options.webhooks.database.db.selectFrom('webhooks').select('id').where('app_client_id', '=', found.clientId).execute()).map((r) => Number(r.id));
+/** The signed-in admin (with settings access), the CSRF token, and a page renderer. */
+interface ConsolePage {
+  readonly session: NonNullable<ReturnType<typeof requireAdmin>>;
+  readonly csrf: string;
+  readonly show: (status: number, title: string, body: Markup) => FastifyReply;
+}
 
-  /** The signed-in admin (with settings access), the CSRF token, and a page renderer; undefined once answered. */
-  function consoleFor(request: FastifyRequest, reply: FastifyReply) {
+/** What the app pages share: the console's options, and the steps every page of one app takes first. */
+interface AppPages {
+  readonly options: ConsoleOptions;
+  readonly ctx: ConsoleOptions['ctx'];
+  /** The console page for the request; undefined once answered (not signed in). */
+  readonly consoleFor: (request: FastifyRequest, reply: FastifyReply) => ConsolePage | undefined;
+  /** Runs `page` with the app the path's `:id` names in the admin's store; answers 404 when there is none. */
+  readonly withApp: (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, page: (c: ConsolePage, found: App) => Promise<FastifyReply> | FastifyReply) => Promise<FastifyReply>;
+  readonly renderApp: (c: ConsolePage, status: number, found: App, extra?: { errors?: string[]; chosen?: Scope[]; saved?: boolean }) => Promise<FastifyReply>;
+  /** The ids of the webhook subscriptions the app made. */
+  readonly subscriptionsOf: (found: App) => Promise<number[]>;
+}
+
+const valuesOf = (request: FastifyRequest): AppValues => ({ name: formField(request, 'name'), kind: formField(request, 'kind'), redirectUri: formField(request, 'redirect_uri') });
+const kindOf = (values: AppValues): AppKind => (values.kind === 'installed' ? 'installed' : 'custom');
+const notFound = (show: ConsolePage['show']) => show(404, 'No such app', html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'No such app' })}<h1>No such app</h1><p><a href="/admin/apps">All apps</a></p>`);
+
+function appPages(options: ConsoleOptions): AppPages {
+  const { ctx } = options;
+  const consoleFor = (request: FastifyRequest, reply: FastifyReply): ConsolePage | undefined => {
     const session = requireAdmin(request, reply);
     if (session === undefined) return undefined;
     const csrf = sessionCsrf(ctx, request);
     const show = (status: number, title: string, body: Markup) => sendPage(reply, status, page({ title, signedIn: { email: session.admin.email, csrf, section: 'apps' }, body }));
     return { session, csrf, show };
-  }
+  };
+  return {
+    options,
+    ctx,
+    consoleFor,
+    async withApp(request, reply, then) {
+      const c = consoleFor(request, reply);
+      if (c === undefined) return reply;
+      const appId = parseRecordId(request.params.id);
+      const found = appId === undefined ? undefined : await findApp(ctx, { id: appId, storeId: c.session.admin.storeId });
+      return found === undefined ? notFound(c.show) : then(c, found);
+    },
+    async renderApp(c, status, found, extra = {}) {
+      const tokens = await listTokens(ctx, found);
+      return c.show(status, found.name, appPage({ app: found, tokens, csrf: c.csrf, now: iso(ctx.now()), errors: extra.errors ?? [], chosen: extra.chosen ?? [], saved: extra.saved ?? false }));
+    },
+    async subscriptionsOf(found) {
+      if (options.webhooks === undefined) return [];
+      return (await options.webhooks.database.db.selectFrom('webhooks').select('id').where('app_client_id', '=', found.clientId).execute()).map((r) => Number(r.id));
+    },
+  };
+}
 
-  /** The app named in the path, when it belongs to the admin's store. */
-  async function appFor(storeId: number, id: string): Promise<App | undefined> {
-    const appId = parseRecordId(id);
-    return appId === undefined ? undefined : findApp(ctx, { id: appId, storeId });
-  }
+export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
+  const pages = appPages(options);
+  listRoutes(app, pages);
+  oneAppRoutes(app, pages);
+  tokenRoutes(app, pages);
+}
 
-  const notFound = (show: (status: number, title: string, body: Markup) => FastifyReply) =>
-    show(404, 'No such app', html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'No such app' })}<h1>No such app</h1><p><a href="/admin/apps">All apps</a></p>`);
-
-  const valuesOf = (request: FastifyRequest): AppValues => ({ name: formField(request, 'name'), kind: formField(request, 'kind'), redirectUri: formField(request, 'redirect_uri') });
-  const kindOf = (values: AppValues): AppKind => (values.kind === 'installed' ? 'installed' : 'custom');
-
+/** The list of apps, and a new app. */
+function listRoutes(app: FastifyInstance, { ctx, consoleFor }: AppPages): void {
   app.get<{ Querystring: { deleted?: string } }>('/admin/apps', async (request, reply) => {
     const c = consoleFor(request, reply);
     if (c === undefined) return reply;
@@ -204,98 +240,79 @@ export function appRoutes(app: FastifyInstance, options: ConsoleOptions): void {
       return c.show(400, 'New API app', newAppForm(c.csrf, values, [error.message]));
     }
   });
+}
 
-  async function renderApp(c: NonNullable<ReturnType<typeof consoleFor>>, status: number, found: App, extra: { errors?: string[]; chosen?: Scope[]; saved?: boolean } = {}) {
-    const tokens = await listTokens(ctx, found);
-    return c.show(status, found.name, appPage({ app: found, tokens, csrf: c.csrf, now: iso(ctx.now()), errors: extra.errors ?? [], chosen: extra.chosen ?? [], saved: extra.saved ?? false }));
-  }
+/** One app: its page, its edit, a new secret, its deletion. */
+function oneAppRoutes(app: FastifyInstance, pages: AppPages): void {
+  const { ctx, options, withApp, renderApp, subscriptionsOf } = pages;
+  app.get<{ Params: { id: string }; Querystring: { saved?: string } }>('/admin/apps/:id', (request, reply) =>
+    withApp(request, reply, (c, found) => renderApp(c, 200, found, { saved: request.query.saved === '1' })),
+  );
 
-  app.get<{ Params: { id: string }; Querystring: { saved?: string } }>('/admin/apps/:id', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    return found === undefined ? notFound(c.show) : renderApp(c, 200, found, { saved: request.query.saved === '1' });
-  });
+  app.get<{ Params: { id: string } }>('/admin/apps/:id/edit', (request, reply) =>
+    withApp(request, reply, (c, found) => c.show(200, `Edit ${found.name}`, editForm(c.csrf, found, { name: found.name, kind: found.kind, redirectUri: found.redirectUri ?? '' }, []))),
+  );
 
-  app.get<{ Params: { id: string } }>('/admin/apps/:id/edit', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    return c.show(200, `Edit ${found.name}`, editForm(c.csrf, found, { name: found.name, kind: found.kind, redirectUri: found.redirectUri ?? '' }, []));
-  });
+  app.post<{ Params: { id: string } }>('/admin/apps/:id', (request, reply) =>
+    withApp(request, reply, async (c, found) => {
+      const values = valuesOf(request);
+      try {
+        await updateApp(ctx, found, { name: values.name, kind: kindOf(values), redirectUri: values.redirectUri });
+      } catch (error) {
+        if (!(error instanceof AppInputError)) throw error;
+        return c.show(400, `Edit ${found.name}`, editForm(c.csrf, found, values, [error.message]));
+      }
+      return reply.redirect(`/admin/apps/${found.id}?saved=1`, 303);
+    }),
+  );
 
-  app.post<{ Params: { id: string } }>('/admin/apps/:id', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    const values = valuesOf(request);
-    try {
-      await updateApp(ctx, found, { name: values.name, kind: kindOf(values), redirectUri: values.redirectUri });
-    } catch (error) {
-      if (!(error instanceof AppInputError)) throw error;
-      return c.show(400, `Edit ${found.name}`, editForm(c.csrf, found, values, [error.message]));
-    }
-    return reply.redirect(`/admin/apps/${found.id}?saved=1`, 303);
-  });
+  app.post<{ Params: { id: string } }>('/admin/apps/:id/secret', (request, reply) =>
+    withApp(request, reply, async (c, found) => c.show(200, 'New App Secret', secretShownPage(found, await rotateSecret(ctx, found), true))),
+  );
 
-  app.post<{ Params: { id: string } }>('/admin/apps/:id/secret', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    return c.show(200, 'New App Secret', secretShownPage(found, await rotateSecret(ctx, found), true));
-  });
+  app.get<{ Params: { id: string } }>('/admin/apps/:id/delete', (request, reply) =>
+    withApp(request, reply, async (c, found) => {
+      const now = iso(ctx.now());
+      const active = (await listTokens(ctx, found)).filter((t) => t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now)).length;
+      return c.show(200, `Delete ${found.name}`, deletePage(c.csrf, found, active, (await subscriptionsOf(found)).length));
+    }),
+  );
 
-  app.get<{ Params: { id: string } }>('/admin/apps/:id/delete', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    const now = iso(ctx.now());
-    const active = (await listTokens(ctx, found)).filter((t) => t.revokedAt === null && (t.expiresAt === null || t.expiresAt > now)).length;
-    return c.show(200, `Delete ${found.name}`, deletePage(c.csrf, found, active, (await subscriptionsOf(found)).length));
-  });
+  app.post<{ Params: { id: string } }>('/admin/apps/:id/delete', (request, reply) =>
+    withApp(request, reply, async (_c, found) => {
+      // Its subscriptions could no longer be signed: they go with it.
+      if (options.webhooks !== undefined) {
+        const subscriptions = recordsOf(options.webhooks.database, webhooks);
+        for (const id of await subscriptionsOf(found)) await subscriptions.remove(id);
+      }
+      await deleteApp(ctx, found);
+      return reply.redirect('/admin/apps?deleted=1', 303);
+    }),
+  );
+}
 
-  app.post<{ Params: { id: string } }>('/admin/apps/:id/delete', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    // Its subscriptions could no longer be signed: they go with it.
-    if (options.webhooks !== undefined) {
-      const subscriptions = recordsOf(options.webhooks.database, webhooks);
-      for (const id of await subscriptionsOf(found)) await subscriptions.remove(id);
-    }
-    await deleteApp(ctx, found);
-    return reply.redirect('/admin/apps?deleted=1', 303);
-  });
+/** An app's tokens: a new non-expiring one, and revoking one. */
+function tokenRoutes(app: FastifyInstance, { ctx, withApp, renderApp }: AppPages): void {
+  app.post<{ Params: { id: string } }>('/admin/apps/:id/tokens', (request, reply) =>
+    withApp(request, reply, async (c, found) => {
+      const chosen = scopesFromForm(request.body as Record<string, string> | undefined);
+      try {
+        const issued = await createConsoleToken(ctx, found, { label: formField(request, 'label'), scopes: chosen, adminUserId: c.session.admin.id });
+        return c.show(201, 'Token created', tokenShownPage(found, issued.accessToken, issued.record.scopes));
+      } catch (error) {
+        if (!(error instanceof TokenInputError || error instanceof ScopeError)) throw error;
+        const message = error instanceof TokenInputError && chosen.length === 0 ? 'Give the token Read or Read and modify in at least one area.' : error.message;
+        return renderApp(c, 400, found, { errors: [message], chosen });
+      }
+    }),
+  );
 
-  app.post<{ Params: { id: string } }>('/admin/apps/:id/tokens', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    const chosen = scopesFromForm(request.body as Record<string, string> | undefined);
-    try {
-      const issued = await createConsoleToken(ctx, found, { label: formField(request, 'label'), scopes: chosen, adminUserId: c.session.admin.id });
-      return c.show(201, 'Token created', tokenShownPage(found, issued.accessToken, issued.record.scopes));
-    } catch (error) {
-      if (!(error instanceof TokenInputError || error instanceof ScopeError)) throw error;
-      const message = error instanceof TokenInputError && chosen.length === 0 ? 'Give the token Read or Read and modify in at least one area.' : error.message;
-      return renderApp(c, 400, found, { errors: [message], chosen });
-    }
-  });
-
-  app.post<{ Params: { id: string; tokenId: string } }>('/admin/apps/:id/tokens/:tokenId/revoke', async (request, reply) => {
-    const c = consoleFor(request, reply);
-    if (c === undefined) return reply;
-    const found = await appFor(c.session.admin.storeId, request.params.id);
-    if (found === undefined) return notFound(c.show);
-    const tokenId = parseRecordId(request.params.tokenId);
-    const token = tokenId === undefined ? undefined : (await listTokens(ctx, found)).find((t) => t.id === tokenId);
-    if (token !== undefined) await revokeToken(ctx, c.session.admin.storeId, token.id);
-    return reply.redirect(`/admin/apps/${found.id}#tokens`, 303);
-  });
+  app.post<{ Params: { id: string; tokenId: string } }>('/admin/apps/:id/tokens/:tokenId/revoke', (request, reply) =>
+    withApp(request, reply, async (c, found) => {
+      const tokenId = parseRecordId(request.params.tokenId);
+      const token = tokenId === undefined ? undefined : (await listTokens(ctx, found)).find((t) => t.id === tokenId);
+      if (token !== undefined) await revokeToken(ctx, c.session.admin.storeId, token.id);
+      return reply.redirect(`/admin/apps/${found.id}#tokens`, 303);
+    }),
+  );
 }

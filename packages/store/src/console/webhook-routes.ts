@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { listApps, type App } from '../auth/apps.ts';
 import type { Row } from '../db/schema.ts';
-import { recordsOf } from '../records/records.ts';
+import { recordsOf, type Records } from '../records/records.ts';
 import { attemptsOf, recentDeliveries, deliveryCounts, sendAgain, sendTestEvent, type AttemptEntry, type DeliveryEntry, type DeliveryState } from '../webhooks/delivery-log.ts';
 import { rotateSigningSecret, signingAnswer, type SigningSecretAnswer } from '../webhooks/signing-routes.ts';
 import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../webhooks/standard-signature.ts';
@@ -144,12 +144,20 @@ ${deliveries.length === 0
 <p><a href="/admin/webhooks">All subscriptions</a></p>`;
 }
 
+const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'webhooks' as const });
+const idOf = (text: string) => parseRecordId(text) ?? 0;
+
+/** What the webhook pages share. */
+interface WebhookPages {
+  readonly options: WebhookConsoleOptions;
+  readonly subscriptions: Records;
+  /** The stored row, with what the API does not show (a suspension and its reason). */
+  readonly findSubscription: (id: number) => Promise<Row | undefined>;
+}
+
 export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: ConsoleOptions & { webhooks: WebhookConsoleOptions }): void {
   const { database, policy } = options;
   const subscriptions = recordsOf(database, webhooks);
-  const signedIn = (email: string, csrf: string) => ({ email, csrf, section: 'webhooks' as const });
-  const idOf = (text: string) => parseRecordId(text) ?? 0;
-  // The stored row, with what the API does not show (a suspension and its reason).
   const findSubscription = (id: number) => (id === 0 ? Promise.resolve(undefined) : database.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst());
 
   async function showList(request: Parameters<typeof sessionCsrf>[1], reply: Parameters<typeof sendPage>[0], storeId: number, email: string, values: FormValues, errors: string[]) {
@@ -206,6 +214,12 @@ export function webhookRoutes(app: FastifyInstance, { ctx, webhooks: options }: 
     return sendPage(reply, 200, page({ title: `Webhook ${String(row.event_type)}`, signedIn: signedIn(session.admin.email, csrf), body }));
   });
 
+  subscriptionActions(app, { options, subscriptions, findSubscription });
+}
+
+/** What an admin does to one subscription: send a delivery again, send a test event, rotate its secret, resume it, delete it. */
+function subscriptionActions(app: FastifyInstance, { options, subscriptions, findSubscription }: WebhookPages): void {
+  const { database } = options;
   app.post<{ Params: { id: string; deliveryId: string } }>('/admin/webhooks/:id/deliveries/:deliveryId/resend', async (request, reply) => {
     const session = requireAdmin(request, reply);
     if (session === undefined) return reply;

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../accounts/password-hash.ts';
 import { constraintViolation } from './constraint-violation.ts';
+import { dialectSqlOf } from './dialects/of.ts';
 import type { StoreDatabase } from './schema.ts';
 import type { Plan } from '../limits/plans.ts';
 
@@ -13,17 +14,13 @@ export interface FirstStart {
 
 /** Creates the store and its admin when there is none yet; returns the credentials only then. */
 export async function ensureStore(database: StoreDatabase, options: { name?: string; plan?: Plan; adminEmail?: string } = {}): Promise<FirstStart | undefined> {
-  const { db, dialect } = database;
+  const { db } = database;
   const createOnce = () =>
     db.transaction().execute(async (trx) => {
       if ((await trx.selectFrom('stores').select('id').executeTakeFirst()) !== undefined) return undefined;
       const now = new Date().toISOString();
       const store = { name: options.name ?? 'My Store', plan: options.plan ?? 'gold', created_at: now };
-      const storeId = Number(
-        dialect === 'postgres'
-          ? (await trx.insertInto('stores').values(store).returning('id').executeTakeFirstOrThrow()).id
-          : (await trx.insertInto('stores').values(store).executeTakeFirstOrThrow()).insertId,
-      );
+      const storeId = await dialectSqlOf(database).insertRow(trx, 'stores', store);
       const email = options.adminEmail ?? 'admin@store.localhost';
       const password = randomBytes(18).toString('base64url');
       await trx.insertInto('users').values({ store_id: storeId, email, password_hash: await hashPassword(password), created_at: now }).execute();

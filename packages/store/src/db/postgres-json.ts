@@ -1,4 +1,4 @@
-// On PostgreSQL, as on SQLite (records/sqlite-json.ts), the database writes each record's JSON itself, so a page of 1,000
+// On PostgreSQL, as on SQLite (sqlite-json.ts), the database writes each record's JSON itself, so a page of 1,000
 // wide records (a product has 143 fields) is never parsed into JS objects, shaped and serialised again: at a million
 // products that was most of a list page's time. The text means what rowShaper + JSON.stringify would (same keys in
 // the same order, same values): booleans as true/false, flags as 0/1, decimals without trailing zeros.

@@ -43,6 +43,7 @@ export async function writeRecordJsonTriggers<DB>(db: Kysely<DB>, options: { rew
 
 /** Rewrites the triggers (not the rows) where one was made from another declaration than the running code's. */
 export async function refreshRecordJsonTriggers<DB>(db: Kysely<DB>, dialect: string): Promise<void> {
+  // Part of migrating, like 0460_record_json: only PostgreSQL keeps rows' JSON by trigger.
   if (dialect !== 'postgres') return;
   for (const table of STORED_JSON_TABLES) {
     const stored = storedFor(table);

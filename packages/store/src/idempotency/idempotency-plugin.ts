@@ -58,57 +58,83 @@ function keyOf(request: FastifyRequest): string | undefined {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The kept keys: claiming one (or waiting for its first request's answer, then replaying it), and keeping an answer. */
+function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
+  const findRow = (keyHash: string) =>
+    db.selectFrom('idempotency_keys').select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body']).where('key_hash', '=', keyHash).executeTakeFirst() as Promise<KeyRow | undefined>;
+
+  /** True when this request now holds the key; false when another request's row is there. */
+  async function claim(keyHash: string, fingerprint: string): Promise<boolean> {
+    try {
+      await db.insertInto('idempotency_keys').values({ key_hash: keyHash, fingerprint, created_at: new Date(now()).toISOString() }).execute();
+      return true;
+    } catch (error) {
+      if (constraintViolation(error) === 'unique') return false;
+      throw error;
+    }
+  }
+
+  async function settle(request: FastifyRequest, reply: FastifyReply, keyHash: string, fingerprint: string): Promise<void> {
+    const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+    for (;;) {
+      if (await claim(keyHash, fingerprint)) {
+        request.idempotencyClaim = { keyHash };
+        return;
+      }
+      const row = await findRow(keyHash);
+      if (row === undefined) continue; // released (the first request failed on the server's side): try again
+      if (Date.parse(row.created_at) <= now() - KEY_LIFETIME_MS) {
+        await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).execute();
+        continue;
+      }
+      if (row.fingerprint !== fingerprint) {
+        throw new ApiError(422, 'This Idempotency-Key was already used with a different request; use a new key for a new request');
+      }
+      if (row.status_code !== null) {
+        await reply
+          .code(row.status_code)
+          .header('idempotent-replayed', 'true')
+          .header('cache-control', 'no-store')
+          .type(row.content_type ?? 'application/json; charset=utf-8')
+          .send(row.body ?? '');
+        return;
+      }
+      if (Date.now() > deadline) {
+        throw new ApiError(409, 'A request with this Idempotency-Key has not finished (it is still running, or the server stopped during it); retry later', { 'retry-after': '1' });
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** Keeps the answer under the claimed key, or releases the key when there is none to keep. */
+  async function keep(reply: FastifyReply, claimed: Claim, payload: unknown): Promise<void> {
+    const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash);
+    // A server-side failure is not an answer to keep: the key is released so a retry runs again.
+    if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
+      await where.execute();
+      return;
+    }
+    const contentType = reply.getHeader('content-type');
+    await db
+      .updateTable('idempotency_keys')
+      .set({
+        status_code: reply.statusCode,
+        content_type: typeof contentType === 'string' ? contentType : null,
+        body: payload === undefined || payload === null ? '' : payload.toString(),
+      })
+      .where('key_hash', '=', claimed.keyHash)
+      .execute();
+  }
+  return { settle, keep };
+}
+
 export const idempotency = fp(
   (app: FastifyInstance, options: IdempotencyOptions) => {
     const { db } = options;
     const now = options.now ?? Date.now;
     app.decorateRequest('idempotencyClaim', undefined);
 
-    const findRow = (keyHash: string) =>
-      db.selectFrom('idempotency_keys').select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body']).where('key_hash', '=', keyHash).executeTakeFirst() as Promise<KeyRow | undefined>;
-
-    /** True when this request now holds the key; false when another request's row is there. */
-    async function claim(keyHash: string, fingerprint: string): Promise<boolean> {
-      try {
-        await db.insertInto('idempotency_keys').values({ key_hash: keyHash, fingerprint, created_at: new Date(now()).toISOString() }).execute();
-        return true;
-      } catch (error) {
-        if (constraintViolation(error) === 'unique') return false;
-        throw error;
-      }
-    }
-
-    async function settle(request: FastifyRequest, reply: FastifyReply, keyHash: string, fingerprint: string): Promise<void> {
-      const deadline = Date.now() + WAIT_FOR_FIRST_MS;
-      for (;;) {
-        if (await claim(keyHash, fingerprint)) {
-          request.idempotencyClaim = { keyHash };
-          return;
-        }
-        const row = await findRow(keyHash);
-        if (row === undefined) continue; // released (the first request failed on the server's side): try again
-        if (Date.parse(row.created_at) <= now() - KEY_LIFETIME_MS) {
-          await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).execute();
-          continue;
-        }
-        if (row.fingerprint !== fingerprint) {
-          throw new ApiError(422, 'This Idempotency-Key was already used with a different request; use a new key for a new request');
-        }
-        if (row.status_code !== null) {
-          await reply
-            .code(row.status_code)
-            .header('idempotent-replayed', 'true')
-            .header('cache-control', 'no-store')
-            .type(row.content_type ?? 'application/json; charset=utf-8')
-            .send(row.body ?? '');
-          return;
-        }
-        if (Date.now() > deadline) {
-          throw new ApiError(409, 'A request with this Idempotency-Key has not finished (it is still running, or the server stopped during it); retry later', { 'retry-after': '1' });
-        }
-        await sleep(POLL_MS);
-      }
-    }
+    const keys = idempotencyKeys(db, now);
 
     // Callback-style hooks: a request without a key (most) passes without a promise to settle.
     app.addHook('preValidation', (request, reply, done: (error?: Error) => void) => {
@@ -128,7 +154,7 @@ export const idempotency = fp(
       // A body streamed to a file (an import's NDJSON lines) is known by the hash of its bytes, taken as it arrived.
       const body = request.body;
       const fingerprint = body instanceof StreamedUpload ? sha256(`${request.method} ${request.url}\nupload ${body.sha256}`) : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
-      settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
+      keys.settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
         // A replayed answer has been sent: the request goes no further.
         () => (reply.sent ? undefined : done()),
         (error: unknown) => done(error as Error),
@@ -142,31 +168,11 @@ export const idempotency = fp(
         return;
       }
       request.idempotencyClaim = undefined;
-      keep(reply, claimed, payload).then(
+      keys.keep(reply, claimed, payload).then(
         () => done(null, payload),
         (error: unknown) => done(error as Error),
       );
     });
-
-    /** Keeps the answer under the claimed key, or releases the key when there is none to keep. */
-    async function keep(reply: FastifyReply, claimed: Claim, payload: unknown): Promise<void> {
-      const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash);
-      // A server-side failure is not an answer to keep: the key is released so a retry runs again.
-      if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
-        await where.execute();
-        return;
-      }
-      const contentType = reply.getHeader('content-type');
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          status_code: reply.statusCode,
-          content_type: typeof contentType === 'string' ? contentType : null,
-          body: payload === undefined || payload === null ? '' : payload.toString(),
-        })
-        .where('key_hash', '=', claimed.keyHash)
-        .execute();
-    }
 
     // Answers are kept 24 hours; older rows are removed now and then.
     const purge = setInterval(() => {

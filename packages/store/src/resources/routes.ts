@@ -91,6 +91,33 @@ function pickFields(row: Row, query: ListQuery): Row {
   return Object.fromEntries(Object.entries(row).filter(([name]) => keep.has(name)));
 }
 
+/** A list page as the API answers it: the envelope, with the JSON the database wrote where it did. */
+function sendPage(request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery, positions: ListPositions) {
+  if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
+  const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total, positions, query);
+  const position = { page: query.page, hasMore: page.hasMore, after };
+  if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
+  const { body, etag } = listEnvelopeBody(request, name, page.texts, page.total, position, page.textHashes);
+  request.bodyEtag = etag;
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/** 405, naming the methods a path allows, for every other method no other plugin serves there. */
+function notAllowedElsewhere(app: FastifyInstance, paths: readonly [string, HTTPMethods[]][]): void {
+  for (const [path, allowed] of paths) {
+    if (allowed.length === 0) continue;
+    // Methods other plugins serve on the same path (the carting routes under /carts/{id}/items) are theirs.
+    const others = ALL_METHODS.filter((method) => !allowed.includes(method) && !app.hasRoute({ method, url: `${app.prefix}${path}` }));
+    app.route({
+      method: others,
+      url: path,
+      handler: (request) => {
+        throw new ApiError(405, `${request.method} is not allowed here; use ${allowed.join(', ')}`, { allow: [...allowed, 'HEAD'].join(', ') });
+      },
+    });
+  }
+}
+
 export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array; writes: RecordWrites }): Promise<void> {
   const seal: CursorSeal = cursorSeal(options.authKey, 'list-position');
   const positionsOf = (list: string): ListPositions => ({ seal, list });
@@ -106,16 +133,6 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     const item = `${collection}/:id`;
     const collectionMethods: HTTPMethods[] = [];
     const itemMethods: HTTPMethods[] = [];
-
-    const sendPage = (request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery, positions: ListPositions) => {
-      if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
-      const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total, positions, query);
-      const position = { page: query.page, hasMore: page.hasMore, after };
-      if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
-      const { body, etag } = listEnvelopeBody(request, name, page.texts, page.total, position, page.textHashes);
-      request.bodyEtag = etag;
-      return reply.type('application/json; charset=utf-8').send(body);
-    };
 
     const readOne = async (request: FastifyRequest) => {
       const id = recordId(request, resource);
@@ -195,18 +212,7 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
       if (nested.kind === 'link') linkRoutes(app, options.database, resource, name, nested, paths, write);
     }
 
-    for (const [path, allowed] of paths) {
-      if (allowed.length === 0) continue;
-      // Methods other plugins serve on the same path (the carting routes under /carts/{id}/items) are theirs.
-      const others = ALL_METHODS.filter((method) => !allowed.includes(method) && !app.hasRoute({ method, url: `${app.prefix}${path}` }));
-      app.route({
-        method: others,
-        url: path,
-        handler: (request) => {
-          throw new ApiError(405, `${request.method} is not allowed here; use ${allowed.join(', ')}`, { allow: [...allowed, 'HEAD'].join(', ') });
-        },
-      });
-    }
+    notAllowedElsewhere(app, paths);
   }
   return Promise.resolve();
 }

@@ -2,8 +2,8 @@
 // restarting their ids, and puts back what every fresh store starts with (statuses, the Home category, ...). The
 // store itself, its admins, apps, tokens and webhook subscriptions stay; queued deliveries, idempotency keys and bulk
 // jobs go (the CLI removes the jobs' files: an export of the old catalog must not outlive it).
-import { sql } from 'kysely';
 import { freshStoreDefaults } from '../db/migrations/0401_fresh_store_defaults.ts';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 import { resources } from '../model/registry.ts';
 
@@ -24,26 +24,7 @@ export async function resetStore(database: StoreDatabase): Promise<number> {
   const tables = resetTables();
   let rows = 0;
   for (const table of tables) rows += Number(((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string }).n);
-  if (dialect === 'postgres') {
-    await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
-  } else if (dialect === 'mysql') {
-    // One connection: the switch holds for it only.
-    await db.connection().execute(async (connection) => {
-      await sql`set foreign_key_checks = 0`.execute(connection);
-      try {
-        for (const table of tables) await sql`truncate table ${sql.table(table)}`.execute(connection);
-      } finally {
-        await sql`set foreign_key_checks = 1`.execute(connection);
-      }
-    });
-  } else {
-    await db.transaction().execute(async (trx) => {
-      // Rows referring to each other go in any order; the checks run at the commit, when none is left.
-      await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const table of tables) await trx.deleteFrom(table).execute();
-      await sql`delete from sqlite_sequence where name in (${sql.join(tables)})`.execute(trx);
-    });
-  }
+  await dialectSqlOf(database).emptyTables(db, tables);
   await freshStoreDefaults.up(db, dialect);
   return rows;
 }

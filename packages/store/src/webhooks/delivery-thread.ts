@@ -7,6 +7,7 @@ import { openDatabase } from '@app/database';
 import { authContext } from '../auth/context.ts';
 import { secretOf } from '../auth/apps.ts';
 import type { AuthTables } from '../auth/schema.ts';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
 import { forwardingKysely, isForwardedAnswer } from './forwarded-writes.ts';
@@ -24,8 +25,8 @@ const log = { warn: (message: string) => tell({ kind: 'warn', message }) };
 
 const database = await openDatabase<StoreSchema>(data.databaseUrl, { poolSize: 2 });
 const auth = authContext({ db: database.db as unknown as Kysely<AuthTables>, dialect: database.dialect, key: data.key });
-// SQLite: reads on this thread's own connection, writes on the API's (forwarded-writes.ts says why).
-const forwarded = database.dialect === 'sqlite' ? forwardingKysely(port) : undefined;
+// One writer (SQLite): reads on this thread's own connection, writes on the API's (forwarded-writes.ts says why).
+const forwarded = dialectSqlOf(database).oneWriter ? forwardingKysely(port) : undefined;
 const writing: StoreDatabase = forwarded === undefined ? database : { ...database, db: forwarded.db };
 const sender: Sender = { policy: targetPolicy(data.allowedNetworks), ca: data.ca };
 const wakes = new Set<() => void>();

@@ -6,20 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
-import type { FailureType } from '../model/event-types.ts';
-import { REPLY_HEAD_BYTES, sendSigned, type Outcome, type Sender } from './send.ts';
+import { attemptDelivery, type Sending } from './delivery-attempt.ts';
+import { defaultRetry, deliveryRecords, recordFailure, type RetrySchedule } from './delivery-records.ts';
+import type { Sender } from './send.ts';
 import type { SigningKeys } from './standard-signature.ts';
 import type { SubscriberCheck } from './subscriber-scopes.ts';
 
-export interface RetrySchedule {
-  /** Wait before the second attempt; doubles with each failure. */
-  firstDelayMs: number;
-  maxDelayMs: number;
-  /** How long after the event attempts go on; the last one falls at its end. */
-  windowMs: number;
-}
-
-export const defaultRetry: RetrySchedule = { firstDelayMs: 10_000, maxDelayMs: 3_600_000, windowMs: 24 * 3_600_000 };
+export { backoffMs, defaultRetry, type RetrySchedule } from './delivery-records.ts';
 
 export interface DeliveryOptions {
   sender: Sender;
@@ -49,206 +42,164 @@ export interface DeliveryWorker {
   stop(): Promise<void>;
 }
 
-/** The next wait: first × 2^(failures−1), capped, then jittered down by up to half so retries spread out. */
-export function backoffMs(retry: RetrySchedule, failures: number, random = Math.random): number {
-  const full = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.min(failures - 1, 30));
-  return Math.round(full * (0.5 + random() / 2));
-}
-
 /** Delivered and given-up events stay in the log this long. */
 export const LOG_KEPT_MS = 30 * 24 * 3_600_000;
 const PURGE_EVERY_MS = 3_600_000;
 
-/** Sent events are recorded (one UPDATE) every this many or this soon after the first, while the sends go on. */
-const RECORD_EVERY = 100;
-const RECORD_WITHIN_MS = 25;
-
 const iso = (ms: number) => new Date(ms).toISOString();
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** An attempt as the console shows it. */
-type Tried = Row;
-function attemptRow(deliveryId: number, at: string, to: 'url' | 'fallback_url', outcome: Outcome): Tried {
-  // PostgreSQL text holds no NUL.
-  const head = (outcome.ok ? outcome.reply.slice(0, REPLY_HEAD_BYTES) : (outcome.head ?? null))?.replaceAll('\0', '\uFFFD') ?? null;
-  return { delivery_id: deliveryId, attempted_at: at, sent_to: to, status: outcome.status ?? null, latency_ms: outcome.latencyMs, reply_head: head, error: outcome.ok ? null : clip(outcome.error) };
+/** What one worker runs with: its options with their defaults, its instance name and its lease's length. */
+interface Worker {
+  readonly db: Kysely<StoreSchema>;
+  readonly writes: Kysely<StoreSchema>;
+  readonly instance: string;
+  readonly retry: RetrySchedule;
+  readonly pollMs: number;
+  readonly sending: Sending;
+  /** Renewed before each attempt, which may try the URL and then the fallback. After a crash, another instance takes the subscription over once this has run out. */
+  readonly leaseMs: number;
+  readonly concurrency: number;
+  readonly batchSize: number;
+  readonly options: DeliveryOptions;
+  stopped: boolean;
 }
-const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
+
+function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  return {
+    db: database.db,
+    writes: options.writes ?? database.db,
+    instance: `${process.pid}-${randomBytes(6).toString('hex')}`,
+    retry: options.retry ?? defaultRetry,
+    pollMs: options.pollMs ?? 1000,
+    sending: { sender: options.sender, signing: options.signing, timeoutMs },
+    leaseMs: 2 * timeoutMs + 5000,
+    concurrency: options.concurrency ?? 4,
+    // Each batch ends with a wait for its records to be written: at 500 that pause cost a backlog of 1.4% under
+    // bench:store's POST load, at 2000 it is 0.1-0.3%.
+    batchSize: options.batchSize ?? 2000,
+    options,
+    stopped: false,
+  };
+}
+
+/** Takes (or renews) the subscription's lease for this worker; false while another instance holds it. */
+async function lease(worker: Worker, id: number): Promise<boolean> {
+  const now = Date.now();
+  const result = await worker.writes
+    .updateTable('webhooks')
+    .set({ lease_owner: worker.instance, lease_until: iso(now + worker.leaseMs) })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now)), eb('lease_owner', '=', worker.instance)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function release(worker: Worker, id: number): Promise<void> {
+  await worker.writes.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', worker.instance).execute();
+}
+
+const subscriptionOf = (worker: Worker, id: number) => worker.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The subscription when its events may be sent; one whose app lost the scopes its event needs is suspended. */
+async function usableSubscription(worker: Worker, id: number): Promise<Row | undefined> {
+  const subscription = await subscriptionOf(worker, id);
+  if (subscription === undefined || subscription.suspended_at !== null) return undefined;
+  const lost = await worker.options.check?.problem(subscription);
+  if (lost === undefined) return subscription;
+  // Its events wait, unsent, until an admin resumes it (the app may be granted the scope again).
+  await worker.options.check?.suspend(subscription, lost);
+  return undefined;
+}
+
+/** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
+async function serve(worker: Worker, id: number): Promise<void> {
+  let subscription = await usableSubscription(worker, id);
+  if (subscription === undefined) return;
+  const clientId = subscription.app_client_id;
+  const secret = typeof clientId === 'string' ? await worker.options.secretOf(clientId) : undefined;
+  const records = deliveryRecords(worker.writes);
+  let leasedAt = Date.now();
+  try {
+    while (!worker.stopped) {
+      // The next few in order; each is sent only once the one before it is done.
+      const batch = await worker.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(worker.batchSize).execute();
+      if (batch.length === 0) return;
+      // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
+      subscription = await subscriptionOf(worker, id);
+      if (subscription === undefined || subscription.suspended_at !== null) return;
+      for (const delivery of batch) {
+        if (worker.stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
+        // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
+        if (Date.now() - leasedAt > worker.leaseMs - 2 * worker.sending.timeoutMs - 1000) {
+          await records.settle();
+          if (!(await lease(worker, id))) return;
+          leasedAt = Date.now();
+        }
+        const { outcome, to } = await attemptDelivery(worker.sending, subscription, delivery, secret, records.tried);
+        if (outcome.ok) {
+          await records.delivered(Number(delivery.id), outcome.status, to);
+          continue;
+        }
+        await records.settle();
+        // Later events wait behind this one, so the receiver sees them in order.
+        if (!(await recordFailure(worker.writes, worker.retry, delivery, outcome))) return;
+      }
+      await records.settle();
+    }
+  } finally {
+    await records.settle();
+  }
+}
+
+/**
+ * Subscriptions whose oldest pending event is due (the others wait behind a retry). Each oldest one is one index
+ * lookup (subscription, state, id), so a backlog of thousands costs no more than a few.
+ */
+async function dueSubscriptions(worker: Worker): Promise<number[]> {
+  const oldestPending = (eb: ExpressionBuilder<StoreSchema, 'webhooks'>) =>
+    eb.selectFrom('webhook_deliveries as d').select('d.next_attempt_at').whereRef('d.subscription_id', '=', 'webhooks.id').where('d.state', '=', 'pending').orderBy('d.id').limit(1);
+  const due = await worker.db
+    .selectFrom('webhooks')
+    .select('webhooks.id')
+    .where('webhooks.suspended_at', 'is', null)
+    .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
+    .orderBy('webhooks.id')
+    .limit(100)
+    .execute();
+  return due.map((row) => Number(row.id));
+}
+
+/** Removes delivered and given-up events past LOG_KEPT_MS, every hour; answers how to stop. */
+function startPurge(worker: Worker): () => void {
+  const purge = setInterval(() => {
+    worker.writes
+      .deleteFrom('webhook_deliveries')
+      .where('state', 'in', ['delivered', 'failed'])
+      .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
+      .execute()
+      .catch((error: unknown) => worker.options.log.warn(`purging the webhook log failed: ${messageOf(error)}`));
+  }, PURGE_EVERY_MS);
+  purge.unref();
+  return () => clearInterval(purge);
+}
 
 export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOptions): DeliveryWorker {
-  const { db } = database;
-  const writes = options.writes ?? db;
-  const instance = `${process.pid}-${randomBytes(6).toString('hex')}`;
-  const retry = options.retry ?? defaultRetry;
-  const pollMs = options.pollMs ?? 1000;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  // Renewed before each attempt, which may try the URL and then the fallback. After a crash, another
-  // instance takes the subscription over once this has run out.
-  const leaseMs = 2 * timeoutMs + 5000;
-  const concurrency = options.concurrency ?? 4;
-  // Each batch ends with a wait for its records to be written: at 500 that pause cost a backlog of 1.4% under
-  // bench:store's POST load, at 2000 it is 0.1-0.3%.
-  const batchSize = options.batchSize ?? 2000;
+  const worker = workerOf(database, options);
   const serving = new Map<number, Promise<void>>();
-  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let again = false;
 
-  async function lease(id: number): Promise<boolean> {
-    const now = Date.now();
-    const result = await writes
-      .updateTable('webhooks')
-      .set({ lease_owner: instance, lease_until: iso(now + leaseMs) })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now)), eb('lease_owner', '=', instance)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
-  async function release(id: number): Promise<void> {
-    await writes.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', instance).execute();
-  }
-
-  /** One attempt at the URL, then the fallback where the subscription has one; each send is kept for the console. */
-  async function attempt(subscription: Row, delivery: Row, secret: string | undefined, tried: Tried[]): Promise<{ outcome: Outcome; to: 'url' | 'fallback_url' }> {
-    if (secret === undefined) return { outcome: { ok: false, status: undefined, error: 'the app that made this subscription no longer exists', latencyMs: 0 }, to: 'url' };
-    const deliveryId = String(delivery.id);
-    const standard = options.signing === undefined ? undefined : { id: deliveryId, secrets: options.signing.of(subscription) };
-    const send = async (url: string, to: 'url' | 'fallback_url') => {
-      const at = iso(Date.now());
-      const outcome = await sendSigned(options.sender, { url, event: String(delivery.event_type), deliveryId, body: String(delivery.body), secret, ...(standard === undefined ? {} : { standard }), timeoutMs, maxReplyBytes: 64 * 1024 });
-      tried.push(attemptRow(Number(delivery.id), at, to, outcome));
-      return outcome;
-    };
-    const first = await send(String(subscription.url), 'url');
-    const fallback = subscription.fallback_url;
-    if (first.ok || (subscription.failure_type as FailureType | null) !== 'Fallback' || typeof fallback !== 'string' || fallback === '') return { outcome: first, to: 'url' };
-    const second = await send(fallback, 'fallback_url');
-    if (second.ok) return { outcome: second, to: 'fallback_url' };
-    return { outcome: { ok: false, status: second.status, error: `url: ${first.ok ? '' : first.error}; fallback_url: ${second.error}`, latencyMs: first.latencyMs + second.latencyMs }, to: 'fallback_url' };
-  }
-
-  /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
-  async function serve(id: number): Promise<void> {
-    const readSubscription = () => db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-    let subscription = await readSubscription();
-    if (subscription === undefined || subscription.suspended_at !== null) return;
-    const lost = await options.check?.problem(subscription);
-    if (lost !== undefined) {
-      // Its events wait, unsent, until an admin resumes it (the app may be granted the scope again).
-      await options.check?.suspend(subscription, lost);
-      return;
-    }
-    const clientId = subscription.app_client_id;
-    const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
-    let leasedAt = Date.now();
-    // Successes are recorded together (one UPDATE for a run of them, not one each), written while the next ones
-    // are sent; a crash before that sends them again, which receivers already expect (at least once, same X-AC-Delivery).
-    let done: { ids: number[]; status: number; to: string; since: number } | undefined;
-    const tried: Tried[] = [];
-    let writing: Promise<void> = Promise.resolve();
-    let writeFailed: Error | undefined;
-    const queueRecord = () => {
-      const attempts = tried.splice(0);
-      const run = done;
-      done = undefined;
-      writing = writing
-        .then(async () => {
-          if (attempts.length > 0) await writes.insertInto('webhook_attempts').values(attempts).execute();
-          if (run === undefined) return;
-          const at = iso(Date.now());
-          await writes
-            .updateTable('webhook_deliveries')
-            .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: run.status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: run.to }))
-            .where('id', 'in', run.ids)
-            .execute();
-        })
-        .catch((error: unknown) => {
-          writeFailed ??= error instanceof Error ? error : new Error(String(error));
-        });
-    };
-    /** Records what was sent so far and waits until all of it is written. */
-    const recordDone = async () => {
-      queueRecord();
-      await writing;
-      if (writeFailed !== undefined) {
-        const error = writeFailed;
-        writeFailed = undefined;
-        throw error;
-      }
-    };
-    try {
-      while (!stopped) {
-        // The next few in order; each is sent only once the one before it is done.
-        const batch = await db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(batchSize).execute();
-        if (batch.length === 0) return;
-        // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
-        subscription = await readSubscription();
-        if (subscription === undefined || subscription.suspended_at !== null) return;
-        for (const delivery of batch) {
-          if (stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
-          // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
-          if (Date.now() - leasedAt > leaseMs - 2 * timeoutMs - 1000) {
-            await recordDone();
-            if (!(await lease(id))) return;
-            leasedAt = Date.now();
-          }
-          const { outcome, to } = await attempt(subscription, delivery, secret, tried);
-          if (outcome.ok) {
-            if (done !== undefined && (done.status !== outcome.status || done.to !== to)) await recordDone();
-            done ??= { ids: [], status: outcome.status, to, since: Date.now() };
-            done.ids.push(Number(delivery.id));
-            // The backlog a reader sees shrinks as sends go, not only at the end of a batch.
-            if (done.ids.length >= RECORD_EVERY || Date.now() - done.since >= RECORD_WITHIN_MS) queueRecord();
-            continue;
-          }
-          await recordDone();
-          const now = Date.now();
-          const attempts = Number(delivery.attempts) + 1;
-          const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;
-          const givenUp = now >= windowEnd;
-          await writes
-            .updateTable('webhook_deliveries')
-            .set({
-              attempts,
-              last_attempt_at: iso(now),
-              last_status: outcome.status ?? null,
-              state: givenUp ? 'failed' : 'pending',
-              last_error: clip(outcome.error),
-              next_attempt_at: iso(Math.min(now + backoffMs(retry, attempts), windowEnd)),
-            })
-            .where('id', '=', delivery.id as number)
-            .execute();
-          // Later events wait behind this one, so the receiver sees them in order.
-          if (!givenUp) return;
-        }
-        await recordDone();
-      }
-    } finally {
-      await recordDone();
-    }
-  }
-
+  /** Starts serving each due subscription it can lease, up to `concurrency` at once. */
   async function tick(): Promise<void> {
-    // Subscriptions whose oldest pending event is due (the others wait behind a retry). Each oldest one is
-    // one index lookup (subscription, state, id), so a backlog of thousands costs no more than a few.
-    const oldestPending = (eb: ExpressionBuilder<StoreSchema, 'webhooks'>) =>
-      eb.selectFrom('webhook_deliveries as d').select('d.next_attempt_at').whereRef('d.subscription_id', '=', 'webhooks.id').where('d.state', '=', 'pending').orderBy('d.id').limit(1);
-    const due = await db
-      .selectFrom('webhooks')
-      .select('webhooks.id')
-      .where('webhooks.suspended_at', 'is', null)
-      .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
-      .orderBy('webhooks.id')
-      .limit(100)
-      .execute();
-    for (const { id: subscriptionId } of due) {
-      const id = Number(subscriptionId);
-      if (stopped || serving.size >= concurrency) break;
-      if (serving.has(id) || !(await lease(id))) continue;
-      const run = serve(id)
-        .catch((error: unknown) => options.log.warn(`webhook delivery for subscription ${id} failed: ${error instanceof Error ? error.message : String(error)}`))
-        .then(() => release(id))
+    for (const id of await dueSubscriptions(worker)) {
+      if (worker.stopped || serving.size >= worker.concurrency) break;
+      if (serving.has(id) || !(await lease(worker, id))) continue;
+      const run = serve(worker, id)
+        .catch((error: unknown) => options.log.warn(`webhook delivery for subscription ${id} failed: ${messageOf(error)}`))
+        .then(() => release(worker, id))
         .catch(() => undefined)
         .finally(() => {
           serving.delete(id);
@@ -260,47 +211,38 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
 
   function schedule(ms: number): void {
     clearTimeout(timer);
-    if (stopped) return;
+    if (worker.stopped) return;
     timer = setTimeout(wake, ms);
     timer.unref();
   }
 
   /** Looks at the outbox now (or right after the look already running). */
   function wake(): void {
-    if (stopped) return;
+    if (worker.stopped) return;
     if (ticking !== undefined) {
       again = true;
       return;
     }
     ticking = tick()
-      .catch((error: unknown) => options.log.warn(`webhook outbox check failed: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => options.log.warn(`webhook outbox check failed: ${messageOf(error)}`))
       .finally(() => {
         ticking = undefined;
         if (again) {
           again = false;
           wake();
-        } else schedule(pollMs);
+        } else schedule(worker.pollMs);
       });
   }
 
   const unsubscribe = options.nudges(wake);
   schedule(0);
-  const purge = setInterval(() => {
-    writes
-      .deleteFrom('webhook_deliveries')
-      .where('state', 'in', ['delivered', 'failed'])
-      .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
-      .execute()
-      .catch((error: unknown) => options.log.warn(`purging the webhook log failed: ${error instanceof Error ? error.message : String(error)}`));
-  }, PURGE_EVERY_MS);
-  purge.unref();
-
+  const stopPurge = startPurge(worker);
   return {
-    instance,
+    instance: worker.instance,
     async stop() {
-      stopped = true;
+      worker.stopped = true;
       clearTimeout(timer);
-      clearInterval(purge);
+      stopPurge();
       unsubscribe();
       await ticking;
       await Promise.all(serving.values());

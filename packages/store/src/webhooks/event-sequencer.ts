@@ -4,21 +4,22 @@
 // writer anyway), each run numbering what it finds in id order after the highest seq so far. A row that commits
 // later gets a higher seq than any a reader has seen, so a replay never misses one.
 import { sql } from 'kysely';
+import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { StoreDatabase } from '../db/schema.ts';
 
 /** Rows numbered by one statement; a run goes on while full batches come back. */
 const BATCH = 1000;
 const MAX_BATCHES_PER_RUN = 50;
 
-// SQLite: one statement, the rows without a seq in id order numbered after the highest one there is; on its one
+// One writer (SQLite): one statement, the rows without a seq in id order numbered after the highest one there is; on its one
 // connection nothing can commit between the statement's reading and its writing.
 const numberOnSqlite = (batch: number) =>
   sql`update event_log set seq = s.base + s.rn from (select id, row_number() over (order by id) as rn, (select coalesce(max(seq), 0) from event_log) as base from event_log where seq is null order by id limit ${batch}) as s where event_log.id = s.id`;
 
 /** Numbers up to one batch of committed rows; answers how many. */
 async function numberBatch(database: StoreDatabase): Promise<number> {
-  const { db, dialect } = database;
-  if (dialect === 'sqlite') return Number((await numberOnSqlite(BATCH).execute(db)).numAffectedRows ?? 0);
+  const { db } = database;
+  if (dialectSqlOf(database).oneWriter) return Number((await numberOnSqlite(BATCH).execute(db)).numAffectedRows ?? 0);
   // Read committed: the reads, made once the lock is held, see every row committed until then. They are plain
   // reads, not part of the UPDATE: MariaDB would lock what an UPDATE's subquery reads and wait on rows not yet committed.
   return db

@@ -55,6 +55,25 @@ function parsed(outcome: Outcome): Reply | string {
   return 'the reply is not a JSON object';
 }
 
+/** One more failure in a row; at `suspendAfter` the subscription is suspended, with the reason the console shows. */
+async function countFailure(database: StoreDatabase, suspendAfter: number, event: EventName, subscription: Row, error: string): Promise<void> {
+  const id = Number(subscription.id);
+  const { db } = database;
+  await db
+    .updateTable('webhooks')
+    .set((eb) => ({ reply_failures: eb(eb.fn.coalesce('reply_failures', eb.lit(0)), '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  const reason = `${event} failed ${suspendAfter} times in a row, last: ${error}`.slice(0, 500);
+  await db
+    .updateTable('webhooks')
+    .set({ suspended_at: new Date().toISOString(), suspended_reason: reason })
+    .where('id', '=', id)
+    .where('suspended_at', 'is', null)
+    .where('reply_failures', '>=', suspendAfter)
+    .execute();
+}
+
 export function replyAsker(database: StoreDatabase, options: ReplyOptions): ReplyAsker {
   const limitMs = options.limitMs ?? REPLY_LIMIT_MS;
   const suspendAfter = options.suspendAfter ?? SUSPEND_AFTER;
@@ -77,27 +96,6 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
       () => subscribed.delete(event),
     );
     return rows;
-  }
-
-  /** One more failure in a row; at SUSPEND_AFTER the subscription is suspended, with the reason the console shows. */
-  async function countFailure(event: EventName, subscription: Row, error: string): Promise<void> {
-    const id = Number(subscription.id);
-    const { db } = database;
-    await db
-      .updateTable('webhooks')
-      .set((eb) => ({ reply_failures: eb(eb.fn.coalesce('reply_failures', eb.lit(0)), '+', 1) }))
-      .where('id', '=', id)
-      .execute();
-    const reason = `${event} failed ${suspendAfter} times in a row, last: ${error}`.slice(0, 500);
-    await db
-      .updateTable('webhooks')
-      .set({ suspended_at: new Date().toISOString(), suspended_reason: reason })
-      .where('id', '=', id)
-      .where('suspended_at', 'is', null)
-      .where('reply_failures', '>=', suspendAfter)
-      .execute();
-    // The next question reads the subscriptions again, so the count (and a suspension) is seen at once.
-    subscribed.delete(event);
   }
 
   async function askOne(event: EventName, subscription: Row, text: string, bodyHash: string): Promise<Reply | undefined> {
@@ -133,7 +131,9 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
       answer = await send(subscription.fallback_url);
     }
     if (typeof answer === 'string') {
-      await countFailure(event, subscription, answer);
+      await countFailure(database, suspendAfter, event, subscription, answer);
+      // The next question reads the subscriptions again, so the count (and a suspension) is seen at once.
+      subscribed.delete(event);
       if (failure === 'Error') throw new ApiError(502, `A ${event} webhook this store relies on failed (${answer}); try again later`);
       return undefined;
     }

@@ -2,9 +2,9 @@
 // The events are queued by the write itself, in its transaction: one row per subscription in the
 // outbox (webhook_deliveries), so an event is never lost when the process dies after the write, and one row in
 // the event log (event_log, read by GET /events) whether or not anyone subscribed.
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
+import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
 import type { EventName } from '../model/event-types.ts';
 import { resourceNamed } from '../model/registry.ts';
@@ -118,6 +118,101 @@ export function announceQueued(database: StoreDatabase): void {
   for (const nudge of outboxNudges.get(database) ?? []) nudge();
 }
 
+// Compiled once with stand-in values, which each call swaps for its own.
+const EVENT = '\0event';
+const BODY = '\0body';
+const AT = '\0at';
+const RECORD = '\0record';
+
+/** The statements of a resource's events: the fan-out to each subscription, the event log's row, and whether anyone subscribed. */
+function eventStatements(db: Kysely<StoreSchema>, resource: ResourceDeclaration) {
+  const fanOut = db
+    .insertInto('webhook_deliveries')
+    .columns(['subscription_id', 'event_type', 'body', 'state', 'attempts', 'next_attempt_at', 'created_at'])
+    .expression(
+      db
+        .selectFrom('webhooks')
+        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
+        .where('event_type', '=', EVENT),
+    )
+    .compile();
+  // The event log (GET /events) takes every event, subscribed or not, in the same transaction.
+  const logInsert = db
+    .insertInto('event_log')
+    .values({ event_type: EVENT, resource: resource.name, record_id: RECORD, body: BODY, created_at: AT })
+    .compile();
+  const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
+  return {
+    queue: (event: EventName, body: string, at: string): CompiledQuery => ({
+      ...fanOut,
+      parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
+    }),
+    log: (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
+      ...logInsert,
+      parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
+    }),
+    anyOf: (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) }),
+  };
+}
+
+/** A record without the fields its resource hides from subscribers (encrypted ones). */
+function visibleTo(hidden: (resource: string) => readonly string[]) {
+  return (name: string, row: Row | undefined): Row | undefined => {
+    const fields = hidden(name);
+    // Most resources hide nothing: copying a product's 143 fields was a tenth of a POST's time.
+    if (row === undefined || fields.length === 0) return row;
+    const out = { ...row };
+    for (const field of fields) delete out[field];
+    return out;
+  };
+}
+
+/** What an event's body reads: the key its record goes under, and the records it refers to as subscribers see them. */
+interface EventReads {
+  readonly key: string;
+  readonly resource: ResourceDeclaration;
+  readonly lookup: RecordLookup;
+  readonly visible: (resource: string, row: Row | undefined) => Row | undefined;
+}
+
+/** A record referenced by a field of the written one, read once per write. */
+function* referencedBy(reads: EventReads, sending: Sending, field: string): WriteSteps<Row | undefined> {
+  if (!sending.referenced.has(field)) {
+    const target = reads.resource.fields[field]?.references;
+    sending.referenced.set(field, target === undefined ? undefined : reads.visible(target, yield* reads.lookup(target, sending.written[field])));
+  }
+  return sending.referenced.get(field);
+}
+
+/** The body of a rule's event for this write; undefined when the rule's conditions do not hold. */
+function* eventBody(reads: EventReads, rule: EventRule, sending: Sending, before: Row | undefined): WriteSteps<Record<string, unknown> | undefined> {
+  const { record } = sending;
+  const referenced = (field: string) => referencedBy(reads, sending, field);
+  for (const condition of rule.when ?? []) {
+    const target = yield* referenced(condition.via);
+    if (Boolean(target?.[condition.flag]) !== condition.is) return undefined;
+  }
+  let body: Record<string, unknown>;
+  if (rule.body === 'item') {
+    const status = yield* referenced('product_status_id');
+    body = { item: { product_id: record.id, product_status_id: record.product_status_id, product: record, product_status: status ?? null, inventory: record.quantity_on_hand, item_number: record.item_number } };
+  } else {
+    body = { [reads.key]: record };
+  }
+  if (rule.oldNew !== undefined && typeof rule.on === 'object') {
+    const field = rule.on.changed;
+    const target = reads.resource.fields[field]?.references;
+    if (target === undefined) {
+      body[`old_${rule.oldNew}`] = before?.[field] ?? null;
+      body[`new_${rule.oldNew}`] = record[field] ?? null;
+    } else {
+      body[`old_${rule.oldNew}`] = reads.visible(target, yield* reads.lookup(target, before?.[field])) ?? null;
+      body[`new_${rule.oldNew}`] = (yield* referenced(field)) ?? null;
+    }
+  }
+  return body;
+}
+
 /**
  * The event statements of one resource's writes, or undefined when its writes send none.
  * `lookup` reads a record by id inside the write, `shape` turns a row of a resource into its API form.
@@ -132,39 +227,9 @@ export function writeEventsOf(
   if (declared === undefined) return undefined;
   const { key, rules } = declared;
   const { db } = database;
-  const referenceOf = (field: string) => resource.fields[field]?.references;
   let queuedSinceAsked = false;
 
-  // Compiled once with stand-in values, which each call swaps for its own.
-  const EVENT = '\0event';
-  const BODY = '\0body';
-  const AT = '\0at';
-  const fanOut = db
-    .insertInto('webhook_deliveries')
-    .columns(['subscription_id', 'event_type', 'body', 'state', 'attempts', 'next_attempt_at', 'created_at'])
-    .expression(
-      db
-        .selectFrom('webhooks')
-        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
-        .where('event_type', '=', EVENT),
-    )
-    .compile();
-  const queue = (event: EventName, body: string, at: string): CompiledQuery => ({
-    ...fanOut,
-    parameters: fanOut.parameters.map((p) => (p === EVENT ? event : p === BODY ? body : p === AT ? at : p)),
-  });
-  // The event log (GET /events) takes every event, subscribed or not, in the same transaction.
-  const RECORD = '\0record';
-  const logInsert = db
-    .insertInto('event_log')
-    .values({ event_type: EVENT, resource: resource.name, record_id: RECORD, body: BODY, created_at: AT })
-    .compile();
-  const log = (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
-    ...logInsert,
-    parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
-  });
-  const probe = db.selectFrom('webhooks').select('id').where('event_type', '=', EVENT).limit(1).compile();
-  const anyOf = (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) });
+  const { queue, log, anyOf } = eventStatements(db, resource);
 
   // Most stores subscribe to few events, so a write first asks, in its transaction, whether anyone subscribed,
   // and fans out only then (the body is made either way, for the event log). Once one was found, the next writes
@@ -179,50 +244,12 @@ export function writeEventsOf(
     return found;
   }
 
-  const visible = (name: string, row: Row | undefined): Row | undefined => {
-    const fields = hidden(name);
-    // Most resources hide nothing: copying a product's 143 fields was a tenth of a POST's time.
-    if (row === undefined || fields.length === 0) return row;
-    const out = { ...row };
-    for (const field of fields) delete out[field];
-    return out;
-  };
-
-  /** A record referenced by a field of the written one, read once per write. */
-  function* referencedBy(sending: Sending, field: string): WriteSteps<Row | undefined> {
-    if (!sending.referenced.has(field)) {
-      const target = referenceOf(field);
-      sending.referenced.set(field, target === undefined ? undefined : visible(target, yield* lookup(target, sending.written[field])));
-    }
-    return sending.referenced.get(field);
-  }
+  const visible = visibleTo(hidden);
+  const reads: EventReads = { key, resource, lookup, visible };
 
   function* send(rule: EventRule, sending: Sending, before: Row | undefined, subscribers: boolean): WriteSteps<number> {
-    const { record } = sending;
-    const referenced = (field: string) => referencedBy(sending, field);
-    for (const condition of rule.when ?? []) {
-      const target = yield* referenced(condition.via);
-      if (Boolean(target?.[condition.flag]) !== condition.is) return 0;
-    }
-    let body: Record<string, unknown>;
-    if (rule.body === 'item') {
-      const status = yield* referenced('product_status_id');
-      body = { item: { product_id: record.id, product_status_id: record.product_status_id, product: record, product_status: status ?? null, inventory: record.quantity_on_hand, item_number: record.item_number } };
-    } else {
-      body = { [key]: record };
-    }
-    if (rule.oldNew !== undefined && typeof rule.on === 'object') {
-      const field = rule.on.changed;
-      const target = referenceOf(field);
-      if (target === undefined) {
-        body[`old_${rule.oldNew}`] = before?.[field] ?? null;
-        body[`new_${rule.oldNew}`] = record[field] ?? null;
-      } else {
-        body[`old_${rule.oldNew}`] = visible(target, yield* lookup(target, before?.[field])) ?? null;
-        body[`new_${rule.oldNew}`] = (yield* referenced(field)) ?? null;
-      }
-    }
-    return yield* sendText(rule.event, record.id, JSON.stringify(body), subscribers);
+    const body = yield* eventBody(reads, rule, sending, before);
+    return body === undefined ? 0 : yield* sendText(rule.event, sending.record.id, JSON.stringify(body), subscribers);
   }
 
   function* sendText(event: EventName, recordId: unknown, text: string, subscribers: boolean): WriteSteps<number> {

@@ -50,6 +50,7 @@ declare module 'fastify' {
   }
 }
 
+// Where the database lives, not its SQL: an in-memory SQLite database is seen by its one connection only.
 const inMemory = (url: string) => {
   const target = parseDatabaseUrl(url);
   return target.dialect === 'sqlite' && target.path === ':memory:';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 // PostgreSQL counts a million rows in 70-200 ms (an index-only scan), and the first page of a whole-table list
 // answers total_count. Triggers keep each big table's exact row count instead, in the writes' own transactions:
 // one row per (table, backend), so two connections never wait on one counter, and a rolled back write counts
-// nothing. Readers sum a table's rows (records/dialects/postgres.ts), folding them into slot 0 now and then.
+// nothing. Readers sum a table's rows (db/dialects/postgres.ts), folding them into slot 0 now and then.
 // SQLite counts its b-tree pages fast enough, and nothing here runs on it or on MariaDB.
 const counted = ['products', 'orders', 'order_items', 'customers'] as const;
 

@@ -1,6 +1,5 @@
 // The SQL of a database's family.
 import type { DialectName } from '@app/database';
-import type { StoreDatabase } from '../../db/schema.ts';
 import type { DialectSql } from '../dialect-sql.ts';
 import { mysqlSql } from './mysql.ts';
 import { postgresSql } from './postgres.ts';
@@ -8,6 +7,6 @@ import { sqliteSql } from './sqlite.ts';
 
 const families: Record<DialectName, DialectSql> = { sqlite: sqliteSql, postgres: postgresSql, mysql: mysqlSql };
 
-export function dialectSqlOf(database: Pick<StoreDatabase, 'dialect'>): DialectSql {
+export function dialectSqlOf(database: { readonly dialect: DialectName }): DialectSql {
   return families[database.dialect];
 }

@@ -1,26 +1,32 @@
 // PostgreSQL: RETURNING saves a round trip; the database writes records as JSON itself (db/postgres-json.ts) and keeps
 // the big tables' row counts (0441_record_counts); row locks serialise tree changes.
 import { sql, type Kysely } from 'kysely';
-import type { StoreSchema } from '../../db/schema.ts';
-import type { DialectSql } from '../dialect-sql.ts';
-import { postgresRecordJson, postgresRecordJsonHash } from '../../db/postgres-json.ts';
+import { columnsOf } from '../../model/declaration.ts';
+import { anyTables, type DialectSql } from '../dialect-sql.ts';
+import { postgresRecordJson, postgresRecordJsonHash, STORED_JSON_TABLES } from '../postgres-json.ts';
+import type { StoreSchema } from '../schema.ts';
 
 export const postgresSql: DialectSql = {
   returning: true,
+  oneWriter: false,
   recordJson: (resource, fields) => postgresRecordJson(resource, fields),
   recordJsonHash: (resource) => postgresRecordJsonHash(resource),
+  wholeRecordColumns: (resource) => (STORED_JSON_TABLES.includes(resource.table) ? columnsOf(resource) : undefined),
   lockForWrite: (query) => query.forUpdate(),
   // Each tree change holds the table's first row until its transaction commits, so two changes that are
   // harmless alone cannot close a loop together.
   treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
   // PostgreSQL has no insert id, only RETURNING.
-  insertRow: async (db, table, row) => Number((await db.insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
+  insertRow: async (db, table, row) => Number((await anyTables(db).insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
   keptCount: async (db, table) => {
     const { rows } = await sql<{ total: string; parts: string }>`select coalesce(sum(delta), 0) as total, count(*) as parts from record_counts where table_name = ${table}`.execute(db);
     const parts = Number(rows[0]?.parts ?? 0);
     if (parts === 0) return undefined;
     if (parts > FOLD_AT) await fold(db, table);
     return Number(rows[0]?.total);
+  },
+  emptyTables: async (db, tables) => {
+    await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
   },
 };
 
