@@ -39,15 +39,19 @@ export function testDatabaseTargets(): Promise<TestDatabaseTarget[]> {
 
 const labels: Record<DialectName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MariaDB' };
 
-/** TEST_DATABASES=sqlite (or a comma list of sqlite, postgres, mysql): a quick local loop on fewer databases. */
+// The names people give the databases, beside the dialects' own (mysql is how the MariaDB dialect is named).
+const aliases: Record<string, DialectName> = { sqlite: 'sqlite', postgres: 'postgres', postgresql: 'postgres', mysql: 'mysql', mariadb: 'mysql' };
+
+/** TEST_DATABASES=sqlite (or a comma list of sqlite, postgres, mariadb): a quick local loop on fewer databases. */
 function chosenDialects(): Set<DialectName> | undefined {
   const given = process.env.TEST_DATABASES?.trim();
   if (!given) return undefined;
-  const chosen = new Set(given.split(',').map((word) => word.trim().toLowerCase()));
-  const unknown = [...chosen].filter((word) => !(word in labels));
-  if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}; it takes sqlite, postgres and mysql`);
+  const words = given.split(',').map((word) => word.trim().toLowerCase());
+  const unknown = words.filter((word) => !Object.hasOwn(aliases, word));
+  if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}; it takes sqlite, postgres and mariadb`);
+  const chosen = new Set(words.map((word) => aliases[word]));
   if (process.env.REQUIRE_ALL_DATABASES === '1' && chosen.size < 3) throw new Error('TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1');
-  return chosen as Set<DialectName>;
+  return chosen;
 }
 
 function leftOut(dialect: DialectName): TestDatabaseTarget {

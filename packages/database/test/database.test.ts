@@ -185,8 +185,17 @@ describe('TEST_DATABASES narrows the matrix for a quick local loop', () => {
     ]);
   });
 
+  test('the databases go by the names people give them: mariadb or mysql, postgres or postgresql', () => {
+    for (const given of ['mariadb,postgresql', 'MySQL, Postgres']) {
+      const run = targetsWith({ TEST_DATABASES: given });
+      assert.equal(run.status, 0, run.err);
+      assert.deepEqual((JSON.parse(run.out) as [string, unknown][])[0], ['SQLite', `SQLite left out by TEST_DATABASES=${given}`]);
+    }
+  });
+
   test('a misspelt database, or leaving one out where all are required, stops the run', () => {
-    assert.match(targetsWith({ TEST_DATABASES: 'sqlite,postgresql' }).err, /TEST_DATABASES names postgresql; it takes sqlite, postgres and mysql/);
+    assert.match(targetsWith({ TEST_DATABASES: 'sqlite,postgrse' }).err, /TEST_DATABASES names postgrse; it takes sqlite, postgres and mariadb/);
+    assert.match(targetsWith({ TEST_DATABASES: 'constructor' }).err, /TEST_DATABASES names constructor/);
     assert.match(targetsWith({ TEST_DATABASES: 'sqlite', REQUIRE_ALL_DATABASES: '1' }).err, /TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1/);
   });
 });
