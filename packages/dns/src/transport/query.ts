@@ -37,6 +37,15 @@ export interface QueryOptions {
   rd?: boolean;
   cd?: boolean;
   ad?: boolean;
+  /** Header bits a well-formed query leaves clear, for protocol compliance tests. */
+  aa?: boolean;
+  tc?: boolean;
+  ra?: boolean;
+  z?: boolean;
+  /** Default 0 (QUERY). */
+  opcode?: number;
+  /** Send the header (and OPT record) without the question: an unknown opcode's request has none. */
+  noQuestion?: boolean;
   signal?: AbortSignal;
   sourceAddress?: string;
   /** Retry over TCP when a UDP reply has TC set; default true. */
@@ -79,7 +88,19 @@ export async function query(server: ServerAddress, question: QuestionInput, opti
 
 async function queryOver(transport: Transport, server: ServerAddress, q: Question, options: QueryOptions): Promise<QueryResult> {
   const id = randomInt(0, 0x10000);
-  const packet = encodeMessage({ id, rd: options.rd ?? false, cd: options.cd ?? false, ad: options.ad ?? false, question: [q], edns: options.edns });
+  const packet = encodeMessage({
+    id,
+    opcode: options.opcode ?? 0,
+    rd: options.rd ?? false,
+    cd: options.cd ?? false,
+    ad: options.ad ?? false,
+    aa: options.aa ?? false,
+    tc: options.tc ?? false,
+    ra: options.ra ?? false,
+    z: options.z ?? false,
+    question: options.noQuestion ? [] : [q],
+    edns: options.edns,
+  });
   let decoded: Message | DnsDecodeError | undefined;
   const exchange: ExchangeOptions = {
     timeoutMs: options.timeoutMs ?? 5000,
@@ -91,7 +112,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
       if (reply.length < 2 || ((reply[0] << 8) | reply[1]) !== id) return false;
       try {
         const message = decodeMessage(reply);
-        if (!questionMatches(message, q)) return false;
+        if (!options.noQuestion && !questionMatches(message, q)) return false;
         decoded = message;
       } catch (error) {
         if (!(error instanceof DnsDecodeError)) throw error;

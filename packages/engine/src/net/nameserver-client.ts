@@ -23,7 +23,7 @@ export interface ServerNetwork {
   readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
-  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
+  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'>;
   transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
 }
 
@@ -39,6 +39,30 @@ export interface QueryFlags {
   qclass?: number;
   /** Retry over TCP when a UDP reply is truncated; off exposes the truncated reply. Default: the profile's. */
   fallback?: boolean;
+  /** Header bits and opcode beyond a plain query's (protocol compliance tests). */
+  header?: ProbeHeader;
+}
+
+export interface ProbeHeader {
+  opcode?: number;
+  aa?: boolean;
+  tc?: boolean;
+  ra?: boolean;
+  z?: boolean;
+  ad?: boolean;
+  /** The request carries no question (as an unknown opcode's does). */
+  noQuestion?: boolean;
+}
+
+/** What one query came to: the reply (with its size on the wire), or why none. */
+export interface SendOutcome {
+  message?: Message;
+  from?: string;
+  ms: number;
+  /** Bytes of the reply as it came. */
+  size?: number;
+  /** No usable reply: silence, a refused or reset TCP connection, other network errors, or an undecodable reply. */
+  failure?: 'timeout' | 'connection-refused' | 'reset' | 'eof' | 'failed' | 'malformed';
 }
 
 /** How a zone transfer began: its outcome, and the rcode and first record of its first message. */
@@ -187,6 +211,22 @@ export class Nameserver {
       },
     );
     this.#network.deciding.set(key, outcome);
+  }
+
+  /**
+   * One query as given, sent now, past the run's answers (never kept, never shared) and its order of
+   * lanes: a protocol compliance test wants this exact question's reply, or why none came. Undefined
+   * when the profile turns the server's IP family off.
+   */
+  async probe(qname: Name, qtype: number, flags: QueryFlags): Promise<SendOutcome | undefined> {
+    if (!this.#network.familyEnabled(this.family)) return undefined;
+    const sent = await this.#network.send(this, { name: qname, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, () => false);
+    if (sent === 'skipped') return undefined;
+    this.statistics.queries++;
+    this.statistics.totalMs += sent.ms;
+    if (sent.message) this.statistics.responses++;
+    else this.statistics.timeouts++;
+    return sent;
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */

@@ -4,7 +4,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
-import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
+import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
 
 export interface NetworkOptions {
@@ -126,7 +126,7 @@ export class Network implements ServerNetwork {
    * Sends when a slot is free, unless `skip` says by then that it is no longer worth it. `settle` sees
    * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
    */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'> {
     return this.#slot(server, skip, async () => {
       const outcome = await this.#sendNow(server, question, flags);
       settle?.(outcome);
@@ -165,7 +165,7 @@ export class Network implements ServerNetwork {
     onExchange(exchange);
   }
 
-  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number }> {
+  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<SendOutcome> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
     const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
@@ -186,6 +186,7 @@ export class Network implements ServerNetwork {
       cd: flags.cd ?? false,
       tcFallback: flags.fallback ?? (resolver.fallback && !resolver.igntc),
       ...(edns && { edns }),
+      ...flags.header,
       signal: this.options.signal,
     });
     const ms = performance.now() - started;
@@ -203,6 +204,17 @@ export class Network implements ServerNetwork {
       ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
     });
     this.options.signal.throwIfAborted();
-    return result.outcome === 'response' ? { message: result.message, from: result.from, ms } : { ms };
+    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length };
+    return { ms, failure: failureOf(result) };
   }
+}
+
+function failureOf(result: QueryResult): NonNullable<SendOutcome['failure']> {
+  if (result.outcome === 'timeout') return 'timeout';
+  if (result.outcome === 'malformed') return 'malformed';
+  if (result.outcome !== 'network-error') return 'failed';
+  const code = (result.error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNREFUSED') return 'connection-refused';
+  if (code === 'ECONNRESET') return 'reset';
+  return result.error.message.startsWith('connection closed') ? 'eof' : 'failed';
 }

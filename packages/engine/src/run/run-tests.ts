@@ -10,7 +10,7 @@ import { Resolver } from '../resolver/resolver.ts';
 import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { Zone } from '../zone/tested-zone.ts';
-import { moduleOrder, modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
+import { moduleOrder, modules, referenceModules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
 import type { TestContext } from '../framework/test-case.ts';
 import { inTestCase } from '../net/query-attribution.ts';
 import { lookAhead } from '../net/server-order.ts';
@@ -104,7 +104,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   for (const entry of unknownSelections(only)) {
     const [module = '', testcase = 'all'] = entry.split('/');
     const known = modules.some((m) => m.name === module.toUpperCase());
-    emit('SYSTEM', systemTestCase, known ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } } : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: modules.map((m) => m.name).join(':') } });
+    emit('SYSTEM', systemTestCase, known ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } } : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: referenceModules.join(':') } });
   }
   if (!profile.net.ipv4 && !profile.net.ipv6) {
     emit('SYSTEM', systemTestCase, { tag: 'NO_NETWORK', args: {} });

@@ -1,0 +1,110 @@
+// A protocol compliance test's result, in genreport's words: what is wrong with the reply, comma
+// separated, or `ok`, followed by the options it noticed (nsid, expire, cookie, subnet). Rules from
+// RFC 1035 (header bits), RFC 6891 (EDNS versions, flags, options) and RFC 7873 (cookies).
+import { Opcode, Rcode, RRType, type Message } from '@app/dns';
+import type { SendOutcome } from '../../net/nameserver-client.ts';
+import { OptionCode, sendsCookie, testClientCookie, type ProtocolTest } from './protocol-tests.ts';
+
+const BADCOOKIE = 23;
+
+const opcodeWords: Record<number, string> = { [Opcode.QUERY]: 'query', 1: 'iquery', [Opcode.STATUS]: 'status', [Opcode.NOTIFY]: 'notify', [Opcode.UPDATE]: 'update' };
+const rcodeWords: Record<number, string> = {
+  0: 'noerror', 1: 'formerr', 2: 'servfail', 3: 'nxdomain', 4: 'notimp', 5: 'refused', 6: 'yxdomain', 7: 'yxrrset', 8: 'nxrrset', 9: 'notauth', 10: 'notzone', 16: 'badvers', 23: 'badcookie',
+};
+const opcodeWord = (code: number): string => opcodeWords[code] ?? `opcode${code}`;
+const rcodeWord = (code: number): string => rcodeWords[code] ?? `rcode${code}`;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
+}
+
+/** The words for one test's outcome; the first is `ok` when the reply is as the RFCs want it. */
+export function verdictWords(test: ProtocolTest, outcome: SendOutcome): string[] {
+  const reply = outcome.message;
+  if (!reply) return [outcome.failure ?? 'timeout'];
+  const problems: string[] = [];
+  let ok = true;
+  const fail = (word: string): void => {
+    problems.push(word);
+    ok = false;
+  };
+  const asked = { opcode: test.opcode ?? 0, version: test.edns?.version ?? 0, rd: test.rd ?? false, ad: test.ad ?? false, cd: test.cd ?? false, do: test.edns?.do ?? false };
+  const unknownOpcode = asked.opcode !== 0;
+  const rcode = reply.rcode;
+  // A reply to an unknown opcode is read no further than its header and section counts.
+  const edns = unknownOpcode ? undefined : reply.edns;
+  const options = edns?.options ?? [];
+  const zoneApex = reply.question[0]?.name;
+  const seenSoa = !unknownOpcode && reply.answer.some((rr) => rr.type === RRType.SOA && (zoneApex === undefined || rr.name.equals(zoneApex)));
+  const seenRrsig = reply.answer.some((rr) => rr.type === RRType.RRSIG);
+
+  // A request without a question gets a reply without records.
+  if (unknownOpcode) {
+    if (reply.question.length > 0) fail('non-empty-question-section');
+    if (reply.answer.length > 0) fail('non-empty-answer-section');
+    if (reply.authority.length > 0) fail('non-empty-authority-section');
+    if (reply.additional.length > 0 || reply.edns !== undefined) fail('non-empty-additional-section');
+  }
+
+  // Server cookies: 8 to 32 bytes after the 8 of the client's (RFC 7873 §4.2).
+  const cookie = options.find((o) => o.code === OptionCode.COOKIE && o.data.length >= 16 && o.data.length <= 40);
+  const cookieEchoed = cookie !== undefined && sameBytes(cookie.data.subarray(0, 8), testClientCookie);
+  if (cookie && !cookieEchoed && sendsCookie(test)) ok = false;
+
+  if (reply.opcode !== asked.opcode) fail(opcodeWord(reply.opcode));
+  if (asked.version === 0) {
+    const cookieRefusal = sendsCookie(test) && rcode === BADCOOKIE && cookie !== undefined;
+    if (!unknownOpcode && rcode !== Rcode.NOERROR && !cookieRefusal) fail(rcodeWord(rcode));
+    if (unknownOpcode && rcode !== Rcode.NOTIMP) fail(rcodeWord(rcode));
+  } else if (rcode !== Rcode.BADVERS) {
+    fail(rcodeWord(rcode));
+  }
+
+  if (edns) {
+    if (edns.version !== 0) fail('version-not-zero');
+    const badvers = rcode === Rcode.BADVERS;
+    if ((edns.version < asked.version && !badvers) || (edns.version >= asked.version && badvers)) fail('badversion');
+  }
+  if (!edns && test.edns) fail('noopt');
+  if (edns && !test.edns) fail('opt');
+  if (test.qtype === RRType.SOA && !unknownOpcode) {
+    if (asked.version === 0 && !test.ignoreTc && !seenSoa && rcode === Rcode.NOERROR) fail('nosoa');
+    if (seenSoa && (asked.version !== 0 || rcode !== Rcode.NOERROR)) fail('soa');
+  }
+  if (options.some((o) => o.code === OptionCode.UNDEFINED)) fail('echoed');
+  if (edns && asked.do && !edns.do && seenRrsig) fail('nodo');
+  if (edns && asked.do && asked.cd && edns.do && !reply.cd && seenRrsig) fail('nocd');
+
+  if (!reply.aa && asked.version === 0 && rcode === Rcode.NOERROR && !unknownOpcode) fail('noaa');
+  if (reply.aa && unknownOpcode) fail('aa');
+  if (reply.ra && unknownOpcode) fail('ra');
+  if (reply.rd && (unknownOpcode || !asked.rd)) fail('rd');
+  if (!reply.rd && asked.rd && !unknownOpcode) fail('nord');
+  if (reply.ad && (unknownOpcode || (!asked.ad && !asked.do))) fail('ad');
+  if (reply.cd && (unknownOpcode || !asked.cd)) fail('cd');
+  // The last reserved header bit is not to be copied into a reply (RFC 1035 §4.1.1).
+  if (reply.z) fail('z');
+  // Only DO is defined among the EDNS flags; the others are zero in a reply (RFC 6891 §6.1.4).
+  if (edns && (edns.flags & 0x7fff) !== 0) fail('mbz');
+  if (test.ignoreTc && outcome.size !== undefined && outcome.size > (test.edns?.udpSize || 512)) fail('toobig');
+
+  const words = ok ? [...problems, 'ok'] : problems;
+  if (options.some((o) => o.code === OptionCode.NSID && o.data.length > 0)) words.push('nsid');
+  if (options.some((o) => o.code === OptionCode.EXPIRE && o.data.length === 4)) words.push('expire');
+  if (cookie && sendsCookie(test)) {
+    const base = cookieEchoed ? 'cookie' : 'cookie-mismatch';
+    words.push(rcode === BADCOOKIE ? `${base}+badcookie` : base);
+  } else if (cookie) {
+    words.push('cookie');
+  }
+  if (options.some((o) => o.code === OptionCode.ECS)) words.push('subnet');
+  return words;
+}
+
+/** A result passes when it begins with `ok`. */
+export const passes = (result: string): boolean => result === 'ok' || result.startsWith('ok,');
+
+export const verdict = (test: ProtocolTest, outcome: SendOutcome): string => verdictWords(test, outcome).join(',');
+
+/** Whether the reply carried an RRSIG in its answer (the `do` test's, for `signed`). */
+export const carriesRrsig = (message: Message | undefined): boolean => message?.answer.some((rr) => rr.type === RRType.RRSIG) ?? false;
