@@ -5,12 +5,16 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import { protocolTests } from '@app/engine';
+import { loadScenario } from '@app/lab';
 import { useLab } from '@app/lab/testing';
+import { oracle, type OracleServer } from './support/compliance-oracle.ts';
 import { ours, type Finding } from './support/lab-engines.ts';
 
 const quirks = resolve(import.meta.dirname, 'scenarios/compliance-quirks.yaml');
 const implementations = { bind: 'healthy.test', knot: 'healthy-knot.test', nsd: 'healthy-nsd.test', powerdns: 'healthy-powerdns.test' } as const;
-const shared = await useLab(['healthy-signed', 'knot-healthy-signed', 'nsd-healthy-signed', 'powerdns-healthy-signed', quirks]);
+const scenarios = ['healthy-signed', 'knot-healthy-signed', 'nsd-healthy-signed', 'powerdns-healthy-signed', quirks];
+const shared = await useLab(scenarios);
 const { skip } = shared;
 
 const ednsGroup = ['dns', 'edns', 'edns1', 'edns@512', 'ednsopt', 'edns1opt', 'do', 'ednsflags', 'optlist', 'signed', 'ednstcp'];
@@ -107,4 +111,29 @@ test('cookies: a server cookie that comes back, is accepted, and is replaced whe
   // Knot, NSD and PowerDNS as Debian configures them send no cookies; BIND does.
   const bind = (await results('healthy.test')).findings.filter((f) => f.testcase === 'Compliance03' && f.tag.startsWith('COOKIE_')).map((f) => f.tag);
   assert.deepEqual([...new Set(bind)], ['COOKIE_OK']);
+});
+
+/** The zone's servers at each of their addresses, as the scenarios declare them. */
+function serversOf(zone: string): OracleServer[] {
+  const world = loadScenario(scenarios);
+  const names = world.zones.find((z) => z.origin === `${zone}.`)!.servers;
+  return world.servers.filter((s) => names.includes(s.name)).flatMap((s) => s.addresses.map((address) => ({ ns: s.name.replace(/\.$/, ''), address })));
+}
+
+test('our verdicts equal the dig oracle (test/reference-compliance/) for every server and test', { skip, timeout: 1_800_000 }, async (t) => {
+  const differences: string[] = [];
+  let pairs = 0;
+  for (const zone of [...Object.values(implementations), 'compliance-quirks.test']) {
+    const recorded = await oracle(shared.lab, zone, serversOf(zone), protocolTests);
+    const findings = (await ours(shared.lab, zone, '--test', 'Compliance')).filter((f) => f.tag.startsWith('PROTOCOL_TEST_'));
+    for (const [server, tests] of Object.entries(recorded.results)) {
+      for (const [name, result] of Object.entries(tests)) {
+        pairs++;
+        const got = findings.find((f) => f.args.ns === server && f.args.test === name)?.args.result;
+        if (got !== result) differences.push(`${server} ${name}: dig says ${result}, we say ${String(got)}`);
+      }
+    }
+  }
+  t.diagnostic(`${pairs - differences.length} of ${pairs} (server, test) pairs agree`);
+  assert.deepEqual(differences, []);
 });

@@ -34,7 +34,7 @@ export interface ProtocolTest {
   z?: boolean;
   /** Non-zero: the request has this opcode and no question. */
   opcode?: number;
-  /** dig's arguments after `@server`; `<zone>` stands for the zone. */
+  /** dig's arguments after `@server`; `<zone>` stands for the zone. genreport prints `+ignoretc`, which dig spells `+ignore`. */
   dig: string;
 }
 
@@ -70,7 +70,7 @@ export const protocolTests: readonly ProtocolTest[] = [
   { name: 'edns1', group: 'EDNS', qtype: SOA, edns: edns1(), dig: '+edns=1 +noednsneg +nocookie +noad +norec SOA <zone>' },
   {
     name: 'edns@512', group: 'EDNS', qtype: RRType.DNSKEY, edns: { version: 0, udpSize: 512, do: true }, ignoreTc: true,
-    dig: '+edns=0 +nocookie +noad +norec +dnssec +ignoretc +bufsize=512 DNSKEY <zone>',
+    dig: '+edns=0 +nocookie +noad +norec +dnssec +ignore +bufsize=512 DNSKEY <zone>',
   },
   { name: 'ednsopt', group: 'EDNS', qtype: SOA, edns: edns0({ options: [undefinedOption] }), dig: '+edns=0 +nocookie +noad +norec +ednsopt=100 SOA <zone>' },
   { name: 'edns1opt', group: 'EDNS', qtype: SOA, edns: edns1({ options: [undefinedOption] }), dig: '+edns=1 +noednsneg +nocookie +noad +norec +ednsopt=100 SOA <zone>' },

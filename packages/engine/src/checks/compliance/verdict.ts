@@ -18,10 +18,22 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
+/**
+ * Options whose length their specification rules out make the reply unusable, as dig and resolvers
+ * built on BIND's parser treat it: a COOKIE of other than 8 or 16 to 40 bytes (RFC 7873 §4), an
+ * EXPIRE of other than 0 or 4 (RFC 7314 §2).
+ */
+function malformedOptions(reply: Message): boolean {
+  return (reply.edns?.options ?? []).some(
+    (o) => (o.code === OptionCode.COOKIE && o.data.length !== 8 && (o.data.length < 16 || o.data.length > 40)) || (o.code === OptionCode.EXPIRE && o.data.length !== 0 && o.data.length !== 4),
+  );
+}
+
 /** The words for one test's outcome; the first is `ok` when the reply is as the RFCs want it. */
 export function verdictWords(test: ProtocolTest, outcome: SendOutcome): string[] {
   const reply = outcome.message;
   if (!reply) return [outcome.failure ?? 'timeout'];
+  if (malformedOptions(reply)) return ['malformed'];
   const problems: string[] = [];
   let ok = true;
   const fail = (word: string): void => {
