@@ -7,6 +7,7 @@ export { runTestsWithChain } from './run/run-with-chain.ts';
 export { DomainNameError } from './domain-name-fault.ts';
 export type { Exchange, Sending } from './net/network.ts';
 export { testCaseIds } from './run/registry.ts';
+export { complianceTable, complianceLines, type ComplianceEntry } from './run/compliance-table.ts';
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';
 export { createServiceLookups } from './lookups/service-lookups.ts';
 export { LookupFailure } from './lookups/root-watch.ts';
