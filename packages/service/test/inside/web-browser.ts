@@ -219,6 +219,12 @@ describe('the web interface', () => {
       return new Set(shown).size !== shown.length;
     }).length`);
     assert.equal(listsWithRepeats, 0, 'no finding is listed twice');
+    // The form's default is the extended profile: the Compliance module, marked as beyond Zonemaster,
+    // and its table per name server address (IPv4 only here), every test passed.
+    assert.ok((await page.locator('.module-name', { hasText: 'COMPLIANCE' }).textContent())?.includes('beyond Zonemaster'));
+    await page.getByRole('heading', { name: /Protocol compliance/ }).waitFor();
+    assert.deepEqual((await page.locator('.compliance-server summary').allTextContents()).sort(), ['ns1.healthy.test 192.0.2.10 — all tests passed', 'ns2.healthy.test 203.0.113.10 — all tests passed']);
+    assert.equal(await page.locator('.compliance-server').first().locator('tbody tr').count(), 34);
     await shots('04-report-healthy');
   });
 
