@@ -55,7 +55,7 @@ describe('dnscheck JSON output against the schema, in the lab', { skip: skipReas
     assertValid('findings_with_compliance', extended);
     assert.deepEqual(extended.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
     for (const entry of extended.compliance) {
-      assert.equal(Object.keys(entry.tests).length, 34, `${entry.ns}: genreport's EDNS and FULL tests, signed, bind11 and dig11`);
+      assert.equal(Object.keys(entry.tests).length, 35, `${entry.ns}: genreport's EDNS and FULL tests, signed, dnswkk, bind11 and dig11`);
       assert.equal(entry.tests.edns, 'ok');
       assert.equal(entry.tests.signed, 'ok,yes');
     }

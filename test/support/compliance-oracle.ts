@@ -20,6 +20,8 @@ export interface DigReply {
   edns?: { version: number; flags: Set<string>; mbz: boolean; options: Map<string, string> };
   answer: { owner: string; type: string }[];
   size: number;
+  /** The TSIG PSEUDOSECTION's record, and whether dig could not verify the reply's signature. */
+  tsig?: { owner: string; ttl: number; class: string; algorithm: string; time: number; fudge: number; error: string; otherLength: number; unverified: boolean };
 }
 
 export function parseDig(text: string): DigReply {
@@ -50,6 +52,16 @@ export function parseDig(text: string): DigReply {
       if (option) options.set(option[1], option[2]);
     }
     reply.edns = { version: Number(ednsLine[1]), flags: new Set(ednsLine[2].trim().split(/\s+/).filter(Boolean)), mbz: ednsLine[3] !== undefined, options };
+  }
+  const tsigLine = /;; TSIG PSEUDOSECTION:\n(\S+)\s+(\d+)\s+(\S+)\s+TSIG\s+(.*)/.exec(last);
+  if (tsigLine) {
+    const fields = tsigLine[4].trim().split(/\s+/);
+    const [algorithm = '', time = '0', fudge = '0', macSize = '0'] = fields;
+    const rest = fields.slice(Number(macSize) > 0 ? 5 : 4);
+    reply.tsig = {
+      owner: tsigLine[1], ttl: Number(tsigLine[2]), class: tsigLine[3], algorithm, time: Number(time), fudge: Number(fudge), error: rest[1] ?? '', otherLength: Number(rest[2] ?? 0),
+      unverified: /Couldn't verify signature|Some TSIG could not be validated/.test(text),
+    };
   }
   const answerSection = /;; ANSWER SECTION:\n([\s\S]*?)(?:\n\n|\n;;)/.exec(last);
   for (const line of answerSection?.[1].split('\n') ?? []) {
@@ -92,12 +104,35 @@ export function oracleVerdict(digArguments: string, zone: string, reply: DigRepl
   if (serverCookie && sentCookie !== undefined && !cookieMatches) ok = false;
   const status = reply.status;
   if (opcodeWord(reply.opcode) !== (opcode === 0 ? 'query' : `opcode${opcode}`)) bad(opcodeWord(reply.opcode));
+  let rcodeSaid = false;
   if ((version ?? 0) === 0) {
-    if (opcode === 0 && status !== 'NOERROR' && !(sentCookie !== undefined && status === 'BADCOOKIE' && serverCookie)) bad(rcodeWord(status));
-    if (opcode !== 0 && status !== 'NOTIMP') bad(rcodeWord(status));
-  } else if (status !== 'BADVERS') {
-    bad(rcodeWord(status));
+    if ((opcode === 0 && status !== 'NOERROR' && !(sentCookie !== undefined && status === 'BADCOOKIE' && serverCookie)) || (opcode !== 0 && status !== 'NOTIMP')) {
+      bad(rcodeWord(status));
+      rcodeSaid = true;
+    }
   }
+  const tsig = reply.tsig;
+  if (tsig && tsig.error !== 'NOERROR') {
+    if (!rcodeSaid && status !== 'NOTAUTH') bad(rcodeWord(status));
+    bad(tsig.error.toLowerCase());
+  }
+  if (has('-y')) {
+    if (!tsig) bad('notsig');
+    else {
+      if (tsig.class !== 'ANY') bad('tsig-bad-class');
+      if (tsig.ttl !== 0) bad('tsig-bad-ttl');
+      const wrongKey = tsig.owner !== '.';
+      const wrongAlgorithm = tsig.algorithm.toLowerCase() !== 'hmac-sha256.';
+      if (wrongKey) bad('tsig-wrong-key');
+      if (wrongAlgorithm) bad('tsig-wrong-alg');
+      const now = Date.now() / 1000;
+      if (tsig.time > now + tsig.fudge || tsig.time < now - tsig.fudge) bad('tsig-bad-time');
+      if (tsig.fudge === 0) bad('tsig-bad-fudge');
+      if (tsig.error === 'BADTIME' && tsig.otherLength !== 6) bad('tsig-bad-other-len');
+      if ((tsig.error === 'NOERROR' || tsig.error === 'BADTIME') && (wrongKey || wrongAlgorithm || tsig.unverified)) bad('tsig-bad-sig');
+    }
+  }
+  if (version !== undefined && version !== 0 && status !== 'BADVERS') bad(rcodeWord(status));
   if (edns) {
     if (edns.version !== 0) bad('version-not-zero');
     const asked = version ?? 0;

@@ -7,6 +7,13 @@ import { currentTestCase } from './query-attribution.ts';
 import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
 
+/**
+ * Compliance probes in flight, apart from the run's other questions (their own caps, per address and for
+ * the run, so that they never delay those): all of one address's at once, as genreport sends them.
+ */
+const probesPerServer = 40;
+const probesPerRun = 64;
+
 export interface NetworkOptions {
   ipv4: boolean;
   ipv6: boolean;
@@ -67,6 +74,8 @@ export class Network implements ServerNetwork {
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;
   readonly #perServer = new Map<string, LimitFunction>();
+  readonly #probes = new Map<string, LimitFunction>();
+  readonly #allProbes = pLimit(probesPerRun);
   #sent = 0;
   // Answers and silence belong to an address, under whichever name it is asked (as the reference
   // caches per address): the same question to one address goes out once per run.
@@ -127,7 +136,9 @@ export class Network implements ServerNetwork {
    * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
    */
   async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'> {
-    return this.#slot(server, skip, async () => {
+    // Compliance probes wait in a line of their own per address: 35 of them to a server that drops
+    // some must not hold the slots the other test cases' questions to it need.
+    return this.#slot(server, skip, flags.header ? 'probe' : 'query', async () => {
       const outcome = await this.#sendNow(server, question, flags);
       settle?.(outcome);
       return outcome;
@@ -136,7 +147,7 @@ export class Network implements ServerNetwork {
 
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
   async transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'> {
-    return this.#slot(server, skip, async () => {
+    return this.#slot(server, skip, 'query', async () => {
       this.options.signal.throwIfAborted();
       const started = performance.now();
       const result = await transferZone({ address: server.address, port: this.options.port ?? 53 }, zone, {
@@ -148,7 +159,15 @@ export class Network implements ServerNetwork {
     });
   }
 
-  #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
+  #slot<T>(server: Nameserver, skip: () => boolean, line: 'query' | 'probe', work: () => Promise<T>): Promise<T | 'skipped'> {
+    if (line === 'probe') {
+      let probes = this.#probes.get(server.address);
+      if (!probes) {
+        probes = pLimit(probesPerServer);
+        this.#probes.set(server.address, probes);
+      }
+      return probes(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#allProbes(work)));
+    }
     let limit = this.#perServer.get(server.address);
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 16);
@@ -204,7 +223,8 @@ export class Network implements ServerNetwork {
       ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
     });
     this.options.signal.throwIfAborted();
-    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length };
+    const mac = result.requestMac && { requestMac: result.requestMac };
+    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length, ...(flags.header?.tsig && { bytes: result.bytes }), ...mac };
     return { ms, failure: failureOf(result) };
   }
 }

@@ -19,7 +19,7 @@ const rank = (name: string): number => order.indexOf(name);
 export function complianceTable(findings: readonly Finding[]): ComplianceEntry[] {
   const entries = new Map<string, ComplianceEntry>();
   for (const f of findings) {
-    if (f.module !== 'COMPLIANCE' || (f.tag !== 'PROTOCOL_TEST_PASSED' && f.tag !== 'PROTOCOL_TEST_FAILED')) continue;
+    if (f.module !== 'COMPLIANCE' || !['PROTOCOL_TEST_PASSED', 'PROTOCOL_FEATURE_ABSENT', 'PROTOCOL_TEST_FAILED'].includes(f.tag)) continue;
     const server = String(f.args.ns);
     const slash = server.indexOf('/');
     let entry = entries.get(server);

@@ -109,7 +109,7 @@ test('with the extended profile, get_test_results carries the compliance table, 
   const results = (await ok('get_test_results', { id, language: 'en' })) as { compliance: { ns: string; address: string; tests: Record<string, string> }[]; results: { module: string }[] };
   assertValid('service_results', results);
   assert.deepEqual(results.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
-  assert.ok(results.compliance.every((e) => e.tests.edns === 'ok' && e.tests.signed === 'ok,yes' && Object.keys(e.tests).length === 34));
+  assert.ok(results.compliance.every((e) => e.tests.edns === 'ok' && e.tests.signed === 'ok,yes' && Object.keys(e.tests).length === 35));
   assert.ok(results.results.some((r) => r.module === 'COMPLIANCE'), 'its findings are among the results');
   const history = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
   const defaultRun = history.find((entry) => entry.id !== id)!;

@@ -4,7 +4,7 @@ import type { Message } from '../../finding.ts';
 import type { TestCase, TestContext, TestModule } from '../../framework/test-case.ts';
 import type { Nameserver, QueryFlags, SendOutcome } from '../../net/nameserver-client.ts';
 import { cookies } from './cookies.ts';
-import { digCommand, protocolTests, signedTest, type ProtocolGroup, type ProtocolTest } from './protocol-tests.ts';
+import { digCommand, protocolTests, signedTest, wellKnownKey, type ProtocolGroup, type ProtocolTest } from './protocol-tests.ts';
 import { carriesRrsig, passes, verdict } from './verdict.ts';
 
 const spec = 'ISC DNS compliance testing, genreport(1): TESTS; RFC 1035 §4.1.1, RFC 6891, RFC 7873';
@@ -25,14 +25,15 @@ export function probeFlags(test: ProtocolTest): QueryFlags {
     cd: test.cd ?? false,
     fallback: !test.ignoreTc,
     ...(edns && { edns }),
-    header: { opcode: test.opcode ?? 0, aa: test.aa, tc: test.tc, ra: test.ra, z: test.z, ad: test.ad, noQuestion: (test.opcode ?? 0) !== 0 },
+    header: { opcode: test.opcode ?? 0, aa: test.aa, tc: test.tc, ra: test.ra, z: test.z, ad: test.ad, noQuestion: (test.opcode ?? 0) !== 0, ...(test.tsig && { tsig: wellKnownKey }) },
   };
 }
 
-/** One finding per (address, test): passed, or failed with the dig command that shows it. */
+/** One finding per (address, test): passed, an optional feature absent, or failed with the dig command that shows it. */
 function resultMessage(server: Nameserver, test: string, result: string, command?: string): Message {
   const ns = server.toString();
   if (passes(result)) return { tag: 'PROTOCOL_TEST_PASSED', args: { ns, test, result } };
+  if (isAbsent(test, result)) return { tag: 'PROTOCOL_FEATURE_ABSENT', args: { ns, test, result, command: command ?? '' } };
   return { tag: 'PROTOCOL_TEST_FAILED', args: { ns, test, result, command: command ?? '' } };
 }
 
@@ -56,7 +57,7 @@ async function runGroup(context: TestContext, groups: readonly ProtocolGroup[]):
         if (!passes(result)) failed++;
       }
       const result = verdict(test, outcome);
-      if (!passes(result)) failed++;
+      if (!passes(result) && !isAbsent(test.name, result)) failed++;
       messages.push(resultMessage(server, test.name, result, digCommand(test, zoneText, server.address)));
     });
     if (failed === 0) messages.push({ tag: 'PROTOCOL_ALL_OK', args: { ns: server.toString(), group: groups.join('+') } });
@@ -64,7 +65,9 @@ async function runGroup(context: TestContext, groups: readonly ProtocolGroup[]):
   return messages;
 }
 
-const resultTags = ['PROTOCOL_TEST_PASSED', 'PROTOCOL_TEST_FAILED', 'PROTOCOL_ALL_OK'] as const;
+const isAbsent = (test: string, result: string): boolean => protocolTests.find((t) => t.name === test)?.absent?.includes(result) ?? false;
+
+const resultTags = ['PROTOCOL_TEST_PASSED', 'PROTOCOL_FEATURE_ABSENT', 'PROTOCOL_TEST_FAILED', 'PROTOCOL_ALL_OK'] as const;
 
 export const compliance01: TestCase = {
   id: 'Compliance01',

@@ -1,7 +1,7 @@
 // The protocol compliance tests of ISC's DNS compliance tester (genreport), as data: each test's
 // name and group as genreport lists them, the query it sends, and the dig command that sends the same
 // query (genreport's `-D`), so that a result compares with an ednscomp report line by line.
-import { RRType } from '@app/dns';
+import { Name, RRType, type TsigKey } from '@app/dns';
 
 export type ProtocolGroup = 'EDNS' | 'FULL' | 'COMMON';
 
@@ -34,6 +34,10 @@ export interface ProtocolTest {
   z?: boolean;
   /** Non-zero: the request has this opcode and no question. */
   opcode?: number;
+  /** The request is signed with the well-known key (`dnswkk`). */
+  tsig?: boolean;
+  /** Results that say the server lacks an optional feature rather than mishandles the query. */
+  absent?: readonly string[];
   /** dig's arguments after `@server`; `<zone>` stands for the zone. genreport prints `+ignoretc`, which dig spells `+ignore`. */
   dig: string;
 }
@@ -95,8 +99,16 @@ export const protocolTests: readonly ProtocolTest[] = [
     dig: '+edns=0 +nocookie +noad +norec +dnssec +bufsize=512 +tcp DNSKEY <zone>',
   },
   { name: 'bind11', group: 'COMMON', qtype: SOA, edns: edns0({ do: true, options: [cookie] }), dig: '+edns=0 +cookie=0102030405060708 +noad +norec +dnssec SOA <zone>' },
+  {
+    // A server without the well-known key refuses it (NOTAUTH, BADKEY or no TSIG at all), as it may.
+    name: 'dnswkk', group: 'FULL', qtype: SOA, tsig: true, absent: ['notauth,badkey', 'notauth,notsig'],
+    dig: '+noedns +noad +norec -y hmac-sha256:.:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= SOA <zone>',
+  },
   { name: 'dig11', group: 'COMMON', qtype: SOA, edns: edns0({ options: [cookie] }), rd: true, ad: true, dig: '+edns=0 +cookie=0102030405060708 +ad +rec SOA <zone>' },
 ];
+
+/** genreport's well-known TSIG key: named `.`, HMAC-SHA256, 32 zero bytes. A server should not know it. */
+export const wellKnownKey: TsigKey = { name: Name.root, algorithm: 'hmac-sha256', secret: new Uint8Array(32) };
 
 /** Whether the test sends a client cookie (a BADCOOKIE answer with a server cookie is then fine). */
 export const sendsCookie = (test: ProtocolTest): boolean => test.edns?.options?.some((o) => o.code === OptionCode.COOKIE) ?? false;

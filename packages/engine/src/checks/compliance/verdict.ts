@@ -1,9 +1,9 @@
 // A protocol compliance test's result, in genreport's words: what is wrong with the reply, comma
 // separated, or `ok`, followed by the options it noticed (nsid, expire, cookie, subnet). Rules from
 // RFC 1035 (header bits), RFC 6891 (EDNS versions, flags, options) and RFC 7873 (cookies).
-import { Opcode, Rcode, RRType, type Message } from '@app/dns';
+import { Name, Opcode, Rcode, readTsig, replyMacValid, RRType, type Message } from '@app/dns';
 import type { SendOutcome } from '../../net/nameserver-client.ts';
-import { OptionCode, sendsCookie, testClientCookie, type ProtocolTest } from './protocol-tests.ts';
+import { OptionCode, sendsCookie, testClientCookie, wellKnownKey, type ProtocolTest } from './protocol-tests.ts';
 
 const BADCOOKIE = 23;
 
@@ -64,13 +64,20 @@ export function verdictWords(test: ProtocolTest, outcome: SendOutcome): string[]
   if (cookie && !cookieEchoed && sendsCookie(test)) ok = false;
 
   if (reply.opcode !== asked.opcode) fail(opcodeWord(reply.opcode));
+  let rcodeSaid = false;
   if (asked.version === 0) {
     const cookieRefusal = sendsCookie(test) && rcode === BADCOOKIE && cookie !== undefined;
-    if (!unknownOpcode && rcode !== Rcode.NOERROR && !cookieRefusal) fail(rcodeWord(rcode));
-    if (unknownOpcode && rcode !== Rcode.NOTIMP) fail(rcodeWord(rcode));
-  } else if (rcode !== Rcode.BADVERS) {
-    fail(rcodeWord(rcode));
+    if (!unknownOpcode && rcode !== Rcode.NOERROR && !cookieRefusal) {
+      fail(rcodeWord(rcode));
+      rcodeSaid = true;
+    }
+    if (unknownOpcode && rcode !== Rcode.NOTIMP) {
+      fail(rcodeWord(rcode));
+      rcodeSaid = true;
+    }
   }
+  tsigWords(test, outcome, rcodeSaid).forEach(fail);
+  if (asked.version !== 0 && rcode !== Rcode.BADVERS) fail(rcodeWord(rcode));
 
   if (edns) {
     if (edns.version !== 0) fail('version-not-zero');
@@ -110,6 +117,38 @@ export function verdictWords(test: ProtocolTest, outcome: SendOutcome): string[]
     words.push('cookie');
   }
   if (options.some((o) => o.code === OptionCode.ECS)) words.push('subnet');
+  return words;
+}
+
+const tsigErrorWords: Record<number, string> = { 16: 'badsig', 17: 'badkey', 18: 'badtime' };
+const fudgeSeconds = (now: number, time: number, fudge: number): boolean => time > now + fudge || time < now - fudge;
+
+/**
+ * A signed request's reply (RFC 8945): signed in turn, its TSIG record last, class ANY, TTL 0, with our
+ * key and algorithm, in time, with a MAC that checks out (unless it reports an error).
+ */
+function tsigWords(test: ProtocolTest, outcome: SendOutcome, rcodeSaid: boolean): string[] {
+  const reply = outcome.message!;
+  const tsig = readTsig(reply);
+  const words: string[] = [];
+  if (tsig && tsig.error !== 0) {
+    if (!rcodeSaid && reply.rcode !== Rcode.NOTAUTH) words.push(rcodeWord(reply.rcode));
+    words.push(tsigErrorWords[tsig.error] ?? `rcode${tsig.error}`);
+  }
+  if (!test.tsig) return words;
+  if (!tsig) return [...words, 'notsig'];
+  const wrongKey = !tsig.keyName.equals(wellKnownKey.name);
+  const wrongAlgorithm = !tsig.algorithm.equals(Name.fromString('hmac-sha256.'));
+  if (!tsig.isLast) words.push('tsig-not-last');
+  if (!tsig.classIsAny) words.push('tsig-bad-class');
+  if (!tsig.ttlIsZero) words.push('tsig-bad-ttl');
+  if (wrongKey) words.push('tsig-wrong-key');
+  if (wrongAlgorithm) words.push('tsig-wrong-alg');
+  if (fudgeSeconds(Math.floor(Date.now() / 1000), tsig.timeSigned, tsig.fudge)) words.push('tsig-bad-time');
+  if (tsig.fudge === 0) words.push('tsig-bad-fudge');
+  if (tsig.error === 18 && tsig.otherLength !== 6) words.push('tsig-bad-other-len');
+  const checksOut = outcome.bytes !== undefined && outcome.requestMac !== undefined && replyMacValid(outcome.bytes, outcome.requestMac, wellKnownKey, tsig);
+  if ((tsig.error === 0 || tsig.error === 18) && (wrongKey || wrongAlgorithm || !checksOut)) words.push('tsig-bad-sig');
   return words;
 }
 
