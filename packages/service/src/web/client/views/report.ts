@@ -173,7 +173,7 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
     h('h3', null,
       h('button', { type: 'button', class: 'module-toggle', 'aria-expanded': props.open ? 'true' : 'false', 'aria-controls': bodyId, onClick: props.onToggle },
         h('span', { class: 'chevron', 'aria-hidden': 'true' }),
-        h('span', { class: 'module-name' }, group.module, beyondReference.has(group.module) ? h('span', { class: 'beyond' }, t('beyond_zonemaster')) : null),
+        h('span', { class: 'module-name' }, group.module, beyondReference.has(group.module) ? [' ', h('span', { class: 'beyond' }, t('beyond_zonemaster'))] : null),
         h(LevelBadge, { level: group.worst },
           h('span', { class: 'visually-hidden' }, t('worst_level', { level: t(`level_${group.worst}`) })),
           h('span', { 'aria-hidden': 'true' }, t(`level_${group.worst}`))),
