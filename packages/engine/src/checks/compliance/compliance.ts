@@ -41,7 +41,8 @@ async function runGroup(context: TestContext, groups: readonly ProtocolGroup[]):
   const { zone } = context;
   const servers = (await zone.allServers()).filter((s) => zone.familyEnabled(s.family));
   const tests = protocolTests.filter((t) => groups.includes(t.group));
-  // Every server's every test at once: the run's caps per address keep the load bounded.
+  // Every server's every test at once, as genreport sends them; the probes' own caps per address and
+  // per run (net/network.ts) bound the load.
   const outcomes = await Promise.all(servers.map((server) => Promise.all(tests.map((test) => server.probe(zone.name, test.qtype, probeFlags(test))))));
   const messages: Message[] = [];
   servers.forEach((server, i) => {
