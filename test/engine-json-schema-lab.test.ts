@@ -16,7 +16,7 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }
 ajv.addSchema(schema);
 const skipReason = await labUnavailableReason();
 
-function assertValid(kind: 'findings' | 'run', value: unknown): void {
+function assertValid(kind: 'findings' | 'findings_with_compliance' | 'run', value: unknown): void {
   const validate = ajv.getSchema(`${schema.$id}#/$defs/${kind}`)!;
   assert.ok(validate(value), `${kind}: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
 }
@@ -48,6 +48,23 @@ describe('dnscheck JSON output against the schema, in the lab', { skip: skipReas
       assertValid('findings', raw);
       assert.ok(raw.length > 0 && raw.every((f) => f.message === undefined));
     }
+  });
+
+  test('--profile extended: --json puts the compliance table beside the findings, one entry per address; the default profile prints the array it always did', async () => {
+    const extended = (await json(['healthy.test', '--json', '--profile', 'extended'])) as { findings: { module: string }[]; compliance: { ns: string; address: string; tests: Record<string, string> }[] };
+    assertValid('findings_with_compliance', extended);
+    assert.deepEqual(extended.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
+    for (const entry of extended.compliance) {
+      assert.equal(Object.keys(entry.tests).length, 35, `${entry.ns}: genreport's EDNS and FULL tests, signed, dnswkk, bind11 and dig11`);
+      assert.equal(entry.tests.edns, 'ok');
+      assert.equal(entry.tests.signed, 'ok,yes');
+    }
+    const plain = (await json(['healthy.test', '--json'])) as { module: string }[];
+    assertValid('findings', plain);
+    assert.ok(Array.isArray(plain) && !plain.some((f) => f.module === 'COMPLIANCE'));
+    const run = (await json(['healthy.test', '--json-run', '--profile', 'extended', '--raw'])) as { compliance: unknown[] };
+    assertValid('run', run);
+    assert.equal(run.compliance.length, 4);
   });
 
   test('--json-run: engine version, domain, elapsed time and the findings; a saved run shown again is valid too', async () => {

@@ -11,6 +11,8 @@
 //   healthy.test (ours: the longest chain of queries each sent after the previous was answered; the
 //   reference asks one question at a time, so all of its queries), and the load at start and end.
 //   BENCH_REFERENCE_QUERIES=1 also counts the reference's queries, in an extra untimed run at DEBUG.
+//   --extended also times ours with the extended profile (the Compliance module beyond the reference)
+//   on each domain, right after the default one, and prints extended/default per domain and its median.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +21,7 @@ import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
 const countReference = process.env.BENCH_REFERENCE_QUERIES === '1';
+const extendedFlag = process.argv.includes('--extended');
 
 interface Measure {
   wall: number;
@@ -35,8 +38,8 @@ async function measure(lab: Lab, command: string, args: string[]): Promise<Measu
   return { wall, cpu: user + system, megabytes: kilobytes / 1024 };
 }
 
-const ours = (lab: Lab, domain: string, saveTo: string): Promise<Measure> =>
-  measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saveTo]);
+const ours = (lab: Lab, domain: string, saveTo: string, ...extra: string[]): Promise<Measure> =>
+  measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saveTo, ...extra]);
 const reference = (lab: Lab, domain: string): Promise<Measure> => {
   const [command, ...args] = referenceCommand(lab, ['--hints', '{hints}', '--json', '--no-progress', '--level', 'INFO', strip(domain)]);
   return measure(lab, command, args);
@@ -63,7 +66,7 @@ const withDomain = (name: string): boolean => {
     return false;
   }
 };
-const argv = process.argv.slice(2);
+const argv = process.argv.slice(2).filter((arg) => arg !== '--extended');
 const latencyAt = argv.indexOf('--latency');
 // '0' (or none) for no added latency; a comma list runs each in turn.
 const latencies: (Latency | undefined)[] = latencyAt >= 0 ? (argv[latencyAt + 1] ?? '').split(',').map((text) => (Number(text) === 0 ? undefined : parseLatency(text))) : [undefined];
@@ -79,6 +82,9 @@ interface Row {
   reference: Measure;
   queries: QueryCounts;
   referenceQueries?: number;
+  /** Ours with --profile extended, and the queries it sent. */
+  extended?: Measure;
+  extendedQueries?: number;
 }
 
 interface Pass {
@@ -119,6 +125,11 @@ async function benchAt(latency: Latency | undefined): Promise<Pass> {
       const mine = await ours(lab, domain, saved);
       const theirs = await reference(lab, domain);
       const row: Row = { scenario, domain: strip(domain), ours: mine, reference: theirs, queries: countQueries(readFileSync(saved, 'utf8')) };
+      if (extendedFlag) {
+        const savedExtended = join(dir, `${strip(domain)}-extended.json`);
+        row.extended = await ours(lab, domain, savedExtended, '--profile', 'extended');
+        row.extendedQueries = countQueries(readFileSync(savedExtended, 'utf8')).queries;
+      }
       if (countReference) row.referenceQueries = await referenceQueries(lab, domain);
       if (scenario === healthyScenario) healthyReferenceQueries = row.referenceQueries ?? (await referenceQueries(lab, domain));
       rows.push(row);
@@ -162,6 +173,18 @@ function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
     const theirs = sum(part, (r) => r.reference.wall);
     console.log(
       `total, ${label.padEnd(22)} ${String(part.length).padStart(3)} domains: ours ${mine.toFixed(2)} s, zonemaster-cli ${theirs.toFixed(2)} s, ratio ${(mine / theirs).toFixed(3)}, median ratio ${median(part.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`,
+    );
+  }
+  const extendedRows = rows.filter((r) => r.extended !== undefined);
+  if (extendedRows.length > 0) {
+    console.log(`\nextended profile (Compliance beyond the reference) against the default one, ours both:`);
+    console.log(`${'domain'.padEnd(32)}${'default s'.padStart(10)}${'extended s'.padStart(11)}${'ratio'.padStart(7)}${'queries'.padStart(9)}${'ext q'.padStart(7)}`);
+    for (const r of extendedRows) {
+      console.log(`${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 10)}${cell(r.extended!.wall, 11)}${cell(r.extended!.wall / r.ours.wall, 7, 3)}${cell(r.queries.queries, 9, 0)}${cell(r.extendedQueries, 7, 0)}`);
+    }
+    const extendedRatios = extendedRows.map((r) => r.extended!.wall / r.ours.wall);
+    console.log(
+      `EXTENDED median wall ratio extended/default per domain: ${median(extendedRatios).toFixed(3)} (goal: at most 1.2), worst ${Math.max(...extendedRatios).toFixed(3)}; total ${(sum(extendedRows, (r) => r.extended!.wall) / sum(extendedRows, (r) => r.ours.wall)).toFixed(3)}`,
     );
   }
   if (waited.length > 0) console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);

@@ -20,6 +20,7 @@ export type { TlsaData, SshfpData } from './wire/rdata/fingerprint-records.ts';
 export type { DsData, DnskeyData, RrsigData, NsecData, Nsec3Data, Nsec3ParamData } from './wire/rdata/dnssec-records.ts';
 export type { OptData, EdnsOptionData } from './wire/rdata/opt-record.ts';
 export { parseCookieOption, type CookieOption } from './wire/edns-options.ts';
+export { signRequest, readTsig, replyMacValid, type TsigKey, type TsigReading } from './wire/tsig.ts';
 export { query, type QueryOptions, type QueryResult, type QuestionInput, type Transport, type ServerAddress } from './transport/query.ts';
 export { transferZone, type TransferOptions, type TransferResult } from './transport/transfer.ts';
 export { tcpFrame, TcpFrames } from './transport/tcp-framing.ts';

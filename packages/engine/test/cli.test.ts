@@ -144,6 +144,14 @@ test('--dump-profile prints the effective profile: the default under --profile, 
   assert.ok(dumped.resolver, 'the default fills what the file leaves out');
 });
 
+test('--profile names a shipped profile: default runs the reference\'s test cases, extended adds Compliance', async () => {
+  const profileOf = async (name: string) => JSON.parse((await capture(['--dump-profile', '--profile', name])).stdout) as { test_cases: string[]; test_levels: Record<string, unknown> };
+  const [plain, extended] = [await profileOf('default'), await profileOf('extended')];
+  assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
+  assert.deepEqual(extended.test_cases.filter((id) => !plain.test_cases.includes(id)), ['compliance01', 'compliance02', 'compliance03']);
+  assert.ok(extended.test_levels.COMPLIANCE);
+});
+
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
   const french = await capture(['example', ...noNetwork, '--level', 'CRITICAL', '--locale', 'fr', '--show-module', '--show-testcase', '--elapsed', '--no-progress']);
   const [header = '', rule = '', row = ''] = french.stdout.split('\n');

@@ -1,5 +1,6 @@
 // Everything the RPC methods take from @app/engine, in one place.
 import {
+  complianceTable,
   createServiceLookups,
   engineVersion,
   formatFinding,
@@ -7,6 +8,7 @@ import {
   testCaseIds,
   toDnsvizJson,
   type ChainAnalysis,
+  type ComplianceEntry,
   type DsInput,
   type Finding,
 } from '@app/engine';
@@ -25,6 +27,8 @@ export interface EngineAdapter {
   testCaseIds(): string[];
   /** A stored chain analysis in dnsviz grok's JSON shape. */
   chainJson(analysis: ChainAnalysis): Record<string, unknown>;
+  /** The Compliance module's table (one entry per address) from a run's findings, all levels. */
+  complianceTable(findings: readonly Finding[]): ComplianceEntry[];
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -40,5 +44,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     testCaseDescription,
     testCaseIds,
     chainJson: toDnsvizJson,
+    complianceTable,
   };
 }

@@ -134,7 +134,7 @@ for (const target of await testDatabaseTargets()) {
       for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `dns.example.org:${port}`, 'DNS.example.org.']) {
         const same = await raw(h.url, { method: 'POST', body, headers: { ...json, host, origin: `http://${host.toLowerCase()}` } });
         assert.equal(same.status, 200, host);
-        assert.deepEqual((JSON.parse(same.text) as { result: unknown }).result, ["default", "ipv4-only"]);
+        assert.deepEqual((JSON.parse(same.text) as { result: unknown }).result, ["default", "extended", "ipv4-only"]);
       }
       const shell = await raw(h.url, { method: 'GET', headers: { host: `localhost:${port}` } });
       assert.equal(shell.status, 200);

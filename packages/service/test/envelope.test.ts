@@ -52,7 +52,7 @@ for (const target of await testDatabaseTargets()) {
     test('jsonrpc is not checked and extra top-level keys are ignored; the id comes back as sent', async () => {
       for (const [jsonrpc, id] of [[undefined, 'abc'], ['1.0', 0], [42, -1.5], ['2.0', null]] as const) {
         const { json } = await postRaw(h, JSON.stringify({ jsonrpc, id, method: 'profile_names', extra: { deep: [1, 2] }, another: true }));
-        assert.deepEqual(json, { jsonrpc: '2.0', id, result: ['default', 'ipv4-only'] });
+        assert.deepEqual(json, { jsonrpc: '2.0', id, result: ['default', 'extended', 'ipv4-only'] });
       }
     });
 
@@ -63,12 +63,12 @@ for (const target of await testDatabaseTargets()) {
         assert.equal(json.error?.code, -32600, type);
       }
       const { json } = await postRaw(h, '{"id":1,"method":"profile_names"}', { 'content-type': 'application/json; charset=utf-8' });
-      assert.deepEqual(json.result, ['default', 'ipv4-only']);
+      assert.deepEqual(json.result, ['default', 'extended', 'ipv4-only']);
     });
 
     test('any path works; methods other than POST and GET (the web interface) get a JSON-RPC error', async () => {
       const response = await fetch(`${h.url}/some/deep/path?x=1`, { method: 'POST', body: '{"id":1,"method":"profile_names"}', headers: { 'content-type': 'application/json' } });
-      assert.deepEqual(((await response.json()) as { result: unknown }).result, ['default', 'ipv4-only']);
+      assert.deepEqual(((await response.json()) as { result: unknown }).result, ['default', 'extended', 'ipv4-only']);
       for (const method of ['PUT', 'DELETE', 'PATCH']) {
         const other = await fetch(h.url, { method });
         assert.equal(other.status, 200);
@@ -153,7 +153,7 @@ for (const target of await testDatabaseTargets()) {
           resolve();
         }, 50);
       });
-      assert.deepEqual((await h.call('profile_names')).result, ['default', 'ipv4-only']);
+      assert.deepEqual((await h.call('profile_names')).result, ['default', 'extended', 'ipv4-only']);
     });
 
     test('after all that the server still serves, and the stored test is intact', async () => {

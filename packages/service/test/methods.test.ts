@@ -40,7 +40,7 @@ for (const target of await testDatabaseTargets()) {
 
     describe('version_info, profile_names, get_language_tags', () => {
       table(h, 'profile_names', [
-        { name: 'public profiles in lower case, with default, without private ones', result: (r) => assert.deepEqual(r, ['default', 'ipv4-only']) },
+        { name: 'public profiles in lower case, with default and extended, without private ones', result: (r) => assert.deepEqual(r, ['default', 'extended', 'ipv4-only']) },
         { name: 'params given as an empty object', params: {}, result: (r) => assert.ok(Array.isArray(r)) },
         { name: 'extra params are refused', params: { x: 1 }, error: invalidAt(['/x', 'Unknown property']) },
         { name: 'params as an array are refused', params: [], error: invalidAt(['', 'Expected an object']) },

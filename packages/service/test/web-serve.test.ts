@@ -85,7 +85,7 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
   test('POST on the same paths stays JSON-RPC', async () => {
     for (const path of ['/', '/result/0123456789abcdef', '/assets/x/main.ts']) {
       const response = await fetch(`${h.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":7,"method":"profile_names"}' });
-      assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 7, result: ['default'] });
+      assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 7, result: ['default', 'extended'] });
     }
   });
 

@@ -5,6 +5,7 @@ import { RRClass } from '../constants.ts';
 import { Name } from '../name.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import { decodeMessage, encodeMessage, type EdnsInput, type Message, type Question } from '../wire/message.ts';
+import { signRequest, type TsigKey } from '../wire/tsig.ts';
 import type { ExchangeOptions, ExchangeOutcome, ServerAddress } from './exchange.ts';
 import { tcpExchange } from './tcp.ts';
 import { udpExchange } from './udp.ts';
@@ -37,6 +38,17 @@ export interface QueryOptions {
   rd?: boolean;
   cd?: boolean;
   ad?: boolean;
+  /** Header bits a well-formed query leaves clear, for protocol compliance tests. */
+  aa?: boolean;
+  tc?: boolean;
+  ra?: boolean;
+  z?: boolean;
+  /** Default 0 (QUERY). */
+  opcode?: number;
+  /** Send the header (and OPT record) without the question: an unknown opcode's request has none. */
+  noQuestion?: boolean;
+  /** Sign the request with this key (TSIG, RFC 8945); the result then carries the request's MAC. */
+  tsig?: TsigKey;
   signal?: AbortSignal;
   sourceAddress?: string;
   /** Retry over TCP when a UDP reply has TC set; default true. */
@@ -53,6 +65,8 @@ interface Common {
   rttMs: number;
   /** Set when a truncated UDP reply led to this TCP result. */
   truncatedUdp?: Message;
+  /** The MAC of a signed request (options.tsig), which the reply's is computed over. */
+  requestMac?: Uint8Array;
 }
 
 export type QueryResult =
@@ -79,7 +93,22 @@ export async function query(server: ServerAddress, question: QuestionInput, opti
 
 async function queryOver(transport: Transport, server: ServerAddress, q: Question, options: QueryOptions): Promise<QueryResult> {
   const id = randomInt(0, 0x10000);
-  const packet = encodeMessage({ id, rd: options.rd ?? false, cd: options.cd ?? false, ad: options.ad ?? false, question: [q], edns: options.edns });
+  const unsigned = encodeMessage({
+    id,
+    opcode: options.opcode ?? 0,
+    rd: options.rd ?? false,
+    cd: options.cd ?? false,
+    ad: options.ad ?? false,
+    aa: options.aa ?? false,
+    tc: options.tc ?? false,
+    ra: options.ra ?? false,
+    z: options.z ?? false,
+    question: options.noQuestion ? [] : [q],
+    edns: options.edns,
+  });
+  const signed = options.tsig && signRequest(unsigned, options.tsig);
+  const packet = signed ? signed.packet : unsigned;
+  const mac = signed && { requestMac: signed.mac };
   let decoded: Message | DnsDecodeError | undefined;
   const exchange: ExchangeOptions = {
     timeoutMs: options.timeoutMs ?? 5000,
@@ -91,7 +120,7 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
       if (reply.length < 2 || ((reply[0] << 8) | reply[1]) !== id) return false;
       try {
         const message = decodeMessage(reply);
-        if (!questionMatches(message, q)) return false;
+        if (!options.noQuestion && !questionMatches(message, q)) return false;
         decoded = message;
       } catch (error) {
         if (!(error instanceof DnsDecodeError)) throw error;
@@ -113,10 +142,10 @@ async function queryOver(transport: Transport, server: ServerAddress, q: Questio
     }
   }
   const rttMs = performance.now() - started;
-  if (outcome.kind === 'timeout') return { outcome: 'timeout', transport, rttMs };
-  if (outcome.kind === 'error') return { outcome: 'network-error', transport, rttMs, error: outcome.error };
-  if (decoded instanceof DnsDecodeError) return { outcome: 'malformed', transport, rttMs, bytes: outcome.bytes, error: decoded };
-  return { outcome: 'response', transport, rttMs, bytes: outcome.bytes, message: decoded!, from: outcome.from };
+  if (outcome.kind === 'timeout') return { outcome: 'timeout', transport, rttMs, ...mac };
+  if (outcome.kind === 'error') return { outcome: 'network-error', transport, rttMs, error: outcome.error, ...mac };
+  if (decoded instanceof DnsDecodeError) return { outcome: 'malformed', transport, rttMs, bytes: outcome.bytes, error: decoded, ...mac };
+  return { outcome: 'response', transport, rttMs, bytes: outcome.bytes, message: decoded!, from: outcome.from, ...mac };
 }
 
 // A reply names the question it answers (RFC 5452 §4.2); some servers leave it out on errors.

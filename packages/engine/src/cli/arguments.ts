@@ -7,12 +7,12 @@ import type { DsInput, NameServerInput } from '../input.ts';
 import { locales } from '../catalogue/catalogue.ts';
 
 export const usage =
-  'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile file] [--hints file]\n' +
+  'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile name|file] [--hints file]\n' +
   '                [--level LEVEL] [--locale xx] [--json | --json-run | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
   '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
   '                [--save file] [--nagios] [--chain-json file] [--chain-svg file]\n' +
   '       dnscheck --restore file [--level LEVEL] [--locale xx] [output options] [--chain-json file] [--chain-svg file]\n' +
-  '       dnscheck --version | --list-tests [--locale xx] | --dump-profile [--profile file] [--no-ipv4] [--no-ipv6]';
+  '       dnscheck --version | --list-tests [--locale xx] | --dump-profile [--profile name|file] [--no-ipv4] [--no-ipv6]';
 
 export const help = `dnscheck: tests the DNS health of one zone and prints what it finds.
 
@@ -21,7 +21,8 @@ ${usage}
 What to test
   --ns name[/ip]      test this name server instead of the delegation (undelegated test); repeatable
   --ds k,a,d,digest   a DS record (key tag, algorithm, digest type, hex digest) for an undelegated test; repeatable
-  --profile file      a profile in the reference JSON format, merged over the default one
+  --profile name|file "default" (the reference's test cases), "extended" (also those beyond it: the
+                      Compliance module), or a file in the reference JSON format merged over the default
   --hints file        root hints (a zone file of the root's NS and addresses) instead of IANA's
   --no-ipv4, --no-ipv6  send nothing over that IP version
   --test M[/TestCase] run only this module or test case; repeatable

@@ -4,12 +4,13 @@ import { dnsVersion, domainToAscii } from '@app/dns';
 import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
 import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
+import { complianceLines, complianceTable } from '../run/compliance-table.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
 import { runTestsWithChain } from '../run/run-with-chain.ts';
 import { levelRank } from '../level.ts';
 import type { Exchange } from '../net/network.ts';
-import { defaultProfile, isTestCaseEnabled, loadProfile, type Profile } from '../profile/profile.ts';
+import { defaultProfile, isTestCaseEnabled, loadProfile, profileNames, shippedProfile, type Profile } from '../profile/profile.ts';
 import { readRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion, referenceVersion } from '../version.ts';
 import { help, parseCommandLine, usage, UsageError, wantsHelp, type CliOptions, type OutputOptions } from './arguments.ts';
@@ -47,9 +48,12 @@ function asciiDomain(domain: string): string {
   return ascii;
 }
 
-/** The profile the run uses: the default, under --profile, with --no-ipv4/--no-ipv6 applied. */
+/** The profile the run uses: the default, a shipped one named by --profile, or a file over the default, with --no-ipv4/--no-ipv6 applied. */
 async function effectiveProfile(options: CliOptions): Promise<Profile> {
-  const base = options.profileFile
+  const shipped = profileNames.find((name) => name === options.profileFile);
+  const base = shipped
+    ? shippedProfile(shipped)
+    : options.profileFile
     ? await readInputFile(options.profileFile, 'profile').then((text) => {
         try {
           return loadProfile(JSON.parse(text));
@@ -83,12 +87,16 @@ function listTests(locale: string): string {
  */
 function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean, run: { domain: string; engineVersion: string; elapsed?: number }): void {
   const shown = visible(findings, output.level);
-  if (output.format === 'table') io.stdout(`${toTable(shown, output)}\n`);
-  else if (output.format === 'json') io.stdout(`${toJson(shown, output)}\n`);
+  // Made from every finding, whatever --level shows.
+  const compliance = complianceTable(findings);
+  if (output.format === 'table') {
+    io.stdout(`${toTable(shown, output)}\n`);
+    if (compliance.length > 0) io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
+  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
-    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output)}\n`);
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance)}\n`);
   }
   else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.

@@ -2,6 +2,7 @@
 // come) for programs; text in the chosen locale, or with --raw the tag and its arguments.
 import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
+import type { ComplianceEntry } from '../run/compliance-table.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
 
@@ -24,14 +25,25 @@ function jsonObject(finding: Finding, output: OutputOptions): Finding & { messag
   return output.raw ? finding : { ...finding, message: formatFinding(finding, output.locale) };
 }
 
-export function toJson(findings: readonly Finding[], output: OutputOptions): string {
-  return JSON.stringify(findings.map((f) => jsonObject(f, output)), null, 2);
+/**
+ * --json: the findings as an array; a run with Compliance results (the `extended` profile) is an object
+ * with them under `compliance` beside the findings (docs/results.schema.json).
+ */
+export function toJson(findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
+  const list = findings.map((f) => jsonObject(f, output));
+  return JSON.stringify(compliance.length > 0 ? { findings: list, compliance } : list, null, 2);
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
-export function toJsonRun(run: { domain: string; engineVersion: string; elapsed: number }, findings: readonly Finding[], output: OutputOptions): string {
+export function toJsonRun(run: { domain: string; engineVersion: string; elapsed: number }, findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
   return JSON.stringify(
-    { engine_version: run.engineVersion, domain: run.domain, elapsed: Math.round(run.elapsed * 1000) / 1000, findings: findings.map((f) => jsonObject(f, output)) },
+    {
+      engine_version: run.engineVersion,
+      domain: run.domain,
+      elapsed: Math.round(run.elapsed * 1000) / 1000,
+      findings: findings.map((f) => jsonObject(f, output)),
+      ...(compliance.length > 0 && { compliance }),
+    },
     null,
     2,
   );

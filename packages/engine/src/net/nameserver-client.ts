@@ -1,7 +1,7 @@
 // One name server (a name at an address), as the tests see it: queries go through the run's answers
 // for that address, are counted, and a transport found silent at the address is not used again (as the reference does:
 // a plain SOA query that gets no answer marks it).
-import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult } from '@app/dns';
+import { ipFamily, Name, RRClass, RRType, type EdnsInput, type Message, type Question, type TransferResult, type TsigKey } from '@app/dns';
 import { currentTestCase } from './query-attribution.ts';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import type { ServerOrder } from './server-order.ts';
@@ -23,7 +23,7 @@ export interface ServerNetwork {
   readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
-  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'>;
+  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'>;
   transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
 }
 
@@ -39,6 +39,43 @@ export interface QueryFlags {
   qclass?: number;
   /** Retry over TCP when a UDP reply is truncated; off exposes the truncated reply. Default: the profile's. */
   fallback?: boolean;
+  /** Header bits and opcode beyond a plain query's (protocol compliance tests). */
+  header?: ProbeHeader;
+}
+
+export interface ProbeHeader {
+  opcode?: number;
+  aa?: boolean;
+  tc?: boolean;
+  ra?: boolean;
+  z?: boolean;
+  ad?: boolean;
+  /** The request carries no question (as an unknown opcode's does). */
+  noQuestion?: boolean;
+  /** The request is signed with this key (TSIG). */
+  tsig?: TsigKey;
+  /** How long to wait for the reply, and resends (probes wait less than the profile's timeout). */
+  timeoutMs?: number;
+  retries?: number;
+  resendMs?: number;
+}
+
+/** The least a probe waits for its reply. */
+const probeWaitMs = 400;
+
+/** What one query came to: the reply (with its size on the wire), or why none. */
+export interface SendOutcome {
+  message?: Message;
+  from?: string;
+  ms: number;
+  /** Bytes of the reply as it came. */
+  size?: number;
+  /** The reply as it came (for a TSIG check). */
+  bytes?: Uint8Array;
+  /** A signed request's MAC (header.tsig). */
+  requestMac?: Uint8Array;
+  /** No usable reply: silence, a refused or reset TCP connection, other network errors, or an undecodable reply. */
+  failure?: 'timeout' | 'connection-refused' | 'reset' | 'eof' | 'failed' | 'malformed';
 }
 
 /** How a zone transfer began: its outcome, and the rcode and first record of its first message. */
@@ -55,13 +92,15 @@ export interface NameserverStatistics {
   timeouts: number;
   blocked: number;
   totalMs: number;
+  /** Milliseconds of the queries that got a reply: their mean is how long the server takes to answer. */
+  answeredMs: number;
 }
 
 export class Nameserver {
   readonly name: Name;
   readonly address: string;
   readonly family: 4 | 6;
-  readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0 };
+  readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0, answeredMs: 0 };
   readonly #network: ServerNetwork;
   readonly #transfers = new Map<string, Promise<TransferStart | undefined>>();
 
@@ -174,6 +213,7 @@ export class Nameserver {
           return { sent: true };
         }
         this.statistics.responses++;
+        this.statistics.answeredMs += outcome.ms;
         if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
         if (!this.#network.answers.has(key)) this.#network.answers.set(key, Promise.resolve(outcome.message));
         // Only now: a query waiting for the lane, the same question perhaps, finds the answer kept.
@@ -187,6 +227,32 @@ export class Nameserver {
       },
     );
     this.#network.deciding.set(key, outcome);
+  }
+
+  /**
+   * One query as given, sent now, past the run's answers (never kept, never shared) and its order of
+   * lanes: a protocol compliance test wants this exact question's reply, or why none came. Undefined
+   * when the profile turns the server's IP family off.
+   */
+  async probe(qname: Name, qtype: number, flags: QueryFlags): Promise<SendOutcome | undefined> {
+    if (!this.#network.familyEnabled(this.family)) return undefined;
+    // A probe the server drops is the result `timeout`, not a server gone quiet: it waits a few times
+    // the server's own answers (at least probeWaitMs), not the profile's timeout, so that a few dropped
+    // probes cost the run no more than its other questions do.
+    const { responses, answeredMs } = this.statistics;
+    const profileMs = this.#network.options.resolver.timeout * 1000;
+    const waitMs = Math.min(profileMs, Math.max(probeWaitMs, responses > 0 ? 6 * (answeredMs / responses) : profileMs));
+    const header: ProbeHeader = { timeoutMs: waitMs, retries: 1, resendMs: waitMs / 2, ...flags.header };
+    // `header` sends it in the address's line of probes (network.ts).
+    const sent = await this.#network.send(this, { name: qname, type: qtype, class: flags.qclass ?? RRClass.IN }, { ...flags, header }, () => false);
+    if (sent === 'skipped') return undefined;
+    this.statistics.queries++;
+    this.statistics.totalMs += sent.ms;
+    if (sent.message) {
+      this.statistics.responses++;
+      this.statistics.answeredMs += sent.ms;
+    } else this.statistics.timeouts++;
+    return sent;
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */
@@ -270,6 +336,7 @@ export class Nameserver {
         return undefined;
       }
       this.statistics.responses++;
+      this.statistics.answeredMs += outcome.ms;
       if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
       return outcome.message;
     } finally {

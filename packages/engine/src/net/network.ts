@@ -4,8 +4,15 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
-import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
+import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
+
+/**
+ * Compliance probes in flight, apart from the run's other questions (their own caps, per address and for
+ * the run, so that they never delay those): all of one address's at once, as genreport sends them.
+ */
+const probesPerServer = 40;
+const probesPerRun = 64;
 
 export interface NetworkOptions {
   ipv4: boolean;
@@ -67,6 +74,8 @@ export class Network implements ServerNetwork {
   readonly #servers = new Map<string, Nameserver>();
   readonly #all: LimitFunction;
   readonly #perServer = new Map<string, LimitFunction>();
+  readonly #probes = new Map<string, LimitFunction>();
+  readonly #allProbes = pLimit(probesPerRun);
   #sent = 0;
   // Answers and silence belong to an address, under whichever name it is asked (as the reference
   // caches per address): the same question to one address goes out once per run.
@@ -126,8 +135,10 @@ export class Network implements ServerNetwork {
    * Sends when a slot is free, unless `skip` says by then that it is no longer worth it. `settle` sees
    * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
    */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
-    return this.#slot(server, skip, async () => {
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'> {
+    // Compliance probes wait in a line of their own per address: 35 of them to a server that drops
+    // some must not hold the slots the other test cases' questions to it need.
+    return this.#slot(server, skip, flags.header ? 'probe' : 'query', async () => {
       const outcome = await this.#sendNow(server, question, flags);
       settle?.(outcome);
       return outcome;
@@ -136,7 +147,7 @@ export class Network implements ServerNetwork {
 
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
   async transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'> {
-    return this.#slot(server, skip, async () => {
+    return this.#slot(server, skip, 'query', async () => {
       this.options.signal.throwIfAborted();
       const started = performance.now();
       const result = await transferZone({ address: server.address, port: this.options.port ?? 53 }, zone, {
@@ -148,7 +159,15 @@ export class Network implements ServerNetwork {
     });
   }
 
-  #slot<T>(server: Nameserver, skip: () => boolean, work: () => Promise<T>): Promise<T | 'skipped'> {
+  #slot<T>(server: Nameserver, skip: () => boolean, line: 'query' | 'probe', work: () => Promise<T>): Promise<T | 'skipped'> {
+    if (line === 'probe') {
+      let probes = this.#probes.get(server.address);
+      if (!probes) {
+        probes = pLimit(probesPerServer);
+        this.#probes.set(server.address, probes);
+      }
+      return probes(async (): Promise<T | 'skipped'> => (skip() ? 'skipped' : this.#allProbes(work)));
+    }
     let limit = this.#perServer.get(server.address);
     if (!limit) {
       limit = pLimit(this.options.maxPerServer ?? 16);
@@ -165,7 +184,7 @@ export class Network implements ServerNetwork {
     onExchange(exchange);
   }
 
-  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number }> {
+  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<SendOutcome> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
     const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
@@ -186,6 +205,7 @@ export class Network implements ServerNetwork {
       cd: flags.cd ?? false,
       tcFallback: flags.fallback ?? (resolver.fallback && !resolver.igntc),
       ...(edns && { edns }),
+      ...flags.header,
       signal: this.options.signal,
     });
     const ms = performance.now() - started;
@@ -203,6 +223,18 @@ export class Network implements ServerNetwork {
       ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
     });
     this.options.signal.throwIfAborted();
-    return result.outcome === 'response' ? { message: result.message, from: result.from, ms } : { ms };
+    const mac = result.requestMac && { requestMac: result.requestMac };
+    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length, ...(flags.header?.tsig && { bytes: result.bytes }), ...mac };
+    return { ms, failure: failureOf(result) };
   }
+}
+
+function failureOf(result: QueryResult): NonNullable<SendOutcome['failure']> {
+  if (result.outcome === 'timeout') return 'timeout';
+  if (result.outcome === 'malformed') return 'malformed';
+  if (result.outcome !== 'network-error') return 'failed';
+  const code = (result.error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNREFUSED') return 'connection-refused';
+  if (code === 'ECONNRESET') return 'reset';
+  return result.error.message.startsWith('connection closed') ? 'eof' : 'failed';
 }

@@ -2,6 +2,7 @@
 // the reference does it: scalar settings and test_cases_vars key by key, test_levels and test_cases whole.
 import { isLevel, type Level } from '../level.ts';
 import shipped from './default-profile.json' with { type: 'json' };
+import extension from './extended-profile.json' with { type: 'json' };
 
 export interface ResolverDefaults {
   timeout: number;
@@ -35,6 +36,22 @@ const defaults: Profile = shipped as Profile;
 
 export function defaultProfile(): Profile {
   return structuredClone(defaults);
+}
+
+/** The profiles the engine ships, by name: `default` runs the reference's test cases, `extended` adds ours beyond them. */
+export const profileNames = ['default', 'extended'] as const;
+export type ProfileName = (typeof profileNames)[number];
+
+/** The default profile with the test cases beyond the reference (extended-profile.json) and their levels. */
+export function extendedProfile(): Profile {
+  const profile = defaultProfile();
+  profile.test_cases = [...profile.test_cases, ...extension.test_cases];
+  profile.test_levels = { ...profile.test_levels, ...(extension.test_levels as Profile['test_levels']) };
+  return profile;
+}
+
+export function shippedProfile(name: ProfileName): Profile {
+  return name === 'extended' ? extendedProfile() : defaultProfile();
 }
 
 // Reference keys we accept but have no use for.

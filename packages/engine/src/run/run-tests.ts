@@ -12,7 +12,7 @@ import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
 import { engineVersion } from '../version.ts';
 import { Zone } from '../zone/tested-zone.ts';
 import { lookAheadForBasic, lookAheadForDeclared } from './look-ahead.ts';
-import { modules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
+import { modules, referenceModules, selectTestCases, unknownSelections, type PlannedTestCase } from './registry.ts';
 import { findingMaker, progressCounter, systemTestCase } from './run-findings.ts';
 import { RunOrder } from './run-order.ts';
 import { canContinue, runTestCase } from './test-case-run.ts';
@@ -66,7 +66,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   for (const entry of unknownSelections(options.only ?? [])) {
     const [module = '', testcase = 'all'] = entry.split('/');
     const known = modules.some((m) => m.name === module.toUpperCase());
-    findings.push(finding('SYSTEM', systemTestCase, known ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } } : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: modules.map((m) => m.name).join(':') } }));
+    findings.push(finding('SYSTEM', systemTestCase, known ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } } : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: referenceModules.join(':') } }));
   }
   if (!profile.net.ipv4 && !profile.net.ipv6) {
     findings.push(finding('SYSTEM', systemTestCase, { tag: 'NO_NETWORK', args: {} }));

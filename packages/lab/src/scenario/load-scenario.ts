@@ -178,6 +178,7 @@ export function needsResponder(server: Scenario['servers'][number]): boolean {
   return (
     b.tcp !== true || b.udp !== true || b.delay !== undefined || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate !== false ||
     b.qnameCase !== 'kept' || b.answerFrom !== undefined || b.answerName !== undefined || b.unknownOption !== 'ignored' || b.ednsZ !== 'cleared' || b.extraSoa ||
-    b.stripRrsigs.length > 0 || b.stripRecords.length > 0 || b.versionAnswer !== 'bind'
+    b.stripRrsigs.length > 0 || b.stripRecords.length > 0 || b.versionAnswer !== 'bind' || b.headerEcho.length > 0 || b.flagsRefused.length > 0 || b.rd !== 'kept' ||
+    b.unknownOpcode !== 'notimp' || b.udpSize !== 'honoured' || b.clearFlags.length > 0 || Object.keys(b.knownOptions).length > 0 || b.cookie !== 'server'
   );
 }

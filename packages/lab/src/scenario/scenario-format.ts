@@ -30,6 +30,14 @@ export const unknownOptionBehaviours = ['ignored', 'echo', 'formerr', 'no-edns',
 export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'zsk', 'none'] as const;
 export const cdsModes = ['none', 'correct', 'mismatch', 'delete', 'cds-only', 'cdnskey-only', 'zsk', 'unpublished'] as const;
 
+/** Query header bits a responder can copy into its answer or refuse. */
+export const headerBits = ['aa', 'ad', 'cd', 'ra', 'tc', 'z'] as const;
+/** EDNS options IANA assigned that a responder can mishandle. */
+export const knownOptionNames = ['NSID', 'ECS', 'EXPIRE', 'COOKIE'] as const;
+export const knownOptionBehaviours = ['formerr', 'drop', 'no-edns'] as const;
+/** What a responder does to the COOKIE option of its server's answers (RFC 7873). */
+export const cookieBehaviours = ['server', 'wrong-client', 'short', 'badcookie', 'stale'] as const;
+
 const rrtypeName = z.string().regex(/^[A-Za-z0-9]+$/).transform((type) => type.toUpperCase());
 const rrtypeNames = z.array(rrtypeName).default([]);
 
@@ -91,6 +99,22 @@ const behaviourSchema = z
     answerName: fqdn.optional(),
     unknownOption: z.enum(unknownOptionBehaviours).default('ignored'),
     ednsZ: z.enum(['cleared', 'echoed']).default('cleared'),
+    /** Query header bits copied into the answer (a reserved or request-only bit echoed). */
+    headerEcho: z.array(z.enum(headerBits)).default([]),
+    /** A query with any of these header bits set is answered FORMERR. */
+    flagsRefused: z.array(z.enum(headerBits)).default([]),
+    /** The answer's RD bit: `cleared` always, `set` always, or `kept` as the query had it. */
+    rd: z.enum(['kept', 'cleared', 'set']).default('kept'),
+    /** A request with an opcode other than QUERY: `notimp` (as BIND), `noerror` (header-only NOERROR), `drop`. */
+    unknownOpcode: z.enum(['notimp', 'noerror', 'drop']).default('notimp'),
+    /** `ignored`: a UDP answer is as big as it is, whatever EDNS buffer size the query gave (no TC). */
+    udpSize: z.enum(['honoured', 'ignored']).default('honoured'),
+    /** Bits cleared in every answer: `do` in its OPT, `cd` in its header. */
+    clearFlags: z.array(z.enum(['do', 'cd'])).default([]),
+    /** Queries carrying these assigned EDNS options: FORMERR, no answer, or an answer without OPT. */
+    knownOptions: z.partialRecord(z.enum(knownOptionNames), z.enum(knownOptionBehaviours)).default({}),
+    /** The answer's COOKIE option: as the server made it, the client part altered, a 4-byte server cookie, BADCOOKIE to any server cookie, or the query's cookie echoed unchanged. */
+    cookie: z.enum(cookieBehaviours).default('server'),
     version: z.string().optional(),
     /** `wrong-class`: CH TXT queries for version.bind and version.server answered with an IN-class TXT record (the `version` string, or "lab"). */
     versionAnswer: z.enum(['bind', 'wrong-class']).default('bind'),

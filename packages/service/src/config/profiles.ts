@@ -1,7 +1,7 @@
 // The configured profiles, read and checked by the engine once at start: the service needs their
 // address-family defaults, and the agent runs tests with them.
 import { readFileSync } from 'node:fs';
-import { defaultProfile, loadProfile, type Profile } from '@app/engine';
+import { loadProfile, shippedProfile, type Profile } from '@app/engine';
 import type { ProfileSource } from './service-config.ts';
 import { ConfigError } from './service-config.ts';
 
@@ -21,7 +21,7 @@ export function loadProfiles(sources: ReadonlyMap<string, ProfileSource>): Map<s
   for (const source of sources.values()) {
     let profile: Profile;
     try {
-      profile = source.path === undefined ? defaultProfile() : loadProfile(JSON.parse(readFileSync(source.path, 'utf8')));
+      profile = source.path === undefined ? shippedProfile(source.name === 'extended' ? 'extended' : 'default') : loadProfile(JSON.parse(readFileSync(source.path, 'utf8')));
     } catch (error) {
       throw new ConfigError(`Profile "${source.name}" (${source.path ?? 'built in'}) cannot be used: ${(error as Error).message}`);
     }

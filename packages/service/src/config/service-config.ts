@@ -11,7 +11,7 @@ export interface ProfileSource {
   name: string;
   /** Listed by profile_names. `default` is always public. */
   public: boolean;
-  /** The profile JSON; none for the built-in default. */
+  /** The profile JSON; none for the built-in ones (`default`, `extended`). */
   path?: string;
 }
 
@@ -234,12 +234,16 @@ function databaseUrlFromIni(get: (section: string, key: string) => string | unde
 }
 
 function profilesFromIni(ini: Ini, base: string): Map<string, ProfileSource> {
-  const profiles = new Map<string, ProfileSource>([['default', { name: 'default', public: true }]]);
+  // Built in: the reference's test cases, and those plus the ones beyond it (the web interface's).
+  const profiles = new Map<string, ProfileSource>([
+    ['default', { name: 'default', public: true }],
+    ['extended', { name: 'extended', public: true }],
+  ]);
   for (const [section, isPublic] of [['PUBLIC PROFILES', true], ['PRIVATE PROFILES', false]] as const) {
     for (const [rawName, rawPath] of Object.entries(ini[section] ?? {})) {
       const name = rawName.toLowerCase();
       if (!/^[a-z0-9]$|^[a-z0-9][a-z0-9_-]{0,30}[a-z0-9]$/.test(name)) throw new ConfigError(`[${section}] has "${rawName}", which is not a valid profile name`);
-      if (profiles.has(name) && name !== 'default') throw new ConfigError(`Profile "${name}" is defined twice`);
+      if (profiles.has(name) && name !== 'default' && name !== 'extended') throw new ConfigError(`Profile "${name}" is defined twice`);
       if (name === 'default' && !isPublic) throw new ConfigError('The default profile cannot be private');
       const path = String(rawPath).trim();
       profiles.set(name, { name, public: isPublic, ...(path === '' ? {} : { path: resolve(base, path) }) });

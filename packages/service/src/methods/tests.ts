@@ -47,7 +47,8 @@ export function testMethods(context: ServiceContext) {
     if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
     const engine = context.engine;
     const locale = messageLocale(context.languageTags, tag);
-    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
+    const stored = await resultEntries(db, row.id);
+    const entries = stored.filter((e) => !HIDDEN_LEVELS.has(e.level));
     const results = entries.map((entry) => {
       const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
       const testcase = reportedTestCase(entry.testcase);
@@ -70,7 +71,15 @@ export function testMethods(context: ServiceContext) {
       params: JSON.parse(row.params) as TestParams,
       results,
       testcase_descriptions: descriptions,
+      ...compliance(stored),
     };
+  };
+
+  // Ours: the Compliance module's table (profile extended), made from every stored finding, passes included.
+  const compliance = (stored: Awaited<ReturnType<typeof resultEntries>>) => {
+    const findings = stored.map((e) => ({ module: e.module, testcase: e.testcase, tag: e.tag, level: e.level as Level, args: JSON.parse(e.args) as Record<string, string | number | boolean | null>, timestamp: e.timestamp }));
+    const table = context.engine.complianceTable(findings);
+    return table.length > 0 ? { compliance: table } : {};
   };
 
   // Our addition: the run whole, each finding with its tag, arguments and time (docs/results.schema.json, `run`).

@@ -29,6 +29,15 @@ export interface TestResults {
   params: TestParams;
   results: TestResult[];
   testcase_descriptions: Record<string, string>;
+  /** The Compliance module's table, for a test run with the extended profile. */
+  compliance?: ComplianceEntry[];
+}
+
+/** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */
+export interface ComplianceEntry {
+  ns: string;
+  address: string;
+  tests: Record<string, string>;
 }
 
 export interface HistoryEntry {

@@ -98,3 +98,20 @@ test('real results match docs/results.schema.json: get_test_results and get_test
   assert.ok(report.findings.some((f) => f.testcase === 'Basic01' && /^[A-Z0-9_]+$/.test(f.tag)), 'Basic01 is among the findings, with its tag');
   assert.ok(report.elapsed > 0);
 });
+
+test('with the extended profile, get_test_results carries the compliance table, one entry per address; default has none', async () => {
+  const id = (await ok('start_domain_test', { domain: 'healthy.test', profile: 'extended' })) as string;
+  const deadline = Date.now() + 60_000;
+  while ((await ok('test_progress', { test_id: id })) !== 100) {
+    assert.ok(Date.now() < deadline, `test ${id} finishes`);
+    await delay(100);
+  }
+  const results = (await ok('get_test_results', { id, language: 'en' })) as { compliance: { ns: string; address: string; tests: Record<string, string> }[]; results: { module: string }[] };
+  assertValid('service_results', results);
+  assert.deepEqual(results.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
+  assert.ok(results.compliance.every((e) => e.tests.edns === 'ok' && e.tests.signed === 'ok,yes' && Object.keys(e.tests).length === 35));
+  assert.ok(results.results.some((r) => r.module === 'COMPLIANCE'), 'its findings are among the results');
+  const history = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
+  const defaultRun = history.find((entry) => entry.id !== id)!;
+  assert.equal(((await ok('get_test_results', { id: defaultRun.id, language: 'en' })) as { compliance?: unknown }).compliance, undefined);
+});

@@ -42,5 +42,5 @@ test('add_api_user from 192.0.2.2 is refused, even when a header claims loopback
 
 test('the same call from 127.0.0.1 is accepted, and unrestricted methods work from anywhere', async () => {
   assert.equal((await call('127.0.0.1', '127.0.0.1', { id: 1, method: 'add_api_user', params: { username: 'local', api_key: 'k' } })).result, 1);
-  assert.deepEqual((await call('192.0.2.1', '192.0.2.2', { id: 2, method: 'profile_names' })).result, ['default']);
+  assert.deepEqual((await call('192.0.2.1', '192.0.2.2', { id: 2, method: 'profile_names' })).result, ['default', 'extended']);
 });

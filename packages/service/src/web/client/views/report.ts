@@ -13,6 +13,7 @@ import { asyncView, LevelBadge, OverallBadge, PageHeading } from './common.ts';
 import { useAsync } from '../use-async.ts';
 import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 import { FindingList, outsideTestCase } from './finding-list.ts';
+import { ComplianceTables } from './compliance-table.ts';
 
 export const isUndelegated = (report: TestResults) => (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
 
@@ -122,7 +123,8 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         h('h2', { id: 'findings-heading' }, t('findings')),
         (evidence?.query_log ?? null) !== null ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
         visible ? null : h('p', null, t('nothing_at_levels')),
-        modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) })))),
+        modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) }))),
+      report.compliance !== undefined && report.compliance.length > 0 ? h(ComplianceTables, { compliance: report.compliance, evidence }) : null),
     h('div', { id: 'chain-panel', role: 'tabpanel', 'aria-labelledby': 'tab-chain', class: 'view-panel', hidden: view !== 'chain' },
       h('section', { class: 'chain', 'aria-labelledby': 'chain-heading' },
         h('h2', { id: 'chain-heading' }, t('chain_title')),
@@ -158,6 +160,9 @@ function saveChain(report: TestResults, text: string | undefined): void {
   if (text !== undefined) saveFile({ name: `${report.params.domain || 'root'}-${report.hash_id}-chain.svg`, type: 'image/svg+xml', text });
 }
 
+/** Modules the extended profile adds, which Zonemaster does not have. */
+const beyondReference = new Set(['COMPLIANCE']);
+
 function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number>; notDelegated: boolean }) {
   const { t } = useI18n();
   const { group, shown } = props;
@@ -168,7 +173,7 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
     h('h3', null,
       h('button', { type: 'button', class: 'module-toggle', 'aria-expanded': props.open ? 'true' : 'false', 'aria-controls': bodyId, onClick: props.onToggle },
         h('span', { class: 'chevron', 'aria-hidden': 'true' }),
-        h('span', { class: 'module-name' }, group.module),
+        h('span', { class: 'module-name' }, group.module, beyondReference.has(group.module) ? [' ', h('span', { class: 'beyond' }, t('beyond_zonemaster'))] : null),
         h(LevelBadge, { level: group.worst },
           h('span', { class: 'visually-hidden' }, t('worst_level', { level: t(`level_${group.worst}`) })),
           h('span', { 'aria-hidden': 'true' }, t(`level_${group.worst}`))),

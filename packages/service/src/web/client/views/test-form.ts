@@ -2,7 +2,7 @@
 // the profile. Input is checked by the API (start_domain_test, get_data_from_parent_zone), whose
 // validation messages, in the page's language, are shown next to the field their path points at.
 import { h } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, RpcError, type TestParams, type ValidationError } from '../api.ts';
 import { useI18n } from '../i18n.ts';
 import { navigate } from '../navigation.ts';
@@ -28,12 +28,16 @@ export function TestForm(props: { initialDomain: string }) {
   const [dsRows, setDsRows] = useState<DsRow[]>([]);
   const [ipv4, setIpv4] = useState(true);
   const [ipv6, setIpv6] = useState(true);
-  const [profile, setProfile] = useState('default');
+  // The extended profile (Zonemaster's test cases and ours beyond them) when the service offers it.
+  const [profile, setProfile] = useState('extended');
   const [advanced, setAdvanced] = useState(false);
   const [errors, setErrors] = useState<Errors>(noErrors);
   const [busy, setBusy] = useState<'' | 'start' | 'parent'>('');
   const [status, setStatus] = useState('');
   const profiles = useAsync(() => api.profileNames(), []);
+  useEffect(() => {
+    if (profiles.status === 'done' && !profiles.value.includes(profile)) setProfile(profiles.value.includes('default') ? 'default' : (profiles.value[0] ?? 'default'));
+  }, [profiles.status]);
   const form = useRef<HTMLFormElement>(null);
 
   // After a refused submission, focus goes to the first field in error (or the summary), in the same
@@ -196,5 +200,5 @@ export function TestForm(props: { initialDomain: string }) {
           onChange: (e: Event) => setProfile((e.currentTarget as HTMLSelectElement).value),
           'aria-invalid': error('field-profile') ? 'true' : undefined,
           'aria-describedby': error('field-profile') ? 'field-profile-error' : undefined,
-        }, (profiles.status === 'done' ? profiles.value : ['default']).map((name) => h('option', { key: name, value: name }, name))))));
+        }, (profiles.status === 'done' ? profiles.value : [profile]).map((name) => h('option', { key: name, value: name }, name))))));
 }
