@@ -1,9 +1,8 @@
 // start_domain_test, test_progress, get_test_results, get_test_params, get_test_history, the
 // reference's newer names for them, and our get_test_report and get_test_chain.
-import type { ChainAnalysis, Level } from '@app/engine';
+import type { ChainAnalysis } from '@app/engine';
 import { HistoryCache, type HistoryRow } from '../db/history-cache.ts';
 import { enqueueTest, findTest, progressReader, resultEntries, testChain, type HistoryFilter } from '../db/tests.ts';
-import { reportedTestCase } from '../test-case.ts';
 import type { TestParams } from '../db/test-params.ts';
 import { deprecatedTimestamp, timestamp } from '../db/timestamps.ts';
 import { MethodError } from '../rpc/errors.ts';
@@ -14,9 +13,9 @@ import { languageTag, messageLocale } from '../validation/language-tags.ts';
 import { eitherName, object, oneOf, optional, required } from '../validation/param-rules.ts';
 import type { ServiceContext } from './context.ts';
 import { normaliseTestParams, testParamFields } from './test-params-rule.ts';
+import { reportAnswer, resultsAnswer } from './test-results.ts';
 
 const START_PRIORITY = 10;
-const HIDDEN_LEVELS = new Set(['DEBUG', 'DEBUG2', 'DEBUG3']);
 
 export function testMethods(context: ServiceContext) {
   const db = context.database.db;
@@ -42,66 +41,19 @@ export function testMethods(context: ServiceContext) {
 
   const paramsOf = async (test_id: string) => JSON.parse((await existing(test_id)).params) as TestParams;
 
-  const resultsOf = async (id: string, tag: string | undefined) => {
+  /** A finished test's row and every finding stored for it. */
+  const finished = async (id: string) => {
     const row = await existing(id);
     if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
-    const engine = context.engine;
-    const locale = messageLocale(context.languageTags, tag);
-    const stored = await resultEntries(db, row.id);
-    const entries = stored.filter((e) => !HIDDEN_LEVELS.has(e.level));
-    const results = entries.map((entry) => {
-      const args = JSON.parse(entry.args) as Record<string, string | number | boolean | null>;
-      const testcase = reportedTestCase(entry.testcase);
-      const finding = { module: entry.module, testcase, tag: entry.tag, level: entry.level as Level, args, timestamp: entry.timestamp };
-      const result: Record<string, string> = {
-        module: entry.module,
-        message: engine.formatFinding(finding, locale),
-        level: entry.level,
-        testcase,
-      };
-      if (entry.module === 'NAMESERVER' && typeof args.ns === 'string') result.ns = args.ns;
-      return result;
-    });
-    // As the reference builds it: one description for each test case the results name.
-    const descriptions = Object.fromEntries([...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
-    return {
-      creation_time: deprecatedTimestamp(row.created_at),
-      created_at: timestamp(row.created_at),
-      hash_id: row.hash_id,
-      params: JSON.parse(row.params) as TestParams,
-      results,
-      testcase_descriptions: descriptions,
-      ...compliance(stored),
-    };
+    return { row, stored: await resultEntries(db, row.id) };
   };
-
-  // Ours: the Compliance module's table (profile extended), made from every stored finding, passes included.
-  const compliance = (stored: Awaited<ReturnType<typeof resultEntries>>) => {
-    const findings = stored.map((e) => ({ module: e.module, testcase: e.testcase, tag: e.tag, level: e.level as Level, args: JSON.parse(e.args) as Record<string, string | number | boolean | null>, timestamp: e.timestamp }));
-    const table = context.engine.complianceTable(findings);
-    return table.length > 0 ? { compliance: table } : {};
+  const resultsOf = async (id: string, tag: string | undefined) => {
+    const { row, stored } = await finished(id);
+    return resultsAnswer(context.engine, row, stored, messageLocale(context.languageTags, tag));
   };
-
-  // Our addition: the run whole, each finding with its tag, arguments and time (docs/results.schema.json, `run`).
-  const reportOf = async (test_id: string, tag: string | undefined) => {
-    const row = await existing(test_id);
-    if (row.progress < 100) throw new MethodError('Test not finished', { test_id, progress: row.progress });
-    const locale = messageLocale(context.languageTags, tag);
-    const entries = (await resultEntries(db, row.id)).filter((e) => !HIDDEN_LEVELS.has(e.level));
-    const findings = entries.map((entry) => {
-      const finding = { module: entry.module, testcase: reportedTestCase(entry.testcase), tag: entry.tag, level: entry.level as Level, args: JSON.parse(entry.args) as Record<string, string | number | boolean | null>, timestamp: entry.timestamp };
-      return { ...finding, message: context.engine.formatFinding(finding, locale) };
-    });
-    const measured = row.started_at !== null && row.ended_at !== null ? (Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000 : undefined;
-    return {
-      test_id: row.hash_id,
-      domain: row.domain,
-      created_at: timestamp(row.created_at),
-      engine_version: context.engine.engineVersion,
-      elapsed: measured ?? Math.max(0, ...findings.map((f) => f.timestamp)),
-      overall_result: row.overall_result ?? 'ok',
-      findings,
-    };
+  const reportOf = async (id: string, tag: string | undefined) => {
+    const { row, stored } = await finished(id);
+    return reportAnswer(context.engine, row, stored, messageLocale(context.languageTags, tag));
   };
 
   const historyFields = {
@@ -130,8 +82,7 @@ export function testMethods(context: ServiceContext) {
     // Ours, beside the reference's methods: the delegation and DNSSEC chain in dnsviz grok's shape.
     get_test_chain: method(object({ id: required(testId) }), {
       run: async ({ id }) => {
-        const row = await existing(id);
-        if (row.progress < 100) throw new MethodError('Test not finished', { test_id: id, progress: row.progress });
+        const { row } = await finished(id);
         const analysis = await testChain(db, row.id);
         if (analysis === undefined) throw new MethodError('No chain for this test', { test_id: id });
         return context.engine.chainJson(JSON.parse(analysis) as ChainAnalysis);
