@@ -91,12 +91,13 @@ const serviceUnits: Unit[] = [
   { unit: 'db', mayImport: ['validation', 'schedules'] },
   { unit: 'rpc', mayImport: ['db', 'validation'] },
   { unit: 'metrics', mayImport: ['db', 'rpc'] },
-  { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'schedules', 'shared'] },
-  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'shared'] },
+  { unit: 'alerts', mayImport: ['config'] },
+  { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'schedules', 'shared', 'alerts'] },
+  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'shared', 'alerts'] },
   { unit: 'agent', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'metrics', 'rpc', 'watch'] },
   { unit: 'app', holds: ['app.ts'], mayImport: ['basics', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'web'] },
   // Commands sit on top: each starts a part of the service from the command line.
-  { unit: 'commands', mayImport: ['agent', 'app', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'watch', 'schedules', 'shared'] },
+  { unit: 'commands', mayImport: ['agent', 'app', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'watch', 'schedules', 'shared', 'alerts'] },
   { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
 ];
 

@@ -13,7 +13,7 @@ import { validationMessage } from '../validation/messages.ts';
 import { batchId, domainName } from '../validation/data-types.ts';
 import { invalid, object, optional, required, type Issue } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
-import { alertTargets } from '../watch/alert-targets.ts';
+import { alertTargets } from '../alerts/alert-targets.ts';
 import { firstRun, parseSchedule, scheduleText } from '../schedules/schedule.ts';
 import { WATCH_PRIORITY } from '../watch/watcher.ts';
 import { randomBytes } from 'node:crypto';

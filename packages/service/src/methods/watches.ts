@@ -8,7 +8,7 @@ import { method } from '../rpc/method.ts';
 import { apiKey, batchId, domainName, username } from '../validation/data-types.ts';
 import { object, optional, required } from '../validation/param-rules.ts';
 import { emailAddress, scheduleRule, watchLanguage, webhookUrl } from '../validation/watch-fields.ts';
-import { alertTargets } from '../watch/alert-targets.ts';
+import { alertTargets } from '../alerts/alert-targets.ts';
 import { firstRun, parseSchedule, scheduleText } from '../schedules/schedule.ts';
 import { WATCH_PRIORITY } from '../watch/watcher.ts';
 import type { ServiceContext } from './context.ts';

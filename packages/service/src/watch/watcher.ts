@@ -10,10 +10,10 @@ import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWith
 import type { EngineAdapter } from '../engine-adapter.ts';
 import { isLanguage } from '../shared/languages.ts';
 import { emailMessage, webhookPayload, type Alert } from './alert-message.ts';
-import { alertTargets } from './alert-targets.ts';
+import { alertTargets } from '../alerts/alert-targets.ts';
 import { compareRuns, worthAlerting } from './changes.ts';
-import { sendEmail } from './email.ts';
-import { deliverWebhook, type WebhookOptions } from './webhook.ts';
+import { sendEmail } from '../alerts/email.ts';
+import { deliverWebhook, type WebhookOptions } from '../alerts/webhook.ts';
 
 /** Below batch tests (5) and tests started by hand (10): a watch's run never holds up a person's. */
 export const WATCH_PRIORITY = 1;

@@ -16,7 +16,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { openDatabase, type Database } from '@app/database';
 import { simpleParser } from 'mailparser';
 import type { ServiceSchema } from '../../src/db/tables.ts';
-import { signature } from '../../src/watch/webhook.ts';
+import { signature } from '../../src/alerts/webhook.ts';
 import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from '../watch/receivers.ts';
 
 const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
