@@ -1,11 +1,12 @@
 // Everything a run sends goes through here: one Nameserver object per (name, address), the profile's
 // IP family switches, and caps on queries in flight for the run and per server address.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
+import { decodeMessage, query, Rcode, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
 import { Nameserver, type QueryFlags, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
+import { replyTtl, type SharedAnswerScope } from './shared-answers.ts';
 
 export interface NetworkOptions {
   ipv4: boolean;
@@ -23,6 +24,8 @@ export interface NetworkOptions {
   earlierDone?: (testcase: string) => Promise<unknown> | undefined;
   /** The name a lane's own plain SOA query asks for (the zone under test). */
   probeName?: Name;
+  /** Answers shared with other runs (see shared-answers.ts). */
+  shared?: SharedAnswerScope;
 }
 
 /** A query as it goes out. */
@@ -54,6 +57,8 @@ export interface Exchange {
   ms: number;
   /** The reply as it came, base64; absent when none came. */
   reply?: string;
+  /** Not sent: another run's reply to the same question, from the shared cache. */
+  shared?: true;
 }
 
 /**
@@ -126,12 +131,61 @@ export class Network implements ServerNetwork {
    * Sends when a slot is free, unless `skip` says by then that it is no longer worth it. `settle` sees
    * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
    */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number } | 'skipped'> {
+  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<{ message?: Message; from?: string; ms: number; bytes?: Uint8Array } | 'skipped'> {
     return this.#slot(server, skip, async () => {
       const outcome = await this.#sendNow(server, question, flags);
       settle?.(outcome);
       return outcome;
     });
+  }
+
+  #sharedKey(question: Question, key: string): string | undefined {
+    const shared = this.options.shared;
+    if (shared === undefined || question.name.isSubdomainOf(shared.below)) return undefined;
+    // The profile's EDNS size and the port change what is asked, beside the question's own key.
+    return `${this.options.port ?? 53}|${this.options.resolver.edns_size}|${key}`;
+  }
+
+  async sharedReply(server: Nameserver, question: Question, flags: QueryFlags, key: string): Promise<Message | undefined> {
+    const sharedKey = this.#sharedKey(question, key);
+    if (sharedKey === undefined) return undefined;
+    const bytes = await this.options.shared!.answers.get(sharedKey).catch(() => undefined);
+    if (bytes === undefined) return undefined;
+    let message: Message;
+    try {
+      message = decodeMessage(bytes);
+    } catch {
+      return undefined;
+    }
+    this.options.signal.throwIfAborted();
+    const testcase = currentTestCase();
+    const exchange: Exchange = {
+      ...(testcase !== undefined && { testcase }),
+      id: ++this.#sent,
+      server: server.toString(),
+      qname: question.name.toString(),
+      qtype: question.type,
+      qclass: question.class,
+      transport: flags.tcp ? 'tcp' : 'udp',
+      flags,
+      at: Math.round(performance.now()),
+      ms: 0,
+      reply: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+      shared: true,
+    };
+    if (this.options.onExchange) {
+      decodedReplies.set(exchange, message);
+      this.options.onExchange(exchange);
+    }
+    return message;
+  }
+
+  shareReply(question: Question, key: string, message: Message, bytes: Uint8Array): void {
+    const sharedKey = this.#sharedKey(question, key);
+    // Only whole, usable answers: a truncated or failing reply may be the moment's, not the server's.
+    if (sharedKey === undefined || message.tc || (message.rcode !== Rcode.NOERROR && message.rcode !== Rcode.NXDOMAIN)) return;
+    const ttl = replyTtl(message);
+    if (ttl > 0) this.options.shared!.answers.set(sharedKey, bytes, ttl);
   }
 
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
@@ -165,7 +219,7 @@ export class Network implements ServerNetwork {
     onExchange(exchange);
   }
 
-  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number }> {
+  async #sendNow(server: Nameserver, question: Question, flags: QueryFlags): Promise<{ message?: Message; from?: string; ms: number; bytes?: Uint8Array }> {
     this.options.signal.throwIfAborted();
     const { resolver } = this.options;
     const profileEdns = resolver.edns_size > 0 ? { udpSize: resolver.edns_size } : undefined;
@@ -203,6 +257,6 @@ export class Network implements ServerNetwork {
       ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
     });
     this.options.signal.throwIfAborted();
-    return result.outcome === 'response' ? { message: result.message, from: result.from, ms } : { ms };
+    return result.outcome === 'response' ? { message: result.message, from: result.from, ms, bytes: result.bytes } : { ms };
   }
 }
