@@ -97,8 +97,10 @@ function innerPid(child: ChildProcess): number | undefined {
   }
 }
 
-export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string): AgentProcess {
-  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], { env: { DNS_SERVICE_DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). */
+export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string): AgentProcess {
+  const env = { DNS_SERVICE_DATABASE_URL: databaseUrl, ...(redisUrl !== undefined && { DNS_SERVICE_REDIS_URL: redisUrl }) };
+  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   const exited = once(child, 'exit').then(() => undefined);
