@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { bigWorldDomains, commandLineDomain, labUnavailableReason, startLab } from '@app/lab';
-import { agentConfig, createBatchDatabase, spawnAgent, startApi, type AgentProcess, type Api, type BatchDatabase, type BatchProgress } from './support/batch-lab.ts';
+import { agentConfig, createBatchDatabase, spawnAgent, startApi, testsEndedByBackend, type AgentProcess, type Api, type BatchDatabase, type BatchProgress } from './support/batch-lab.ts';
 import { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from '@app/database/testing';
 import { privateRedisUnavailableReason, startPrivateRedis, type PrivateRedis } from './support/private-redis.ts';
 
@@ -94,12 +94,12 @@ test(`a ${n}-domain batch survives a Redis restart at 20 %, an agent killed at 3
     const taken = tests.filter((t) => t.attempts > 1);
     assert.ok(taken.length > 0, 'the killed agent left tests that another run took up');
     // One finished result: result entries and one query log per test, no test given up as died.
-    const withEntries = await db.selectFrom('dh_result_entry').select('test_id').distinct().where('test_id', 'in', tests.map((t) => t.id)).execute();
+    const withEntries = await db.selectFrom('dh_test_result').select(['test_id', (eb) => eb.fn.countAll<number>().as('n')]).where('test_id', 'in', tests.map((t) => t.id)).groupBy('test_id').execute();
     assert.equal(withEntries.length, n, 'every test has its results');
+    assert.deepEqual(withEntries.filter((r) => Number(r.n) !== 1), [], 'stored once');
     const logs = await db.selectFrom('dh_test_queries').select(['test_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('test_id').execute();
     assert.deepEqual(logs.filter((l) => Number(l.n) !== 1), [], 'one query log per test');
-    const died = await db.selectFrom('dh_result_entry').select('test_id').where('module', '=', 'BACKEND').execute();
-    assert.deepEqual(died, [], 'no test ended as died');
+    assert.deepEqual(await testsEndedByBackend(store.database, tests.map((t) => t.id)), [], 'no test ended as died');
     const dropped = agents.flatMap((a) => a.log.filter((line) => line.includes('already finished by another run')));
     assert.deepEqual(dropped, [], 'no test ran twice to completion');
     console.log(`# Redis restarted with ${redisRestartedWith} finished (down 3 s, started empty); since then ${redisInfo.keyspace_hits} answers found there, ${redisInfo.keyspace_misses} not, ${kept} kept; ${redisLines.length} agent log lines about Redis`);

@@ -14,7 +14,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { testCaseIds } from '@app/engine';
 import { bigWorldDomains, commandLineDomain, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, startLab } from '@app/lab';
 import { sql } from 'kysely';
-import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
+import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, testsEndedByBackend, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
 import { privateRedisUnavailableReason, startPrivateRedis, type PrivateRedis } from '../../test/support/private-redis.ts';
 
 const { values: options } = parseArgs({
@@ -83,7 +83,7 @@ try {
     from pg_class c join pg_namespace s on s.oid = c.relnamespace
     where s.nspname = 'public' and c.relkind = 'r' order by pg_total_relation_size(c.oid) desc limit 6`.execute(store.database.db);
   const redisInfo = await redis?.info();
-  const died = Number((await store.database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow()).n);
+  const died = (await testsEndedByBackend(store.database)).length;
   const byAgent = await store.database.db.selectFrom('dh_test').select(['agent', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('agent').execute();
   for (const agent of agents) agent.kill('SIGTERM');
   await Promise.all(agents.map((a) => a.exited));

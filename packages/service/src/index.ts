@@ -7,4 +7,4 @@ export { redisSharedAnswers, type RedisSharedAnswers } from './agent/redis-share
 export { migrations, PRODUCT } from './db/migrations.ts';
 export { batchProgressAtRevision, batchRevision } from './db/batches.ts';
 export type { ServiceSchema } from './db/tables.ts';
-export { newTestRow } from './db/tests.ts';
+export { newTestRow, resultEntries } from './db/tests.ts';
