@@ -12,7 +12,7 @@ import { displayName } from './response.ts';
  * declared here so that the two files do not import each other.
  */
 export interface ServerNetwork {
-  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name };
+  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name; readonly shared?: unknown };
   readonly answers: Map<string, Promise<Message | undefined>>;
   readonly silent: Set<string>;
   readonly answering: Set<string>;
@@ -110,7 +110,8 @@ export class Nameserver {
     }
     const deciding = this.#network.deciding.get(key);
     if (deciding) return this.#join(deciding, key, this.#lane(flags), name, qtype, given, share);
-    const pending = this.#send(name, qtype, flags, share ? key : undefined);
+    // Without a shared cache nothing changes, not even a turn of the event loop.
+    const pending = this.#send(name, qtype, flags, share && this.#network.options.shared !== undefined ? key : undefined);
     this.#network.answers.set(key, pending);
     return pending;
   }
