@@ -1,7 +1,7 @@
 // Answers one run may take from another's (the service's agents share them through Redis): only
 // what the resolver and the parent walk ask about names outside the zone under test, such as the
-// parent's SOA and NS, the root's and the TLD's keys, and shared name servers' addresses. The zone's
-// own servers are always asked afresh, since they are what is tested.
+// parent's SOA and NS, the root's and the TLD's keys, and shared name servers' addresses. Questions
+// about the zone itself, and all the test cases ask, always go out: that is what is tested.
 import { RRType, type Message, type Name } from '@app/dns';
 
 /** A store of reply wire bytes by question; lookups may miss at any time (it is only a cache). */
