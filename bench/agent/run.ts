@@ -14,6 +14,7 @@ import { testCaseIds } from '@app/engine';
 import { commandLineDomain, execReference, startLab, type Lab } from '@app/lab';
 import { sql } from 'kysely';
 import { migrations, newTestRow, PRODUCT, type ServiceSchema, type TestParams } from '@app/service';
+import { testsEndedByBackend } from '../../test/support/batch-lab.ts';
 
 const parallel = Number(process.env.BENCH_PARALLEL ?? 8);
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
@@ -73,7 +74,7 @@ function agentMemory(child: ChildProcess): Memory | undefined {
 }
 
 async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: string, agents: number): Promise<{ perMinute: number; died: number; memory: (Memory | undefined)[] }> {
-  await database.db.deleteFrom('dh_result_entry').execute();
+  await database.db.deleteFrom('dh_test_result').execute();
   await database.db.deleteFrom('dh_test').execute();
   const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
   const ini = join(dir, 'backend_config.ini');
@@ -93,8 +94,8 @@ async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: stri
     const done = (await finishedCount(database)) - from;
     const perMinute = (done / ((performance.now() - begun) / 1000)) * 60;
     const memory = children.map(agentMemory);
-    const died = await database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow();
-    return { perMinute, died: Number(died.n), memory };
+    const died = (await testsEndedByBackend(database)).length;
+    return { perMinute, died, memory };
   } finally {
     stop.abort();
     await filling;

@@ -3,18 +3,22 @@
 // separate OS processes inside the lab, each running tests concurrently. Against zonemaster-cli run
 // one domain after another on a sample of the same domains, in the same run (after the batch, so the
 // two never share the CPUs).
-//   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms]
+//   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms] [--cache redis|none]
+// The agents share answers about the parents through a Redis of the bench's own (--cache none: each
+// test asks its own), whose memory and hits are printed too.
 // Prints tests per minute and the ratio (goal ≥ 30x), CPU seconds per domain of the agents against the
 // reference's (goal ≤ 0.1), each agent's peak RSS and its RSS at 10 % and
-// 100 % of the batch, database bytes per stored test, and the time until the first result is readable.
+// 100 % of the batch, database bytes per stored test (and per table), and the time until the first result is readable.
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { testCaseIds } from '@app/engine';
 import { bigWorldDomains, commandLineDomain, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, startLab } from '@app/lab';
-import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
+import { sql } from 'kysely';
+import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, testsEndedByBackend, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
+import { privateRedisUnavailableReason, startPrivateRedis, type PrivateRedis } from '../../test/support/private-redis.ts';
 
 const { values: options } = parseArgs({
-  options: { domains: { type: 'string', default: '1000' }, parallel: { type: 'string', default: '16' }, sample: { type: 'string', default: '6' }, latency: { type: 'string' } },
+  options: { domains: { type: 'string', default: '1000' }, parallel: { type: 'string', default: '16' }, sample: { type: 'string', default: '6' }, latency: { type: 'string' }, cache: { type: 'string', default: 'redis' } },
 });
 const n = Number(options.domains);
 const parallel = Number(options.parallel);
@@ -22,7 +26,8 @@ const sampleSize = Number(options.sample);
 const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
 const modules = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '').toLowerCase()))];
 
-const reason = (await labUnavailableReason()) ?? (await postgresUnavailableReason());
+if (options.cache !== 'redis' && options.cache !== 'none') throw new Error(`--cache takes redis or none, not ${options.cache}`);
+const reason = (await labUnavailableReason()) ?? (await postgresUnavailableReason()) ?? (options.cache === 'redis' ? privateRedisUnavailableReason() : undefined);
 if (reason !== undefined) {
   console.log(`bench:batch skipped: ${reason}`);
   process.exit(0);
@@ -30,7 +35,7 @@ if (reason !== undefined) {
 const referenceMissing = referenceUnavailableReason();
 
 const loadavg = async (): Promise<string> => (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(', ');
-console.log(`bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`);
+console.log(`bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL, ${options.cache === 'redis' ? 'answers about the parents shared through Redis' : 'no shared answers'}; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`);
 
 // The world's children with the signed bogus ones, N in all (the first three generated ones left out).
 const domains = bigWorldDomains(n)
@@ -41,9 +46,11 @@ const store = await createBatchDatabase('bench_batch');
 const config = agentConfig(parallel);
 const api = await startApi(store.url, Math.max(10_000, n));
 const agents: AgentProcess[] = [];
+let redis: PrivateRedis | undefined;
 try {
+  redis = options.cache === 'redis' ? await startPrivateRedis() : undefined;
   const emptyBytes = await store.size();
-  agents.push(spawnAgent(lab, config.path, store.url), spawnAgent(lab, config.path, store.url));
+  agents.push(spawnAgent(lab, config.path, store.url, redis?.url), spawnAgent(lab, config.path, store.url, redis?.url));
   // Both agents are up (their heartbeats stored) before the clock starts.
   while (Number((await store.database.db.selectFrom('dh_agent').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) < 2) await delay(100);
 
@@ -70,7 +77,13 @@ try {
   const agentCpu = agents.reduce((sum, a, i) => sum + (a.cpuSeconds() ?? NaN) - cpuBefore[i], 0);
   const perMinute = (n / ms) * 60_000;
   const bytes = (await store.size()) - emptyBytes;
-  const died = Number((await store.database.db.selectFrom('dh_result_entry').select((eb) => eb.fn.countAll<number>().as('n')).where('module', '=', 'BACKEND').executeTakeFirstOrThrow()).n);
+  const tables = await sql<{ name: string; heap: string; indexes: string; toast: string }>`
+    select c.relname as name, pg_relation_size(c.oid) as heap, pg_indexes_size(c.oid) as indexes,
+           coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) as toast
+    from pg_class c join pg_namespace s on s.oid = c.relnamespace
+    where s.nspname = 'public' and c.relkind = 'r' order by pg_total_relation_size(c.oid) desc limit 6`.execute(store.database.db);
+  const redisInfo = await redis?.info();
+  const died = (await testsEndedByBackend(store.database)).length;
   const byAgent = await store.database.db.selectFrom('dh_test').select(['agent', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('agent').execute();
   for (const agent of agents) agent.kill('SIGTERM');
   await Promise.all(agents.map((a) => a.exited));
@@ -84,6 +97,12 @@ try {
   });
   console.log(`CPU: the agents used ${agentCpu.toFixed(1)} s = ${((1000 * agentCpu) / n).toFixed(1)} ms per domain (user + system, /proc)`);
   console.log(`database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`);
+  const perTest = (value: string): string => (Number(value) / n).toFixed(0);
+  console.log(`  per test by table (heap + indexes + TOAST): ${tables.rows.map((t) => `${t.name} ${perTest(t.heap)} + ${perTest(t.indexes)} + ${perTest(t.toast)}`).join('; ')}`);
+  if (redisInfo !== undefined) {
+    const keys = /keys=(\d+)/.exec(redisInfo.db0 ?? '')?.[1] ?? '0';
+    console.log(`Redis: ${keys} answers kept in ${redisInfo.used_memory_human} (peak ${redisInfo.used_memory_peak_human}); ${redisInfo.keyspace_hits} found there, ${redisInfo.keyspace_misses} not (each agent also keeps its own in memory)`);
+  }
 
   if (referenceMissing !== undefined) {
     console.log(`reference not run: ${referenceMissing}`);
@@ -111,6 +130,7 @@ try {
 } finally {
   for (const agent of agents) if (agent.child.exitCode === null) agent.kill('SIGKILL');
   await api.stop();
+  await redis?.stop();
   await store.drop();
   config.remove();
   await lab.stop();

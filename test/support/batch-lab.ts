@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import type { Lab } from '@app/lab';
 import { sql } from 'kysely';
-import { migrations, PRODUCT, type ServiceSchema } from '@app/service';
+import { migrations, PRODUCT, resultEntries, type ServiceSchema } from '@app/service';
 
 export const serviceBin = resolve(import.meta.dirname, '../../packages/service/bin/dns-service.ts');
 // Inside the lab 127.0.0.1 is the lab's own loopback: agents reach PostgreSQL through its Unix socket.
@@ -97,8 +97,10 @@ function innerPid(child: ChildProcess): number | undefined {
   }
 }
 
-export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string): AgentProcess {
-  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], { env: { DNS_SERVICE_DATABASE_URL: databaseUrl }, stdio: ['ignore', 'ignore', 'pipe'] });
+/** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). */
+export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string): AgentProcess {
+  const env = { DNS_SERVICE_DATABASE_URL: databaseUrl, ...(redisUrl !== undefined && { DNS_SERVICE_REDIS_URL: redisUrl }) };
+  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   const exited = once(child, 'exit').then(() => undefined);
@@ -175,4 +177,13 @@ export interface BatchProgress {
   nb_finished: number;
   nb_running: number;
   finished_test_ids: string[];
+}
+
+/** Finished tests whose results say the run died or was stopped (a BACKEND entry); only critical ones can. */
+export async function testsEndedByBackend(database: Database<ServiceSchema>, testIds?: number[]): Promise<number[]> {
+  let query = database.db.selectFrom('dh_test').select('id').where('progress', '=', 100).where('overall_result', '=', 'critical');
+  if (testIds !== undefined) query = query.where('id', 'in', testIds.length > 0 ? testIds : [-1]);
+  const died: number[] = [];
+  for (const { id } of await query.execute()) if ((await resultEntries(database.db, id)).some((e) => e.module === 'BACKEND')) died.push(id);
+  return died;
 }

@@ -6,6 +6,7 @@ export { runTests, type RunOptions } from './run/run-tests.ts';
 export { runTestsWithChain } from './run/run-with-chain.ts';
 export { DomainNameError } from './domain-name-fault.ts';
 export type { Exchange, Sending } from './net/network.ts';
+export type { SharedAnswers } from './net/shared-answers.ts';
 export { testCaseIds } from './run/registry.ts';
 export { complianceTable, complianceLines, type ComplianceEntry } from './run/compliance-table.ts';
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';

@@ -3,7 +3,8 @@ export { loadConfig, ConfigError, type ServiceConfig } from './config/service-co
 export { claimNextTest, reportProgress, finishTest, overallResult, type ClaimedTest } from './db/queue.ts';
 export type { TestParams } from './db/test-params.ts';
 export { Agent, type AgentOptions, type RunTests } from './agent/agent.ts';
+export { redisSharedAnswers, type RedisSharedAnswers } from './agent/redis-shared-answers.ts';
 export { migrations, PRODUCT } from './db/migrations.ts';
 export { batchProgressAtRevision, batchRevision } from './db/batches.ts';
 export type { ServiceSchema } from './db/tables.ts';
-export { newTestRow } from './db/tests.ts';
+export { newTestRow, resultEntries } from './db/tests.ts';

@@ -129,6 +129,12 @@ root_hints = hints
     assert.deepEqual(config.watch.allowedNetworks, ['10.1.2.0/24', '::1']);
   });
 
+  test('Redis for the agents\' shared answers: from the file or the environment, none by default', () => {
+    assert.equal(loadConfig({ env: {} }).redisUrl, undefined);
+    assert.equal(loadConfig({ file: ini('[REDIS]\nurl = redis://cache.internal:6379/2\n'), env: {} }).redisUrl, 'redis://cache.internal:6379/2');
+    assert.equal(loadConfig({ file: ini('[REDIS]\nurl = redis://a\n'), env: { DNS_SERVICE_REDIS_URL: 'unix:///run/redis/redis.sock' } }).redisUrl, 'unix:///run/redis/redis.sock');
+  });
+
   test('the watch settings from the file: ca_file beside it, allowed_networks, and SERVICE.queues', () => {
     const file = ini('[SERVICE]\nqueues = 0, 5, 7-8\n[WATCH]\nca_file = ca.pem\nallowed_networks = 127.0.0.1 192.168.7.0/24\n');
     const config = loadConfig({ file, env: {} });
@@ -153,6 +159,7 @@ root_hints = hints
       ['[SERVICE]\nqueues = 0-1000\n', /SERVICE.queues must list at most 100 queues/],
       ['[SERVICE]\nqueues = all\n', /SERVICE.queues must list .* not "all"/],
       ['[SERVICE]\nqueues = 5-2\n', /SERVICE.queues must list/],
+      ['[REDIS]\nurl = cache.internal:6379\n', /REDIS.url must be a redis:\/\/, rediss:\/\/ or unix:\/\/ address/],
     ];
     for (const [text, message] of bad) assert.throws(() => loadConfig({ file: ini(text), env: {} }), (e: Error) => e instanceof ConfigError && message.test(e.message));
     assert.throws(() => loadConfig({ file: '/nonexistent/backend_config.ini', env: {} }), /Cannot read the configuration file/);

@@ -21,7 +21,7 @@ const day = 86_400_000;
 const daysAgo = (days: number): string => new Date(Date.now() - days * day).toISOString();
 
 
-/** A test created `days` ago, finished (with an entry, a query log and a chain) unless `progress` says otherwise. */
+/** A test created `days` ago, finished (with its results, as rows before migration 0011 and as one value since, a query log and a chain) unless `progress` says otherwise. */
 async function addTest(database: Database<ServiceSchema>, domain: string, days: number, progress = 100, batchId: number | null = null): Promise<number> {
   const db = database.db;
   const row = { ...newTestRow(params(domain), batchId, daysAgo(days)), progress, ...(progress === 100 && { overall_result: 'ok', ended_at: daysAgo(days) }) };
@@ -29,13 +29,14 @@ async function addTest(database: Database<ServiceSchema>, domain: string, days: 
   const { id } = await db.selectFrom('dh_test').select('id').where('hash_id', '=', row.hash_id).executeTakeFirstOrThrow();
   if (progress === 100) {
     await db.insertInto('dh_result_entry').values({ test_id: id, module: 'BASIC', testcase: 'BASIC01', tag: 'B01_CHILD_FOUND', level: 'INFO', args: '{}', timestamp: 0.1 }).execute();
+    await db.insertInto('dh_test_result').values({ test_id: id, entries: 'x' }).execute();
     await db.insertInto('dh_test_queries').values({ test_id: id, log: 'x' }).execute();
     await db.insertInto('dh_test_chain').values({ test_id: id, analysis: '{}' }).execute();
   }
   return id;
 }
 
-async function count(database: Database<ServiceSchema>, table: 'dh_test' | 'dh_result_entry' | 'dh_test_queries' | 'dh_test_chain' | 'dh_batch'): Promise<number> {
+async function count(database: Database<ServiceSchema>, table: 'dh_test' | 'dh_result_entry' | 'dh_test_result' | 'dh_test_queries' | 'dh_test_chain' | 'dh_batch'): Promise<number> {
   return Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 }
 
@@ -81,7 +82,7 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(all, { tests: 4, transactions: 1, batches: 1 });
       assert.deepEqual(await left(), [running, ...recentA]);
       // Only the two recent finished tests still have results, logs and chains.
-      for (const table of ['dh_result_entry', 'dh_test_queries', 'dh_test_chain'] as const) assert.equal(await count(database, table), 2, table);
+      for (const table of ['dh_result_entry', 'dh_test_result', 'dh_test_queries', 'dh_test_chain'] as const) assert.equal(await count(database, table), 2, table);
       assert.equal(await count(database, 'dh_batch'), 0);
     });
 

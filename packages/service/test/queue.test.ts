@@ -90,6 +90,20 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await findTest(db, id))?.progress, 100);
     });
 
+    test('a test finished before its results were kept in one value still reads its rows, in order', async () => {
+      const { db } = database;
+      const id = await enqueueTest(db, params('rows.se'), 0);
+      const row = await findTest(db, id);
+      assert.ok(row !== undefined);
+      await db.updateTable('dh_test').set({ progress: 100, overall_result: 'warning' }).where('id', '=', row.id).execute();
+      const old = [
+        { module: 'BASIC', testcase: 'Basic01', tag: 'B01_CHILD_FOUND', level: 'INFO', args: '{"domain":"rows.se"}', timestamp: 0.5 },
+        { module: 'DNSSEC', testcase: 'DNSSEC10', tag: 'DS10_HAS_NSEC', level: 'WARNING', args: '{}', timestamp: 0.75 },
+      ];
+      for (const entry of old) await db.insertInto('dh_result_entry').values({ test_id: row.id, ...entry }).execute();
+      assert.deepEqual(await resultEntries(db, row.id), old);
+    });
+
     test('the reuse time: a waiting test is reused; none when the time is zero', async () => {
       const { db } = database;
       const first = await enqueueTest(db, params('reuse.se'), 600);

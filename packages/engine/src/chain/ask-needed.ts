@@ -5,6 +5,7 @@
 import { Name } from '@app/dns';
 import { Network, type Exchange, type NetworkOptions } from '../net/network.ts';
 import { neededQuestions } from './needed-questions.ts';
+import type { SharedAnswers } from '../net/shared-answers.ts';
 
 const rounds = 3;
 
@@ -19,6 +20,8 @@ export interface AskNeededInput {
   /** Each exchange this sends, as the run's own come. */
   onExchange: (exchange: Exchange) => void;
   signal?: AbortSignal;
+  /** Answers about the zones above `domain`, shared with other runs. */
+  sharedAnswers?: SharedAnswers;
 }
 
 /** Asks the chain's missing questions; returns how many were sent. */
@@ -30,6 +33,7 @@ export async function askChainQuestions(input: AskNeededInput): Promise<number> 
     ...families,
     resolver: input.resolver,
     signal: input.signal ?? new AbortController().signal,
+    ...(input.sharedAnswers && { shared: { answers: input.sharedAnswers, below: Name.fromString(input.domain) } }),
     onExchange: (exchange) => {
       log.push(exchange);
       input.onExchange(exchange);
@@ -40,7 +44,7 @@ export async function askChainQuestions(input: AskNeededInput): Promise<number> 
     const questions = neededQuestions(input.domain, log, families);
     if (questions.length === 0) break;
     sent += questions.length;
-    await Promise.all(questions.map((q) => network.server(Name.fromString(q.server), q.address).query(q.qname, q.qtype, { dnssec: true })));
+    await Promise.all(questions.map((q) => network.server(Name.fromString(q.server), q.address).query(q.qname, q.qtype, { dnssec: true }, true)));
   }
   return sent;
 }

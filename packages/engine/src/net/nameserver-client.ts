@@ -12,7 +12,7 @@ import { displayName } from './response.ts';
  * declared here so that the two files do not import each other.
  */
 export interface ServerNetwork {
-  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name };
+  readonly options: { readonly resolver: ResolverDefaults; readonly probeName?: Name; readonly shared?: unknown };
   readonly answers: Map<string, Promise<Message | undefined>>;
   readonly silent: Set<string>;
   readonly answering: Set<string>;
@@ -24,6 +24,10 @@ export interface ServerNetwork {
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
   send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'>;
+  /** Another run's reply to the question, when it may be shared and the shared cache has one (logged as this run's exchange). */
+  sharedReply(server: Nameserver, question: Question, flags: QueryFlags, key: string): Promise<Message | undefined>;
+  /** Offers a reply got over the network to other runs (when the question may be shared). */
+  shareReply(question: Question, key: string, message: Message, bytes: Uint8Array): void;
   transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
 }
 
@@ -70,7 +74,7 @@ export interface SendOutcome {
   ms: number;
   /** Bytes of the reply as it came. */
   size?: number;
-  /** The reply as it came (for a TSIG check). */
+  /** The reply as it came (for a TSIG check, and for answers shared with other runs). */
   bytes?: Uint8Array;
   /** A signed request's MAC (header.tsig). */
   requestMac?: Uint8Array;
@@ -124,8 +128,11 @@ export class Nameserver {
     return this.#nameText;
   }
 
-  /** The response, or undefined when none came (timeout, silent server, or its IP family is off). */
-  query(qname: Name | string, qtype: number, given: QueryFlags = {}): Promise<Message | undefined> {
+  /**
+   * The response, or undefined when none came (timeout, silent server, or its IP family is off).
+   * `share`: the resolver's and the parent walk's questions, which other runs may answer (shared-answers.ts).
+   */
+  query(qname: Name | string, qtype: number, given: QueryFlags = {}, share = false): Promise<Message | undefined> {
     const name = typeof qname === 'string' ? Name.fromString(qname) : qname;
     const defaults = this.#network.options.resolver;
     const flags: QueryFlags = { ...given, tcp: given.tcp ?? defaults.usevc, dnssec: given.dnssec ?? defaults.dnssec };
@@ -138,11 +145,12 @@ export class Nameserver {
     // Waits before it joins the answers, so an earlier test case asking the same meanwhile sends it itself.
     if (this.#network.familyEnabled(this.family)) {
       const turn = this.#network.order.wait(this.#lane(flags), currentTestCase(), () => this.#decidingQuery(flags.tcp ?? false));
-      if (turn) return turn.then(() => this.query(name, qtype, given));
+      if (turn) return turn.then(() => this.query(name, qtype, given, share));
     }
     const deciding = this.#network.deciding.get(key);
-    if (deciding) return this.#join(deciding, key, this.#lane(flags), name, qtype, given);
-    const pending = this.#send(name, qtype, flags);
+    if (deciding) return this.#join(deciding, key, this.#lane(flags), name, qtype, given, share);
+    // Without a shared cache nothing changes, not even a turn of the event loop.
+    const pending = this.#send(name, qtype, flags, share && this.#network.options.shared !== undefined ? key : undefined);
     this.#network.answers.set(key, pending);
     return pending;
   }
@@ -160,7 +168,7 @@ export class Nameserver {
    * The same question asked while the lane's own SOA query is in flight, free to go: it takes that
    * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
    */
-  #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags): Promise<Message | undefined> {
+  #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags, share: boolean): Promise<Message | undefined> {
     // Now a plain SOA query is in flight there for real: the questions after it wait, as in #send.
     const probing = this.#network.answering.has(lane) || this.#network.probes.has(lane) ? undefined : Promise.withResolvers<void>();
     if (probing) this.#network.probes.set(lane, probing);
@@ -173,7 +181,7 @@ export class Nameserver {
       if (!sent) {
         release();
         if (this.#network.answers.get(key) === joined) this.#network.answers.delete(key);
-        return this.query(name, qtype, given);
+        return this.query(name, qtype, given, share);
       }
       if (!message) {
         this.#network.silent.add(lane);
@@ -293,7 +301,7 @@ export class Nameserver {
     return { outcome: result.outcome, ...(first && { rcode: first.rcode, firstRecord: first.answer[0] }) };
   }
 
-  async #send(name: Name, qtype: number, flags: QueryFlags): Promise<Message | undefined> {
+  async #send(name: Name, qtype: number, flags: QueryFlags, sharedKey?: string): Promise<Message | undefined> {
     if (!this.#network.familyEnabled(this.family)) {
       this.statistics.blocked++;
       return undefined;
@@ -310,6 +318,19 @@ export class Nameserver {
     const answered = (): boolean => this.#network.answering.has(lane);
     for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
     if (silent()) return undefined;
+    const question = { name, type: qtype, class: flags.qclass ?? RRClass.IN };
+    if (sharedKey !== undefined) {
+      // Taken as if this server had just given it: the lane answers, as it did for the run that asked.
+      const shared = await this.#network.sharedReply(this, question, flags, sharedKey);
+      if (shared) {
+        this.#network.markAnswering(lane);
+        if (plainSoa) this.#network.order.decide(lane);
+        this.statistics.queries++;
+        this.statistics.responses++;
+        this.#network.sources.set(shared, this.address);
+        return shared;
+      }
+    }
     const probing = answered() || !plainSoa ? undefined : Promise.withResolvers<void>();
     if (probing) this.#network.probes.set(lane, probing);
     try {
@@ -327,7 +348,7 @@ export class Nameserver {
           this.#network.order.decide(lane);
         }
       };
-      const outcome = await this.#network.send(this, { name, type: qtype, class: flags.qclass ?? RRClass.IN }, flags, silent, settle);
+      const outcome = await this.#network.send(this, question, flags, silent, settle);
       if (outcome === 'skipped') return undefined;
       this.statistics.queries++;
       this.statistics.totalMs += outcome.ms;
@@ -338,6 +359,7 @@ export class Nameserver {
       this.statistics.responses++;
       this.statistics.answeredMs += outcome.ms;
       if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
+      if (sharedKey !== undefined && outcome.bytes && outcome.from === this.address) this.#network.shareReply(question, sharedKey, outcome.message, outcome.bytes);
       return outcome.message;
     } finally {
       if (probing) {

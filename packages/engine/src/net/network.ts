@@ -1,11 +1,12 @@
 // Everything a run sends goes through here: one Nameserver object per (name, address), the profile's
 // IP family switches, and caps on queries in flight for the run and per server address.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { query, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
+import { decodeMessage, query, Rcode, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
 import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
+import { replyTtl, type SharedAnswerScope } from './shared-answers.ts';
 
 /**
  * Compliance probes in flight, apart from the run's other questions (their own caps, per address and for
@@ -30,6 +31,8 @@ export interface NetworkOptions {
   earlierDone?: (testcase: string) => Promise<unknown> | undefined;
   /** The name a lane's own plain SOA query asks for (the zone under test). */
   probeName?: Name;
+  /** Answers shared with other runs (see shared-answers.ts). */
+  shared?: SharedAnswerScope;
 }
 
 /** A query as it goes out. */
@@ -61,6 +64,8 @@ export interface Exchange {
   ms: number;
   /** The reply as it came, base64; absent when none came. */
   reply?: string;
+  /** Not sent: another run's reply to the same question, from the shared cache. */
+  shared?: true;
 }
 
 /**
@@ -145,6 +150,55 @@ export class Network implements ServerNetwork {
     });
   }
 
+  #sharedKey(question: Question, key: string): string | undefined {
+    const shared = this.options.shared;
+    if (shared === undefined || question.name.isSubdomainOf(shared.below)) return undefined;
+    // The profile's EDNS size and the port change what is asked, beside the question's own key.
+    return `${this.options.port ?? 53}|${this.options.resolver.edns_size}|${key}`;
+  }
+
+  async sharedReply(server: Nameserver, question: Question, flags: QueryFlags, key: string): Promise<Message | undefined> {
+    const sharedKey = this.#sharedKey(question, key);
+    if (sharedKey === undefined) return undefined;
+    const bytes = await this.options.shared!.answers.get(sharedKey).catch(() => undefined);
+    if (bytes === undefined) return undefined;
+    let message: Message;
+    try {
+      message = decodeMessage(bytes);
+    } catch {
+      return undefined;
+    }
+    this.options.signal.throwIfAborted();
+    const testcase = currentTestCase();
+    const exchange: Exchange = {
+      ...(testcase !== undefined && { testcase }),
+      id: ++this.#sent,
+      server: server.toString(),
+      qname: question.name.toString(),
+      qtype: question.type,
+      qclass: question.class,
+      transport: flags.tcp ? 'tcp' : 'udp',
+      flags,
+      at: Math.round(performance.now()),
+      ms: 0,
+      reply: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+      shared: true,
+    };
+    if (this.options.onExchange) {
+      decodedReplies.set(exchange, message);
+      this.options.onExchange(exchange);
+    }
+    return message;
+  }
+
+  shareReply(question: Question, key: string, message: Message, bytes: Uint8Array): void {
+    const sharedKey = this.#sharedKey(question, key);
+    // Only whole, usable answers: a truncated or failing reply may be the moment's, not the server's.
+    if (sharedKey === undefined || message.tc || (message.rcode !== Rcode.NOERROR && message.rcode !== Rcode.NXDOMAIN)) return;
+    const ttl = replyTtl(message);
+    if (ttl > 0) this.options.shared!.answers.set(sharedKey, bytes, ttl);
+  }
+
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
   async transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'> {
     return this.#slot(server, skip, 'query', async () => {
@@ -224,7 +278,7 @@ export class Network implements ServerNetwork {
     });
     this.options.signal.throwIfAborted();
     const mac = result.requestMac && { requestMac: result.requestMac };
-    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length, ...(flags.header?.tsig && { bytes: result.bytes }), ...mac };
+    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length, bytes: result.bytes, ...mac };
     return { ms, failure: failureOf(result) };
   }
 }

@@ -173,7 +173,7 @@ export class Resolver {
       let next: TraceStep | undefined;
       for await (const server of this.#expand(step.servers, key, depth)) {
         this.#network.options.signal.throwIfAborted();
-        const message = await server.query(qname, type);
+        const message = await server.query(qname, type, {}, true);
         if (!message) continue;
         if (message.rcode === Rcode.REFUSED || message.rcode === Rcode.SERVFAIL) {
           fallback = message;

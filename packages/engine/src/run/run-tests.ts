@@ -6,6 +6,7 @@ import { DomainNameError, domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import type { TestInput } from '../input.ts';
 import { Network, type Exchange, type Sending } from '../net/network.ts';
+import type { SharedAnswers } from '../net/shared-answers.ts';
 import { defaultProfile, isTestCaseEnabled, type Profile } from '../profile/profile.ts';
 import { Resolver } from '../resolver/resolver.ts';
 import { ianaRootHints, type RootHint } from '../resolver/root-hints.ts';
@@ -33,6 +34,8 @@ export interface RunOptions {
   onExchange?: (exchange: Exchange) => void;
   /** Each query as it goes out, before any reply: what the run is waiting for. */
   onSend?: (sending: Sending) => void;
+  /** Answers about names outside the zone, shared with other runs (net/shared-answers.ts). */
+  sharedAnswers?: SharedAnswers;
 }
 
 function normalizeDomain(domain: string): string {
@@ -92,6 +95,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     ...(options.onSend && { onSend: options.onSend }),
     earlierDone: order.earlierDone,
     ...(probeName && { probeName }),
+    ...(probeName && options.sharedAnswers && { shared: { answers: options.sharedAnswers, below: probeName } }),
   });
   const rootHints = options.rootHints ?? ianaRootHints;
   const undelegated = undelegatedInput(input);

@@ -22,6 +22,7 @@ export async function runTestsWithChain(input: TestInput, options: RunOptions = 
   await askChainQuestions({
     domain: input.domain, exchanges, ipv4: input.ipv4 ?? profile.net.ipv4, ipv6: input.ipv6 ?? profile.net.ipv6, resolver: profile.resolver.defaults,
     ...(options.signal && { signal: options.signal }),
+    ...(options.sharedAnswers && { sharedAnswers: options.sharedAnswers }),
     onExchange: (exchange) => options.onExchange?.(exchange),
   });
   return findings;

@@ -71,21 +71,21 @@ async function walkFrom(zone: WalkTarget, zoneName: Name, server: Nameserver): P
   const enabled = zone.familyEnabled(server.family);
   for (const rrtype of ['SOA', 'NS', 'DNAME']) messages.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
   if (!enabled) return { messages, servers };
-  if (!hasZoneSoa(await server.query(zoneName, RRType.SOA), zoneName)) return zoneError(zoneName, 'SOA');
-  if (!hasZoneNs(await server.query(zoneName, RRType.NS), zoneName)) return zoneError(zoneName, 'NS');
+  if (!hasZoneSoa(await server.query(zoneName, RRType.SOA, {}, true), zoneName)) return zoneError(zoneName, 'SOA');
+  if (!hasZoneNs(await server.query(zoneName, RRType.NS, {}, true), zoneName)) return zoneError(zoneName, 'NS');
 
   let parent = displayName(zoneName);
   for (let depth = zoneName.labelCount + 1; depth <= target.labelCount; depth++) {
     const name = Name.fromLabels(target.labels.slice(-depth));
     const isTarget = depth === target.labelCount;
-    const soa = await server.query(name, RRType.SOA);
+    const soa = await server.query(name, RRType.SOA, {}, true);
     if (!soa) return zoneError(name, 'SOA');
     const ends = (kind: WalkEnd, dname?: string): Step => ({ messages, servers, verdict: { parent, kind, ...(dname && { dname }) } });
     const referral = responseKind(soa) === 'referral';
     if (hasZoneSoa(soa, name)) {
       if (isTarget) return ends('soa');
       // The same server serves a zone further down: go on from there.
-      const ns = await server.query(name, RRType.NS);
+      const ns = await server.query(name, RRType.NS, {}, true);
       if (!hasZoneNs(ns, name)) return zoneError(name, 'NS');
       servers.push(...(await namedServers(zone, ns!, name, 'answer')));
       parent = displayName(name);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { analyseChain, runTestsWithChain, type Exchange, type Finding, type RootHint, type RunOptions, type TestInput } from '@app/engine';
+import { analyseChain, runTestsWithChain, type Exchange, type Finding, type RootHint, type RunOptions, type SharedAnswers, type TestInput } from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
@@ -42,6 +42,8 @@ export interface AgentOptions {
   log?: (line: string) => void;
   /** Told of tests started and finished and of DNS queries (the service's /metrics). */
   metrics?: AgentMetrics;
+  /** Answers about parents and shared name servers, shared with the other agents (redis-shared-answers.ts). */
+  sharedAnswers?: SharedAnswers;
 }
 
 interface RunningTest {
@@ -69,6 +71,7 @@ export class Agent {
   readonly #capacity: number;
   readonly #log: (line: string) => void;
   readonly #metrics: AgentMetrics | undefined;
+  readonly #sharedAnswers: SharedAnswers | undefined;
   readonly #running = new Map<number, RunningTest>();
   #stopping = false;
   #loop: Promise<void> | undefined;
@@ -88,6 +91,7 @@ export class Agent {
     this.#capacity = Math.max(1, options.config.frontendProcesses + options.config.batchProcesses);
     this.#log = options.log ?? ((line) => console.error(`agent ${this.name}: ${line}`));
     this.#metrics = options.metrics;
+    this.#sharedAnswers = options.sharedAnswers;
   }
 
   /** Tests running now. */
@@ -197,12 +201,13 @@ export class Agent {
         const hooks = evidence.hooks((percent) => progress.report(percent));
         const run = this.#runTests(input, {
           ...(this.#rootHints !== undefined && { rootHints: this.#rootHints }),
+          ...(this.#sharedAnswers !== undefined && { sharedAnswers: this.#sharedAnswers }),
           ...hooks,
           // The evidence, the chain and the metrics all read the same exchanges.
           onExchange: (exchange) => {
             hooks.onExchange?.(exchange);
             exchanges.push(exchange);
-            metrics?.dnsQuery(exchange.reply !== undefined);
+            if (exchange.shared !== true) metrics?.dnsQuery(exchange.reply !== undefined);
           },
           signal: controller.signal,
         });

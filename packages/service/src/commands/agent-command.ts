@@ -10,6 +10,7 @@ import { registerOperationalRoutes } from '../metrics/operational-routes.ts';
 import { createServiceMetrics } from '../metrics/service-metrics.ts';
 import { registerHostGuard } from '../rpc/allowed-hosts.ts';
 import { Agent, type AgentOptions } from '../agent/agent.ts';
+import { redisSharedAnswers } from '../agent/redis-shared-answers.ts';
 import { Backoff } from '../agent/backoff.ts';
 import { loadEngine } from '../engine-adapter.ts';
 import { Watcher } from '../watch/watcher.ts';
@@ -29,11 +30,12 @@ export async function runAgentProcess(
     const { metricsListen, ...agentOptions } = options;
     // With --metrics, this process's own counters (its tests, its DNS queries) are served over HTTP.
     const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false, config.queues);
-    const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }) });
+    const sharedAnswers = config.redisUrl === undefined ? undefined : redisSharedAnswers(config.redisUrl, (line) => console.error(`dns-service agent: ${line}`));
+    const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }), ...(sharedAnswers && { sharedAnswers }) });
     agent.start();
     const watcher = new Watcher({ database, engine: loadEngine(config), settings: config.watch });
     watcher.start();
-    console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})`);
+    console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})${sharedAnswers ? ', sharing answers through Redis' : ''}`);
     const server = metrics === undefined ? undefined : Fastify({ logger: false });
     if (server !== undefined && metrics !== undefined && metricsListen !== undefined) {
       registerHostGuard(server, { listenHost: metricsListen.host, names: config.allowedHosts });
@@ -44,6 +46,7 @@ export async function runAgentProcess(
     await server?.close();
     await agent.stop(graceMs);
     await watcher.stop();
+    await sharedAnswers?.close();
   } finally {
     await database.close();
   }

@@ -37,6 +37,8 @@ export interface ServiceConfig {
   agentLeaseSeconds: number;
   /** Root hints file for the resolver; the IANA root servers when unset. */
   rootHintsFile?: string;
+  /** Where agents share answers about parents and shared name servers (redis://… or unix:///path); none: each run asks its own. */
+  redisUrl?: string;
   bodyLimitBytes: number;
   /** Most domains one add_batch_job may hold. */
   maxBatchSize: number;
@@ -143,11 +145,18 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     maximalRetries: int('maximal_number_of_retries', service('maximal_number_of_retries'), 1),
     agentLeaseSeconds: leaseSeconds(int('agent_lease_seconds', env.DNS_SERVICE_AGENT_LEASE_SECONDS ?? service('agent_lease_seconds'), 60)),
     ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
+    ...redisUrlOf(env.DNS_SERVICE_REDIS_URL ?? get('REDIS', 'url')),
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
     maxBatchSize: positive('RPCAPI.max_batch_size', int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000)),
     allowedHosts: hostNames(env.DNS_SERVICE_ALLOWED_HOSTS ?? get('RPCAPI', 'allowed_hosts') ?? ''),
     watch: watchSettings(get, int, bool, base, env, listenMatch[0]),
   };
+}
+
+function redisUrlOf(value: string | undefined): { redisUrl?: string } {
+  if (value === undefined || value === '') return {};
+  if (!URL.canParse(value) || !/^(rediss?|unix):$/.test(new URL(value).protocol)) throw new ConfigError(`REDIS.url must be a redis://, rediss:// or unix:// address, not "${value}"`);
+  return { redisUrl: value };
 }
 
 function watchSettings(

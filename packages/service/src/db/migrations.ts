@@ -160,4 +160,15 @@ export const migrations: Record<string, ProductMigration> = {
         .execute();
     },
   },
+  '0011_test_results_in_one_row': {
+    up: async (db, dialect) => {
+      // A finished test's findings in one value (gzip'd JSON, base64) instead of a row each: a test's
+      // 250 or so findings took 42 kB as rows with their indexes, 4 kB so. Older tests keep their rows.
+      await db.schema
+        .createTable('dh_test_result')
+        .addColumn('test_id', 'integer', (c) => c.primaryKey().references('dh_test.id').onDelete('cascade'))
+        .addColumn('entries', longTextType(dialect), (c) => c.notNull())
+        .execute();
+    },
+  },
 };

@@ -59,6 +59,7 @@ export async function purgeTests(db: Kysely<ServiceSchema>, options: PurgeOption
       const batches = await trx.selectFrom('dh_test').select('batch_id').distinct().where('id', 'in', part).where('batch_id', 'is not', null).execute();
       const domains = await trx.selectFrom('dh_test').select('domain').distinct().where('id', 'in', part).execute();
       await trx.deleteFrom('dh_result_entry').where('test_id', 'in', part).execute();
+      await trx.deleteFrom('dh_test_result').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_queries').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_chain').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test').where('id', 'in', part).where('progress', '=', 100).execute();

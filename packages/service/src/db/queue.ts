@@ -6,6 +6,7 @@ import type { Finding, Level } from '@app/engine';
 import { expressionBuilder, sql, type Kysely } from 'kysely';
 import { raiseBatchRevisions } from './batches.ts';
 import { raiseDomainRevisions } from './domain-revisions.ts';
+import { packEntries } from './result-entries.ts';
 import type { ServiceSchema } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
@@ -139,10 +140,9 @@ export function overallResult(levels: Iterable<Level>): 'ok' | 'warning' | 'erro
   return worst >= 5 ? 'critical' : worst === 4 ? 'error' : worst === 3 ? 'warning' : 'ok';
 }
 
-const INSERT_CHUNK = 500;
-
 /** Stores the results (and the chain analysis, when given) and sets progress to 100 in one transaction; false when already finished. */
 export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entries: readonly Finding[], chain?: string): Promise<boolean> {
+  const packed = await packEntries(entries);
   return db.transaction().execute(async (trx) => {
     // The guarded UPDATE comes first: it decides who finishes, and takes the write lock before any read.
     const finished = await trx
@@ -153,22 +153,7 @@ export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entr
       .executeTakeFirst();
     if (Number(finished.numUpdatedRows) !== 1) return false;
     const { id, batch_id, domain } = await trx.selectFrom('dh_test').select(['id', 'batch_id', 'domain']).where('hash_id', '=', hashId).executeTakeFirstOrThrow();
-    for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
-      await trx
-        .insertInto('dh_result_entry')
-        .values(
-          entries.slice(start, start + INSERT_CHUNK).map((e) => ({
-            test_id: id,
-            module: e.module,
-            testcase: e.testcase,
-            tag: e.tag,
-            level: e.level,
-            args: JSON.stringify(e.args),
-            timestamp: e.timestamp,
-          })),
-        )
-        .execute();
-    }
+    await trx.insertInto('dh_test_result').values({ test_id: id, entries: packed }).execute();
     if (chain !== undefined) await trx.insertInto('dh_test_chain').values({ test_id: id, analysis: chain }).execute();
     // Last, so concurrent finishes of one batch or domain wait on its row only for the commit.
     if (batch_id !== null) await raiseBatchRevisions(trx, [batch_id]);

@@ -47,6 +47,13 @@ export interface ResultEntryTable {
   timestamp: number;
 }
 
+/** A finished test's findings, all in one value (db/result-entries.ts): from migration 0011 on. */
+export interface TestResultTable {
+  test_id: number;
+  /** gzip'd JSON, base64. */
+  entries: string;
+}
+
 /** The chain analysis of a finished test (JSON text), when the run produced one. */
 export interface TestChainTable {
   test_id: number;
@@ -105,7 +112,9 @@ export interface WatchTable {
 
 export interface ServiceSchema {
   dh_test: TestTable;
+  /** Findings of tests finished before migration 0011, a row each. */
   dh_result_entry: ResultEntryTable;
+  dh_test_result: TestResultTable;
   dh_test_queries: TestQueriesTable;
   dh_test_chain: TestChainTable;
   dh_batch: BatchTable;

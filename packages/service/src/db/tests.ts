@@ -1,12 +1,12 @@
 // Tests as the RPC methods see them: enqueue (with the reuse rule), look up, results, history.
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
-import type { ResultEntryTable, ServiceSchema, TestTable } from './tables.ts';
+import type { ServiceSchema, TestTable } from './tables.ts';
 import { fingerprint, isUndelegated, type TestParams } from './test-params.ts';
 import { now, secondsAgo } from './timestamps.ts';
 
 export type TestRow = Selectable<TestTable>;
-export type ResultEntryRow = Omit<ResultEntryTable, 'id' | 'test_id'>;
+export { resultEntries, type ResultEntryRow } from './result-entries.ts';
 
 export function newTestId(): string {
   return randomBytes(8).toString('hex');
@@ -63,15 +63,6 @@ export async function findTest(db: Kysely<ServiceSchema>, hashId: string): Promi
 export function progressReader(db: Kysely<ServiceSchema>): (hashId: string) => Promise<number | undefined> {
   const compiled = db.selectFrom('dh_test').select('progress').where('hash_id', '=', '').compile();
   return async (hashId) => (await db.executeQuery<{ progress: number }>({ ...compiled, parameters: [hashId] })).rows[0]?.progress;
-}
-
-export async function resultEntries(db: Kysely<ServiceSchema>, testRowId: number): Promise<ResultEntryRow[]> {
-  return db
-    .selectFrom('dh_result_entry')
-    .select(['module', 'testcase', 'tag', 'level', 'args', 'timestamp'])
-    .where('test_id', '=', testRowId)
-    .orderBy('id')
-    .execute();
 }
 
 /** A finished test's chain analysis (JSON text), if its run left one. */
