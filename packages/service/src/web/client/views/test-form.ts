@@ -132,7 +132,6 @@ export function TestForm(props: { initialDomain: string }) {
     else navigate(paths.history(name));
   };
   const error = (id: string) => errors.fields.get(id);
-  const update = <T>(rows: T[], set: (rows: T[]) => void, index: number, change: Partial<T>) => set(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
 
   return h('form', { ref: form, class: 'test-form', onSubmit: start, noValidate: true },
     errors.other.length > 0 || errors.fields.size > 0
@@ -160,45 +159,64 @@ export function TestForm(props: { initialDomain: string }) {
       h('div', { class: 'parent-fill' },
         h('button', { type: 'button', class: 'secondary', onClick: () => void fillFromParent(), disabled: busy !== '' }, t('fetch_from_parent')),
         h('p', { role: 'status', class: 'status' }, status)),
-      h('fieldset', { class: 'rows' },
-        h('legend', null, t('nameservers')),
-        nameservers.map((row, i) =>
-          h('fieldset', { class: 'row ns-row', key: `ns-${i}` },
-            h('legend', null, t('nameserver_n', { n: i + 1 })),
-            h(Field, { id: `field-ns-${i}-ns`, label: t('ns_name'), value: row.ns, onInput: (ns) => update(nameservers, setNameservers, i, { ns }), error: error(`field-ns-${i}-ns`) }),
-            h(Field, { id: `field-ns-${i}-ip`, label: t('ns_address'), value: row.ip, onInput: (ip) => update(nameservers, setNameservers, i, { ip }), error: error(`field-ns-${i}-ip`) }),
-            h('button', { type: 'button', class: 'remove', onClick: () => setNameservers(nameservers.filter((_, j) => j !== i)), 'aria-label': t('remove_nameserver_n', { n: i + 1 }) }, '×'))),
-        h('button', { type: 'button', class: 'secondary', onClick: () => setNameservers([...nameservers, emptyNs()]) }, t('add_nameserver'))),
-      h('fieldset', { class: 'rows' },
-        h('legend', null, t('ds_records')),
-        dsRows.map((row, i) =>
-          h('fieldset', { class: 'row ds-row', key: `ds-${i}` },
-            h('legend', null, t('ds_n', { n: i + 1 })),
-            DS_FIELDS.map((name) =>
-              h(Field, {
-                key: name,
-                id: `field-ds-${i}-${name}`,
-                class: name,
-                label: t(`ds_${name}`),
-                value: row[name],
-                inputMode: name === 'digest' ? 'text' : 'numeric',
-                onInput: (value) => update(dsRows, setDsRows, i, { [name]: value }),
-                error: error(`field-ds-${i}-${name}`),
-              })),
-            h('button', { type: 'button', class: 'remove', onClick: () => setDsRows(dsRows.filter((_, j) => j !== i)), 'aria-label': t('remove_ds_n', { n: i + 1 }) }, '×'))),
-        h('button', { type: 'button', class: 'secondary', onClick: () => setDsRows([...dsRows, emptyDs()]) }, t('add_ds'))),
+      h(NameServerRows, { rows: nameservers, set: setNameservers, error }),
+      h(DsRowsFieldset, { rows: dsRows, set: setDsRows, error }),
       h('fieldset', { class: 'switches' },
         h('legend', null, t('ip_versions')),
         h('label', null, h('input', { type: 'checkbox', checked: ipv4, onChange: (e: Event) => setIpv4((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv4')),
         h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv6'))),
-      h('div', { class: 'field' },
-        h('label', { for: 'field-profile' }, t('profile')),
-        error('field-profile') && h('p', { class: 'field-error', id: 'field-profile-error' }, error('field-profile')),
-        h('select', {
-          id: 'field-profile',
-          value: profile,
-          onChange: (e: Event) => setProfile((e.currentTarget as HTMLSelectElement).value),
-          'aria-invalid': error('field-profile') ? 'true' : undefined,
-          'aria-describedby': error('field-profile') ? 'field-profile-error' : undefined,
-        }, (profiles.status === 'done' ? profiles.value : [profile]).map((name) => h('option', { key: name, value: name }, name))))));
+      h(ProfileField, { profile, set: setProfile, names: profiles.status === 'done' ? profiles.value : [profile], error: error('field-profile') })));
+}
+
+const updateRow = <T>(rows: T[], set: (rows: T[]) => void, index: number, change: Partial<T>) => set(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+interface RowsProps<T> { rows: T[]; set: (rows: T[]) => void; error: (id: string) => string | undefined }
+
+function NameServerRows({ rows, set, error }: RowsProps<NsRow>) {
+  const { t } = useI18n();
+  return h('fieldset', { class: 'rows' },
+    h('legend', null, t('nameservers')),
+    rows.map((row, i) =>
+      h('fieldset', { class: 'row ns-row', key: `ns-${i}` },
+        h('legend', null, t('nameserver_n', { n: i + 1 })),
+        h(Field, { id: `field-ns-${i}-ns`, label: t('ns_name'), value: row.ns, onInput: (ns) => updateRow(rows, set, i, { ns }), error: error(`field-ns-${i}-ns`) }),
+        h(Field, { id: `field-ns-${i}-ip`, label: t('ns_address'), value: row.ip, onInput: (ip) => updateRow(rows, set, i, { ip }), error: error(`field-ns-${i}-ip`) }),
+        h('button', { type: 'button', class: 'remove', onClick: () => set(rows.filter((_, j) => j !== i)), 'aria-label': t('remove_nameserver_n', { n: i + 1 }) }, '×'))),
+    h('button', { type: 'button', class: 'secondary', onClick: () => set([...rows, emptyNs()]) }, t('add_nameserver')));
+}
+
+function DsRowsFieldset({ rows, set, error }: RowsProps<DsRow>) {
+  const { t } = useI18n();
+  return h('fieldset', { class: 'rows' },
+    h('legend', null, t('ds_records')),
+    rows.map((row, i) =>
+      h('fieldset', { class: 'row ds-row', key: `ds-${i}` },
+        h('legend', null, t('ds_n', { n: i + 1 })),
+        DS_FIELDS.map((name) =>
+          h(Field, {
+            key: name,
+            id: `field-ds-${i}-${name}`,
+            class: name,
+            label: t(`ds_${name}`),
+            value: row[name],
+            inputMode: name === 'digest' ? 'text' : 'numeric',
+            onInput: (value) => updateRow(rows, set, i, { [name]: value }),
+            error: error(`field-ds-${i}-${name}`),
+          })),
+        h('button', { type: 'button', class: 'remove', onClick: () => set(rows.filter((_, j) => j !== i)), 'aria-label': t('remove_ds_n', { n: i + 1 }) }, '×'))),
+    h('button', { type: 'button', class: 'secondary', onClick: () => set([...rows, emptyDs()]) }, t('add_ds')));
+}
+
+function ProfileField({ profile, set, names, error }: { profile: string; set: (profile: string) => void; names: readonly string[]; error: string | undefined }) {
+  const { t } = useI18n();
+  return h('div', { class: 'field' },
+    h('label', { for: 'field-profile' }, t('profile')),
+    error && h('p', { class: 'field-error', id: 'field-profile-error' }, error),
+    h('select', {
+      id: 'field-profile',
+      value: profile,
+      onChange: (e: Event) => set((e.currentTarget as HTMLSelectElement).value),
+      'aria-invalid': error ? 'true' : undefined,
+      'aria-describedby': error ? 'field-profile-error' : undefined,
+    }, names.map((name) => h('option', { key: name, value: name }, name))));
 }
