@@ -30,6 +30,10 @@ const cases: [file: string, text: string, leaves: boolean][] = [
   ['scripts/a.ts', `readFileSync('/wo' + 'rk/x')`, false],
   ['scripts/a.ts', `readFileSync(${JSON.stringify('/' + 'work/shared/reference/x.json')})`, true],
   ['scripts/a.ts', `readFileSync(${JSON.stringify(outside + '/spec/x.md')})`, true],
+  // A folder of the repository that happens to be called shared/, reached from a file's own folder.
+  ['packages/service/src/watch/a.ts', `import { x } from '${outside}/languages.ts';`, false],
+  ['packages/service/src/watch/a.ts', `readFileSync(new URL(\`${outside}/locales/\${lang}.json\`, import.meta.url))`, false],
+  ['packages/service/a.ts', `readFileSync(new URL(\`${up(3)}shared/locales/\${lang}.json\`, import.meta.url))`, true],
   ['package.json', `{ "scripts": { "facts": "node ${up(1)}tools/facts.js" } }`, true],
   ['packages/lab/package.json', `{ "scripts": { "x": "node ../../scripts/x.ts" } }`, false],
   ['.ci/run', `cd "$(dirname "$0")/.."\nnpm test`, false],

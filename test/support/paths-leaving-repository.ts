@@ -18,8 +18,8 @@ const ANCHORED = [
   // import x from '../y'; export ... from '../y'; import('../y')
   /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s+(['"])([^'"]+)\1/gm,
   /\bimport\(\s*(['"`])([^'"`$]+)\1\s*\)/g,
-  // new URL('../y', import.meta.url)
-  /\bnew\s+URL\(\s*(['"`])([^'"`$]+)\1\s*,\s*import\.meta\.url\s*\)/g,
+  // new URL('../y', import.meta.url), or a template whose fixed start names the folder
+  /\bnew\s+URL\(\s*(['"`])([^'"`]+)\1\s*,\s*import\.meta\.url\s*\)/g,
   // import.meta.resolve('../y')
   /\bimport\.meta\.resolve\(\s*(['"`])([^'"`$]+)\1\s*\)/g,
 ];
@@ -46,12 +46,17 @@ export function pathsLeavingIn(root: string, file: string, text: string): PathLe
     const rel = relative(root, resolve(folder, target));
     return rel === '..' || rel.startsWith('../') || isAbsolute(rel);
   };
+  // Paths resolved from the file's folder and found inside: a folder of the repository named shared/ is one of them.
+  const inside = new Set<string>();
   const check = (target: string, index: number): void => {
-    if ((target.startsWith('.') || target.startsWith('/')) && outside(target)) found.push({ file, line: lineOf(text, index), path: target });
+    if (!target.startsWith('.') && !target.startsWith('/')) return;
+    const line = lineOf(text, index);
+    if (outside(target.split('${')[0] ?? '')) found.push({ file, line, path: target });
+    else inside.add(`${line} ${target}`);
   };
 
   if (/\.(?:[cm]?[jt]s)$/.test(file)) {
-    for (const pattern of ANCHORED) for (const m of text.matchAll(pattern)) check(m[2] ?? '', m.index);
+    for (const pattern of ANCHORED) for (const m of text.matchAll(pattern)) check(m[2] ?? '', m.index + m[0].indexOf(m[2] ?? ''));
     for (const m of text.matchAll(FROM_OWN_FOLDER)) {
       const parts = [...(m[1] ?? '').matchAll(/(['"`])([^'"`$]*)\1/g)].map((p) => p[2] ?? '');
       const target = join(...parts);
@@ -60,7 +65,10 @@ export function pathsLeavingIn(root: string, file: string, text: string): PathLe
   } else {
     for (const m of text.matchAll(CONFIG_PATHS)) check(m[1] ?? '', m.index);
   }
-  for (const m of text.matchAll(MACHINE_PATHS)) found.push({ file, line: lineOf(text, m.index), path: m[2] ?? '' });
+  for (const m of text.matchAll(MACHINE_PATHS)) {
+    const line = lineOf(text, m.index);
+    if (!inside.has(`${line} ${m[2] ?? ''}`)) found.push({ file, line, path: m[2] ?? '' });
+  }
   return found.filter((p, i) => found.findIndex((q) => q.line === p.line && q.path === p.path) === i);
 }
 
