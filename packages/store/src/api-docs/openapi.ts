@@ -9,6 +9,7 @@ import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type
 import { resourceNamed, resources } from '../model/registry.ts';
 import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
+import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -209,6 +210,27 @@ function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unkn
   return paths;
 }
 
+// Paths whose calls are not counted (a signed link is not an API call): their answers carry no limit fields.
+const UNCOUNTED_PATHS = new Set(['/bulk_operations/{id}/result']);
+
+const headerRef = (name: keyof typeof rateLimitHeaderDocs) => ({ $ref: `#/components/headers/${name}` });
+const limitHeaders = { 'X-AC-Call-Limit': headerRef('XAcCallLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit') };
+
+/** Every answer of a counted call carries the limit fields, and a 429 says when to retry. */
+function withRateLimitHeaders(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const [path, item] of Object.entries(paths) as [string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>][]) {
+    if (UNCOUNTED_PATHS.has(path)) continue;
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const responses = item[method]?.responses;
+      if (responses === undefined) continue;
+      for (const [status, response] of Object.entries(responses)) {
+        responses[status] = { ...response, headers: { ...response.headers, ...limitHeaders, ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}) } };
+      }
+    }
+  }
+  return paths;
+}
+
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
 function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -237,7 +259,7 @@ export function openApiDocument(): Record<string, unknown> {
         '',
         `**Lists** carry \`total_count\` and, only when such a page exists, \`next_page\` / \`previous_page\` as absolute URLs. \`page\`, \`count\` (1-${MAX_COUNT}, default ${DEFAULT_COUNT}), \`fields\`, \`expand\` and \`sort=a,-b\` shape them; every field filters as \`field=op:value\` with op one of ${operators.map((o) => `\`${o}\``).join(', ')} (\`like\` and \`startwith\` on text only, ignoring case), e.g. \`price=gt:5+AND+lte:25\` or \`item_name=OR+startwith:a\`. AND binds tighter than OR.`,
         '',
-        '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max`, and a 429 carries `Retry-After`.',
+        '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max` and the IETF fields `RateLimit-Policy: "default";q=max;w=10` and `RateLimit: "default";r=remaining;t=seconds`; pacing by `RateLimit` (waiting `t` seconds once `r` is 0) never meets a 429, which carries `Retry-After`.',
         '',
         `**Safe retries:** any POST or PUT may carry \`${idempotencyHeader.name}\` (1 to 255 visible ASCII characters, such as a UUID). ${idempotencyHeader.description}`,
         '',
@@ -264,6 +286,7 @@ export function openApiDocument(): Record<string, unknown> {
         idempotencyKey: { name: idempotencyHeader.name, in: 'header', required: false, description: idempotencyHeader.description, schema: { type: 'string', pattern: idempotencyHeader.pattern } },
         after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
       },
+      headers: rateLimitHeaderDocs,
       schemas,
     },
     tags: [
@@ -273,6 +296,6 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'bulk_operations', description: 'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope' },
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),
+    paths: withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()])),
   };
 }
