@@ -156,7 +156,7 @@ describe('OpenAPI document and docs page', () => {
     assert.match(init.text, /validatorUrl: null/);
     // The page offers the document in parts, one per scope group plus carts and OAuth, which together hold every path.
     const parts = [...init.text.matchAll(/"url":"(\/api\/v1\/openapi\.json\?group=[a-z]+)"/g)].map((m) => m[1] ?? '');
-    assert.deepEqual(parts.map((u) => u.split('=')[1]), ['catalog', 'orders', 'people', 'content', 'marketing', 'settings', 'webhooks', 'carts', 'oauth', 'bulk']);
+    assert.deepEqual(parts.map((u) => u.split('=')[1]), ['catalog', 'orders', 'people', 'content', 'marketing', 'settings', 'webhooks', 'carts', 'oauth', 'bulk', 'sandbox']);
     const whole = (await s.call('GET', '/openapi.json')).json as OpenApi & { info: { description: string } };
     const covered = new Set<string>();
     for (const url of parts) {

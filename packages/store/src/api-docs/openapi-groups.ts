@@ -14,6 +14,7 @@ export const documentGroups: readonly DocumentGroup[] = [
   { name: 'carts', tags: ['carts'] },
   { name: 'oauth', tags: ['oauth'] },
   { name: 'bulk', tags: ['bulk_operations'] },
+  { name: 'sandbox', tags: ['sandbox'] },
 ];
 
 type Document = Record<string, unknown> & {

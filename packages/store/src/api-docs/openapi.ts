@@ -10,6 +10,7 @@ import { resourceNamed, resources } from '../model/registry.ts';
 import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
+import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -294,8 +295,9 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
       { name: 'events', description: 'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries' },
       { name: 'bulk_operations', description: 'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope' },
+      sandboxTag,
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()])),
+    paths: withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()])),
   };
 }

@@ -14,6 +14,7 @@ import { STORED_JSON_TABLES } from '../db/postgres-json.ts';
 import { referrersOf } from './referrers.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 import { writeHooksOf } from './write-listener.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 /** Narrows a list to the children of one parent record (`/products/5/categories`). */
 export interface ParentScope {
@@ -183,7 +184,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     if (closing !== undefined) yield* checkOpen([values[closing.field]]);
     const events = hooksNow();
     if (references.length > 0) yield* checkReferences(values);
-    const now = isoNow();
+    const now = isoNow(databaseNow(database));
     const row = { ...values, created_at: now, updated_at: now };
     let created: Row | undefined;
     if (returning) {
@@ -231,7 +232,7 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     if (references.length > 0) yield* checkReferences(values);
     if (changesTree(values)) yield* checkNoLoop(id, values);
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
-    const update = db.updateTable(table).set({ ...values, updated_at: isoNow() }).where('id', '=', id);
+    const update = db.updateTable(table).set({ ...values, updated_at: isoNow(databaseNow(database)) }).where('id', '=', id);
     let updated: Row | undefined;
     if (returning) updated = shaped((yield* guarded((declaredColumns === undefined ? update.returningAll() : update.returning(declaredColumns)).compile())).rows[0]);
     else {
@@ -370,8 +371,7 @@ const HASH_COLUMN = '__json_hash';
 
 // Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
 let lastIso = { ms: Number.NaN, text: '' };
-function isoNow(): string {
-  const ms = Date.now();
+function isoNow(ms: number): string {
   if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
   return lastIso.text;
 }

@@ -59,7 +59,7 @@ const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
 const CHANGES = new Set(['POST', 'PUT', 'DELETE']);
 
 export const webhooksPlugin = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
+  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings; now?: (() => number) | undefined }) => {
     const { policy } = options;
     // Record writes queue their events; registered before any route writes.
     const stopListening = listenToWrites(options.database, webhookWriteListener);
@@ -145,7 +145,7 @@ export const webhooksPlugin = fp(
     // Every instance prunes: the batches are small, and two deleting the same old rows harm nothing.
     let pruning: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', () => {
-      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log });
+      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log, ...(options.now === undefined ? {} : { now: options.now }) });
       return Promise.resolve();
     });
     app.addHook('onClose', async () => {
