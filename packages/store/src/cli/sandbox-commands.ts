@@ -11,6 +11,7 @@ import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { seedDemo, SeedRefused } from '../sandbox/demo-seed.ts';
 import { jobFilesRemover, jobFiles } from '../bulk/job-files.ts';
 import { resetStore } from '../sandbox/store-reset.ts';
+import { setDatabaseClock } from '../db/database-clock.ts';
 import { advanceClockOffset, parseDuration, readClockOffset } from '../sandbox/sandbox-clock.ts';
 import { storeLocation, type StoreLocation } from './store-location.ts';
 
@@ -20,6 +21,10 @@ export const seedUsage = `Usage: store seed --demo [--database URL]
 export const resetUsage = `Usage: store reset [--yes] [--database URL]
   Deletes every record of the store (catalog, customers, carts, orders, content, marketing and settings records)
   and restarts their ids; admins, apps, tokens and webhook subscriptions stay. Asks first unless --yes is given.`;
+
+/** The moment the demo data is made at, on every run. */
+export const DEMO_TIME = Date.parse('2026-01-05T09:00:00.000Z');
+const demoClock = () => DEMO_TIME;
 
 interface Io {
   out(line: string): void;
@@ -84,8 +89,11 @@ export async function seedCommand(args: string[], io: Io = consoleIo): Promise<n
   const location = storeLocation(given);
   io.err(`store: ${location.description}`);
   return withDatabase(location, io, async (database, storeId) => {
+    // A fixed clock: every run stamps the same times, so the seeded store is the same byte for byte.
+    setDatabaseClock(database, demoClock);
     const app = await buildStoreApp({
       database,
+      now: demoClock,
       httpsPort: () => 443,
       authKey: loadAuthKey({ file: join(location.dataDir, 'auth.key') }),
       rateLimit: false,
