@@ -11,6 +11,7 @@ import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
 import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
+import { documentPart } from './openapi-groups.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -232,6 +233,32 @@ function withRateLimitHeaders(paths: Record<string, unknown>): Record<string, un
   return paths;
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** `getProductsById`, `postCartsByIdPlaceOrder`: the name generated clients give an operation, from its method and path. */
+function operationId(method: string, path: string): string {
+  const words = [method, ...path.split('/').filter((s) => s !== '').map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s))];
+  return words
+    .flatMap((word) => word.split(/[_.-]/))
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('');
+}
+
+function withOperationIds(paths: Record<string, unknown>): Record<string, unknown> {
+  const seen = new Set<string>();
+  for (const [path, item] of Object.entries(paths) as [string, Record<string, Record<string, unknown> | undefined>][]) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      const id = operationId(method, path);
+      if (seen.has(id)) throw new Error(`two operations would be named ${id}`);
+      seen.add(id);
+      item[method] = { operationId: id, ...operation };
+    }
+  }
+  return paths;
+}
+
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
 function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -240,6 +267,12 @@ function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string
 }
 
 export function openApiDocument(): Record<string, unknown> {
+  const document = wholeDocument();
+  // Only the components some operation reaches (no Create schema for a resource that cannot be created).
+  return documentPart(document, { name: 'whole', tags: document.tags.map((t) => t.name) });
+}
+
+function wholeDocument(): Parameters<typeof documentPart>[0] {
   const schemas: Record<string, JsonSchema> = { Error: errorSchema, EventList: eventListSchema, BulkOperation: bulkOperationSchema };
   for (const resource of resources) {
     const type = pascal(resource.singular);
@@ -298,6 +331,6 @@ export function openApiDocument(): Record<string, unknown> {
       sandboxTag,
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()])),
+    paths: withOperationIds(withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()]))) as Parameters<typeof documentPart>[0]['paths'],
   };
 }

@@ -45,7 +45,7 @@ function inputFieldSchema(field: FieldDeclaration): JsonSchema {
     number: { type: 'number' },
     boolean: { type: 'boolean' },
     flag: { type: ['boolean', 'integer'], minimum: 0, maximum: 1 },
-    json: { type: ['array', 'object'] },
+    json: { type: ['array', 'object'], items: {} },
   };
   const nullable = field.required !== true && field.type !== 'boolean' && field.type !== 'flag';
   const schema: JsonSchema = { ...base[field.type] };
