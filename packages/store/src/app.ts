@@ -118,7 +118,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
   if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
-  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {}, now: options.now });
+  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {}, now: options.now, sandbox: options.sandbox !== undefined });
   await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(frontDoor, { apiPrefix: API_PREFIX });

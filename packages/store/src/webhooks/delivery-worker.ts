@@ -10,6 +10,7 @@ import type { FailureType } from '../model/event-types.ts';
 import { REPLY_HEAD_BYTES, sendSigned, type Outcome, type Sender } from './send.ts';
 import type { SigningKeys } from './standard-signature.ts';
 import type { SubscriberCheck } from './subscriber-scopes.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 export interface RetrySchedule {
   /** Wait before the second attempt; doubles with each failure. */
@@ -79,6 +80,8 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
   const writes = options.writes ?? db;
   const instance = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const retry = options.retry ?? defaultRetry;
+  // The store's time (a sandbox's moves, and retry schedules play out with it); batching below keeps real time.
+  const clock = () => databaseNow(database);
   const pollMs = options.pollMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 10_000;
   // Renewed before each attempt, which may try the URL and then the fallback. After a crash, another
@@ -95,7 +98,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
   let again = false;
 
   async function lease(id: number): Promise<boolean> {
-    const now = Date.now();
+    const now = clock();
     const result = await writes
       .updateTable('webhooks')
       .set({ lease_owner: instance, lease_until: iso(now + leaseMs) })
@@ -115,7 +118,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     const deliveryId = String(delivery.id);
     const standard = options.signing === undefined ? undefined : { id: deliveryId, secrets: options.signing.of(subscription) };
     const send = async (url: string, to: 'url' | 'fallback_url') => {
-      const at = iso(Date.now());
+      const at = iso(clock());
       const outcome = await sendSigned(options.sender, { url, event: String(delivery.event_type), deliveryId, body: String(delivery.body), secret, ...(standard === undefined ? {} : { standard }), timeoutMs, maxReplyBytes: 64 * 1024 });
       tried.push(attemptRow(Number(delivery.id), at, to, outcome));
       return outcome;
@@ -141,7 +144,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     }
     const clientId = subscription.app_client_id;
     const secret = typeof clientId === 'string' ? await options.secretOf(clientId) : undefined;
-    let leasedAt = Date.now();
+    let leasedAt = clock();
     // Successes are recorded together (one UPDATE for a run of them, not one each), written while the next ones
     // are sent; a crash before that sends them again, which receivers already expect (at least once, same X-AC-Delivery).
     let done: { ids: number[]; status: number; to: string; since: number } | undefined;
@@ -156,7 +159,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
         .then(async () => {
           if (attempts.length > 0) await writes.insertInto('webhook_attempts').values(attempts).execute();
           if (run === undefined) return;
-          const at = iso(Date.now());
+          const at = iso(clock());
           await writes
             .updateTable('webhook_deliveries')
             .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: run.status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: run.to }))
@@ -186,12 +189,12 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
         subscription = await readSubscription();
         if (subscription === undefined || subscription.suspended_at !== null) return;
         for (const delivery of batch) {
-          if (stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
+          if (stopped || String(delivery.next_attempt_at) > iso(clock())) return;
           // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
-          if (Date.now() - leasedAt > leaseMs - 2 * timeoutMs - 1000) {
+          if (clock() - leasedAt > leaseMs - 2 * timeoutMs - 1000) {
             await recordDone();
             if (!(await lease(id))) return;
-            leasedAt = Date.now();
+            leasedAt = clock();
           }
           const { outcome, to } = await attempt(subscription, delivery, secret, tried);
           if (outcome.ok) {
@@ -203,7 +206,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
             continue;
           }
           await recordDone();
-          const now = Date.now();
+          const now = clock();
           const attempts = Number(delivery.attempts) + 1;
           const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;
           const givenUp = now >= windowEnd;
@@ -238,7 +241,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
       .selectFrom('webhooks')
       .select('webhooks.id')
       .where('webhooks.suspended_at', 'is', null)
-      .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
+      .where((eb) => eb(oldestPending(eb), '<=', iso(clock())))
       .orderBy('webhooks.id')
       .limit(100)
       .execute();
@@ -289,7 +292,7 @@ export function startDeliveryWorker(database: StoreDatabase, options: DeliveryOp
     writes
       .deleteFrom('webhook_deliveries')
       .where('state', 'in', ['delivered', 'failed'])
-      .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
+      .where('created_at', '<', iso(clock() - LOG_KEPT_MS))
       .execute()
       .catch((error: unknown) => options.log.warn(`purging the webhook log failed: ${error instanceof Error ? error.message : String(error)}`));
   }, PURGE_EVERY_MS);

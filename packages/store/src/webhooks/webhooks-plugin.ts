@@ -59,7 +59,7 @@ const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
 const CHANGES = new Set(['POST', 'PUT', 'DELETE']);
 
 export const webhooksPlugin = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings; now?: (() => number) | undefined }) => {
+  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings; now?: (() => number) | undefined; sandbox?: boolean }) => {
     const { policy } = options;
     // Record writes queue their events; registered before any route writes.
     const stopListening = listenToWrites(options.database, webhookWriteListener);
@@ -121,7 +121,7 @@ export const webhooksPlugin = fp(
         // In a thread of its own where it can open the database again; an in-memory one only this connection sees.
         if (databaseUrl !== undefined && !inMemory(databaseUrl)) {
           const thread = startDeliveryThread(
-            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs },
+            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs, sandbox: options.sandbox === true },
             { database: options.database, nudges, log: app.log, stopWithinMs: 2 * (settings.timeoutMs ?? 10_000) + 5000 },
           );
           worker = thread;
