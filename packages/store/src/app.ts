@@ -26,7 +26,7 @@ import { httpsOnly } from './http/https-only.ts';
 import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
-import type { SandboxClock } from './sandbox/sandbox-clock.ts';
+import type { SandboxClock } from './db/sandbox-clock.ts';
 import { sandboxRoutes } from './sandbox/sandbox-routes.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './model/registry.ts';

@@ -13,7 +13,7 @@ import { ensureStore, type FirstStart } from './db/first-start.ts';
 import { migrateStore } from './db/migrations.ts';
 import type { StoreSchema } from './db/schema.ts';
 import { followPlan, type FollowedPlan, type Plan } from './limits/plans.ts';
-import { followSandboxClock, type SandboxClock } from './sandbox/sandbox-clock.ts';
+import { followSandboxClock, type SandboxClock } from './db/sandbox-clock.ts';
 import { setDatabaseClock } from './db/database-clock.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';

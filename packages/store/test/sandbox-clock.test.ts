@@ -12,7 +12,7 @@ import { createApp } from '../src/auth/apps.ts';
 import { issueCode } from '../src/auth/oauth-codes.ts';
 import { parseScopes } from '../src/auth/scopes.ts';
 import { sandboxCommand } from '../src/cli/sandbox-commands.ts';
-import { parseDuration } from '../src/sandbox/sandbox-clock.ts';
+import { parseDuration } from '../src/db/sandbox-clock.ts';
 import { startStoreUnderTest, type StoreUnderTest } from './support/store-under-test.ts';
 
 const DAY = 86_400_000;

@@ -12,7 +12,7 @@ import { seedDemo, SeedRefused } from '../sandbox/demo-seed.ts';
 import { jobFilesRemover, jobFiles } from '../bulk/job-files.ts';
 import { resetStore } from '../sandbox/store-reset.ts';
 import { setDatabaseClock } from '../db/database-clock.ts';
-import { advanceClockOffset, parseDuration, readClockOffset } from '../sandbox/sandbox-clock.ts';
+import { advanceClockOffset, parseDuration, readClockOffset } from '../db/sandbox-clock.ts';
 import { storeLocation, type StoreLocation } from './store-location.ts';
 
 export const seedUsage = `Usage: store seed --demo [--database URL]

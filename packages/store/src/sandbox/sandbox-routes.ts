@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { DEFAULT_EVENT_LOG_DAYS, pruneEventLog } from '../webhooks/event-log.ts';
-import { parseDuration, type SandboxClock } from './sandbox-clock.ts';
+import { parseDuration, type SandboxClock } from '../db/sandbox-clock.ts';
 
 export interface SandboxRoutesOptions {
   /** Undefined outside sandbox mode. */

@@ -12,7 +12,7 @@ export interface DeliveryThreadData {
   retry: RetrySchedule | undefined;
   pollMs: number | undefined;
   timeoutMs: number | undefined;
-  /** A sandbox store: the thread follows its movable clock (sandbox/sandbox-clock.ts). */
+  /** A sandbox store: the thread follows its movable clock (db/sandbox-clock.ts). */
   sandbox?: boolean;
 }
 

@@ -10,7 +10,7 @@ import type { AuthTables } from '../auth/schema.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
 import { setDatabaseClock } from '../db/database-clock.ts';
-import { followSandboxClock } from '../sandbox/sandbox-clock.ts';
+import { followSandboxClock } from '../db/sandbox-clock.ts';
 import { forwardingKysely, isForwardedAnswer } from './forwarded-writes.ts';
 import { closeSender, type Sender } from './send.ts';
 import { signingKeys } from './standard-signature.ts';

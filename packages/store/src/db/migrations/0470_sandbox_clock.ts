@@ -1,6 +1,6 @@
 import type { ProductMigration } from '@app/database';
 
-// A sandbox store's clock (sandbox/sandbox-clock.ts): how far it has been moved ahead of real time. One row,
+// A sandbox store's clock (db/sandbox-clock.ts): how far it has been moved ahead of real time. One row,
 // written when a store is first served in sandbox mode; every instance reads it, so they agree on the time.
 export const sandboxClock: ProductMigration = {
   up: async (db) => {
