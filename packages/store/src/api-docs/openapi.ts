@@ -103,13 +103,13 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     };
   }
   if (can.has('read')) {
-    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
-    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
+    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(400, 401, 403, 404, 429) } };
+    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(400, 401, 403, 404, 429) } } };
   }
   if (can.has('update')) {
     item.put = { tags, security, summary: `Update ${named(resource.singular)} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
   }
-  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
+  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(400, 401, 403, 404, 409, 429) } };
   if (can.has('list') || can.has('create')) paths[base] = collection;
   if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
   for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
@@ -121,8 +121,8 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
-        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
-        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
+        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(400, 401, 403, 404, 429) } },
+        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(400, 401, 403, 404, 429) } },
       };
     }
   }
@@ -244,6 +244,22 @@ function operationId(method: string, path: string): string {
     .join('');
 }
 
+/** Any request whose line and headers pass 16 KiB, or whose body passes the limit, is refused before a route reads it. */
+function withHeaderLimit(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values(paths) as Record<string, { responses?: Record<string, unknown> } | undefined>[]) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation?.responses === undefined) continue;
+      // A body over the limit (1 MiB by default) is refused before the route reads it.
+      const tooLarge = (operation as { requestBody?: unknown }).requestBody === undefined || '413' in operation.responses ? {} : { 413: { $ref: '#/components/responses/BodyTooLarge' } };
+      // Any query holding a NUL is refused too (http/no-nul-text.ts).
+      const badRequest = '400' in operation.responses ? {} : { 400: { $ref: '#/components/responses/BadRequest' } };
+      operation.responses = { ...badRequest, ...operation.responses, ...tooLarge, 431: { $ref: '#/components/responses/HeadersTooLarge' } };
+    }
+  }
+  return paths;
+}
+
 function withOperationIds(paths: Record<string, unknown>): Record<string, unknown> {
   const seen = new Set<string>();
   for (const [path, item] of Object.entries(paths) as [string, Record<string, Record<string, unknown> | undefined>][]) {
@@ -321,6 +337,11 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
         after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
       },
       headers: rateLimitHeaderDocs,
+      responses: {
+        BadRequest: { description: 'The request holds what the store cannot take (a NUL character in the query, say)', ...json(ref('Error')) },
+        BodyTooLarge: { description: 'The body is larger than this store accepts (1 MiB unless its operator set another limit)', ...json(ref('Error')) },
+        HeadersTooLarge: { description: 'The request line and headers pass 16 KiB (a query string that long, say); not counted against the limit', ...json(ref('Error')) },
+      },
       schemas,
     },
     tags: [
@@ -331,6 +352,6 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
       sandboxTag,
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: withOperationIds(withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()]))) as Parameters<typeof documentPart>[0]['paths'],
+    paths: withOperationIds(withHeaderLimit(withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()])))) as Parameters<typeof documentPart>[0]['paths'],
   };
 }
