@@ -120,6 +120,29 @@ for (const target of await testDatabaseTargets()) {
       assert.notEqual((later.json as { id: number }).id, (first.json as { id: number }).id);
     });
 
+    test('a bulk export made in sandbox time: its link lasts an hour of that time, and its file a week', async () => {
+      // More than a week ahead of real time: a job stamped in real time would be past keeping already.
+      assert.equal((await advance(sandbox, '8d')).status, 200);
+      const started = await sandbox.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'customers', query: 'sort=id' } });
+      assert.equal(started.status, 202, started.text);
+      const id = (started.json as { id: number }).id;
+      type Job = { state: string; result_url: string | null };
+      let job: Job = started.json as Job;
+      for (let i = 0; i < 200 && job.state !== 'completed'; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        job = (await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job;
+      }
+      assert.equal(job.state, 'completed');
+      const link = job.result_url ?? '';
+      assert.equal((await sandbox.call('GET', link, { anonymous: true })).status, 200);
+      assert.equal((await advance(sandbox, '61m')).status, 200);
+      assert.equal((await sandbox.call('GET', link, { anonymous: true })).status, 403, 'the link expired an hour of sandbox time on');
+      const fresh = ((await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job).result_url ?? '';
+      assert.equal((await sandbox.call('GET', fresh, { anonymous: true })).status, 200, 'a fresh link works');
+      assert.equal((await advance(sandbox, '8d')).status, 200);
+      assert.equal(((await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job).result_url, null, 'the file is kept a week of sandbox time');
+    });
+
     test('the event log keeps 30 days of the sandbox clock: an event 31 days old is purged as the clock moves, one 2 days old stays', async () => {
       const customer = async () => {
         const made = await sandbox.call('POST', '/customers', { body: { email: `${randomUUID()}@example.com`, first_name: 'Clock', last_name: 'Test' } });
