@@ -120,9 +120,11 @@ const storeUnits: Unit[] = [
   { unit: 'console', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'webhooks'] },
   // Bulk jobs write through the resources' write path, so webhooks and events go out as for single writes.
   { unit: 'bulk', mayImport: ['model', 'db', 'records', 'http', 'auth', 'limits', 'resources'] },
-  // The demo data and the reset: sent through an app cli/ builds, so below the routes.
-  { unit: 'sandbox', mayImport: ['model', 'db', 'auth', 'resources'] },
-  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency', 'bulk'] },
+  // The demo data and the reset: sent through an app cli/ builds, so below the routes; moving a sandbox's
+  // clock purges the event log at once.
+  { unit: 'sandbox', mayImport: ['model', 'db', 'auth', 'resources', 'webhooks'] },
+  // The document describes the rate-limit fields and the sandbox operations from their own declarations.
+  { unit: 'api-docs', mayImport: ['model', 'http', 'auth', 'resources', 'carts', 'idempotency', 'bulk', 'limits', 'sandbox'] },
   { unit: 'cli', mayImport: ['*'] },
   { unit: 'top', holds: ['app.ts', 'server.ts', 'index.ts', 'testing.ts'], mayImport: ['*'] },
 ];

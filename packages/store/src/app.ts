@@ -26,6 +26,8 @@ import { httpsOnly } from './http/https-only.ts';
 import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
+import type { SandboxClock } from './db/sandbox-clock.ts';
+import { sandboxRoutes } from './sandbox/sandbox-routes.ts';
 import { lazyValidators } from './http/lazy-validation.ts';
 import { resources } from './model/registry.ts';
 import { bulkRoutes, type BulkSettings } from './bulk/bulk-routes.ts';
@@ -65,6 +67,8 @@ export interface StoreAppOptions {
   /** The server-side response cache; false turns HTTP caching off (benchmark baselines only). */
   cache: ResponseCache | false;
   now?: () => number;
+  /** A sandbox store's movable clock (`now` reads it); undefined outside sandbox mode. */
+  sandbox?: SandboxClock;
   /** Where webhooks may go, and how this instance delivers them. */
   webhooks?: WebhookSettings;
   /** The store's data dir: bulk jobs' files go under its `bulk/`; undefined, a temporary folder. */
@@ -105,6 +109,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
     resources,
     expandedGroups,
     ...(options.rateLimit === false ? {} : { failedAuth: failedAuthGate(options.rateLimit.counter, options.rateLimit.now) }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   const webhookPolicy = targetPolicy(options.webhooks?.allowedNetworks);
   const webhookKeys = signingKeys(authKey);
@@ -113,7 +118,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
   if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
-  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {} });
+  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {}, now: options.now, sandbox: options.sandbox !== undefined });
   await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(frontDoor, { apiPrefix: API_PREFIX });
@@ -126,6 +131,7 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database, writes });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
+  await app.register(sandboxRoutes, { prefix: API_PREFIX, clock: options.sandbox, database: options.database, eventLogDays: options.webhooks?.eventLogDays });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
   await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   const cache = options.cache;

@@ -13,6 +13,8 @@ import { ensureStore, type FirstStart } from './db/first-start.ts';
 import { migrateStore } from './db/migrations.ts';
 import type { StoreSchema } from './db/schema.ts';
 import { followPlan, type FollowedPlan, type Plan } from './limits/plans.ts';
+import { followSandboxClock, type SandboxClock } from './db/sandbox-clock.ts';
+import { setDatabaseClock } from './db/database-clock.ts';
 import { redisWindowCounter } from './limits/redis-window-counter.ts';
 import { memoryWindowCounter, type WindowCounter } from './limits/window-counter.ts';
 import { createRedirectServer } from './http/redirect-server.ts';
@@ -41,6 +43,8 @@ export interface ServeOptions {
   without?: { rateLimit?: boolean; cache?: boolean };
   /** The time source of rate-limit windows and caching (tests move it by hand). */
   clock?: () => number;
+  /** Sandbox mode: the store's clock can be moved forward (POST /sandbox/clock, `store sandbox clock`). */
+  sandbox?: boolean;
   /** Largest accepted request body, in bytes (default 1 MiB). */
   bodyLimit?: number;
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -79,13 +83,16 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
   let plan: FollowedPlan | undefined;
   let sharing: SharedInvalidation | undefined;
   let built: FastifyInstance | undefined;
+  let sandbox: SandboxClock | undefined;
   try {
     await migrateStore(database);
     const firstStart = await ensureStore(database, { ...(options.plan === undefined ? {} : { plan: options.plan }) });
     const tls = await loadOrCreateCertificate(options);
     const followed = await followPlan(database.db);
     plan = followed;
-    const clock = options.clock ?? Date.now;
+    sandbox = options.sandbox === true ? await followSandboxClock(database.db, options.clock ?? Date.now) : undefined;
+    const clock = sandbox?.now ?? options.clock ?? Date.now;
+    if (sandbox !== undefined) setDatabaseClock(database, sandbox.now);
     const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
     sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
@@ -101,6 +108,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: followed.current, now: clock },
       cache: responseCache ?? false,
       now: clock,
+      ...(sandbox === undefined ? {} : { sandbox }),
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
@@ -129,6 +137,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       firstStart,
       close: async () => {
         plan?.stop();
+        sandbox?.stop();
         if (redirect !== undefined) await new Promise((resolve) => redirect?.close(resolve));
         await app.close();
         await sharing?.close();
@@ -137,6 +146,7 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     };
   } catch (error) {
     plan?.stop();
+    sandbox?.stop();
     redirect?.close();
     // The app's background work (the webhook worker) stops before the database it reads goes.
     await built?.close();

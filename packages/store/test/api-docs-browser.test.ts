@@ -66,8 +66,8 @@ describe('API docs in Chromium', { skip }, () => {
     await page.screenshot({ path: join(ARTIFACTS, '02-authorized.png') });
     await dialog.locator('button.btn-done').click();
 
-    // A fresh load straight to the operation (a deep link); the token given above is kept across loads.
-    await page.goto(`${origin}/api/v1/docs#/products/get_products`);
+    // A fresh load straight to the operation (a deep link, by its operationId); the token given above is kept across loads.
+    await page.goto(`${origin}/api/v1/docs#/products/getProducts`);
     await page.reload();
     await page.locator('.swagger-ui .info .title').waitFor({ timeout: 120_000 });
     await getProducts.locator('.opblock-body').waitFor();

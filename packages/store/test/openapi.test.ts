@@ -116,6 +116,30 @@ describe('OpenAPI document and docs page', () => {
     assert.equal((refused.json as { error?: string }).error, 'unsupported_grant_type');
   });
 
+  test('every answer of a counted call documents the limit fields, and a 429 Retry-After', async () => {
+    type Responses = Record<string, { $ref?: string; headers?: Record<string, { $ref: string }> }>;
+    const document = (await s.call('GET', '/openapi.json')).json as { paths: Record<string, Record<string, { responses?: Responses }>>; components: { headers: Record<string, unknown> } };
+    let answers = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          // Shared answers (a body or headers too large) come before the route; they are not the route's.
+          if ('$ref' in response) continue;
+          const names = Object.keys(response.headers ?? {});
+          // A signed result link is no API call and is not counted.
+          if (path === '/bulk_operations/{id}/result') {
+            assert.ok(!names.includes('RateLimit'), `${method} ${path} ${status}`);
+            continue;
+          }
+          for (const name of ['X-AC-Call-Limit', 'RateLimit-Policy', 'RateLimit', ...(status === '429' ? ['Retry-After'] : [])]) assert.ok(names.includes(name), `${method} ${path} ${status} documents ${name}`);
+          answers += 1;
+        }
+      }
+    }
+    assert.ok(answers > 1000, `${answers} answers checked`);
+    assert.deepEqual(Object.keys(document.components.headers).sort(), ['RateLimit', 'RateLimitPolicy', 'RetryAfter', 'XAcCallLimit']);
+  });
+
   test('the docs page is Swagger UI served from this store, under a strict CSP', async () => {
     const reply = await s.call('GET', '/docs', { anonymous: true });
     assert.equal(reply.status, 200);
@@ -134,7 +158,7 @@ describe('OpenAPI document and docs page', () => {
     assert.match(init.text, /validatorUrl: null/);
     // The page offers the document in parts, one per scope group plus carts and OAuth, which together hold every path.
     const parts = [...init.text.matchAll(/"url":"(\/api\/v1\/openapi\.json\?group=[a-z]+)"/g)].map((m) => m[1] ?? '');
-    assert.deepEqual(parts.map((u) => u.split('=')[1]), ['catalog', 'orders', 'people', 'content', 'marketing', 'settings', 'webhooks', 'carts', 'oauth', 'bulk']);
+    assert.deepEqual(parts.map((u) => u.split('=')[1]), ['catalog', 'orders', 'people', 'content', 'marketing', 'settings', 'webhooks', 'carts', 'oauth', 'bulk', 'sandbox']);
     const whole = (await s.call('GET', '/openapi.json')).json as OpenApi & { info: { description: string } };
     const covered = new Set<string>();
     for (const url of parts) {

@@ -14,6 +14,7 @@ export const documentGroups: readonly DocumentGroup[] = [
   { name: 'carts', tags: ['carts'] },
   { name: 'oauth', tags: ['oauth'] },
   { name: 'bulk', tags: ['bulk_operations'] },
+  { name: 'sandbox', tags: ['sandbox'] },
 ];
 
 type Document = Record<string, unknown> & {
@@ -35,7 +36,8 @@ export function documentPart(whole: Document, group: DocumentGroup): Document {
   }
   const kept = { schemas: {} as Record<string, unknown>, parameters: {} as Record<string, unknown> };
   const refs = (value: unknown) => [...JSON.stringify(value).matchAll(COMPONENT_REF)].map((m) => [m[1] as 'schemas' | 'parameters', m[2] ?? ''] as const);
-  let pending = refs(paths);
+  // Shared answers (components.responses) are kept whole, so the schemas they name are reached too.
+  let pending = refs([paths, whole.components.responses]);
   while (pending.length > 0) {
     const next: (readonly ['schemas' | 'parameters', string])[] = [];
     for (const [kind, name] of pending) {

@@ -9,6 +9,9 @@ import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type
 import { resourceNamed, resources } from '../model/registry.ts';
 import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
+import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
+import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
+import { documentPart } from './openapi-groups.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -100,13 +103,13 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     };
   }
   if (can.has('read')) {
-    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(401, 403, 404, 429) } };
-    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(401, 403, 404, 429) } } };
+    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(400, 401, 403, 404, 429) } };
+    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(400, 401, 403, 404, 429) } } };
   }
   if (can.has('update')) {
     item.put = { tags, security, summary: `Update ${named(resource.singular)} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
   }
-  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(401, 403, 404, 409, 429) } };
+  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(400, 401, 403, 404, 409, 429) } };
   if (can.has('list') || can.has('create')) paths[base] = collection;
   if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
   for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
@@ -118,8 +121,8 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
-        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(401, 403, 404, 429) } },
-        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(401, 403, 404, 429) } },
+        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(400, 401, 403, 404, 429) } },
+        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(400, 401, 403, 404, 429) } },
       };
     }
   }
@@ -209,6 +212,69 @@ function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unkn
   return paths;
 }
 
+// Paths whose calls are not counted (a signed link is not an API call): their answers carry no limit fields.
+const UNCOUNTED_PATHS = new Set(['/bulk_operations/{id}/result']);
+
+const headerRef = (name: keyof typeof rateLimitHeaderDocs) => ({ $ref: `#/components/headers/${name}` });
+const limitHeaders = { 'X-AC-Call-Limit': headerRef('XAcCallLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit') };
+
+/** Every answer of a counted call carries the limit fields, and a 429 says when to retry. */
+function withRateLimitHeaders(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const [path, item] of Object.entries(paths) as [string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>][]) {
+    if (UNCOUNTED_PATHS.has(path)) continue;
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const responses = item[method]?.responses;
+      if (responses === undefined) continue;
+      for (const [status, response] of Object.entries(responses)) {
+        responses[status] = { ...response, headers: { ...response.headers, ...limitHeaders, ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}) } };
+      }
+    }
+  }
+  return paths;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** `getProductsById`, `postCartsByIdPlaceOrder`: the name generated clients give an operation, from its method and path. */
+function operationId(method: string, path: string): string {
+  const words = [method, ...path.split('/').filter((s) => s !== '').map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s))];
+  return words
+    .flatMap((word) => word.split(/[_.-]/))
+    .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join('');
+}
+
+/** Any request whose line and headers pass 16 KiB, or whose body passes the limit, is refused before a route reads it. */
+function withHeaderLimit(paths: Record<string, unknown>): Record<string, unknown> {
+  for (const item of Object.values(paths) as Record<string, { responses?: Record<string, unknown> } | undefined>[]) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation?.responses === undefined) continue;
+      // A body over the limit (1 MiB by default) is refused before the route reads it.
+      const tooLarge = (operation as { requestBody?: unknown }).requestBody === undefined || '413' in operation.responses ? {} : { 413: { $ref: '#/components/responses/BodyTooLarge' } };
+      // Any query holding a NUL is refused too (http/no-nul-text.ts).
+      const badRequest = '400' in operation.responses ? {} : { 400: { $ref: '#/components/responses/BadRequest' } };
+      operation.responses = { ...badRequest, ...operation.responses, ...tooLarge, 431: { $ref: '#/components/responses/HeadersTooLarge' } };
+    }
+  }
+  return paths;
+}
+
+function withOperationIds(paths: Record<string, unknown>): Record<string, unknown> {
+  const seen = new Set<string>();
+  for (const [path, item] of Object.entries(paths) as [string, Record<string, Record<string, unknown> | undefined>][]) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation === undefined) continue;
+      const id = operationId(method, path);
+      if (seen.has(id)) throw new Error(`two operations would be named ${id}`);
+      seen.add(id);
+      item[method] = { operationId: id, ...operation };
+    }
+  }
+  return paths;
+}
+
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
 function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -217,6 +283,12 @@ function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string
 }
 
 export function openApiDocument(): Record<string, unknown> {
+  const document = wholeDocument();
+  // Only the components some operation reaches (no Create schema for a resource that cannot be created).
+  return documentPart(document, { name: 'whole', tags: document.tags.map((t) => t.name) });
+}
+
+function wholeDocument(): Parameters<typeof documentPart>[0] {
   const schemas: Record<string, JsonSchema> = { Error: errorSchema, EventList: eventListSchema, BulkOperation: bulkOperationSchema };
   for (const resource of resources) {
     const type = pascal(resource.singular);
@@ -237,7 +309,7 @@ export function openApiDocument(): Record<string, unknown> {
         '',
         `**Lists** carry \`total_count\` and, only when such a page exists, \`next_page\` / \`previous_page\` as absolute URLs. \`page\`, \`count\` (1-${MAX_COUNT}, default ${DEFAULT_COUNT}), \`fields\`, \`expand\` and \`sort=a,-b\` shape them; every field filters as \`field=op:value\` with op one of ${operators.map((o) => `\`${o}\``).join(', ')} (\`like\` and \`startwith\` on text only, ignoring case), e.g. \`price=gt:5+AND+lte:25\` or \`item_name=OR+startwith:a\`. AND binds tighter than OR.`,
         '',
-        '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max`, and a 429 carries `Retry-After`.',
+        '**Errors** are `{status_code, message, details}`. **Rate limits** count calls per app in 10-second windows, by the store\'s plan; every answer carries `X-AC-Call-Limit: used/max` and the IETF fields `RateLimit-Policy: "default";q=max;w=10` and `RateLimit: "default";r=remaining;t=seconds`; pacing by `RateLimit` (waiting `t` seconds once `r` is 0) never meets a 429, which carries `Retry-After`.',
         '',
         `**Safe retries:** any POST or PUT may carry \`${idempotencyHeader.name}\` (1 to 255 visible ASCII characters, such as a UUID). ${idempotencyHeader.description}`,
         '',
@@ -264,6 +336,12 @@ export function openApiDocument(): Record<string, unknown> {
         idempotencyKey: { name: idempotencyHeader.name, in: 'header', required: false, description: idempotencyHeader.description, schema: { type: 'string', pattern: idempotencyHeader.pattern } },
         after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
       },
+      headers: rateLimitHeaderDocs,
+      responses: {
+        BadRequest: { description: 'The request holds what the store cannot take (a NUL character in the query, say)', ...json(ref('Error')) },
+        BodyTooLarge: { description: 'The body is larger than this store accepts (1 MiB unless its operator set another limit)', ...json(ref('Error')) },
+        HeadersTooLarge: { description: 'The request line and headers pass 16 KiB (a query string that long, say); not counted against the limit', ...json(ref('Error')) },
+      },
       schemas,
     },
     tags: [
@@ -271,8 +349,9 @@ export function openApiDocument(): Record<string, unknown> {
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
       { name: 'events', description: 'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries' },
       { name: 'bulk_operations', description: 'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope' },
+      sandboxTag,
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths()])), oauthPaths()]),
+    paths: withOperationIds(withHeaderLimit(withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()])))) as Parameters<typeof documentPart>[0]['paths'],
   };
 }

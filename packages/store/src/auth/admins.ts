@@ -48,7 +48,7 @@ export async function createAdmin(ctx: AuthContext, storeId: number, input: { em
     await ctx.db.updateTable('users').set({ password_hash: passwordHash, access: access.join(' ') }).where('id', '=', existing.id).execute();
     return { id: existing.id, storeId, email, access };
   }
-  await ctx.db.insertInto('users').values({ store_id: storeId, email, password_hash: passwordHash, access: access.join(' '), created_at: iso(ctx.now()) }).execute();
+  await ctx.db.insertInto('users').values({ store_id: storeId, email, password_hash: passwordHash, access: access.join(' '), created_at: iso(ctx.now()), updated_at: iso(ctx.now()) }).execute();
   const { id } = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   return { id, storeId, email, access };
 }

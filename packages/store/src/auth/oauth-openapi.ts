@@ -5,6 +5,8 @@ import { allScopes } from './scopes.ts';
 
 const servers = [{ url: '/api', description: 'OAuth lives beside /api/v1' }];
 const tags = ['oauth'];
+// No API token: the page signs an admin in, and the token requests carry the app's own credentials.
+const security: [] = [];
 const text = { type: 'string' };
 const minutes = (ms: number) => `${ms / 60_000} minutes`;
 const days = (ms: number) => `${ms / 86_400_000} days`;
@@ -54,7 +56,7 @@ function body(properties: Record<string, unknown>, required: string[]) {
 /** The platform's two signed endpoints: text fields, all required, answered with its token reply. */
 function platformTokenEndpoint(summary: string, description: string, fields: string[]) {
   const requestBody = body(Object.fromEntries(fields.map((field) => [field, text])), fields);
-  return { servers, post: { tags, summary, description, requestBody, responses: { 200: platformTokens, 400: oauthError, 401: oauthError } } };
+  return { servers, post: { tags, security, summary, description, requestBody, responses: { 200: platformTokens, 400: oauthError, 401: oauthError } } };
 }
 
 const query = (name: string, description: string, required = false) => ({ name, in: 'query', required, description, schema: text });
@@ -65,6 +67,7 @@ export function oauthPaths(): Record<string, unknown> {
       servers,
       get: {
         tags,
+        security,
         summary: 'Authorization: an admin of the store signs in and grants the app the scopes it asks for',
         description:
           `Open this address in the admin's browser (it is a console page, not a JSON endpoint). After the grant, the browser goes to \`redirect_uri?auth_id=...&code=...\` (plus \`state\`); `
@@ -80,7 +83,11 @@ export function oauthPaths(): Record<string, unknown> {
           query('code_challenge', 'RFC 7636 PKCE challenge'),
           { ...query('code_challenge_method', 'PKCE method'), schema: { enum: ['S256', 'plain'] } },
         ],
-        responses: { 200: { description: 'The sign-in or consent page (HTML)' }, 302: { description: 'To the redirect URI with a code, or with an error' } },
+        responses: {
+          200: { description: 'The sign-in or consent page (HTML)' },
+          302: { description: 'To the redirect URI with a code, or with an error' },
+          400: { description: 'No client_id or scope, or an app or redirect URI the store does not know: a page saying so (HTML), as there is no redirect URI to trust' },
+        },
       },
     },
     '/oauth/access_token': platformTokenEndpoint(
@@ -97,6 +104,7 @@ export function oauthPaths(): Record<string, unknown> {
       servers,
       post: {
         tags,
+        security,
         summary: 'RFC 6749 token endpoint: authorization_code (with PKCE) or refresh_token',
         description: 'The client authenticates with HTTP Basic (App ID and App Secret) or with `client_id` and `client_secret` in the body. A refresh may narrow the scopes with `scope`, never widen them.',
         requestBody: body(

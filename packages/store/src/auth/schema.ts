@@ -67,6 +67,7 @@ export interface AuthTables {
     /** Resource groups the admin may see, space separated. */
     access: string;
     created_at: string;
+    updated_at?: string | null;
   };
   admin_sessions: {
     id: Generated<number>;

@@ -13,6 +13,7 @@ import type { JobFiles } from './job-files.ts';
 import type { JobTable } from './job-table.ts';
 import { runExport } from './run-export.ts';
 import { runImport, type ImportOptions } from './run-import.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 export interface RunnerOptions {
   /** How often the table is looked at when no job was started here (other instances' jobs, expired leases). */
@@ -76,7 +77,7 @@ export function startJobRunner(database: StoreDatabase, table: JobTable, files: 
   async function prune(): Promise<void> {
     if (Date.now() - prunedAt < PRUNE_EVERY_MS) return;
     prunedAt = Date.now();
-    for (const job of await table.finishedBefore(new Date(Date.now() - options.keptMs).toISOString(), 500)) {
+    for (const job of await table.finishedBefore(new Date(databaseNow(database) - options.keptMs).toISOString(), 500)) {
       await rm(files.result(job), { force: true });
       await rm(files.input(job), { force: true });
       await table.remove(job.id);

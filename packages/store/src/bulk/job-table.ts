@@ -3,6 +3,7 @@
 import type { StoreDatabase } from '../db/schema.ts';
 import { dialectSqlOf } from '../db/dialects/of.ts';
 import { activeStates, jobOf, type BulkJob, type JobType } from './bulk-job.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -67,7 +68,7 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
         result_bytes: 0,
         file_key: job.fileKey,
         created_by: job.createdBy,
-        created_at: iso(Date.now()),
+        created_at: iso(databaseNow(database)),
       };
       return db.transaction().execute(async (trx) => {
         // SQLite writes one at a time anyway; the others wait here for a job being added to the same store.
@@ -106,7 +107,7 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
       return rows.map(jobOf);
     },
     async claimable(limit) {
-      const now = iso(Date.now());
+      const now = iso(databaseNow(database));
       const rows = await db
         .selectFrom('bulk_operations')
         .select('id')
@@ -118,7 +119,7 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
       return rows.map((row) => Number(row.id));
     },
     async claim(id, owner) {
-      const now = Date.now();
+      const now = databaseNow(database);
       const result = await db
         .updateTable('bulk_operations')
         .set((eb) => ({ state: 'running', lease_owner: owner, lease_until: iso(now + leaseMs), started_at: eb.fn.coalesce('started_at', eb.val(iso(now))) }))
@@ -132,7 +133,7 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
     },
     async checkpoint(id, owner, progress) {
       const result = await owned(id, owner)
-        .set({ ...progressColumns(progress), lease_until: iso(Date.now() + leaseMs) })
+        .set({ ...progressColumns(progress), lease_until: iso(databaseNow(database) + leaseMs) })
         .where('state', '=', 'running')
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
@@ -142,7 +143,7 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
     },
     async finish(id, owner, outcome) {
       const result = await owned(id, owner)
-        .set({ ...(outcome.progress === undefined ? {} : progressColumns(outcome.progress)), state: outcome.state, error: outcome.error ?? null, finished_at: iso(Date.now()), lease_owner: null, lease_until: null })
+        .set({ ...(outcome.progress === undefined ? {} : progressColumns(outcome.progress)), state: outcome.state, error: outcome.error ?? null, finished_at: iso(databaseNow(database)), lease_owner: null, lease_until: null })
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

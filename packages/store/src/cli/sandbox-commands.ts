@@ -11,6 +11,8 @@ import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { seedDemo, SeedRefused } from '../sandbox/demo-seed.ts';
 import { jobFilesRemover, jobFiles } from '../bulk/job-files.ts';
 import { resetStore } from '../sandbox/store-reset.ts';
+import { setDatabaseClock } from '../db/database-clock.ts';
+import { advanceClockOffset, parseDuration, readClockOffset } from '../db/sandbox-clock.ts';
 import { storeLocation, type StoreLocation } from './store-location.ts';
 
 export const seedUsage = `Usage: store seed --demo [--database URL]
@@ -19,6 +21,10 @@ export const seedUsage = `Usage: store seed --demo [--database URL]
 export const resetUsage = `Usage: store reset [--yes] [--database URL]
   Deletes every record of the store (catalog, customers, carts, orders, content, marketing and settings records)
   and restarts their ids; admins, apps, tokens and webhook subscriptions stay. Asks first unless --yes is given.`;
+
+/** The moment the demo data is made at, on every run. */
+export const DEMO_TIME = Date.parse('2026-01-05T09:00:00.000Z');
+const demoClock = () => DEMO_TIME;
 
 interface Io {
   out(line: string): void;
@@ -83,8 +89,11 @@ export async function seedCommand(args: string[], io: Io = consoleIo): Promise<n
   const location = storeLocation(given);
   io.err(`store: ${location.description}`);
   return withDatabase(location, io, async (database, storeId) => {
+    // A fixed clock: every run stamps the same times, so the seeded store is the same byte for byte.
+    setDatabaseClock(database, demoClock);
     const app = await buildStoreApp({
       database,
+      now: demoClock,
       httpsPort: () => 443,
       authKey: loadAuthKey({ file: join(location.dataDir, 'auth.key') }),
       rateLimit: false,
@@ -135,6 +144,37 @@ export async function resetCommand(args: string[], io: Io = consoleIo): Promise<
     const rows = await resetStore(database);
     await removeJobFiles();
     io.out(`store: deleted ${rows} records; the store starts afresh (its admins, apps, tokens and webhook subscriptions are kept)`);
+    return 0;
+  });
+}
+
+export const clockUsage = `Usage: store sandbox clock [--advance DURATION] [--database URL]
+  Shows a sandbox store's time, or moves it forward by DURATION (90s, 12h, 30d, 1d12h; units ms, s, m, h, d, w)
+  for every instance serving it, within a quarter second. Only a store served with --sandbox has a movable clock.`;
+
+export async function sandboxCommand(args: string[], io: Io = consoleIo): Promise<number> {
+  const { database: given, rest } = databaseOption(args);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(clockUsage);
+    return 0;
+  }
+  const [what, ...options] = rest;
+  const advanceAt = options.indexOf('--advance');
+  const advance = advanceAt === -1 ? undefined : options[advanceAt + 1];
+  const ms = advance === undefined ? undefined : parseDuration(advance);
+  if (what !== 'clock' || options.length !== (advanceAt === -1 ? 0 : 2) || (advance !== undefined && ms === undefined)) {
+    io.err(clockUsage);
+    return 2;
+  }
+  const location = storeLocation(given);
+  io.err(`store: ${location.description}`);
+  return withDatabase(location, io, async (database) => {
+    if ((await readClockOffset(database.db)) === undefined) {
+      io.err('store: this store is not in sandbox mode, so its clock is real time and cannot be moved (serve it once with --sandbox)');
+      return 1;
+    }
+    const offset = ms === undefined ? ((await readClockOffset(database.db)) ?? 0) : await advanceClockOffset(database.db, ms);
+    io.out(`store: sandbox time ${new Date(Date.now() + offset).toISOString()} (${offset} ms ahead of real time)`);
     return 0;
   });
 }

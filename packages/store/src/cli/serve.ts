@@ -23,7 +23,9 @@ const usage = `Usage: store serve [options]
                           webhooks may reach (default none; e.g. 127.0.0.0/8,::1 for development)
   STORE_WEBHOOK_CA_FILE   PEM file of extra CAs that webhook receivers' certificates may chain to
   STORE_EVENT_LOG_DAYS    days GET /events keeps an event (default 30)
-  --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)`;
+  --plan <plan>           the plan of a store made on first start: ${plans.join(', ')} (default gold)
+  --sandbox               sandbox mode: the store's clock can be moved forward (POST /api/v1/sandbox/clock,
+                          store sandbox clock; STORE_SANDBOX=1)`;
 
 function port(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === '') return undefined;
@@ -45,6 +47,7 @@ export async function serveCommand(args: string[]): Promise<void> {
       'trusted-proxy': { type: 'string', multiple: true },
       'allowed-host': { type: 'string', multiple: true },
       plan: { type: 'string' },
+      sandbox: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -78,6 +81,7 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(proxies === undefined ? {} : { trustedProxies: proxies }),
     ...(allowedHosts === undefined ? {} : { allowedHosts }),
     ...(plan === undefined ? {} : { plan }),
+    ...(values.sandbox === true || env.STORE_SANDBOX === '1' ? { sandbox: true } : {}),
     ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
     webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }), ...(eventLogDays === undefined ? {} : { eventLogDays }) },
   });

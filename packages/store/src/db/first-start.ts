@@ -19,11 +19,11 @@ export async function ensureStore(database: StoreDatabase, options: { name?: str
     db.transaction().execute(async (trx) => {
       if ((await trx.selectFrom('stores').select('id').executeTakeFirst()) !== undefined) return undefined;
       const now = new Date().toISOString();
-      const store = { name: options.name ?? 'My Store', plan: options.plan ?? 'gold', created_at: now };
+      const store = { name: options.name ?? 'My Store', plan: options.plan ?? 'gold', created_at: now, updated_at: now };
       const storeId = await dialectSqlOf(database).insertRow(trx, 'stores', store);
       const email = options.adminEmail ?? 'admin@store.localhost';
       const password = randomBytes(18).toString('base64url');
-      await trx.insertInto('users').values({ store_id: storeId, email, password_hash: await hashPassword(password), created_at: now }).execute();
+      await trx.insertInto('users').values({ store_id: storeId, email, password_hash: await hashPassword(password), created_at: now, updated_at: now }).execute();
       return { storeId, email, password };
     });
   try {

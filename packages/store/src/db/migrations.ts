@@ -14,6 +14,8 @@ import { scaleIndexes } from './migrations/0440_scale_indexes.ts';
 import { recordCounts } from './migrations/0441_record_counts.ts';
 import { eventSequence } from './migrations/0450_event_sequence.ts';
 import { recordJson } from './migrations/0460_record_json.ts';
+import { sandboxClock } from './migrations/0470_sandbox_clock.ts';
+import { stampedStoresAndAdmins } from './migrations/0471_stamped_stores_and_admins.ts';
 import { refreshRecordJsonTriggers } from './record-json-triggers.ts';
 import type { StoreDatabase } from './schema.ts';
 
@@ -32,6 +34,8 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0441_record_counts': recordCounts,
   '0450_event_sequence': eventSequence,
   '0460_record_json': recordJson,
+  '0470_sandbox_clock': sandboxClock,
+  '0471_stamped_stores_and_admins': stampedStoresAndAdmins,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */

@@ -6,6 +6,7 @@ import type { Plan } from './plans.ts';
 import { ApiError } from '../model/api-error.ts';
 import { routeConfigOf } from '../model/route-config.ts';
 import { callerOf } from './caller.ts';
+import { callLimitField, policyField, remainingField, secondsToReset } from './rate-limit-fields.ts';
 import type { WindowCount, WindowCounter } from './window-counter.ts';
 
 export interface RateLimitOptions {
@@ -32,26 +33,14 @@ function counted(request: FastifyRequest): boolean {
   return routeConfigOf(request).notRateLimited !== true;
 }
 
-const policies = new Map<number, string>();
-
-function policy(limit: number): string {
-  let text = policies.get(limit);
-  if (text === undefined) {
-    text = `"default";q=${limit};w=10`;
-    policies.set(limit, text);
-  }
-  return text;
-}
-
-function headers(reply: FastifyReply, { used, limit, resetInMs }: Counted): void {
-  const seconds = Math.max(1, Math.ceil(resetInMs / 1000));
-  void reply.header('x-ac-call-limit', `${Math.min(used, limit)}/${limit}`);
-  void reply.header('ratelimit-policy', policy(limit));
-  void reply.header('ratelimit', `"default";r=${Math.max(0, limit - used)};t=${seconds}`);
+function headers(reply: FastifyReply, counted: Counted): void {
+  void reply.header('x-ac-call-limit', callLimitField(counted));
+  void reply.header('ratelimit-policy', policyField(counted.limit));
+  void reply.header('ratelimit', remainingField(counted));
 }
 
 function refusal({ limit, resetInMs }: Counted): ApiError {
-  const retryAfter = Math.max(1, Math.ceil(resetInMs / 1000));
+  const retryAfter = secondsToReset(resetInMs);
   return new ApiError(429, `More than ${limit} calls in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
 }
 

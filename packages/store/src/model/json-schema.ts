@@ -45,7 +45,7 @@ function inputFieldSchema(field: FieldDeclaration): JsonSchema {
     number: { type: 'number' },
     boolean: { type: 'boolean' },
     flag: { type: ['boolean', 'integer'], minimum: 0, maximum: 1 },
-    json: { type: ['array', 'object'] },
+    json: { type: ['array', 'object'], items: {} },
   };
   const nullable = field.required !== true && field.type !== 'boolean' && field.type !== 'flag';
   const schema: JsonSchema = { ...base[field.type] };
@@ -63,10 +63,13 @@ function inputFieldSchema(field: FieldDeclaration): JsonSchema {
   return described(withNull(schema, nullable), field);
 }
 
+const ALWAYS_SET = new Set(['id', 'created_at', 'updated_at']);
+
 /** A record as the API returns it; `withNested` adds the collections `expand=` can inline. */
 export function recordSchema(resource: ResourceDeclaration, withNested = true): JsonSchema {
   const properties: Record<string, JsonSchema> = Object.fromEntries(
-    visibleFields(resource).map(([name, field]) => [name, outputFieldSchema(field, name !== 'id' && field.readOnly !== true && field.required !== true)]),
+    // Read-only is no promise of a value (a cart's totals wait for its first pricing); the id and the stamps always have one.
+    visibleFields(resource).map(([name, field]) => [name, outputFieldSchema(field, !ALWAYS_SET.has(name) && field.required !== true)]),
   );
   if (withNested) {
     for (const [name, nested] of Object.entries(resource.nested)) {

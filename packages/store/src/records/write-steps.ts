@@ -1,6 +1,7 @@
 // One record's create, update and removal as the statements of a write (db/group-commit.ts runs them in a shared
 // transaction): the checks made inside it, the write, the written record read back where there is no RETURNING,
 // and the write listeners' steps (webhooks) in the same transaction.
+import { databaseNow } from '../db/database-clock.ts';
 import type { WriteSteps } from '../db/group-commit.ts';
 import type { Row } from '../db/schema.ts';
 import { JSON_COLUMN, withParameters, type RecordStatements } from './record-statements.ts';
@@ -36,7 +37,7 @@ export function writeSteps(statements: RecordStatements, checks: WriteChecks): R
     if (closingField !== undefined) yield* checks.open([values[closingField]]);
     const events = hooksNow();
     if (checks.hasReferences) yield* checks.references(values);
-    const now = isoNow();
+    const now = isoNow(databaseNow(database));
     const row = { ...values, created_at: now, updated_at: now };
     let created: Row | undefined;
     if (returning) {
@@ -64,7 +65,7 @@ export function writeSteps(statements: RecordStatements, checks: WriteChecks): R
     if (checks.hasReferences) yield* checks.references(values);
     if (checks.changesTree(values)) yield* checks.noLoop(id, values);
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
-    const statement = db.updateTable(resource.table).set({ ...values, updated_at: isoNow() }).where('id', '=', id);
+    const statement = db.updateTable(resource.table).set({ ...values, updated_at: isoNow(databaseNow(database)) }).where('id', '=', id);
     let updated: Row | undefined;
     if (returning) updated = shaped((yield* checks.guarded((wholeColumns === undefined ? statement.returningAll() : statement.returning(wholeColumns)).compile())).rows[0]);
     else {
@@ -86,8 +87,7 @@ export function writeSteps(statements: RecordStatements, checks: WriteChecks): R
 
 // Formatting a date takes about a microsecond; writes landing in the same millisecond share one text.
 let lastIso = { ms: Number.NaN, text: '' };
-function isoNow(): string {
-  const ms = Date.now();
+function isoNow(ms: number): string {
   if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
   return lastIso.text;
 }

@@ -12,6 +12,8 @@ export interface Sending {
   readonly sender: Sender;
   readonly signing: SigningKeys | undefined;
   readonly timeoutMs: number;
+  /** The store's time, which each attempt is stamped with. */
+  readonly clock: () => number;
 }
 
 export const clip = (text: string) => (text.length > 500 ? `${text.slice(0, 497)}...` : text);
@@ -29,7 +31,7 @@ export async function attemptDelivery(sending: Sending, subscription: Row, deliv
   const deliveryId = String(delivery.id);
   const standard = sending.signing === undefined ? undefined : { id: deliveryId, secrets: sending.signing.of(subscription) };
   const send = async (url: string, to: 'url' | 'fallback_url') => {
-    const at = iso(Date.now());
+    const at = iso(sending.clock());
     const outcome = await sendSigned(sending.sender, { url, event: String(delivery.event_type), deliveryId, body: String(delivery.body), secret, ...(standard === undefined ? {} : { standard }), timeoutMs: sending.timeoutMs, maxReplyBytes: 64 * 1024 });
     tried.push(attemptRow(Number(delivery.id), at, to, outcome));
     return outcome;

@@ -1,6 +1,7 @@
 // The delivery log of a subscription, and sending one of its events again.
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { announceQueued } from './resource-events.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
@@ -75,7 +76,7 @@ export async function sendAgain(database: StoreDatabase, subscriptionId: number,
   const { db } = database;
   const original = await db.selectFrom('webhook_deliveries').select(['event_type', 'body']).where('id', '=', deliveryId).where('subscription_id', '=', subscriptionId).executeTakeFirst();
   if (original === undefined) return undefined;
-  const now = new Date().toISOString();
+  const now = new Date(databaseNow(database)).toISOString();
   await db
     .insertInto('webhook_deliveries')
     .values({ subscription_id: subscriptionId, event_type: original.event_type, body: original.body, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now, resent_from: deliveryId })
@@ -124,7 +125,7 @@ export async function attemptsOf(database: StoreDatabase, deliveryIds: readonly 
  */
 export async function sendTestEvent(database: StoreDatabase, subscription: Row): Promise<number> {
   const { db } = database;
-  const now = new Date().toISOString();
+  const now = new Date(databaseNow(database)).toISOString();
   const body = JSON.stringify({ test: true, event_type: subscription.event_type, webhook_id: Number(subscription.id), sent_at: now });
   await db.insertInto('webhook_deliveries').values({ subscription_id: Number(subscription.id), event_type: String(subscription.event_type), body, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now }).execute();
   const made = await db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', Number(subscription.id)).where('body', '=', body).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();

@@ -40,7 +40,8 @@ export interface DeliveryRecords {
  * Successes are recorded together (one UPDATE for a run of them, not one each), written while the next ones are
  * sent; a crash before that sends them again, which receivers already expect (at least once, same X-AC-Delivery).
  */
-export function deliveryRecords(writes: Kysely<StoreSchema>): DeliveryRecords {
+/** `clock` is the store's time (a sandbox's moves); the batching of records keeps real time. */
+export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number): DeliveryRecords {
   let done: { ids: number[]; status: number; to: string; since: number } | undefined;
   const tried: Tried[] = [];
   let writing: Promise<void> = Promise.resolve();
@@ -54,7 +55,7 @@ export function deliveryRecords(writes: Kysely<StoreSchema>): DeliveryRecords {
       .then(async () => {
         if (attempts.length > 0) await writes.insertInto('webhook_attempts').values(attempts).execute();
         if (run === undefined) return;
-        const at = iso(Date.now());
+        const at = iso(clock());
         await writes
           .updateTable('webhook_deliveries')
           .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: run.status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: run.to }))
@@ -90,8 +91,8 @@ export function deliveryRecords(writes: Kysely<StoreSchema>): DeliveryRecords {
 }
 
 /** Records a failed attempt at `delivery`: its next attempt, or given up past the retry window (answered true). */
-export async function recordFailure(writes: Kysely<StoreSchema>, retry: RetrySchedule, delivery: Row, outcome: { status: number | undefined; error: string }): Promise<boolean> {
-  const now = Date.now();
+export async function recordFailure(writes: Kysely<StoreSchema>, retry: RetrySchedule, delivery: Row, outcome: { status: number | undefined; error: string }, clock: () => number): Promise<boolean> {
+  const now = clock();
   const attempts = Number(delivery.attempts) + 1;
   const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;
   const givenUp = now >= windowEnd;

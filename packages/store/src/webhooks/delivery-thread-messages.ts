@@ -12,6 +12,8 @@ export interface DeliveryThreadData {
   retry: RetrySchedule | undefined;
   pollMs: number | undefined;
   timeoutMs: number | undefined;
+  /** A sandbox store: the thread follows its movable clock (db/sandbox-clock.ts). */
+  sandbox?: boolean;
 }
 
 export type ToDeliveryThread = 'wake' | 'stop' | ForwardedAnswer;

@@ -10,6 +10,8 @@ import type { AuthTables } from '../auth/schema.ts';
 import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { startDeliveryWorker } from './delivery-worker.ts';
+import { setDatabaseClock } from '../db/database-clock.ts';
+import { followSandboxClock } from '../db/sandbox-clock.ts';
 import { forwardingKysely, isForwardedAnswer } from './forwarded-writes.ts';
 import { closeSender, type Sender } from './send.ts';
 import { signingKeys } from './standard-signature.ts';
@@ -24,6 +26,8 @@ const tell = (message: FromDeliveryThread) => port.postMessage(message);
 const log = { warn: (message: string) => tell({ kind: 'warn', message }) };
 
 const database = await openDatabase<StoreSchema>(data.databaseUrl, { poolSize: 2 });
+const sandboxClock = data.sandbox === true ? await followSandboxClock(database.db) : undefined;
+if (sandboxClock !== undefined) setDatabaseClock(database, sandboxClock.now);
 const auth = authContext({ db: database.db as unknown as Kysely<AuthTables>, dialect: database.dialect, key: data.key });
 // One writer (SQLite): reads on this thread's own connection, writes on the API's (forwarded-writes.ts says why).
 const forwarded = dialectSqlOf(database).oneWriter ? forwardingKysely(port) : undefined;
@@ -53,6 +57,7 @@ port.on('message', (message: ToDeliveryThread) => {
     void worker
       .stop()
       .then(() => closeSender(sender))
+      .then(() => sandboxClock?.stop())
       .then(() => database.close())
       .catch((error: unknown) => log.warn(`stopping webhook delivery: ${error instanceof Error ? error.message : String(error)}`))
       .finally(() => {

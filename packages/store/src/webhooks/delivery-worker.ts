@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { attemptDelivery, type Sending } from './delivery-attempt.ts';
+import { databaseNow } from '../db/database-clock.ts';
 import { defaultRetry, deliveryRecords, recordFailure, type RetrySchedule } from './delivery-records.ts';
 import type { Sender } from './send.ts';
 import type { SigningKeys } from './standard-signature.ts';
@@ -59,6 +60,7 @@ interface Worker {
   readonly sending: Sending;
   /** Renewed before each attempt, which may try the URL and then the fallback. After a crash, another instance takes the subscription over once this has run out. */
   readonly leaseMs: number;
+  readonly clock: () => number;
   readonly concurrency: number;
   readonly batchSize: number;
   readonly options: DeliveryOptions;
@@ -67,13 +69,16 @@ interface Worker {
 
 function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  // The store's time: a sandbox's moves, and retry schedules play out with it.
+  const clock = () => databaseNow(database);
   return {
+    clock,
     db: database.db,
     writes: options.writes ?? database.db,
     instance: `${process.pid}-${randomBytes(6).toString('hex')}`,
     retry: options.retry ?? defaultRetry,
     pollMs: options.pollMs ?? 1000,
-    sending: { sender: options.sender, signing: options.signing, timeoutMs },
+    sending: { sender: options.sender, signing: options.signing, timeoutMs, clock },
     leaseMs: 2 * timeoutMs + 5000,
     concurrency: options.concurrency ?? 4,
     // Each batch ends with a wait for its records to be written: at 500 that pause cost a backlog of 1.4% under
@@ -86,7 +91,7 @@ function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
 
 /** Takes (or renews) the subscription's lease for this worker; false while another instance holds it. */
 async function lease(worker: Worker, id: number): Promise<boolean> {
-  const now = Date.now();
+  const now = worker.clock();
   const result = await worker.writes
     .updateTable('webhooks')
     .set({ lease_owner: worker.instance, lease_until: iso(now + worker.leaseMs) })
@@ -119,8 +124,8 @@ async function serve(worker: Worker, id: number): Promise<void> {
   if (subscription === undefined) return;
   const clientId = subscription.app_client_id;
   const secret = typeof clientId === 'string' ? await worker.options.secretOf(clientId) : undefined;
-  const records = deliveryRecords(worker.writes);
-  let leasedAt = Date.now();
+  const records = deliveryRecords(worker.writes, worker.clock);
+  let leasedAt = worker.clock();
   try {
     while (!worker.stopped) {
       // The next few in order; each is sent only once the one before it is done.
@@ -130,12 +135,12 @@ async function serve(worker: Worker, id: number): Promise<void> {
       subscription = await subscriptionOf(worker, id);
       if (subscription === undefined || subscription.suspended_at !== null) return;
       for (const delivery of batch) {
-        if (worker.stopped || String(delivery.next_attempt_at) > iso(Date.now())) return;
+        if (worker.stopped || String(delivery.next_attempt_at) > iso(worker.clock())) return;
         // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
-        if (Date.now() - leasedAt > worker.leaseMs - 2 * worker.sending.timeoutMs - 1000) {
+        if (worker.clock() - leasedAt > worker.leaseMs - 2 * worker.sending.timeoutMs - 1000) {
           await records.settle();
           if (!(await lease(worker, id))) return;
-          leasedAt = Date.now();
+          leasedAt = worker.clock();
         }
         const { outcome, to } = await attemptDelivery(worker.sending, subscription, delivery, secret, records.tried);
         if (outcome.ok) {
@@ -144,7 +149,7 @@ async function serve(worker: Worker, id: number): Promise<void> {
         }
         await records.settle();
         // Later events wait behind this one, so the receiver sees them in order.
-        if (!(await recordFailure(worker.writes, worker.retry, delivery, outcome))) return;
+        if (!(await recordFailure(worker.writes, worker.retry, delivery, outcome, worker.clock))) return;
       }
       await records.settle();
     }
@@ -164,7 +169,7 @@ async function dueSubscriptions(worker: Worker): Promise<number[]> {
     .selectFrom('webhooks')
     .select('webhooks.id')
     .where('webhooks.suspended_at', 'is', null)
-    .where((eb) => eb(oldestPending(eb), '<=', iso(Date.now())))
+    .where((eb) => eb(oldestPending(eb), '<=', iso(worker.clock())))
     .orderBy('webhooks.id')
     .limit(100)
     .execute();
@@ -177,7 +182,7 @@ function startPurge(worker: Worker): () => void {
     worker.writes
       .deleteFrom('webhook_deliveries')
       .where('state', 'in', ['delivered', 'failed'])
-      .where('created_at', '<', iso(Date.now() - LOG_KEPT_MS))
+      .where('created_at', '<', iso(worker.clock() - LOG_KEPT_MS))
       .execute()
       .catch((error: unknown) => worker.options.log.warn(`purging the webhook log failed: ${messageOf(error)}`));
   }, PURGE_EVERY_MS);

@@ -121,11 +121,15 @@ export async function pruneEventLog(database: StoreDatabase, days: number, nowMs
 }
 
 /** Prunes every `everyMs` until stopped, batch after batch while full ones come back. */
-export function startEventLogPruning(database: StoreDatabase, options: { days: number; everyMs?: number; log?: { warn(object: unknown, message: string): void } }): { stop(): Promise<void> } {
+export function startEventLogPruning(
+  database: StoreDatabase,
+  options: { days: number; everyMs?: number; now?: () => number; log?: { warn(object: unknown, message: string): void } },
+): { stop(): Promise<void> } {
+  const now = options.now ?? Date.now;
   let running: Promise<void> | undefined;
   let stopped = false;
   const run = async () => {
-    while (!stopped && (await pruneEventLog(database, options.days)) === PRUNE_BATCH) {
+    while (!stopped && (await pruneEventLog(database, options.days, now())) === PRUNE_BATCH) {
       // A pause between batches leaves the table to the writes.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -10,6 +10,7 @@ import type { EventName } from '../model/event-types.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { encryptedFieldsOf } from '../records/row-shape.ts';
 import { recordLookup, type RecordLookup, type WriteListener } from '../records/write-listener.ts';
+import { databaseNow } from '../db/database-clock.ts';
 
 /** The referenced record's boolean flag, e.g. an order's status `is_shipped`. */
 interface Condition {
@@ -253,7 +254,7 @@ export function writeEventsOf(
   }
 
   function* sendText(event: EventName, recordId: unknown, text: string, subscribers: boolean): WriteSteps<number> {
-    const at = new Date().toISOString();
+    const at = new Date(databaseNow(database)).toISOString();
     yield log(event, recordId, text, at);
     if (!subscribers) return 0;
     const result = yield queue(event, text, at);

@@ -60,7 +60,7 @@ const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
 const CHANGES = new Set(['POST', 'PUT', 'DELETE']);
 
 export const webhooksPlugin = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings }) => {
+  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings; now?: (() => number) | undefined; sandbox?: boolean }) => {
     const { policy } = options;
     // Record writes queue their events; registered before any route writes.
     const stopListening = listenToWrites(options.database, webhookWriteListener);
@@ -122,7 +122,7 @@ export const webhooksPlugin = fp(
         // In a thread of its own where it can open the database again; an in-memory one only this connection sees.
         if (databaseUrl !== undefined && !inMemory(databaseUrl)) {
           const thread = startDeliveryThread(
-            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs },
+            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs, sandbox: options.sandbox === true },
             { database: options.database, nudges, log: app.log, stopWithinMs: 2 * (settings.timeoutMs ?? 10_000) + 5000 },
           );
           worker = thread;
@@ -146,7 +146,7 @@ export const webhooksPlugin = fp(
     // Every instance prunes: the batches are small, and two deleting the same old rows harm nothing.
     let pruning: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', () => {
-      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log });
+      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log, ...(options.now === undefined ? {} : { now: options.now }) });
       return Promise.resolve();
     });
     app.addHook('onClose', async () => {
