@@ -28,16 +28,11 @@ export function TestForm(props: { initialDomain: string }) {
   const [dsRows, setDsRows] = useState<DsRow[]>([]);
   const [ipv4, setIpv4] = useState(true);
   const [ipv6, setIpv6] = useState(true);
-  // The extended profile (Zonemaster's test cases and ours beyond them) when the service offers it.
-  const [profile, setProfile] = useState('extended');
+  const [profile, setProfile, profileNames] = useProfileChoice();
   const [advanced, setAdvanced] = useState(false);
   const [errors, setErrors] = useState<Errors>(noErrors);
   const [busy, setBusy] = useState<'' | 'start' | 'parent'>('');
   const [status, setStatus] = useState('');
-  const profiles = useAsync(() => api.profileNames(), []);
-  useEffect(() => {
-    if (profiles.status === 'done' && !profiles.value.includes(profile)) setProfile(profiles.value.includes('default') ? 'default' : (profiles.value[0] ?? 'default'));
-  }, [profiles.status]);
   const form = useRef<HTMLFormElement>(null);
 
   // After a refused submission, focus goes to the first field in error (or the summary), in the same
@@ -52,33 +47,10 @@ export function TestForm(props: { initialDomain: string }) {
   const sentNs = nameservers.map((row, index) => ({ row, index })).filter(({ row }) => filled(row));
   const sentDs = dsRows.map((row, index) => ({ row, index })).filter(({ row }) => filled(row));
 
-  const fieldFor = (path: string): string | undefined => {
-    const [, list, n, key] = path.split('/');
-    if (list === 'domain') return 'field-domain';
-    if (list === 'profile') return 'field-profile';
-    if (list === 'nameservers' && n !== undefined) {
-      const row = sentNs[Number(n)]?.index;
-      return row === undefined ? undefined : `field-ns-${row}-${key === 'ip' ? 'ip' : 'ns'}`;
-    }
-    if (list === 'ds_info' && n !== undefined) {
-      const row = sentDs[Number(n)]?.index;
-      return row === undefined ? undefined : `field-ds-${row}-${DS_FIELDS.find((f) => f === key) ?? 'keytag'}`;
-    }
-    return undefined;
-  };
-
   const refused = (error: unknown) => {
-    const issues: ValidationError[] = error instanceof RpcError ? error.validationErrors : [];
-    if (issues.length === 0) return setErrors({ fields: new Map(), other: [error instanceof RpcError ? error.explanation : error instanceof Error ? error.message : String(error)] });
-    const fields = new Map<string, string>();
-    const other: string[] = [];
-    for (const { path, message } of issues) {
-      const id = fieldFor(path);
-      if (id === undefined) other.push(`${t('label_colon', { label: path })} ${message}`);
-      else fields.set(id, fields.has(id) ? `${fields.get(id)} ${message}` : message);
-      if (id?.startsWith('field-ns') || id?.startsWith('field-ds') || id === 'field-profile') setAdvanced(true);
-    }
-    setErrors({ fields, other });
+    const shown = errorsOf(error, (path) => fieldOfPath(path, sentNs, sentDs), (path) => t('label_colon', { label: path }));
+    if ([...shown.fields.keys()].some((id) => id !== 'field-domain')) setAdvanced(true);
+    setErrors(shown);
   };
 
   const start = async (event: Event) => {
@@ -134,11 +106,7 @@ export function TestForm(props: { initialDomain: string }) {
   const error = (id: string) => errors.fields.get(id);
 
   return h('form', { ref: form, class: 'test-form', onSubmit: start, noValidate: true },
-    errors.other.length > 0 || errors.fields.size > 0
-      ? h('div', { class: 'form-errors alert', role: 'alert', tabIndex: -1 },
-          h('p', null, t('fix_errors')),
-          errors.other.length > 0 && h('ul', null, errors.other.map((message) => h('li', { key: message }, message))))
-      : null,
+    h(ErrorSummary, { errors }),
     h(Field, {
       id: 'field-domain',
       class: 'domain',
@@ -161,11 +129,68 @@ export function TestForm(props: { initialDomain: string }) {
         h('p', { role: 'status', class: 'status' }, status)),
       h(NameServerRows, { rows: nameservers, set: setNameservers, error }),
       h(DsRowsFieldset, { rows: dsRows, set: setDsRows, error }),
-      h('fieldset', { class: 'switches' },
-        h('legend', null, t('ip_versions')),
-        h('label', null, h('input', { type: 'checkbox', checked: ipv4, onChange: (e: Event) => setIpv4((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv4')),
-        h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6((e.currentTarget as HTMLInputElement).checked) }), ' ', t('ipv6'))),
-      h(ProfileField, { profile, set: setProfile, names: profiles.status === 'done' ? profiles.value : [profile], error: error('field-profile') })));
+      h(IpSwitches, { ipv4, ipv6, setIpv4, setIpv6 }),
+      h(ProfileField, { profile, set: setProfile, names: profileNames, error: error('field-profile') })));
+}
+
+/**
+ * The profile chosen, and those to choose from: the extended profile (Zonemaster's test cases and ours beyond them)
+ * when the service offers it, else its default.
+ */
+function useProfileChoice(): [string, (profile: string) => void, readonly string[]] {
+  const [profile, setProfile] = useState('extended');
+  const profiles = useAsync(() => api.profileNames(), []);
+  useEffect(() => {
+    if (profiles.status === 'done' && !profiles.value.includes(profile)) setProfile(profiles.value.includes('default') ? 'default' : (profiles.value[0] ?? 'default'));
+  }, [profiles.status]);
+  return [profile, setProfile, profiles.status === 'done' ? profiles.value : [profile]];
+}
+
+/** A refusal as the form shows it: each validation message at its field, the others (and any other error) above the form. */
+function errorsOf(error: unknown, fieldFor: (path: string) => string | undefined, labelled: (path: string) => string): Errors {
+  const issues: ValidationError[] = error instanceof RpcError ? error.validationErrors : [];
+  if (issues.length === 0) return { fields: new Map(), other: [error instanceof RpcError ? error.explanation : error instanceof Error ? error.message : String(error)] };
+  const fields = new Map<string, string>();
+  const other: string[] = [];
+  for (const { path, message } of issues) {
+    const id = fieldFor(path);
+    if (id === undefined) other.push(`${labelled(path)} ${message}`);
+    else fields.set(id, fields.has(id) ? `${fields.get(id)} ${message}` : message);
+  }
+  return { fields, other };
+}
+
+/** The form field an API validation path points at (paths count only the rows sent), if one shows it. */
+function fieldOfPath(path: string, sentNs: readonly { index: number }[], sentDs: readonly { index: number }[]): string | undefined {
+  const [, list, n, key] = path.split('/');
+  if (list === 'domain') return 'field-domain';
+  if (list === 'profile') return 'field-profile';
+  if (list === 'nameservers' && n !== undefined) {
+    const row = sentNs[Number(n)]?.index;
+    return row === undefined ? undefined : `field-ns-${row}-${key === 'ip' ? 'ip' : 'ns'}`;
+  }
+  if (list === 'ds_info' && n !== undefined) {
+    const row = sentDs[Number(n)]?.index;
+    return row === undefined ? undefined : `field-ds-${row}-${DS_FIELDS.find((f) => f === key) ?? 'keytag'}`;
+  }
+  return undefined;
+}
+
+function ErrorSummary({ errors }: { errors: Errors }) {
+  const { t } = useI18n();
+  if (errors.other.length === 0 && errors.fields.size === 0) return null;
+  return h('div', { class: 'form-errors alert', role: 'alert', tabIndex: -1 },
+    h('p', null, t('fix_errors')),
+    errors.other.length > 0 && h('ul', null, errors.other.map((message) => h('li', { key: message }, message))));
+}
+
+function IpSwitches({ ipv4, ipv6, setIpv4, setIpv6 }: { ipv4: boolean; ipv6: boolean; setIpv4: (on: boolean) => void; setIpv6: (on: boolean) => void }) {
+  const { t } = useI18n();
+  const checked = (e: Event) => (e.currentTarget as HTMLInputElement).checked;
+  return h('fieldset', { class: 'switches' },
+    h('legend', null, t('ip_versions')),
+    h('label', null, h('input', { type: 'checkbox', checked: ipv4, onChange: (e: Event) => setIpv4(checked(e)) }), ' ', t('ipv4')),
+    h('label', null, h('input', { type: 'checkbox', checked: ipv6, onChange: (e: Event) => setIpv6(checked(e)) }), ' ', t('ipv6')));
 }
 
 const updateRow = <T>(rows: T[], set: (rows: T[]) => void, index: number, change: Partial<T>) => set(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));
