@@ -10,7 +10,7 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import type { ResourceRouteConfig, RouteConfig } from '../model/route-config.ts';
 import { answerInWrite, type AnswerText } from '../idempotency/answer-in-write.ts';
-import { encryptedFieldsOf } from '../records/row-shape.ts';
+import { encryptedFields } from '../model/encrypted-fields.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';
 import { recordExists, setLink } from '../records/links.ts';
@@ -130,13 +130,14 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
   const { writes } = options;
   app.decorateRequest('expanded', undefined);
   app.decorateRequest('serverValues', undefined);
+  const encryptedNames = encryptedFields(resources).names;
   for (const resource of resources) {
     const can = new Set(resource.operations);
     const records = recordsOf(options.database, resource);
     const read: ResourceRouteConfig = { resource: resource.name, scope: resource.scope, access: 'read' };
     const write: ResourceRouteConfig = { ...read, access: 'write' };
-    // An answer that encrypted fields pass through the auth plugin's preSerialization is known only once sent: kept after the write.
-    const keyedWrite: RouteConfig = { ...write, answerInWrite: encryptedFieldsOf(resource).length === 0 };
+    // An answer the auth plugin's preSerialization changes (a field named as an encrypted one) is known only once sent: kept after the write.
+    const keyedWrite: RouteConfig = { ...write, answerInWrite: !Object.keys(resource.fields).some((name) => encryptedNames.has(name)) };
     const collection = `/${resource.path}`;
     const item = `${collection}/:id`;
     const collectionMethods: HTTPMethods[] = [];
