@@ -39,6 +39,8 @@ const cluster = await startCluster({ databaseUrl, redisUrl: redis.url, dir: join
 const dispatcher = new Agent({ connect: { ca: cluster.certificate }, connections: 256 });
 const database = await openDatabase<StoreSchema>(databaseUrl);
 let killing: NodeJS.Timeout | undefined;
+/** The restart under way, awaited before the cluster stops. */
+let restarting: Promise<void> = Promise.resolve();
 try {
   const tokens = await cluster.tokens(Math.ceil(KEYS / KEYS_PER_APP));
   const keys = Array.from({ length: KEYS }, (_, i) => `soak-${i}`);
@@ -49,7 +51,7 @@ try {
     const victim = cluster.instances[kills % cluster.instances.length];
     kills += 1;
     if (victim === undefined || !victim.running) return;
-    void victim
+    restarting = victim
       .kill()
       .then(() => victim.start())
       .catch((error: unknown) => console.error(`restarting ${victim.name}: ${String(error)}`));
@@ -85,6 +87,7 @@ try {
   if (differ.length > 0 || Object.keys(tally).some((n) => n !== '1') || outcome.unanswered > 0) process.exitCode = 1;
 } finally {
   clearInterval(killing);
+  await restarting;
   await cluster.stop();
   await dispatcher.close();
   await database.close();
