@@ -2,7 +2,7 @@
 // the caller's key), runs, and its answer is kept for 24 hours. The same key with the same request
 // gets that answer again without a second write; with another request, 422. A second request that
 // arrives while the first still runs waits for its answer, so two concurrent retries write once.
-// Routes that keep the answer in the write's own transaction (answer-in-write.ts) leave no claim without its
+// Routes that keep the answer in the write's own transaction (http/answer-in-write.ts) leave no claim without its
 // effect's answer: a claim still unanswered after TAKE_OVER_AFTER_MS there had no effect (its instance died, or
 // it is too slow to be let commit), so a retry takes it over instead of answering 409 for 24 hours.
 import { createHash } from 'node:crypto';
@@ -15,7 +15,7 @@ import type { StoreSchema } from '../db/schema.ts';
 import { StreamedUpload } from '../http/streamed-upload.ts';
 import { ApiError } from '../model/api-error.ts';
 import { routeConfigOf } from '../model/route-config.ts';
-import type { Claim } from './answer-in-write.ts';
+import type { Claim } from '../http/answer-in-write.ts';
 import { idempotencyHeader, isIdempotencyKey, KEY_LIFETIME_MS } from './idempotency-header.ts';
 /** How long a request waits for another one with its key to finish before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;

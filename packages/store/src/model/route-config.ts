@@ -31,7 +31,7 @@ export interface RouteFlags {
   public?: boolean;
   /** Not an API call, so not counted against the caller's plan (console pages, the favicon). */
   notRateLimited?: boolean;
-  /** An Idempotency-Key's answer is kept by the write's own transaction (idempotency/answer-in-write.ts). */
+  /** An Idempotency-Key's answer is kept by the write's own transaction (http/answer-in-write.ts). */
   answerInWrite?: boolean;
 }
 

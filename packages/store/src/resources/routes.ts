@@ -9,7 +9,7 @@ import { cursorSeal, type CursorSeal } from '../http/signed-cursor.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import type { ResourceRouteConfig, RouteConfig } from '../model/route-config.ts';
-import { answerInWrite, type AnswerText } from '../idempotency/answer-in-write.ts';
+import { answerInWrite, type AnswerText } from '../http/answer-in-write.ts';
 import { encryptedFields } from '../model/encrypted-fields.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';

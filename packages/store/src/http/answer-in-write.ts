@@ -1,7 +1,7 @@
 // The answer of a request with an Idempotency-Key, kept by the write's own transaction: the record and the answer
-// commit together or not at all, so no crash leaves an effect without its answer (the plugin's `onSend` keeps
-// answers only after the write committed). The store's record routes use it; the claim must still be this
-// request's when the write commits, else the write is undone (a retry took the claim over, see the plugin).
+// commit together or not at all, so no crash leaves an effect without its answer (idempotency/'s `onSend` keeps
+// answers only after the write committed). Here, below both, so the record routes and the plugin share it; the
+// claim must still be this request's when the write commits, else the write is undone (a retry took it over).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { WriteSteps } from '../db/group-commit.ts';
