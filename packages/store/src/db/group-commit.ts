@@ -14,6 +14,15 @@ import type { Row, StoreDatabase, StoreSchema } from './schema.ts';
 /** The statements of one write, in order; the generator's return value is the write's. */
 export type WriteSteps<T> = Generator<CompiledQuery, T, QueryResult<Row>>;
 export type Write<T> = () => WriteSteps<T>;
+/** Steps a caller adds at the end of a write, given its value, in the same transaction (an Idempotency-Key's answer). */
+export type AfterWrite<T> = (value: T) => WriteSteps<void>;
+
+/** The write's steps, then `after`'s. */
+export function* followedBy<T>(steps: WriteSteps<T>, after: AfterWrite<T>): WriteSteps<T> {
+  const value = yield* steps;
+  yield* after(value);
+  return value;
+}
 
 export interface WriteQueue {
   run<T>(write: Write<T>): Promise<T>;

@@ -2,6 +2,9 @@
 // the caller's key), runs, and its answer is kept for 24 hours. The same key with the same request
 // gets that answer again without a second write; with another request, 422. A second request that
 // arrives while the first still runs waits for its answer, so two concurrent retries write once.
+// Routes that keep the answer in the write's own transaction (http/answer-in-write.ts) leave no claim without its
+// effect's answer: a claim still unanswered after TAKE_OVER_AFTER_MS there had no effect (its instance died, or
+// it is too slow to be let commit), so a retry takes it over instead of answering 409 for 24 hours.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,10 +14,14 @@ import { constraintViolation } from '../db/constraint-violation.ts';
 import type { StoreSchema } from '../db/schema.ts';
 import { StreamedUpload } from '../http/streamed-upload.ts';
 import { ApiError } from '../model/api-error.ts';
+import { routeConfigOf } from '../model/route-config.ts';
+import type { Claim } from '../http/answer-in-write.ts';
 import { idempotencyHeader, isIdempotencyKey, KEY_LIFETIME_MS } from './idempotency-header.ts';
 /** How long a request waits for another one with its key to finish before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 20;
+/** How long a claim kept by an answer-in-write route may stay unanswered before a retry takes it over. */
+const TAKE_OVER_AFTER_MS = WAIT_FOR_FIRST_MS;
 const PURGE_EVERY_MS = 15 * 60 * 1000;
 
 export interface IdempotencyOptions {
@@ -22,16 +29,6 @@ export interface IdempotencyOptions {
   /** Only requests under this prefix (the API) take part. */
   apiPrefix: string;
   now?: () => number;
-}
-
-interface Claim {
-  keyHash: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    idempotencyClaim: Claim | undefined;
-  }
 }
 
 interface KeyRow {
@@ -63,28 +60,37 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
   const findRow = (keyHash: string) =>
     db.selectFrom('idempotency_keys').select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body']).where('key_hash', '=', keyHash).executeTakeFirst() as Promise<KeyRow | undefined>;
 
-  /** True when this request now holds the key; false when another request's row is there. */
-  async function claim(keyHash: string, fingerprint: string): Promise<boolean> {
+  /** The claim when this request now holds the key; undefined when another request's row is there. */
+  async function claim(keyHash: string, fingerprint: string): Promise<Claim | undefined> {
+    const since = new Date(now()).toISOString();
     try {
-      await db.insertInto('idempotency_keys').values({ key_hash: keyHash, fingerprint, created_at: new Date(now()).toISOString() }).execute();
-      return true;
+      await db.insertInto('idempotency_keys').values({ key_hash: keyHash, fingerprint, created_at: since }).execute();
+      return { db, keyHash, since };
     } catch (error) {
-      if (constraintViolation(error) === 'unique') return false;
+      if (constraintViolation(error) === 'unique') return undefined;
       throw error;
     }
   }
 
   async function settle(request: FastifyRequest, reply: FastifyReply, keyHash: string, fingerprint: string): Promise<void> {
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+    const mayTakeOver = routeConfigOf(request).answerInWrite === true;
     for (;;) {
-      if (await claim(keyHash, fingerprint)) {
-        request.idempotencyClaim = { keyHash };
+      const claimed = await claim(keyHash, fingerprint);
+      if (claimed !== undefined) {
+        request.idempotencyClaim = claimed;
         return;
       }
       const row = await findRow(keyHash);
       if (row === undefined) continue; // released (the first request failed on the server's side): try again
-      if (Date.parse(row.created_at) <= now() - KEY_LIFETIME_MS) {
+      const age = now() - Date.parse(row.created_at);
+      if (age >= KEY_LIFETIME_MS) {
         await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).execute();
+        continue;
+      }
+      if (mayTakeOver && row.status_code === null && row.fingerprint === fingerprint && age >= TAKE_OVER_AFTER_MS) {
+        // An unanswered claim had no effect here: its holder, if still alive, finds the claim gone when it commits.
+        await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).where('status_code', 'is', null).execute();
         continue;
       }
       if (row.fingerprint !== fingerprint) {
@@ -106,9 +112,11 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
     }
   }
 
-  /** Keeps the answer under the claimed key, or releases the key when there is none to keep. */
+  /** Keeps the answer under the claimed key, or releases the key when there is none to keep; a claim taken over is left to its new holder. */
   async function keep(reply: FastifyReply, claimed: Claim, payload: unknown): Promise<void> {
-    const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash);
+    // The write kept this very answer in its transaction.
+    if (claimed.keptBody !== undefined && (payload === claimed.keptBody || (Buffer.isBuffer(payload) && payload.toString() === claimed.keptBody))) return;
+    const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash).where('created_at', '=', claimed.since).where('status_code', 'is', null);
     // A server-side failure is not an answer to keep: the key is released so a retry runs again.
     if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
       await where.execute();
@@ -123,6 +131,8 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
         body: payload === undefined || payload === null ? '' : payload.toString(),
       })
       .where('key_hash', '=', claimed.keyHash)
+      .where('created_at', '=', claimed.since)
+      .where('status_code', 'is', null)
       .execute();
   }
   return { settle, keep };

@@ -31,6 +31,8 @@ export interface RouteFlags {
   public?: boolean;
   /** Not an API call, so not counted against the caller's plan (console pages, the favicon). */
   notRateLimited?: boolean;
+  /** An Idempotency-Key's answer is kept by the write's own transaction (http/answer-in-write.ts). */
+  answerInWrite?: boolean;
 }
 
 /** Every key a route may set; a route that is no resource route sets none of ResourceRouteConfig's. */

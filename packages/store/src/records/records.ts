@@ -1,7 +1,7 @@
 // Reads and writes the records of one declared resource: a facade over the compiled statements
 // (record-statements.ts), the checks inside a write (write-checks.ts), the write steps (write-steps.ts) and the list
 // pages (list-page.ts).
-import { writeQueueOf, type WriteSteps } from '../db/group-commit.ts';
+import { followedBy, writeQueueOf, type AfterWrite, type WriteSteps } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
@@ -17,15 +17,18 @@ export type { Page, ParentScope } from './list-page.ts';
 
 export interface Records extends ListPages {
   get(id: number, expand?: readonly string[]): Promise<Row | undefined>;
-  create(values: Row): Promise<Row>;
+  /** `after`: steps of the caller's in the write's transaction, given the write's value. */
+  create(values: Row, after?: AfterWrite<Row>): Promise<Row>;
   /**
    * create for a record that is only sent on: its JSON text as the database writes it (SQLite, as list pages
    * are), so the 143 fields of a product are not made into an object and serialised again; else the record.
    */
-  createAnswer(values: Row): Promise<Row | string>;
-  update(id: number, values: Row): Promise<Row | undefined>;
+  createAnswer(values: Row, after?: AfterWrite<Row | string>): Promise<Row | string>;
+  update(id: number, values: Row, after?: AfterWrite<Row | undefined>): Promise<Row | undefined>;
   remove(id: number): Promise<boolean>;
 }
+
+const then = <T>(steps: WriteSteps<T>, after: AfterWrite<T> | undefined): WriteSteps<T> => (after === undefined ? steps : followedBy(steps, after));
 
 const recordsByDatabase = new WeakMap<StoreDatabase, Map<ResourceDeclaration, Records>>();
 
@@ -57,9 +60,9 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
       return row;
     },
 
-    create: (values) => writes.run(() => steps.create(values, false) as WriteSteps<Row>).then(announced),
-    createAnswer: (values) => writes.run(() => steps.create(values, true)).then(announced),
-    update: (id, values) => writes.run(() => steps.update(id, values)).then(announced),
+    create: (values, after) => writes.run(() => then(steps.create(values, false) as WriteSteps<Row>, after)).then(announced),
+    createAnswer: (values, after) => writes.run(() => then(steps.create(values, true), after)).then(announced),
+    update: (id, values, after) => writes.run(() => then(steps.update(id, values), after)).then(announced),
     remove: (id) =>
       writes.run(() => steps.remove(id)).catch(async (error: unknown) => {
         if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;

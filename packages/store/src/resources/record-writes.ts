@@ -1,6 +1,7 @@
 // The one write path of a record, whoever writes it (POST and PUT, importMany, an import line, the demo seed):
 // encrypted fields encrypted, the before-write checks asked, then the records written (their write listeners
 // told). The routes keep only what is HTTP's: who may call, the body's parsing and schema, the status and headers.
+import type { AfterWrite } from '../db/group-commit.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { bodyProblems } from '../http/body-validation.ts';
 import { parseRecordId } from '../http/record-id.ts';
@@ -18,6 +19,15 @@ export interface RecordWritesOptions {
   checks: readonly BeforeWriteCheck[];
 }
 
+export interface Upserted<T> {
+  created: boolean;
+  row: T;
+}
+
+/**
+ * The writes of a record; `after` (given to POST's and PUT's) adds the caller's steps to the write's own transaction,
+ * given what the write answers: how an Idempotency-Key's answer commits with its effect.
+ */
 export interface RecordWrites {
   /**
    * POST: creates, or, when the body's `id` names an existing record, applies the body to it (`created` false).
@@ -25,9 +35,9 @@ export interface RecordWrites {
    */
   upsert(resource: ResourceDeclaration, body: Row | null, serverValues?: Row): Promise<{ created: boolean; row: Row }>;
   /** upsert for a record that is only sent on: a new one may come as its JSON text (Records.createAnswer). */
-  upsertAnswer(resource: ResourceDeclaration, body: Row | null, serverValues?: Row): Promise<{ created: boolean; row: Row | string }>;
+  upsertAnswer(resource: ResourceDeclaration, body: Row | null, serverValues?: Row, after?: AfterWrite<Upserted<Row | string>>): Promise<Upserted<Row | string>>;
   /** PUT: the body applied to record `id`; undefined when there is none (an id below 1 names none). */
-  update(resource: ResourceDeclaration, id: number, body: Row, serverValues?: Row): Promise<Row | undefined>;
+  update(resource: ResourceDeclaration, id: number, body: Row, serverValues?: Row, after?: AfterWrite<Row | undefined>): Promise<Row | undefined>;
   /** DELETE: false when there was no such record. */
   remove(resource: ResourceDeclaration, id: number): Promise<boolean>;
   /** upsert of a body no request's schema checked (an import line, the demo seed): its problems are a 400 first. */
@@ -52,6 +62,8 @@ function createProblems(resource: ResourceDeclaration, body: unknown): string[] 
   return bodyProblems('POST', `/${resource.path}`, () => createSchema(resource), body);
 }
 
+function* nothing(): Generator<never, void> {}
+
 export function recordWrites(database: StoreDatabase, options: RecordWritesOptions): RecordWrites {
   const checkOf = beforeWriteChecks(options.checks);
 
@@ -69,24 +81,32 @@ export function recordWrites(database: StoreDatabase, options: RecordWritesOptio
     return kind === 'remove' ? {} : { ...columnValues(resource, body), ...write.serverValues };
   }
 
-  async function upsertWith<T>(resource: ResourceDeclaration, given: Row | null, serverValues: Row, create: (values: Row) => Promise<T>): Promise<{ created: boolean; row: Row | T }> {
+  async function upsertWith<T>(
+    resource: ResourceDeclaration,
+    given: Row | null,
+    serverValues: Row,
+    create: (values: Row, after: AfterWrite<T> | undefined) => Promise<T>,
+    after?: AfterWrite<Upserted<Row | T>>,
+  ): Promise<Upserted<Row | T>> {
     const values = await checked(resource, 'upsert', undefined, given, serverValues);
     const records = recordsOf(database, resource);
     const id = typeof given?.id === 'number' ? parseRecordId(given.id) : undefined;
     if (id !== undefined) {
-      const updated = await records.update(id, values);
+      // An id naming no record writes nothing: nothing to add to it.
+      const updated = await records.update(id, values, after && ((row) => (row === undefined ? nothing() : after({ created: false, row }))));
       if (updated !== undefined) return { created: false, row: updated };
     }
     checkRequired(resource, values);
-    return { created: true, row: await create(values) };
+    return { created: true, row: await create(values, after && ((row) => after({ created: true, row }))) };
   }
 
   return {
     upsert: (resource, body, serverValues = {}) => upsertWith(resource, body, serverValues, (values) => recordsOf(database, resource).create(values)),
-    upsertAnswer: (resource, body, serverValues = {}) => upsertWith(resource, body, serverValues, (values) => recordsOf(database, resource).createAnswer(values)),
-    async update(resource, id, body, serverValues = {}) {
+    upsertAnswer: (resource, body, serverValues = {}, after = undefined) =>
+      upsertWith<Row | string>(resource, body, serverValues, (values, afterCreate) => recordsOf(database, resource).createAnswer(values, afterCreate), after),
+    async update(resource, id, body, serverValues = {}, after = undefined) {
       const values = await checked(resource, 'update', id, body, serverValues);
-      return id < 1 ? undefined : recordsOf(database, resource).update(id, values);
+      return id < 1 ? undefined : recordsOf(database, resource).update(id, values, after);
     },
     async remove(resource, id) {
       await checked(resource, 'remove', id, {}, {});

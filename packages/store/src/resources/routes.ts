@@ -8,12 +8,14 @@ import { encodeAfter, parseListQuery, type ListPositions, type ListQuery, type R
 import { cursorSeal, type CursorSeal } from '../http/signed-cursor.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
-import type { ResourceRouteConfig } from '../model/route-config.ts';
+import type { ResourceRouteConfig, RouteConfig } from '../model/route-config.ts';
+import { answerInWrite, type AnswerText } from '../http/answer-in-write.ts';
+import { encryptedFields } from '../model/encrypted-fields.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';
 import { recordExists, setLink } from '../records/links.ts';
 import { recordsOf, type Page } from '../records/records.ts';
-import type { RecordWrites } from './record-writes.ts';
+import type { RecordWrites, Upserted } from './record-writes.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
 
 declare module 'fastify' {
@@ -118,17 +120,24 @@ function notAllowedElsewhere(app: FastifyInstance, paths: readonly [string, HTTP
   }
 }
 
+// The answers the routes send, as the write keeps them for an Idempotency-Key (no preSerialization changes them).
+const upsertAnswerText = ({ created, row }: Upserted<Row | string>): AnswerText => ({ status: created ? 201 : 200, body: typeof row === 'string' ? row : JSON.stringify(row) });
+const updateAnswerText = (row: Row | undefined): AnswerText | undefined => (row === undefined ? undefined : { status: 200, body: JSON.stringify(row) });
+
 export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array; writes: RecordWrites }): Promise<void> {
   const seal: CursorSeal = cursorSeal(options.authKey, 'list-position');
   const positionsOf = (list: string): ListPositions => ({ seal, list });
   const { writes } = options;
   app.decorateRequest('expanded', undefined);
   app.decorateRequest('serverValues', undefined);
+  const encryptedNames = encryptedFields(resources).names;
   for (const resource of resources) {
     const can = new Set(resource.operations);
     const records = recordsOf(options.database, resource);
     const read: ResourceRouteConfig = { resource: resource.name, scope: resource.scope, access: 'read' };
     const write: ResourceRouteConfig = { ...read, access: 'write' };
+    // An answer the auth plugin's preSerialization changes (a field named as an encrypted one) is known only once sent: kept after the write.
+    const keyedWrite: RouteConfig = { ...write, answerInWrite: !Object.keys(resource.fields).some((name) => encryptedNames.has(name)) };
     const collection = `/${resource.path}`;
     const item = `${collection}/:id`;
     const collectionMethods: HTTPMethods[] = [];
@@ -163,21 +172,25 @@ export function resourceRoutes(app: FastifyInstance, options: { database: StoreD
     }
     if (can.has('create')) {
       collectionMethods.push('POST');
-      app.post(collection, { config: write, schema: { body: createSchema(resource) } }, async (request, reply) => {
-        const { created, row } = await writes.upsertAnswer(resource, request.body as Row | null, request.serverValues ?? {});
+      app.post(collection, { config: keyedWrite, schema: { body: createSchema(resource) } }, async (request, reply) => {
+        const kept = keyedWrite.answerInWrite ? answerInWrite(request, upsertAnswerText) : undefined;
+        const { created, row } = await writes.upsertAnswer(resource, request.body as Row | null, request.serverValues ?? {}, kept?.step);
+        const sent = kept?.send(reply);
+        if (sent !== undefined) return sent;
         if (typeof row === 'string') return reply.code(201).type('application/json; charset=utf-8').send(row);
         return reply.code(created ? 201 : 200).send(row);
       });
     }
     if (can.has('update')) {
       itemMethods.push('PUT');
-      app.put(item, { config: write, schema: { body: updateSchema(resource) } }, async (request) => {
+      app.put(item, { config: keyedWrite, schema: { body: updateSchema(resource) } }, async (request, reply) => {
         // A body the checks refuse is refused whatever the id; only then does an id naming no record answer 404.
         const text = (request.params as { id: string }).id;
         const id = idFrom(text);
-        const row = await writes.update(resource, id, request.body as Row, request.serverValues ?? {});
+        const kept = keyedWrite.answerInWrite ? answerInWrite(request, updateAnswerText) : undefined;
+        const row = await writes.update(resource, id, request.body as Row, request.serverValues ?? {}, kept?.step);
         if (row === undefined) throw notFound(resource, id < 1 ? text : id);
-        return row;
+        return kept?.send(reply) ?? row;
       });
     }
     if (can.has('delete')) {

@@ -1,0 +1,97 @@
+// `npm run soak:store`: Idempotency-Key under faults at full size. Three `store serve` instances on one private
+// PostgreSQL and Redis behind HAProxy (scripts/cluster) get 2,000 keys x 5 copies of a POST, each key's copies sent
+// at once through HAProxy, while instances are SIGKILLed and started again; a copy without an answer (connection
+// lost, 409, 5xx) is sent again. Prints effects per key (the goal: every key exactly 1), keys whose copies got
+// different answers (goal 0), copies never answered, and the load average.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '@app/database';
+import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/database/testing';
+import { Agent, request } from 'undici';
+import { startPrivateRedis } from '../../test/support/private-redis.ts';
+import type { StoreSchema } from '../../src/db/schema.ts';
+import { startCluster } from '../cluster/cluster.ts';
+import { effectsPerKey, keysAnsweredDifferently, sendKeyedCopies } from './keyed-copies.ts';
+
+const { values } = parseArgs({ options: { keys: { type: 'string' }, copies: { type: 'string' }, instances: { type: 'string' }, 'kill-every': { type: 'string' }, spacing: { type: 'string' } } });
+const KEYS = Number(values.keys ?? 2000);
+const COPIES = Number(values.copies ?? 5);
+const INSTANCES = Number(values.instances ?? 3);
+const KILL_EVERY_MS = Number(values['kill-every'] ?? 8000);
+/** A key's copies go this long after the previous key's: 2,000 keys take about a minute. */
+const SPACING_MS = Number(values.spacing ?? 25);
+// Each app may make 50 calls per 10 s: a few keys per app keep the load under its limit, retries included.
+const KEYS_PER_APP = 4;
+
+const unavailable = privatePostgresUnavailableReason();
+if (unavailable !== undefined) {
+  console.error(`soak:store needs a private PostgreSQL: ${unavailable}`);
+  process.exit(1);
+}
+const loads = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const dir = mkdtempSync(join(tmpdir(), 'store-soak-'));
+const postgres = await startPrivatePostgres();
+const redis = await startPrivateRedis();
+const databaseUrl = await postgres.createDatabase('store');
+const cluster = await startCluster({ databaseUrl, redisUrl: redis.url, dir: join(dir, 'cluster'), instances: INSTANCES });
+const dispatcher = new Agent({ connect: { ca: cluster.certificate }, connections: 256 });
+const database = await openDatabase<StoreSchema>(databaseUrl);
+let killing: NodeJS.Timeout | undefined;
+/** The restart under way, awaited before the cluster stops. */
+let restarting: Promise<void> = Promise.resolve();
+try {
+  const tokens = await cluster.tokens(Math.ceil(KEYS / KEYS_PER_APP));
+  const keys = Array.from({ length: KEYS }, (_, i) => `soak-${i}`);
+  const tokenOf = (key: string) => tokens[Math.floor(Number(key.slice(5)) / KEYS_PER_APP)] ?? '';
+  console.log(`${KEYS} keys x ${COPIES} copies through HAProxy to ${INSTANCES} instances on PostgreSQL; an instance SIGKILLed every ${KILL_EVERY_MS / 1000} s; load average ${loads()}`);
+  let kills = 0;
+  killing = setInterval(() => {
+    const victim = cluster.instances[kills % cluster.instances.length];
+    kills += 1;
+    if (victim === undefined || !victim.running) return;
+    restarting = victim
+      .kill()
+      .then(() => victim.start())
+      .catch((error: unknown) => console.error(`restarting ${victim.name}: ${String(error)}`));
+  }, KILL_EVERY_MS);
+  const started = Date.now();
+  const outcome = await sendKeyedCopies({
+    keys,
+    copies: COPIES,
+    spacingMs: SPACING_MS,
+    giveUpMs: 120_000,
+    async send(key) {
+      const response = await request(`${cluster.apiUrl}/manufacturers`, {
+        method: 'POST',
+        dispatcher,
+        headers: { 'x-ac-auth-token': tokenOf(key), 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ name: key }),
+      });
+      return { status: response.statusCode, text: await response.body.text() };
+    },
+  });
+  clearInterval(killing);
+  const rows = await database.db.selectFrom('manufacturers').select('name').where('name', 'like', 'soak-%').execute();
+  const effects = new Map<string, number>();
+  for (const { name } of rows) effects.set(String(name), (effects.get(String(name)) ?? 0) + 1);
+  const differ = keysAnsweredDifferently(outcome);
+  const tally = effectsPerKey(keys, effects);
+  const statuses = new Map<number, number>();
+  for (const each of outcome.answers.values()) for (const answer of each) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+  console.log(`${KEYS * COPIES} copies in ${((Date.now() - started) / 1000).toFixed(0)} s, ${outcome.attempts} attempts, ${kills} SIGKILLs; load average ${loads()}`);
+  console.log(`effects per key: ${Object.entries(tally).map(([n, count]) => `${count} keys with ${n}`).join(', ')} (goal: all ${KEYS} with 1)`);
+  console.log(`final answers by status: ${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ')}; copies never answered: ${outcome.unanswered}`);
+  console.log(`keys whose copies got different answers: ${differ.length} (goal 0)${differ.length > 0 ? `: ${differ.slice(0, 10).join(' ')}` : ''}`);
+  if (differ.length > 0 || Object.keys(tally).some((n) => n !== '1') || outcome.unanswered > 0) process.exitCode = 1;
+} finally {
+  clearInterval(killing);
+  await restarting;
+  await cluster.stop();
+  await dispatcher.close();
+  await database.close();
+  await redis.stop();
+  await postgres.remove();
+  rmSync(dir, { recursive: true, force: true });
+}
