@@ -34,7 +34,11 @@ let exitCode = 0;
 for (const product of products) {
   const child = spawn('sh', ['-c', `exec ${product.command}`], {
     cwd: product.dir,
-    env: { ...process.env, DATA_DIR: process.env.DATA_DIR ?? dataDir, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}` },
+    env: {
+      ...process.env,
+      DATA_DIR: process.env.DATA_DIR ?? dataDir,
+      PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.set(child, product);

@@ -21,15 +21,27 @@ const allowed: Record<string, string[]> = {
 const packages = readdirSync(packagesDir).filter((name) => statSync(join(packagesDir, name)).isDirectory());
 
 test('every package is known to the layering rules', () => {
-  assert.deepEqual(packages.filter((name) => !(name in allowed)), []);
+  assert.deepEqual(
+    packages.filter((name) => !(name in allowed)),
+    [],
+  );
 });
 
 for (const name of packages) {
   test(`${name} depends only on what it may`, () => {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as {
+      name: string;
+      dependencies?: Record<string, string>;
+    };
     assert.equal(manifest.name, `@app/${name}`);
-    const declared = Object.keys(manifest.dependencies ?? {}).filter((d) => d.startsWith('@app/')).map((d) => d.slice(5));
-    assert.deepEqual(declared.filter((d) => !(allowed[name] ?? []).includes(d)), [], `${name} declares a dependency against the flow`);
+    const declared = Object.keys(manifest.dependencies ?? {})
+      .filter((d) => d.startsWith('@app/'))
+      .map((d) => d.slice(5));
+    assert.deepEqual(
+      declared.filter((d) => !(allowed[name] ?? []).includes(d)),
+      [],
+      `${name} declares a dependency against the flow`,
+    );
 
     const dir = join(packagesDir, name);
     for (const file of sourceFiles(dir)) {
@@ -93,14 +105,37 @@ const serviceUnits: Unit[] = [
   { unit: 'metrics', mayImport: ['db', 'rpc'] },
   { unit: 'alerts', mayImport: ['config'] },
   { unit: 'watch', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'validation', 'schedules', 'shared', 'alerts'] },
-  { unit: 'methods', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'shared', 'alerts'] },
+  {
+    unit: 'methods',
+    mayImport: ['basics', 'config', 'db', 'engine-adapter', 'rpc', 'validation', 'watch', 'schedules', 'shared', 'alerts'],
+  },
   { unit: 'agent', mayImport: ['basics', 'config', 'db', 'engine-adapter', 'metrics', 'rpc', 'watch'] },
-  { unit: 'app', holds: ['app.ts'], mayImport: ['basics', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'web'] },
+  {
+    unit: 'app',
+    holds: ['app.ts'],
+    mayImport: ['basics', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'web'],
+  },
   // Commands sit on top: each starts a part of the service from the command line.
-  { unit: 'commands', mayImport: ['agent', 'app', 'config', 'db', 'engine-adapter', 'methods', 'metrics', 'rpc', 'validation', 'watch', 'schedules', 'shared', 'alerts'] },
+  {
+    unit: 'commands',
+    mayImport: [
+      'agent',
+      'app',
+      'config',
+      'db',
+      'engine-adapter',
+      'methods',
+      'metrics',
+      'rpc',
+      'validation',
+      'watch',
+      'schedules',
+      'shared',
+      'alerts',
+    ],
+  },
   { unit: 'index', holds: ['index.ts'], mayImport: ['*'] },
 ];
-
 
 // The store, from the bottom: the data model, the database, records (SQL), request plumbing, then the
 // plugins and routes, and api-docs on top. The files at src/'s top compose them; cli/ runs them.
@@ -168,7 +203,7 @@ test('the folder check fails on a wrong-way import and on an import circle (fixt
   assert.deepEqual(ruleCircles([...units, { unit: 'low', mayImport: ['high'] }]).length, 1);
 });
 
-test('the store\'s rules catch its model reaching up into the routes, and a circle through a type-only import is found (fixtures)', () => {
+test("the store's rules catch its model reaching up into the routes, and a circle through a type-only import is found (fixtures)", () => {
   assert.deepEqual(folderRuleBreaches(join(import.meta.dirname, 'fixtures', 'store-wrong-way', 'src'), storeUnits), [
     'model/declaration.ts (model) imports resources/routes.ts (resources), which model may not import',
   ]);
@@ -176,13 +211,28 @@ test('the store\'s rules catch its model reaching up into the routes, and a circ
 });
 
 // Benchmarks use what a package offers its users, so moves inside a package never break them.
-const publicOnlyBenches = ['agent', 'batch', 'chain', 'dns-codec', 'engine', 'history', 'lab-big', 'lab-start', 'rpc', 'store', 'store-auth'];
+const publicOnlyBenches = [
+  'agent',
+  'batch',
+  'chain',
+  'dns-codec',
+  'engine',
+  'history',
+  'lab-big',
+  'lab-start',
+  'rpc',
+  'store',
+  'store-auth',
+];
 
-test('benchmarks (and the test helpers they share) import only the packages\' public entry points', () => {
+test("benchmarks (and the test helpers they share) import only the packages' public entry points", () => {
   const exported = new Map(
     packages.map((name) => {
       const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as { exports?: Record<string, string> };
-      return [`@app/${name}`, Object.keys(manifest.exports ?? {}).map((key) => (key === '.' ? `@app/${name}` : `@app/${name}${key.slice(1)}`))];
+      return [
+        `@app/${name}`,
+        Object.keys(manifest.exports ?? {}).map((key) => (key === '.' ? `@app/${name}` : `@app/${name}${key.slice(1)}`)),
+      ];
     }),
   );
   const seen = new Set<string>();

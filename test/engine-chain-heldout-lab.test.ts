@@ -15,7 +15,10 @@ import { compareChains, referenceChain, type GrokOutput } from './support/lab-ch
 import { dnscheck, strip } from './support/lab-engines.ts';
 
 const dir = resolve(import.meta.dirname, 'scenarios/chain');
-const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort()
+  .map((f) => join(dir, f));
 const nameOf = (file: string): string => `heldout-${basename(file, '.yaml')}`;
 
 const skipReason = await labUnavailableReason();
@@ -32,16 +35,25 @@ describe('the chain of trust against DNSViz, held-out zones', { skip: skipReason
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  test('every zone, DS and DNSKEY agrees with dnsviz grok, the signed parents\' own links included', { timeout: 600_000 }, async (t) => {
+  test("every zone, DS and DNSKEY agrees with dnsviz grok, the signed parents' own links included", { timeout: 600_000 }, async (t) => {
     const byName = new Map(files.map((f) => [nameOf(f), f]));
     const ours = async (name: string): Promise<GrokOutput> => {
       const file = join(work, `${name}.json`);
-      const run = await lab.exec(process.execPath, [dnscheck, strip(scenarioDomain(byName.get(name)!)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file], { timeoutMs: 240_000 });
+      const run = await lab.exec(
+        process.execPath,
+        [dnscheck, strip(scenarioDomain(byName.get(name)!)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file],
+        { timeoutMs: 240_000 },
+      );
       assert.ok(run.code !== 1 && run.code !== 2, `dnscheck ${name} failed (${run.code}): ${run.stderr.slice(-400)}`);
       return JSON.parse(readFileSync(file, 'utf8')) as GrokOutput;
     };
-    const { totals, differences } = await compareChains([...byName.keys()], (name) => referenceChain(lab, name, scenarioDomain(byName.get(name)!)), ours);
-    for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
+    const { totals, differences } = await compareChains(
+      [...byName.keys()],
+      (name) => referenceChain(lab, name, scenarioDomain(byName.get(name)!)),
+      ours,
+    );
+    for (const [field, [agree, all]] of Object.entries(totals))
+      t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
     for (const line of differences) t.diagnostic(line);
     assert.deepEqual(differences, []);
   });

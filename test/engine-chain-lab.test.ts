@@ -46,21 +46,44 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
 
   function ourChain(scenario: string): Promise<GrokOutput> {
     if (!ours.has(scenario)) {
-      ours.set(scenario, limit(async () => {
-        const file = join(work, `${scenario}.json`);
-        const saved = join(work, `${scenario}.run.json`);
-        const run = await lab.exec(process.execPath, [dnscheck, strip(scenarioDomain(scenario)), '--hints', lab.hintsPath, '--json', '--no-progress', '--chain-json', file, '--save', saved], { timeoutMs: 240_000 });
-        assert.ok(run.code !== 1 && run.code !== 2, `dnscheck ${scenario} failed (${run.code}): ${run.stderr.slice(-400)}`);
-        return JSON.parse(readFileSync(file, 'utf8')) as GrokOutput;
-      }));
+      ours.set(
+        scenario,
+        limit(async () => {
+          const file = join(work, `${scenario}.json`);
+          const saved = join(work, `${scenario}.run.json`);
+          const run = await lab.exec(
+            process.execPath,
+            [
+              dnscheck,
+              strip(scenarioDomain(scenario)),
+              '--hints',
+              lab.hintsPath,
+              '--json',
+              '--no-progress',
+              '--chain-json',
+              file,
+              '--save',
+              saved,
+            ],
+            { timeoutMs: 240_000 },
+          );
+          assert.ok(run.code !== 1 && run.code !== 2, `dnscheck ${scenario} failed (${run.code}): ${run.stderr.slice(-400)}`);
+          return JSON.parse(readFileSync(file, 'utf8')) as GrokOutput;
+        }),
+      );
     }
     return ours.get(scenario)!;
   }
 
   test('every zone, DS and DNSKEY agrees with dnsviz grok on every scenario', { timeout: 900_000 }, async (t) => {
     for (const scenario of scenarios) void ourChain(scenario);
-    const { totals, differences } = await compareChains(scenarios, (scenario) => referenceChain(lab, scenario, scenarioDomain(scenario)), ourChain);
-    for (const [field, [agree, all]] of Object.entries(totals)) t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
+    const { totals, differences } = await compareChains(
+      scenarios,
+      (scenario) => referenceChain(lab, scenario, scenarioDomain(scenario)),
+      ourChain,
+    );
+    for (const [field, [agree, all]] of Object.entries(totals))
+      t.diagnostic(`${field}: ${agree}/${all} agree (${((100 * agree) / all).toFixed(1)}%)`);
     for (const line of differences) t.diagnostic(line);
     assert.deepEqual([...differences].sort(), knownDifferences);
   });
@@ -72,15 +95,25 @@ describe('the chain of trust against DNSViz', { skip: skipReason ?? false }, () 
       const restored = await lab.exec(process.execPath, [dnscheck, '--restore', join(work, `${scenario}.run.json`), '--chain-json', out]);
       assert.ok(restored.code !== 1 && restored.code !== 2, restored.stderr);
       const offline = factsOf(JSON.parse(readFileSync(out, 'utf8')) as GrokOutput);
-      assert.deepEqual([...offline.delegation, ...offline.ds, ...offline.dnskey], [...live.delegation, ...live.ds, ...live.dnskey], scenario);
+      assert.deepEqual(
+        [...offline.delegation, ...offline.ds, ...offline.dnskey],
+        [...live.delegation, ...live.ds, ...live.dnskey],
+        scenario,
+      );
     }
   });
 
   test('a wrong DS is INVALID_DIGEST and the delegation BOGUS; the healthy zone is SECURE', async () => {
     const wrong = (await ourChain('wrong-ds'))['wrongds.test.'] as { delegation: { status: string; ds: { id: string; status: string }[] } };
     assert.equal(wrong.delegation.status, 'BOGUS');
-    assert.deepEqual(wrong.delegation.ds.map((d) => [d.id, d.status]), [['13/37737/2', 'INVALID_DIGEST']]);
-    const healthy = (await ourChain('healthy-signed'))['healthy.test.'] as { delegation: { status: string }; dnskey: { signs: string[] }[] };
+    assert.deepEqual(
+      wrong.delegation.ds.map((d) => [d.id, d.status]),
+      [['13/37737/2', 'INVALID_DIGEST']],
+    );
+    const healthy = (await ourChain('healthy-signed'))['healthy.test.'] as {
+      delegation: { status: string };
+      dnskey: { signs: string[] }[];
+    };
     assert.equal(healthy.delegation.status, 'SECURE');
     assert.ok(healthy.dnskey.some((k) => k.signs.includes('healthy.test./DNSKEY')));
   });

@@ -56,9 +56,11 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     dir = await mkdtemp(join(tmpdir(), 'dnscheck-lab-'));
     // Two runs at a time: the machine's two cores are shared with the rest of the suite.
     const queue = [...scenarios];
-    await Promise.all([0, 1].map(async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await liveRun(next);
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await liveRun(next);
+      }),
+    );
   });
   after(async () => {
     await lab?.stop();
@@ -73,9 +75,11 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
           const text = formatFinding(finding, locale);
           rendered++;
           // '…' stands for an argument the finding lacks: only findings of an earlier engine may show it.
-          if (/\{\w+\}/.test(text) || text.includes('…') || text.includes('undefined')) faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag}: ${text}`);
+          if (/\{\w+\}/.test(text) || text.includes('…') || text.includes('undefined'))
+            faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag}: ${text}`);
           // Without a text the tag itself is shown; a finding a user sees must have one.
-          if (!finding.level.startsWith('DEBUG') && text.startsWith(finding.tag)) faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag} has no text`);
+          if (!finding.level.startsWith('DEBUG') && text.startsWith(finding.tag))
+            faults.push(`${scenario} ${locale} ${finding.module}:${finding.tag} has no text`);
         }
       }
     }
@@ -84,10 +88,18 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     assert.deepEqual(faults, []);
   });
 
-  test('a restored run gives the live run\'s findings in each locale, without the network', async () => {
+  test("a restored run gives the live run's findings in each locale, without the network", async () => {
     // Restores run outside the lab's namespace, where no lab server can be reached.
     const restore = async (file: string, ...args: string[]): Promise<{ code: number; findings: Shown[] }> => {
-      const result = await promisify(execFile)(process.execPath, [dnscheck, '--restore', file, '--json', '--level', 'DEBUG3', ...args]).then(
+      const result = await promisify(execFile)(process.execPath, [
+        dnscheck,
+        '--restore',
+        file,
+        '--json',
+        '--level',
+        'DEBUG3',
+        ...args,
+      ]).then(
         (done) => ({ ...done, code: 0 }),
         (error: { stdout: string; code: number }) => error,
       );
@@ -96,17 +108,23 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     // One scenario per locale, spread over the catalogue, each restored in English and in that locale.
     const step = Math.max(1, Math.floor(scenarios.length / locales.length));
     const queue = locales.map((locale, i) => [locale, scenarios[(i * step) % scenarios.length]] as const);
-    await Promise.all([0, 1].map(async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const [locale, scenario] = next;
-        const { file, code, findings } = await liveRun(scenario);
-        const english = await restore(file);
-        assert.equal(english.code, code, `${scenario}: the exit code follows the findings`);
-        assert.deepEqual(english.findings, findings, `${scenario}: en`);
-        const other = await restore(file, '--locale', locale);
-        assert.deepEqual(other.findings, findings.map((f) => ({ ...f, message: formatFinding(f, locale) })), `${scenario}: ${locale}`);
-      }
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          const [locale, scenario] = next;
+          const { file, code, findings } = await liveRun(scenario);
+          const english = await restore(file);
+          assert.equal(english.code, code, `${scenario}: the exit code follows the findings`);
+          assert.deepEqual(english.findings, findings, `${scenario}: en`);
+          const other = await restore(file, '--locale', locale);
+          assert.deepEqual(
+            other.findings,
+            findings.map((f) => ({ ...f, message: formatFinding(f, locale) })),
+            `${scenario}: ${locale}`,
+          );
+        }
+      }),
+    );
   });
 
   test('--save keeps the profile and every query with the reply the engine got', async () => {
@@ -133,15 +151,30 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     assert.ok(!found.some((f) => f.tag === 'B01_PARENT_FOUND'), 'nothing after the version finding');
     assert.match(healthy.stderr, /Stopped at the first finding at INFO or above/);
     const full = (await liveRun(scenarios.find((s) => scenarioDomain(s) === 'lame.test.')!)).findings;
-    const lame = await cli([...domainArgs('lame.test'), '--json', '--level', 'DEBUG', '--no-progress', '--stop-level', 'ERROR', '--locale', 'nb']);
+    const lame = await cli([
+      ...domainArgs('lame.test'),
+      '--json',
+      '--level',
+      'DEBUG',
+      '--no-progress',
+      '--stop-level',
+      'ERROR',
+      '--locale',
+      'nb',
+    ]);
     assert.equal(lame.code, 4);
     const stopped = JSON.parse(lame.stdout) as Shown[];
     // Documentation addresses are ERROR in 9.0.1's Address01: the first finding at ERROR in the lab.
     assert.ok(stopped.some((f) => f.tag === 'A01_DOCUMENTATION_ADDR' && f.level === 'ERROR'));
     // Nameserver08 asks with a randomly cased name (and may answer before the stop, as every test case starts at once).
-    const finding = (f: Pick<Shown, 'testcase' | 'tag' | 'args'>): string => `${f.testcase} ${f.tag} ${JSON.stringify(f.args)}`.toLowerCase();
+    const finding = (f: Pick<Shown, 'testcase' | 'tag' | 'args'>): string =>
+      `${f.testcase} ${f.tag} ${JSON.stringify(f.args)}`.toLowerCase();
     const inFull = new Set(full.map(finding));
-    assert.deepEqual(stopped.filter((f) => !inFull.has(finding(f))), [], 'a stopped run finds nothing the full run does not');
+    assert.deepEqual(
+      stopped.filter((f) => !inFull.has(finding(f))),
+      [],
+      'a stopped run finds nothing the full run does not',
+    );
     assert.match(lame.stderr, /Stoppet ved første funn på nivå ERROR eller høyere/);
   });
 
@@ -153,16 +186,34 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     // Nameserver08 asks with a randomly cased name, so two runs differ only in that name's case.
     const key = (f: Shown): string => `${f.testcase} ${f.tag} ${f.level} ${JSON.stringify(f.args)} ${f.message}`.toLowerCase();
     assert.deepEqual(streamed.map(key).sort(), whole.map(key).sort());
-    assert.ok(streamed.some((f) => f.message?.includes('reservadas para documentación')), 'Spanish text');
+    assert.ok(
+      streamed.some((f) => f.message?.includes('reservadas para documentación')),
+      'Spanish text',
+    );
     assert.equal(stream.code, 4);
   });
 
   test('the table on a real run: columns by switch, raw tags, counts and elapsed time', async () => {
-    const table = await cli([...domainArgs('lame.test'), '--raw', '--show-module', '--show-testcase', '--count', '--elapsed', '--level', 'NOTICE', '--no-progress']);
+    const table = await cli([
+      ...domainArgs('lame.test'),
+      '--raw',
+      '--show-module',
+      '--show-testcase',
+      '--count',
+      '--elapsed',
+      '--level',
+      'NOTICE',
+      '--no-progress',
+    ]);
     const lines = table.stdout.split('\n');
     assert.match(lines[0], /^Seconds\s+Level\s+Module\s+Test case\s+Message$/);
     // Raw tags: the servers' documentation addresses show as tag and arguments, not as text.
-    assert.ok(lines.some((line) => /^\d+\.\d\d\s+ERROR\s+ADDRESS\s+Address01\s+A01_DOCUMENTATION_ADDR ns_list=\S*ns2\.lame\.test\/203\.0\.113\.20\b/.test(line)), table.stdout);
+    assert.ok(
+      lines.some((line) =>
+        /^\d+\.\d\d\s+ERROR\s+ADDRESS\s+Address01\s+A01_DOCUMENTATION_ADDR ns_list=\S*ns2\.lame\.test\/203\.0\.113\.20\b/.test(line),
+      ),
+      table.stdout,
+    );
     const errors = lines.filter((line) => /^\d+\.\d\d\s+ERROR\s/.test(line));
     assert.match(table.stdout, new RegExp(`^ {2}ERROR +${errors.length}$`, 'm'));
     assert.match(table.stdout, /^Elapsed time: \d+\.\d\d s$/m);
@@ -177,7 +228,10 @@ describe('dnscheck in the lab', { skip: skipReason ?? false }, () => {
     const command = [process.execPath, dnscheck, ...domainArgs('healthy.test'), '--locale', 'fi'].join(' ');
     const terminal = await lab.exec('script', ['-qec', command, '/dev/null'], { timeoutMs: 120_000 });
     const frames = terminal.stdout.split('\r\x1b[2K');
-    assert.ok(frames.some((frame) => /^\[[#-]{24}\] +\d+% · \d+\/\d+ testitapausta · \d+\.\d s$/.test(frame)), JSON.stringify(frames.slice(0, 5)));
+    assert.ok(
+      frames.some((frame) => /^\[[#-]{24}\] +\d+% · \d+\/\d+ testitapausta · \d+\.\d s$/.test(frame)),
+      JSON.stringify(frames.slice(0, 5)),
+    );
     assert.match(frames.at(-1)!, /^Taso\s+Viesti/, 'the bar is cleared before the table');
   });
 });

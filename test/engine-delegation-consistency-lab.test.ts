@@ -14,9 +14,17 @@ const moduleArgs = modules.flatMap((m) => ['--test', m]);
 // Domain -> findings (test case, tag, level) its scenario was written to provoke.
 const provoked: Record<string, string[]> = {
   'v6only.test': ['Delegation01 NO_IPV4_NS_CHILD WARNING', 'Delegation01 NO_IPV4_NS_DEL WARNING', 'Delegation01 ENOUGH_IPV6_NS_DEL INFO'],
-  'single.test': ['Delegation01 NOT_ENOUGH_NS_DEL ERROR', 'Delegation01 NOT_ENOUGH_NS_CHILD ERROR', 'Delegation01 NOT_ENOUGH_IPV6_NS_CHILD ERROR'],
+  'single.test': [
+    'Delegation01 NOT_ENOUGH_NS_DEL ERROR',
+    'Delegation01 NOT_ENOUGH_NS_CHILD ERROR',
+    'Delegation01 NOT_ENOUGH_IPV6_NS_CHILD ERROR',
+  ],
   'sharedip.test': ['Delegation02 DEL_NS_SAME_IP ERROR', 'Delegation02 CHILD_NS_SAME_IP ERROR', 'Delegation02 SAME_IP_ADDRESS ERROR'],
-  'quirks.test': ['Delegation03 REFERRAL_SIZE_TOO_LARGE WARNING', 'Delegation04 IS_NOT_AUTHORITATIVE WARNING', 'Delegation05 UNEXPECTED_RCODE WARNING'],
+  'quirks.test': [
+    'Delegation03 REFERRAL_SIZE_TOO_LARGE WARNING',
+    'Delegation04 IS_NOT_AUTHORITATIVE WARNING',
+    'Delegation05 UNEXPECTED_RCODE WARNING',
+  ],
   'cnamens.test': ['Delegation05 NS_IS_CNAME ERROR'],
   'nosoa.test': ['Delegation06 SOA_NOT_EXISTS ERROR'],
   'mismatch.test': ['Delegation07 EXTRA_NAME_PARENT ERROR', 'Delegation07 EXTRA_NAME_CHILD NOTICE'],
@@ -68,8 +76,15 @@ describe('Delegation and Consistency in the lab', { skip: skipReason ?? false },
     test(`${domain}: ${expected.map((e) => e.split(' ')[1]).join(', ')}`, async () => {
       const findings = await ours(lab, domain, ...moduleArgs);
       const found = new Set(findings.map((f) => `${f.testcase} ${f.tag} ${f.level}`));
-      assert.deepEqual(expected.filter((e) => !found.has(e)), [], `found: ${[...found].join(', ')}`);
-      assert.deepEqual(findings.filter((f) => f.tag === 'MODULE_ERROR').map((f) => f.args.msg), []);
+      assert.deepEqual(
+        expected.filter((e) => !found.has(e)),
+        [],
+        `found: ${[...found].join(', ')}`,
+      );
+      assert.deepEqual(
+        findings.filter((f) => f.tag === 'MODULE_ERROR').map((f) => f.args.msg),
+        [],
+      );
     });
   }
 
@@ -79,10 +94,17 @@ describe('Delegation and Consistency in the lab', { skip: skipReason ?? false },
     const glue = (await ours(lab, 'gluediff.test', ...moduleArgs)).find((f) => f.tag === 'CS05_ID_ADDR_MISMATCH');
     assert.deepEqual(glue?.args, { nsname: 'ns1.gluediff.test', ns_ip_list_glue: '198.51.100.216', ns_ip_list_zone: '198.51.100.215' });
     const missing = (await ours(lab, 'glueless.test', ...moduleArgs)).find((f) => f.tag === 'CS05_MISSING_GLUE_FOR_NS');
-    assert.deepEqual(missing?.args, { nsname: 'ns1.glueless.test', ns_list: 'ns1.nic.test/198.51.100.11;ns1.nic.test/2001:db8:100::11;ns2.nic.test/198.51.100.12;ns2.nic.test/2001:db8:100::12' });
+    assert.deepEqual(missing?.args, {
+      nsname: 'ns1.glueless.test',
+      ns_list: 'ns1.nic.test/198.51.100.11;ns1.nic.test/2001:db8:100::11;ns2.nic.test/198.51.100.12;ns2.nic.test/2001:db8:100::12',
+    });
     // Out of the zone, the addresses the parent gives and those the name resolves to.
     const ood = (await ours(lab, 'oobglue.test', ...moduleArgs)).find((f) => f.tag === 'CS05_OOD_ADDR_MISMATCH');
-    assert.deepEqual(ood?.args, { nsname: 'ns1.oobhosts.test', ns_ip_list_ref: '198.51.100.221;198.51.100.222', ns_ip_list_lookup: '198.51.100.221' });
+    assert.deepEqual(ood?.args, {
+      nsname: 'ns1.oobhosts.test',
+      ns_ip_list_ref: '198.51.100.221;198.51.100.222',
+      ns_ip_list_lookup: '198.51.100.221',
+    });
     const v4 = (await ours(lab, 'sharedip.test', ...moduleArgs)).find((f) => f.tag === 'ENOUGH_IPV4_NS_CHILD');
     assert.match(String(v4?.args.ns_list), /^ns1\.sharedip\.test\/198\.51\.100\.181;/);
     const serials = (await ours(lab, 'serials.test', ...moduleArgs)).filter((f) => f.tag === 'SOA_SERIAL').map((f) => f.args.serial);
@@ -99,8 +121,11 @@ describe('Delegation and Consistency in the lab', { skip: skipReason ?? false },
       const got = keysOf(await ours(lab, domain, ...moduleArgs), modules);
       const missing = want.filter((k) => !got.includes(k));
       const extra = got.filter((k) => !want.includes(k));
-      t.diagnostic(`${basename(scenario)}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`);
-      if (missing.length || extra.length) disagreements.push(`${strip(domain)}:\n  missing ${missing.join('\n  missing ')}\n  extra ${extra.join('\n  extra ')}`);
+      t.diagnostic(
+        `${basename(scenario)}: ${want.length - missing.length}/${want.length} agree${extra.length ? `, ${extra.length} extra` : ''}`,
+      );
+      if (missing.length || extra.length)
+        disagreements.push(`${strip(domain)}:\n  missing ${missing.join('\n  missing ')}\n  extra ${extra.join('\n  extra ')}`);
     }
     assert.deepEqual(disagreements, []);
   });

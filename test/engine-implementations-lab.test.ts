@@ -16,15 +16,20 @@ const { skip } = shared;
 const levels = ['INFO', 'NOTICE', 'WARNING', 'ERROR', 'CRITICAL'];
 const versionTags = new Set(['GLOBAL_VERSION', 'MODULE_VERSION', 'DEPENDENCY_VERSION']);
 /** What lab:diff compares: INFO and above, without the engines' versions. */
-const compared = (findings: Finding[]): LabFinding[] => findings.filter((f) => levels.includes(f.level) && !versionTags.has(f.tag)) as LabFinding[];
+const compared = (findings: Finding[]): LabFinding[] =>
+  findings.filter((f) => levels.includes(f.level) && !versionTags.has(f.tag)) as LabFinding[];
 
 test('the variants cover Knot DNS, NSD and PowerDNS, healthy, signed and broken', () => {
   const world = loadScenario(scenarios);
   const byImplementation = Object.groupBy(world.servers, (s) => s.implementation);
-  for (const implementation of ['knot', 'nsd', 'powerdns'] as const) assert.ok((byImplementation[implementation]?.length ?? 0) >= 8, implementation);
+  for (const implementation of ['knot', 'nsd', 'powerdns'] as const)
+    assert.ok((byImplementation[implementation]?.length ?? 0) >= 8, implementation);
   assert.ok(scenarios.length >= 20, `${scenarios.length} variants`);
   assert.ok(world.zones.some((z) => z.dnssec?.signed === true && z.dnssec.denial === 'nsec3'));
-  assert.ok(world.servers.some((s) => s.implementation !== 'bind' && s.behaviour.tcp === false), 'the responder in front of one of them');
+  assert.ok(
+    world.servers.some((s) => s.implementation !== 'bind' && s.behaviour.tcp === false),
+    'the responder in front of one of them',
+  );
 });
 
 test('every finding and its arguments agree with the reference on every variant', { skip, timeout: 1_800_000 }, async (t) => {

@@ -24,7 +24,9 @@ function assertValid(kind: 'findings' | 'findings_with_compliance' | 'run', valu
 describe('dnscheck JSON output against the schema, in the lab', { skip: skipReason ?? false }, () => {
   let lab: Lab;
   const json = async (args: string[]): Promise<unknown> => {
-    const { stdout, stderr } = await lab.exec(process.execPath, [dnscheck, ...args, '--hints', lab.hintsPath, '--no-progress'], { timeoutMs: 120_000 });
+    const { stdout, stderr } = await lab.exec(process.execPath, [dnscheck, ...args, '--hints', lab.hintsPath, '--no-progress'], {
+      timeoutMs: 120_000,
+    });
     try {
       return JSON.parse(stdout);
     } catch {
@@ -51,9 +53,17 @@ describe('dnscheck JSON output against the schema, in the lab', { skip: skipReas
   });
 
   test('--profile extended: --json puts the compliance table beside the findings, one entry per address; the default profile prints the array it always did', async () => {
-    const extended = (await json(['healthy.test', '--json', '--profile', 'extended'])) as { findings: { module: string }[]; compliance: { ns: string; address: string; tests: Record<string, string> }[] };
+    const extended = (await json(['healthy.test', '--json', '--profile', 'extended'])) as {
+      findings: { module: string }[];
+      compliance: { ns: string; address: string; tests: Record<string, string> }[];
+    };
     assertValid('findings_with_compliance', extended);
-    assert.deepEqual(extended.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
+    assert.deepEqual(extended.compliance.map((e) => `${e.ns}/${e.address}`).sort(), [
+      'ns1.healthy.test/192.0.2.10',
+      'ns1.healthy.test/2001:db8:10::1',
+      'ns2.healthy.test/2001:db8:1740::10',
+      'ns2.healthy.test/203.0.113.10',
+    ]);
     for (const entry of extended.compliance) {
       assert.equal(Object.keys(entry.tests).length, 35, `${entry.ns}: genreport's EDNS and FULL tests, signed, dnswkk, bind11 and dig11`);
       assert.equal(entry.tests.edns, 'ok');
@@ -70,13 +80,20 @@ describe('dnscheck JSON output against the schema, in the lab', { skip: skipReas
   test('--json-run: engine version, domain, elapsed time and the findings; a saved run shown again is valid too', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dnscheck-schema-'));
     const saved = join(dir, 'lame.json');
-    const run = (await json(['lame.test', '--json-run', '--locale', 'fi', '--save', saved])) as { engine_version: string; domain: string; elapsed: number; findings: { tag: string }[] };
+    const run = (await json(['lame.test', '--json-run', '--locale', 'fi', '--save', saved])) as {
+      engine_version: string;
+      domain: string;
+      elapsed: number;
+      findings: { tag: string }[];
+    };
     assertValid('run', run);
     assert.equal(run.domain, 'lame.test');
     assert.ok(run.elapsed > 0);
     const version = await lab.exec(process.execPath, [dnscheck, '--version'], { timeoutMs: 30_000 });
     assert.match(version.stdout, new RegExp(`^dnscheck ${run.engine_version.replaceAll('.', '\\.')}$`, 'm'));
-    const { stdout } = await lab.exec(process.execPath, [dnscheck, '--restore', saved, '--json-run', '--locale', 'fi'], { timeoutMs: 30_000 });
+    const { stdout } = await lab.exec(process.execPath, [dnscheck, '--restore', saved, '--json-run', '--locale', 'fi'], {
+      timeoutMs: 30_000,
+    });
     const restored = JSON.parse(stdout) as typeof run;
     assertValid('run', restored);
     assert.deepEqual(restored.findings, run.findings);

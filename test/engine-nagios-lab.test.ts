@@ -36,7 +36,12 @@ describe('dnscheck --nagios in the lab', { skip: skipReason ?? false }, () => {
     assert.equal(lines.length, 1, `one status line: ${stdout}`);
     const match = statusLine.exec(lines[0]);
     assert.ok(match, `a plugin status line: ${lines[0]}`);
-    const perf = new Map((match[3] ?? '').split(' ').filter(Boolean).map((item) => item.split('=') as [string, string]));
+    const perf = new Map(
+      (match[3] ?? '')
+        .split(' ')
+        .filter(Boolean)
+        .map((item) => item.split('=') as [string, string]),
+    );
     return { code, state: match[1], text: match[2], perf, stdout };
   };
   const zone = (domain: string) => [domain, '--hints', lab.hintsPath, '--profile', profile, '--nagios'];
@@ -48,7 +53,15 @@ describe('dnscheck --nagios in the lab', { skip: skipReason ?? false }, () => {
     const labProfile = JSON.parse(stdout) as { test_levels: Record<string, Record<string, string>> };
     // The lab's documentation addresses, in one AS and one prefix per family, say nothing of its zones.
     for (const tag of ['A01_DOCUMENTATION_ADDR', 'A01_NO_GLOBALLY_REACHABLE_ADDR']) labProfile.test_levels.ADDRESS[tag] = 'INFO';
-    for (const tag of ['IPV4_ONE_ASN', 'IPV6_ONE_ASN', 'CN04_IPV4_SINGLE_PREFIX', 'CN04_IPV6_SINGLE_PREFIX', 'CN04_IPV4_SAME_PREFIX', 'CN04_IPV6_SAME_PREFIX']) labProfile.test_levels.CONNECTIVITY[tag] = 'INFO';
+    for (const tag of [
+      'IPV4_ONE_ASN',
+      'IPV6_ONE_ASN',
+      'CN04_IPV4_SINGLE_PREFIX',
+      'CN04_IPV6_SINGLE_PREFIX',
+      'CN04_IPV4_SAME_PREFIX',
+      'CN04_IPV6_SAME_PREFIX',
+    ])
+      labProfile.test_levels.CONNECTIVITY[tag] = 'INFO';
     // Nor does its unsigned test. zone, which can hold no signed DS (9.0.1's DNSSEC07 warns of that).
     for (const tag of ['DS07_NO_DS_ON_PARENT_SERVER', 'DS07_NO_DS_FOR_SIGNED_ZONE']) labProfile.test_levels.DNSSEC[tag] = 'INFO';
     profile = join(dir, 'lab-profile.json');

@@ -25,8 +25,30 @@ interface Exchange {
 // Shared addresses, silent and half-silent servers, a lame one, a healthy signed zone, the domains
 // whose runs send the most queries (Nameserver's quirks, disjoint and mismatched NS sets), and a
 // server that never answers.
-const domains = ['sharedip.test', 'quirks.test', 'silent.test', 'notcp.test', 'lame.test', 'healthy.test', 'nameserver-quirks.test', 'disjoint.test', 'mismatch.test', 'silent-ns.test'];
-const scenarios = ['delegation-shared-address', 'misbehaving-servers', 'basic-silent', 'no-tcp', 'lame-delegation', 'healthy-signed', 'nameserver-quirks', 'delegation-disjoint-ns', 'ns-mismatch', resolve(import.meta.dirname, 'scenarios/silent-nameserver.yaml')];
+const domains = [
+  'sharedip.test',
+  'quirks.test',
+  'silent.test',
+  'notcp.test',
+  'lame.test',
+  'healthy.test',
+  'nameserver-quirks.test',
+  'disjoint.test',
+  'mismatch.test',
+  'silent-ns.test',
+];
+const scenarios = [
+  'delegation-shared-address',
+  'misbehaving-servers',
+  'basic-silent',
+  'no-tcp',
+  'lame-delegation',
+  'healthy-signed',
+  'nameserver-quirks',
+  'delegation-disjoint-ns',
+  'ns-mismatch',
+  resolve(import.meta.dirname, 'scenarios/silent-nameserver.yaml'),
+];
 /** The addresses of silent-ns.test's server that never answers. */
 const neverAnswers = ['203.0.113.152', '2001:db8:1900::152'];
 const addressOf = (e: Exchange): string => e.server.split('/').at(-1)!;
@@ -42,7 +64,9 @@ describe('queries a run sends', { skip: skipReason ?? false }, () => {
     dir = await mkdtemp(join(tmpdir(), 'dnscheck-runs-'));
     for (const domain of domains) {
       const file = join(dir, `${domain}.json`);
-      const result = await lab.exec(process.execPath, [dnscheck, domain, '--hints', lab.hintsPath, '--save', file, '--no-progress'], { timeoutMs: 180_000 });
+      const result = await lab.exec(process.execPath, [dnscheck, domain, '--hints', lab.hintsPath, '--save', file, '--no-progress'], {
+        timeoutMs: 180_000,
+      });
       assert.ok(result.code !== 1 && result.code !== 2, `dnscheck ${domain} failed (${result.code}): ${result.stderr.slice(-300)}`);
       runs.set(domain, (JSON.parse(await readFile(file, 'utf8')) as { exchanges: Exchange[] }).exchanges);
     }
@@ -58,26 +82,40 @@ describe('queries a run sends', { skip: skipReason ?? false }, () => {
       const counts = new Map<string, number>();
       for (const e of exchanges) {
         const address = addressOf(e);
-        const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
+        const flags = JSON.stringify(
+          Object.fromEntries(
+            Object.entries(e.flags)
+              .filter(([, v]) => v !== undefined)
+              .sort(),
+          ),
+        );
         // The name as sent: Nameserver08 and 09 ask in mixed case on purpose, a different question on the wire.
         const key = `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
         counts.set(key, (counts.get(key) ?? 0) + 1);
       }
-      assert.deepEqual([...counts].filter(([, n]) => n > 1), []);
+      assert.deepEqual(
+        [...counts].filter(([, n]) => n > 1),
+        [],
+      );
     });
   }
 
   test('a server that never answers is asked nothing more on a transport after its plain SOA query there, in the whole run', () => {
     const exchanges = runs.get('silent-ns.test')!;
     const toSilent = exchanges.filter((e) => neverAnswers.includes(addressOf(e)));
-    assert.deepEqual(toSilent.filter((e) => e.reply !== undefined), [], 'the silent server answered something: the scenario drops too little');
+    assert.deepEqual(
+      toSilent.filter((e) => e.reply !== undefined),
+      [],
+      'the silent server answered something: the scenario drops too little',
+    );
     const plainSoa = (e: Exchange): boolean => e.qtype === 6 && e.flags.edns === undefined && e.flags.dnssec !== true;
     for (const address of neverAnswers) {
       for (const transport of ['udp', 'tcp']) {
         const sent = toSilent.filter((e) => addressOf(e) === address && e.transport === transport).sort((x, y) => x.at - y.at);
         const first = sent.findIndex(plainSoa);
         assert.ok(first >= 0 || transport === 'tcp', `no plain SOA query reached ${address} over ${transport}`);
-        if (first >= 0) assert.equal(first, sent.length - 1, `${address} over ${transport}: asked after its plain SOA query went unanswered`);
+        if (first >= 0)
+          assert.equal(first, sent.length - 1, `${address} over ${transport}: asked after its plain SOA query went unanswered`);
         // One at a time until then: a few waits, not one per question of the run.
         assert.ok(sent.length <= 4, `${address} over ${transport}: ${sent.length} questions`);
       }
@@ -96,6 +134,9 @@ describe('queries a run sends', { skip: skipReason ?? false }, () => {
     assert.ok(unanswered.length > 0, 'the silent scenario has a server that does not answer');
     assert.deepEqual([...new Set(unanswered.map((e) => e.qtype))], [2], 'only its NS questions go unanswered');
     const firstMiss = toIt.indexOf(unanswered[0]);
-    assert.ok(toIt.slice(firstMiss + 1).some((e) => e.reply !== undefined), 'questions after the first dropped one are still asked and answered');
+    assert.ok(
+      toIt.slice(firstMiss + 1).some((e) => e.reply !== undefined),
+      'questions after the first dropped one are still asked and answered',
+    );
   });
 });

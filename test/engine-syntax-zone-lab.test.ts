@@ -8,12 +8,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pLimit from 'p-limit';
-import { catalogueNames, commandLineDomain, compareFindings, labUnavailableReason, scenarioDomain, startLab, type Finding as LabFinding, type Lab } from '@app/lab';
+import {
+  catalogueNames,
+  commandLineDomain,
+  compareFindings,
+  labUnavailableReason,
+  scenarioDomain,
+  startLab,
+  type Finding as LabFinding,
+  type Lab,
+} from '@app/lab';
 import { modules } from '../packages/engine/src/run/registry.ts';
 import { ours as oursIn, reference, type Finding } from './support/lab-engines.ts';
 
 // The mix-* scenarios are the held-out lab: features of the others combined anew.
-const scenarios = catalogueNames().filter((name) => /^(?:syntax|zone|mix)-/.test(name) || name === 'bad-soa-timers' || name === 'root-zone');
+const scenarios = catalogueNames().filter(
+  (name) => /^(?:syntax|zone|mix)-/.test(name) || name === 'bad-soa-timers' || name === 'root-zone',
+);
 const domainOf = (scenario: string): string => commandLineDomain(scenarioDomain(scenario));
 const ownModules = ['SYNTAX', 'ZONE'];
 
@@ -32,9 +43,15 @@ describe('Syntax and Zone in the lab', { skip: labSkip ?? false }, () => {
     lab = await startLab(scenarios);
     for (const scenario of scenarios) {
       const domain = domainOf(scenario);
-      ours.set(scenario, limit(async () => ofTheseModules(await oursIn(lab, domain, '--test', 'Syntax', '--test', 'Zone'))));
+      ours.set(
+        scenario,
+        limit(async () => ofTheseModules(await oursIn(lab, domain, '--test', 'Syntax', '--test', 'Zone'))),
+      );
       // zonemaster-cli 8 reads a second bare '--test' term as a new selection: Zone is added with '+'.
-      theirs.set(scenario, limit(async () => ofTheseModules(await reference(lab, domain, ['syntax'], '--test', '+zone', '--level', 'DEBUG'))));
+      theirs.set(
+        scenario,
+        limit(async () => ofTheseModules(await reference(lab, domain, ['syntax'], '--test', '+zone', '--level', 'DEBUG'))),
+      );
     }
     // A failed run is reported by the test that reads it.
     for (const pending of [...ours.values(), ...theirs.values()]) pending.catch(() => undefined);
@@ -48,18 +65,32 @@ describe('Syntax and Zone in the lab', { skip: labSkip ?? false }, () => {
       // Levels are the profile's names, as the lab's comparison reads them.
       const comparison = compareFindings((await theirs.get(scenario)!) as LabFinding[], (await ours.get(scenario)!) as LabFinding[]);
       assert.deepEqual({ missing: comparison.missing, extra: comparison.extra }, { missing: [], extra: [] }, 'by test case, tag and level');
-      assert.deepEqual({ missing: comparison.arguments.missing, extra: comparison.arguments.extra }, { missing: [], extra: [] }, 'with arguments');
+      assert.deepEqual(
+        { missing: comparison.arguments.missing, extra: comparison.arguments.extra },
+        { missing: [], extra: [] },
+        'with arguments',
+      );
     });
   }
 
   test('the SPF policies the zone-spf-* scenarios publish are judged one way each', async () => {
     const tagsOf = async (scenario: string): Promise<Finding[]> => (await ours.get(scenario)!).filter((f) => f.testcase === 'Zone11');
-    const only = async (scenario: string): Promise<[string, Record<string, unknown>][]> => (await tagsOf(scenario)).map((f) => [f.tag, f.args]);
+    const only = async (scenario: string): Promise<[string, Record<string, unknown>][]> =>
+      (await tagsOf(scenario)).map((f) => [f.tag, f.args]);
     assert.deepEqual(await only('zone-spf-ok'), [['Z11_SPF_SYNTAX_OK', { domain: 'zone-spf-ok.test' }]]);
-    const both = 'ns1.zone-dns.test/198.51.100.20;ns1.zone-dns.test/2001:db8:1600::20;ns2.zone-dns.test/198.51.100.21;ns2.zone-dns.test/2001:db8:1600::21';
+    const both =
+      'ns1.zone-dns.test/198.51.100.20;ns1.zone-dns.test/2001:db8:1600::20;ns2.zone-dns.test/198.51.100.21;ns2.zone-dns.test/2001:db8:1600::21';
     assert.deepEqual(await only('zone-spf-syntax'), [['Z11_SPF_SYNTAX_ERROR', { ns_list: both, domain: 'zone-spf-syntax.test' }]]);
     assert.deepEqual(await only('zone-spf-multiple'), [['Z11_SPF_MULTIPLE_RECORDS', { ns_list: both }]]);
-    assert.deepEqual((await only('zone-spf-differ')).map(([tag]) => tag), ['Z11_INCONSISTENT_SPF_POLICIES', 'Z11_DIFFERENT_SPF_POLICIES_FOUND', 'Z11_DIFFERENT_SPF_POLICIES_FOUND', 'Z11_DIFFERENT_SPF_POLICIES_FOUND']);
+    assert.deepEqual(
+      (await only('zone-spf-differ')).map(([tag]) => tag),
+      [
+        'Z11_INCONSISTENT_SPF_POLICIES',
+        'Z11_DIFFERENT_SPF_POLICIES_FOUND',
+        'Z11_DIFFERENT_SPF_POLICIES_FOUND',
+        'Z11_DIFFERENT_SPF_POLICIES_FOUND',
+      ],
+    );
     assert.deepEqual(await only('zone-spf-noaa'), [['Z11_UNABLE_TO_CHECK_FOR_SPF', {}]]);
     assert.deepEqual(await only('zone-spf-null-tld'), [['Z11_NULL_SPF_NON_MAIL_DOMAIN', { domain: 'spf-null' }]]);
     assert.deepEqual(await only('zone-spf-arpa'), [['Z11_NON_NULL_SPF_NON_MAIL_DOMAIN', { domain: 'spf-mail.arpa' }]]);
@@ -74,10 +105,26 @@ describe('Syntax and Zone in the lab', { skip: labSkip ?? false }, () => {
     // answer SOA but not MX. Syntax's and Zone10's no-response cases need a zone whose servers answer
     // nothing, where Basic stops the run first; the IP family messages a profile that turns one off.
     // The unit tests of the rules cover what they can of those.
-    const notHere = ['SYNTAX:NO_RESPONSE', 'SYNTAX:NO_RESPONSE_SOA_QUERY', 'SYNTAX:NO_RESPONSE_MX_QUERY', 'SYNTAX:IPV4_DISABLED', 'SYNTAX:IPV6_DISABLED',
-      'ZONE:NO_RESPONSE_SOA_QUERY', 'ZONE:NO_RESPONSE_MX_QUERY', 'ZONE:Z09_ROOT_EMAIL_DOMAIN', 'ZONE:Z09_TLD_EMAIL_DOMAIN', 'ZONE:Z09_NO_SERVERS_MX_RESPONSE',
-      'ZONE:NO_RESPONSE', 'ZONE:NO_SOA_IN_RESPONSE', 'ZONE:WRONG_SOA', 'ZONE:IPV4_DISABLED', 'ZONE:IPV6_DISABLED'];
-    const declared = modules.filter((m) => m.name === 'SYNTAX' || m.name === 'ZONE').flatMap((m) => m.testCases.flatMap((tc) => tc.tags.map((tag) => `${m.name}:${tag}`)));
+    const notHere = [
+      'SYNTAX:NO_RESPONSE',
+      'SYNTAX:NO_RESPONSE_SOA_QUERY',
+      'SYNTAX:NO_RESPONSE_MX_QUERY',
+      'SYNTAX:IPV4_DISABLED',
+      'SYNTAX:IPV6_DISABLED',
+      'ZONE:NO_RESPONSE_SOA_QUERY',
+      'ZONE:NO_RESPONSE_MX_QUERY',
+      'ZONE:Z09_ROOT_EMAIL_DOMAIN',
+      'ZONE:Z09_TLD_EMAIL_DOMAIN',
+      'ZONE:Z09_NO_SERVERS_MX_RESPONSE',
+      'ZONE:NO_RESPONSE',
+      'ZONE:NO_SOA_IN_RESPONSE',
+      'ZONE:WRONG_SOA',
+      'ZONE:IPV4_DISABLED',
+      'ZONE:IPV6_DISABLED',
+    ];
+    const declared = modules
+      .filter((m) => m.name === 'SYNTAX' || m.name === 'ZONE')
+      .flatMap((m) => m.testCases.flatMap((tc) => tc.tags.map((tag) => `${m.name}:${tag}`)));
     const missing = [...new Set(declared)].filter((tag) => !seen.has(tag) && !notHere.includes(tag));
     assert.deepEqual(missing, []);
   });

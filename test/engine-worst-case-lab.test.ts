@@ -15,7 +15,11 @@ const folder = join(catalogueDir, 'worst-case');
 const scenarios = readdirSync(folder).map((file) => join(folder, file));
 const boundSeconds = 60;
 const skipReason = await labUnavailableReason();
-const comparable = (findings: Finding[]): string[] => keysOf(findings.filter((f) => !/^(GLOBAL|MODULE|DEPENDENCY)_VERSION$/.test(f.tag)), allModules);
+const comparable = (findings: Finding[]): string[] =>
+  keysOf(
+    findings.filter((f) => !/^(GLOBAL|MODULE|DEPENDENCY)_VERSION$/.test(f.tag)),
+    allModules,
+  );
 
 describe('the worst cases at 30 ms per answer', { skip: skipReason ?? false, timeout: 15 * 60_000 }, () => {
   let lab: Lab;
@@ -30,7 +34,11 @@ describe('the worst cases at 30 ms per answer', { skip: skipReason ?? false, tim
     const domain = strip(scenarioDomain(path));
     test(`${domain}: a whole report within ${boundSeconds} s, with every finding the reference reaches`, async (t) => {
       const started = performance.now();
-      const run = await lab.exec(process.execPath, [dnscheck, domain, '--hints', lab.hintsPath, '--json', '--level', 'INFO', '--no-progress'], { timeoutMs: 5 * 60_000 });
+      const run = await lab.exec(
+        process.execPath,
+        [dnscheck, domain, '--hints', lab.hintsPath, '--json', '--level', 'INFO', '--no-progress'],
+        { timeoutMs: 5 * 60_000 },
+      );
       const seconds = (performance.now() - started) / 1000;
       t.diagnostic(`${domain}: ${seconds.toFixed(1)} s`);
       assert.ok(run.stdout.trim().startsWith('['), `no report (exit ${run.code}): ${run.stderr.slice(-400)}`);

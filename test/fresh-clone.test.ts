@@ -54,12 +54,16 @@ test('the clone stands alone: nothing beside it', () => {
 test('the tests that read data files, and the path check, pass in the clone', { timeout: 300_000 }, () => {
   const files = dataReadingTests(clone);
   assert.ok(files.includes('packages/store/test/platform-surface.test.ts'), `the platform facts test is among ${files.join(', ')}`);
-  const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=dot', 'test/repository-bounds.test.ts', ...files], {
-    cwd: clone,
-    encoding: 'utf8',
-    env: { ...process.env, NODE_TEST_CONTEXT: undefined },
-    timeout: 280_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--test', '--test-concurrency=2', '--test-reporter=dot', 'test/repository-bounds.test.ts', ...files],
+    {
+      cwd: clone,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+      timeout: 280_000,
+    },
+  );
   const summary = `${files.length + 1} files in ${clone}:\n${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`;
   assert.equal(run.status, 0, summary);
 });

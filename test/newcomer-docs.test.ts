@@ -18,14 +18,18 @@ function markdownFiles(clone: string): string[] {
       const path = join(dir, entry);
       return statSync(path).isDirectory() ? docs(path) : entry.endsWith('.md') ? [path] : [];
     });
-  const packages = readdirSync(join(clone, 'packages')).map((name) => join(clone, 'packages', name, 'README.md')).filter((path) => existsSync(path));
+  const packages = readdirSync(join(clone, 'packages'))
+    .map((name) => join(clone, 'packages', name, 'README.md'))
+    .filter((path) => existsSync(path));
   return [join(clone, 'README.md'), ...docs(join(clone, 'docs')), ...packages];
 }
 
 /** Link targets outside code: inline `[text](target)` links and `[label]: target` definitions. */
 function linkTargets(markdown: string): string[] {
   const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...prose.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map((m) => m[1] ?? '');
+  return [...prose.matchAll(/\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g), ...prose.matchAll(/^\s*\[[^\]]+\]:\s*(\S+)/gm)].map(
+    (m) => m[1] ?? '',
+  );
 }
 
 /** GitHub's anchor for a heading. */
@@ -69,7 +73,10 @@ describe('a fresh clone', () => {
 
   test('every relative link in README.md, docs/ and the package READMEs resolves inside the clone', () => {
     const files = markdownFiles(clone);
-    assert.ok(files.some((f) => f.endsWith(`${sep}docs${sep}getting-started.md`)), 'docs/getting-started.md is committed');
+    assert.ok(
+      files.some((f) => f.endsWith(`${sep}docs${sep}getting-started.md`)),
+      'docs/getting-started.md is committed',
+    );
     const broken: string[] = [];
     let checked = 0;
     for (const file of files) {
@@ -88,7 +95,12 @@ describe('a fresh clone', () => {
           broken.push(`${where} (no such file)`);
           continue;
         }
-        if (anchor !== undefined && anchor !== '' && destination.endsWith('.md') && !anchors(readFileSync(destination, 'utf8')).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          anchor !== '' &&
+          destination.endsWith('.md') &&
+          !anchors(readFileSync(destination, 'utf8')).has(anchor)
+        ) {
           broken.push(`${where} (no such heading)`);
         }
       }
@@ -116,7 +128,10 @@ describe('a fresh clone', () => {
 
   test('nothing points into shared/, which a clone does not have', () => {
     const mentions = markdownFiles(clone).filter((file) => /\bshared\/(spec|reference|ARCHITECTURE)/.test(readFileSync(file, 'utf8')));
-    assert.deepEqual(mentions.map((f) => relative(clone, f)), []);
+    assert.deepEqual(
+      mentions.map((f) => relative(clone, f)),
+      [],
+    );
   });
 
   test('the README names one Node, and it installs every locked package without an engine warning', () => {
@@ -127,10 +142,18 @@ describe('a fresh clone', () => {
     assert.doesNotMatch(readme, /any Node from/);
     assert.equal(readFileSync(join(clone, '.nvmrc'), 'utf8').trim(), major, '.nvmrc names the same major');
 
-    const manifest = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+      devDependencies: Record<string, string>;
+    };
     const pinned = semver.minVersion(manifest.devDependencies.node ?? '')?.version;
-    assert.ok(pinned !== undefined && semver.major(pinned) === Number(major), 'the node devDependency the scripts run on is the named major');
-    const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+    assert.ok(
+      pinned !== undefined && semver.major(pinned) === Number(major),
+      'the node devDependency the scripts run on is the named major',
+    );
+    const lock = JSON.parse(readFileSync(join(clone, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } | string[] }>;
+    };
     const refusing: string[] = [];
     for (const [path, entry] of Object.entries(lock.packages)) {
       const wanted = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
@@ -138,7 +161,8 @@ describe('a fresh clone', () => {
       // npm warns when the running Node does not satisfy a package's engines.node: the oldest Node the README allows
       // and the one the scripts run on must both satisfy every package.
       for (const version of [`${minimum}.0`, pinned]) {
-        if (!semver.satisfies(version, wanted)) refusing.push(`${path === '' ? 'the root package' : path} wants node ${wanted}, not ${version}`);
+        if (!semver.satisfies(version, wanted))
+          refusing.push(`${path === '' ? 'the root package' : path} wants node ${wanted}, not ${version}`);
       }
     }
     assert.deepEqual(refusing, []);

@@ -22,7 +22,9 @@ async function redisUnavailableReason(): Promise<string | undefined> {
     socket.once('connect', () => socket.write('PING\r\n'));
     socket.once('data', (data) => {
       socket.destroy();
-      resolve(data.toString().startsWith('+PONG') ? undefined : `Redis at 127.0.0.1:${redisPort} answered PING with ${data.toString().trim()}`);
+      resolve(
+        data.toString().startsWith('+PONG') ? undefined : `Redis at 127.0.0.1:${redisPort} answered PING with ${data.toString().trim()}`,
+      );
     });
     socket.once('error', (error) => resolve(`Redis not reachable at 127.0.0.1:${redisPort} (${error.message})`));
   });
@@ -62,7 +64,18 @@ describe('answers shared between agents through Redis', { skip: skipReason ?? fa
   test('the same findings with and without them, and the parent asked once for both processes', async (t) => {
     const all = bigWorldDomains(children).map((child) => commandLineDomain(child.name));
     // Healthy ones and every broken kind: lame (17, 53), silent (31), DS unsigned (71), bogus signatures (the first three).
-    const sample = [all[0], all[5], all[3 + 17], all[3 + 31], all[3 + 53], all[3 + 71], all[3 + 100], all[3 + 117], all[3 + 131], all[3 + 150]];
+    const sample = [
+      all[0],
+      all[5],
+      all[3 + 17],
+      all[3 + 31],
+      all[3 + 53],
+      all[3 + 71],
+      all[3 + 100],
+      all[3 + 117],
+      all[3 + 131],
+      all[3 + 150],
+    ];
     const prefix = `dh:answer:test:${process.pid}:${Date.now()}:`;
     const url = `unix://${join(dir, 'redis.sock')}`;
 
@@ -74,20 +87,31 @@ describe('answers shared between agents through Redis', { skip: skipReason ?? fa
     const lines = (findings: unknown[]) => findings.map((finding) => JSON.stringify(finding).toLowerCase());
     for (const domain of sample) {
       const [withShared, without] = [lines(shared[domain].findings), lines(alone[domain].findings)];
-      const differing = { onlyWithShared: withShared.filter((line) => !without.includes(line)), onlyWithout: without.filter((line) => !withShared.includes(line)) };
+      const differing = {
+        onlyWithShared: withShared.filter((line) => !without.includes(line)),
+        onlyWithout: without.filter((line) => !withShared.includes(line)),
+      };
       assert.deepEqual(differing, { onlyWithShared: [], onlyWithout: [] }, `${domain}: the same findings`);
       assert.deepEqual(withShared, without, `${domain}: the same findings in the same order`);
     }
 
     const sent = (output: ProbeOutput, domains: string[]) => domains.flatMap((domain) => output[domain].sentOutside);
     const later = sample.slice(5);
-    t.diagnostic(`questions outside the tested zones sent for the last five: ${sent(alone, later).length} alone, ${sent(second, later).length} with shared answers (${later.reduce((n, d) => n + second[d].shared, 0)} answered from Redis)`);
+    t.diagnostic(
+      `questions outside the tested zones sent for the last five: ${sent(alone, later).length} alone, ${sent(second, later).length} with shared answers (${later.reduce((n, d) => n + second[d].shared, 0)} answered from Redis)`,
+    );
     // The parent's own questions (its SOA and NS, its servers' addresses, the keys above) were asked by
     // the first process only; what the Nameserver test cases ask of the zone's servers is asked afresh.
     const askedByFirst = new Set(sent(first, sample.slice(0, 5)));
     const askedAgain = sent(second, later).filter((question) => askedByFirst.has(question) && !/ Nameserver\d+$/.test(question));
     assert.deepEqual(askedAgain, [], 'no question about the parents the first process asked is asked again by the second');
-    assert.ok(later.every((domain) => second[domain].shared > 0), 'every later test took answers from Redis');
-    assert.ok(sent(second, later).length * 4 <= sent(alone, later).length, 'at most a quarter of the questions about the parents still sent');
+    assert.ok(
+      later.every((domain) => second[domain].shared > 0),
+      'every later test took answers from Redis',
+    );
+    assert.ok(
+      sent(second, later).length * 4 <= sent(alone, later).length,
+      'at most a quarter of the questions about the parents still sent',
+    );
   });
 });

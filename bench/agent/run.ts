@@ -31,7 +31,11 @@ function params(domain: string): TestParams {
 }
 
 async function finishedCount(database: Database<ServiceSchema>): Promise<number> {
-  const row = await database.db.selectFrom('dh_test').select((eb) => eb.fn.countAll<number>().as('n')).where('progress', '=', 100).executeTakeFirstOrThrow();
+  const row = await database.db
+    .selectFrom('dh_test')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('progress', '=', 100)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -39,7 +43,11 @@ async function finishedCount(database: Database<ServiceSchema>): Promise<number>
 async function keepQueueFull(database: Database<ServiceSchema>, domains: string[], stop: AbortSignal): Promise<void> {
   let next = 0;
   while (!stop.aborted) {
-    const waiting = await database.db.selectFrom('dh_test').select((eb) => eb.fn.countAll<number>().as('n')).where('progress', '=', 0).executeTakeFirstOrThrow();
+    const waiting = await database.db
+      .selectFrom('dh_test')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('progress', '=', 0)
+      .executeTakeFirstOrThrow();
     if (Number(waiting.n) < parallel * 20) {
       const rows = Array.from({ length: parallel * 20 }, () => newTestRow(params(domains[next++ % domains.length] ?? ''), null));
       await database.db.insertInto('dh_test').values(rows).execute();
@@ -73,18 +81,31 @@ function agentMemory(child: ChildProcess): Memory | undefined {
   }
 }
 
-async function agentsRate(lab: Lab, database: Database<ServiceSchema>, url: string, agents: number): Promise<{ perMinute: number; died: number; memory: (Memory | undefined)[] }> {
+async function agentsRate(
+  lab: Lab,
+  database: Database<ServiceSchema>,
+  url: string,
+  agents: number,
+): Promise<{ perMinute: number; died: number; memory: (Memory | undefined)[] }> {
   await database.db.deleteFrom('dh_test_result').execute();
   await database.db.deleteFrom('dh_test').execute();
   const dir = mkdtempSync(join(tmpdir(), 'bench-agent-'));
   const ini = join(dir, 'backend_config.ini');
-  writeFileSync(ini, `[DB]\npolling_interval = 0.1\n\n[ZONEMASTER]\nnumber_of_processes_for_frontend_testing = ${parallel}\nnumber_of_processes_for_batch_testing = 0\n`);
+  writeFileSync(
+    ini,
+    `[DB]\npolling_interval = 0.1\n\n[ZONEMASTER]\nnumber_of_processes_for_frontend_testing = ${parallel}\nnumber_of_processes_for_batch_testing = 0\n`,
+  );
   const stop = new AbortController();
   const filling = keepQueueFull(database, lab.domains.map(commandLineDomain), stop.signal);
   const children: ChildProcess[] = [];
   try {
     for (let i = 0; i < agents; i++) {
-      children.push(lab.spawn(process.execPath, [serviceBin, 'agent', '--config', ini, '--grace', '0'], { env: { DNS_SERVICE_DATABASE_URL: url }, stdio: ['ignore', 'ignore', 'inherit'] }));
+      children.push(
+        lab.spawn(process.execPath, [serviceBin, 'agent', '--config', ini, '--grace', '0'], {
+          env: { DNS_SERVICE_DATABASE_URL: url },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        }),
+      );
     }
     // The window starts once the agents are up and finishing tests, so start-up is not counted.
     while ((await finishedCount(database)) < parallel * agents) await delay(50);
@@ -144,15 +165,23 @@ try {
   const database = await openDatabase<ServiceSchema>(url);
   await migrateToLatest(database, PRODUCT, migrations);
   try {
-    console.log(`bench:agent — ${lab.domains.length} lab domains, ${parallel} tests at once per agent, ${seconds} s per measurement, modules: ${modules.join(', ')}`);
+    console.log(
+      `bench:agent — ${lab.domains.length} lab domains, ${parallel} tests at once per agent, ${seconds} s per measurement, modules: ${modules.join(', ')}`,
+    );
     const one = await agentsRate(lab, database, url, 1);
     const mb = (memory: (Memory | undefined)[]): string =>
       memory.map((m) => (m ? `${m.peakMb.toFixed(0)} MB peak, ${m.nowMb.toFixed(0)} MB at the end` : 'memory unknown')).join('; ');
-    console.log(`our agent, 1 process:      ${one.perMinute.toFixed(0).padStart(6)} tests/min${one.died > 0 ? ` (${one.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(one.memory)}`);
+    console.log(
+      `our agent, 1 process:      ${one.perMinute.toFixed(0).padStart(6)} tests/min${one.died > 0 ? ` (${one.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(one.memory)}`,
+    );
     const two = await agentsRate(lab, database, url, 2);
-    console.log(`our agent, 2 processes:    ${two.perMinute.toFixed(0).padStart(6)} tests/min${two.died > 0 ? ` (${two.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(two.memory)}`);
+    console.log(
+      `our agent, 2 processes:    ${two.perMinute.toFixed(0).padStart(6)} tests/min${two.died > 0 ? ` (${two.died} ended with a BACKEND entry)` : ''}   memory per agent: ${mb(two.memory)}`,
+    );
     const reference = await referenceRate(lab);
-    console.log(`zonemaster-cli per test:   ${reference.perMinute.toFixed(1).padStart(6)} tests/min${reference.failed > 0 ? ` (${reference.failed} runs failed)` : ''}`);
+    console.log(
+      `zonemaster-cli per test:   ${reference.perMinute.toFixed(1).padStart(6)} tests/min${reference.failed > 0 ? ` (${reference.failed} runs failed)` : ''}`,
+    );
     console.log(`ratio, 1 agent : reference   ${(one.perMinute / reference.perMinute).toFixed(1)}x   (goal ≥ 10x)`);
     console.log(`ratio, 2 agents : reference  ${(two.perMinute / reference.perMinute).toFixed(1)}x`);
   } finally {

@@ -12,13 +12,37 @@
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { testCaseIds } from '@app/engine';
-import { bigWorldDomains, commandLineDomain, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, startLab } from '@app/lab';
+import {
+  bigWorldDomains,
+  commandLineDomain,
+  describeLatency,
+  labUnavailableReason,
+  parseLatency,
+  referenceCommand,
+  referenceUnavailableReason,
+  startLab,
+} from '@app/lab';
 import { sql } from 'kysely';
-import { agentConfig, createBatchDatabase, postgresUnavailableReason, spawnAgent, startApi, testsEndedByBackend, type AgentProcess, type BatchProgress } from '../../test/support/batch-lab.ts';
+import {
+  agentConfig,
+  createBatchDatabase,
+  postgresUnavailableReason,
+  spawnAgent,
+  startApi,
+  testsEndedByBackend,
+  type AgentProcess,
+  type BatchProgress,
+} from '../../test/support/batch-lab.ts';
 import { privateRedisUnavailableReason, startPrivateRedis, type PrivateRedis } from '../../test/support/private-redis.ts';
 
 const { values: options } = parseArgs({
-  options: { domains: { type: 'string', default: '1000' }, parallel: { type: 'string', default: '16' }, sample: { type: 'string', default: '6' }, latency: { type: 'string' }, cache: { type: 'string', default: 'redis' } },
+  options: {
+    domains: { type: 'string', default: '1000' },
+    parallel: { type: 'string', default: '16' },
+    sample: { type: 'string', default: '6' },
+    latency: { type: 'string' },
+    cache: { type: 'string', default: 'redis' },
+  },
 });
 const n = Number(options.domains);
 const parallel = Number(options.parallel);
@@ -27,15 +51,24 @@ const latency = options.latency === undefined ? undefined : parseLatency(options
 const modules = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '').toLowerCase()))];
 
 if (options.cache !== 'redis' && options.cache !== 'none') throw new Error(`--cache takes redis or none, not ${options.cache}`);
-const reason = (await labUnavailableReason()) ?? (await postgresUnavailableReason()) ?? (options.cache === 'redis' ? privateRedisUnavailableReason() : undefined);
+const reason =
+  (await labUnavailableReason()) ??
+  (await postgresUnavailableReason()) ??
+  (options.cache === 'redis' ? privateRedisUnavailableReason() : undefined);
 if (reason !== undefined) {
   console.log(`bench:batch skipped: ${reason}`);
   process.exit(0);
 }
 const referenceMissing = referenceUnavailableReason();
 
-const loadavg = async (): Promise<string> => (await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(', ');
-console.log(`bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL, ${options.cache === 'redis' ? 'answers about the parents shared through Redis' : 'no shared answers'}; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`);
+const loadavg = async (): Promise<string> =>
+  (await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
+console.log(
+  `bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL, ${options.cache === 'redis' ? 'answers about the parents shared through Redis' : 'no shared answers'}; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`,
+);
 
 // The world's children with the signed bogus ones, N in all (the first three generated ones left out).
 const domains = bigWorldDomains(n)
@@ -52,7 +85,17 @@ try {
   const emptyBytes = await store.size();
   agents.push(spawnAgent(lab, config.path, store.url, redis?.url), spawnAgent(lab, config.path, store.url, redis?.url));
   // Both agents are up (their heartbeats stored) before the clock starts.
-  while (Number((await store.database.db.selectFrom('dh_agent').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) < 2) await delay(100);
+  while (
+    Number(
+      (
+        await store.database.db
+          .selectFrom('dh_agent')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ) < 2
+  )
+    await delay(100);
 
   const cpuBefore = agents.map((a) => a.cpuSeconds() ?? 0);
   const begun = performance.now();
@@ -69,7 +112,8 @@ try {
     }
     if (atTenth === undefined && progress.nb_finished >= n / 10) atTenth = agents.map((a) => a.memory()?.rssMb);
     if (progress.nb_running === 0 && progress.nb_finished === n) break;
-    if (agents.some((a) => a.child.exitCode !== null)) throw new Error(`an agent exited:\n${agents.flatMap((a) => a.log.slice(-5)).join('\n')}`);
+    if (agents.some((a) => a.child.exitCode !== null))
+      throw new Error(`an agent exited:\n${agents.flatMap((a) => a.log.slice(-5)).join('\n')}`);
     await delay(500);
   }
   const ms = performance.now() - begun;
@@ -84,24 +128,38 @@ try {
     where s.nspname = 'public' and c.relkind = 'r' order by pg_total_relation_size(c.oid) desc limit 6`.execute(store.database.db);
   const redisInfo = await redis?.info();
   const died = (await testsEndedByBackend(store.database)).length;
-  const byAgent = await store.database.db.selectFrom('dh_test').select(['agent', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('agent').execute();
+  const byAgent = await store.database.db
+    .selectFrom('dh_test')
+    .select(['agent', (eb) => eb.fn.countAll<number>().as('n')])
+    .groupBy('agent')
+    .execute();
   for (const agent of agents) agent.kill('SIGTERM');
   await Promise.all(agents.map((a) => a.exited));
 
-  console.log(`batch: ${n} tests in ${(ms / 1000).toFixed(1)} s (add_batch_job answered in ${submittedMs.toFixed(0)} ms) = ${perMinute.toFixed(0)} tests/min; ${died} ended with a BACKEND entry; per agent ${byAgent.map((r) => r.n).join(' + ')}`);
+  console.log(
+    `batch: ${n} tests in ${(ms / 1000).toFixed(1)} s (add_batch_job answered in ${submittedMs.toFixed(0)} ms) = ${perMinute.toFixed(0)} tests/min; ${died} ended with a BACKEND entry; per agent ${byAgent.map((r) => r.n).join(' + ')}`,
+  );
   console.log(`first result readable after ${((firstReadableMs ?? NaN) / 1000).toFixed(2)} s`);
   agents.forEach((_, i) => {
     const tenth = atTenth?.[i];
     const end = atEnd[i];
-    console.log(`agent ${i + 1}: peak RSS ${end?.peakMb.toFixed(0) ?? '?'} MB; RSS at 10 % ${tenth?.toFixed(0) ?? '?'} MB, at 100 % ${end?.rssMb.toFixed(0) ?? '?'} MB (ratio ${tenth && end ? (end.rssMb / tenth).toFixed(2) : '?'}, goal ≤ 1.2)`);
+    console.log(
+      `agent ${i + 1}: peak RSS ${end?.peakMb.toFixed(0) ?? '?'} MB; RSS at 10 % ${tenth?.toFixed(0) ?? '?'} MB, at 100 % ${end?.rssMb.toFixed(0) ?? '?'} MB (ratio ${tenth && end ? (end.rssMb / tenth).toFixed(2) : '?'}, goal ≤ 1.2)`,
+    );
   });
   console.log(`CPU: the agents used ${agentCpu.toFixed(1)} s = ${((1000 * agentCpu) / n).toFixed(1)} ms per domain (user + system, /proc)`);
-  console.log(`database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`);
+  console.log(
+    `database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`,
+  );
   const perTest = (value: string): string => (Number(value) / n).toFixed(0);
-  console.log(`  per test by table (heap + indexes + TOAST): ${tables.rows.map((t) => `${t.name} ${perTest(t.heap)} + ${perTest(t.indexes)} + ${perTest(t.toast)}`).join('; ')}`);
+  console.log(
+    `  per test by table (heap + indexes + TOAST): ${tables.rows.map((t) => `${t.name} ${perTest(t.heap)} + ${perTest(t.indexes)} + ${perTest(t.toast)}`).join('; ')}`,
+  );
   if (redisInfo !== undefined) {
     const keys = /keys=(\d+)/.exec(redisInfo.db0 ?? '')?.[1] ?? '0';
-    console.log(`Redis: ${keys} answers kept in ${redisInfo.used_memory_human} (peak ${redisInfo.used_memory_peak_human}); ${redisInfo.keyspace_hits} found there, ${redisInfo.keyspace_misses} not (each agent also keeps its own in memory)`);
+    console.log(
+      `Redis: ${keys} answers kept in ${redisInfo.used_memory_human} (peak ${redisInfo.used_memory_peak_human}); ${redisInfo.keyspace_hits} found there, ${redisInfo.keyspace_misses} not (each agent also keeps its own in memory)`,
+    );
   }
 
   if (referenceMissing !== undefined) {
@@ -114,7 +172,21 @@ try {
     let referenceCpu = 0;
     for (const domain of sample) {
       // GNU time reports the CPU of the whole chroot'ed run on its last stderr line.
-      const [command, ...rest] = ['/usr/bin/time', '-f', 'cpu %U %S', ...referenceCommand(lab, ['--hints', '{hints}', '--raw', '--level', 'INFO', '--no-progress', ...modules.flatMap((m) => ['--test', m]), domain])];
+      const [command, ...rest] = [
+        '/usr/bin/time',
+        '-f',
+        'cpu %U %S',
+        ...referenceCommand(lab, [
+          '--hints',
+          '{hints}',
+          '--raw',
+          '--level',
+          'INFO',
+          '--no-progress',
+          ...modules.flatMap((m) => ['--test', m]),
+          domain,
+        ]),
+      ];
       const result = await lab.exec(command, rest, { timeoutMs: 10 * 60_000 });
       if (result.code !== 0) failed++;
       const [, user = 'NaN', system = 'NaN'] = /cpu (\S+) (\S+)\s*$/.exec(result.stderr) ?? [];
@@ -122,8 +194,12 @@ try {
     }
     const referencePerMinute = (sample.length / (performance.now() - from)) * 60_000;
     const referenceCpuMs = (1000 * referenceCpu) / sample.length;
-    console.log(`zonemaster-cli 8.0.1, one domain after another on ${sample.length} of them: ${referencePerMinute.toFixed(2)} tests/min, ${referenceCpuMs.toFixed(0)} ms CPU per domain${failed > 0 ? ` (${failed} runs failed)` : ''} (${sample.join(', ')})`);
-    console.log(`HEADLINE ratio tests/min, service batch : zonemaster-cli in sequence = ${(perMinute / referencePerMinute).toFixed(1)}x (goal ≥ 30x)`);
+    console.log(
+      `zonemaster-cli 8.0.1, one domain after another on ${sample.length} of them: ${referencePerMinute.toFixed(2)} tests/min, ${referenceCpuMs.toFixed(0)} ms CPU per domain${failed > 0 ? ` (${failed} runs failed)` : ''} (${sample.join(', ')})`,
+    );
+    console.log(
+      `HEADLINE ratio tests/min, service batch : zonemaster-cli in sequence = ${(perMinute / referencePerMinute).toFixed(1)}x (goal ≥ 30x)`,
+    );
     console.log(`HEADLINE CPU per domain, agents : zonemaster-cli = ${((1000 * agentCpu) / n / referenceCpuMs).toFixed(3)} (goal ≤ 0.1)`);
   }
   console.log(`load at end ${await loadavg()}`);

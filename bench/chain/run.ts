@@ -12,7 +12,16 @@ import { analyseChain, drawChainSvg, toDnsvizJson, type Exchange } from '@app/en
 import { commandLineDomain as strip, labUnavailableReason, parseLatency, scenarioDomain, startLab } from '@app/lab';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
-const defaults = ['healthy-signed', 'wrong-ds', 'expired-signatures', 'dnssec-ds-split', 'dnssec-alg8', 'dnssec-nsec3-iterations', 'lame-delegation', 'single-nameserver'];
+const defaults = [
+  'healthy-signed',
+  'wrong-ds',
+  'expired-signatures',
+  'dnssec-ds-split',
+  'dnssec-alg8',
+  'dnssec-nsec3-iterations',
+  'lame-delegation',
+  'single-nameserver',
+];
 
 let latency: ReturnType<typeof parseLatency> | undefined;
 const chosen: string[] = [];
@@ -46,12 +55,14 @@ function chainQuestions(exchanges: readonly Exchange[]): Exchange[] {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ratios: number[] = [];
 try {
-  console.log('domain                              run ms     ask ms   chain ms   ratio   queries (chain\'s)');
+  console.log("domain                              run ms     ask ms   chain ms   ratio   queries (chain's)");
   for (const scenario of chosen) {
     const domain = scenarioDomain(scenario);
     const saved = join(work, `${scenario}.json`);
     const started = performance.now();
-    await lab.exec(process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saved], { timeoutMs: 600_000 });
+    await lab.exec(process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saved], {
+      timeoutMs: 600_000,
+    });
     const runMs = performance.now() - started;
     const run = JSON.parse(readFileSync(saved, 'utf8')) as { domain: string; exchanges: Exchange[] };
     const times: number[] = [];
@@ -67,7 +78,9 @@ try {
     const askMs = asked.length > 0 ? Math.max(...asked.map((e) => e.at + e.ms)) - Math.min(...asked.map((e) => e.at)) : 0;
     const ratio = (askMs + chainMs) / (runMs - askMs);
     ratios.push(ratio);
-    console.log(`${strip(domain).padEnd(34)} ${runMs.toFixed(0).padStart(8)} ${askMs.toFixed(0).padStart(10)} ${chainMs.toFixed(1).padStart(10)} ${ratio.toFixed(3).padStart(7)} ${String(run.exchanges.length).padStart(9)} (${asked.length})`);
+    console.log(
+      `${strip(domain).padEnd(34)} ${runMs.toFixed(0).padStart(8)} ${askMs.toFixed(0).padStart(10)} ${chainMs.toFixed(1).padStart(10)} ${ratio.toFixed(3).padStart(7)} ${String(run.exchanges.length).padStart(9)} (${asked.length})`,
+    );
   }
   console.log(`median ratio (chain / run): ${median(ratios).toFixed(3)} (goal: at most 0.10)`);
 } finally {

@@ -29,18 +29,65 @@ def NSEC3 1 0 0 - 75b9id679qqooijhvfhf6n6p7em6p2hj A AAAA RRSIG
 const pick = (type: number, owner?: string) => zone.filter((r) => r.type === type && (!owner || r.name.equals(Name.fromString(owner))));
 const q = (name: string, type: number) => [{ name: Name.fromString(name), type, class: RRClass.IN }];
 const edns = { udpSize: 1232, do: true };
-const sig = (covered: number) => zone.filter((r): r is ResourceRecord => r.type === RRType.RRSIG && 'typeCovered' in (r.rdata as object) && (r.rdata as { typeCovered: number }).typeCovered === covered);
+const sig = (covered: number) =>
+  zone.filter(
+    (r): r is ResourceRecord =>
+      r.type === RRType.RRSIG && 'typeCovered' in (r.rdata as object) && (r.rdata as { typeCovered: number }).typeCovered === covered,
+  );
 
 export const responses: Uint8Array[] = [
   // Referral from a parent: NS in authority, glue in additional.
-  encodeMessage({ id: 1, qr: true, question: q('www.example.com.', RRType.A), authority: pick(RRType.NS), additional: [...pick(RRType.A, 'ns1.example.com.'), ...pick(RRType.AAAA, 'ns1.example.com.')], edns }),
+  encodeMessage({
+    id: 1,
+    qr: true,
+    question: q('www.example.com.', RRType.A),
+    authority: pick(RRType.NS),
+    additional: [...pick(RRType.A, 'ns1.example.com.'), ...pick(RRType.AAAA, 'ns1.example.com.')],
+    edns,
+  }),
   // Authoritative answers.
-  encodeMessage({ id: 2, qr: true, aa: true, question: q('www.example.com.', RRType.A), answer: [...pick(RRType.A, 'www.example.com.'), ...sig(RRType.A)], edns }),
+  encodeMessage({
+    id: 2,
+    qr: true,
+    aa: true,
+    question: q('www.example.com.', RRType.A),
+    answer: [...pick(RRType.A, 'www.example.com.'), ...sig(RRType.A)],
+    edns,
+  }),
   encodeMessage({ id: 3, qr: true, aa: true, question: q('example.com.', RRType.MX), answer: pick(RRType.MX) }),
   encodeMessage({ id: 4, qr: true, aa: true, question: q('example.com.', RRType.TXT), answer: pick(RRType.TXT), edns }),
-  encodeMessage({ id: 5, qr: true, aa: true, question: q('example.com.', RRType.SOA), answer: pick(RRType.SOA), authority: pick(RRType.NS) }),
-  encodeMessage({ id: 6, qr: true, aa: true, question: q('example.com.', RRType.DNSKEY), answer: [...pick(RRType.DNSKEY), ...sig(RRType.DNSKEY)], edns }),
+  encodeMessage({
+    id: 5,
+    qr: true,
+    aa: true,
+    question: q('example.com.', RRType.SOA),
+    answer: pick(RRType.SOA),
+    authority: pick(RRType.NS),
+  }),
+  encodeMessage({
+    id: 6,
+    qr: true,
+    aa: true,
+    question: q('example.com.', RRType.DNSKEY),
+    answer: [...pick(RRType.DNSKEY), ...sig(RRType.DNSKEY)],
+    edns,
+  }),
   // NXDOMAIN with SOA and NSEC3 proofs.
-  encodeMessage({ id: 7, qr: true, aa: true, rcode: 3, question: q('nope.example.com.', RRType.A), authority: [...pick(RRType.SOA), ...pick(RRType.NSEC3), ...sig(RRType.NSEC3)], edns }),
-  encodeMessage({ id: 8, qr: true, aa: true, question: q('example.com.', RRType.NS), answer: pick(RRType.NS), additional: pick(RRType.A, 'ns1.example.com.') }),
+  encodeMessage({
+    id: 7,
+    qr: true,
+    aa: true,
+    rcode: 3,
+    question: q('nope.example.com.', RRType.A),
+    authority: [...pick(RRType.SOA), ...pick(RRType.NSEC3), ...sig(RRType.NSEC3)],
+    edns,
+  }),
+  encodeMessage({
+    id: 8,
+    qr: true,
+    aa: true,
+    question: q('example.com.', RRType.NS),
+    answer: pick(RRType.NS),
+    additional: pick(RRType.A, 'ns1.example.com.'),
+  }),
 ];

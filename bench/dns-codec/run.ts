@@ -44,17 +44,46 @@ function compare(mine: () => void, theirs: () => void, seconds = Number(process.
 
 let sink = 0;
 const results = [
-  ['decode', ...compare(() => { for (const r of responses) sink += decodeMessage(r).answer.length; },
-    () => { for (const b of buffers) sink += dnsPacket.decode(b).answers!.length; })],
-  ['encode', ...compare(() => { for (const m of ours) sink += encodeMessage(m).length; },
-    () => { for (const p of theirs) sink += dnsPacket.encode(p).length; })],
+  [
+    'decode',
+    ...compare(
+      () => {
+        for (const r of responses) sink += decodeMessage(r).answer.length;
+      },
+      () => {
+        for (const b of buffers) sink += dnsPacket.decode(b).answers!.length;
+      },
+    ),
+  ],
+  [
+    'encode',
+    ...compare(
+      () => {
+        for (const m of ours) sink += encodeMessage(m).length;
+      },
+      () => {
+        for (const p of theirs) sink += dnsPacket.encode(p).length;
+      },
+    ),
+  ],
   // Fresh names every time, so nothing cached on a Name helps: decode then re-encode.
-  ['decode+encode', ...compare(() => { for (const r of responses) sink += encodeMessage(decodeMessage(r)).length; },
-    () => { for (const b of buffers) sink += dnsPacket.encode(dnsPacket.decode(b)).length; })],
+  [
+    'decode+encode',
+    ...compare(
+      () => {
+        for (const r of responses) sink += encodeMessage(decodeMessage(r)).length;
+      },
+      () => {
+        for (const b of buffers) sink += dnsPacket.encode(dnsPacket.decode(b)).length;
+      },
+    ),
+  ],
 ] as const;
 
 const avgBytes = responses.reduce((s, r) => s + r.length, 0) / responses.length;
 console.log(`dns-codec: ${responses.length} responses, ${avgBytes.toFixed(0)} bytes on average (sink ${sink % 10})`);
 for (const [what, mine, peer] of results) {
-  console.log(`${what.padEnd(13)} @app/dns ${Math.round(mine).toLocaleString('en')} msg/CPU-s   dns-packet ${Math.round(peer).toLocaleString('en')} msg/CPU-s   ratio ${(mine / peer).toFixed(2)}x`);
+  console.log(
+    `${what.padEnd(13)} @app/dns ${Math.round(mine).toLocaleString('en')} msg/CPU-s   dns-packet ${Math.round(peer).toLocaleString('en')} msg/CPU-s   ratio ${(mine / peer).toFixed(2)}x`,
+  );
 }

@@ -38,7 +38,13 @@ export function longestChain(exchanges: readonly Pick<Exchange, 'at' | 'ms'>[]):
 /** The question as it went on the wire; the name's case counts (Nameserver08 and 09 ask in mixed case on purpose). */
 export function questionKey(e: Exchange): string {
   const address = e.server.split('/').at(-1);
-  const flags = JSON.stringify(Object.fromEntries(Object.entries(e.flags).filter(([, v]) => v !== undefined).sort()));
+  const flags = JSON.stringify(
+    Object.fromEntries(
+      Object.entries(e.flags)
+        .filter(([, v]) => v !== undefined)
+        .sort(),
+    ),
+  );
   return `${address} ${e.qname} ${e.qtype} ${e.qclass} ${e.transport} ${flags}`;
 }
 

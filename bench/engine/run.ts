@@ -16,7 +16,19 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain as strip, describeLatency, labUnavailableReason, parseLatency, referenceCommand, referenceUnavailableReason, scenarioDomain, startLab, type Lab, type Latency } from '@app/lab';
+import {
+  catalogueNames,
+  commandLineDomain as strip,
+  describeLatency,
+  labUnavailableReason,
+  parseLatency,
+  referenceCommand,
+  referenceUnavailableReason,
+  scenarioDomain,
+  startLab,
+  type Lab,
+  type Latency,
+} from '@app/lab';
 import { countQueries, type QueryCounts } from './exchanges.ts';
 
 const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
@@ -32,14 +44,27 @@ interface Measure {
 // GNU time prints the child's elapsed seconds, user and system CPU seconds and peak RSS last on stderr.
 async function measure(lab: Lab, command: string, args: string[]): Promise<Measure> {
   const result = await lab.exec('/usr/bin/time', ['-f', 'BENCH %e %U %S %M', command, ...args], { timeoutMs: 10 * 60_000 });
-  const line = result.stderr.split('\n').reverse().find((l) => l.startsWith('BENCH '));
+  const line = result.stderr
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('BENCH '));
   if (!line) throw new Error(`${command} gave no timing: ${result.stderr.slice(-300)}`);
   const [wall = 0, user = 0, system = 0, kilobytes = 0] = line.split(' ').slice(1).map(Number);
   return { wall, cpu: user + system, megabytes: kilobytes / 1024 };
 }
 
 const ours = (lab: Lab, domain: string, saveTo: string, ...extra: string[]): Promise<Measure> =>
-  measure(lab, process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--no-progress', '--save', saveTo, ...extra]);
+  measure(lab, process.execPath, [
+    dnscheck,
+    strip(domain),
+    '--hints',
+    lab.hintsPath,
+    '--json',
+    '--no-progress',
+    '--save',
+    saveTo,
+    ...extra,
+  ]);
 const reference = (lab: Lab, domain: string): Promise<Measure> => {
   const [command, ...args] = referenceCommand(lab, ['--hints', '{hints}', '--json', '--no-progress', '--level', 'INFO', strip(domain)]);
   return measure(lab, command, args);
@@ -69,7 +94,10 @@ const withDomain = (name: string): boolean => {
 const argv = process.argv.slice(2).filter((arg) => arg !== '--extended');
 const latencyAt = argv.indexOf('--latency');
 // '0' (or none) for no added latency; a comma list runs each in turn.
-const latencies: (Latency | undefined)[] = latencyAt >= 0 ? (argv[latencyAt + 1] ?? '').split(',').map((text) => (Number(text) === 0 ? undefined : parseLatency(text))) : [undefined];
+const latencies: (Latency | undefined)[] =
+  latencyAt >= 0
+    ? (argv[latencyAt + 1] ?? '').split(',').map((text) => (Number(text) === 0 ? undefined : parseLatency(text)))
+    : [undefined];
 const chosen = latencyAt >= 0 ? argv.toSpliced(latencyAt, 2) : argv;
 const scenarios = (chosen.length > 0 ? chosen : catalogueNames()).filter(withDomain);
 // The healthy zone whose critical path the report counts, when it is among the scenarios.
@@ -96,7 +124,10 @@ interface Pass {
   healthyReferenceQueries?: number;
 }
 
-const load = (): string => loadavg().map((n) => n.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -124,7 +155,13 @@ async function benchAt(latency: Latency | undefined): Promise<Pass> {
       // One after the other: the two must not share the machine's cores while timed.
       const mine = await ours(lab, domain, saved);
       const theirs = await reference(lab, domain);
-      const row: Row = { scenario, domain: strip(domain), ours: mine, reference: theirs, queries: countQueries(readFileSync(saved, 'utf8')) };
+      const row: Row = {
+        scenario,
+        domain: strip(domain),
+        ours: mine,
+        reference: theirs,
+        queries: countQueries(readFileSync(saved, 'utf8')),
+      };
       if (extendedFlag) {
         const savedExtended = join(dir, `${strip(domain)}-extended.json`);
         row.extended = await ours(lab, domain, savedExtended, '--profile', 'extended');
@@ -143,7 +180,9 @@ async function benchAt(latency: Latency | undefined): Promise<Pass> {
 }
 
 function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
-  console.log(`\nbench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine; ${latency ? `every answer after ${describeLatency(latency)}` : 'no added latency'}`);
+  console.log(
+    `\nbench:engine — ${rows.length} lab domains, all nine modules, one process per domain per engine; ${latency ? `every answer after ${describeLatency(latency)}` : 'no added latency'}`,
+  );
   console.log(
     `${'domain'.padEnd(32)}${'wall s'.padStart(8)}${'ref s'.padStart(8)}${'ratio'.padStart(7)}${'cpu s'.padStart(7)}${'ref cpu'.padStart(8)}${'MB'.padStart(6)}${'ref MB'.padStart(7)}` +
       `${'start ms'.padStart(9)}${'queries'.padStart(8)}${'dups'.padStart(5)}${countReference ? 'ref q'.padStart(7) : ''}${'waits'.padStart(6)}${'rtts'.padStart(6)}`,
@@ -155,7 +194,9 @@ function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
         `${countReference ? cell(r.referenceQueries, 7, 0) : ''}${cell(r.queries.timeouts, 6, 0)}${cell(r.queries.sequentialRoundTrips, 6, 0)}`,
     );
   }
-  console.log('(waits: queries of ours that waited out the timeout; start ms: process start to first query; rtts: our longest chain of queries each sent after the previous was answered)');
+  console.log(
+    '(waits: queries of ours that waited out the timeout; start ms: process start to first query; rtts: our longest chain of queries each sent after the previous was answered)',
+  );
 
   const ratios = rows.map((r) => r.ours.wall / r.reference.wall);
   console.log(
@@ -178,22 +219,33 @@ function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
   const extendedRows = rows.filter((r) => r.extended !== undefined);
   if (extendedRows.length > 0) {
     console.log(`\nextended profile (Compliance beyond the reference) against the default one, ours both:`);
-    console.log(`${'domain'.padEnd(32)}${'default s'.padStart(10)}${'extended s'.padStart(11)}${'ratio'.padStart(7)}${'queries'.padStart(9)}${'ext q'.padStart(7)}`);
+    console.log(
+      `${'domain'.padEnd(32)}${'default s'.padStart(10)}${'extended s'.padStart(11)}${'ratio'.padStart(7)}${'queries'.padStart(9)}${'ext q'.padStart(7)}`,
+    );
     for (const r of extendedRows) {
-      console.log(`${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 10)}${cell(r.extended!.wall, 11)}${cell(r.extended!.wall / r.ours.wall, 7, 3)}${cell(r.queries.queries, 9, 0)}${cell(r.extendedQueries, 7, 0)}`);
+      console.log(
+        `${r.domain.slice(0, 31).padEnd(32)}${cell(r.ours.wall, 10)}${cell(r.extended!.wall, 11)}${cell(r.extended!.wall / r.ours.wall, 7, 3)}${cell(r.queries.queries, 9, 0)}${cell(r.extendedQueries, 7, 0)}`,
+      );
     }
     const extendedRatios = extendedRows.map((r) => r.extended!.wall / r.ours.wall);
     console.log(
       `EXTENDED median wall ratio extended/default per domain: ${median(extendedRatios).toFixed(3)} (goal: at most 1.2), worst ${Math.max(...extendedRatios).toFixed(3)}; total ${(sum(extendedRows, (r) => r.extended!.wall) / sum(extendedRows, (r) => r.ours.wall)).toFixed(3)}`,
     );
   }
-  if (waited.length > 0) console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);
-  console.log(`CPU: ours ${sum(rows, (r) => r.ours.cpu).toFixed(2)} s, zonemaster-cli ${sum(rows, (r) => r.reference.cpu).toFixed(2)} s, ratio ${(sum(rows, (r) => r.ours.cpu) / sum(rows, (r) => r.reference.cpu)).toFixed(3)}`);
-  console.log(`peak memory per run: ours ${median(rows.map((r) => r.ours.megabytes)).toFixed(1)} MB, zonemaster-cli ${median(rows.map((r) => r.reference.megabytes)).toFixed(1)} MB (median)`);
+  if (waited.length > 0)
+    console.log(`domains where a timeout was waited out: ${waited.map((r) => `${r.domain} (${r.queries.timeouts})`).join(', ')}`);
+  console.log(
+    `CPU: ours ${sum(rows, (r) => r.ours.cpu).toFixed(2)} s, zonemaster-cli ${sum(rows, (r) => r.reference.cpu).toFixed(2)} s, ratio ${(sum(rows, (r) => r.ours.cpu) / sum(rows, (r) => r.reference.cpu)).toFixed(3)}`,
+  );
+  console.log(
+    `peak memory per run: ours ${median(rows.map((r) => r.ours.megabytes)).toFixed(1)} MB, zonemaster-cli ${median(rows.map((r) => r.reference.megabytes)).toFixed(1)} MB (median)`,
+  );
   const starts = rows.flatMap((r) => (r.queries.firstQueryMs === undefined ? [] : [r.queries.firstQueryMs]));
   console.log(`start-up (process start to first query): median ${median(starts).toFixed(0)} ms, max ${Math.max(...starts).toFixed(0)} ms`);
   const duplicates = sum(rows, (r) => r.queries.duplicates);
-  console.log(`queries: ours ${sum(rows, (r) => r.queries.queries)}${countReference ? `, zonemaster-cli ${sum(rows, (r) => r.referenceQueries ?? 0)}` : ''}; identical questions sent twice: ${duplicates} (goal 0)`);
+  console.log(
+    `queries: ours ${sum(rows, (r) => r.queries.queries)}${countReference ? `, zonemaster-cli ${sum(rows, (r) => r.referenceQueries ?? 0)}` : ''}; identical questions sent twice: ${duplicates} (goal 0)`,
+  );
   for (const r of rows) for (const line of r.queries.repeated) console.log(`  duplicate in ${r.domain}: ${line}`);
   console.log(`load (1, 5, 15 min): ${loadStart} at start, ${loadEnd} at end`);
 }
@@ -211,7 +263,9 @@ function printReport(passes: Pass[]): void {
   for (const { latency, rows, loadStart, loadEnd, healthyReferenceQueries } of passes) {
     const healthy = rows.find((r) => r.scenario === healthyScenario);
     console.log(`latency ${latencyText(latency)}: ${rows.length} domains, load ${loadStart} at start, ${loadEnd} at end`);
-    console.log(`  median: ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)}, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)}; median ratio ${median(rows.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`);
+    console.log(
+      `  median: ours ${median(rows.map((r) => r.ours.wall)).toFixed(2)}, zonemaster-cli ${median(rows.map((r) => r.reference.wall)).toFixed(2)}; median ratio ${median(rows.map((r) => r.ours.wall / r.reference.wall)).toFixed(3)}`,
+    );
     console.log(`  slowest ours: ${slowest(rows, (r) => r.ours.wall)}`);
     console.log(`  slowest zonemaster-cli: ${slowest(rows, (r) => r.reference.wall)}`);
     if (healthy) {

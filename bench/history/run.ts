@@ -18,7 +18,12 @@ import { sql } from 'kysely';
 import { batchProgressAtRevision, batchRevision, migrations, PRODUCT, type ServiceSchema } from '@app/service';
 
 const { values: options } = parseArgs({
-  options: { rows: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '10' }, fresh: { type: 'boolean', default: false } },
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    fresh: { type: 'boolean', default: false },
+  },
 });
 const rows = Number(options.rows);
 const busyTests = 1000;
@@ -27,11 +32,15 @@ if (!(rows >= busyTests + batchTests)) throw new Error(`--rows must be at least 
 const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const name = `bench_history_${rows}`;
 const url = adminUrl.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 console.log(`bench:history — ${rows} finished tests on PostgreSQL; load at start ${load()}`);
 
 const admin = await openDatabase(adminUrl);
-const exists = Number((await sql<{ n: string }>`select count(*) as n from pg_database where datname = ${name}`.execute(admin.db)).rows[0]?.n) === 1;
+const exists =
+  Number((await sql<{ n: string }>`select count(*) as n from pg_database where datname = ${name}`.execute(admin.db)).rows[0]?.n) === 1;
 if (exists && options.fresh) await sql.raw(`DROP DATABASE ${name} WITH (FORCE)`).execute(admin.db);
 if (!exists || options.fresh) await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
 await admin.close();
@@ -39,14 +48,34 @@ await admin.close();
 const database = await openDatabase<ServiceSchema>(url);
 await migrateToLatest(database, PRODUCT, migrations);
 const db = database.db;
-const have = Number((await db.selectFrom('dh_test').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const have = Number(
+  (
+    await db
+      .selectFrom('dh_test')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+  ).n,
+);
 if (have !== rows) {
   const filling = performance.now();
   await db.deleteFrom('dh_test').execute();
   await db.deleteFrom('dh_batch').execute();
-  const { id: batchId } = await db.insertInto('dh_batch').values({ username: 'bench', created_at: '2026-01-01T00:00:00.000Z' }).returning('id').executeTakeFirstOrThrow();
+  const { id: batchId } = await db
+    .insertInto('dh_batch')
+    .values({ username: 'bench', created_at: '2026-01-01T00:00:00.000Z' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   // Test 1–1,000 belong to busy.example; 1,001–11,000 make the batch; the rest spread over 100,000 domains.
-  const params = JSON.stringify({ domain: 'x', ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority: 10, queue: 0 });
+  const params = JSON.stringify({
+    domain: 'x',
+    ipv4: true,
+    ipv6: true,
+    nameservers: [],
+    ds_info: [],
+    profile: 'default',
+    priority: 10,
+    queue: 0,
+  });
   await sql`
     insert into dh_test (hash_id, domain, batch_id, created_at, started_at, ended_at, priority, queue, progress, fingerprint, undelegated, profile, params, overall_result, agent, attempts)
     select substr(md5(i::text), 1, 16),
@@ -76,10 +105,12 @@ const meanMs = async (read: () => Promise<unknown>): Promise<number> => {
   for (let i = 0; i < 200; i++) await read();
   return (performance.now() - started) / 200;
 };
-const before0008 = await meanMs(() => sql`
+const before0008 = await meanMs(() =>
+  sql`
   select exists (select 1 from dh_batch where id = ${batch.id}) as found, string_agg(hash_id, ',' order by id) filter (where progress = 100) as finished,
     count(*) filter (where progress < 100) as running
-  from dh_test where batch_id = ${batch.id}`.execute(db));
+  from dh_test where batch_id = ${batch.id}`.execute(db),
+);
 const fullRead = await meanMs(() => batchProgressAtRevision(db, 'postgres', batch.id));
 const revisionCheck = await meanMs(() => batchRevision(db, batch.id));
 console.log(
@@ -89,10 +120,14 @@ console.log(
 console.log(`dh_test with its indexes: ${(Number(size) / 1e6).toFixed(0)} MB`);
 await database.close();
 
-const child = spawn(process.execPath, [new URL('../../packages/service/bin/dns-service.ts', import.meta.url).pathname, 'serve', '--listen', '127.0.0.1:0'], {
-  env: { ...process.env, DNS_SERVICE_DATABASE_URL: url },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const child = spawn(
+  process.execPath,
+  [new URL('../../packages/service/bin/dns-service.ts', import.meta.url).pathname, 'serve', '--listen', '127.0.0.1:0'],
+  {
+    env: { ...process.env, DNS_SERVICE_DATABASE_URL: url },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 let api = '';
 for await (const line of createInterface({ input: child.stdout })) {
   api = /JSON-RPC API on (http:\/\/\S+)/.exec(line)?.[1] ?? '';
@@ -101,13 +136,44 @@ for await (const line of createInterface({ input: child.stdout })) {
 try {
   // A call's params; `vary`, when given, makes each request's params (a different domain each time).
   const calls: [string, string, unknown, (result: unknown) => string, (() => unknown)?][] = [
-    ['get_test_history (1,000 tests, first 200)', 'get_test_history', { frontend_params: { domain: 'busy.example' } }, (r) => `${(r as unknown[]).length} rows`],
-    ['get_test_history (offset 800)', 'get_test_history', { frontend_params: { domain: 'busy.example' }, offset: 800, limit: 200 }, (r) => `${(r as unknown[]).length} rows`],
+    [
+      'get_test_history (1,000 tests, first 200)',
+      'get_test_history',
+      { frontend_params: { domain: 'busy.example' } },
+      (r) => `${(r as unknown[]).length} rows`,
+    ],
+    [
+      'get_test_history (offset 800)',
+      'get_test_history',
+      { frontend_params: { domain: 'busy.example' }, offset: 800, limit: 200 },
+      (r) => `${(r as unknown[]).length} rows`,
+    ],
     // Answers are kept per domain while its history stands still: this one reads the database nearly every time.
-    ['get_test_history (any of 100,000 domains)', 'get_test_history', { frontend_params: { domain: 'h7.example' } }, (r) => `${(r as unknown[]).length} rows`, () => ({ frontend_params: { domain: `h${Math.floor(Math.random() * 100_000)}.example` } })],
-    ['get_batch_job_result (10,000 tests)', 'get_batch_job_result', { batch_id: batch.id }, (r) => `${(r as { nb_finished: number }).nb_finished} finished`],
-    ['batch_status (10,000 tests, counts)', 'batch_status', { batch_id: batch.id }, (r) => `${(r as { finished_count: number }).finished_count} finished`],
-    ['batch_status (10,000 tests, finished ids)', 'batch_status', { batch_id: batch.id, list_finished_tests: true }, (r) => `${(r as { finished_tests: string[] }).finished_tests.length} ids`],
+    [
+      'get_test_history (any of 100,000 domains)',
+      'get_test_history',
+      { frontend_params: { domain: 'h7.example' } },
+      (r) => `${(r as unknown[]).length} rows`,
+      () => ({ frontend_params: { domain: `h${Math.floor(Math.random() * 100_000)}.example` } }),
+    ],
+    [
+      'get_batch_job_result (10,000 tests)',
+      'get_batch_job_result',
+      { batch_id: batch.id },
+      (r) => `${(r as { nb_finished: number }).nb_finished} finished`,
+    ],
+    [
+      'batch_status (10,000 tests, counts)',
+      'batch_status',
+      { batch_id: batch.id },
+      (r) => `${(r as { finished_count: number }).finished_count} finished`,
+    ],
+    [
+      'batch_status (10,000 tests, finished ids)',
+      'batch_status',
+      { batch_id: batch.id, list_finished_tests: true },
+      (r) => `${(r as { finished_tests: string[] }).finished_tests.length} ids`,
+    ],
     ['test_progress', 'test_progress', { test_id: oneTest.hash_id }, (r) => `progress ${String(r)}`],
   ];
   // The service's own CPU time (user + system) per request: what the load on the machine moves least.
@@ -120,14 +186,24 @@ try {
   for (const [label, method, params, describe, vary] of calls) {
     const request = (p: unknown) => JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: p });
     const body = request(params);
-    const response = (await (await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as { result?: unknown; error?: unknown };
+    const response = (await (await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).json()) as {
+      result?: unknown;
+      error?: unknown;
+    };
     if (response.error !== undefined) throw new Error(`${method}: ${JSON.stringify(response.error)}`);
     const cpuBefore = serviceCpuMs();
     const result = await autocannon({
       url: api,
       connections: Number(options.connections),
       duration: Number(options.seconds),
-      requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, body, ...(vary === undefined ? {} : { setupRequest: (r) => ({ ...r, body: request(vary()) }) }) }],
+      requests: [
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          ...(vary === undefined ? {} : { setupRequest: (r) => ({ ...r, body: request(vary()) }) }),
+        },
+      ],
     });
     const cpuPerRequest = ((serviceCpuMs() - cpuBefore) * 1000) / result.requests.total;
     const errors = result.errors + result.non2xx + result.timeouts;

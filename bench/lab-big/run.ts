@@ -51,7 +51,9 @@ for (const n of sizes.length > 0 ? sizes : [1000, 10_000]) {
       const steps = Object.entries(lab.startup)
         .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
         .join(', ');
-      console.log(`big:${n} ${cache ? 'cached' : 'cold  '}: up in ${seconds.toFixed(1)} s (${steps}); named RSS ${namedRssMb(lab)?.toFixed(0) ?? '?'} MB; ${await check(lab, n)}`);
+      console.log(
+        `big:${n} ${cache ? 'cached' : 'cold  '}: up in ${seconds.toFixed(1)} s (${steps}); named RSS ${namedRssMb(lab)?.toFixed(0) ?? '?'} MB; ${await check(lab, n)}`,
+      );
     } finally {
       await lab.stop();
     }

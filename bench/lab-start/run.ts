@@ -26,10 +26,17 @@ async function labStart(scenario: string[], cache: boolean): Promise<number> {
 
 /** BIND alone: a namespace, the addresses, named until "running". */
 async function bindAlone(plan: WorldPlan): Promise<number> {
-  const ip = ['link set lo up', ...plan.servers.flatMap((s) => s.addresses.map((a) => (a.includes(':') ? `addr add ${a}/128 dev lo nodad` : `addr add ${a}/32 dev lo`)))].join('\n');
+  const ip = [
+    'link set lo up',
+    ...plan.servers.flatMap((s) =>
+      s.addresses.map((a) => (a.includes(':') ? `addr add ${a}/128 dev lo nodad` : `addr add ${a}/32 dev lo`)),
+    ),
+  ].join('\n');
   const script = `printf '%s\\n' "$1" | ip -batch - && exec named -g -n 1 -c "$2"`;
   const started = performance.now();
-  const child = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', 'sh', '-c', script, 'sh', ip, plan.namedConfPath], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', 'sh', '-c', script, 'sh', ip, plan.namedConfPath], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let log = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -44,7 +51,10 @@ async function bindAlone(plan: WorldPlan): Promise<number> {
   return ms;
 }
 
-for (const [label, scenario] of [['healthy-signed', ['healthy-signed']], ['whole catalogue', catalogueNames()]] as const) {
+for (const [label, scenario] of [
+  ['healthy-signed', ['healthy-signed']],
+  ['whole catalogue', catalogueNames()],
+] as const) {
   const kept = await startLab([...scenario], { keepDir: true });
   await kept.stop();
   const plan = JSON.parse(readFileSync(join(kept.dir, 'world.json'), 'utf8')) as WorldPlan;
@@ -59,5 +69,7 @@ for (const [label, scenario] of [['healthy-signed', ['healthy-signed']], ['whole
   rmSync(kept.dir, { recursive: true, force: true });
   const [c, h, b] = [median(cold), median(cached), median(floor)];
   console.log(`${label} (${plan.servers.length} servers, median of ${rounds}):`);
-  console.log(`  BIND alone ${b.toFixed(0)} ms | lab cached ${h.toFixed(0)} ms (${(h / b).toFixed(2)}x BIND alone) | lab cold ${c.toFixed(0)} ms (${(c / h).toFixed(2)}x cached)`);
+  console.log(
+    `  BIND alone ${b.toFixed(0)} ms | lab cached ${h.toFixed(0)} ms (${(h / b).toFixed(2)}x BIND alone) | lab cold ${c.toFixed(0)} ms (${(c / h).toFixed(2)}x cached)`,
+  );
 }

@@ -11,7 +11,9 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const headers = { 'content-type': 'application/json' };
 
 async function startServer(kind: 'bare' | 'service'): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [new URL('./servers.ts', import.meta.url).pathname, kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL('./servers.ts', import.meta.url).pathname, kind], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [url] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   return { url, child };
 }
@@ -51,7 +53,12 @@ try {
     await load('bare Fastify route (same body)', bare.url, () => progressBody),
     await load('test_progress', service.url, () => progressBody),
     await load('start_domain_test (new test each)', service.url, () =>
-      JSON.stringify({ jsonrpc: '2.0', id: ++n, method: 'start_domain_test', params: { domain: `d${n}.bench.example`, client_id: 'bench' } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: ++n,
+        method: 'start_domain_test',
+        params: { domain: `d${n}.bench.example`, client_id: 'bench' },
+      }),
     ),
     await load('start_domain_test (reused test)', service.url, () =>
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'start_domain_test', params: { domain: 'bench.example' } }),
@@ -61,10 +68,14 @@ try {
   console.log(`\nbench:rpc — ${connections} connections, ${seconds} s each, Node ${process.version}\n`);
   console.log(`${'case'.padEnd(36)} ${'req/s'.padStart(9)} ${'p99 ms'.padStart(8)} ${'vs bare'.padStart(8)} ${'errors'.padStart(7)}`);
   for (const f of figures) {
-    console.log(`${f.name.padEnd(36)} ${f.rps.toFixed(0).padStart(9)} ${f.p99.toFixed(1).padStart(8)} ${(f.rps / base).toFixed(2).padStart(8)} ${String(f.errors).padStart(7)}`);
+    console.log(
+      `${f.name.padEnd(36)} ${f.rps.toFixed(0).padStart(9)} ${f.p99.toFixed(1).padStart(8)} ${(f.rps / base).toFixed(2).padStart(8)} ${String(f.errors).padStart(7)}`,
+    );
   }
   const progress = figures[1];
-  console.log(`\ntest_progress: ${progress.rps.toFixed(0)} req/s (goal ≥ 5000: ${progress.rps >= 5000 ? 'met' : 'NOT met'}), ${(progress.rps / base).toFixed(2)}× the bare route`);
+  console.log(
+    `\ntest_progress: ${progress.rps.toFixed(0)} req/s (goal ≥ 5000: ${progress.rps >= 5000 ? 'met' : 'NOT met'}), ${(progress.rps / base).toFixed(2)}× the bare route`,
+  );
 } finally {
   bare.child.kill('SIGTERM');
   service.child.kill('SIGTERM');

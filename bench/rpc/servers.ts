@@ -12,7 +12,9 @@ if (kind === 'bare') {
   const app = Fastify({ logger: false });
   app.post('/*', (request, reply) => {
     const { id } = request.body as { id?: unknown };
-    return reply.header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result: 0 }));
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .send(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, result: 0 }));
   });
   console.log(await app.listen({ host: '127.0.0.1', port: 0 }));
 } else if (kind === 'service') {

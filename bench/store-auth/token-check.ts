@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { migrateToLatest, openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import type { Kysely } from 'kysely';
-import { createApp, authPlugin, authContext, createConsoleToken, ensureStore, MIGRATION_PRODUCT, storeMigrations, type AuthTables, type StoreSchema } from '@app/store/testing';
+import {
+  createApp,
+  authPlugin,
+  authContext,
+  createConsoleToken,
+  ensureStore,
+  MIGRATION_PRODUCT,
+  storeMigrations,
+  type AuthTables,
+  type StoreSchema,
+} from '@app/store/testing';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -55,7 +65,9 @@ try {
   const o = median(open);
   const line = (label: string, rate: number, baseline?: number) =>
     `  ${label.padEnd(44)} ${rate.toFixed(0).padStart(7)} calls/s  ${(1e6 / rate).toFixed(0).padStart(5)} us/call` +
-    (baseline === undefined ? '' : `  ratio ${((rate / baseline) * 100).toFixed(1)}%, auth adds ${(1e6 / rate - 1e6 / baseline).toFixed(0)} us`);
+    (baseline === undefined
+      ? ''
+      : `  ratio ${((rate / baseline) * 100).toFixed(1)}%, auth adds ${(1e6 / rate - 1e6 / baseline).toFixed(0)} us`);
   console.log(`token check cost, in process on SQLite (${TOKENS} live tokens, ${CALLS} calls x ${ROUNDS} interleaved rounds, median)`);
   console.log(line('public route (baseline)', o));
   console.log(line('token + scope, principal cached', median(hot), o));

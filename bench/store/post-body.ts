@@ -11,7 +11,8 @@ export function seedBody(i: number): string {
   const body: Record<string, unknown> = {};
   for (const [name, field] of writableFields(resourceNamed('products'))) {
     if (field.references !== undefined) continue;
-    if (field.type === 'string') body[name] = name === 'item_number' ? `BB-${i}` : `${name.replaceAll('_', ' ')} of product ${i}`.slice(0, field.maxLength ?? 200);
+    if (field.type === 'string')
+      body[name] = name === 'item_number' ? `BB-${i}` : `${name.replaceAll('_', ' ')} of product ${i}`.slice(0, field.maxLength ?? 200);
     else if (field.type === 'integer') body[name] = i % 50;
     else if (field.type === 'number') body[name] = 2.5 + (i % 7);
     else if (field.type === 'boolean') body[name] = i % 2 === 0;

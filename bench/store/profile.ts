@@ -17,7 +17,8 @@ import { loadOrCreateCertificate, createApp, createConsoleToken } from '@app/sto
 import { postBody, seedBody } from './post-body.ts';
 
 const [mode = 'read', ...rest] = process.argv.slice(2);
-if (mode !== 'read' && mode !== 'write' && mode !== 'hooked') throw new Error(`usage: profile.ts read [count] [file] | write [file] | hooked [file] (not ${mode})`);
+if (mode !== 'read' && mode !== 'write' && mode !== 'hooked')
+  throw new Error(`usage: profile.ts read [count] [file] | write [file] | hooked [file] (not ${mode})`);
 const count = mode === 'read' ? Number(rest[0] ?? 100) : 0;
 const file = (mode === 'read' ? rest[1] : rest[0]) ?? `${mode}.cpuprofile`;
 
@@ -31,7 +32,9 @@ const store = await serveStore({
   port: 0,
   logLevel: 'error',
   // The receiver serves the store's certificate: both load the one in dataDir.
-  ...(receiver === undefined ? {} : { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: (await loadOrCreateCertificate({ dataDir })).cert } }),
+  ...(receiver === undefined
+    ? {}
+    : { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: (await loadOrCreateCertificate({ dataDir })).cert } }),
 });
 // Many apps' tokens, so no caller reaches its rate limit.
 const tokens: string[] = [];
@@ -41,7 +44,12 @@ for (let i = 0; i < 2000; i += 1) {
 }
 const dispatcher = new Agent({ connect: { ca: store.certificate } });
 for (let i = 0; i < 1050; i += 1) {
-  const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: seedBody(i), headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' } });
+  const response = await request(`${store.apiUrl}/products.json`, {
+    method: 'POST',
+    dispatcher,
+    body: seedBody(i),
+    headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' },
+  });
   await response.body.text();
 }
 if (receiver !== undefined) {
@@ -69,7 +77,15 @@ const result = await autocannon({
   connections: mode === 'read' ? 8 : 16,
   duration: Number(process.env.BENCH_DURATION ?? 6),
   tlsOptions: { ca: store.certificate },
-  requests: [{ ...loaded, setupRequest: (r) => ({ ...r, headers: { ...r.headers, ...loaded.headers, 'x-ac-auth-token': tokens[next++ % tokens.length] ?? '' } }) }],
+  requests: [
+    {
+      ...loaded,
+      setupRequest: (r) => ({
+        ...r,
+        headers: { ...r.headers, ...loaded.headers, 'x-ac-auth-token': tokens[next++ % tokens.length] ?? '' },
+      }),
+    },
+  ],
 });
 const { profile } = await session.post('Profiler.stop');
 writeFileSync(file, JSON.stringify(profile));

@@ -27,7 +27,14 @@ interface Figures {
   cpuUs: number;
 }
 
-async function load(url: string, ca: string, method: 'GET' | 'POST', tokens: string[], extraHeaders: Record<string, string> = {}, duration = DURATION_S): Promise<Figures> {
+async function load(
+  url: string,
+  ca: string,
+  method: 'GET' | 'POST',
+  tokens: string[],
+  extraHeaders: Record<string, string> = {},
+  duration = DURATION_S,
+): Promise<Figures> {
   const target = new URL(url);
   const cpuBefore = await serverCpu();
   let next = 0;
@@ -43,7 +50,12 @@ async function load(url: string, ca: string, method: 'GET' | 'POST', tokens: str
         ...(method === 'POST' ? { body: postBody } : {}),
         setupRequest: (request) => ({
           ...request,
-          headers: { ...request.headers, ...extraHeaders, 'x-ac-auth-token': tokens[next++ % tokens.length] ?? '', ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+          headers: {
+            ...request.headers,
+            ...extraHeaders,
+            'x-ac-auth-token': tokens[next++ % tokens.length] ?? '',
+            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+          },
         }),
       },
     ],
@@ -51,9 +63,16 @@ async function load(url: string, ca: string, method: 'GET' | 'POST', tokens: str
   const cpuAfter = await serverCpu();
   // A refused or failed call is not a measurement of serving (a 429 is cheaper than an answer): the bench fails.
   if (result.non2xx + result.errors + result.timeouts > 0) {
-    throw new Error(`${method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts in ${result.requests.total} calls`);
+    throw new Error(
+      `${method} ${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts in ${result.requests.total} calls`,
+    );
   }
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts, cpuUs: (cpuAfter - cpuBefore) / Math.max(1, result.requests.total) };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    cpuUs: (cpuAfter - cpuBefore) / Math.max(1, result.requests.total),
+  };
 }
 
 /** The servers process's CPU time so far, in microseconds. */
@@ -104,7 +123,8 @@ async function drained(): Promise<number> {
 
 const show = (f: Figures) =>
   `${f.rps.toFixed(0).padStart(6)} req/s p99 ${String(f.p99).padStart(4)} ms ${f.cpuUs.toFixed(0).padStart(5)} µs CPU/req${f.errors > 0 ? ` (${f.errors} errors!)` : ''}`;
-const range = (figures: Figures[]) => `${Math.min(...figures.map((f) => f.rps)).toFixed(0)}–${Math.max(...figures.map((f) => f.rps)).toFixed(0)} req/s`;
+const range = (figures: Figures[]) =>
+  `${Math.min(...figures.map((f) => f.rps)).toFixed(0)}–${Math.max(...figures.map((f) => f.rps)).toFixed(0)} req/s`;
 const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
 const lines: string[] = [];
 
@@ -120,7 +140,9 @@ async function backlog(): Promise<void> {
   const after = await backlogFigures();
   const produced = after.produced - before.produced;
   lines.push(`POST /api/v1/products.json for ${seconds} s, one ProductCreated subscription: ${show(figures)}`);
-  lines.push(`  webhook backlog at the end: ${after.pending} of ${produced} events produced (${percent(after.pending / Math.max(1, produced))}; goal < 1%); received ${after.received - before.received}, out of order ${after.outOfOrder}`);
+  lines.push(
+    `  webhook backlog at the end: ${after.pending} of ${produced} events produced (${percent(after.pending / Math.max(1, produced))}; goal < 1%); received ${after.received - before.received}, out of order ${after.outOfOrder}`,
+  );
 }
 async function backlogFigures(): Promise<{ produced: number; pending: number; received: number; outOfOrder: number }> {
   servers.send('backlog');
@@ -130,21 +152,39 @@ async function backlogFigures(): Promise<{ produced: number; pending: number; re
 
 try {
   if (ONLY === 'backlog' || ONLY === undefined) await backlog();
-  for (const [method, path] of ONLY === 'reads' || ONLY === 'backlog' ? [] : ([
-    ['GET', '/api/v1/products.json?count=100'],
-    ['POST', '/api/v1/products.json'],
-  ] as const)) {
-    const runs: Record<'bare' | 'bareDb' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = { bare: [], bareDb: [], plain: [], full: [], bypass: [], hooked: [] };
+  for (const [method, path] of ONLY === 'reads' || ONLY === 'backlog'
+    ? []
+    : ([
+        ['GET', '/api/v1/products.json?count=100'],
+        ['POST', '/api/v1/products.json'],
+      ] as const)) {
+    const runs: Record<'bare' | 'bareDb' | 'plain' | 'full' | 'bypass' | 'hooked', Figures[]> = {
+      bare: [],
+      bareDb: [],
+      plain: [],
+      full: [],
+      bypass: [],
+      hooked: [],
+    };
     // `bypass` is the machinery's cost without the cache's gain: every GET revalidates past the server-side cache.
     // `hooked` is the store as served with one ProductCreated subscription: POSTs only.
     // `bareDb` (POSTs only) is the issue's yardstick for writes: a bare Fastify route that inserts the row and answers it.
-    const order = method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'bareDb', 'plain', 'full', 'hooked'] as const);
+    const order =
+      method === 'GET' ? (['bare', 'plain', 'full', 'bypass'] as const) : (['bare', 'bareDb', 'plain', 'full', 'hooked'] as const);
     for (let round = 0; round < ROUNDS; round += 1) {
       // Each round starts with another run, so none always follows the same neighbour (and the garbage it left).
       for (let i = 0; i < order.length; i += 1) {
         const name = order[(round + i) % order.length] ?? 'bare';
         const server = name === 'bypass' ? 'full' : name;
-        runs[name].push(await load(`${origins[server]}${path}`, origins.ca, method, origins.tokens[server], name === 'bypass' ? { 'cache-control': 'no-cache' } : {}));
+        runs[name].push(
+          await load(
+            `${origins[server]}${path}`,
+            origins.ca,
+            method,
+            origins.tokens[server],
+            name === 'bypass' ? { 'cache-control': 'no-cache' } : {},
+          ),
+        );
         // The hooked store's worker delivers in the servers' process: left running, it would take its CPU from
         // whichever server is loaded next (the store or the bare route, by the round), so it finishes first.
         if (name === 'hooked') await drained();
@@ -160,14 +200,18 @@ try {
     const pairedCost = (of: Figures[]) => percent(1 - pairedRatio(of, runs.plain));
     lines.push(`${method} ${path}`);
     lines.push(`  bare Fastify (ceiling)            ${show(bare)}   runs ${range(runs.bare)}`);
-    lines.push(`  store, no rate limit / no cache   ${show(plain)}   ${percent(plain.rps / bare.rps)} of ceiling (per round: median ${paired(runs.plain, runs.bare)}); runs ${range(runs.plain)}`);
+    lines.push(
+      `  store, no rate limit / no cache   ${show(plain)}   ${percent(plain.rps / bare.rps)} of ceiling (per round: median ${paired(runs.plain, runs.bare)}); runs ${range(runs.plain)}`,
+    );
     lines.push(
       `  store as served                   ${show(full)}   ${percent(full.rps / bare.rps)} of ceiling (per round: median ${paired(runs.full, runs.bare)}); rate limit + caching cost ${percent(1 - full.rps / plain.rps)} (per round: median ${pairedCost(runs.full)}; ${cpuCost(full)}); runs ${range(runs.full)}`,
     );
     if (runs.bareDb.length > 0) {
       const bareDb = median(runs.bareDb);
       lines.push(`  bare Fastify + node:sqlite INSERT   ${show(bareDb)}   runs ${range(runs.bareDb)}`);
-      lines.push(`  store as served vs that route: ${percent(full.rps / bareDb.rps)} (per round: median ${paired(runs.full, runs.bareDb)}; rounds ${runs.full.map((f, i) => percent(f.rps / (runs.bareDb[i]?.rps ?? Number.NaN))).join(' ')}) (goal >= 50%)`);
+      lines.push(
+        `  store as served vs that route: ${percent(full.rps / bareDb.rps)} (per round: median ${paired(runs.full, runs.bareDb)}; rounds ${runs.full.map((f, i) => percent(f.rps / (runs.bareDb[i]?.rps ?? Number.NaN))).join(' ')}) (goal >= 50%)`,
+      );
       // On a busy machine a run's req/s says as much about its neighbours as about it; CPU time per request does not.
       lines.push(`  the same by CPU time per request (that route's / the store's): ${percent(bareDb.cpuUs / full.cpuUs)}`);
     }
@@ -180,14 +224,18 @@ try {
     }
     if (runs.bypass.length > 0) {
       const bypass = median(runs.bypass);
-      lines.push(`  store as served, no-cache GETs    ${show(bypass)}   rate limit + caching cost ${percent(1 - bypass.rps / plain.rps)} (per round: median ${pairedCost(runs.bypass)}; ${cpuCost(bypass)}); runs ${range(runs.bypass)}`);
+      lines.push(
+        `  store as served, no-cache GETs    ${show(bypass)}   rate limit + caching cost ${percent(1 - bypass.rps / plain.rps)} (per round: median ${pairedCost(runs.bypass)}; ${cpuCost(bypass)}); runs ${range(runs.bypass)}`,
+      );
     }
   }
   // The hooked store's worker delivers its backlog in the servers' process: while it does, its CPU would be
   // counted against whichever read server is under load. The reads start once it is done (or a minute on).
   if (ONLY !== 'reads' && ONLY !== 'served' && ONLY !== 'backlog') {
     const waited = await drained();
-    lines.push(`(reads started ${waited.toFixed(1)} s after the POSTs, once the subscription's deliveries had gone out: ${await pendingDeliveries()} still pending)`);
+    lines.push(
+      `(reads started ${waited.toFixed(1)} s after the POSTs, once the subscription's deliveries had gone out: ${await pendingDeliveries()} still pending)`,
+    );
   }
   // What sync clients feel: they send Cache-Control: no-cache on every call, so every GET reads the database.
   // The peer runs the same SELECT through node:sqlite and serialises the rows, nothing else.
@@ -199,7 +247,9 @@ try {
       for (let i = 0; i < order.length; i += 1) {
         const name = order[(round + i) % order.length] ?? 'peer';
         const server = name === 'store' ? 'full' : name;
-        runs[name].push(await load(`${origins[server]}${path}`, origins.ca, 'GET', origins.tokens[server], { 'cache-control': 'no-cache' }));
+        runs[name].push(
+          await load(`${origins[server]}${path}`, origins.ca, 'GET', origins.tokens[server], { 'cache-control': 'no-cache' }),
+        );
       }
     }
     const peer = median(runs.peer);
@@ -218,6 +268,10 @@ try {
 } finally {
   servers.disconnect();
 }
-console.log(`store REST API over HTTPS: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${DURATION_S} s runs, SQLite, servers in their own process (CPU: that process's user + system time per request)`);
+console.log(
+  `store REST API over HTTPS: ${CONNECTIONS} connections, median of ${ROUNDS} interleaved ${DURATION_S} s runs, SQLite, servers in their own process (CPU: that process's user + system time per request)`,
+);
 for (const line of lines) console.log(line);
-console.log('goals: store as served >= 50% of the ceiling; rate limiting + caching cost < 15% (negative: faster than without); no-cache GETs >= 70% of the node:sqlite peer');
+console.log(
+  'goals: store as served >= 50% of the ceiling; rate limiting + caching cost < 15% (negative: faster than without); no-cache GETs >= 70% of the node:sqlite peer',
+);

@@ -23,10 +23,21 @@ export interface ExportFigures {
   lines: number;
 }
 
-export async function measureExport(apiUrl: string, token: string, dispatcher: Agent, resource: string, query: string): Promise<ExportFigures> {
+export async function measureExport(
+  apiUrl: string,
+  token: string,
+  dispatcher: Agent,
+  resource: string,
+  query: string,
+): Promise<ExportFigures> {
   const headers = { 'x-ac-auth-token': token, 'content-type': 'application/json' };
   const started = performance.now();
-  const posted = await request(`${apiUrl}/bulk_operations`, { method: 'POST', dispatcher, headers, body: JSON.stringify({ type: 'export', resource, query }) });
+  const posted = await request(`${apiUrl}/bulk_operations`, {
+    method: 'POST',
+    dispatcher,
+    headers,
+    body: JSON.stringify({ type: 'export', resource, query }),
+  });
   const job = (await posted.body.json()) as Job;
   if (posted.statusCode !== 202) throw new Error(`POST /bulk_operations: ${posted.statusCode} ${JSON.stringify(job)}`);
   let seen = job;
@@ -34,7 +45,9 @@ export async function measureExport(apiUrl: string, token: string, dispatcher: A
     await new Promise((resolve) => setTimeout(resolve, 200));
     const reply = await request(`${apiUrl}/bulk_operations/${job.id}`, { dispatcher, headers: { 'x-ac-auth-token': token } });
     seen = (await reply.body.json()) as Job;
-    process.stdout.write(`\rexporting ${resource}: ${seen.rows_done.toLocaleString('en')} of ${(seen.rows_total ?? 0).toLocaleString('en')}`);
+    process.stdout.write(
+      `\rexporting ${resource}: ${seen.rows_done.toLocaleString('en')} of ${(seen.rows_total ?? 0).toLocaleString('en')}`,
+    );
   }
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write('\n');

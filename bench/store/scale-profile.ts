@@ -17,29 +17,53 @@ const ROWS = 1_000_000;
 
 if (process.argv[2] === '--client') {
   // The child: asks and reads each answer whole, as scale.ts does.
-  process.once('message', ({ apiUrl, ca, token, shape, samples, categories }: { apiUrl: string; ca: string; token: string; shape: string; samples: number; categories: number[] }) => {
-    void (async () => {
-      const dispatcher = new Agent({ connect: { ca } });
-      const ask = async (path: string) => {
-        const response = await request(path.startsWith('https:') ? path : `${apiUrl}${path}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
-        const text = await response.body.text();
-        if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${text.slice(0, 300)}`);
-        return text;
-      };
-      const chosen = scaleShapes(ROWS, categories, async (path) => (JSON.parse(await ask(path)) as { next_page?: string }).next_page ?? '').find((s) => s.id === shape);
-      if (chosen === undefined) throw new Error(`no shape ${shape}`);
-      const times: number[] = [];
-      for (let i = 0; i < samples + 5; i += 1) {
-        const path = await chosen.path();
-        const started = performance.now();
-        await ask(path);
-        if (i >= 5) times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      process.send!({ times });
-      await dispatcher.close();
-    })();
-  });
+  process.once(
+    'message',
+    ({
+      apiUrl,
+      ca,
+      token,
+      shape,
+      samples,
+      categories,
+    }: {
+      apiUrl: string;
+      ca: string;
+      token: string;
+      shape: string;
+      samples: number;
+      categories: number[];
+    }) => {
+      void (async () => {
+        const dispatcher = new Agent({ connect: { ca } });
+        const ask = async (path: string) => {
+          const response = await request(path.startsWith('https:') ? path : `${apiUrl}${path}`, {
+            dispatcher,
+            headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' },
+          });
+          const text = await response.body.text();
+          if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${text.slice(0, 300)}`);
+          return text;
+        };
+        const chosen = scaleShapes(
+          ROWS,
+          categories,
+          async (path) => (JSON.parse(await ask(path)) as { next_page?: string }).next_page ?? '',
+        ).find((s) => s.id === shape);
+        if (chosen === undefined) throw new Error(`no shape ${shape}`);
+        const times: number[] = [];
+        for (let i = 0; i < samples + 5; i += 1) {
+          const path = await chosen.path();
+          const started = performance.now();
+          await ask(path);
+          if (i >= 5) times.push(performance.now() - started);
+        }
+        times.sort((a, b) => a - b);
+        process.send!({ times });
+        await dispatcher.close();
+      })();
+    },
+  );
 } else {
   const { serveStore } = await import('@app/store');
   const { createApp, createConsoleToken } = await import('@app/store/testing');
@@ -47,11 +71,20 @@ if (process.argv[2] === '--client') {
   const ids = scaleShapes(ROWS, [], () => Promise.resolve('')).map((s) => s.id);
   if (!ids.includes(shape)) throw new Error(`shape: one of ${ids.join(', ')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'scale-profile-'));
-  const store = await serveStore({ databaseUrl: DATABASE_URL, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without: { rateLimit: true } });
+  const store = await serveStore({
+    databaseUrl: DATABASE_URL,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'error',
+    without: { rateLimit: true },
+  });
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   const storeId = Number((await client.query<{ id: number }>('SELECT min(id) AS id FROM stores')).rows[0]?.id);
-  const categories = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) => Number(r.id));
+  const categories = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) =>
+    Number(r.id),
+  );
   await client.end();
   const { app } = await createApp(store.app.storeAuth, storeId, { name: `scale profile ${Date.now()}`, kind: 'custom' });
   const token = (await createConsoleToken(store.app.storeAuth, app, { scopes: 'system' })).accessToken;

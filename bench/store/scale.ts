@@ -26,7 +26,10 @@ const CATEGORIES = 1000;
 const BATCH = 100_000;
 const GOAL_MS = 50;
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const loadAtStart = load();
 
 async function ensureDatabase(): Promise<void> {
@@ -34,7 +37,8 @@ async function ensureDatabase(): Promise<void> {
   const name = decodeURIComponent(url.pathname.slice(1));
   const admin = new pg.Client({ connectionString: Object.assign(new URL(DATABASE_URL), { pathname: '/postgres' }).toString() });
   await admin.connect();
-  if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0) await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
+  if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 0)
+    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
   await admin.end();
 }
 
@@ -46,16 +50,20 @@ async function build(client: pg.Client): Promise<void> {
     console.log(`tables already built (${ROWS.toLocaleString('en')} products and orders), kept from an earlier run`);
     return;
   }
-  if (built.rows.length > 0) throw new Error(`${DATABASE_URL} holds tables built for ${built.rows[0]?.rows} rows; drop that database to build ${ROWS}`);
+  if (built.rows.length > 0)
+    throw new Error(`${DATABASE_URL} holds tables built for ${built.rows[0]?.rows} rows; drop that database to build ${ROWS}`);
   const started = Date.now();
   // One transaction: a build stopped halfway leaves nothing behind, and the next run starts over.
   await client.query('BEGIN');
-  const at = (expression: string) => `to_char(timestamp '${new Date(FIRST_UPDATE).toISOString().slice(0, 10)}' + ((${expression})::bigint * 7919 % ${ROWS}) * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
+  const at = (expression: string) =>
+    `to_char(timestamp '${new Date(FIRST_UPDATE).toISOString().slice(0, 10)}' + ((${expression})::bigint * 7919 % ${ROWS}) * interval '1 minute', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`;
   await client.query(
     `INSERT INTO categories (name, parent_category_id, created_at, updated_at)
      SELECT 'Category ' || i, 1, ${at('i')}, ${at('i')} FROM generate_series(1, ${CATEGORIES}) AS i`,
   );
-  const firstCategory = Number((await client.query<{ id: number }>(`SELECT min(id) AS id FROM categories WHERE name = 'Category 1'`)).rows[0]?.id);
+  const firstCategory = Number(
+    (await client.query<{ id: number }>(`SELECT min(id) AS id FROM categories WHERE name = 'Category 1'`)).rows[0]?.id,
+  );
   for (let from = 1; from <= ROWS; from += BATCH) {
     const to = Math.min(ROWS, from + BATCH - 1);
     await client.query(
@@ -70,9 +78,13 @@ async function build(client: pg.Client): Promise<void> {
        SELECT 1 + i % 9, (i % 50000) / 100.0, (i % 50000) / 100.0, 0, 5, ${at('i')}, 'ORD-' || i, ${at('i')}, ${at('i')}
        FROM generate_series(${from}, ${to}) AS i`,
     );
-    process.stdout.write(`\rbuilding: ${to.toLocaleString('en')} of ${ROWS.toLocaleString('en')} products and orders (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    process.stdout.write(
+      `\rbuilding: ${to.toLocaleString('en')} of ${ROWS.toLocaleString('en')} products and orders (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    );
   }
-  await client.query(`INSERT INTO product_categories (product_id, category_id) SELECT id, ${firstCategory} + id % ${CATEGORIES} FROM products`);
+  await client.query(
+    `INSERT INTO product_categories (product_id, category_id) SELECT id, ${firstCategory} + id % ${CATEGORIES} FROM products`,
+  );
   await client.query('INSERT INTO bench_scale (rows) VALUES ($1)', [ROWS]);
   await client.query('COMMIT');
   // As autovacuum would soon: the visibility map lets counts read the indexes alone.
@@ -96,7 +108,10 @@ async function measureShapes({ apiUrl, ca, token, categoryIds }: ClientTask): Pr
   /** The answer time; the body is read whole but parsed only for its next page. */
   async function get(path: string): Promise<{ ms: number; nextPage: () => string }> {
     const started = performance.now();
-    const response = await request(path.startsWith('https:') ? path : `${apiUrl}${path}`, { dispatcher, headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' } });
+    const response = await request(path.startsWith('https:') ? path : `${apiUrl}${path}`, {
+      dispatcher,
+      headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' },
+    });
     const text = await response.body.text();
     const ms = performance.now() - started;
     if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
@@ -115,7 +130,9 @@ async function measureShapes({ apiUrl, ca, token, categoryIds }: ClientTask): Pr
     times.sort((a, b) => a - b);
     const p99 = quantile(times, 0.99);
     worst = Math.max(worst, p99);
-    lines.push(`  ${shape.name.padEnd(92)} p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms${p99 > GOAL_MS ? '  (over the goal)' : ''}`);
+    lines.push(
+      `  ${shape.name.padEnd(92)} p50 ${quantile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms${p99 > GOAL_MS ? '  (over the goal)' : ''}`,
+    );
     console.log(lines.at(-1));
   }
   await dispatcher.close();
@@ -130,7 +147,14 @@ if (process.argv[2] === '--client') {
   await ensureDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
   // Serving migrates first, so the tables (and their indexes, as a real store has them) exist before they are filled.
-  const store = await serveStore({ databaseUrl: DATABASE_URL, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without: { rateLimit: true } });
+  const store = await serveStore({
+    databaseUrl: DATABASE_URL,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'error',
+    without: { rateLimit: true },
+  });
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   const dispatcher = new Agent({ connect: { ca: store.certificate } });
@@ -139,7 +163,9 @@ if (process.argv[2] === '--client') {
     const storeId = Number((await client.query<{ id: number }>('SELECT min(id) AS id FROM stores')).rows[0]?.id);
     const { app } = await createApp(store.app.storeAuth, storeId, { name: `scale bench ${Date.now()}`, kind: 'custom' });
     const token = (await createConsoleToken(store.app.storeAuth, app, { scopes: 'system' })).accessToken;
-    const categoryIds = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) => Number(r.id));
+    const categoryIds = (await client.query<{ id: number }>(`SELECT id FROM categories WHERE name LIKE 'Category %'`)).rows.map((r) =>
+      Number(r.id),
+    );
     const exportOnly = process.argv.includes('--export-only');
     let measured = { lines: [] as string[], worst: 0 };
     if (!exportOnly) {
@@ -152,9 +178,13 @@ if (process.argv[2] === '--client') {
     const loadBeforeExport = load();
     const exported = await measureExport(store.apiUrl, token, dispatcher, 'products', 'sort=id');
     if (!exportOnly) {
-      console.log(`\nstore list endpoints on PostgreSQL, ${ROWS.toLocaleString('en')} products and ${ROWS.toLocaleString('en')} orders, ${SAMPLES} samples per shape, one at a time, Cache-Control: no-cache, over HTTPS on loopback from a client process of its own (rate limiting off; caching on but bypassed)`);
+      console.log(
+        `\nstore list endpoints on PostgreSQL, ${ROWS.toLocaleString('en')} products and ${ROWS.toLocaleString('en')} orders, ${SAMPLES} samples per shape, one at a time, Cache-Control: no-cache, over HTTPS on loopback from a client process of its own (rate limiting off; caching on but bypassed)`,
+      );
       for (const line of lines) console.log(line);
-      console.log(`goal: p99 <= ${GOAL_MS} ms for every shape; worst p99 ${worst.toFixed(1)} ms. load (1/5/15 min) at start ${loadAtStart}, at end ${load()} (a shared machine)`);
+      console.log(
+        `goal: p99 <= ${GOAL_MS} ms for every shape; worst p99 ${worst.toFixed(1)} ms. load (1/5/15 min) at start ${loadAtStart}, at end ${load()} (a shared machine)`,
+      );
     }
     console.log(
       `export of every product (POST /bulk_operations, sort=id, until the job completed): ${exported.rows.toLocaleString('en')} rows in ${exported.seconds.toFixed(1)} s, ` +

@@ -15,7 +15,14 @@ import { openDatabase } from '@app/database';
 import Fastify from 'fastify';
 import { Agent, request } from 'undici';
 import { serveStore, type RunningStore, type ServeOptions } from '@app/store';
-import { loadOrCreateCertificate, createApp, createConsoleToken, jsonObjectText, resourceNamed, type StoreSchema } from '@app/store/testing';
+import {
+  loadOrCreateCertificate,
+  createApp,
+  createConsoleToken,
+  jsonObjectText,
+  resourceNamed,
+  type StoreSchema,
+} from '@app/store/testing';
 import { postBody, seedBody } from './post-body.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-store-'));
@@ -37,13 +44,30 @@ async function benchTokens(store: RunningStore): Promise<string[]> {
   return tokens;
 }
 
-async function seededStore(name: string, without: { rateLimit?: boolean; cache?: boolean }, extra: Partial<ServeOptions> = {}): Promise<{ store: RunningStore; tokens: string[] }> {
-  const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, `${name}.sqlite`)}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'error', without, ...extra });
+async function seededStore(
+  name: string,
+  without: { rateLimit?: boolean; cache?: boolean },
+  extra: Partial<ServeOptions> = {},
+): Promise<{ store: RunningStore; tokens: string[] }> {
+  const store = await serveStore({
+    databaseUrl: `sqlite:${join(dataDir, `${name}.sqlite`)}`,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'error',
+    without,
+    ...extra,
+  });
   const tokens = await benchTokens(store);
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
   // Enough for a list of 1000, every field filled, as a real catalogue's products are.
   for (let i = 0; i < SEEDED; i += 1) {
-    const response = await request(`${store.apiUrl}/products.json`, { method: 'POST', dispatcher, body: seedBody(i), headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' } });
+    const response = await request(`${store.apiUrl}/products.json`, {
+      method: 'POST',
+      dispatcher,
+      body: seedBody(i),
+      headers: { 'content-type': 'application/json', 'x-ac-auth-token': tokens[i % tokens.length] ?? '' },
+    });
     await response.body.text();
     if (response.statusCode !== 201) throw new Error(`seeding ${name}: ${response.statusCode}`);
   }
@@ -53,7 +77,12 @@ async function seededStore(name: string, without: { rateLimit?: boolean; cache?:
 
 async function body(url: string, method: 'GET' | 'POST', token: string): Promise<string> {
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
-  const response = await request(url, { method, dispatcher, headers: { 'x-ac-auth-token': token, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) }, ...(method === 'POST' ? { body: postBody } : {}) });
+  const response = await request(url, {
+    method,
+    dispatcher,
+    headers: { 'x-ac-auth-token': token, ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
+    ...(method === 'POST' ? { body: postBody } : {}),
+  });
   const text = await response.body.text();
   await dispatcher.close();
   return text;
@@ -63,7 +92,11 @@ const { store: full, tokens: fullTokens } = await seededStore('full', {});
 const { store: plain, tokens: plainTokens } = await seededStore('plain', { rateLimit: true, cache: true });
 const receiver = fork(new URL('./webhook-receiver.ts', import.meta.url), [dataDir], { stdio: 'inherit' });
 const [{ port: receiverPort }] = (await once(receiver, 'message')) as [{ port: number }];
-const { store: hooked, tokens: hookedTokens } = await seededStore('hooked', {}, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: tls.cert } });
+const { store: hooked, tokens: hookedTokens } = await seededStore(
+  'hooked',
+  {},
+  { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: tls.cert } },
+);
 {
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
   const response = await request(`${hooked.apiUrl}/webhooks`, {
@@ -106,7 +139,10 @@ bareDb.post('/api/v1/products.json', (request, reply) => {
   const body = request.body as { item_name: string; item_number: string; price: number; quantity_on_hand: number; is_hidden: boolean };
   const now = new Date().toISOString();
   const row = bareInsert.get(body.item_name, body.item_number, body.price, body.quantity_on_hand, body.is_hidden ? 1 : 0, now, now);
-  return reply.code(201).type('application/json; charset=utf-8').send(JSON.stringify({ product: row }));
+  return reply
+    .code(201)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ product: row }));
 });
 await bareDb.listen({ host: '127.0.0.1', port: 0 });
 
@@ -125,7 +161,9 @@ await peer.listen({ host: '127.0.0.1', port: 0 });
 // The same peer with the store's own technique on SQLite: the database writes each product's JSON
 // (the SELECT the store runs, from the same module), joined into the envelope, nothing else. The store's
 // distance to it is what its machinery (auth, limits, caching, the query language) costs.
-const peerJsonSelect = peerDb.prepare(`select ${jsonObjectText(resourceNamed('products'), undefined) ?? ''} as "__json", "id" from "products" order by "id" asc limit ? offset ?`);
+const peerJsonSelect = peerDb.prepare(
+  `select ${jsonObjectText(resourceNamed('products'), undefined) ?? ''} as "__json", "id" from "products" order by "id" asc limit ? offset ?`,
+);
 peerJsonSelect.setReturnArrays(true);
 const peerJson = Fastify({ https: { key: tls.key, cert: tls.cert } });
 peerJson.get('/api/v1/products.json', (request, reply) => {
@@ -146,7 +184,15 @@ process.send?.({
   peer: `https://127.0.0.1:${(peer.server.address() as AddressInfo).port}`,
   peerJson: `https://127.0.0.1:${(peerJson.server.address() as AddressInfo).port}`,
   ca: tls.cert,
-  tokens: { full: fullTokens, plain: plainTokens, bare: fullTokens, bareDb: fullTokens, peer: fullTokens, peerJson: fullTokens, hooked: hookedTokens },
+  tokens: {
+    full: fullTokens,
+    plain: plainTokens,
+    bare: fullTokens,
+    bareDb: fullTokens,
+    peer: fullTokens,
+    peerJson: fullTokens,
+    hooked: hookedTokens,
+  },
 });
 // The load generator asks for this process's CPU time before and after each run: the servers take turns,
 // so the difference is what the server under load spent, a steadier figure than req/s on a shared machine.
@@ -178,7 +224,16 @@ process.on('disconnect', () => {
   peerDb.close();
   bareDbSqlite.close();
   receiver.disconnect();
-  void Promise.all([bare.close(), bareDb.close(), peer.close(), peerJson.close(), full.close(), plain.close(), hooked.close(), hookedDatabase.close()]).finally(() => {
+  void Promise.all([
+    bare.close(),
+    bareDb.close(),
+    peer.close(),
+    peerJson.close(),
+    full.close(),
+    plain.close(),
+    hooked.close(),
+    hookedDatabase.close(),
+  ]).finally(() => {
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });

@@ -9,16 +9,29 @@ import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { catalogueDir, describeLatency, parseLatency, referenceUnavailableReason, scenarioDomain, startLab, labUnavailableReason } from '@app/lab';
+import {
+  catalogueDir,
+  describeLatency,
+  parseLatency,
+  referenceUnavailableReason,
+  scenarioDomain,
+  startLab,
+  labUnavailableReason,
+} from '@app/lab';
 import { allModules, dnscheck, keysOf, runReference, strip, type Finding } from '../../test/support/lab-engines.ts';
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
-  options: { latency: { type: 'string', default: '30ms' }, 'no-reference': { type: 'boolean', default: false }, record: { type: 'boolean', default: false } },
+  options: {
+    latency: { type: 'string', default: '30ms' },
+    'no-reference': { type: 'boolean', default: false },
+    record: { type: 'boolean', default: false },
+  },
 });
 const latency = parseLatency(options.latency);
 const folder = join(catalogueDir, 'worst-case');
-const scenarios = positionals.length > 0 ? positionals.map((name) => join(folder, `${name}.yaml`)) : readdirSync(folder).map((file) => join(folder, file));
+const scenarios =
+  positionals.length > 0 ? positionals.map((name) => join(folder, `${name}.yaml`)) : readdirSync(folder).map((file) => join(folder, file));
 const referenceLimitSeconds = 600;
 
 const labReason = await labUnavailableReason();
@@ -27,17 +40,28 @@ if (labReason !== undefined) {
   process.exit(0);
 }
 const referenceMissing = options['no-reference'] ? 'not asked for (--no-reference)' : referenceUnavailableReason();
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 console.log(`bench:worst-case — answers after ${describeLatency(latency)}; load at start ${load()}`);
 
-const comparable = (findings: Finding[]): string[] => keysOf(findings.filter((f) => !/^(GLOBAL|MODULE|DEPENDENCY)_VERSION$/.test(f.tag)), allModules);
+const comparable = (findings: Finding[]): string[] =>
+  keysOf(
+    findings.filter((f) => !/^(GLOBAL|MODULE|DEPENDENCY)_VERSION$/.test(f.tag)),
+    allModules,
+  );
 
 for (const path of scenarios) {
   const domain = scenarioDomain(path);
   const lab = await startLab([path], { latency });
   try {
     const started = performance.now();
-    const run = await lab.exec(process.execPath, [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--level', 'INFO', '--no-progress'], { timeoutMs: 15 * 60_000 });
+    const run = await lab.exec(
+      process.execPath,
+      [dnscheck, strip(domain), '--hints', lab.hintsPath, '--json', '--level', 'INFO', '--no-progress'],
+      { timeoutMs: 15 * 60_000 },
+    );
     const ourSeconds = (performance.now() - started) / 1000;
     const ours = JSON.parse(run.stdout) as Finding[];
     const modulesReported = new Set(ours.map((f) => f.module.toUpperCase())).size;
@@ -45,7 +69,10 @@ for (const path of scenarios) {
     if (referenceMissing !== undefined) {
       line += `; reference not run: ${referenceMissing}`;
     } else {
-      const reference = await runReference(lab, domain, allModules, [], { timeoutMs: referenceLimitSeconds * 1000, record: options.record });
+      const reference = await runReference(lab, domain, allModules, [], {
+        timeoutMs: referenceLimitSeconds * 1000,
+        record: options.record,
+      });
       if (!reference.finished) {
         line += `; zonemaster-cli 8.0.1 did not finish within ${referenceLimitSeconds} s`;
       } else {

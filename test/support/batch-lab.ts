@@ -58,7 +58,8 @@ export async function createBatchDatabase(prefix: string, server: PostgresServer
     name,
     url,
     database,
-    size: async () => Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(database.db)).rows[0]?.bytes),
+    size: async () =>
+      Number((await sql<{ bytes: string }>`select pg_database_size(current_database()) as bytes`.execute(database.db)).rows[0]?.bytes),
     drop: async () => {
       await database.close();
       await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin.db);
@@ -71,7 +72,10 @@ export async function createBatchDatabase(prefix: string, server: PostgresServer
 export function agentConfig(parallel: number, extra = ''): { path: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'batch-agent-'));
   const path = join(dir, 'backend_config.ini');
-  writeFileSync(path, `[DB]\npolling_interval = 0.2\n\n[ZONEMASTER]\nnumber_of_processes_for_frontend_testing = 0\nnumber_of_processes_for_batch_testing = ${parallel}\n${extra}`);
+  writeFileSync(
+    path,
+    `[DB]\npolling_interval = 0.2\n\n[ZONEMASTER]\nnumber_of_processes_for_frontend_testing = 0\nnumber_of_processes_for_batch_testing = ${parallel}\n${extra}`,
+  );
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -100,7 +104,10 @@ function innerPid(child: ChildProcess): number | undefined {
 /** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). */
 export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string): AgentProcess {
   const env = { DNS_SERVICE_DATABASE_URL: databaseUrl, ...(redisUrl !== undefined && { DNS_SERVICE_REDIS_URL: redisUrl }) };
-  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   const exited = once(child, 'exit').then(() => undefined);
@@ -120,7 +127,9 @@ export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, re
     cpuSeconds: () => {
       try {
         // Fields 14 and 15 of /proc/PID/stat (after the parenthesised name), in clock ticks of 1/100 s.
-        const fields = readFileSync(`/proc/${innerPid(child)}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        const fields = readFileSync(`/proc/${innerPid(child)}/stat`, 'utf8')
+          .replace(/^.*\) /s, '')
+          .split(' ');
         return (Number(fields[11]) + Number(fields[12])) / 100;
       } catch {
         return undefined;
@@ -144,7 +153,12 @@ export interface Api {
 /** `dns-service serve` on the host's loopback (it needs no DNS), with an API user for batches. */
 export async function startApi(databaseUrl: string, maxBatch: number): Promise<Api> {
   const child = spawn(process.execPath, [serviceBin, 'serve', '--listen', '127.0.0.1:0'], {
-    env: { ...process.env, DNS_SERVICE_DATABASE_URL: databaseUrl, DNS_SERVICE_ENABLE_ADD_API_USER: 'true', DNS_SERVICE_MAX_BATCH_SIZE: String(maxBatch) },
+    env: {
+      ...process.env,
+      DNS_SERVICE_DATABASE_URL: databaseUrl,
+      DNS_SERVICE_ENABLE_ADD_API_USER: 'true',
+      DNS_SERVICE_MAX_BATCH_SIZE: String(maxBatch),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let url = '';
@@ -155,7 +169,11 @@ export async function startApi(databaseUrl: string, maxBatch: number): Promise<A
   if (url === '') throw new Error('dns-service serve did not say where it listens');
   let id = 0;
   const call = async <T>(method: string, params: unknown): Promise<T> => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     const body = (await response.json()) as { result?: T; error?: { message: string; data?: unknown } };
     if (body.error !== undefined) throw new Error(`${method}: ${body.error.message} ${JSON.stringify(body.error.data ?? '')}`);
     return body.result as T;

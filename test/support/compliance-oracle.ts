@@ -21,19 +21,50 @@ export interface DigReply {
   answer: { owner: string; type: string }[];
   size: number;
   /** The TSIG PSEUDOSECTION's record, and whether dig could not verify the reply's signature. */
-  tsig?: { owner: string; ttl: number; class: string; algorithm: string; time: number; fudge: number; error: string; otherLength: number; unverified: boolean };
+  tsig?: {
+    owner: string;
+    ttl: number;
+    class: string;
+    algorithm: string;
+    time: number;
+    fudge: number;
+    error: string;
+    otherLength: number;
+    unverified: boolean;
+  };
 }
 
 export function parseDig(text: string): DigReply {
   const header = /->>HEADER<<- opcode: (\S+), status: (\S+),/.exec(text);
   if (!header) {
-    const failure = /Got bad packet|malformed/.test(text) ? 'malformed' : /connection refused/.test(text) ? 'connection-refused' : /reset/.test(text) ? 'reset' : /end of file|EOF/.test(text) ? 'eof' : /timed out|no servers could be reached/.test(text) ? 'timeout' : 'failed';
-    return { failure, opcode: '', status: '', flags: new Set(), headerMbz: false, counts: { query: 0, answer: 0, authority: 0, additional: 0 }, answer: [], size: 0 };
+    const failure = /Got bad packet|malformed/.test(text)
+      ? 'malformed'
+      : /connection refused/.test(text)
+        ? 'connection-refused'
+        : /reset/.test(text)
+          ? 'reset'
+          : /end of file|EOF/.test(text)
+            ? 'eof'
+            : /timed out|no servers could be reached/.test(text)
+              ? 'timeout'
+              : 'failed';
+    return {
+      failure,
+      opcode: '',
+      status: '',
+      flags: new Set(),
+      headerMbz: false,
+      counts: { query: 0, answer: 0, authority: 0, additional: 0 },
+      answer: [],
+      size: 0,
+    };
   }
   // A UDP answer with TC is followed by dig's retry over TCP: only the last answer counts.
   const last = text.slice(text.lastIndexOf('->>HEADER<<-'));
   const [, opcode, status] = /->>HEADER<<- opcode: (\S+), status: (\S+),/.exec(last)!;
-  const flagLine = /;; flags:([^;]*);(?: MBZ: (0x[0-9a-f]+);)? QUERY: (\d+), ANSWER: (\d+), AUTHORITY: (\d+), ADDITIONAL: (\d+)/.exec(last)!;
+  const flagLine = /;; flags:([^;]*);(?: MBZ: (0x[0-9a-f]+);)? QUERY: (\d+), ANSWER: (\d+), AUTHORITY: (\d+), ADDITIONAL: (\d+)/.exec(
+    last,
+  )!;
   const reply: DigReply = {
     opcode,
     status,
@@ -46,12 +77,20 @@ export function parseDig(text: string): DigReply {
   const ednsLine = /; EDNS: version: (\d+), flags:([^;]*);(?: MBZ: (0x[0-9a-f]+),)? udp: (\d+)/.exec(last);
   if (ednsLine) {
     const options = new Map<string, string>();
-    const pseudo = last.slice(last.indexOf('; EDNS:'), last.indexOf(';; QUESTION SECTION') >= 0 ? last.indexOf(';; QUESTION SECTION') : undefined);
+    const pseudo = last.slice(
+      last.indexOf('; EDNS:'),
+      last.indexOf(';; QUESTION SECTION') >= 0 ? last.indexOf(';; QUESTION SECTION') : undefined,
+    );
     for (const line of pseudo.split('\n').slice(1)) {
       const option = /^; ([A-Z0-9=-]+):\s?(.*)$/.exec(line);
       if (option) options.set(option[1], option[2]);
     }
-    reply.edns = { version: Number(ednsLine[1]), flags: new Set(ednsLine[2].trim().split(/\s+/).filter(Boolean)), mbz: ednsLine[3] !== undefined, options };
+    reply.edns = {
+      version: Number(ednsLine[1]),
+      flags: new Set(ednsLine[2].trim().split(/\s+/).filter(Boolean)),
+      mbz: ednsLine[3] !== undefined,
+      options,
+    };
   }
   const tsigLine = /;; TSIG PSEUDOSECTION:\n(\S+)\s+(\d+)\s+(\S+)\s+TSIG\s+(.*)/.exec(last);
   if (tsigLine) {
@@ -59,7 +98,14 @@ export function parseDig(text: string): DigReply {
     const [algorithm = '', time = '0', fudge = '0', macSize = '0'] = fields;
     const rest = fields.slice(Number(macSize) > 0 ? 5 : 4);
     reply.tsig = {
-      owner: tsigLine[1], ttl: Number(tsigLine[2]), class: tsigLine[3], algorithm, time: Number(time), fudge: Number(fudge), error: rest[1] ?? '', otherLength: Number(rest[2] ?? 0),
+      owner: tsigLine[1],
+      ttl: Number(tsigLine[2]),
+      class: tsigLine[3],
+      algorithm,
+      time: Number(time),
+      fudge: Number(fudge),
+      error: rest[1] ?? '',
+      otherLength: Number(rest[2] ?? 0),
       unverified: /Couldn't verify signature|Some TSIG could not be validated/.test(text),
     };
   }
@@ -78,7 +124,11 @@ const opcodeWord = (opcode: string): string => (opcode.startsWith('RESERVED') ? 
 export function oracleVerdict(digArguments: string, zone: string, reply: DigReply): string {
   if (reply.failure) return reply.failure;
   const has = (option: string): boolean => digArguments.split(/\s+/).includes(option);
-  const value = (prefix: string): string | undefined => digArguments.split(/\s+/).find((a) => a.startsWith(prefix))?.slice(prefix.length);
+  const value = (prefix: string): string | undefined =>
+    digArguments
+      .split(/\s+/)
+      .find((a) => a.startsWith(prefix))
+      ?.slice(prefix.length);
   const version = has('+noedns') ? undefined : Number(value('+edns=') ?? 0);
   const opcode = Number(value('+opcode=') ?? 0);
   const sentCookie = value('+cookie=');
@@ -106,7 +156,10 @@ export function oracleVerdict(digArguments: string, zone: string, reply: DigRepl
   if (opcodeWord(reply.opcode) !== (opcode === 0 ? 'query' : `opcode${opcode}`)) bad(opcodeWord(reply.opcode));
   let rcodeSaid = false;
   if ((version ?? 0) === 0) {
-    if ((opcode === 0 && status !== 'NOERROR' && !(sentCookie !== undefined && status === 'BADCOOKIE' && serverCookie)) || (opcode !== 0 && status !== 'NOTIMP')) {
+    if (
+      (opcode === 0 && status !== 'NOERROR' && !(sentCookie !== undefined && status === 'BADCOOKIE' && serverCookie)) ||
+      (opcode !== 0 && status !== 'NOTIMP')
+    ) {
       bad(rcodeWord(status));
       rcodeSaid = true;
     }
@@ -199,7 +252,12 @@ async function runDig(lab: Lab, address: string, digArguments: string, zone: str
 }
 
 /** Runs every test's dig command at every address, a few at a time, and records the verdicts. */
-export async function recordOracle(lab: Lab, zone: string, servers: OracleServer[], tests: readonly { name: string; dig: string }[]): Promise<OracleRecording> {
+export async function recordOracle(
+  lab: Lab,
+  zone: string,
+  servers: OracleServer[],
+  tests: readonly { name: string; dig: string }[],
+): Promise<OracleRecording> {
   const version = (await lab.exec('dig', ['-v'], { timeoutMs: 10_000 })).stderr.trim();
   const results: Record<string, Record<string, string>> = {};
   const jobs = servers.flatMap((server) => tests.map((test) => ({ server, test })));
@@ -223,7 +281,12 @@ export async function recordOracle(lab: Lab, zone: string, servers: OracleServer
     }
     results[key] = row;
   }
-  const recording: OracleRecording = { zone, dig: version, commands: Object.fromEntries(tests.map((t) => [t.name, `dig @<address> ${t.dig.replace('<zone>', zone)} ${digTiming.join(' ')}`])), results };
+  const recording: OracleRecording = {
+    zone,
+    dig: version,
+    commands: Object.fromEntries(tests.map((t) => [t.name, `dig @<address> ${t.dig.replace('<zone>', zone)} ${digTiming.join(' ')}`])),
+    results,
+  };
   mkdirSync(complianceRecordings, { recursive: true });
   writeFileSync(recordingPath(zone), `${JSON.stringify(recording, null, 2)}\n`);
   return recording;
@@ -232,7 +295,12 @@ export async function recordOracle(lab: Lab, zone: string, servers: OracleServer
 const recordingPath = (zone: string): string => join(complianceRecordings, `${zone.replace(/\.$/, '')}.json`);
 
 /** The recorded oracle for `zone`; recorded now when LAB_RECORD_COMPLIANCE says so (1: always, missing: when absent). */
-export async function oracle(lab: Lab, zone: string, servers: OracleServer[], tests: readonly { name: string; dig: string }[]): Promise<OracleRecording> {
+export async function oracle(
+  lab: Lab,
+  zone: string,
+  servers: OracleServer[],
+  tests: readonly { name: string; dig: string }[],
+): Promise<OracleRecording> {
   const path = recordingPath(zone);
   const mode = process.env.LAB_RECORD_COMPLIANCE;
   if (mode === '1' || (mode === 'missing' && !existsSync(path))) return recordOracle(lab, zone, servers, tests);

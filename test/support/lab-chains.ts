@@ -22,10 +22,15 @@ function chainPath(scenario: string): string {
 
 /** Runs dnsviz probe and grok (no trust anchor: the lab's root is unsigned) on `domain` in the lab. */
 async function runDnsviz(lab: Lab, domain: string): Promise<GrokOutput> {
-  assert.ok(existsSync(join(referenceRoot, 'usr/bin/dnsviz')), `dnsviz is not installed in ${referenceRoot} (run: ${installReferenceCommand})`);
+  assert.ok(
+    existsSync(join(referenceRoot, 'usr/bin/dnsviz')),
+    `dnsviz is not installed in ${referenceRoot} (run: ${installReferenceCommand})`,
+  );
   const name = strip(domain);
   const probe = `/tmp/chain-probe-${name}.json`;
-  const probed = await lab.exec('chroot', [referenceRoot, 'dnsviz', 'probe', '-A', '-x', rootServer, '-a', '.', '-o', probe, name], { timeoutMs: 300_000 });
+  const probed = await lab.exec('chroot', [referenceRoot, 'dnsviz', 'probe', '-A', '-x', rootServer, '-a', '.', '-o', probe, name], {
+    timeoutMs: 300_000,
+  });
   assert.equal(probed.code, 0, `dnsviz probe ${name}: ${probed.stderr.slice(-400)}`);
   const grok = await lab.exec('chroot', [referenceRoot, 'dnsviz', 'grok', '-r', probe], { timeoutMs: 120_000 });
   assert.equal(grok.code, 0, `dnsviz grok ${name}: ${grok.stderr.slice(-400)}`);
@@ -39,10 +44,16 @@ export async function referenceChain(lab: Lab, scenario: string, domain: string)
   if (shouldRecord(path)) {
     const grok = await runDnsviz(lab, domain);
     mkdirSync(chainsDir, { recursive: true });
-    writeFileSync(path, `${JSON.stringify({ command: ['dnsviz', 'probe', '-A', '-x', rootServer, '-a', '.', strip(domain), '|', 'dnsviz', 'grok'], grok })}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ command: ['dnsviz', 'probe', '-A', '-x', rootServer, '-a', '.', strip(domain), '|', 'dnsviz', 'grok'], grok })}\n`,
+    );
     return grok;
   }
-  assert.ok(existsSync(path), `no recorded DNSViz chain for ${scenario}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`);
+  assert.ok(
+    existsSync(path),
+    `no recorded DNSViz chain for ${scenario}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`,
+  );
   return (JSON.parse(readFileSync(path, 'utf8')) as { grok: GrokOutput }).grok;
 }
 
@@ -68,7 +79,11 @@ export function factsOf(grok: GrokOutput): ChainFacts {
  * Every zone DNSViz names, per field: agreements out of comparisons, and each difference as
  * "scenario zone field: dnsviz X, ours Y".
  */
-export async function compareChains(scenarios: readonly string[], reference: (scenario: string) => Promise<GrokOutput>, ours: (scenario: string) => Promise<GrokOutput>): Promise<{ totals: Record<keyof ChainFacts, [number, number]>; differences: string[] }> {
+export async function compareChains(
+  scenarios: readonly string[],
+  reference: (scenario: string) => Promise<GrokOutput>,
+  ours: (scenario: string) => Promise<GrokOutput>,
+): Promise<{ totals: Record<keyof ChainFacts, [number, number]>; differences: string[] }> {
   const totals: Record<keyof ChainFacts, [number, number]> = { delegation: [0, 0], ds: [0, 0], dnskey: [0, 0] };
   const differences: string[] = [];
   for (const scenario of scenarios) {

@@ -4,7 +4,16 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { catalogueNames, commandLineDomain, execReference, installReferenceCommand, parseFindings, scenarioDomain, variantSource, type Lab } from '@app/lab';
+import {
+  catalogueNames,
+  commandLineDomain,
+  execReference,
+  installReferenceCommand,
+  parseFindings,
+  scenarioDomain,
+  variantSource,
+  type Lab,
+} from '@app/lab';
 
 export const dnscheck = resolve(import.meta.dirname, '../../packages/engine/bin/dnscheck.js');
 export const strip = commandLineDomain;
@@ -49,7 +58,13 @@ const shouldRecord = (path: string): boolean => recordMode === '1' || (recordMod
 /** The recording's file for one reference run: the domain, the modules (`all` for none given), and a digest of any other arguments. */
 function recordingPath(domain: string, modules: string[], extra: string[]): string {
   const digest = extra.length === 0 ? '' : `-${createHash('sha256').update(extra.join('\0')).digest('hex').slice(0, 10)}`;
-  const selection = modules.length === 0 ? 'all' : modules.map((m) => m.toLowerCase()).sort().join('+');
+  const selection =
+    modules.length === 0
+      ? 'all'
+      : modules
+          .map((m) => m.toLowerCase())
+          .sort()
+          .join('+');
   return join(recordingsDir, `${strip(domain) === '.' ? 'root' : strip(domain)}--${selection}${digest}.json`);
 }
 
@@ -71,7 +86,13 @@ export interface ReferenceRun {
  * Runs the reference now and, when `record` is set, writes the run to test/reference-findings/ (its
  * time with it). A run still going after `timeoutMs` is stopped and recorded as unfinished.
  */
-export async function runReference(lab: Lab, domain: string, modules: string[], extra: string[], options: { timeoutMs: number; record: boolean }): Promise<ReferenceRun> {
+export async function runReference(
+  lab: Lab,
+  domain: string,
+  modules: string[],
+  extra: string[],
+  options: { timeoutMs: number; record: boolean },
+): Promise<ReferenceRun> {
   const args = referenceArgs(domain, modules, extra);
   const started = performance.now();
   const result = await execReference(lab, ['--hints', '{hints}', ...args], { timeoutMs: options.timeoutMs });
@@ -81,7 +102,10 @@ export async function runReference(lab: Lab, domain: string, modules: string[], 
   if (options.record) {
     mkdirSync(recordingsDir, { recursive: true });
     const timing = modules.length === allModules.length ? { seconds: Math.round(seconds), finished } : {};
-    writeFileSync(recordingPath(domain, modules, extra), `${JSON.stringify({ command: ['zonemaster-cli', ...args], ...timing, findings }, null, 1)}\n`);
+    writeFileSync(
+      recordingPath(domain, modules, extra),
+      `${JSON.stringify({ command: ['zonemaster-cli', ...args], ...timing, findings }, null, 1)}\n`,
+    );
   }
   return { findings, seconds, finished };
 }
@@ -89,7 +113,10 @@ export async function runReference(lab: Lab, domain: string, modules: string[], 
 async function recordedReference(lab: Lab, domain: string, modules: string[], extra: string[]): Promise<Finding[]> {
   const path = recordingPath(domain, modules, extra);
   if (shouldRecord(path)) return (await runReference(lab, domain, modules, extra, { timeoutMs: 180_000, record: true })).findings;
-  assert.ok(existsSync(path), `no recorded reference run for zonemaster-cli ${referenceArgs(domain, modules, extra).join(' ')}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`);
+  assert.ok(
+    existsSync(path),
+    `no recorded reference run for zonemaster-cli ${referenceArgs(domain, modules, extra).join(' ')}: install the reference (${installReferenceCommand}), then run this test with LAB_RECORD_REFERENCE=1`,
+  );
   return (JSON.parse(readFileSync(path, 'utf8')) as { findings: Finding[] }).findings;
 }
 
@@ -114,7 +141,10 @@ export function keysOf(findings: Finding[], modules: string[], withArgs = false)
   const wanted = new Set(modules.map((m) => m.toUpperCase()));
   const keys = findings
     .filter((f) => wanted.has(f.module.toUpperCase()) && levelsFromInfo.includes(f.level))
-    .map((f) => `${f.testcase.toUpperCase()} ${f.tag} ${f.level}${withArgs ? ` ${JSON.stringify(Object.fromEntries(Object.entries(f.args).sort()))}` : ''}`);
+    .map(
+      (f) =>
+        `${f.testcase.toUpperCase()} ${f.tag} ${f.level}${withArgs ? ` ${JSON.stringify(Object.fromEntries(Object.entries(f.args).sort()))}` : ''}`,
+    );
   return [...new Set(keys)].sort();
 }
 

@@ -21,7 +21,9 @@ export interface PrivateRedis {
 
 /** Why no private Redis can be started here, or undefined. */
 export function privateRedisUnavailableReason(): string | undefined {
-  return spawnSync('redis-server', ['--version']).status === 0 ? undefined : 'redis-server is not installed (Debian: apt-get install redis-server)';
+  return spawnSync('redis-server', ['--version']).status === 0
+    ? undefined
+    : 'redis-server is not installed (Debian: apt-get install redis-server)';
 }
 
 export async function startPrivateRedis(): Promise<PrivateRedis> {
@@ -29,7 +31,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const socket = join(dir, 'redis.sock');
   let server: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    server = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '777', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+    server = spawn(
+      'redis-server',
+      ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '777', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
     for (let i = 0; i < 100 && !existsSync(socket); i++) await delay(50);
     if (!existsSync(socket)) throw new Error('redis-server did not open its socket within 5 s');
   };
@@ -48,7 +54,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       try {
         await client.connect();
         const text = await client.info();
-        return Object.fromEntries(text.split(/\r?\n/).flatMap((line) => (line.includes(':') ? [line.split(/:(.*)/s).slice(0, 2) as [string, string]] : [])));
+        return Object.fromEntries(
+          text.split(/\r?\n/).flatMap((line) => (line.includes(':') ? [line.split(/:(.*)/s).slice(0, 2) as [string, string]] : [])),
+        );
       } finally {
         client.disconnect();
       }

@@ -12,12 +12,17 @@ const shared = url === '-' ? undefined : redisSharedAnswers(url, (line) => conso
 const out: Record<string, { findings: unknown[]; sentOutside: string[]; shared: number }> = {};
 for (const domain of domains) {
   const exchanges: Exchange[] = [];
-  const findings = await runTestsWithChain({ domain }, { rootHints, onExchange: (e) => exchanges.push(e), ...(shared && { sharedAnswers: shared }) });
+  const findings = await runTestsWithChain(
+    { domain },
+    { rootHints, onExchange: (e) => exchanges.push(e), ...(shared && { sharedAnswers: shared }) },
+  );
   const zone = `${domain.replace(/\.$/, '')}.`.toLowerCase();
   const outside = exchanges.filter((e) => !(e.qname.toLowerCase() === zone || e.qname.toLowerCase().endsWith(`.${zone}`)));
   out[domain] = {
     findings: findings.map(({ timestamp: _, ...rest }) => rest),
-    sentOutside: outside.filter((e) => e.shared !== true).map((e) => `${e.server} ${e.qname} ${e.qtype}${e.flags.dnssec ? ' do' : ''} ${e.testcase ?? '-'}`),
+    sentOutside: outside
+      .filter((e) => e.shared !== true)
+      .map((e) => `${e.server} ${e.qname} ${e.qtype}${e.flags.dnssec ? ' do' : ''} ${e.testcase ?? '-'}`),
     shared: outside.filter((e) => e.shared === true).length,
   };
 }

@@ -8,7 +8,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('the probe server has no TCP port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('the probe server has no TCP port')),
+      );
     });
   });
 }

@@ -95,7 +95,10 @@ async function serverDialect(target: Exclude<DatabaseTarget, { dialect: 'sqlite'
         connectionString: target.url.toString(),
         max: poolSize,
         connectionTimeoutMillis: connectTimeoutMs,
-        types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => parsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser },
+        types: {
+          getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+            parsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+        },
       });
       // A connection the server drops (restart, failover, a forced DROP DATABASE) emits 'error',
       // idle in the pool or checked out; with no listener that ends the process. The query in

@@ -34,7 +34,9 @@ export interface PrivatePostgres {
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
@@ -42,8 +44,10 @@ const asRoot = userInfo().uid === 0;
 
 /** Why a private server cannot be started here, or undefined when it can. */
 export function privatePostgresUnavailableReason(): string | undefined {
-  if (binDir() === undefined) return 'no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin to start a private server';
-  if (asRoot && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser')) return 'running as root without runuser, and PostgreSQL refuses to run as root';
+  if (binDir() === undefined)
+    return 'no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin to start a private server';
+  if (asRoot && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser'))
+    return 'running as root without runuser, and PostgreSQL refuses to run as root';
   if (asRoot && postgresIds() === undefined) return 'running as root without a postgres user to run a private PostgreSQL server as';
   return undefined;
 }
@@ -70,7 +74,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     await start();
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`the private PostgreSQL server did not start: ${(error as Error).message}${existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : ''}`);
+    throw new Error(
+      `the private PostgreSQL server did not start: ${(error as Error).message}${existsSync(log) ? `\n${readFileSync(log, 'utf8').slice(-2000)}` : ''}`,
+    );
   }
   const url = (database: string) => `postgres://postgres@localhost:${port}/${database}?host=${dir}`;
   return {
@@ -98,6 +104,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 
 /** The `postgres` user's ids, from /etc/passwd. */
 function postgresIds(): { uid: number; gid: number } | undefined {
-  const fields = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'))?.split(':');
+  const fields = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'))
+    ?.split(':');
   return fields === undefined ? undefined : { uid: Number(fields[2]), gid: Number(fields[3]) };
 }

@@ -33,14 +33,24 @@ export function testDatabaseTargets(): Promise<TestDatabaseTarget[]> {
   const chosen = chosenDialects();
   const target = (dialect: DialectName, make: () => Promise<TestDatabaseTarget>): Promise<TestDatabaseTarget> =>
     chosen === undefined || chosen.has(dialect) ? make() : Promise.resolve(leftOut(dialect));
-  targets ??= Promise.all([target('sqlite', sqliteTarget), target('postgres', () => probe('postgres', postgresAdmin)), target('mysql', () => probe('mysql', mysqlAdmin))]);
+  targets ??= Promise.all([
+    target('sqlite', sqliteTarget),
+    target('postgres', () => probe('postgres', postgresAdmin)),
+    target('mysql', () => probe('mysql', mysqlAdmin)),
+  ]);
   return targets;
 }
 
 const labels: Record<DialectName, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL', mysql: 'MariaDB' };
 
 // The names people give the databases, beside the dialects' own (mysql is how the MariaDB dialect is named).
-const aliases: Record<string, DialectName> = { sqlite: 'sqlite', postgres: 'postgres', postgresql: 'postgres', mysql: 'mysql', mariadb: 'mysql' };
+const aliases: Record<string, DialectName> = {
+  sqlite: 'sqlite',
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  mysql: 'mysql',
+  mariadb: 'mysql',
+};
 
 /** TEST_DATABASES=sqlite (or a comma list of sqlite, postgres, mariadb): a quick local loop on fewer databases. */
 function chosenDialects(): Set<DialectName> | undefined {
@@ -50,7 +60,8 @@ function chosenDialects(): Set<DialectName> | undefined {
   const unknown = words.filter((word) => !Object.hasOwn(aliases, word));
   if (unknown.length > 0) throw new Error(`TEST_DATABASES names ${unknown.join(', ')}; it takes sqlite, postgres and mariadb`);
   const chosen = new Set(words.map((word) => aliases[word]));
-  if (process.env.REQUIRE_ALL_DATABASES === '1' && chosen.size < 3) throw new Error('TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1');
+  if (process.env.REQUIRE_ALL_DATABASES === '1' && chosen.size < 3)
+    throw new Error('TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1');
   return chosen;
 }
 

@@ -1,9 +1,6 @@
 export type DialectName = 'sqlite' | 'postgres' | 'mysql';
 
-export type DatabaseTarget =
-  | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; url: URL }
-  | { dialect: 'mysql'; url: URL };
+export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'postgres'; url: URL } | { dialect: 'mysql'; url: URL };
 
 export const MEMORY = ':memory:';
 

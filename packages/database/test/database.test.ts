@@ -42,8 +42,14 @@ describe('database URLs', () => {
 
   test('rejects a bad URL with the reason, and hides the password', () => {
     assert.throws(() => parseDatabaseUrl(''), /empty/);
-    assert.throws(() => parseDatabaseUrl('oracle://x/y'), (e: Error) => e instanceof DatabaseUrlError && /"oracle:" is not supported/.test(e.message));
-    assert.throws(() => parseDatabaseUrl('mysql://root:hunter2@localhost'), (e: Error) => /database name is missing/.test(e.message) && !e.message.includes('hunter2'));
+    assert.throws(
+      () => parseDatabaseUrl('oracle://x/y'),
+      (e: Error) => e instanceof DatabaseUrlError && /"oracle:" is not supported/.test(e.message),
+    );
+    assert.throws(
+      () => parseDatabaseUrl('mysql://root:hunter2@localhost'),
+      (e: Error) => /database name is missing/.test(e.message) && !e.message.includes('hunter2'),
+    );
     assert.throws(() => parseDatabaseUrl('just-a-path'), /no scheme/);
   });
 
@@ -86,7 +92,10 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(typeof row.id, 'number');
       assert.equal(Boolean(row.in_stock), true);
       assert.equal(row.price, 12.5);
-      const { n } = await db.selectFrom('widget').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('widget')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       assert.equal(n, 1);
     });
 
@@ -117,8 +126,10 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(await migrateToLatest(database, 'widgets', widgetMigrations), []);
     });
 
-    test('a long-text column keeps a text past 64 KB (MariaDB\'s TEXT would refuse or cut it)', async () => {
-      await withIdColumn(db.schema.createTable('essay'), target.dialect).addColumn('body', longTextType(target.dialect), (c) => c.notNull()).execute();
+    test("a long-text column keeps a text past 64 KB (MariaDB's TEXT would refuse or cut it)", async () => {
+      await withIdColumn(db.schema.createTable('essay'), target.dialect)
+        .addColumn('body', longTextType(target.dialect), (c) => c.notNull())
+        .execute();
       const body = `${'long text é '.repeat(10_000)}end`;
       await sql`insert into essay (body) values (${body})`.execute(db);
       const got = await sql<{ body: string }>`select body from essay`.execute(db);
@@ -131,7 +142,10 @@ for (const target of await testDatabaseTargets()) {
         '0002_bad': { up: async (k) => void (await sql`this is not sql`.execute(k)) },
         '0003_after': { up: async (k) => void (await k.schema.createTable('after_bad').addColumn('x', 'integer').execute()) },
       };
-      await assert.rejects(migrateToLatest(database, 'widgets', broken), (e: Error) => e instanceof MigrationError && /0002_bad/.test(e.message));
+      await assert.rejects(
+        migrateToLatest(database, 'widgets', broken),
+        (e: Error) => e instanceof MigrationError && /0002_bad/.test(e.message),
+      );
       await assert.rejects(sql`select * from after_bad`.execute(db));
     });
 
@@ -171,7 +185,11 @@ describe('TEST_DATABASES narrows the matrix for a quick local loop', () => {
     const script = `import { testDatabaseTargets } from ${JSON.stringify(new URL('../src/testing.ts', import.meta.url).href)};
       console.log(JSON.stringify((await testDatabaseTargets()).map((t) => [t.name, t.skip])));`;
     const { REQUIRE_ALL_DATABASES: _, ...rest } = process.env;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...rest, ...env }, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...rest, ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     return { status: run.status, out: run.stdout, err: run.stderr };
   };
 
@@ -194,8 +212,14 @@ describe('TEST_DATABASES narrows the matrix for a quick local loop', () => {
   });
 
   test('a misspelt database, or leaving one out where all are required, stops the run', () => {
-    assert.match(targetsWith({ TEST_DATABASES: 'sqlite,postgrse' }).err, /TEST_DATABASES names postgrse; it takes sqlite, postgres and mariadb/);
+    assert.match(
+      targetsWith({ TEST_DATABASES: 'sqlite,postgrse' }).err,
+      /TEST_DATABASES names postgrse; it takes sqlite, postgres and mariadb/,
+    );
     assert.match(targetsWith({ TEST_DATABASES: 'constructor' }).err, /TEST_DATABASES names constructor/);
-    assert.match(targetsWith({ TEST_DATABASES: 'sqlite', REQUIRE_ALL_DATABASES: '1' }).err, /TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1/);
+    assert.match(
+      targetsWith({ TEST_DATABASES: 'sqlite', REQUIRE_ALL_DATABASES: '1' }).err,
+      /TEST_DATABASES leaves databases out, and REQUIRE_ALL_DATABASES=1/,
+    );
   });
 });

@@ -9,14 +9,7 @@ import type tr46Module from 'tr46';
 let loaded: typeof tr46Module | undefined;
 const uts46 = (): typeof tr46Module => (loaded ??= createRequire(import.meta.url)('tr46') as typeof tr46Module);
 
-export type IdnaFault =
-  | 'invalid-punycode'
-  | 'disallowed-character'
-  | 'leading-combining-mark'
-  | 'hyphen'
-  | 'joiner'
-  | 'bidi'
-  | 'context';
+export type IdnaFault = 'invalid-punycode' | 'disallowed-character' | 'leading-combining-mark' | 'hyphen' | 'joiner' | 'bidi' | 'context';
 
 export class IdnaError extends Error {
   override name = 'IdnaError';
@@ -98,11 +91,27 @@ function diagnose(label: string): IdnaError {
 type Status = 'PVALID' | 'CONTEXTJ' | 'CONTEXTO' | 'DISALLOWED';
 
 const exceptions = new Map<number, Status>([
-  [0x00df, 'PVALID'], [0x03c2, 'PVALID'], [0x06fd, 'PVALID'], [0x06fe, 'PVALID'], [0x0f0b, 'PVALID'], [0x3007, 'PVALID'],
-  [0x00b7, 'CONTEXTO'], [0x0375, 'CONTEXTO'], [0x05f3, 'CONTEXTO'], [0x05f4, 'CONTEXTO'], [0x30fb, 'CONTEXTO'],
-  [0x0640, 'DISALLOWED'], [0x07fa, 'DISALLOWED'], [0x302e, 'DISALLOWED'], [0x302f, 'DISALLOWED'],
-  [0x3031, 'DISALLOWED'], [0x3032, 'DISALLOWED'], [0x3033, 'DISALLOWED'], [0x3034, 'DISALLOWED'],
-  [0x3035, 'DISALLOWED'], [0x303b, 'DISALLOWED'],
+  [0x00df, 'PVALID'],
+  [0x03c2, 'PVALID'],
+  [0x06fd, 'PVALID'],
+  [0x06fe, 'PVALID'],
+  [0x0f0b, 'PVALID'],
+  [0x3007, 'PVALID'],
+  [0x00b7, 'CONTEXTO'],
+  [0x0375, 'CONTEXTO'],
+  [0x05f3, 'CONTEXTO'],
+  [0x05f4, 'CONTEXTO'],
+  [0x30fb, 'CONTEXTO'],
+  [0x0640, 'DISALLOWED'],
+  [0x07fa, 'DISALLOWED'],
+  [0x302e, 'DISALLOWED'],
+  [0x302f, 'DISALLOWED'],
+  [0x3031, 'DISALLOWED'],
+  [0x3032, 'DISALLOWED'],
+  [0x3033, 'DISALLOWED'],
+  [0x3034, 'DISALLOWED'],
+  [0x3035, 'DISALLOWED'],
+  [0x303b, 'DISALLOWED'],
 ]);
 for (let cp = 0x0660; cp <= 0x0669; cp++) exceptions.set(cp, 'CONTEXTO');
 for (let cp = 0x06f0; cp <= 0x06f9; cp++) exceptions.set(cp, 'CONTEXTO');

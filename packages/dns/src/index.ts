@@ -1,16 +1,38 @@
 export { Name, NameError, MAX_LABEL_LENGTH, MAX_NAME_LENGTH } from './name.ts';
 export { domainToAscii, IdnaError, type IdnaFault } from './idna.ts';
 export {
-  RRType, RRClass, Opcode, Rcode, EdnsOption, DnssecAlgorithm, DigestType,
-  rrTypeNames, rrClassNames, opcodeNames, rcodeNames,
-  typeToString, classToString, typeFromString, classFromString,
-  type RRTypeName, type RRClassName,
+  RRType,
+  RRClass,
+  Opcode,
+  Rcode,
+  EdnsOption,
+  DnssecAlgorithm,
+  DigestType,
+  rrTypeNames,
+  rrClassNames,
+  opcodeNames,
+  rcodeNames,
+  typeToString,
+  classToString,
+  typeFromString,
+  classFromString,
+  type RRTypeName,
+  type RRClassName,
 } from './constants.ts';
 export { DnsDecodeError, DnsEncodeError } from './wire/errors.ts';
 export { ipFamily, ipBytes, sameIpAddress } from './wire/address.ts';
 export {
-  decodeMessage, encodeMessage, encodeRdataBytes, recordIs,
-  type Message, type MessageInput, type Question, type ResourceRecord, type RecordInput, type Edns, type EdnsInput,
+  decodeMessage,
+  encodeMessage,
+  encodeRdataBytes,
+  recordIs,
+  type Message,
+  type MessageInput,
+  type Question,
+  type ResourceRecord,
+  type RecordInput,
+  type Edns,
+  type EdnsInput,
 } from './wire/message.ts';
 export { isKnownType, type Rdata, type RdataByType, type KnownType } from './wire/rdata/registry.ts';
 export type { AddressData } from './wire/rdata/address-records.ts';
@@ -31,12 +53,37 @@ export { nsec3Hash } from './dnssec/nsec3-hash.ts';
 export { canonicalRdata, signedData, signedOwner } from './dnssec/canonical.ts';
 export { isSupportedAlgorithm } from './dnssec/public-key.ts';
 export {
-  nsecCovers, nsecMatches, nsec3Covers, nsec3Matches, nsec3OwnerHash, nsec3HashOf, wildcardOf, nextCloserName,
-  proveNsecNameError, proveNsecNoData, proveNsec3ClosestEncloser, proveNsec3NameError, proveNsec3NoData,
-  type NsecRecord, type Nsec3Record, type DenialResult, type DenialFailure,
+  nsecCovers,
+  nsecMatches,
+  nsec3Covers,
+  nsec3Matches,
+  nsec3OwnerHash,
+  nsec3HashOf,
+  wildcardOf,
+  nextCloserName,
+  proveNsecNameError,
+  proveNsecNoData,
+  proveNsec3ClosestEncloser,
+  proveNsec3NameError,
+  proveNsec3NoData,
+  type NsecRecord,
+  type Nsec3Record,
+  type DenialResult,
+  type DenialFailure,
 } from './dnssec/denial.ts';
 export { rsaKeySize, isRsaAlgorithm } from './dnssec/key-size.ts';
-export { checkDs, walkChain, verifyWithKeys, rrsigRecords, type DsCheck, type ChainResult, type ChainFailure, type ChainInput, type DnskeyRecord, type RrsigRecord } from './dnssec/chain.ts';
+export {
+  checkDs,
+  walkChain,
+  verifyWithKeys,
+  rrsigRecords,
+  type DsCheck,
+  type ChainResult,
+  type ChainFailure,
+  type ChainInput,
+  type DnskeyRecord,
+  type RrsigRecord,
+} from './dnssec/chain.ts';
 export { verifyRrsig, rrsigsCovering, type VerifyResult, type VerifyFailure } from './dnssec/verify.ts';
 export { base32hexEncode, base32hexDecode } from './base32hex.ts';
 export { parseZoneFile, type ZoneFileOptions } from './zone-file/parse.ts';

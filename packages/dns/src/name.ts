@@ -181,7 +181,7 @@ export class Name {
     if (this.#text !== undefined) return this.#text;
     if (this.isRoot) return '.';
     let s = '';
-    for (let at = 0; this.wire[at] !== 0; ) {
+    for (let at = 0; this.wire[at] !== 0;) {
       const end = at + 1 + this.wire[at];
       for (let i = at + 1; i < end; i++) {
         const b = this.wire[i];

@@ -4,9 +4,28 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, test } from 'node:test';
 import {
-  base32hexDecode, base32hexEncode, checkDs, type DnskeyRecord, dsDigest, keyTag, Name, nsec3Covers, nsec3Hash, nsec3Matches,
-  type Nsec3Record, nsecCovers, type NsecRecord, proveNsec3NameError, proveNsec3NoData, proveNsecNameError, proveNsecNoData,
-  rsaKeySize, RRType, type RrsigRecord, signedData, walkChain,
+  base32hexDecode,
+  base32hexEncode,
+  checkDs,
+  type DnskeyRecord,
+  dsDigest,
+  keyTag,
+  Name,
+  nsec3Covers,
+  nsec3Hash,
+  nsec3Matches,
+  type Nsec3Record,
+  nsecCovers,
+  type NsecRecord,
+  proveNsec3NameError,
+  proveNsec3NoData,
+  proveNsecNameError,
+  proveNsecNoData,
+  rsaKeySize,
+  RRType,
+  type RrsigRecord,
+  signedData,
+  walkChain,
 } from '@app/dns';
 
 const n = (text: string): Name => Name.fromString(text.endsWith('.') ? text : `${text}.`);
@@ -111,7 +130,10 @@ describe('NSEC3 (RFC 5155 Appendix A zone: SHA-1, 12 iterations, salt aabbccdd)'
   const record = (name: string): Nsec3Record => {
     const i = hashed.findIndex((h) => h.name === name);
     const next = hashed[(i + 1) % hashed.length];
-    return { name: n(`${hashed[i].hash}.example`), rdata: { hashAlgorithm: 1, flags: 1, iterations: 12, salt, nextHashed: base32hexDecode(next.hash)!, types: hashed[i].types } };
+    return {
+      name: n(`${hashed[i].hash}.example`),
+      rdata: { hashAlgorithm: 1, flags: 1, iterations: 12, salt, nextHashed: base32hexDecode(next.hash)!, types: hashed[i].types },
+    };
   };
 
   test('hashes agree with the values RFC 5155 Appendix A publishes', () => {
@@ -192,21 +214,59 @@ describe('the DS -> DNSKEY -> RRset walk', () => {
     const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const raw = Uint8Array.from([...Buffer.from(jwk.x!, 'base64url'), ...Buffer.from(jwk.y!, 'base64url')]);
-    return { record: { name: owner, type: T.DNSKEY, class: 1, ttl: 3600, rdata: { flags, protocol: 3, algorithm: 13, publicKey: raw } }, privateKey: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })) };
+    return {
+      record: { name: owner, type: T.DNSKEY, class: 1, ttl: 3600, rdata: { flags, protocol: 3, algorithm: 13, publicKey: raw } },
+      privateKey: createPrivateKey(privateKey.export({ format: 'pem', type: 'pkcs8' })),
+    };
   };
   const ksk = makeKey(257);
   const zsk = makeKey(256);
   const dnskeys = [ksk.record, zsk.record];
-  const soa = [{ name: owner, type: T.SOA, class: 1, ttl: 3600, rdata: { mname: n('ns1.chain.example'), rname: n('h.chain.example'), serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 } }];
-  const signWith = (key: { record: DnskeyRecord; privateKey: KeyObject }, rrset: { type: number }[], window: [number, number] = [now - 3600, now + 86400]): RrsigRecord => {
-    const rdata = { typeCovered: rrset[0].type, algorithm: 13, labels: 2, originalTtl: 3600, expiration: window[1], inception: window[0], keyTag: keyTag(key.record.rdata), signerName: owner, signature: new Uint8Array(0) };
+  const soa = [
+    {
+      name: owner,
+      type: T.SOA,
+      class: 1,
+      ttl: 3600,
+      rdata: { mname: n('ns1.chain.example'), rname: n('h.chain.example'), serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 },
+    },
+  ];
+  const signWith = (
+    key: { record: DnskeyRecord; privateKey: KeyObject },
+    rrset: { type: number }[],
+    window: [number, number] = [now - 3600, now + 86400],
+  ): RrsigRecord => {
+    const rdata = {
+      typeCovered: rrset[0].type,
+      algorithm: 13,
+      labels: 2,
+      originalTtl: 3600,
+      expiration: window[1],
+      inception: window[0],
+      keyTag: keyTag(key.record.rdata),
+      signerName: owner,
+      signature: new Uint8Array(0),
+    };
     const signature = sign('sha256', signedData(rrset as never, rdata), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
     return { name: owner, type: T.RRSIG, class: 1, ttl: 3600, rdata: { ...rdata, signature } };
   };
-  const dsFor = (key: DnskeyRecord) => ({ keyTag: keyTag(key.rdata), algorithm: 13, digestType: 2, digest: dsDigest(owner, key.rdata, 2)! });
+  const dsFor = (key: DnskeyRecord) => ({
+    keyTag: keyTag(key.rdata),
+    algorithm: 13,
+    digestType: 2,
+    digest: dsDigest(owner, key.rdata, 2)!,
+  });
 
   test('a DS for the KSK that signs the DNSKEY set, and the ZSK signing the SOA: the chain holds', () => {
-    const result = walkChain({ owner, ds: [dsFor(ksk.record)], dnskeys, dnskeyRrsigs: [signWith(ksk, dnskeys)], rrset: soa, rrsetRrsigs: [signWith(zsk, soa)], now });
+    const result = walkChain({
+      owner,
+      ds: [dsFor(ksk.record)],
+      dnskeys,
+      dnskeyRrsigs: [signWith(ksk, dnskeys)],
+      rrset: soa,
+      rrsetRrsigs: [signWith(zsk, soa)],
+      now,
+    });
     assert.ok(result.ok);
   });
 
@@ -222,8 +282,13 @@ describe('the DS -> DNSKEY -> RRset walk', () => {
       walkChain({ ...base, ds: [dsFor(ksk.record)], rrset: soa, rrsetRrsigs: [signWith(zsk, dnskeys)] }),
     ].map((r) => (r.ok ? 'ok' : `${r.step}:${r.reason}`));
     assert.deepEqual(reasons, [
-      'ds:no-ds', 'ds:no-dnskey-for-ds', 'ds:digest-mismatch', 'dnskey:dnskey-not-signed', 'dnskey:dnskey-signature-invalid',
-      'rrset:rrset-not-signed', 'rrset:rrset-signature-invalid',
+      'ds:no-ds',
+      'ds:no-dnskey-for-ds',
+      'ds:digest-mismatch',
+      'dnskey:dnskey-not-signed',
+      'dnskey:dnskey-signature-invalid',
+      'rrset:rrset-not-signed',
+      'rrset:rrset-signature-invalid',
     ]);
   });
 

@@ -5,15 +5,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
-  base32hexEncode, type DnskeyData, dsDigest, keyTag, Name, nsec3Hash, parseZoneFile, query, recordIs, type ResourceRecord,
-  type RrsigData, rrsigsCovering, RRType, verifyRrsig,
+  base32hexEncode,
+  type DnskeyData,
+  dsDigest,
+  keyTag,
+  Name,
+  nsec3Hash,
+  parseZoneFile,
+  query,
+  recordIs,
+  type ResourceRecord,
+  type RrsigData,
+  rrsigsCovering,
+  RRType,
+  verifyRrsig,
 } from '@app/dns';
 import { namedMissing, startNamed, type RunningNamed } from './helpers/named.ts';
 
 const algorithms = [
-  { number: 5, name: 'RSASHA1' }, { number: 7, name: 'NSEC3RSASHA1' }, { number: 8, name: 'RSASHA256' },
-  { number: 10, name: 'RSASHA512' }, { number: 13, name: 'ECDSAP256SHA256' }, { number: 14, name: 'ECDSAP384SHA384' },
-  { number: 15, name: 'ED25519' }, { number: 16, name: 'ED448' },
+  { number: 5, name: 'RSASHA1' },
+  { number: 7, name: 'NSEC3RSASHA1' },
+  { number: 8, name: 'RSASHA256' },
+  { number: 10, name: 'RSASHA512' },
+  { number: 13, name: 'ECDSAP256SHA256' },
+  { number: 14, name: 'ECDSAP384SHA384' },
+  { number: 15, name: 'ED25519' },
+  { number: 16, name: 'ED448' },
 ];
 
 const zoneText = (origin: string) => `$ORIGIN ${origin}
@@ -29,7 +46,8 @@ txt IN TXT "hello" "world"
 *.wild IN A 192.0.2.99
 `;
 
-const missing = namedMissing() ?? (spawnSync('dnssec-keygen', ['-h']).error ? 'dnssec-keygen (Debian bind9-utils) is not installed' : undefined);
+const missing =
+  namedMissing() ?? (spawnSync('dnssec-keygen', ['-h']).error ? 'dnssec-keygen (Debian bind9-utils) is not installed' : undefined);
 if (missing) console.log(`# skipping the DNSSEC signature tests: ${missing}`);
 
 describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', { skip: missing }, () => {
@@ -43,12 +61,17 @@ describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', 
     const zones = algorithms.map(({ number, name }) => {
       const origin = `alg${number}.test.`;
       const rsa = name.includes('RSA') ? ['-b', '1024'] : [];
-      const base = execFileSync('dnssec-keygen', ['-q', '-K', dir, '-f', 'KSK', '-a', name, ...rsa, '-n', 'ZONE', origin], { encoding: 'utf8' }).trim();
+      const base = execFileSync('dnssec-keygen', ['-q', '-K', dir, '-f', 'KSK', '-a', name, ...rsa, '-n', 'ZONE', origin], {
+        encoding: 'utf8',
+      }).trim();
       keyFiles.set(number, join(dir, `${base}.key`));
       const file = join(dir, `${origin}db`);
       writeFileSync(file, zoneText(origin));
       const nsec3 = number === 7 ? ['-3', 'aabbccdd', '-H', '2'] : [];
-      execFileSync('dnssec-signzone', ['-q', '-z', '-S', '-K', dir, ...nsec3, '-o', origin, '-f', `${file}.signed`, file], { cwd: dir, stdio: 'pipe' });
+      execFileSync('dnssec-signzone', ['-q', '-z', '-S', '-K', dir, ...nsec3, '-o', origin, '-f', `${file}.signed`, file], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
       signedZones.set(origin, readFileSync(`${file}.signed`, 'utf8'));
       return { origin, text: signedZones.get(origin)! };
     });
@@ -60,7 +83,11 @@ describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', 
   });
 
   async function fetch(name: string, type: number) {
-    const r = await query({ address: '127.0.0.1', port: named.port }, { name, type }, { transport: 'tcp', timeoutMs: 3000, edns: { udpSize: 1232, do: true } });
+    const r = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name, type },
+      { transport: 'tcp', timeoutMs: 3000, edns: { udpSize: 1232, do: true } },
+    );
     assert.equal(r.outcome, 'response', `${name} ${type}`);
     return r.message;
   }
@@ -79,8 +106,13 @@ describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', 
       // Our key tag agrees with the one BIND put in the key file name.
       assert.equal(keyTag(key.rdata), Number(/\+(\d+)\.key$/.exec(keyFiles.get(number)!)![1]));
       const checks: [string, number][] = [
-        [origin, RRType.SOA], [origin, RRType.NS], [origin, RRType.DNSKEY], [`www.${origin}`, RRType.A],
-        [`www.${origin}`, RRType.AAAA], [`mixed.${origin}`, RRType.MX], [`txt.${origin}`, RRType.TXT],
+        [origin, RRType.SOA],
+        [origin, RRType.NS],
+        [origin, RRType.DNSKEY],
+        [`www.${origin}`, RRType.A],
+        [`www.${origin}`, RRType.AAAA],
+        [`mixed.${origin}`, RRType.MX],
+        [`txt.${origin}`, RRType.TXT],
         [`anything.wild.${origin}`, RRType.A],
       ];
       for (const [owner, type] of checks) {
@@ -122,7 +154,10 @@ describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', 
       assert.deepEqual(verifyRrsig(owned, sig, key), { ok: true });
     }
     const apexHash = base32hexEncode(nsec3Hash(Name.fromString(origin), Uint8Array.of(0xaa, 0xbb, 0xcc, 0xdd), 2));
-    assert.ok(nsec3.some((rr) => rr.name.equals(Name.fromString(`${apexHash}.${origin}`))), `an NSEC3 owned by ${apexHash}`);
+    assert.ok(
+      nsec3.some((rr) => rr.name.equals(Name.fromString(`${apexHash}.${origin}`))),
+      `an NSEC3 owned by ${apexHash}`,
+    );
     const nsecMsg = await fetch('nope.alg13.test.', RRType.A);
     const nsec = nsecMsg.authority.filter((rr) => rr.type === RRType.NSEC);
     const nsecKey = await zoneKey('alg13.test.');
@@ -135,11 +170,20 @@ describe('RRSIGs made by dnssec-signzone verify for every supported algorithm', 
   test('DS digests of types 1, 2 and 4 match dnssec-dsfromkey', async () => {
     for (const number of [8, 13, 15]) {
       const key = await zoneKey(`alg${number}.test.`);
-      for (const [digestType, flag] of [[1, 'SHA-1'], [2, 'SHA-256'], [4, 'SHA-384']] as const) {
+      for (const [digestType, flag] of [
+        [1, 'SHA-1'],
+        [2, 'SHA-256'],
+        [4, 'SHA-384'],
+      ] as const) {
         const text = execFileSync('dnssec-dsfromkey', ['-a', flag, keyFiles.get(number)!], { encoding: 'utf8' });
         const [, tag, alg, type, hex] = /IN DS (\d+) (\d+) (\d+) ([0-9A-F]+)/.exec(text)!;
         assert.deepEqual([Number(tag), Number(alg), Number(type)], [keyTag(key.rdata), number, digestType]);
-        assert.equal(Buffer.from(dsDigest(key.name, key.rdata, digestType)!).toString('hex').toUpperCase(), hex);
+        assert.equal(
+          Buffer.from(dsDigest(key.name, key.rdata, digestType)!)
+            .toString('hex')
+            .toUpperCase(),
+          hex,
+        );
       }
       assert.equal(dsDigest(key.name, key.rdata, 3), undefined);
     }
@@ -181,9 +225,15 @@ test('key tags and NSEC3 hashes match the RFC examples', () => {
   // RFC 5155 Appendix A: H(example) with salt aabbccdd and 12 iterations.
   const hash = nsec3Hash(Name.fromString('example.'), Uint8Array.of(0xaa, 0xbb, 0xcc, 0xdd), 12);
   assert.equal(base32hexEncode(hash), '0p9mhaveqvm6t7vbl5lop2u3t2rp3tom');
-  assert.equal(base32hexEncode(nsec3Hash(Name.fromString('a.EXAMPLE.'), Uint8Array.of(0xaa, 0xbb, 0xcc, 0xdd), 12)), '35mthgpgcu1qg68fab165klnsnk3dpvl');
+  assert.equal(
+    base32hexEncode(nsec3Hash(Name.fromString('a.EXAMPLE.'), Uint8Array.of(0xaa, 0xbb, 0xcc, 0xdd), 12)),
+    '35mthgpgcu1qg68fab165klnsnk3dpvl',
+  );
   // RFC 4034 §5.4: the DNSKEY of dskey.example.com has key tag 60485.
-  const publicKey = Buffer.from('AQOeiiR0GOMYkDshWoSKz9XzfwJr1AYtsmx3TGkJaNXVbfi/2pHm822aJ5iI9BMzNXxeYCmZDRD99WYwYqUSdjMmmAphXdvxegXd/M5+X7OrzKBaMbCVdFLUUh6DhweJBjEVv5f2wwjM9XzcnOf+EPbtG9DMBmADjFDc2w/rljwvFw==', 'base64');
+  const publicKey = Buffer.from(
+    'AQOeiiR0GOMYkDshWoSKz9XzfwJr1AYtsmx3TGkJaNXVbfi/2pHm822aJ5iI9BMzNXxeYCmZDRD99WYwYqUSdjMmmAphXdvxegXd/M5+X7OrzKBaMbCVdFLUUh6DhweJBjEVv5f2wwjM9XzcnOf+EPbtG9DMBmADjFDc2w/rljwvFw==',
+    'base64',
+  );
   assert.equal(keyTag({ flags: 256, protocol: 3, algorithm: 5, publicKey }), 60485);
   const ds = dsDigest(Name.fromString('dskey.example.com.'), { flags: 256, protocol: 3, algorithm: 5, publicKey }, 1)!;
   assert.equal(Buffer.from(ds).toString('hex').toUpperCase(), '2BB183AF5F22588179A53B0A98631FAD1A292118');

@@ -3,8 +3,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  canonicalRdata, decodeMessage, DnsDecodeError, DnsEncodeError, encodeMessage, Name, parseZoneFile, recordToString,
-  type ResourceRecord, RRClass, RRType,
+  canonicalRdata,
+  decodeMessage,
+  DnsDecodeError,
+  DnsEncodeError,
+  encodeMessage,
+  Name,
+  parseZoneFile,
+  recordToString,
+  type ResourceRecord,
+  RRClass,
+  RRType,
 } from '@app/dns';
 import { seededRandom as rng } from './helpers/seeded-random.ts';
 
@@ -36,7 +45,14 @@ function corpus(): Uint8Array[] {
   const q = [{ name: Name.fromString('example.test.'), type: RRType.ANY, class: RRClass.IN }];
   return [
     encodeMessage({ id: 1, qr: true, aa: true, question: q, answer: records }),
-    encodeMessage({ id: 2, qr: true, question: q, authority: records.slice(0, 5), additional: records.slice(5, 9), edns: { udpSize: 1232, do: true, options: [{ code: 10, data: new Uint8Array(24) }] } }),
+    encodeMessage({
+      id: 2,
+      qr: true,
+      question: q,
+      authority: records.slice(0, 5),
+      additional: records.slice(5, 9),
+      edns: { udpSize: 1232, do: true, options: [{ code: 10, data: new Uint8Array(24) }] },
+    }),
     encodeMessage({ id: 3, question: q, edns: { udpSize: 512 } }),
   ];
 }
@@ -48,12 +64,28 @@ function mutate(packet: Uint8Array, random: () => number): Uint8Array {
   for (let e = 0; e < edits; e++) {
     const at = Math.floor(random() * out.length);
     switch (Math.floor(random() * 6)) {
-      case 0: out[at] = Math.floor(random() * 256); break; // random byte
-      case 1: out[at] ^= 1 << Math.floor(random() * 8); break; // bit flip
-      case 2: out = out.slice(0, at); break; // truncation
-      case 3: { out[at] = 0xc0 | Math.floor(random() * 64); if (at + 1 < out.length) out[at + 1] = Math.floor(random() * 256); break; } // pointer
-      case 4: { if (out.length > 12) out[4 + Math.floor(random() * 8)] = Math.floor(random() * 256); break; } // a count lies
-      default: { const junk = Uint8Array.from({ length: 1 + Math.floor(random() * 16) }, () => Math.floor(random() * 256)); out = Uint8Array.from([...out.slice(0, at), ...junk, ...out.slice(at)]); }
+      case 0:
+        out[at] = Math.floor(random() * 256);
+        break; // random byte
+      case 1:
+        out[at] ^= 1 << Math.floor(random() * 8);
+        break; // bit flip
+      case 2:
+        out = out.slice(0, at);
+        break; // truncation
+      case 3: {
+        out[at] = 0xc0 | Math.floor(random() * 64);
+        if (at + 1 < out.length) out[at + 1] = Math.floor(random() * 256);
+        break;
+      } // pointer
+      case 4: {
+        if (out.length > 12) out[4 + Math.floor(random() * 8)] = Math.floor(random() * 256);
+        break;
+      } // a count lies
+      default: {
+        const junk = Uint8Array.from({ length: 1 + Math.floor(random() * 16) }, () => Math.floor(random() * 256));
+        out = Uint8Array.from([...out.slice(0, at), ...junk, ...out.slice(at)]);
+      }
     }
   }
   return out;
@@ -66,7 +98,11 @@ function textRoundTrip(records: ResourceRecord[], label: string): void {
     const line = recordToString(rr);
     const [back] = parseZoneFile(line);
     assert.ok(back, `${label}: ${line}`);
-    assert.deepEqual([back.name.wire, back.type, back.class, back.ttl, canonicalRdata(back)], [rr.name.wire, rr.type, rr.class, rr.ttl, canonicalRdata(rr)], `${label}: ${line}`);
+    assert.deepEqual(
+      [back.name.wire, back.type, back.class, back.ttl, canonicalRdata(back)],
+      [rr.name.wire, rr.type, rr.class, rr.ttl, canonicalRdata(rr)],
+      `${label}: ${line}`,
+    );
   }
 }
 

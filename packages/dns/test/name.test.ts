@@ -28,12 +28,24 @@ test('comparison ignores ASCII case only', () => {
 
 test('canonical order follows RFC 4034 §6.1', () => {
   // The example list from RFC 4034 §6.1, already in canonical order.
-  const ordered = ['example.', 'a.example.', 'yljkjljk.a.example.', 'Z.a.example.', 'zABC.a.EXAMPLE.', 'z.example.',
-    '\\001.z.example.', '*.z.example.', '\\200.z.example.'];
+  const ordered = [
+    'example.',
+    'a.example.',
+    'yljkjljk.a.example.',
+    'Z.a.example.',
+    'zABC.a.EXAMPLE.',
+    'z.example.',
+    '\\001.z.example.',
+    '*.z.example.',
+    '\\200.z.example.',
+  ];
   const names = ordered.map((t) => Name.fromString(t));
   const shuffled = [...names].reverse();
   shuffled.sort((a, b) => a.compareCanonical(b));
-  assert.deepEqual(shuffled.map(String), ordered.map((t) => Name.fromString(t).toString()));
+  assert.deepEqual(
+    shuffled.map(String),
+    ordered.map((t) => Name.fromString(t).toString()),
+  );
 });
 
 test('parent and subdomain relations', () => {

@@ -20,7 +20,11 @@ test('messages come out whole, however the stream cuts them', () => {
       frames.push(stream.subarray(at, at + size));
       out.push(...frames.takeAll());
     }
-    assert.deepEqual(out.map((m) => [...m]), [[...first], [...second], [...first]], `chunks of ${size}`);
+    assert.deepEqual(
+      out.map((m) => [...m]),
+      [[...first], [...second], [...first]],
+      `chunks of ${size}`,
+    );
   }
 });
 

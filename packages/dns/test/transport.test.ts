@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
-import {
-  createQuerier, decodeMessage, encodeMessage, type Message, Name, query, recordIs, RRClass, RRType, transferZone,
-} from '@app/dns';
+import { createQuerier, decodeMessage, encodeMessage, type Message, Name, query, recordIs, RRClass, RRType, transferZone } from '@app/dns';
 import { namedMissing, startNamed, type RunningNamed } from './helpers/named.ts';
 
 const bigTxt = Array.from({ length: 30 }, (_, i) => `big IN TXT "${String(i).padStart(3, '0')} ${'x'.repeat(90)}"`).join('\n');
@@ -57,7 +55,11 @@ describe('queries against BIND on loopback', { skip: missing }, () => {
   });
 
   test('UDP over IPv4 and IPv6, and TCP, give the zone data', async () => {
-    for (const [address, transport] of [['127.0.0.1', 'udp'], ['::1', 'udp'], ['127.0.0.1', 'tcp']] as const) {
+    for (const [address, transport] of [
+      ['127.0.0.1', 'udp'],
+      ['::1', 'udp'],
+      ['127.0.0.1', 'tcp'],
+    ] as const) {
       const r = await query({ address, port: named.port }, { name: 'www.example.test.', type: RRType.A }, { transport, timeoutMs: 2000 });
       assert.equal(r.outcome, 'response', `${address} ${transport}`);
       assert.equal(r.transport, transport);
@@ -77,14 +79,21 @@ describe('queries against BIND on loopback', { skip: missing }, () => {
     assert.equal(r.truncatedUdp?.tc, true);
     assert.equal(r.message.tc, false);
     assert.equal(r.message.answer.length, 30);
-    const noFallback = await query({ address: '127.0.0.1', port: named.port }, { name: 'big.example.test.', type: RRType.TXT }, { timeoutMs: 2000, tcFallback: false });
+    const noFallback = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name: 'big.example.test.', type: RRType.TXT },
+      { timeoutMs: 2000, tcFallback: false },
+    );
     assert.equal(noFallback.transport, 'udp');
     assert.ok(noFallback.outcome === 'response' && noFallback.message.tc);
   });
 
   test('EDNS payload size and the DO, CD and RD flags reach the server', async () => {
-    const r = await query({ address: '127.0.0.1', port: named.port }, { name: 'big.example.test.', type: RRType.TXT },
-      { timeoutMs: 2000, edns: { udpSize: 4096, do: true }, rd: true, cd: true, tcFallback: false });
+    const r = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name: 'big.example.test.', type: RRType.TXT },
+      { timeoutMs: 2000, edns: { udpSize: 4096, do: true }, rd: true, cd: true, tcFallback: false },
+    );
     assert.equal(r.outcome, 'response');
     // 4096 bytes of room: the whole RRset fits in one datagram.
     assert.equal(r.transport, 'udp');
@@ -93,15 +102,26 @@ describe('queries against BIND on loopback', { skip: missing }, () => {
     assert.equal(r.message.edns?.do, true); // RFC 3225: DO is copied into the reply
     assert.equal(r.message.rd, true);
     assert.equal(r.message.cd, true);
-    const small = await query({ address: '127.0.0.1', port: named.port }, { name: 'big.example.test.', type: RRType.TXT },
-      { timeoutMs: 2000, edns: { udpSize: 1232 }, tcFallback: false });
+    const small = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name: 'big.example.test.', type: RRType.TXT },
+      { timeoutMs: 2000, edns: { udpSize: 1232 }, tcFallback: false },
+    );
     assert.ok(small.outcome === 'response' && small.message.tc && small.message.edns?.do === false);
-    const plain = await query({ address: '127.0.0.1', port: named.port }, { name: 'www.example.test.', type: RRType.A }, { timeoutMs: 2000 });
+    const plain = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name: 'www.example.test.', type: RRType.A },
+      { timeoutMs: 2000 },
+    );
     assert.ok(plain.outcome === 'response' && plain.message.edns === undefined && !plain.message.rd && !plain.message.cd);
   });
 
   test('responses larger than the bound are refused', async () => {
-    const r = await query({ address: '127.0.0.1', port: named.port }, { name: 'big.example.test.', type: RRType.TXT }, { transport: 'tcp', timeoutMs: 2000, maxResponseSize: 512 });
+    const r = await query(
+      { address: '127.0.0.1', port: named.port },
+      { name: 'big.example.test.', type: RRType.TXT },
+      { transport: 'tcp', timeoutMs: 2000, maxResponseSize: 512 },
+    );
     assert.equal(r.outcome, 'network-error');
     assert.match(r.error.message, /exceeds the 512-byte limit/);
   });
@@ -109,11 +129,16 @@ describe('queries against BIND on loopback', { skip: missing }, () => {
   test('many queries in flight at once through the capped querier', async () => {
     const querier = createQuerier({ maxInFlight: 8, defaults: { timeoutMs: 3000 } });
     let peak = 0;
-    const results = await Promise.all(Array.from({ length: 100 }, async (_, i) => {
-      const p = querier.query({ address: '127.0.0.1', port: named.port }, { name: i % 2 ? 'www.example.test.' : 'ns1.example.test.', type: RRType.A });
-      peak = Math.max(peak, querier.inFlight);
-      return p;
-    }));
+    const results = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const p = querier.query(
+          { address: '127.0.0.1', port: named.port },
+          { name: i % 2 ? 'www.example.test.' : 'ns1.example.test.', type: RRType.A },
+        );
+        peak = Math.max(peak, querier.inFlight);
+        return p;
+      }),
+    );
     assert.equal(peak, 8);
     assert.ok(results.every((r) => r.outcome === 'response' && r.message.answer.length === 1));
     assert.equal(querier.inFlight, 0);
@@ -139,7 +164,11 @@ describe('transport behaviour with a scripted server', () => {
       socket.send(encodeMessage({ id: q.id, qr: true, aa: true, question: q.question }), from.port, from.address);
     });
     const started = Date.now();
-    const r = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 3000, resendMs: 100, retries: 1 });
+    const r = await query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 3000, resendMs: 100, retries: 1 },
+    );
     const elapsed = Date.now() - started;
     await server.close();
     assert.equal(r.outcome, 'response');
@@ -151,7 +180,11 @@ describe('transport behaviour with a scripted server', () => {
     let received = 0;
     const server = await fakeServer(() => received++);
     const started = Date.now();
-    const r = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 400, resendMs: 50, retries: 2 });
+    const r = await query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 400, resendMs: 50, retries: 2 },
+    );
     const elapsed = Date.now() - started;
     await server.close();
     assert.equal(r.outcome, 'timeout');
@@ -167,10 +200,17 @@ describe('transport behaviour with a scripted server', () => {
       const answer = [{ name: q.question[0].name, type: RRType.A, class: RRClass.IN, ttl: 1, rdata: { address: '192.0.2.9' } }];
       const send = (m: Parameters<typeof encodeMessage>[0]) => socket.send(encodeMessage(m), from.port, from.address);
       send({ id: (q.id + 1) & 0xffff, qr: true, question: q.question, answer: [{ ...answer[0], rdata: { address: '192.0.2.66' } }] });
-      send({ id: q.id, qr: true, question: [{ ...q.question[0], name: Name.fromString('other.test.') }], answer: [{ ...answer[0], rdata: { address: '192.0.2.67' } }] });
+      send({
+        id: q.id,
+        qr: true,
+        question: [{ ...q.question[0], name: Name.fromString('other.test.') }],
+        answer: [{ ...answer[0], rdata: { address: '192.0.2.67' } }],
+      });
       send({ id: q.id, qr: true, question: q.question, answer });
     });
-    const results = await Promise.all([1, 2, 3, 4].map(() => query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 1000 })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 1000 })),
+    );
     await server.close();
     for (const r of results) {
       assert.equal(r.outcome, 'response');
@@ -198,8 +238,16 @@ describe('transport behaviour with a scripted server', () => {
     const server = await fakeServer((q, from) => {
       other.send(encodeMessage({ id: q.id, qr: true, question: q.question }), from.port, from.address);
     });
-    const strict = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 200, retries: 0 });
-    const any = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 1000, retries: 0, anySource: true });
+    const strict = await query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 200, retries: 0 },
+    );
+    const any = await query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 1000, retries: 0, anySource: true },
+    );
     await server.close();
     other.close();
     assert.equal(strict.outcome, 'timeout');
@@ -213,7 +261,11 @@ describe('transport behaviour with a scripted server', () => {
       seenFrom = from.address;
       socket.send(encodeMessage({ id: q.id, qr: true, question: q.question }), from.port, from.address);
     });
-    const r = await query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 1000, sourceAddress: '127.0.0.2' });
+    const r = await query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 1000, sourceAddress: '127.0.0.2' },
+    );
     await server.close();
     assert.equal(r.outcome, 'response');
     assert.equal(seenFrom, '127.0.0.2');
@@ -223,8 +275,16 @@ describe('transport behaviour with a scripted server', () => {
     const server = await fakeServer(() => undefined);
     const controller = new AbortController();
     const querier = createQuerier({ maxInFlight: 1 });
-    const first = querier.query({ address: '127.0.0.1', port: server.port }, { name: 'x.test.', type: RRType.A }, { timeoutMs: 10000, signal: controller.signal });
-    const second = querier.query({ address: '127.0.0.1', port: server.port }, { name: 'y.test.', type: RRType.A }, { timeoutMs: 10000, signal: controller.signal });
+    const first = querier.query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'x.test.', type: RRType.A },
+      { timeoutMs: 10000, signal: controller.signal },
+    );
+    const second = querier.query(
+      { address: '127.0.0.1', port: server.port },
+      { name: 'y.test.', type: RRType.A },
+      { timeoutMs: 10000, signal: controller.signal },
+    );
     assert.equal(querier.waiting, 1);
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();

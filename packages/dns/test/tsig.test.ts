@@ -29,7 +29,13 @@ function signedReply(requestMac: Uint8Array, id: number, error = 0): Uint8Array 
   const timers = [0, 0, (time >>> 24) & 0xff, (time >>> 16) & 0xff, (time >>> 8) & 0xff, time & 0xff, 1, 44];
   const algorithm = Name.fromString('hmac-sha256.').wire;
   const variables = [0, 0, 255, 0, 0, 0, 0, ...algorithm, ...timers, error >> 8, error & 0xff, 0, 0];
-  const mac = new Uint8Array(createHmac('sha256', key.secret).update(Uint8Array.from([0, requestMac.length, ...requestMac])).update(unsigned).update(Uint8Array.from(variables)).digest());
+  const mac = new Uint8Array(
+    createHmac('sha256', key.secret)
+      .update(Uint8Array.from([0, requestMac.length, ...requestMac]))
+      .update(unsigned)
+      .update(Uint8Array.from(variables))
+      .digest(),
+  );
   const rdata = [...algorithm, ...timers, 0, 32, ...mac, id >> 8, id & 0xff, error >> 8, error & 0xff, 0, 0];
   const record = [0, 0, 250, 0, 255, 0, 0, 0, 0, rdata.length >> 8, rdata.length & 0xff, ...rdata];
   const bytes = Uint8Array.from([...unsigned, ...record]);

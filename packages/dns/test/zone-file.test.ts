@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
-  canonicalRdata, Name, parseZoneFile, query, recordIs, recordToString, type ResourceRecord, RRType, typeToString, ZoneFileError,
+  canonicalRdata,
+  Name,
+  parseZoneFile,
+  query,
+  recordIs,
+  recordToString,
+  type ResourceRecord,
+  RRType,
+  typeToString,
+  ZoneFileError,
 } from '@app/dns';
 import { namedMissing, startNamed, type RunningNamed } from './helpers/named.ts';
 
@@ -48,15 +57,30 @@ test('parses every type, directives, defaults, parentheses, comments and quotes'
   const byType = (type: number) => records.filter((r) => r.type === type);
   const soa = byType(RRType.SOA)[0];
   assert.ok(recordIs(soa, RRType.SOA));
-  assert.deepEqual([soa.name.toString(), soa.ttl, soa.rdata.mname.toString(), soa.rdata.serial, soa.rdata.refresh, soa.rdata.expire], ['example.test.', 3600, 'ns1.example.test.', 2026112101, 7200, 604800]);
+  assert.deepEqual(
+    [soa.name.toString(), soa.ttl, soa.rdata.mname.toString(), soa.rdata.serial, soa.rdata.refresh, soa.rdata.expire],
+    ['example.test.', 3600, 'ns1.example.test.', 2026112101, 7200, 604800],
+  );
   const ns = byType(RRType.NS);
-  assert.deepEqual(ns.map((r) => r.name.toString()), ['example.test.', 'example.test.']); // indented lines keep the owner
+  assert.deepEqual(
+    ns.map((r) => r.name.toString()),
+    ['example.test.', 'example.test.'],
+  ); // indented lines keep the owner
   const a = byType(RRType.A);
-  assert.deepEqual(a.map((r) => [r.name.toString(), r.ttl]), [['ns1.example.test.', 300], ['gen.example.test.', 3600]]);
+  assert.deepEqual(
+    a.map((r) => [r.name.toString(), r.ttl]),
+    [
+      ['ns1.example.test.', 300],
+      ['gen.example.test.', 3600],
+    ],
+  );
   assert.ok(recordIs(a[1], RRType.A) && a[1].rdata.address === '192.0.2.1'); // \# rdata of a known type is decoded
   const txt = byType(RRType.TXT)[0];
   assert.ok(recordIs(txt, RRType.TXT));
-  assert.deepEqual(txt.rdata.strings.map((s) => Buffer.from(s).toString()), ['v=spf1 -all', 'second "quoted" string; not a comment', 'plain word']);
+  assert.deepEqual(
+    txt.rdata.strings.map((s) => Buffer.from(s).toString()),
+    ['v=spf1 -all', 'second "quoted" string; not a comment', 'plain word'],
+  );
   const tlsa = byType(RRType.TLSA)[0];
   assert.ok(recordIs(tlsa, RRType.TLSA) && tlsa.rdata.data.length === 32);
   const rrsig = byType(RRType.RRSIG)[0];
@@ -89,7 +113,13 @@ test('records written as text read back the same', () => {
 
 test('origin and default TTL can come from the caller', () => {
   const records = parseZoneFile('www A 192.0.2.1\n@ AAAA ::1\n', { origin: 'example.org.', defaultTtl: 60 });
-  assert.deepEqual(records.map((r) => [r.name.toString(), r.ttl]), [['www.example.org.', 60], ['example.org.', 60]]);
+  assert.deepEqual(
+    records.map((r) => [r.name.toString(), r.ttl]),
+    [
+      ['www.example.org.', 60],
+      ['example.org.', 60],
+    ],
+  );
   assert.equal(parseZoneFile('www 1 A 192.0.2.1', { origin: 'example.org' })[0].name.toString(), 'www.example.org.');
 });
 
@@ -110,7 +140,11 @@ test('errors name the line', () => {
     ['$ORIGIN x.\n$TTL 60\n' + 'a'.repeat(64) + ' A 192.0.2.1\n', 3, /label longer than 63/],
   ];
   for (const [text, line, message] of cases) {
-    assert.throws(() => parseZoneFile(text), (e: unknown) => e instanceof ZoneFileError && e.line === line && message.test(e.message), `${message}`);
+    assert.throws(
+      () => parseZoneFile(text),
+      (e: unknown) => e instanceof ZoneFileError && e.line === line && message.test(e.message),
+      `${message}`,
+    );
   }
 });
 

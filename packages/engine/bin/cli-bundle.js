@@ -28,7 +28,10 @@ export function loadBundle(path) {
   } catch {
     cachedData = undefined;
   }
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`, { filename: path, cachedData });
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`, {
+    filename: path,
+    cachedData,
+  });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(path), module, path, dirname(path));
   return {

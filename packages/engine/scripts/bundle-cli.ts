@@ -38,7 +38,11 @@ function watched(inputs: readonly string[]): string[] {
  */
 function asciiOnly(path: string): void {
   const text = readFileSync(path, 'utf8');
-  if (/[^\p{ASCII}]/u.test(text)) writeFileSync(path, text.replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`));
+  if (/[^\p{ASCII}]/u.test(text))
+    writeFileSync(
+      path,
+      text.replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`),
+    );
 }
 
 /** Builds the bundle into `outdir`, with the manifest bin/cli-bundle.js reads. */
@@ -68,7 +72,10 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
         name: 'catalogue-folder',
         setup(bundler) {
           bundler.onLoad({ filter: /[\\/]src[\\/]catalogue[\\/]catalogue\.ts$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.dirname', `join(__dirname, ${JSON.stringify(relative(outdir, catalogue))})`),
+            contents: readFileSync(args.path, 'utf8').replaceAll(
+              'import.meta.dirname',
+              `join(__dirname, ${JSON.stringify(relative(outdir, catalogue))})`,
+            ),
             loader: 'ts',
           }));
         },
@@ -78,7 +85,9 @@ export async function bundleCli(outdir = defaultOutdir): Promise<void> {
   asciiOnly(join(outdir, 'dnscheck.cjs'));
   const inputs = Object.keys(result.metafile.inputs).map((input) => resolve(input));
   // Any other module that finds files beside itself would look in the wrong folder once bundled.
-  const misplaced = inputs.filter((input) => !input.startsWith(catalogue) && /import\.meta\.(dirname|filename)/.test(readFileSync(input, 'utf8')));
+  const misplaced = inputs.filter(
+    (input) => !input.startsWith(catalogue) && /import\.meta\.(dirname|filename)/.test(readFileSync(input, 'utf8')),
+  );
   if (misplaced.length > 0) throw new Error(`these modules find files by their own folder, which a bundle moves: ${misplaced.join(', ')}`);
   const manifest = { entry: 'dnscheck.cjs', started, inputs: watched(inputs).map((input) => relative(outdir, input)) };
   writeFileSync(join(outdir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -12,7 +12,16 @@ export { complianceTable, complianceLines, type ComplianceEntry } from './run/co
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';
 export { createServiceLookups } from './lookups/service-lookups.ts';
 export { LookupFailure } from './lookups/root-watch.ts';
-export { defaultProfile, extendedProfile, shippedProfile, profileNames, loadProfile, ProfileError, type Profile, type ProfileName } from './profile/profile.ts';
+export {
+  defaultProfile,
+  extendedProfile,
+  shippedProfile,
+  profileNames,
+  loadProfile,
+  ProfileError,
+  type Profile,
+  type ProfileName,
+} from './profile/profile.ts';
 export { protocolTests, digCommand, signedTest, type ProtocolTest } from './checks/compliance/protocol-tests.ts';
 export { locales, formatFinding, testCaseDescription } from './catalogue/catalogue.ts';
 export { engineVersion, referenceVersion } from './version.ts';

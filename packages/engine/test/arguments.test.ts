@@ -6,7 +6,16 @@ test('a plain domain gets the defaults', () => {
   const options = parseCommandLine(['example.com']);
   assert.equal(options.action, 'run');
   assert.equal(options.domain, 'example.com');
-  assert.deepEqual(options.output, { level: 'INFO', locale: 'en', format: 'table', raw: false, showModule: false, showTestcase: false, elapsed: false, count: false });
+  assert.deepEqual(options.output, {
+    level: 'INFO',
+    locale: 'en',
+    format: 'table',
+    raw: false,
+    showModule: false,
+    showTestcase: false,
+    elapsed: false,
+    count: false,
+  });
   assert.equal(options.progress, true);
   assert.equal(options.stopLevel, undefined);
   assert.deepEqual(options.nameservers, []);
@@ -15,16 +24,58 @@ test('a plain domain gets the defaults', () => {
 
 test('every option is read', () => {
   const options = parseCommandLine([
-    'example.com', '--ns', 'ns1.example.com/192.0.2.1', '--ns', 'ns2.example.net', '--ns', 'ns3.example.com/2001:db8::53',
-    '--ds', '12345,13,2,ABCDEF01', '--profile', 'p.json', '--hints', 'root.hints', '--level', 'info', '--locale', 'sv_SE',
-    '--json', '--no-ipv6', '--test', 'Basic', '--test', 'Basic/Basic02', '--raw', '--show-module', '--show-testcase', '--elapsed',
-    '--count', '--no-progress', '--stop-level', 'warning', '--save', 'run.json',
+    'example.com',
+    '--ns',
+    'ns1.example.com/192.0.2.1',
+    '--ns',
+    'ns2.example.net',
+    '--ns',
+    'ns3.example.com/2001:db8::53',
+    '--ds',
+    '12345,13,2,ABCDEF01',
+    '--profile',
+    'p.json',
+    '--hints',
+    'root.hints',
+    '--level',
+    'info',
+    '--locale',
+    'sv_SE',
+    '--json',
+    '--no-ipv6',
+    '--test',
+    'Basic',
+    '--test',
+    'Basic/Basic02',
+    '--raw',
+    '--show-module',
+    '--show-testcase',
+    '--elapsed',
+    '--count',
+    '--no-progress',
+    '--stop-level',
+    'warning',
+    '--save',
+    'run.json',
   ]);
-  assert.deepEqual(options.nameservers, [{ ns: 'ns1.example.com', ip: '192.0.2.1' }, { ns: 'ns2.example.net' }, { ns: 'ns3.example.com', ip: '2001:db8::53' }]);
+  assert.deepEqual(options.nameservers, [
+    { ns: 'ns1.example.com', ip: '192.0.2.1' },
+    { ns: 'ns2.example.net' },
+    { ns: 'ns3.example.com', ip: '2001:db8::53' },
+  ]);
   assert.deepEqual(options.dsInfo, [{ keytag: 12345, algorithm: 13, digtype: 2, digest: 'abcdef01' }]);
   assert.equal(options.profileFile, 'p.json');
   assert.equal(options.hintsFile, 'root.hints');
-  assert.deepEqual(options.output, { level: 'INFO', locale: 'sv', format: 'json', raw: true, showModule: true, showTestcase: true, elapsed: true, count: true });
+  assert.deepEqual(options.output, {
+    level: 'INFO',
+    locale: 'sv',
+    format: 'json',
+    raw: true,
+    showModule: true,
+    showTestcase: true,
+    elapsed: true,
+    count: true,
+  });
   assert.equal(options.progress, false);
   assert.equal(options.stopLevel, 'WARNING');
   assert.equal(options.saveFile, 'run.json');
@@ -53,7 +104,11 @@ test('bad arguments give one clear line', () => {
     [['--restore'], /^--restore needs a value$/],
   ];
   for (const [argv, message] of cases) {
-    assert.throws(() => parseCommandLine(argv), (error: Error) => error instanceof UsageError && message.test(error.message) && !error.message.includes('\n'), argv.join(' '));
+    assert.throws(
+      () => parseCommandLine(argv),
+      (error: Error) => error instanceof UsageError && message.test(error.message) && !error.message.includes('\n'),
+      argv.join(' '),
+    );
   }
 });
 

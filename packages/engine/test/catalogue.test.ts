@@ -5,7 +5,14 @@ import { testCaseIds } from '../src/run/registry.ts';
 import { defaultProfile } from '../src/profile/profile.ts';
 import { formatFinding, localeTexts, locales, testCaseDescription } from '../src/catalogue/catalogue.ts';
 
-const finding: Finding = { module: 'BASIC', testcase: 'Basic02', tag: 'NS_FAILED', level: 'ERROR', args: { ns: 'ns1.example.com/192.0.2.1', rcode: 'REFUSED' }, timestamp: 0.5 };
+const finding: Finding = {
+  module: 'BASIC',
+  testcase: 'Basic02',
+  tag: 'NS_FAILED',
+  level: 'ERROR',
+  args: { ns: 'ns1.example.com/192.0.2.1', rcode: 'REFUSED' },
+  timestamp: 0.5,
+};
 const english = localeTexts('en')!;
 const translations = locales.filter((locale) => locale !== 'en');
 
@@ -38,14 +45,28 @@ test('a tag every module uses has one text for all of them', () => {
 });
 
 test('a fully qualified name at the end of a sentence is not followed by a second dot', () => {
-  const rname: Finding = { ...finding, module: 'CONSISTENCY', testcase: 'Consistency02', tag: 'ONE_SOA_RNAME', level: 'INFO', args: { rname: 'hostmaster.example.' } };
+  const rname: Finding = {
+    ...finding,
+    module: 'CONSISTENCY',
+    testcase: 'Consistency02',
+    tag: 'ONE_SOA_RNAME',
+    level: 'INFO',
+    args: { rname: 'hostmaster.example.' },
+  };
   assert.equal(formatFinding(rname, 'en'), 'All name servers have the same SOA RNAME: hostmaster.example.');
   const root: Finding = { ...rname, args: { rname: '.' } };
   assert.equal(formatFinding(root, 'en'), 'All name servers have the same SOA RNAME: ..', 'the root keeps its dot');
 });
 
-test('a time the finding carries in the reference\'s form is shown as a date in the reader\'s language', () => {
-  const expiring: Finding = { ...finding, module: 'DNSSEC', testcase: 'DNSSEC04', tag: 'RRSIG_EXPIRATION', level: 'INFO', args: { keytag: 4711, types: 'SOA', date: 'Tue Jan  1 13:05:00 2030' } };
+test("a time the finding carries in the reference's form is shown as a date in the reader's language", () => {
+  const expiring: Finding = {
+    ...finding,
+    module: 'DNSSEC',
+    testcase: 'DNSSEC04',
+    tag: 'RRSIG_EXPIRATION',
+    level: 'INFO',
+    args: { keytag: 4711, types: 'SOA', date: 'Tue Jan  1 13:05:00 2030' },
+  };
   assert.equal(formatFinding(expiring, 'en'), 'The signature by the key 4711 over SOA expires on January 1, 2030 at 01:05 PM UTC.');
   assert.match(formatFinding(expiring, 'fr_FR'), /expire le 1 janvier 2030 à 13:05 UTC\.$/);
   assert.match(formatFinding(expiring, 'fi'), /1\. tammikuuta 2030 klo 13\.05 UTC/);
@@ -55,8 +76,18 @@ test('a time the finding carries in the reference\'s form is shown as a date in 
 });
 
 test('an aside naming only an argument the finding lacks is left out, not shown empty or as a placeholder', () => {
-  const unsigned: Finding = { ...finding, module: 'DNSSEC', testcase: 'DNSSEC13', tag: 'DS13_ALGO_NOT_SIGNED_NS', level: 'WARNING', args: { algo_num: 100, ns_ip_list: '192.0.2.1' } };
-  assert.equal(formatFinding(unsigned, 'en'), 'The DNSKEY set has a key with algorithm 100, but no signature with that algorithm covers the NS records (name servers 192.0.2.1).');
+  const unsigned: Finding = {
+    ...finding,
+    module: 'DNSSEC',
+    testcase: 'DNSSEC13',
+    tag: 'DS13_ALGO_NOT_SIGNED_NS',
+    level: 'WARNING',
+    args: { algo_num: 100, ns_ip_list: '192.0.2.1' },
+  };
+  assert.equal(
+    formatFinding(unsigned, 'en'),
+    'The DNSKEY set has a key with algorithm 100, but no signature with that algorithm covers the NS records (name servers 192.0.2.1).',
+  );
   const named: Finding = { ...unsigned, args: { ...unsigned.args, algo_mnemo: 'ECDSAP384SHA384', algo_num: 14 } };
   assert.match(formatFinding(named, 'en'), /algorithm 14 \(ECDSAP384SHA384\), but/);
 });
@@ -78,7 +109,11 @@ test('every tag the default profile shows (above DEBUG) has English text', () =>
 test('every test case has a description in every locale', () => {
   for (const locale of locales) {
     const texts = localeTexts(locale)!;
-    assert.deepEqual(Object.keys(english.testcases).filter((id) => texts.testcases[id] === undefined), [], locale);
+    assert.deepEqual(
+      Object.keys(english.testcases).filter((id) => texts.testcases[id] === undefined),
+      [],
+      locale,
+    );
     for (const id of testCaseIds()) assert.notEqual(testCaseDescription(id, locale), id, `${id} in ${locale}`);
   }
   assert.equal(testCaseDescription('basic01', 'fi'), testCaseDescription('Basic01', 'fi'));
@@ -100,14 +135,23 @@ for (const locale of translations) {
       assert.deepEqual(placeholders(text), placeholders(source), `${locale} ${key}: placeholders differ from English`);
       assert.notEqual(text, source, `${locale} ${key} is the English text`);
     }
-    for (const [id, text] of Object.entries(texts.testcases)) assert.notEqual(text, english.testcases[id], `${locale} ${id} is the English description`);
+    for (const [id, text] of Object.entries(texts.testcases))
+      assert.notEqual(text, english.testcases[id], `${locale} ${id} is the English description`);
     assert.deepEqual(Object.keys(texts.ui).sort(), Object.keys(english.ui).sort(), `${locale} interface texts`);
-    for (const [key, text] of Object.entries(texts.ui)) assert.deepEqual(placeholders(text), placeholders(english.ui[key]), `${locale} ui ${key}`);
+    for (const [key, text] of Object.entries(texts.ui))
+      assert.deepEqual(placeholders(text), placeholders(english.ui[key]), `${locale} ui ${key}`);
   });
 }
 
 test('a finding stored by an earlier engine still reads whole: renamed arguments fill the new placeholders', () => {
-  const older = { module: 'ZONE', testcase: 'Zone09', tag: 'Z09_MX_DATA', level: 'INFO' as const, args: { mailtarget_list: 'mail.example.', ns_ip_list: '192.0.2.1;192.0.2.2' }, timestamp: 0 };
+  const older = {
+    module: 'ZONE',
+    testcase: 'Zone09',
+    tag: 'Z09_MX_DATA',
+    level: 'INFO' as const,
+    args: { mailtarget_list: 'mail.example.', ns_ip_list: '192.0.2.1;192.0.2.2' },
+    timestamp: 0,
+  };
   for (const locale of locales) {
     const text = formatFinding(older, locale);
     assert.ok(text.includes('mail.example') && text.includes('192.0.2.1;192.0.2.2'), `${locale}: ${text}`);

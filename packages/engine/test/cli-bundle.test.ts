@@ -28,7 +28,8 @@ test('a bundle counts while every input is older than its build, and not once on
   const dir = await mkdtemp(join(tmpdir(), 'dnscheck-fresh-'));
   await writeFile(join(dir, 'input.ts'), 'export {};\n');
   await writeFile(join(dir, 'dnscheck.mjs'), '');
-  const manifest = (inputs: string[]) => writeFile(join(dir, 'manifest.json'), JSON.stringify({ entry: 'dnscheck.mjs', started: Date.now(), inputs }));
+  const manifest = (inputs: string[]) =>
+    writeFile(join(dir, 'manifest.json'), JSON.stringify({ entry: 'dnscheck.mjs', started: Date.now(), inputs }));
   const past = new Date(Date.now() - 60_000);
   await utimes(join(dir, 'input.ts'), past, past);
   await manifest(['input.ts']);
@@ -54,9 +55,19 @@ test('the bundle prints what the sources print: test list in French, a run, and 
   assert.doesNotMatch(await readFile(entry, 'utf8'), /[^\p{ASCII}]/u, 'the bundle is ASCII, so V8 holds it one byte a character');
   // Of a package from node_modules only its package.json is watched (an install rewrites it with the rest).
   const { inputs } = JSON.parse(await readFile(join(outdir, 'manifest.json'), 'utf8')) as { inputs: string[] };
-  assert.ok(inputs.some((input) => input.endsWith('/src/cli/main.ts')), 'the sources are watched');
-  assert.ok(inputs.some((input) => input.endsWith('/node_modules/zod/package.json')), 'a package is watched by its package.json');
-  assert.deepEqual(inputs.filter((input) => input.includes('/node_modules/') && !input.endsWith('/package.json')), [], 'not by each of its files');
+  assert.ok(
+    inputs.some((input) => input.endsWith('/src/cli/main.ts')),
+    'the sources are watched',
+  );
+  assert.ok(
+    inputs.some((input) => input.endsWith('/node_modules/zod/package.json')),
+    'a package is watched by its package.json',
+  );
+  assert.deepEqual(
+    inputs.filter((input) => input.includes('/node_modules/') && !input.endsWith('/package.json')),
+    [],
+    'not by each of its files',
+  );
 
   for (const argv of [['--list-tests', '--locale', 'fr'], ['--version'], ['--dump-profile']]) {
     assert.deepEqual(await capture(fromBundle, argv), await capture(fromSources, argv), argv.join(' '));
@@ -64,7 +75,17 @@ test('the bundle prints what the sources print: test list in French, a run, and 
 
   // Both IP families off: a whole run without a query sent.
   const saved = join(outdir, 'run.json');
-  const bundled = await capture(fromBundle, ['example', '--no-ipv4', '--no-ipv6', '--json', '--level', 'DEBUG', '--no-progress', '--save', saved]);
+  const bundled = await capture(fromBundle, [
+    'example',
+    '--no-ipv4',
+    '--no-ipv6',
+    '--json',
+    '--level',
+    'DEBUG',
+    '--no-progress',
+    '--save',
+    saved,
+  ]);
   const sources = await capture(fromSources, ['example', '--no-ipv4', '--no-ipv6', '--json', '--level', 'DEBUG', '--no-progress']);
   assert.equal(bundled.code, sources.code);
   assert.deepEqual(withoutTimes(bundled.stdout), withoutTimes(sources.stdout));
@@ -108,6 +129,11 @@ test('a zone test leaves the code it compiled beside the bundle; the next run ta
 });
 
 test('bin/dnscheck.js runs, from the bundle or from the sources, and says the same', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(import.meta.dirname, '../bin/dnscheck.js'), '--list-tests', '--locale', 'sv']);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    join(import.meta.dirname, '../bin/dnscheck.js'),
+    '--list-tests',
+    '--locale',
+    'sv',
+  ]);
   assert.equal(stdout, (await capture(fromSources, ['--list-tests', '--locale', 'sv'])).stdout);
 });

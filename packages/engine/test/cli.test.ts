@@ -46,7 +46,11 @@ test('a mistyped option is named with the one it most likely meant; a missing va
       },
     );
   assert.equal(await firstLine('--lvel', 'INFO'), 'dnscheck: unknown option --lvel (did you mean --level?)');
-  assert.equal(await firstLine('--show_testcase'), 'dnscheck: unknown option --show_testcase (did you mean --show-testcase?)', "zonemaster-cli's spelling");
+  assert.equal(
+    await firstLine('--show_testcase'),
+    'dnscheck: unknown option --show_testcase (did you mean --show-testcase?)',
+    "zonemaster-cli's spelling",
+  );
   assert.equal(await firstLine('--frobnicate'), 'dnscheck: unknown option --frobnicate');
   assert.equal(await firstLine('--level'), 'dnscheck: --level needs a value');
   assert.equal(await firstLine('--json=yes'), 'dnscheck: --json takes no value');
@@ -56,7 +60,31 @@ test('--help explains every option on stdout and exits 0, whatever else is on th
   const { stdout, stderr } = await run(process.execPath, [cli, 'example.com', '--level', 'LOUD', '--help']);
   assert.equal(stderr, '');
   assert.match(stdout, /^dnscheck: /);
-  const options = ['--ns', '--ds', '--profile', '--hints', '--level', '--locale', '--json', '--no-ipv4', '--no-ipv6', '--test', '--version', '--list-tests', '--dump-profile', '--stop-level', '--count', '--elapsed', '--show-module', '--show-testcase', '--no-progress', '--json-stream', '--raw', '--save', '--restore'];
+  const options = [
+    '--ns',
+    '--ds',
+    '--profile',
+    '--hints',
+    '--level',
+    '--locale',
+    '--json',
+    '--no-ipv4',
+    '--no-ipv6',
+    '--test',
+    '--version',
+    '--list-tests',
+    '--dump-profile',
+    '--stop-level',
+    '--count',
+    '--elapsed',
+    '--show-module',
+    '--show-testcase',
+    '--no-progress',
+    '--json-stream',
+    '--raw',
+    '--save',
+    '--restore',
+  ];
   for (const option of options) assert.match(stdout, new RegExp(`^  .*${option}\\b`, 'm'), option);
   assert.match(stdout, /Exit code: 0 when/);
 });
@@ -101,14 +129,23 @@ test('the table shows findings at or above the chosen level', async () => {
   const result = await capture(['example', ...noNetwork, '--level', 'CRITICAL']);
   const lines = result.stdout.trimEnd().split('\n');
   assert.match(lines[0] ?? '', /^Level\s+Message$/);
-  assert.ok(lines.slice(2).every((line) => line.includes('CRITICAL')), result.stdout);
+  assert.ok(
+    lines.slice(2).every((line) => line.includes('CRITICAL')),
+    result.stdout,
+  );
   assert.ok(lines.some((line) => line.includes('Both IPv4 and IPv6 are turned off')));
   assert.ok(!result.stdout.includes('GLOBAL_VERSION') && !result.stdout.includes('engine version'));
 });
 
 const unreachableHints = (): Promise<string> => fixture('hints', '. NS a.root.invalid.\na.root.invalid. A 127.0.0.255\n');
 /** A run whose root never answers, waited for one second instead of the default eight. */
-const unreachableRoot = async (): Promise<string[]> => ['example', '--hints', await unreachableHints(), '--profile', await fixture('quick.json', '{"resolver":{"defaults":{"timeout":1,"retry":1}}}')];
+const unreachableRoot = async (): Promise<string[]> => [
+  'example',
+  '--hints',
+  await unreachableHints(),
+  '--profile',
+  await fixture('quick.json', '{"resolver":{"defaults":{"timeout":1,"retry":1}}}'),
+];
 
 test('--version names the engine and the DNS library', async () => {
   const { code, stdout } = await capture(['--version']);
@@ -138,22 +175,44 @@ test('--dump-profile prints the effective profile: the default under --profile, 
   const profile = await fixture('p.json', JSON.stringify({ test_levels: { BASIC: { NS_FAILED: 'WARNING' } } }));
   const { code, stdout } = await capture(['--dump-profile', '--profile', profile, '--no-ipv6']);
   assert.equal(code, 0);
-  const dumped = JSON.parse(stdout) as { net: { ipv4: boolean; ipv6: boolean }; test_levels: Record<string, Record<string, string>>; resolver: unknown };
+  const dumped = JSON.parse(stdout) as {
+    net: { ipv4: boolean; ipv6: boolean };
+    test_levels: Record<string, Record<string, string>>;
+    resolver: unknown;
+  };
   assert.deepEqual(dumped.net, { ipv4: true, ipv6: false });
   assert.deepEqual(dumped.test_levels.BASIC, { NS_FAILED: 'WARNING' });
   assert.ok(dumped.resolver, 'the default fills what the file leaves out');
 });
 
-test('--profile names a shipped profile: default runs the reference\'s test cases, extended adds Compliance', async () => {
-  const profileOf = async (name: string) => JSON.parse((await capture(['--dump-profile', '--profile', name])).stdout) as { test_cases: string[]; test_levels: Record<string, unknown> };
+test("--profile names a shipped profile: default runs the reference's test cases, extended adds Compliance", async () => {
+  const profileOf = async (name: string) =>
+    JSON.parse((await capture(['--dump-profile', '--profile', name])).stdout) as {
+      test_cases: string[];
+      test_levels: Record<string, unknown>;
+    };
   const [plain, extended] = [await profileOf('default'), await profileOf('extended')];
   assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
-  assert.deepEqual(extended.test_cases.filter((id) => !plain.test_cases.includes(id)), ['compliance01', 'compliance02', 'compliance03']);
+  assert.deepEqual(
+    extended.test_cases.filter((id) => !plain.test_cases.includes(id)),
+    ['compliance01', 'compliance02', 'compliance03'],
+  );
   assert.ok(extended.test_levels.COMPLIANCE);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
-  const french = await capture(['example', ...noNetwork, '--level', 'CRITICAL', '--locale', 'fr', '--show-module', '--show-testcase', '--elapsed', '--no-progress']);
+  const french = await capture([
+    'example',
+    ...noNetwork,
+    '--level',
+    'CRITICAL',
+    '--locale',
+    'fr',
+    '--show-module',
+    '--show-testcase',
+    '--elapsed',
+    '--no-progress',
+  ]);
   const [header = '', rule = '', row = ''] = french.stdout.split('\n');
   assert.match(header, /^Secondes\s+Niveau\s+Module\s+Cas de test\s+Message$/);
   assert.match(rule, /^=+ +=+ +=+ +=+ +=+$/);

@@ -40,9 +40,12 @@ before(async () => {
     const question = query.question[0];
     const entry: Seen = { type: question.type, arrived: performance.now(), answered: 0 };
     seen.push(entry);
-    const answer = question.name.equals(nsName) && question.type === RRType.A
-      ? [{ name: nsName, type: RRType.A, class: RRClass.IN, ttl: 60, rdata: { address } }]
-      : question.name.equals(zone) ? answerFor(question.type) : [];
+    const answer =
+      question.name.equals(nsName) && question.type === RRType.A
+        ? [{ name: nsName, type: RRType.A, class: RRClass.IN, ttl: 60, rdata: { address } }]
+        : question.name.equals(zone)
+          ? answerFor(question.type)
+          : [];
     setTimeout(() => {
       entry.answered = performance.now();
       socket.send(encodeMessage({ id: query.id, qr: true, aa: true, question: query.question, answer }), peer.port, peer.address);
@@ -80,19 +83,35 @@ function asking(id: string, type: number, after?: string[]): PlannedTestCase {
 test('two independent test cases query at the same time; an identical question goes out once', async (t) => {
   if (skip) return t.skip(skip);
   const first = ['First01'];
-  const plan = [asking('First01', RRType.NS), asking('Slow01', RRType.TXT, first), asking('Quick01', RRType.MX, first), asking('Slow02', RRType.TXT, first)];
-  const findings = await runPlan({ domain: 'slow.test', nameservers: [{ ns: 'ns1.slow.test', ip: address }] }, plan, { rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }] });
+  const plan = [
+    asking('First01', RRType.NS),
+    asking('Slow01', RRType.TXT, first),
+    asking('Quick01', RRType.MX, first),
+    asking('Slow02', RRType.TXT, first),
+  ];
+  const findings = await runPlan({ domain: 'slow.test', nameservers: [{ ns: 'ns1.slow.test', ip: address }] }, plan, {
+    rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }],
+  });
 
   const txt = seen.filter((s) => s.type === RRType.TXT);
   const mx = seen.filter((s) => s.type === RRType.MX);
   assert.equal(txt.length, 1, 'Slow01 and Slow02 ask the same question: it is sent once');
   assert.equal(mx.length, 1);
-  assert.ok(mx[0].arrived < txt[0].answered && txt[0].arrived < mx[0].answered, `TXT in flight ${txt[0].arrived}-${txt[0].answered}, MX ${mx[0].arrived}-${mx[0].answered}: they must overlap`);
+  assert.ok(
+    mx[0].arrived < txt[0].answered && txt[0].arrived < mx[0].answered,
+    `TXT in flight ${txt[0].arrived}-${txt[0].answered}, MX ${mx[0].arrived}-${mx[0].answered}: they must overlap`,
+  );
 
   // Quick01 finished first, yet the findings follow the plan.
   const answered = findings.filter((f) => f.tag === 'ANSWERED');
-  assert.deepEqual(answered.map((f) => f.testcase), ['First01', 'Slow01', 'Quick01', 'Slow02']);
-  assert.deepEqual(answered.map((f) => f.args.records), [1, 1, 1, 1]);
+  assert.deepEqual(
+    answered.map((f) => f.testcase),
+    ['First01', 'Slow01', 'Quick01', 'Slow02'],
+  );
+  assert.deepEqual(
+    answered.map((f) => f.args.records),
+    [1, 1, 1, 1],
+  );
   assert.ok(!findings.some((f) => f.tag === 'MODULE_ERROR'));
 });
 
@@ -100,7 +119,9 @@ test('a tag a test case does not declare is reported as a module error, and stil
   if (skip) return t.skip(skip);
   const sloppy = asking('Sloppy01', RRType.NS);
   const plan: PlannedTestCase[] = [{ ...sloppy, testCase: { ...sloppy.testCase, tags: [] } }];
-  const findings = await runPlan({ domain: 'slow.test', nameservers: [{ ns: 'ns1.slow.test', ip: address }] }, plan, { rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }] });
+  const findings = await runPlan({ domain: 'slow.test', nameservers: [{ ns: 'ns1.slow.test', ip: address }] }, plan, {
+    rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }],
+  });
   assert.ok(findings.some((f) => f.testcase === 'Sloppy01' && f.tag === 'ANSWERED'));
   const error = findings.find((f) => f.tag === 'MODULE_ERROR');
   assert.match(String(error?.args.msg), /Sloppy01 emitted ANSWERED, a tag it does not declare/);

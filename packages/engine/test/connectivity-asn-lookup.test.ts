@@ -23,7 +23,13 @@ function cymruSources(data: Record<string, Found>) {
     let answer: RecordInput[] = [];
     let authority: RecordInput[] = [];
     if (Array.isArray(found)) {
-      answer = found.map((text) => ({ name: qname, type: RRType.TXT, class: RRClass.IN, ttl: 60, rdata: { strings: [Buffer.from(text)] } }));
+      answer = found.map((text) => ({
+        name: qname,
+        type: RRType.TXT,
+        class: RRClass.IN,
+        ttl: 60,
+        rdata: { strings: [Buffer.from(text)] },
+      }));
     } else if ('rcode' in found) {
       rcode = found.rcode;
     } else {
@@ -46,16 +52,30 @@ describe('Cymru style', () => {
   test('the TXT record at origin.<reversed address>.<source> gives the ASNs, prefix and raw text', async () => {
     const { lookUpTxt, asked } = cymruSources({ [v4one]: ['64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01'] });
     const found = await lookUpAsn('192.0.2.1', cymru('asn.one.test', 'asn.two.test'), lookUpTxt, noWhois);
-    assert.deepEqual(found, { status: 'found', asns: [64496], prefix: '192.0.2.0/24', raw: '64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01' });
+    assert.deepEqual(found, {
+      status: 'found',
+      asns: [64496],
+      prefix: '192.0.2.0/24',
+      raw: '64496 | 192.0.2.0/24 | ZZ | lab | 2024-01-01',
+    });
     assert.deepEqual(asked, [v4one]);
   });
 
   test('of several records the longest prefix wins; a record may name several ASNs', async () => {
     const { lookUpTxt } = cymruSources({
-      '7.100.51.198.origin.asn.one.test.': ['64500 | 198.51.0.0/16 | ZZ', '64510 64511 | 198.51.100.0/24 | ZZ', '64520 | 198.51.100.0/23 | ZZ'],
+      '7.100.51.198.origin.asn.one.test.': [
+        '64500 | 198.51.0.0/16 | ZZ',
+        '64510 64511 | 198.51.100.0/24 | ZZ',
+        '64520 | 198.51.100.0/23 | ZZ',
+      ],
     });
     const found = await lookUpAsn('198.51.100.7', cymru('asn.one.test'), lookUpTxt, noWhois);
-    assert.deepEqual(found, { status: 'found', asns: [64510, 64511], prefix: '198.51.100.0/24', raw: '64510 64511 | 198.51.100.0/24 | ZZ' });
+    assert.deepEqual(found, {
+      status: 'found',
+      asns: [64510, 64511],
+      prefix: '198.51.100.0/24',
+      raw: '64510 64511 | 198.51.100.0/24 | ZZ',
+    });
   });
 
   test('an IPv6 address is asked at origin6.<reversed nibbles>.<source>', async () => {
@@ -94,8 +114,13 @@ describe('Cymru style', () => {
 
   test('the style is matched without regard to case; a style without sources is a database error', async () => {
     const { lookUpTxt } = cymruSources({ [v4one]: ['64496 | 192.0.2.0/24 | ZZ'] });
-    assert.equal((await lookUpAsn('192.0.2.1', { style: 'cymru', sources: { Cymru: ['asn.one.test'] } }, lookUpTxt, noWhois)).status, 'found');
-    assert.deepEqual(await lookUpAsn('192.0.2.1', { style: 'Cymru', sources: { RIPE: ['whois.test'] } }, lookUpTxt, noWhois), { status: 'error' });
+    assert.equal(
+      (await lookUpAsn('192.0.2.1', { style: 'cymru', sources: { Cymru: ['asn.one.test'] } }, lookUpTxt, noWhois)).status,
+      'found',
+    );
+    assert.deepEqual(await lookUpAsn('192.0.2.1', { style: 'Cymru', sources: { RIPE: ['whois.test'] } }, lookUpTxt, noWhois), {
+      status: 'error',
+    });
   });
 });
 
@@ -146,7 +171,10 @@ describe('RIPE style (whois on port 43)', () => {
     const label = host.toString().split('.')[0] as keyof typeof hosts | 'nowhere';
     return Promise.resolve(label === 'nowhere' ? [] : [hosts[label]]);
   };
-  const ripe = (...labels: string[]) => ({ style: 'RIPE', sources: { Cymru: ['asn.unused.test'], RIPE: labels.map((l) => `${l}.whois.test`) } });
+  const ripe = (...labels: string[]) => ({
+    style: 'RIPE',
+    sources: { Cymru: ['asn.unused.test'], RIPE: labels.map((l) => `${l}.whois.test`) },
+  });
   const noZones = (): Promise<Message | undefined> => {
     throw new Error('a RIPE lookup must not ask for TXT records');
   };
@@ -155,7 +183,12 @@ describe('RIPE style (whois on port 43)', () => {
   test('the first line that is not a comment gives the ASN and prefix', (t) => {
     if (skip) return t.skip(skip);
     return (async () => {
-      assert.deepEqual(await lookUpAsn('192.0.2.1', ripe('answers', 'comments'), noZones, resolveHost), { status: 'found', asns: [64496], prefix: '192.0.2.0/24', raw: '64496\t192.0.2.0/24\t100' });
+      assert.deepEqual(await lookUpAsn('192.0.2.1', ripe('answers', 'comments'), noZones, resolveHost), {
+        status: 'found',
+        asns: [64496],
+        prefix: '192.0.2.0/24',
+        raw: '64496\t192.0.2.0/24\t100',
+      });
       assert.deepEqual(asked(), [`${hosts.answers} -F -M 192.0.2.1\n`]);
     })();
   });

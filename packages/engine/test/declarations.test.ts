@@ -8,7 +8,17 @@ import { defaultProfile, extendedProfile, isOwnTag, levelOf } from '../src/profi
 
 // Tags the reference engine emits (its metadata lists all but SOA_MNAME) that its default profile
 // leaves out, so they are DEBUG there and here. ZONE's IP family messages are new in 9.0.
-const emittedButNotInProfile = new Set(['BASIC:NO_A_RECORDS', 'SYNTAX:RNAME_MAIL_DOMAIN_LOCALHOST', 'SYNTAX:RNAME_MAIL_ILLEGAL_CNAME', 'SYNTAX:IPV4_DISABLED', 'SYNTAX:IPV6_DISABLED', 'ZONE:IPV4_DISABLED', 'ZONE:IPV6_DISABLED', 'NAMESERVER:Z_FLAGS_NOTCLEAR', 'CONSISTENCY:SOA_MNAME']);
+const emittedButNotInProfile = new Set([
+  'BASIC:NO_A_RECORDS',
+  'SYNTAX:RNAME_MAIL_DOMAIN_LOCALHOST',
+  'SYNTAX:RNAME_MAIL_ILLEGAL_CNAME',
+  'SYNTAX:IPV4_DISABLED',
+  'SYNTAX:IPV6_DISABLED',
+  'ZONE:IPV4_DISABLED',
+  'ZONE:IPV6_DISABLED',
+  'NAMESERVER:Z_FLAGS_NOTCLEAR',
+  'CONSISTENCY:SOA_MNAME',
+]);
 
 const declared = modules.flatMap((module) => module.testCases.map((testCase) => ({ module: module.name, testCase })));
 
@@ -24,7 +34,9 @@ test('test case ids are unique and every `after` names a test case of the engine
 test('every declared tag is known to the default profile (the extended one for modules beyond the reference), or is one of our own with a level', () => {
   const levels = extendedProfile().test_levels;
   const unknown = declared.flatMap(({ module, testCase }) =>
-    testCase.tags.filter((tag) => levels[module]?.[tag] === undefined && !emittedButNotInProfile.has(`${module}:${tag}`) && !isOwnTag(module, tag)).map((tag) => `${testCase.id}: ${module}:${tag}`),
+    testCase.tags
+      .filter((tag) => levels[module]?.[tag] === undefined && !emittedButNotInProfile.has(`${module}:${tag}`) && !isOwnTag(module, tag))
+      .map((tag) => `${testCase.id}: ${module}:${tag}`),
   );
   assert.deepEqual(unknown, []);
 });
@@ -32,15 +44,26 @@ test('every declared tag is known to the default profile (the extended one for m
 test('every declared tag a user can see has English text', () => {
   const profile = extendedProfile();
   const missing = declared.flatMap(({ module, testCase }) =>
-    testCase.tags.filter((tag) => !levelOf(profile, module, tag).startsWith('DEBUG') && messageTemplate(module, tag, 'en') === undefined).map((tag) => `${module}:${tag}`),
+    testCase.tags
+      .filter((tag) => !levelOf(profile, module, tag).startsWith('DEBUG') && messageTemplate(module, tag, 'en') === undefined)
+      .map((tag) => `${module}:${tag}`),
   );
   assert.deepEqual(missing, []);
 });
 
-test('the default profile runs only the reference\'s test cases; extended adds those beyond it', () => {
+test("the default profile runs only the reference's test cases; extended adds those beyond it", () => {
   const beyond = modules.filter((m) => m.name === 'COMPLIANCE').flatMap((m) => m.testCases.map((tc) => tc.id.toLowerCase()));
   assert.ok(beyond.length > 0);
-  assert.deepEqual(defaultProfile().test_cases.filter((id) => beyond.includes(id)), []);
-  assert.deepEqual(extendedProfile().test_cases.filter((id) => beyond.includes(id)), beyond);
-  assert.deepEqual(extendedProfile().test_cases.filter((id) => !beyond.includes(id)), defaultProfile().test_cases);
+  assert.deepEqual(
+    defaultProfile().test_cases.filter((id) => beyond.includes(id)),
+    [],
+  );
+  assert.deepEqual(
+    extendedProfile().test_cases.filter((id) => beyond.includes(id)),
+    beyond,
+  );
+  assert.deepEqual(
+    extendedProfile().test_cases.filter((id) => !beyond.includes(id)),
+    defaultProfile().test_cases,
+  );
 });

@@ -84,11 +84,19 @@ test('special-purpose IPv4: the edges of the private, shared, loopback and docum
 
 test('special-purpose IPv4: where rows overlap the first in registry order names the address', () => {
   // 192.0.0.8/32 and 192.0.0.170/32 lie inside 192.0.0.0/24, which comes first.
-  assert.deepEqual(specialPurposeBlock('192.0.0.8'), { prefix: '192.0.0.0/24', name: 'IETF Protocol Assignments', reference: '[RFC6890], Section 2.1' });
+  assert.deepEqual(specialPurposeBlock('192.0.0.8'), {
+    prefix: '192.0.0.0/24',
+    name: 'IETF Protocol Assignments',
+    reference: '[RFC6890], Section 2.1',
+  });
   assert.equal(blockOf('192.0.0.170'), '192.0.0.0/24');
   // The broadcast address is in 240.0.0.0/4 too, which comes before its own row.
   assert.equal(blockOf('255.255.255.255'), '240.0.0.0/4');
-  assert.deepEqual(specialPurposeBlock('203.0.113.7'), { prefix: '203.0.113.0/24', name: 'Documentation (TEST-NET-3)', reference: '[RFC5737]' });
+  assert.deepEqual(specialPurposeBlock('203.0.113.7'), {
+    prefix: '203.0.113.0/24',
+    name: 'Documentation (TEST-NET-3)',
+    reference: '[RFC5737]',
+  });
 });
 
 test('special-purpose IPv6: the edges of the documentation, ULA, link-local and IETF blocks', () => {

@@ -11,9 +11,16 @@ const withMx = (n: number, ...records: MxRecordSeen[]): MxOutcome => ({ ns: ns(n
 const tags = (outcomes: MxOutcome[], place = ordinary): string[] => mailTargetMessages(outcomes, place).map((m) => m.tag);
 
 test('servers that agree on MX give the MX data once, records by preference and without repeats', () => {
-  assert.deepEqual(mailTargetMessages([withMx(2, mx(20, 'b.example.test.'), mx(10, 'mail.example.test.'), mx(10, 'mail.example.test.')), withMx(1, mx(10, 'mail.example.test.'), mx(20, 'b.example.test.'))], ordinary), [
-    { tag: 'Z09_MX_DATA', args: { ns_list: `${ns(1)};${ns(2)}`, mxrdata_list: '10 mail.example.test;20 b.example.test' } },
-  ]);
+  assert.deepEqual(
+    mailTargetMessages(
+      [
+        withMx(2, mx(20, 'b.example.test.'), mx(10, 'mail.example.test.'), mx(10, 'mail.example.test.')),
+        withMx(1, mx(10, 'mail.example.test.'), mx(20, 'b.example.test.')),
+      ],
+      ordinary,
+    ),
+    [{ tag: 'Z09_MX_DATA', args: { ns_list: `${ns(1)};${ns(2)}`, mxrdata_list: '10 mail.example.test;20 b.example.test' } }],
+  );
 });
 
 test('a Null MX alone with preference 0 is valid; otherwise the first fault is named', () => {
@@ -27,18 +34,28 @@ test('a Null MX alone with preference 0 is valid; otherwise the first fault is n
 test('no MX anywhere: a missing mail exchange, except for the root, a TLD and reverse zones, where none is expected', () => {
   const none: MxOutcome[] = [withMx(1), withMx(2)];
   assert.deepEqual(mailTargetMessages(none, ordinary), [{ tag: 'Z09_MISSING_MAIL_EXCHANGE', args: { ns_list: `${ns(1)};${ns(2)}` } }]);
-  for (const place of [{ isTld: true }, { isRoot: true }, { isArpa: true }]) assert.deepEqual(tags(none, { ...ordinary, ...place }), ['Z09_NO_MX_FOUND_OR_EXPECTED']);
+  for (const place of [{ isTld: true }, { isRoot: true }, { isArpa: true }])
+    assert.deepEqual(tags(none, { ...ordinary, ...place }), ['Z09_NO_MX_FOUND_OR_EXPECTED']);
 });
 
 test('the root, a TLD and a reverse zone should not take mail', () => {
   assert.deepEqual(tags([withMx(1, mx(10, 'mail.test.'))], { ...ordinary, isTld: true }), ['Z09_MX_DATA', 'Z09_TLD_EMAIL_DOMAIN']);
   assert.deepEqual(tags([withMx(1, mx(10, 'mail.test.'))], { ...ordinary, isRoot: true }), ['Z09_MX_DATA', 'Z09_ROOT_EMAIL_DOMAIN']);
   assert.deepEqual(tags([withMx(1, mx(10, 'mail.test.'))], { ...ordinary, isArpa: true }), ['Z09_MX_DATA', 'Z09_ARPA_EMAIL_DOMAIN']);
-  assert.deepEqual(tags([withMx(1, mx(0, '.'))], { ...ordinary, isTld: true }), ['Z09_MX_DATA', 'Z09_VALID_NULL_MX'], 'a Null MX is what a TLD should have');
+  assert.deepEqual(
+    tags([withMx(1, mx(0, '.'))], { ...ordinary, isTld: true }),
+    ['Z09_MX_DATA', 'Z09_VALID_NULL_MX'],
+    'a Null MX is what a TLD should have',
+  );
 });
 
 test('servers that disagree: with and without MX, and different MX sets, one line per set', () => {
-  const outcomes: MxOutcome[] = [withMx(1, mx(10, 'a.example.test.')), withMx(4, mx(10, 'a.example.test.')), withMx(2), withMx(3, mx(10, 'b.example.test.'))];
+  const outcomes: MxOutcome[] = [
+    withMx(1, mx(10, 'a.example.test.')),
+    withMx(4, mx(10, 'a.example.test.')),
+    withMx(2),
+    withMx(3, mx(10, 'b.example.test.')),
+  ];
   assert.deepEqual(mailTargetMessages(outcomes, ordinary), [
     { tag: 'Z09_MX_DATA', args: { ns_list: `${ns(1)};${ns(4)}`, mxrdata_list: '10 a.example.test' } },
     { tag: 'Z09_MX_DATA', args: { ns_list: ns(3), mxrdata_list: '10 b.example.test' } },
@@ -63,6 +80,11 @@ test('servers that do not answer, answer with an error or without authority are 
     { tag: 'Z09_NON_AUTH_MX_RESPONSE', args: { ns_list: ns(4) } },
     { tag: 'Z09_MX_DATA', args: { ns_list: ns(5), mxrdata_list: '10 mail.example.test' } },
   ]);
-  assert.deepEqual(tags(outcomes.slice(0, 4)), ['Z09_NO_RESPONSE_MX_QUERY', 'Z09_UNEXPECTED_RCODE_MX', 'Z09_NON_AUTH_MX_RESPONSE', 'Z09_NO_SERVERS_MX_RESPONSE']);
+  assert.deepEqual(tags(outcomes.slice(0, 4)), [
+    'Z09_NO_RESPONSE_MX_QUERY',
+    'Z09_UNEXPECTED_RCODE_MX',
+    'Z09_NON_AUTH_MX_RESPONSE',
+    'Z09_NO_SERVERS_MX_RESPONSE',
+  ]);
   assert.deepEqual(tags([]), ['Z09_NO_SERVERS_MX_RESPONSE'], 'no server gave SOA with authority');
 });

@@ -2,7 +2,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Name } from '@app/dns';
-import { endsWithHyphen, hasDiscouragedDoubleDash, hasOnlyAllowedChars, hostNameMessages, labelsOf, nameText, startsWithHyphen } from '../src/rules/name-syntax.ts';
+import {
+  endsWithHyphen,
+  hasDiscouragedDoubleDash,
+  hasOnlyAllowedChars,
+  hostNameMessages,
+  labelsOf,
+  nameText,
+  startsWithHyphen,
+} from '../src/rules/name-syntax.ts';
 
 test('labels are the text between dots; a final dot adds none, the root has none', () => {
   assert.deepEqual(labelsOf('www.example.test'), ['www', 'example', 'test']);
@@ -40,7 +48,11 @@ test('a host name gets every fault it has, or one SYNTAX_OK', () => {
     { tag: 'NAMESERVER_DISCOURAGED_DOUBLE_DASH', args: { label: 'ab--x', domain: 'ns_1.ab--x.123' } },
     { tag: 'NAMESERVER_NUMERIC_TLD', args: { domain: 'ns_1.ab--x.123', tld: '123' } },
   ]);
-  assert.deepEqual(hostNameMessages('MNAME', 'ns.example.12a'), [{ tag: 'MNAME_SYNTAX_OK', args: { domain: 'ns.example.12a' } }], 'a TLD with a letter is not numeric');
+  assert.deepEqual(
+    hostNameMessages('MNAME', 'ns.example.12a'),
+    [{ tag: 'MNAME_SYNTAX_OK', args: { domain: 'ns.example.12a' } }],
+    'a TLD with a letter is not numeric',
+  );
   assert.deepEqual(hostNameMessages('MX', '.'), [{ tag: 'MX_SYNTAX_OK', args: { domain: '.' } }], 'a Null MX target is fine');
 });
 

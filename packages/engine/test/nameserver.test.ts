@@ -112,7 +112,10 @@ test('questions sent together to a server that has not answered yet go one at a 
   const before = log.length;
   const names = ['silent1.example.', 'silent2.example.', 'silent3.example.', 'silent4.example.', 'silent5.example.'];
   const answers = await Promise.all(names.map((n) => ns.query(n, RRType.SOA)));
-  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(
+    answers,
+    names.map(() => undefined),
+  );
   assert.deepEqual(log.slice(before), ['silent1.example.'], 'only the first question went out');
   assert.equal(ns.statistics.timeouts, 1);
 });
@@ -125,7 +128,10 @@ test('to a server that has not answered yet, questions other than a plain SOA go
   const names = ['silent-txt1.example.', 'silent-txt2.example.', 'silent-txt3.example.'];
   const started = performance.now();
   const answers = await Promise.all(names.map((n) => ns.query(n, RRType.TXT)));
-  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(
+    answers,
+    names.map(() => undefined),
+  );
   assert.deepEqual(log.slice(before).sort(), names, 'all three went out');
   assert.ok(performance.now() - started < 1900, 'one timeout waited out, not three');
   // A plain SOA query unanswered marks it silent: the question asked while it was in flight is not sent.
@@ -144,7 +150,10 @@ test('once a server has answered, questions go out side by side, and none starts
   // Two go out at once and time out together; the three queued behind them are not sent.
   const names = ['silent-a.example.', 'silent-b.example.', 'silent-c.example.', 'silent-d.example.', 'silent-e.example.'];
   const answers = await Promise.all(names.map((n) => ns.query(n, RRType.SOA)));
-  assert.deepEqual(answers, names.map(() => undefined));
+  assert.deepEqual(
+    answers,
+    names.map(() => undefined),
+  );
   assert.deepEqual(log.slice(before), ['silent-a.example.', 'silent-b.example.']);
   assert.equal(ns.statistics.timeouts, 2);
 });

@@ -57,5 +57,9 @@ test('bad profiles are refused with the property named', () => {
     [{ colour: 'blue' }, /Unknown profile property colour/],
     [{ asn_db: { style: 'whois' } }, /asn_db\.style/],
   ];
-  for (const [json, message] of cases) assert.throws(() => loadProfile(json), (error: Error) => error instanceof ProfileError && message.test(error.message));
+  for (const [json, message] of cases)
+    assert.throws(
+      () => loadProfile(json),
+      (error: Error) => error instanceof ProfileError && message.test(error.message),
+    );
 });

@@ -19,8 +19,14 @@ other.example.           A     203.0.113.9
 });
 
 test('unreadable hints name the line', () => {
-  assert.throws(() => readRootHints('. NS a.root.\na.root. A 300.1.1.1\n'), (e: Error) => e instanceof RootHintsError && /line 2/.test(e.message));
-  assert.throws(() => readRootHints('. NS a.root.\na.root. MX 10 mail.\n'), (e: Error) => e instanceof RootHintsError && /line 2/.test(e.message));
+  assert.throws(
+    () => readRootHints('. NS a.root.\na.root. A 300.1.1.1\n'),
+    (e: Error) => e instanceof RootHintsError && /line 2/.test(e.message),
+  );
+  assert.throws(
+    () => readRootHints('. NS a.root.\na.root. MX 10 mail.\n'),
+    (e: Error) => e instanceof RootHintsError && /line 2/.test(e.message),
+  );
   assert.throws(() => readRootHints('; nothing\n'), RootHintsError);
 });
 

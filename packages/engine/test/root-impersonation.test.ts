@@ -6,8 +6,22 @@ import { describeAnswer, hintTlds, impossibleFromRoot } from '../src/net/root-im
 
 const name = (text: string) => Name.fromString(text);
 const tlds = hintTlds([name('a.root-servers.net.'), name('b.root-servers.net.'), name('a.root-servers.test.')]);
-const soa = { mname: name('a.root-servers.net.'), rname: name('nstld.verisign-grs.com.'), serial: 1, refresh: 1800, retry: 900, expire: 604800, minimum: 86400 };
-const rr = (owner: string, type: number, rdata: RecordInput['rdata']): RecordInput => ({ name: name(owner), type, class: RRClass.IN, ttl: 3600, rdata });
+const soa = {
+  mname: name('a.root-servers.net.'),
+  rname: name('nstld.verisign-grs.com.'),
+  serial: 1,
+  refresh: 1800,
+  retry: 900,
+  expire: 604800,
+  minimum: 86400,
+};
+const rr = (owner: string, type: number, rdata: RecordInput['rdata']): RecordInput => ({
+  name: name(owner),
+  type,
+  class: RRClass.IN,
+  ttl: 3600,
+  rdata,
+});
 const reply = (qname: string, qtype: number, fields: Omit<MessageInput, 'question'>) =>
   decodeMessage(encodeMessage({ id: 1, qr: true, question: [{ name: name(qname), type: qtype, class: RRClass.IN }], ...fields }));
 
@@ -47,6 +61,12 @@ test('what an intercepting network answers does not: recursion, answers without 
 });
 
 test("an answer is described in dig's terms", () => {
-  assert.equal(describeAnswer(reply('net.', RRType.NS, { rcode: Rcode.NXDOMAIN, rd: true, ra: true })), 'net NS → NXDOMAIN, flags qr rd ra, ANSWER: 0');
-  assert.equal(describeAnswer(reply('.', RRType.SOA, { aa: true, answer: [rr('.', RRType.SOA, soa)] })), '. SOA → NOERROR, flags qr aa, ANSWER: 1');
+  assert.equal(
+    describeAnswer(reply('net.', RRType.NS, { rcode: Rcode.NXDOMAIN, rd: true, ra: true })),
+    'net NS → NXDOMAIN, flags qr rd ra, ANSWER: 0',
+  );
+  assert.equal(
+    describeAnswer(reply('.', RRType.SOA, { aa: true, answer: [rr('.', RRType.SOA, soa)] })),
+    '. SOA → NOERROR, flags qr aa, ANSWER: 1',
+  );
 });

@@ -14,11 +14,22 @@ const tags = (findings: Finding[]): string[] => findings.map((f) => `${f.module}
 test('a name with an overlong or empty label, or too long as a whole, is refused before anything is asked', async () => {
   // As in the reference (9.0.1), which has no test case for the name itself any more.
   const label = 'a'.repeat(64);
-  await assert.rejects(runTests({ domain: `${label}.example` }, { rootHints: deadRoot }), (e: Error) => e instanceof DomainNameError && e.message.includes(`label ${label} is 64 characters long`));
-  await assert.rejects(runTests({ domain: 'a..example' }, { rootHints: deadRoot }), (e: Error) => e instanceof DomainNameError && /empty label/.test(e.message));
+  await assert.rejects(
+    runTests({ domain: `${label}.example` }, { rootHints: deadRoot }),
+    (e: Error) => e instanceof DomainNameError && e.message.includes(`label ${label} is 64 characters long`),
+  );
+  await assert.rejects(
+    runTests({ domain: 'a..example' }, { rootHints: deadRoot }),
+    (e: Error) => e instanceof DomainNameError && /empty label/.test(e.message),
+  );
   const long = Array.from({ length: 5 }, () => 'b'.repeat(60)).join('.');
-  await assert.rejects(runTests({ domain: long }, { rootHints: deadRoot }), (e: Error) => e instanceof DomainNameError && e.message.includes(`${long.length} characters long`));
-  const longest = Array.from({ length: 4 }, () => 'c'.repeat(63)).join('.').slice(0, 253);
+  await assert.rejects(
+    runTests({ domain: long }, { rootHints: deadRoot }),
+    (e: Error) => e instanceof DomainNameError && e.message.includes(`${long.length} characters long`),
+  );
+  const longest = Array.from({ length: 4 }, () => 'c'.repeat(63))
+    .join('.')
+    .slice(0, 253);
   await assert.doesNotReject(runTests({ domain: longest }, { rootHints: deadRoot, only: ['Nosuch'] }));
 });
 
@@ -32,7 +43,10 @@ test('progress rises from 0 to 100 and never goes down', async () => {
   await runTests({ domain: 'example', profile: quick }, { rootHints: deadRoot, onProgress: (p) => seen.push(p) });
   assert.equal(seen[0], 0);
   assert.equal(seen.at(-1), 100);
-  assert.deepEqual(seen, [...seen].sort((a, b) => a - b));
+  assert.deepEqual(
+    seen,
+    [...seen].sort((a, b) => a - b),
+  );
   assert.equal(new Set(seen).size, seen.length, 'no repeats');
 });
 
@@ -40,17 +54,35 @@ test('an aborted run rejects with the abort reason', async () => {
   const controller = new AbortController();
   controller.abort(new Error('stopped by the test'));
   await assert.rejects(runTests({ domain: 'example.com' }, { rootHints: deadRoot, signal: controller.signal }), /stopped by the test/);
-  await assert.rejects(runTests({ domain: 'example.com' }, { rootHints: deadRoot, signal: AbortSignal.timeout(1) }), (e: Error) => e.name === 'TimeoutError');
+  await assert.rejects(
+    runTests({ domain: 'example.com' }, { rootHints: deadRoot, signal: AbortSignal.timeout(1) }),
+    (e: Error) => e.name === 'TimeoutError',
+  );
 });
 
 test('selecting unknown modules or test cases is reported', async () => {
-  const findings = await runTests({ domain: 'example', profile: quick }, { rootHints: deadRoot, only: ['Nosuch', 'Basic/Basic99', 'Basic/Basic00', 'Basic/Basic02'] });
+  const findings = await runTests(
+    { domain: 'example', profile: quick },
+    { rootHints: deadRoot, only: ['Nosuch', 'Basic/Basic99', 'Basic/Basic00', 'Basic/Basic02'] },
+  );
   assert.ok(findings.some((f) => f.tag === 'UNKNOWN_MODULE' && f.args.module === 'Nosuch'));
   assert.ok(findings.some((f) => f.tag === 'UNKNOWN_METHOD' && f.args.testcase === 'Basic99'));
-  assert.ok(findings.some((f) => f.tag === 'UNKNOWN_METHOD' && f.args.testcase === 'Basic00'), 'Basic00 left with 4.6');
-  assert.ok(findings.every((f) => f.testcase === 'Unspecified' || f.testcase === 'Basic02'), 'only the selected test case runs');
-  assert.ok(findings.some((f) => f.tag === 'B02_NO_DELEGATION'), 'Basic02 runs without Basic01 when selected alone');
-  assert.ok(findings.some((f) => f.tag === 'CANNOT_CONTINUE'), 'Basic02 selected and failing stops the run, as zonemaster-cli 8.0.1 does');
+  assert.ok(
+    findings.some((f) => f.tag === 'UNKNOWN_METHOD' && f.args.testcase === 'Basic00'),
+    'Basic00 left with 4.6',
+  );
+  assert.ok(
+    findings.every((f) => f.testcase === 'Unspecified' || f.testcase === 'Basic02'),
+    'only the selected test case runs',
+  );
+  assert.ok(
+    findings.some((f) => f.tag === 'B02_NO_DELEGATION'),
+    'Basic02 runs without Basic01 when selected alone',
+  );
+  assert.ok(
+    findings.some((f) => f.tag === 'CANNOT_CONTINUE'),
+    'Basic02 selected and failing stops the run, as zonemaster-cli 8.0.1 does',
+  );
   const other = await runTests({ domain: 'example', profile: quick }, { rootHints: deadRoot, only: ['Basic/Basic01'] });
   assert.ok(!other.some((f) => f.tag === 'CANNOT_CONTINUE'), 'without Basic02 there is no gate');
 });
@@ -67,8 +99,15 @@ test('when no root server answers, the run says so instead of blaming the delega
   assert.equal(lost?.testcase, 'Basic01');
   assert.equal(lost?.args.ns_list, 'a.root.invalid/127.0.0.255');
   // Basic01 still says what 9.0.1 says; Basic02 does not run without the zone.
-  assert.deepEqual(findings.filter((f) => f.level !== 'DEBUG').map((f) => `${f.testcase}:${f.tag}`), [
-    'Unspecified:GLOBAL_VERSION', 'Basic01:B01_PARENT_NOT_FOUND', 'Basic01:B01_NO_CHILD', 'Basic01:ROOT_SERVERS_UNREACHABLE', 'Unspecified:CANNOT_CONTINUE',
-  ]);
+  assert.deepEqual(
+    findings.filter((f) => f.level !== 'DEBUG').map((f) => `${f.testcase}:${f.tag}`),
+    [
+      'Unspecified:GLOBAL_VERSION',
+      'Basic01:B01_PARENT_NOT_FOUND',
+      'Basic01:B01_NO_CHILD',
+      'Basic01:ROOT_SERVERS_UNREACHABLE',
+      'Unspecified:CANNOT_CONTINUE',
+    ],
+  );
   assert.equal(findings.find((f) => f.tag === 'B01_NO_CHILD')?.args.domain_super, 'com');
 });

@@ -38,7 +38,10 @@ async function listen(lab: Lab, drops: readonly number[]): Promise<void> {
     const entry: Seen = { type: question.type, arrived: performance.now(), answered: 0 };
     lab.seen.push(entry);
     if (drops.includes(question.type)) return;
-    const answer: RecordInput[] = question.type === RRType.TXT ? [{ name: lab.zone, type: RRType.TXT, class: RRClass.IN, ttl: 60, rdata: { strings: [Buffer.from('x')] } }] : [];
+    const answer: RecordInput[] =
+      question.type === RRType.TXT
+        ? [{ name: lab.zone, type: RRType.TXT, class: RRClass.IN, ttl: 60, rdata: { strings: [Buffer.from('x')] } }]
+        : [];
     setTimeout(() => {
       entry.answered = performance.now();
       socket.send(encodeMessage({ id: query.id, qr: true, aa: true, question: query.question, answer }), peer.port, peer.address);
@@ -87,9 +90,13 @@ async function run(lab: Lab, first: TestCase, second: TestCase) {
   const plan: PlannedTestCase[] = module.testCases.map((testCase) => ({ module, testCase, explicit: true }));
   const profile = defaultProfile();
   profile.resolver.defaults = { ...profile.resolver.defaults, timeout: 0.6, retry: 1, retrans: 0.6 };
-  const findings = await runPlan({ domain: lab.zone.toString(), nameservers: [{ ns: `ns1.${lab.zone.toString()}`, ip: lab.address }], profile }, plan, {
-    rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }],
-  });
+  const findings = await runPlan(
+    { domain: lab.zone.toString(), nameservers: [{ ns: `ns1.${lab.zone.toString()}`, ip: lab.address }], profile },
+    plan,
+    {
+      rootHints: [{ name: 'a.root.invalid', address: '127.0.0.255' }],
+    },
+  );
   return findings.filter((f) => f.tag === 'ANSWERED').map((f) => `${f.testcase} ${String(f.args.type)} ${String(f.args.answered)}`);
 }
 
@@ -108,7 +115,11 @@ test('where a server drops plain SOA queries, the earlier test case marks it sil
   const findings = await run(dropping, asking('First01', [RRType.TXT, RRType.SOA]), asking('Second01', [RRType.MX]));
   // In the reference's order: TXT answered, the SOA query unanswered marks the server silent, MX is never sent.
   assert.deepEqual(findings, [`First01 ${RRType.TXT} true`, `First01 ${RRType.SOA} false`, `Second01 ${RRType.MX} false`]);
-  assert.equal(dropping.seen.filter((s) => s.type === RRType.MX).length, 0, 'the later test case asks nothing of a server found silent before it');
+  assert.equal(
+    dropping.seen.filter((s) => s.type === RRType.MX).length,
+    0,
+    'the later test case asks nothing of a server found silent before it',
+  );
 });
 
 /** Asks `types` in its run, which waits for First01's findings, and `ahead` ahead of its turn (`lookAhead`). */
@@ -123,7 +134,7 @@ function askingAhead(id: string, types: number[], ahead: number[]): TestCase {
   };
 }
 
-test('a later test case\'s lookups ahead of its turn go while the earlier one runs, and its run finds their answers', async (t) => {
+test("a later test case's lookups ahead of its turn go while the earlier one runs, and its run finds their answers", async (t) => {
   if (skip) return t.skip(skip);
   const before = answering.seen.length;
   const findings = await run(answering, asking('First01', [RRType.TXT]), askingAhead('Second01', [RRType.A], [RRType.A]));
@@ -140,5 +151,9 @@ test('ahead of its turn, a lookup still waits for a server the earlier test case
   const before = dropping.seen.length;
   const findings = await run(dropping, asking('First01', [RRType.TXT, RRType.SOA]), askingAhead('Second01', [RRType.A], [RRType.A]));
   assert.deepEqual(findings, [`First01 ${RRType.TXT} true`, `First01 ${RRType.SOA} false`, `Second01 ${RRType.A} false`]);
-  assert.equal(dropping.seen.slice(before).filter((s) => s.type === RRType.A).length, 0, 'nothing is asked of a server found silent before its turn');
+  assert.equal(
+    dropping.seen.slice(before).filter((s) => s.type === RRType.A).length,
+    0,
+    'nothing is asked of a server found silent before its turn',
+  );
 });

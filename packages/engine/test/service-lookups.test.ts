@@ -13,14 +13,26 @@ const seconds = async (run: () => Promise<unknown>): Promise<number> => {
   return (performance.now() - started) / 1000;
 };
 
-test('no root server answering: the lookup fails after one query\'s wait, not one per server, with ROOT_SERVERS_UNREACHABLE', async () => {
-  for (const lookup of [(l: ReturnType<typeof createServiceLookups>) => l.parentData('example.com'), (l: ReturnType<typeof createServiceLookups>) => l.hostAddresses('www.example.com')]) {
+test("no root server answering: the lookup fails after one query's wait, not one per server, with ROOT_SERVERS_UNREACHABLE", async () => {
+  for (const lookup of [
+    (l: ReturnType<typeof createServiceLookups>) => l.parentData('example.com'),
+    (l: ReturnType<typeof createServiceLookups>) => l.hostAddresses('www.example.com'),
+  ]) {
     const took = await seconds(() =>
       assert.rejects(lookup(createServiceLookups({ rootHints: deadRoots, ipv6: false })), (error: unknown) => {
         assert.ok(error instanceof LookupFailure, String(error));
         assert.deepEqual(error.finding && { ...error.finding, timestamp: 0 }, {
-          module: 'BASIC', testcase: 'Basic01', tag: 'ROOT_SERVERS_UNREACHABLE', level: 'CRITICAL', timestamp: 0,
-          args: { ns_list: deadRoots.map((r) => `${r.name}/${r.address}`).sort().join(';') },
+          module: 'BASIC',
+          testcase: 'Basic01',
+          tag: 'ROOT_SERVERS_UNREACHABLE',
+          level: 'CRITICAL',
+          timestamp: 0,
+          args: {
+            ns_list: deadRoots
+              .map((r) => `${r.name}/${r.address}`)
+              .sort()
+              .join(';'),
+          },
         });
         return true;
       }),
@@ -32,12 +44,15 @@ test('no root server answering: the lookup fails after one query\'s wait, not on
 
 test('a lookup that runs out of time is cut at its budget, saying so', async () => {
   const took = await seconds(() =>
-    assert.rejects(createServiceLookups({ rootHints: deadRoots, ipv6: false, budgetMs: 1000 }).parentData('example.com'), (error: unknown) => {
-      assert.ok(error instanceof LookupFailure, String(error));
-      assert.equal(error.finding, undefined);
-      assert.match(error.message, /did not finish within 1 s/);
-      return true;
-    }),
+    assert.rejects(
+      createServiceLookups({ rootHints: deadRoots, ipv6: false, budgetMs: 1000 }).parentData('example.com'),
+      (error: unknown) => {
+        assert.ok(error instanceof LookupFailure, String(error));
+        assert.equal(error.finding, undefined);
+        assert.match(error.message, /did not finish within 1 s/);
+        return true;
+      },
+    ),
   );
   assert.ok(took < 3, `cut after ${took.toFixed(1)} s`);
 });

@@ -24,9 +24,16 @@ test('a locale the table lacks is written by Intl', () => {
   assert.equal(utcDate(time, 'de'), new Intl.DateTimeFormat('de', intlOptions).format(time));
 });
 
-test('a finding\'s date is rendered in the reader\'s language', async () => {
+test("a finding's date is rendered in the reader's language", async () => {
   const { formatFinding } = await import('../src/catalogue/catalogue.ts');
-  const finding = { module: 'DNSSEC', testcase: 'DNSSEC04', tag: 'RRSIG_EXPIRATION', level: 'INFO' as const, args: { keytag: 1, types: 'SOA', date: 'Thu Nov 26 13:45:00 2026' }, timestamp: 0 };
+  const finding = {
+    module: 'DNSSEC',
+    testcase: 'DNSSEC04',
+    tag: 'RRSIG_EXPIRATION',
+    level: 'INFO' as const,
+    args: { keytag: 1, types: 'SOA', date: 'Thu Nov 26 13:45:00 2026' },
+    timestamp: 0,
+  };
   assert.match(formatFinding(finding, 'en'), /November 26, 2026 at 01:45 PM UTC/);
   assert.match(formatFinding(finding, 'fi'), /26\. marraskuuta 2026 klo 13\.45 UTC/);
 });

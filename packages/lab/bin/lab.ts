@@ -1,6 +1,19 @@
 #!/usr/bin/env node
 // lab run <scenario> -- <command...> | lab diff [scenario] [domain] | lab demo | lab list
-import { catalogueListing, catalogueNames, LabUnavailableError, runDemo, runDiff, catalogueTable, scenarioReport, startLab, ScenarioError, parseLatency, describeLatency, type Latency } from '../src/index.ts';
+import {
+  catalogueListing,
+  catalogueNames,
+  LabUnavailableError,
+  runDemo,
+  runDiff,
+  catalogueTable,
+  scenarioReport,
+  startLab,
+  ScenarioError,
+  parseLatency,
+  describeLatency,
+  type Latency,
+} from '../src/index.ts';
 
 const usage = `usage:
   lab run [--latency 50ms] [--signed-root] <scenario>[,<scenario>...] -- <command> [args...]
@@ -47,7 +60,9 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       const anchors = lab.trustAnchorsPath === undefined ? '' : `; trust anchor in ${lab.trustAnchorsPath} (DNS_TRUST_ANCHORS)`;
-      console.error(`lab: ${lab.servers.length} servers up${latency ? `, answering after ${describeLatency(latency)}` : ''}; root hints in ${lab.hintsPath} (DNS_ROOT_HINTS)${anchors}`);
+      console.error(
+        `lab: ${lab.servers.length} servers up${latency ? `, answering after ${describeLatency(latency)}` : ''}; root hints in ${lab.hintsPath} (DNS_ROOT_HINTS)${anchors}`,
+      );
       try {
         const placeholders: Record<string, string | undefined> = { '{hints}': lab.hintsPath, '{trust-anchors}': lab.trustAnchorsPath };
         const [program, ...args] = commandLine.map((arg) => placeholders[arg] ?? arg);
@@ -71,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
     case 'demo': {
       const portAt = rest.indexOf('--port');
       const port = portAt < 0 ? undefined : Number(rest[portAt + 1]);
-      if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) return fail(`lab demo: --port takes a port number (1-65535), not "${rest[portAt + 1] ?? ''}"\n\n${usage}`);
+      if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535))
+        return fail(`lab demo: --port takes a port number (1-65535), not "${rest[portAt + 1] ?? ''}"\n\n${usage}`);
       // The first Ctrl-C stops the lab cleanly; a second one does not wait for that.
       const stop = new AbortController();
       const onSignal = (): void => {

@@ -11,7 +11,8 @@ const shared = await useLab([`big:${n}`]);
 const { skip } = shared;
 const quick = { timeoutMs: 2000, retries: 1 };
 
-const ask = (server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = quick): Promise<QueryResult> => shared.lab.query(server, { name, type }, options);
+const ask = (server: string, name: string, type: number, options: Omit<QueryOptions, 'signal'> = quick): Promise<QueryResult> =>
+  shared.lab.query(server, { name, type }, options);
 
 test('big:N is a world of N children plus the signed few; other names are not generated', () => {
   assert.equal(bigWorldSize('big'), 10_000);
@@ -32,7 +33,13 @@ test('the parent refers to every child, and a healthy child answers from both it
     const referral = await ask('ns1.big.test', child.name, RRType.SOA);
     assert.equal(referral.outcome, 'response');
     if (referral.outcome !== 'response') continue;
-    assert.deepEqual(referral.message.authority.filter((rr) => rr.type === RRType.NS).map((rr) => String((rr.rdata as { target: unknown }).target).toLowerCase()).sort(), [...child.ns].sort());
+    assert.deepEqual(
+      referral.message.authority
+        .filter((rr) => rr.type === RRType.NS)
+        .map((rr) => String((rr.rdata as { target: unknown }).target).toLowerCase())
+        .sort(),
+      [...child.ns].sort(),
+    );
     for (const server of child.ns) {
       const reply = await ask(server, child.name, RRType.SOA);
       assert.ok(reply.outcome === 'response' && reply.message.aa && reply.message.answer.length === 1, `${server} answers ${child.name}`);
@@ -40,19 +47,23 @@ test('the parent refers to every child, and a healthy child answers from both it
   }
 });
 
-test('a lame child is refused by its second server; a silent one gets no NS answer; a DS-unsigned one has a DS and no DNSKEY', { skip }, async () => {
-  const children = bigChildren(n);
-  const lame = children.find((c) => c.kind === 'lame')!;
-  const refused = await ask(lame.ns[1], lame.name, RRType.SOA);
-  assert.ok(refused.outcome === 'response' && refused.message.rcode === 5, 'REFUSED');
-  const silent = children.find((c) => c.kind === 'silent')!;
-  assert.equal((await ask(silent.ns[0], silent.name, RRType.NS, { timeoutMs: 500, retries: 0 })).outcome, 'timeout');
-  const orphan = children.find((c) => c.kind === 'ds-unsigned')!;
-  const ds = await ask('ns1.big.test', orphan.name, RRType.DS);
-  assert.ok(ds.outcome === 'response' && ds.message.answer.some((rr) => rr.type === RRType.DS), 'the parent has a DS');
-  const keys = await ask(orphan.ns[0], orphan.name, RRType.DNSKEY);
-  assert.ok(keys.outcome === 'response' && keys.message.answer.length === 0, 'the child has no DNSKEY');
-});
+test(
+  'a lame child is refused by its second server; a silent one gets no NS answer; a DS-unsigned one has a DS and no DNSKEY',
+  { skip },
+  async () => {
+    const children = bigChildren(n);
+    const lame = children.find((c) => c.kind === 'lame')!;
+    const refused = await ask(lame.ns[1], lame.name, RRType.SOA);
+    assert.ok(refused.outcome === 'response' && refused.message.rcode === 5, 'REFUSED');
+    const silent = children.find((c) => c.kind === 'silent')!;
+    assert.equal((await ask(silent.ns[0], silent.name, RRType.NS, { timeoutMs: 500, retries: 0 })).outcome, 'timeout');
+    const orphan = children.find((c) => c.kind === 'ds-unsigned')!;
+    const ds = await ask('ns1.big.test', orphan.name, RRType.DS);
+    assert.ok(ds.outcome === 'response' && ds.message.answer.some((rr) => rr.type === RRType.DS), 'the parent has a DS');
+    const keys = await ask(orphan.ns[0], orphan.name, RRType.DNSKEY);
+    assert.ok(keys.outcome === 'response' && keys.message.answer.length === 0, 'the child has no DNSKEY');
+  },
+);
 
 test('a signed bogus child has a DS at the parent and its DNSKEY RRset signed', { skip }, async () => {
   const bogus = bigWorldDomains(n).find((c) => c.kind === 'bogus-signed')!;

@@ -10,22 +10,45 @@ const lab = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], {
 
 const unavailable = await labUnavailableReason();
 
-test('lab run: the command runs inside with the hints path, and its exit code is the lab\'s', { skip: unavailable ?? false }, () => {
-  const ok = lab('run', 'single-nameserver', '--', 'sh', '-c', 'test "$1" = "$DNS_ROOT_HINTS" && dig +short +norec +time=2 @192.0.2.50 single.test SOA', 'sh', '{hints}');
+test("lab run: the command runs inside with the hints path, and its exit code is the lab's", { skip: unavailable ?? false }, () => {
+  const ok = lab(
+    'run',
+    'single-nameserver',
+    '--',
+    'sh',
+    '-c',
+    'test "$1" = "$DNS_ROOT_HINTS" && dig +short +norec +time=2 @192.0.2.50 single.test SOA',
+    'sh',
+    '{hints}',
+  );
   assert.equal(ok.status, 0, ok.stderr);
   assert.match(ok.stdout, /^ns1\.single\.test\. hostmaster\.single\.test\. 2024010101 /);
   assert.match(ok.stderr, /lab: \d+ servers up; root hints in \S+root\.hints \(DNS_ROOT_HINTS\)/);
   assert.equal(lab('run', 'single-nameserver', '--', 'sh', '-c', 'exit 7').status, 7);
 });
 
-test('lab run --signed-root: the trust anchor is in {trust-anchors} and DNS_TRUST_ANCHORS, and a lab recursor validates with it', { skip: unavailable ?? false }, () => {
-  const run = lab('run', '--signed-root', 'healthy-signed,nameserver-quirks', '--', 'sh', '-c', 'test "$1" = "$DNS_TRUST_ANCHORS" && delv -a "$1" @198.51.100.65 healthy.test SOA', 'sh', '{trust-anchors}');
-  assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stdout, /^; fully validated$/m);
-  assert.match(run.stderr, /; trust anchor in \S+trust-anchors\.conf \(DNS_TRUST_ANCHORS\)/);
-  const plain = lab('run', 'single-nameserver', '--', 'sh', '-c', 'test -z "$DNS_TRUST_ANCHORS"');
-  assert.equal(plain.status, 0, 'without --signed-root there is no trust anchor');
-});
+test(
+  'lab run --signed-root: the trust anchor is in {trust-anchors} and DNS_TRUST_ANCHORS, and a lab recursor validates with it',
+  { skip: unavailable ?? false },
+  () => {
+    const run = lab(
+      'run',
+      '--signed-root',
+      'healthy-signed,nameserver-quirks',
+      '--',
+      'sh',
+      '-c',
+      'test "$1" = "$DNS_TRUST_ANCHORS" && delv -a "$1" @198.51.100.65 healthy.test SOA',
+      'sh',
+      '{trust-anchors}',
+    );
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /^; fully validated$/m);
+    assert.match(run.stderr, /; trust anchor in \S+trust-anchors\.conf \(DNS_TRUST_ANCHORS\)/);
+    const plain = lab('run', 'single-nameserver', '--', 'sh', '-c', 'test -z "$DNS_TRUST_ANCHORS"');
+    assert.equal(plain.status, 0, 'without --signed-root there is no trust anchor');
+  },
+);
 
 test('lab list names every catalogue scenario with the domain it serves and its description', () => {
   const listed = lab('list');
@@ -53,5 +76,8 @@ test('usage and unknown scenarios get one clear message and exit code 2', () => 
   assert.match(badPort.stderr, /^lab demo: --port takes a port number \(1-65535\), not "eighty"/);
   const unknown = lab('run', 'no-such-thing', '--', 'true');
   assert.equal(unknown.status, 2);
-  assert.match(unknown.stderr, unavailable === undefined ? /^lab: unknown scenario "no-such-thing"; the catalogue has: / : /^lab: the DNS lab cannot/);
+  assert.match(
+    unknown.stderr,
+    unavailable === undefined ? /^lab: unknown scenario "no-such-thing"; the catalogue has: / : /^lab: the DNS lab cannot/,
+  );
 });

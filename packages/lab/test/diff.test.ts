@@ -2,14 +2,43 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { catalogueTable, commandLineDomain, compareFindings, execReference, labUnavailableReason, ourEngine, parseFindings, referenceUnavailableReason, runDiff, scenarioReport, zonemasterCli, type Checker, type Finding } from '../src/index.ts';
+import {
+  catalogueTable,
+  commandLineDomain,
+  compareFindings,
+  execReference,
+  labUnavailableReason,
+  ourEngine,
+  parseFindings,
+  referenceUnavailableReason,
+  runDiff,
+  scenarioReport,
+  zonemasterCli,
+  type Checker,
+  type Finding,
+} from '../src/index.ts';
 import { engineCliPath } from '../src/diff/checkers.ts';
 
-const f = (testcase: string, tag: string, level: Finding['level'], args: Record<string, unknown> = {}): Finding => ({ module: 'X', testcase, tag, level, args });
+const f = (testcase: string, tag: string, level: Finding['level'], args: Record<string, unknown> = {}): Finding => ({
+  module: 'X',
+  testcase,
+  tag,
+  level,
+  args,
+});
 
 test('findings compare as (testcase, tag, level) sets, whatever their arguments and repeats', () => {
-  const reference = [f('BASIC01', 'HAS_PARENT', 'INFO'), f('DNSSEC02', 'DS02_NO_MATCH_DS_DNSKEY', 'ERROR', { ns: 'a' }), f('DNSSEC02', 'DS02_NO_MATCH_DS_DNSKEY', 'ERROR', { ns: 'b' }), f('ZONE02', 'REFRESH_MINIMUM_VALUE_LOWER', 'WARNING')];
-  const ours = [f('Basic01', 'HAS_PARENT', 'INFO'), f('Dnssec02', 'DS02_NO_MATCH_DS_DNSKEY', 'WARNING'), f('Zone02', 'REFRESH_MINIMUM_VALUE_LOWER', 'WARNING', { refresh: 1 })];
+  const reference = [
+    f('BASIC01', 'HAS_PARENT', 'INFO'),
+    f('DNSSEC02', 'DS02_NO_MATCH_DS_DNSKEY', 'ERROR', { ns: 'a' }),
+    f('DNSSEC02', 'DS02_NO_MATCH_DS_DNSKEY', 'ERROR', { ns: 'b' }),
+    f('ZONE02', 'REFRESH_MINIMUM_VALUE_LOWER', 'WARNING'),
+  ];
+  const ours = [
+    f('Basic01', 'HAS_PARENT', 'INFO'),
+    f('Dnssec02', 'DS02_NO_MATCH_DS_DNSKEY', 'WARNING'),
+    f('Zone02', 'REFRESH_MINIMUM_VALUE_LOWER', 'WARNING', { refresh: 1 }),
+  ];
   const c = compareFindings(reference, ours);
   assert.deepEqual(c.agree, ['BASIC01 HAS_PARENT INFO', 'ZONE02 REFRESH_MINIMUM_VALUE_LOWER WARNING']);
   assert.deepEqual(c.missing, ['DNSSEC02 DS02_NO_MATCH_DS_DNSKEY ERROR']);
@@ -34,8 +63,15 @@ test('findings compare with their arguments as multisets: names without case, li
   ];
   const a = compareFindings(reference, ours).arguments;
   assert.equal(a.agree.length, 3, 'a repeat counts: the second SAME_SOURCE_IP is missing');
-  assert.deepEqual(a.missing.map((k) => k.split(' ')[1]), ['SAME_SOURCE_IP', 'Z11_SPF1_SYNTAX_ERROR']);
-  assert.deepEqual(a.extra.map((k) => k.split(' ')[1]), ['Z11_SPF1_SYNTAX_ERROR'], 'text with spaces is no list');
+  assert.deepEqual(
+    a.missing.map((k) => k.split(' ')[1]),
+    ['SAME_SOURCE_IP', 'Z11_SPF1_SYNTAX_ERROR'],
+  );
+  assert.deepEqual(
+    a.extra.map((k) => k.split(' ')[1]),
+    ['Z11_SPF1_SYNTAX_ERROR'],
+    'text with spaces is no list',
+  );
   assert.equal(a.agreement, 50);
 });
 
@@ -64,27 +100,46 @@ if (unavailable !== undefined) console.log(`# skipping differential runs: ${unav
 const dnssecOnly: Checker = {
   name: 'zonemaster-cli (DNSSEC only)',
   async run(lab, domain) {
-    const result = await execReference(lab, ['--hints', '{hints}', '--json', '--show-testcase', '--show-module', '--level', 'INFO', '--no-progress', '--test', 'DNSSEC', commandLineDomain(domain)]);
+    const result = await execReference(lab, [
+      '--hints',
+      '{hints}',
+      '--json',
+      '--show-testcase',
+      '--show-module',
+      '--level',
+      'INFO',
+      '--no-progress',
+      '--test',
+      'DNSSEC',
+      commandLineDomain(domain),
+    ]);
     const findings = parseFindings(result.stdout, 'zonemaster-cli').filter((x) => x.module.toUpperCase() === 'DNSSEC');
     return { ok: true, findings, version: 'dnssec-only', seconds: 0 };
   },
 };
 
-test('a differential run in a lab: the reference finds the wrong DS, and a partial engine shows as missing findings', { skip: unavailable ?? false }, async () => {
-  const [row] = await runDiff(['wrong-ds'], { ours: dnssecOnly });
-  assert.ok(row?.reference.ok, row?.reference.ok === false ? row.reference.reason : '');
-  assert.match(row.reference.version, /^zonemaster-cli v9\./);
-  const c = row.comparison!;
-  assert.ok(c.agree.includes('DNSSEC02 DS02_NO_MATCH_DS_DNSKEY ERROR'), c.agree.join('\n'));
-  assert.ok(c.agree.every((k) => k.startsWith('DNSSEC')));
-  assert.ok(c.missing.some((k) => k.startsWith('BASIC01 ')), 'what the partial engine lacks is missing');
-  assert.deepEqual(c.extra, []);
-  assert.ok(c.agreement > 0 && c.agreement < 100);
-  const report = scenarioReport(row);
-  assert.match(report, /Scenario wrong-ds, domain wrongds\.test\./);
-  assert.match(report, /Missing from ours \(\d+\):\n(?: {2}.*\n)* {2}BASIC01 B01_PARENT_FOUND INFO\n/);
-  assert.match(report, /Agreement: \d+\.\d%/);
-});
+test(
+  'a differential run in a lab: the reference finds the wrong DS, and a partial engine shows as missing findings',
+  { skip: unavailable ?? false },
+  async () => {
+    const [row] = await runDiff(['wrong-ds'], { ours: dnssecOnly });
+    assert.ok(row?.reference.ok, row?.reference.ok === false ? row.reference.reason : '');
+    assert.match(row.reference.version, /^zonemaster-cli v9\./);
+    const c = row.comparison!;
+    assert.ok(c.agree.includes('DNSSEC02 DS02_NO_MATCH_DS_DNSKEY ERROR'), c.agree.join('\n'));
+    assert.ok(c.agree.every((k) => k.startsWith('DNSSEC')));
+    assert.ok(
+      c.missing.some((k) => k.startsWith('BASIC01 ')),
+      'what the partial engine lacks is missing',
+    );
+    assert.deepEqual(c.extra, []);
+    assert.ok(c.agreement > 0 && c.agreement < 100);
+    const report = scenarioReport(row);
+    assert.match(report, /Scenario wrong-ds, domain wrongds\.test\./);
+    assert.match(report, /Missing from ours \(\d+\):\n(?: {2}.*\n)* {2}BASIC01 B01_PARENT_FOUND INFO\n/);
+    assert.match(report, /Agreement: \d+\.\d%/);
+  },
+);
 
 test('our engine: absent until its branch lands (said plainly), else its findings are read', { skip: unavailable ?? false }, async () => {
   const [row] = await runDiff(['nonexistent-domain'], { reference: zonemasterCli, ours: ourEngine });

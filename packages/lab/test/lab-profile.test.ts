@@ -9,7 +9,7 @@ import { labLevels, labProfilePath } from '../src/demo/lab-profile.ts';
 
 const defaultProfile = resolve(import.meta.dirname, '../../engine/src/profile/default-profile.json');
 
-test('lab-profile.json is the default profile\'s test levels with the documentation addresses at INFO', () => {
+test("lab-profile.json is the default profile's test levels with the documentation addresses at INFO", () => {
   const defaults = JSON.parse(readFileSync(defaultProfile, 'utf8')) as { test_levels: Record<string, Record<string, string>> };
   const expected = structuredClone(defaults.test_levels);
   for (const [module, tag, level] of labLevels) {

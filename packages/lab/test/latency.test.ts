@@ -26,20 +26,26 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 test('every server answers after the delay, over UDP and over TCP', { skip: shared.skip }, async () => {
   for (const transport of ['udp', 'tcp'] as const) {
     for (const server of ['ns1.healthy.test', 'ns1.nic.test']) {
-      const [result, ms] = await timed(() => shared.lab.query(server, { name: 'healthy.test', type: RRType.SOA }, { transport, timeoutMs: 3000, retries: 0 }));
+      const [result, ms] = await timed(() =>
+        shared.lab.query(server, { name: 'healthy.test', type: RRType.SOA }, { transport, timeoutMs: 3000, retries: 0 }),
+      );
       assert.equal(result.outcome, 'response', `${server} over ${transport}`);
       assert.ok(ms >= 78, `${server} over ${transport} answered after ${ms.toFixed(1)} ms, before the 80 ms delay`);
       assert.ok(ms < 1500, `${server} over ${transport} took ${ms.toFixed(1)} ms`);
       if (result.outcome === 'response' && server === 'ns1.healthy.test') {
         assert.equal(result.message.rcode, Rcode.NOERROR);
-        assert.ok(result.message.aa, 'the zone\'s own server still answers with authority');
+        assert.ok(result.message.aa, "the zone's own server still answers with authority");
       }
     }
   }
 });
 
 test('a server that refuses TCP still refuses it with latency on', { skip: shared.skip }, async () => {
-  const viaTcp = await shared.lab.query('ns2.notcp.test', { name: 'notcp.test', type: RRType.SOA }, { transport: 'tcp', timeoutMs: 1000, retries: 0 });
+  const viaTcp = await shared.lab.query(
+    'ns2.notcp.test',
+    { name: 'notcp.test', type: RRType.SOA },
+    { transport: 'tcp', timeoutMs: 1000, retries: 0 },
+  );
   assert.notEqual(viaTcp.outcome, 'response');
   const viaUdp = await shared.lab.query('ns2.notcp.test', { name: 'notcp.test', type: RRType.SOA }, { timeoutMs: 2000, retries: 0 });
   assert.equal(viaUdp.outcome, 'response');

@@ -36,7 +36,10 @@ async function eventually(check: () => boolean, ms = 5000): Promise<boolean> {
 
 test('stop ends every process of the lab and removes its working directory', { skip }, async () => {
   const lab = await startLab('single-nameserver');
-  assert.ok(processesMentioning(lab.dir).some((p) => p.includes('named')), 'named runs with the lab config');
+  assert.ok(
+    processesMentioning(lab.dir).some((p) => p.includes('named')),
+    'named runs with the lab config',
+  );
   const marker = `lab-sleeper-${process.pid}`;
   const sleeper = lab.spawn('sh', ['-c', 'sleep 300', marker]);
   const sleeperEnded = new Promise((resolve) => sleeper.once('exit', resolve));
@@ -75,7 +78,9 @@ setInterval(() => {}, 1000);`;
 test('a zone BIND cannot read stops the start with its message, and nothing is left', { skip }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lab-broken-'));
   const path = join(dir, 'broken.yaml');
-  writeFileSync(path, `extends: ${JSON.stringify(join(import.meta.dirname, '../scenarios/base.yaml'))}
+  writeFileSync(
+    path,
+    `extends: ${JSON.stringify(join(import.meta.dirname, '../scenarios/base.yaml'))}
 servers:
   - name: ns1.broken.test.
     addresses: [192.0.2.250]
@@ -86,7 +91,8 @@ zones:
       @ SOA ns1 hostmaster 1 2 3 4 5
       @ NS ns1
       www A not-an-address
-`);
+`,
+  );
   // The lab's working directory goes under TMPDIR: a private one shows whether it is cleaned up.
   const privateTmp = join(dir, 'tmp');
   mkdirSync(privateTmp);

@@ -20,15 +20,21 @@ const dnscheck = resolve(import.meta.dirname, '../../engine/bin/dnscheck.js');
 test('the root and test. are signed, and the root holds a signed DS for test.', { skip }, async () => {
   const rootKeys = await signed.lab.query('a.root-servers.test', { name: '.', type: RRType.DNSKEY }, quick);
   assert.equal(rootKeys.outcome, 'response');
-  assert.ok(rootKeys.message.answer.some((rr) => rr.type === RRType.RRSIG), 'the root\'s DNSKEY RRset is signed');
+  assert.ok(
+    rootKeys.message.answer.some((rr) => rr.type === RRType.RRSIG),
+    "the root's DNSKEY RRset is signed",
+  );
   const ds = await signed.lab.query('a.root-servers.test', { name: 'test.', type: RRType.DS }, quick);
   assert.equal(ds.outcome, 'response');
   assert.deepEqual(new Set(ds.message.answer.map((rr) => rr.type)), new Set([RRType.DS, RRType.RRSIG]), 'DS for test. with its RRSIG');
   const testKeys = await signed.lab.query('ns1.nic.test', { name: 'test.', type: RRType.DNSKEY }, quick);
-  assert.ok(testKeys.outcome === 'response' && testKeys.message.answer.some((rr) => rr.type === RRType.RRSIG), 'test.\'s DNSKEY RRset is signed');
+  assert.ok(
+    testKeys.outcome === 'response' && testKeys.message.answer.some((rr) => rr.type === RRType.RRSIG),
+    "test.'s DNSKEY RRset is signed",
+  );
 });
 
-test('the trust anchor names the root\'s KSK, and the lab hands it to commands run inside', { skip }, async () => {
+test("the trust anchor names the root's KSK, and the lab hands it to commands run inside", { skip }, async () => {
   const path = signed.lab.trustAnchorsPath;
   assert.ok(path !== undefined, 'a signed root has a trust anchor');
   assert.match(readFileSync(path, 'utf8'), /^trust-anchors \{\n {2}\. static-ds \d+ 13 2 "[0-9A-F]{64}";\n\};\n$/);
@@ -36,7 +42,7 @@ test('the trust anchor names the root\'s KSK, and the lab hands it to commands r
   assert.equal(env.stdout.trim(), path);
 });
 
-test('a lab recursor validates from the lab\'s root key: healthy.test secure, wrongds.test refused', { skip }, async () => {
+test("a lab recursor validates from the lab's root key: healthy.test secure, wrongds.test refused", { skip }, async () => {
   const path = signed.lab.trustAnchorsPath ?? '';
   const healthy = await signed.lab.exec('delv', ['-a', path, `@${recursor}`, 'healthy.test', 'SOA'], { timeoutMs: 30_000 });
   assert.match(healthy.stdout, /^; fully validated$/m, healthy.stdout + healthy.stderr);
@@ -47,9 +53,27 @@ test('a lab recursor validates from the lab\'s root key: healthy.test secure, wr
 });
 
 test('healthy.test has no finding at NOTICE or above under the lab profile', { skip }, async () => {
-  const run = await signed.lab.exec(process.execPath, [dnscheck, 'healthy.test', '--hints', signed.lab.hintsPath, '--profile', labProfilePath, '--json', '--level', 'NOTICE', '--no-progress'], { timeoutMs: 180_000 });
+  const run = await signed.lab.exec(
+    process.execPath,
+    [
+      dnscheck,
+      'healthy.test',
+      '--hints',
+      signed.lab.hintsPath,
+      '--profile',
+      labProfilePath,
+      '--json',
+      '--level',
+      'NOTICE',
+      '--no-progress',
+    ],
+    { timeoutMs: 180_000 },
+  );
   assert.equal(run.code, 0, run.stderr.slice(-500));
-  assert.deepEqual((JSON.parse(run.stdout) as { level: string; tag: string }[]).map((f) => `${f.level} ${f.tag}`), []);
+  assert.deepEqual(
+    (JSON.parse(run.stdout) as { level: string; tag: string }[]).map((f) => `${f.level} ${f.tag}`),
+    [],
+  );
 });
 
 test('without signedRoot the root stays unsigned and there is no trust anchor', { skip }, async () => {

@@ -14,10 +14,22 @@ test('a start without cached zones tells each step, and how far reading and sign
   const zones = world.zones.length;
   const signed = world.zones.filter((z) => z.dnssec?.signed === true).length;
   const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
-  const steps = [new RegExp(`^building ${zones} zones \\(${signed} signed\\)`), new RegExp(`^zones read: ${zones}/${zones}$`), new RegExp(`^zones signed: ${signed}/${signed}$`), /^starting the name servers: \d+ servers/];
+  const steps = [
+    new RegExp(`^building ${zones} zones \\(${signed} signed\\)`),
+    new RegExp(`^zones read: ${zones}/${zones}$`),
+    new RegExp(`^zones signed: ${signed}/${signed}$`),
+    /^starting the name servers: \d+ servers/,
+  ];
   const positions = steps.map(at);
-  assert.ok(positions.every((p) => p >= 0), `every step is told:\n${lines.join('\n')}`);
-  assert.deepEqual(positions, [...positions].sort((a, b) => a - b), `in order:\n${lines.join('\n')}`);
+  assert.ok(
+    positions.every((p) => p >= 0),
+    `every step is told:\n${lines.join('\n')}`,
+  );
+  assert.deepEqual(
+    positions,
+    [...positions].sort((a, b) => a - b),
+    `in order:\n${lines.join('\n')}`,
+  );
   // By tenths at most, so a world of hundreds of zones does not print hundreds of lines.
   assert.ok(lines.filter((line) => line.startsWith('zones read: ')).length <= 11);
 });

@@ -14,7 +14,8 @@ test('a scenario built once is reused: same files, same keys', { skip: unavailab
   const second = await cachedZones(scenario);
   assert.equal(second.hintsPath, first.hintsPath);
   assert.ok(existsSync(first.hintsPath));
-  const signed = (set: typeof first): string => readFileSync(set.servers.find((s) => s.name === 'ns1.wrongds.test.')!.zones[0].file, 'utf8');
+  const signed = (set: typeof first): string =>
+    readFileSync(set.servers.find((s) => s.name === 'ns1.wrongds.test.')!.zones[0].file, 'utf8');
   assert.equal(signed(second), signed(first));
   assert.match(signed(first), /IN DNSKEY\s+257 3 13 /);
 });
@@ -22,7 +23,10 @@ test('a scenario built once is reused: same files, same keys', { skip: unavailab
 test('reuse time: 12 hours, or half of the nearest future signature time', () => {
   const withTimes = (inception: string, expiration: string) => {
     const scenario = loadScenario('healthy-signed');
-    return { ...scenario, zones: scenario.zones.map((z) => (z.dnssec === undefined ? z : { ...z, dnssec: { ...z.dnssec, inception, expiration } })) };
+    return {
+      ...scenario,
+      zones: scenario.zones.map((z) => (z.dnssec === undefined ? z : { ...z, dnssec: { ...z.dnssec, inception, expiration } })),
+    };
   };
   assert.equal(reuseFor(loadScenario('single-nameserver')), 12 * 3600_000);
   assert.equal(reuseFor(withTimes('-1h', '+30d')), 12 * 3600_000);

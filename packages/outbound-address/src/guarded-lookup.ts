@@ -15,7 +15,9 @@ export function guardedLookup(policy: OutboundPolicy, extra?: (hostname: string,
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error !== null) return callback(error, '', 4);
-      const refused = addresses.map((a) => extra?.(hostname, a.address) ?? policy.addressProblem(a.address)).find((problem) => problem !== undefined);
+      const refused = addresses
+        .map((a) => extra?.(hostname, a.address) ?? policy.addressProblem(a.address))
+        .find((problem) => problem !== undefined);
       if (refused !== undefined) return callback(new AddressRefusedError(refused), '', 4);
       if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), '', 4);
       if (options.all === true) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);

@@ -30,7 +30,10 @@ function networkList(entries: readonly string[]): BlockList {
     const [network = '', prefixText] = entry.trim().split('/');
     const family = familyOf(network);
     const prefix = prefixText === undefined ? undefined : Number(prefixText);
-    if (family === undefined || (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 'ipv4' ? 32 : 128)))) {
+    if (
+      family === undefined ||
+      (prefix !== undefined && !(Number.isInteger(prefix) && prefix >= 0 && prefix <= (family === 'ipv4' ? 32 : 128)))
+    ) {
       throw new NetworkListError(`"${entry}" is not an address or a CIDR network`);
     }
     if (prefix === undefined) allowed.addAddress(network, family);
@@ -49,7 +52,8 @@ export function outboundPolicy(options: PolicyOptions): OutboundPolicy {
         // A mapped address is the IPv4 address it carries (the operator's list applies to it as such). The other
         // spellings reach that address only through relays or not at all: a special one is never a target.
         if (embedded?.mapped === true) address = embedded.ipv4;
-        else if (embedded !== undefined && isSpecial(embedded.ipv4, 'ipv4')) return `${raw} spells ${embedded.ipv4}, which is in a loopback, private or reserved range`;
+        else if (embedded !== undefined && isSpecial(embedded.ipv4, 'ipv4'))
+          return `${raw} spells ${embedded.ipv4}, which is in a loopback, private or reserved range`;
       }
       const family = familyOf(address);
       if (family === undefined) return `${raw} is not an IP address`;

@@ -43,8 +43,17 @@ test('every numeric spelling of a loopback, private or metadata address is refus
     const problem = hostProblem(strict, new URL(url));
     assert.ok(problem !== undefined, url);
   }
-  assert.match(hostProblem(strict, new URL('https://2130706433/')) ?? '', /^127\.0\.0\.1 is in a loopback, private or reserved range not allowed here; list it in THE_SETTING$/);
-  for (const url of ['https://203.0.113.9/', 'https://[2001:db8::1]/', 'https://hooks.example.org/', 'https://127.evil.example/', 'https://localhost.example/']) {
+  assert.match(
+    hostProblem(strict, new URL('https://2130706433/')) ?? '',
+    /^127\.0\.0\.1 is in a loopback, private or reserved range not allowed here; list it in THE_SETTING$/,
+  );
+  for (const url of [
+    'https://203.0.113.9/',
+    'https://[2001:db8::1]/',
+    'https://hooks.example.org/',
+    'https://127.evil.example/',
+    'https://localhost.example/',
+  ]) {
     assert.equal(hostProblem(strict, new URL(url)), undefined, `${url} is public, or a name judged when connecting`);
   }
 });
@@ -56,7 +65,8 @@ test("the operator's list lets exactly its networks through; IPv6 relay spelling
   assert.ok(hostProblem(loopbackAllowed, new URL('https://169.254.169.254/')) !== undefined);
   assert.ok(hostProblem(loopbackAllowed, new URL('https://[::127.0.0.1]/')) !== undefined);
   assert.ok(hostProblem(loopbackAllowed, new URL('https://[2002:7f00:1::]/')) !== undefined);
-  for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/x']) assert.throws(() => outboundPolicy({ allowedNetworks: [bad], refusalEnd: '' }), NetworkListError, bad);
+  for (const bad of ['localhost', '10.0.0.0/33', '::1/129', '10.0.0.0/x'])
+    assert.throws(() => outboundPolicy({ allowedNetworks: [bad], refusalEnd: '' }), NetworkListError, bad);
 });
 
 test('a name that resolves to loopback when connecting is not connected to: the listener sees no connection', async () => {
@@ -71,7 +81,9 @@ test('a name that resolves to loopback when connecting is not connected to: the 
   try {
     const attempt = (lookup: ReturnType<typeof guardedLookup>) =>
       new Promise<string>((resolve) => {
-        const request = https.request(`https://localhost:${port}/`, { method: 'POST', lookup, timeout: 5000 }, (response) => resolve(`HTTP ${response.statusCode}`));
+        const request = https.request(`https://localhost:${port}/`, { method: 'POST', lookup, timeout: 5000 }, (response) =>
+          resolve(`HTTP ${response.statusCode}`),
+        );
         request.on('error', (error) => resolve(error.message));
         request.end();
       });

@@ -50,7 +50,14 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     versions: { dns: dnsLibraryVersion(), backend: serviceVersion() },
   };
   const methods = new Map<string, MethodDefinition>(
-    Object.entries({ ...infoMethods(context), ...lookupMethods(context), ...testMethods(context), ...batchMethods(context), ...evidenceMethods(context), ...watchMethods(context) }),
+    Object.entries({
+      ...infoMethods(context),
+      ...lookupMethods(context),
+      ...testMethods(context),
+      ...batchMethods(context),
+      ...evidenceMethods(context),
+      ...watchMethods(context),
+    }),
   );
   const metrics = createServiceMetrics(database.db, (name) => methods.has(name), config.queues);
   const app = buildHttpEndpoint({
@@ -77,5 +84,3 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
     },
   };
 }
-
-

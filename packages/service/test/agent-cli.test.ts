@@ -11,7 +11,9 @@ import { scrape } from './prometheus-scrape.ts';
 const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
 
 test('agent --config FILE serves its queue with the configured capacity and exits cleanly on SIGTERM', async () => {
-  const config = writeConfigFixture('lock_on_queue = 3\nnumber_of_processes_for_frontend_testing = 4\nnumber_of_processes_for_batch_testing = 2\n');
+  const config = writeConfigFixture(
+    'lock_on_queue = 3\nnumber_of_processes_for_frontend_testing = 4\nnumber_of_processes_for_batch_testing = 2\n',
+  );
   const child = spawn(process.execPath, [bin, 'agent', '--config', config, '--grace', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const lines = createInterface({ input: child.stdout });
@@ -36,7 +38,9 @@ test('agent with a bad grace period names the usage and exits 2', async () => {
 
 test('agent --metrics HOST:PORT serves its own /metrics and /readyz, behind the Host check', async () => {
   const config = writeConfigFixture();
-  const child = spawn(process.execPath, [bin, 'agent', '--config', config, '--grace', '1', '--metrics', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'agent', '--config', config, '--grace', '1', '--metrics', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const lines = createInterface({ input: child.stdout });
     let base = '';
@@ -50,7 +54,11 @@ test('agent --metrics HOST:PORT serves its own /metrics and /readyz, behind the 
     assert.equal((await fetch(new URL('/readyz', base))).status, 200);
     const { port } = new URL(base);
     const rebound = await new Promise<number>((resolve, reject) => {
-      request({ host: '127.0.0.1', port, path: '/metrics', headers: { host: `attacker.example:${port}` } }, (res) => resolve(res.statusCode ?? 0)).on('error', reject).end();
+      request({ host: '127.0.0.1', port, path: '/metrics', headers: { host: `attacker.example:${port}` } }, (res) =>
+        resolve(res.statusCode ?? 0),
+      )
+        .on('error', reject)
+        .end();
     });
     assert.equal(rebound, 403);
     child.kill('SIGTERM');

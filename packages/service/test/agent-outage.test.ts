@@ -30,7 +30,10 @@ class Relay {
         return;
       }
       const upstream = connect(this.#target.port, this.#target.host);
-      for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ] as const) {
         this.#sockets.add(a);
         a.pipe(b);
         a.on('error', () => b.destroy());
@@ -80,7 +83,13 @@ for (const target of (await testDatabaseTargets()).filter((t) => t.dialect !== '
 
     test('is retried with backoff; the agent lives on and stores every result once it is back', async () => {
       const log: string[] = [];
-      agent = new Agent({ database: relayed, config: agentConfig(), profiles, runTests: scriptedEngine().runTests, log: (line) => log.push(line) });
+      agent = new Agent({
+        database: relayed,
+        config: agentConfig(),
+        profiles,
+        runTests: scriptedEngine().runTests,
+        log: (line) => log.push(line),
+      });
       const running = await enqueueTest(direct.db, params('sleep1500-across.outage.test'), 0);
       agent.start();
       await waitFor('the first test to run', async () => ((await findTest(direct.db, running))?.progress ?? 0) >= 10);
@@ -90,18 +99,31 @@ for (const target of (await testDatabaseTargets()).filter((t) => t.dialect !== '
       for (let i = 0; i < 3; i++) during.push(await enqueueTest(direct.db, params(`queued-${i}.outage.test`), 0));
       await delay(3000);
       assert.equal((await progressByDomain(direct)).get('queued-0.outage.test'), 0, 'nothing claimed while the database is away');
-      assert.ok(log.some((line) => /cannot claim tests/.test(line)), `claims failed and were retried:\n${log.join('\n')}`);
-      assert.ok(log.some((line) => /cannot store the results/.test(line)), `the finished test waits to be stored:\n${log.join('\n')}`);
+      assert.ok(
+        log.some((line) => /cannot claim tests/.test(line)),
+        `claims failed and were retried:\n${log.join('\n')}`,
+      );
+      assert.ok(
+        log.some((line) => /cannot store the results/.test(line)),
+        `the finished test waits to be stored:\n${log.join('\n')}`,
+      );
       const claimRetries = log.filter((line) => /cannot claim tests/.test(line)).length;
       assert.ok(claimRetries < 20, `with backoff, not in a tight loop: ${claimRetries} retries in 3 s`);
 
       await relay.open();
       for (const id of [running, ...during]) {
-        const row = await waitFor(`test ${id} to finish`, async () => {
-          const found = await findTest(direct.db, id);
-          return found?.progress === 100 && found;
-        }, 40_000);
-        assert.deepEqual((await resultEntries(direct.db, row.id)).map((e) => e.tag), ['SCRIPTED_RUN']);
+        const row = await waitFor(
+          `test ${id} to finish`,
+          async () => {
+            const found = await findTest(direct.db, id);
+            return found?.progress === 100 && found;
+          },
+          40_000,
+        );
+        assert.deepEqual(
+          (await resultEntries(direct.db, row.id)).map((e) => e.tag),
+          ['SCRIPTED_RUN'],
+        );
       }
       await agent.stop(1000);
     });

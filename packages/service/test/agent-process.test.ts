@@ -22,8 +22,16 @@ interface AgentProcess {
 }
 
 function startAgentProcess(url: string, env: Record<string, string> = {}): AgentProcess {
-  const process_ = spawn(process.execPath, [child], { env: { ...process.env, AGENT_DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const agent: AgentProcess = { process: process_, started: [], output: [], exited: once(process_, 'exit').then(([code]) => code as number | null) };
+  const process_ = spawn(process.execPath, [child], {
+    env: { ...process.env, AGENT_DATABASE_URL: url, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const agent: AgentProcess = {
+    process: process_,
+    started: [],
+    output: [],
+    exited: once(process_, 'exit').then(([code]) => code as number | null),
+  };
   for (const stream of [process_.stdout, process_.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
       agent.output.push(line);
@@ -43,7 +51,8 @@ for (const target of await testDatabaseTargets()) {
       ({ throwaway, database } = await migratedDatabase(target));
     });
     after(async () => {
-      for (const agent of processes) if (agent.process.exitCode === null && agent.process.signalCode === null) agent.process.kill('SIGKILL');
+      for (const agent of processes)
+        if (agent.process.exitCode === null && agent.process.signalCode === null) agent.process.kill('SIGKILL');
       await Promise.all(processes.map((agent) => agent.exited));
       await database?.close();
       await throwaway?.drop();
@@ -56,16 +65,22 @@ for (const target of await testDatabaseTargets()) {
     }
 
     async function allFinished(domains: string[]): Promise<void> {
-      await waitFor(`${domains.length} tests to finish`, async () => {
-        const progress = await progressByDomain(database);
-        return domains.every((d) => progress.get(d) === 100);
-      }, 30_000);
+      await waitFor(
+        `${domains.length} tests to finish`,
+        async () => {
+          const progress = await progressByDomain(database);
+          return domains.every((d) => progress.get(d) === 100);
+        },
+        30_000,
+      );
     }
 
     test('two agents share one queue: every test runs exactly once, none is left', async () => {
       const first = spawnAgent({ AGENT_CAPACITY: '4' });
       const second = spawnAgent({ AGENT_CAPACITY: '4' });
-      await waitFor('both agents to start', () => Promise.resolve([first, second].every((a) => a.output.some((line) => line.startsWith('dns-service: agent')))));
+      await waitFor('both agents to start', () =>
+        Promise.resolve([first, second].every((a) => a.output.some((line) => line.startsWith('dns-service: agent')))),
+      );
       const domains = Array.from({ length: 40 }, (_, i) => `sleep100-${i}.shared.test`);
       for (const domain of domains) await enqueueTest(database.db, params(domain), 0);
       await allFinished(domains);
@@ -74,7 +89,10 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(await Promise.all([first.exited, second.exited]), [0, 0]);
       const runs = [...first.started, ...second.started].sort();
       assert.deepEqual(runs, [...domains].sort(), 'each test ran once');
-      assert.ok(first.started.length > 0 && second.started.length > 0, `both took work: ${first.started.length} and ${second.started.length}`);
+      assert.ok(
+        first.started.length > 0 && second.started.length > 0,
+        `both took work: ${first.started.length} and ${second.started.length}`,
+      );
     });
 
     test('after an agent is killed with SIGKILL mid-test, the next agent start runs its tests to the end', async () => {
@@ -92,13 +110,16 @@ for (const target of await testDatabaseTargets()) {
 
       const next = spawnAgent({ AGENT_CAPACITY: '2', AGENT_LEASE_SECONDS: '1', AGENT_HANG: '0' });
       await allFinished(domains);
-      assert.ok(Date.now() - killedAt < 10_000, 'taken up once the dead agent\'s claims expire');
+      assert.ok(Date.now() - killedAt < 10_000, "taken up once the dead agent's claims expire");
       assert.deepEqual([...next.started].sort(), [...domains].sort());
       for (const id of ids) {
         const row = await findTest(database.db, id);
         assert.ok(row);
         assert.equal(row.attempts, 2);
-        assert.deepEqual((await resultEntries(database.db, row.id)).map((e) => e.tag), ['SCRIPTED_RUN']);
+        assert.deepEqual(
+          (await resultEntries(database.db, row.id)).map((e) => e.tag),
+          ['SCRIPTED_RUN'],
+        );
       }
       next.process.kill('SIGTERM');
       assert.equal(await next.exited, 0);

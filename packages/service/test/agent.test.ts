@@ -31,7 +31,14 @@ for (const target of await testDatabaseTargets()) {
 
     /** `leaseSeconds` null: the configuration's. */
     function startAgent(engine: ScriptedEngine, config: Partial<AgentConfig> = {}, leaseSeconds: number | null = 60): Agent {
-      const agent = new Agent({ database, config: agentConfig(config), profiles, runTests: engine.runTests, ...(leaseSeconds !== null && { leaseSeconds }), log: () => undefined });
+      const agent = new Agent({
+        database,
+        config: agentConfig(config),
+        profiles,
+        runTests: engine.runTests,
+        ...(leaseSeconds !== null && { leaseSeconds }),
+        log: () => undefined,
+      });
       agents.push(agent);
       agent.start();
       return agent;
@@ -96,16 +103,29 @@ for (const target of await testDatabaseTargets()) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await agent.stop(1000);
-      assert.deepEqual(seen, [...seen].sort((a, b) => a - b), `never goes down: ${seen.join(' ')}`);
+      assert.deepEqual(
+        seen,
+        [...seen].sort((a, b) => a - b),
+        `never goes down: ${seen.join(' ')}`,
+      );
       const running = seen.filter((p) => p > 0 && p < 100);
       assert.ok(running.includes(40) && running.includes(70), `the engine's reports are written, a second apart: ${seen.join(' ')}`);
       assert.ok(running.every((p) => p >= 1 && p <= 99));
     });
 
     test("a batch's counters reach the end", async () => {
-      const created = await createBatch(database.db, database.dialect, 'batch-user', ['sleep50-a.batch.test', 'b.batch.test', 'crash-c.batch.test'].map((d) => params(d, 5)));
+      const created = await createBatch(
+        database.db,
+        database.dialect,
+        'batch-user',
+        ['sleep50-a.batch.test', 'b.batch.test', 'crash-c.batch.test'].map((d) => params(d, 5)),
+      );
       assert.ok('created' in created);
-      assert.deepEqual(await batchStatus(database.db, database.dialect, created.created), { nb_finished: 0, finished_test_ids: [], nb_running: 3 });
+      assert.deepEqual(await batchStatus(database.db, database.dialect, created.created), {
+        nb_finished: 0,
+        finished_test_ids: [],
+        nb_running: 3,
+      });
       const agent = startAgent(scriptedEngine());
       const status = await waitFor('the batch to finish', async () => {
         const now = await batchStatus(database.db, database.dialect, created.created);
@@ -144,7 +164,10 @@ for (const target of await testDatabaseTargets()) {
       const healthy = await enqueue('fine-after-crash.test');
       const agent = startAgent(scriptedEngine(), { frontendProcesses: 1, batchProcesses: 0 });
       const died = await finished(crashing);
-      assert.deepEqual(died.entries.map((e) => [e.module, e.tag, e.level]), [['BACKEND', 'TEST_DIED', 'CRITICAL']]);
+      assert.deepEqual(
+        died.entries.map((e) => [e.module, e.tag, e.level]),
+        [['BACKEND', 'TEST_DIED', 'CRITICAL']],
+      );
       assert.equal((await finished(healthy)).entries[0]?.tag, 'SCRIPTED_RUN');
       await agent.stop(1000);
     });
@@ -165,7 +188,10 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(again.row.attempts, 2);
       assert.equal(again.row.agent, agent.name);
       const given = await finished(hopeless);
-      assert.deepEqual(given.entries.map((e) => [e.module, e.tag, e.level]), [['BACKEND', 'TEST_DIED', 'CRITICAL']]);
+      assert.deepEqual(
+        given.entries.map((e) => [e.module, e.tag, e.level]),
+        [['BACKEND', 'TEST_DIED', 'CRITICAL']],
+      );
       assert.deepEqual(engine.started, ['orphan-rerun.test']);
       await agent.stop(1000);
     });
@@ -190,7 +216,10 @@ for (const target of await testDatabaseTargets()) {
       const engine = scriptedEngine();
       const agent = startAgent(engine, { maximalRetries: 0 }, 1);
       const given = await finished(orphan);
-      assert.deepEqual(given.entries.map((e) => [e.module, e.tag, e.level]), [['BACKEND', 'TEST_DIED', 'CRITICAL']]);
+      assert.deepEqual(
+        given.entries.map((e) => [e.module, e.tag, e.level]),
+        [['BACKEND', 'TEST_DIED', 'CRITICAL']],
+      );
       assert.deepEqual(engine.started, []);
       await agent.stop(1000);
     });
@@ -200,7 +229,13 @@ for (const target of await testDatabaseTargets()) {
 test("the agent's own entries, outside any test case, read as sentences in every locale", () => {
   const entries: Finding[] = [unableToFinish(600), testDied(1)];
   // Spelt as engine 9.0.1 spells findings outside a test case (this changed from UNSPECIFIED).
-  assert.deepEqual(entries.map((e) => [e.module, e.testcase, e.tag, e.level]), [['BACKEND', 'Unspecified', 'UNABLE_TO_FINISH_TEST', 'CRITICAL'], ['BACKEND', 'Unspecified', 'TEST_DIED', 'CRITICAL']]);
+  assert.deepEqual(
+    entries.map((e) => [e.module, e.testcase, e.tag, e.level]),
+    [
+      ['BACKEND', 'Unspecified', 'UNABLE_TO_FINISH_TEST', 'CRITICAL'],
+      ['BACKEND', 'Unspecified', 'TEST_DIED', 'CRITICAL'],
+    ],
+  );
   for (const entry of entries) {
     const texts = new Set(locales.map((locale) => formatFinding(entry, locale)));
     assert.equal(texts.size, locales.length, `${entry.tag}: one text per locale`);

@@ -26,14 +26,27 @@ for (const target of await testDatabaseTargets()) {
     });
 
     const idsOf = async (batchId: number, domains: string[]) =>
-      (await database.db.selectFrom('dh_test').select('hash_id').where('batch_id', '=', batchId).where('domain', 'in', domains).orderBy('id').execute()).map((r) => r.hash_id);
+      (
+        await database.db
+          .selectFrom('dh_test')
+          .select('hash_id')
+          .where('batch_id', '=', batchId)
+          .where('domain', 'in', domains)
+          .orderBy('id')
+          .execute()
+      ).map((r) => r.hash_id);
     const finish = async (batchId: number, domains: string[]) => {
       for (const hashId of await idsOf(batchId, domains)) assert.equal(await finishTest(database.db, hashId, []), true);
     };
     const purgeFinished = () => purgeTests(database.db, { before: new Date(Date.now() + 60_000) });
 
     test('answers as a fresh read does, reusing an answer only while the batch has not moved', async () => {
-      const created = await createBatch(database.db, database.dialect, 'cache-user', ['a.cache.test', 'b.cache.test', 'c.cache.test', 'd.cache.test'].map((d) => params(d, 5)));
+      const created = await createBatch(
+        database.db,
+        database.dialect,
+        'cache-user',
+        ['a.cache.test', 'b.cache.test', 'c.cache.test', 'd.cache.test'].map((d) => params(d, 5)),
+      );
       assert.ok('created' in created);
       const batchId = created.created;
       const cache = new BatchStatusCache(database.db, database.dialect);
@@ -64,7 +77,11 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(await cache.status(batchId), { nb_finished: 0, finished_test_ids: [], nb_running: 2 });
 
       await finish(batchId, ['d.cache.test', 'b.cache.test']);
-      assert.deepEqual(await cache.status(batchId), { nb_finished: 2, finished_test_ids: await idsOf(batchId, ['b.cache.test', 'd.cache.test']), nb_running: 0 });
+      assert.deepEqual(await cache.status(batchId), {
+        nb_finished: 2,
+        finished_test_ids: await idsOf(batchId, ['b.cache.test', 'd.cache.test']),
+        nb_running: 0,
+      });
       // The last purge leaves the batch empty, and it goes too: unknown, though its answer was kept.
       assert.deepEqual(await purgeFinished(), { tests: 2, transactions: 1, batches: 1 });
       assert.equal(await cache.status(batchId), undefined);
@@ -75,7 +92,12 @@ for (const target of await testDatabaseTargets()) {
     test("batch_status's answer: the same cache, read again when a waiting test starts", async () => {
       // Its own queue, so the claims below take only this batch's tests.
       const domains = ['a.status.test', 'b.status.test', 'c.status.test'];
-      const created = await createBatch(database.db, database.dialect, 'status-user', domains.map((d) => params(d, 5, 7)));
+      const created = await createBatch(
+        database.db,
+        database.dialect,
+        'status-user',
+        domains.map((d) => params(d, 5, 7)),
+      );
       assert.ok('created' in created);
       const batchId = created.created;
       const ids = await idsOf(batchId, domains);
@@ -83,7 +105,14 @@ for (const target of await testDatabaseTargets()) {
       const all = { waiting: true, running: true, finished: true };
 
       assert.deepEqual(await cache.progress(batchId, {}), { waiting_count: 3, running_count: 0, finished_count: 0 });
-      assert.deepEqual(await cache.progress(batchId, all), { waiting_count: 3, running_count: 0, finished_count: 0, waiting_tests: ids, running_tests: [], finished_tests: [] });
+      assert.deepEqual(await cache.progress(batchId, all), {
+        waiting_count: 3,
+        running_count: 0,
+        finished_count: 0,
+        waiting_tests: ids,
+        running_tests: [],
+        finished_tests: [],
+      });
       const legacy = await cache.status(batchId);
       assert.deepEqual(legacy, { nb_finished: 0, finished_test_ids: [], nb_running: 3 });
 
@@ -91,9 +120,20 @@ for (const target of await testDatabaseTargets()) {
       const claimed = await claimNextTest(database.db, database.dialect, 7, { agent: 'cache-test', leaseSeconds: 600 });
       assert.equal(claimed?.hashId, ids[0]);
       assert.equal(await batchRevision(database.db, batchId), before! + 1, 'a waiting test starting raises the revision');
-      const oneRunning = { waiting_count: 2, running_count: 1, finished_count: 0, waiting_tests: ids.slice(1), running_tests: [ids[0]], finished_tests: [] };
+      const oneRunning = {
+        waiting_count: 2,
+        running_count: 1,
+        finished_count: 0,
+        waiting_tests: ids.slice(1),
+        running_tests: [ids[0]],
+        finished_tests: [],
+      };
       assert.deepEqual(await cache.progress(batchId, all), oneRunning);
-      assert.deepEqual((await batchProgressAtRevision(database.db, database.dialect, batchId))?.progress, { waiting: ids.slice(1), running: [ids[0]], finished: [] });
+      assert.deepEqual((await batchProgressAtRevision(database.db, database.dialect, batchId))?.progress, {
+        waiting: ids.slice(1),
+        running: [ids[0]],
+        finished: [],
+      });
       // The legacy view counts waiting and running alike.
       assert.deepEqual(await cache.status(batchId), legacy);
 
@@ -104,8 +144,20 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(JSON.parse((await cache.progressJson(batchId, all))!.toString()), oneRunning);
 
       await finish(batchId, ['a.status.test', 'c.status.test']);
-      assert.deepEqual(await cache.progress(batchId, all), { waiting_count: 1, running_count: 0, finished_count: 2, waiting_tests: [ids[1]], running_tests: [], finished_tests: [ids[0], ids[2]] });
-      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, { finished: true }))!.toString()), { waiting_count: 1, running_count: 0, finished_count: 2, finished_tests: [ids[0], ids[2]] });
+      assert.deepEqual(await cache.progress(batchId, all), {
+        waiting_count: 1,
+        running_count: 0,
+        finished_count: 2,
+        waiting_tests: [ids[1]],
+        running_tests: [],
+        finished_tests: [ids[0], ids[2]],
+      });
+      assert.deepEqual(JSON.parse((await cache.progressJson(batchId, { finished: true }))!.toString()), {
+        waiting_count: 1,
+        running_count: 0,
+        finished_count: 2,
+        finished_tests: [ids[0], ids[2]],
+      });
       assert.deepEqual(await cache.status(batchId), { nb_finished: 2, finished_test_ids: [ids[0], ids[2]], nb_running: 1 });
       assert.equal(await cache.progress(999_999, all), undefined);
       assert.equal(await cache.progressJson(999_999, all), undefined);

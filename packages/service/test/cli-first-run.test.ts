@@ -26,13 +26,19 @@ test('a port already in use is one line naming the address and the way out, exit
   const { port } = taken.address() as AddressInfo;
   const data = mkdtempSync(join(tmpdir(), 'service-port-'));
   try {
-    const child = spawn(process.execPath, [bin, 'serve', '--listen', `127.0.0.1:${port}`], { env: { ...process.env, DATA_DIR: data }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--listen', `127.0.0.1:${port}`], {
+      env: { ...process.env, DATA_DIR: data },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 1);
     assert.equal(stderr.trim().split('\n').length, 1, stderr);
-    assert.match(stderr, new RegExp(`^dns-service: cannot listen on 127\\.0\\.0\\.1:${port}: another process already uses that port .*--listen`));
+    assert.match(
+      stderr,
+      new RegExp(`^dns-service: cannot listen on 127\\.0\\.0\\.1:${port}: another process already uses that port .*--listen`),
+    );
     assert.doesNotMatch(stderr, /EADDRINUSE|\bat \S+ \(/);
   } finally {
     taken.close();
@@ -42,7 +48,10 @@ test('a port already in use is one line naming the address and the way out, exit
 
 test('serve without an agent says that tests wait for one', async () => {
   const data = mkdtempSync(join(tmpdir(), 'service-noagent-'));
-  const child = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0'], { env: { ...process.env, DATA_DIR: data }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0'], {
+    env: { ...process.env, DATA_DIR: data },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const lines: string[] = [];
     for await (const line of createInterface({ input: child.stdout })) {
@@ -57,9 +66,12 @@ test('serve without an agent says that tests wait for one', async () => {
   }
 });
 
-test('serving the web interface logs no ExperimentalWarning (the client\'s TypeScript is stripped without node:module\'s experimental API)', async () => {
+test("serving the web interface logs no ExperimentalWarning (the client's TypeScript is stripped without node:module's experimental API)", async () => {
   const data = mkdtempSync(join(tmpdir(), 'service-warnings-'));
-  const child = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0'], { env: { ...process.env, DATA_DIR: data }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0'], {
+    env: { ...process.env, DATA_DIR: data },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
@@ -68,7 +80,7 @@ test('serving the web interface logs no ExperimentalWarning (the client\'s TypeS
       url ??= /web interface on (http:\/\/\S+\/)/.exec(line)?.[1];
       if (url !== undefined) break;
     }
-    assert.ok(url !== undefined, 'serve names the web interface\'s address');
+    assert.ok(url !== undefined, "serve names the web interface's address");
     const html = await (await fetch(url)).text();
     const script = /<script type="module" src="(\/assets\/[^"]+\.ts)">/.exec(html)?.[1];
     assert.ok(script !== undefined);

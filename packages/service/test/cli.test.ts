@@ -18,7 +18,11 @@ test('serve --config FILE answers JSON-RPC and exits cleanly on SIGTERM', async 
     const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => ['exited'])])) as [string];
     const url = /on (http:\/\/\S+)/.exec(line)?.[1];
     assert.ok(url, `startup line: ${line}`);
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"profile_names"}' });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"profile_names"}',
+    });
     assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 1, result: ['default', 'extended', 'ipv4-only'] });
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];

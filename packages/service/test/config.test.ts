@@ -80,7 +80,14 @@ root_hints = hints
     assert.equal(config.enableAddApiUser, true);
     assert.equal(config.enableAddBatchJob, false);
     assert.deepEqual(config.locales, ['en_US', 'sv_SE']);
-    assert.deepEqual([...config.profiles.values()].map((p) => [p.name, p.public]), [['default', true], ['fast', true], ['internal', false]]);
+    assert.deepEqual(
+      [...config.profiles.values()].map((p) => [p.name, p.public]),
+      [
+        ['default', true],
+        ['fast', true],
+        ['internal', false],
+      ],
+    );
     assert.equal(config.maxExecutionSeconds, 300);
     assert.equal(config.frontendProcesses, 30);
     assert.equal(config.batchProcesses, 10);
@@ -95,13 +102,18 @@ root_hints = hints
   });
 
   test('MySQL and SQLite engines', () => {
-    assert.equal(loadConfig({ file: ini('[DB]\nengine = MySQL\n[MYSQL]\nhost = 127.0.0.1\nuser = root\ndatabase = zm\n'), env: {} }).databaseUrl, 'mysql://root@127.0.0.1:3306/zm');
+    assert.equal(
+      loadConfig({ file: ini('[DB]\nengine = MySQL\n[MYSQL]\nhost = 127.0.0.1\nuser = root\ndatabase = zm\n'), env: {} }).databaseUrl,
+      'mysql://root@127.0.0.1:3306/zm',
+    );
     const file = ini('[DB]\nengine = SQLite\n[SQLITE]\ndatabase_file = zm.sqlite\n');
     assert.equal(loadConfig({ file, env: {} }).databaseUrl, `sqlite:${join(file, '..', 'zm.sqlite')}`);
   });
 
   test('environment variables override the file', () => {
-    const file = ini('[RPCAPI]\nenable_add_api_user = false\n[RESOLVER]\nroot_hints = hints\n[ZONEMASTER]\nlock_on_queue = 1\nagent_lease_seconds = 90\n');
+    const file = ini(
+      '[RPCAPI]\nenable_add_api_user = false\n[RESOLVER]\nroot_hints = hints\n[ZONEMASTER]\nlock_on_queue = 1\nagent_lease_seconds = 90\n',
+    );
     const config = loadConfig({
       file,
       env: {
@@ -124,15 +136,21 @@ root_hints = hints
     assert.equal(config.lockOnQueue, 3);
     assert.equal(config.agentLeaseSeconds, 30);
     assert.deepEqual(config.locales, ['fr_FR']);
-    assert.deepEqual(config.queues, [0, 3, 20, 21, 22], 'the default queue and the agent\'s own are always there');
+    assert.deepEqual(config.queues, [0, 3, 20, 21, 22], "the default queue and the agent's own are always there");
     assert.equal(config.watch.caFile, '/etc/dns-health/alerts-ca.pem');
     assert.deepEqual(config.watch.allowedNetworks, ['10.1.2.0/24', '::1']);
   });
 
-  test('Redis for the agents\' shared answers: from the file or the environment, none by default', () => {
+  test("Redis for the agents' shared answers: from the file or the environment, none by default", () => {
     assert.equal(loadConfig({ env: {} }).redisUrl, undefined);
-    assert.equal(loadConfig({ file: ini('[REDIS]\nurl = redis://cache.internal:6379/2\n'), env: {} }).redisUrl, 'redis://cache.internal:6379/2');
-    assert.equal(loadConfig({ file: ini('[REDIS]\nurl = redis://a\n'), env: { DNS_SERVICE_REDIS_URL: 'unix:///run/redis/redis.sock' } }).redisUrl, 'unix:///run/redis/redis.sock');
+    assert.equal(
+      loadConfig({ file: ini('[REDIS]\nurl = redis://cache.internal:6379/2\n'), env: {} }).redisUrl,
+      'redis://cache.internal:6379/2',
+    );
+    assert.equal(
+      loadConfig({ file: ini('[REDIS]\nurl = redis://a\n'), env: { DNS_SERVICE_REDIS_URL: 'unix:///run/redis/redis.sock' } }).redisUrl,
+      'unix:///run/redis/redis.sock',
+    );
   });
 
   test('the watch settings from the file: ca_file beside it, allowed_networks, and SERVICE.queues', () => {
@@ -161,7 +179,11 @@ root_hints = hints
       ['[SERVICE]\nqueues = 5-2\n', /SERVICE.queues must list/],
       ['[REDIS]\nurl = cache.internal:6379\n', /REDIS.url must be a redis:\/\/, rediss:\/\/ or unix:\/\/ address/],
     ];
-    for (const [text, message] of bad) assert.throws(() => loadConfig({ file: ini(text), env: {} }), (e: Error) => e instanceof ConfigError && message.test(e.message));
+    for (const [text, message] of bad)
+      assert.throws(
+        () => loadConfig({ file: ini(text), env: {} }),
+        (e: Error) => e instanceof ConfigError && message.test(e.message),
+      );
     assert.throws(() => loadConfig({ file: '/nonexistent/backend_config.ini', env: {} }), /Cannot read the configuration file/);
     const broken = loadConfig({ file: ini('[PUBLIC PROFILES]\nbroken = broken.json\n'), env: {} });
     assert.throws(() => loadProfiles(broken.profiles), /Profile "broken" .* cannot be used/);

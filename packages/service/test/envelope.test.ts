@@ -50,7 +50,12 @@ for (const target of await testDatabaseTargets()) {
     }
 
     test('jsonrpc is not checked and extra top-level keys are ignored; the id comes back as sent', async () => {
-      for (const [jsonrpc, id] of [[undefined, 'abc'], ['1.0', 0], [42, -1.5], ['2.0', null]] as const) {
+      for (const [jsonrpc, id] of [
+        [undefined, 'abc'],
+        ['1.0', 0],
+        [42, -1.5],
+        ['2.0', null],
+      ] as const) {
         const { json } = await postRaw(h, JSON.stringify({ jsonrpc, id, method: 'profile_names', extra: { deep: [1, 2] }, another: true }));
         assert.deepEqual(json, { jsonrpc: '2.0', id, result: ['default', 'extended', 'ipv4-only'] });
       }
@@ -67,7 +72,11 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('any path works; methods other than POST and GET (the web interface) get a JSON-RPC error', async () => {
-      const response = await fetch(`${h.url}/some/deep/path?x=1`, { method: 'POST', body: '{"id":1,"method":"profile_names"}', headers: { 'content-type': 'application/json' } });
+      const response = await fetch(`${h.url}/some/deep/path?x=1`, {
+        method: 'POST',
+        body: '{"id":1,"method":"profile_names"}',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.deepEqual(((await response.json()) as { result: unknown }).result, ['default', 'extended', 'ipv4-only']);
       for (const method of ['PUT', 'DELETE', 'PATCH']) {
         const other = await fetch(h.url, { method });
@@ -95,7 +104,10 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('arrays where objects belong, and property names that need escaping in JSON Pointers', async () => {
-      const { json } = await postRaw(h, JSON.stringify({ id: 1, method: 'get_test_history', params: { frontend_params: ['a.se'], 'a/b~c': 1 } }));
+      const { json } = await postRaw(
+        h,
+        JSON.stringify({ id: 1, method: 'get_test_history', params: { frontend_params: ['a.se'], 'a/b~c': 1 } }),
+      );
       assert.deepEqual(json.error?.data, [
         { path: '/a~1b~0c', message: 'Unknown property' },
         { path: '/frontend_params', message: 'Expected an object' },
@@ -121,7 +133,10 @@ for (const target of await testDatabaseTargets()) {
     test('unicode everywhere: IDNs convert, emoji and lone surrogates are refused by IDNA 2008', async () => {
       const idn = await h.call('start_domain_test', { domain: 'B\u00fccher.example.se' });
       assert.match(String(idn.result), /^[0-9a-f]{16}$/);
-      assert.equal(((await h.call('get_test_params', { test_id: idn.result })).result as { domain: string }).domain, 'xn--bcher-kva.example.se');
+      assert.equal(
+        ((await h.call('get_test_params', { test_id: idn.result })).result as { domain: string }).domain,
+        'xn--bcher-kva.example.se',
+      );
       const emoji = await h.call('start_domain_test', { domain: '\u{1F600}.example.se' });
       assert.equal(emoji.error?.code, -32602);
       assert.match((emoji.error?.data as { message: string }[])[0]?.message ?? '', /not a valid internationalized name: .+/);
@@ -134,18 +149,27 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('a forwarded header does not change who the caller is', async () => {
-      const { json } = await postRaw(h, JSON.stringify({ id: 1, method: 'add_api_user', params: { username: 'forwarded', api_key: 'k' } }), {
-        'content-type': 'application/json',
-        'x-forwarded-for': '203.0.113.9',
-        forwarded: 'for=203.0.113.9',
-      });
+      const { json } = await postRaw(
+        h,
+        JSON.stringify({ id: 1, method: 'add_api_user', params: { username: 'forwarded', api_key: 'k' } }),
+        {
+          'content-type': 'application/json',
+          'x-forwarded-for': '203.0.113.9',
+          forwarded: 'for=203.0.113.9',
+        },
+      );
       assert.equal(json.result, 1);
     });
 
     test('a half-sent request does not disturb the server', async () => {
       await new Promise<void>((resolve) => {
         const url = new URL(h.url);
-        const req = request({ host: url.hostname, port: url.port, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+        const req = request({
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': '1000' },
+        });
         req.on('error', () => resolve());
         req.write('{"id":1,"method":');
         setTimeout(() => {
@@ -166,7 +190,8 @@ for (const target of await testDatabaseTargets()) {
 describe('administrative methods', () => {
   test('loopback is judged by the socket address alone', () => {
     for (const address of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.1.2.3']) assert.equal(isLoopback(address), true, address);
-    for (const address of ['192.0.2.1', '::ffff:192.0.2.1', '2001:db8::1', '', '0.0.0.0', '::', '127.0.0.1.example']) assert.equal(isLoopback(address), false, address);
+    for (const address of ['192.0.2.1', '::ffff:192.0.2.1', '2001:db8::1', '', '0.0.0.0', '::', '127.0.0.1.example'])
+      assert.equal(isLoopback(address), false, address);
   });
 });
 
@@ -180,7 +205,11 @@ describe('administrative methods from a remote peer', async () => {
     const dispatcher = createDispatcher({ methods, languageTags: h.service.context.languageTags, logError: () => undefined });
     for (const params of [{ username: 'remote', api_key: 'k' }, {}]) {
       const reply = await dispatcher.handle({ id: 1, method: 'add_api_user', params }, { remoteAddress: '192.0.2.7' });
-      assert.deepEqual(reply, { jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Call to the method not permitted from a remote IP', data: { remote_ip: '192.0.2.7' } } });
+      assert.deepEqual(reply, {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32603, message: 'Call to the method not permitted from a remote IP', data: { remote_ip: '192.0.2.7' } },
+      });
     }
     const users = await h.service.context.database.db.selectFrom('dh_user').select('username').execute();
     assert.deepEqual(users, []);
@@ -193,7 +222,10 @@ describe('methods disabled by configuration', async () => {
   const h = useService(sqlite, (c) => ({ ...c, enableAddApiUser: false, enableAddBatchJob: false }), iniFile);
 
   test('add_api_user and add_batch_job are then unknown procedures', async () => {
-    for (const [method, params] of [['add_api_user', { username: 'u', api_key: 'k' }], ['add_batch_job', { username: 'u', api_key: 'k', domains: ['a.se'] }]] as const) {
+    for (const [method, params] of [
+      ['add_api_user', { username: 'u', api_key: 'k' }],
+      ['add_batch_job', { username: 'u', api_key: 'k', domains: ['a.se'] }],
+    ] as const) {
       const reply = await h.call(method, params);
       assert.deepEqual(reply.error, { code: -32601, message: 'Procedure not found' });
     }

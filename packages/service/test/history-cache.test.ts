@@ -80,7 +80,8 @@ for (const target of await testDatabaseTargets()) {
 
       // An answer over 1 MB (a very large limit) is made afresh each time, not kept.
       let big = 0;
-      const huge = () => cache.answer('a.history.test', { filter: 'all', offset: 0, limit: 1_000_000 }, 'huge', () => (big++, 'x'.repeat(1_100_000)));
+      const huge = () =>
+        cache.answer('a.history.test', { filter: 'all', offset: 0, limit: 1_000_000 }, 'huge', () => (big++, 'x'.repeat(1_100_000)));
       await huge();
       await huge();
       assert.equal(big, 2);
@@ -88,23 +89,50 @@ for (const target of await testDatabaseTargets()) {
 
     test('reads a page with its revision as testHistory reads the page, for each filter and paging', async () => {
       const ids = await enqueue('d.history.test', 4);
-      const undelegated = await enqueueTest(database.db, { ...params('d.history.test'), nameservers: [{ ns: 'ns1.d.history.test', ip: '192.0.2.1' }] }, 0);
+      const undelegated = await enqueueTest(
+        database.db,
+        { ...params('d.history.test'), nameservers: [{ ns: 'ns1.d.history.test', ip: '192.0.2.1' }] },
+        0,
+      );
       for (const id of [...ids, undelegated]) await finishTest(database.db, id, []);
       assert.equal(await domainRevision(database.db, 'd.history.test'), 5);
       for (const filter of ['all', 'delegated', 'undelegated'] as const) {
-        for (const [offset, limit] of [[0, 200], [1, 2], [4, 10], [9, 10], [0, 0]] as const) {
+        for (const [offset, limit] of [
+          [0, 200],
+          [1, 2],
+          [4, 10],
+          [9, 10],
+          [0, 0],
+        ] as const) {
           const read = await historyAtRevision(database.db, database.dialect, 'd.history.test', { filter, offset, limit });
           assert.equal(read.revision, 5);
-          assert.deepEqual(read.rows.map((row) => ({ ...row, undelegated: Boolean(row.undelegated) })), (await testHistory(database.db, 'd.history.test', filter, offset, limit)).map((row) => ({ ...row, undelegated: Boolean(row.undelegated) })), `${filter} ${offset} ${limit}`);
+          assert.deepEqual(
+            read.rows.map((row) => ({ ...row, undelegated: Boolean(row.undelegated) })),
+            (await testHistory(database.db, 'd.history.test', filter, offset, limit)).map((row) => ({
+              ...row,
+              undelegated: Boolean(row.undelegated),
+            })),
+            `${filter} ${offset} ${limit}`,
+          );
         }
       }
-      assert.equal((await historyAtRevision(database.db, database.dialect, 'd.history.test', { filter: 'undelegated', offset: 0, limit: 200 })).rows.length, 1);
-      assert.deepEqual(await historyAtRevision(database.db, database.dialect, 'none.history.test', { filter: 'all', offset: 0, limit: 200 }), { revision: 0, rows: [] });
+      assert.equal(
+        (await historyAtRevision(database.db, database.dialect, 'd.history.test', { filter: 'undelegated', offset: 0, limit: 200 })).rows
+          .length,
+        1,
+      );
+      assert.deepEqual(
+        await historyAtRevision(database.db, database.dialect, 'none.history.test', { filter: 'all', offset: 0, limit: 200 }),
+        { revision: 0, rows: [] },
+      );
     });
 
     test("a domain's first tests finishing at once each commit, each raising its revision", async () => {
       const ids = await enqueue('c.history.test', 6);
-      assert.deepEqual(await Promise.all(ids.map((id) => finishTest(database.db, id, []))), ids.map(() => true));
+      assert.deepEqual(
+        await Promise.all(ids.map((id) => finishTest(database.db, id, []))),
+        ids.map(() => true),
+      );
       assert.equal(await domainRevision(database.db, 'c.history.test'), 6);
     });
   });

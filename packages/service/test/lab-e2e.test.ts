@@ -7,7 +7,11 @@ import { runInLab } from './run-in-lab.ts';
 
 const inside = fileURLToPath(new URL('./inside/lab-e2e.ts', import.meta.url));
 
-test('in the lab: lookups, a test followed to translated results and history, a batch, and reports laid out as zonemaster-gui does', { timeout: 240_000 }, async (t) => {
-  const output = await runInLab(t, ['single-nameserver', 'healthy-signed'], inside);
-  if (output !== undefined) assert.match(output, /# pass 6/);
-});
+test(
+  'in the lab: lookups, a test followed to translated results and history, a batch, and reports laid out as zonemaster-gui does',
+  { timeout: 240_000 },
+  async (t) => {
+    const output = await runInLab(t, ['single-nameserver', 'healthy-signed'], inside);
+    if (output !== undefined) assert.match(output, /# pass 6/);
+  },
+);

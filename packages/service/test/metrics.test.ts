@@ -38,7 +38,17 @@ for (const target of await testDatabaseTargets()) {
 
     test('the queue per priority, RPC calls by method and outcome, then tests run by an agent move the counters', async () => {
       const before = await scrape(h.url);
-      for (const name of ['dns_health_queue_depth', 'dns_health_tests_started_total', 'dns_health_tests_finished_total', 'dns_health_tests_died_total', 'dns_health_test_duration_seconds', 'dns_health_agents_alive', 'dns_health_rpc_requests_total', 'dns_health_dns_queries_total', 'dns_health_dns_queries_timed_out_total']) {
+      for (const name of [
+        'dns_health_queue_depth',
+        'dns_health_tests_started_total',
+        'dns_health_tests_finished_total',
+        'dns_health_tests_died_total',
+        'dns_health_test_duration_seconds',
+        'dns_health_agents_alive',
+        'dns_health_rpc_requests_total',
+        'dns_health_dns_queries_total',
+        'dns_health_dns_queries_timed_out_total',
+      ]) {
         assert.ok(before.names.includes(name), `${name} is exported`);
       }
       const calls = before.value('dns_health_rpc_requests_total', { method: 'start_domain_test', outcome: 'result' });
@@ -53,19 +63,39 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(queued.value('dns_health_queue_depth', { queue: '0' }), 4, 'every priority in one series');
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'start_domain_test', outcome: 'result' }), calls + 4);
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'start_domain_test', outcome: 'invalid_params' }), 1);
-      assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'unknown', outcome: 'not_found' }), 1, 'an unknown name is not a label of its own');
+      assert.equal(
+        queued.value('dns_health_rpc_requests_total', { method: 'unknown', outcome: 'not_found' }),
+        1,
+        'an unknown name is not a label of its own',
+      );
       assert.equal(queued.value('dns_health_rpc_requests_total', { method: 'test_progress', outcome: 'method_error' }), 1);
 
       const { database, config, profiles } = h.service.context;
-      agent = new Agent({ database, config, profiles, runTests: scriptedEngine().runTests, log: () => undefined, metrics: h.service.metrics.agent });
+      agent = new Agent({
+        database,
+        config,
+        profiles,
+        runTests: scriptedEngine().runTests,
+        log: () => undefined,
+        metrics: h.service.metrics.agent,
+      });
       agent.start();
-      await until('the queue to empty', async () => (await scrape(h.url)).value('dns_health_tests_finished_total', { overall_result: 'critical' }) >= 1 && (await scrape(h.url)).count('dns_health_test_duration_seconds') >= 4);
+      await until(
+        'the queue to empty',
+        async () =>
+          (await scrape(h.url)).value('dns_health_tests_finished_total', { overall_result: 'critical' }) >= 1 &&
+          (await scrape(h.url)).count('dns_health_test_duration_seconds') >= 4,
+      );
 
       const after = await scrape(h.url);
       assert.equal(after.value('dns_health_queue_depth', { queue: '0' }), 0);
       assert.equal(after.value('dns_health_tests_started_total') - before.value('dns_health_tests_started_total'), 4);
       assert.equal(after.count('dns_health_test_duration_seconds') - before.count('dns_health_test_duration_seconds'), 4);
-      assert.equal(after.value('dns_health_tests_died_total', { reason: 'died' }) - before.value('dns_health_tests_died_total', { reason: 'died' }), 1, 'the crashing run');
+      assert.equal(
+        after.value('dns_health_tests_died_total', { reason: 'died' }) - before.value('dns_health_tests_died_total', { reason: 'died' }),
+        1,
+        'the crashing run',
+      );
       assert.equal(after.value('dns_health_agents_alive'), 1);
 
       const ready = await fetch(new URL('/readyz', h.url));
@@ -102,14 +132,21 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 2000; i += 20) await Promise.all(Array.from({ length: 20 }, (_, j) => one(i + j)));
       assert.ok(queued >= 200 && refused >= 1700, `${queued} queued, ${refused} refused`);
       // Tests stored in a queue the configuration does not list (an older configuration's) are summed, not labelled.
-      await h.service.context.database.db.updateTable('dh_test').set({ queue: 4711 }).where('domain', 'in', ['flood0.example.se', 'flood10.example.se']).execute();
+      await h.service.context.database.db
+        .updateTable('dh_test')
+        .set({ queue: 4711 })
+        .where('domain', 'in', ['flood0.example.se', 'flood10.example.se'])
+        .execute();
       const after = await text();
       assert.equal(series(after), series(before), 'the same series as before the calls');
       assert.ok(after.length < before.length + 200, `/metrics grew from ${before.length} to ${after.length} bytes`);
       const scraped = await scrape(h.url);
       assert.equal(scraped.value('dns_health_queue_depth', { queue: 'other' }), 2);
       const depth = (q: string) => scraped.value('dns_health_queue_depth', { queue: q });
-      assert.equal(['0', '1', '2', '3', '4', '5', '6', '7', '8', 'other'].reduce((sum, q) => sum + depth(q), 0), queued);
+      assert.equal(
+        ['0', '1', '2', '3', '4', '5', '6', '7', '8', 'other'].reduce((sum, q) => sum + depth(q), 0),
+        queued,
+      );
       assert.doesNotMatch(after, /priority=/);
     });
   });

@@ -43,7 +43,8 @@ for (const target of await testDatabaseTargets()) {
       const highNew = await enqueueTest(db, params('high2.se', 10), 0);
       const otherQueue = await enqueueTest(db, params('q1.se', 99, 1), 0);
       const order = [];
-      for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) order.push(claimed.hashId);
+      for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant))
+        order.push(claimed.hashId);
       assert.deepEqual(order, [highOld, highNew, low]);
       assert.equal((await claimNextTest(db, dialect, 1, claimant))?.hashId, otherQueue);
       assert.equal(await claimNextTest(db, dialect, 1, claimant), undefined);
@@ -56,7 +57,8 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 40; i++) ids.add(await enqueueTest(db, params(`c${i}.se`), 0));
       const claimer = async () => {
         const mine: string[] = [];
-        for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant)) mine.push(claimed.hashId);
+        for (let claimed = await claimNextTest(db, dialect, 0, claimant); claimed; claimed = await claimNextTest(db, dialect, 0, claimant))
+          mine.push(claimed.hashId);
         return mine;
       };
       const all = (await Promise.all([claimer(), claimer(), claimer(), claimer()])).flat();
@@ -75,8 +77,22 @@ for (const target of await testDatabaseTargets()) {
       await reportProgress(db, id, 100);
       assert.equal((await findTest(db, id))?.progress, 99);
       const entries: Finding[] = [
-        { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', n: 1, ok: true, none: null }, timestamp: 0.25 },
-        { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.progress.se' }, timestamp: 1.5 },
+        {
+          module: 'BASIC',
+          testcase: 'Basic01',
+          tag: 'B01_PARENT_FOUND',
+          level: 'INFO',
+          args: { domain: 'se', n: 1, ok: true, none: null },
+          timestamp: 0.25,
+        },
+        {
+          module: 'NAMESERVER',
+          testcase: 'Nameserver01',
+          tag: 'IS_A_RECURSOR',
+          level: 'ERROR',
+          args: { ns: 'ns1.progress.se' },
+          timestamp: 1.5,
+        },
       ];
       assert.equal(await finishTest(db, id, entries), true);
       assert.equal(await finishTest(db, id, [entries[0]]), false);
@@ -85,7 +101,10 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(row?.overall_result, 'error');
       assert.ok(row?.ended_at);
       const stored = await resultEntries(db, row.id);
-      assert.deepEqual(stored.map((e) => ({ ...e, args: JSON.parse(e.args) as unknown })), entries);
+      assert.deepEqual(
+        stored.map((e) => ({ ...e, args: JSON.parse(e.args) as unknown })),
+        entries,
+      );
       await reportProgress(db, id, 50);
       assert.equal((await findTest(db, id))?.progress, 100);
     });
@@ -100,7 +119,11 @@ for (const target of await testDatabaseTargets()) {
         { module: 'BASIC', testcase: 'Basic01', tag: 'B01_CHILD_FOUND', level: 'INFO', args: '{"domain":"rows.se"}', timestamp: 0.5 },
         { module: 'DNSSEC', testcase: 'DNSSEC10', tag: 'DS10_HAS_NSEC', level: 'WARNING', args: '{}', timestamp: 0.75 },
       ];
-      for (const entry of old) await db.insertInto('dh_result_entry').values({ test_id: row.id, ...entry }).execute();
+      for (const entry of old)
+        await db
+          .insertInto('dh_result_entry')
+          .values({ test_id: row.id, ...entry })
+          .execute();
       assert.deepEqual(await resultEntries(db, row.id), old);
     });
 
@@ -118,7 +141,11 @@ for (const target of await testDatabaseTargets()) {
       }
       const old = await enqueueTest(db, params('old.se'), 600);
       assert.equal((await claimNextTest(db, dialect, 0, claimant))?.hashId, old);
-      await db.updateTable('dh_test').set({ started_at: new Date(Date.now() - 601_000).toISOString() }).where('hash_id', '=', old).execute();
+      await db
+        .updateTable('dh_test')
+        .set({ started_at: new Date(Date.now() - 601_000).toISOString() })
+        .where('hash_id', '=', old)
+        .execute();
       await finishTest(db, old, []);
       const fresh = await enqueueTest(db, params('old.se'), 600);
       assert.notEqual(fresh, old);
@@ -140,7 +167,9 @@ for (const target of await testDatabaseTargets()) {
     test('the same race on the path the service takes (on SQLite, one synchronous stretch while a Kysely transaction may be open)', async () => {
       const { db, dialect, sqlite } = database;
       assert.equal(await addUser(db, 'racer2', 'key'), true);
-      const outcomes = await Promise.all([1, 2, 3, 4].map((n) => createBatch(db, dialect, 'racer2', [params(`race2-${n}.se`, 5), params(`race2-${n}b.se`, 5)], sqlite)));
+      const outcomes = await Promise.all(
+        [1, 2, 3, 4].map((n) => createBatch(db, dialect, 'racer2', [params(`race2-${n}.se`, 5), params(`race2-${n}b.se`, 5)], sqlite)),
+      );
       assert.equal(outcomes.filter((o) => 'created' in o).length, 1, JSON.stringify(outcomes));
       assert.equal(outcomes.filter((o) => 'running' in o).length, 3);
       const created = outcomes.find((o) => 'created' in o) as { created: number };

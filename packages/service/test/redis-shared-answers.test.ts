@@ -27,7 +27,10 @@ describe('shared answers in Redis', () => {
   test('one agent keeps a reply, another finds it, until its TTL', { skip }, async () => {
     const prefix = `dh:answer:test:${process.pid}:${Date.now()}:`;
     const lines: string[] = [];
-    const [first, second] = [redisSharedAnswers(url, (l) => lines.push(l), { prefix }), redisSharedAnswers(url, (l) => lines.push(l), { prefix })];
+    const [first, second] = [
+      redisSharedAnswers(url, (l) => lines.push(l), { prefix }),
+      redisSharedAnswers(url, (l) => lines.push(l), { prefix }),
+    ];
     try {
       const reply = Uint8Array.from([1, 2, 3, 4]);
       assert.equal(await second.get('q'), undefined);
@@ -49,7 +52,7 @@ describe('shared answers in Redis', () => {
     }
   });
 
-  test('Redis away: lookups miss, replies stay in this agent\'s memory, the outage is said once', async () => {
+  test("Redis away: lookups miss, replies stay in this agent's memory, the outage is said once", async () => {
     // A port that accepts nothing: a server opened and closed again.
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,11 +8,15 @@ import { test } from 'node:test';
 
 const inside = fileURLToPath(new URL('./inside/remote-peer.ts', import.meta.url));
 const probe = spawnSync('unshare', ['-n', 'true']);
-const unavailable = probe.error !== undefined || probe.status !== 0 ? `no private network namespace (unshare -n: ${probe.error?.message ?? probe.stderr.toString().trim()})` : false;
+const unavailable =
+  probe.error !== undefined || probe.status !== 0
+    ? `no private network namespace (unshare -n: ${probe.error?.message ?? probe.stderr.toString().trim()})`
+    : false;
 if (unavailable) console.log(`# skipping: ${unavailable}`);
 
 test('administrative methods refuse a non-loopback socket peer', { skip: unavailable, timeout: 60_000 }, async () => {
-  const script = 'ip link set lo up && ip addr add 192.0.2.1/24 dev lo && ip addr add 192.0.2.2/24 dev lo && exec "$0" --test --test-reporter=tap "$1"';
+  const script =
+    'ip link set lo up && ip addr add 192.0.2.1/24 dev lo && ip addr add 192.0.2.2/24 dev lo && exec "$0" --test --test-reporter=tap "$1"';
   const child = spawn('unshare', ['-n', 'sh', '-c', script, process.execPath, inside], {
     env: Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')),
     stdio: ['ignore', 'pipe', 'pipe'],

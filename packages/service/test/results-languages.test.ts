@@ -17,14 +17,35 @@ const iniFile = writeConfigFixture();
 // test case: one as engine 9.0.1 spells it, one as results stored by our earlier engine have it.
 const findings: Finding[] = [
   { module: 'SYSTEM', testcase: 'Unspecified', tag: 'GLOBAL_VERSION', level: 'INFO', args: { version: '9.0.1' }, timestamp: 0 },
-  { module: 'NAMESERVER', testcase: 'Nameserver03', tag: 'AXFR_AVAILABLE', level: 'NOTICE', args: { ns: 'ns1.lang.example.se/192.0.2.53' }, timestamp: 1.5 },
-  { module: 'DNSSEC', testcase: 'DNSSEC02', tag: 'DS02_NO_MATCH_DS_DNSKEY', level: 'ERROR', args: { keytag: 12345, ns_ip_list: '192.0.2.53;2001:db8::53' }, timestamp: 2 },
+  {
+    module: 'NAMESERVER',
+    testcase: 'Nameserver03',
+    tag: 'AXFR_AVAILABLE',
+    level: 'NOTICE',
+    args: { ns: 'ns1.lang.example.se/192.0.2.53' },
+    timestamp: 1.5,
+  },
+  {
+    module: 'DNSSEC',
+    testcase: 'DNSSEC02',
+    tag: 'DS02_NO_MATCH_DS_DNSKEY',
+    level: 'ERROR',
+    args: { keytag: 12345, ns_ip_list: '192.0.2.53;2001:db8::53' },
+    timestamp: 2,
+  },
   { module: 'DNSSEC', testcase: 'UNSPECIFIED', tag: 'NOT_SIGNED', level: 'NOTICE', args: { zone: 'lang.example.se' }, timestamp: 2.2 },
-  { module: 'ZONE', testcase: 'Zone02', tag: 'REFRESH_MINIMUM_VALUE_LOWER', level: 'NOTICE', args: { refresh: 3600, required_refresh: 14400 }, timestamp: 2.5 },
+  {
+    module: 'ZONE',
+    testcase: 'Zone02',
+    tag: 'REFRESH_MINIMUM_VALUE_LOWER',
+    level: 'NOTICE',
+    args: { refresh: 3600, required_refresh: 14400 },
+    timestamp: 2.5,
+  },
   { module: 'CONSISTENCY', testcase: 'Consistency01', tag: 'MULTIPLE_SOA_SERIALS', level: 'WARNING', args: { count: 2 }, timestamp: 3 },
 ];
 
-test('the service\'s languages are the ones the engine speaks', () => {
+test("the service's languages are the ones the engine speaks", () => {
   assert.deepEqual([...LANGUAGES].sort(), [...locales].sort());
 });
 
@@ -44,12 +65,29 @@ for (const target of await testDatabaseTargets()) {
         for (const tag of [language, locale]) {
           const reply = await h.call('get_test_results', { id, language: tag });
           assert.equal(reply.error, undefined, JSON.stringify(reply.error));
-          const result = reply.result as { results: { module: string; message: string; level: string; testcase: string }[]; testcase_descriptions: Record<string, string> };
-          assert.deepEqual(result.results.map((r) => r.message), findings.map((f) => formatFinding(f, language)), tag);
-          for (const message of result.results.map((r) => r.message)) assert.doesNotMatch(message, /\{\w+\}|undefined/, `${tag}: ${message}`);
-          assert.deepEqual(result.results.map((r) => r.testcase), ['Unspecified', 'Nameserver03', 'DNSSEC02', 'Unspecified', 'Zone02', 'Consistency01']);
+          const result = reply.result as {
+            results: { module: string; message: string; level: string; testcase: string }[];
+            testcase_descriptions: Record<string, string>;
+          };
+          assert.deepEqual(
+            result.results.map((r) => r.message),
+            findings.map((f) => formatFinding(f, language)),
+            tag,
+          );
+          for (const message of result.results.map((r) => r.message))
+            assert.doesNotMatch(message, /\{\w+\}|undefined/, `${tag}: ${message}`);
+          assert.deepEqual(
+            result.results.map((r) => r.testcase),
+            ['Unspecified', 'Nameserver03', 'DNSSEC02', 'Unspecified', 'Zone02', 'Consistency01'],
+          );
           // As the reference builds it: the test cases the results name, no more.
-          assert.deepEqual(Object.keys(result.testcase_descriptions).sort(), ['Consistency01', 'DNSSEC02', 'Nameserver03', 'Unspecified', 'Zone02']);
+          assert.deepEqual(Object.keys(result.testcase_descriptions).sort(), [
+            'Consistency01',
+            'DNSSEC02',
+            'Nameserver03',
+            'Unspecified',
+            'Zone02',
+          ]);
           for (const [testcase, description] of Object.entries(result.testcase_descriptions)) {
             assert.equal(description, testCaseDescription(testcase, language), `${tag} ${testcase}`);
             assert.notEqual(description, testcase, `${tag} ${testcase} has a description of its own`);

@@ -11,8 +11,22 @@ import { useService } from './rpc-harness.ts';
 
 const iniFile = writeConfigFixture();
 const entries: Finding[] = [
-  { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: { domain: 'se', ns_list: 'ns.se/192.0.2.1' }, timestamp: 0.12 },
-  { module: 'NAMESERVER', testcase: 'Nameserver01', tag: 'IS_A_RECURSOR', level: 'ERROR', args: { ns: 'ns1.schema.example.se', ns_ip: '192.0.2.53' }, timestamp: 1.5 },
+  {
+    module: 'BASIC',
+    testcase: 'Basic01',
+    tag: 'B01_PARENT_FOUND',
+    level: 'INFO',
+    args: { domain: 'se', ns_list: 'ns.se/192.0.2.1' },
+    timestamp: 0.12,
+  },
+  {
+    module: 'NAMESERVER',
+    testcase: 'Nameserver01',
+    tag: 'IS_A_RECURSOR',
+    level: 'ERROR',
+    args: { ns: 'ns1.schema.example.se', ns_ip: '192.0.2.53' },
+    timestamp: 1.5,
+  },
   { module: 'SYSTEM', testcase: 'UNSPECIFIED', tag: 'TEST_CASE_START', level: 'DEBUG', args: { testcase: 'Basic01' }, timestamp: 0 },
 ];
 
@@ -31,9 +45,18 @@ for (const target of await testDatabaseTargets()) {
 
       const results = (await h.call('get_test_results', { id, language: 'sv' })).result;
       assertValid('service_results', results);
-      const report = (await h.call('get_test_report', { test_id: id, language: 'sv' })).result as { findings: (Finding & { message: string })[]; elapsed: number; overall_result: string; engine_version: string };
+      const report = (await h.call('get_test_report', { test_id: id, language: 'sv' })).result as {
+        findings: (Finding & { message: string })[];
+        elapsed: number;
+        overall_result: string;
+        engine_version: string;
+      };
       assertValid('service_report', report);
-      assert.deepEqual(report.findings.map(({ message: _, ...finding }) => finding), entries.slice(0, 2), 'the DEBUG finding is left out, the rest as stored');
+      assert.deepEqual(
+        report.findings.map(({ message: _, ...finding }) => finding),
+        entries.slice(0, 2),
+        'the DEBUG finding is left out, the rest as stored',
+      );
       assert.equal(report.overall_result, 'error');
       assert.equal(report.engine_version, h.service.context.engine.engineVersion);
       assert.ok(report.elapsed >= 0);

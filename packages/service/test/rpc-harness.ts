@@ -19,7 +19,11 @@ export interface Harness {
 }
 
 /** Registers before/after hooks in the current suite and returns the harness they fill in. */
-export function useService(target: TestDatabaseTarget, adjust: (config: ServiceConfig) => ServiceConfig = (c) => c, iniFile?: string): Harness {
+export function useService(
+  target: TestDatabaseTarget,
+  adjust: (config: ServiceConfig) => ServiceConfig = (c) => c,
+  iniFile?: string,
+): Harness {
   let throwaway: ThrowawayDatabase | undefined;
   const harness = {} as Harness;
   before(async () => {
@@ -39,7 +43,9 @@ export function useService(target: TestDatabaseTarget, adjust: (config: ServiceC
     });
     harness.call = async (method, params) => {
       const id = nextId++;
-      const { status, json } = await harness.post(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+      const { status, json } = await harness.post(
+        JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }),
+      );
       if (status !== 200) throw new Error(`HTTP ${status}`);
       if (json.id !== id) throw new Error(`response id ${String(json.id)} for request ${id}`);
       return json;

@@ -32,7 +32,11 @@ export function table(harness: Harness, method: string, rows: Row[]): void {
         if (items !== undefined) {
           const data = reply.error.data as { path: string; message: string }[];
           assert.ok(Array.isArray(data), 'data is an array');
-          assert.deepEqual(data.map((d) => d.path), items.map(([path]) => path), JSON.stringify(data));
+          assert.deepEqual(
+            data.map((d) => d.path),
+            items.map(([path]) => path),
+            JSON.stringify(data),
+          );
           items.forEach(([, message], i) => {
             if (typeof message === 'string') assert.equal(data[i]?.message, message);
             else assert.match(data[i]?.message ?? '', message);

@@ -11,12 +11,16 @@ const labCli = fileURLToPath(new URL('../../lab/bin/lab.ts', import.meta.url));
 
 /** Returns the inner run's TAP output once every one of its tests passed. */
 export async function runInLab(t: TestContext, scenarios: string[], script: string): Promise<string | undefined> {
-  const child = spawn(process.execPath, [labCli, 'run', scenarios.join(','), '--', process.execPath, '--test', '--test-reporter=tap', script], {
-    cwd: root,
-    // Without this the inner test run would report to us in node:test's private child format.
-    env: Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [labCli, 'run', scenarios.join(','), '--', process.execPath, '--test', '--test-reporter=tap', script],
+    {
+      cwd: root,
+      // Without this the inner test run would report to us in node:test's private child format.
+      env: Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'NODE_TEST_CONTEXT')),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

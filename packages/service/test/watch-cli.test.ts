@@ -12,14 +12,32 @@ const env = { ...process.env, DNS_SERVICE_DATABASE_URL: `sqlite:${join(mkdtempSy
 const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'watch', ...args], { env, encoding: 'utf8' });
 
 test('watch add, list and remove, each in its own process; bad input is named and exits 2', () => {
-  const added = run('add', 'Example.SE', '--schedule', 'daily 03:00', '--ns', 'ns1.example.se/192.0.2.1', '--no-ipv6', '--language', 'sv', '--webhook', 'https://hooks.example.org/dns');
+  const added = run(
+    'add',
+    'Example.SE',
+    '--schedule',
+    'daily 03:00',
+    '--ns',
+    'ns1.example.se/192.0.2.1',
+    '--no-ipv6',
+    '--language',
+    'sv',
+    '--webhook',
+    'https://hooks.example.org/dns',
+  );
   assert.equal(added.status, 0, added.stderr);
   assert.match(added.stdout, /^Watch 1: example\.se daily 03:00, first run \d{4}-\d\d-\d\dT03:00:00Z\./);
   assert.match(added.stdout, /Webhook secret .*: [A-Za-z0-9_-]{32}\n/);
 
   const listed = run('list', '--json');
   assert.equal(listed.status, 0, listed.stderr);
-  const [watch] = JSON.parse(listed.stdout) as { watch_id: number; domain: string; schedule: string; language: string; params: { ipv6: boolean; nameservers: unknown[]; priority: number } }[];
+  const [watch] = JSON.parse(listed.stdout) as {
+    watch_id: number;
+    domain: string;
+    schedule: string;
+    language: string;
+    params: { ipv6: boolean; nameservers: unknown[]; priority: number };
+  }[];
   assert.equal(watch?.domain, 'example.se');
   assert.equal(watch.language, 'sv');
   assert.deepEqual(watch.params.nameservers, [{ ns: 'ns1.example.se', ip: '192.0.2.1' }]);
@@ -42,10 +60,14 @@ test("an operator's webhook into loopback needs the operator's list (WATCH.allow
   const refused = run('add', 'example.se', '--schedule', 'every 6h', '--webhook', 'https://0x7f000001:8443/hook');
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /\/webhook_url: Points to a loopback, private or reserved address/);
-  const allowed = spawnSync(process.execPath, [bin, 'watch', 'add', 'example.se', '--schedule', 'every 6h', '--webhook', 'https://0x7f000001:8443/hook'], {
-    env: { ...env, DNS_SERVICE_WATCH_ALLOWED_NETWORKS: '127.0.0.0/8, ::1' },
-    encoding: 'utf8',
-  });
+  const allowed = spawnSync(
+    process.execPath,
+    [bin, 'watch', 'add', 'example.se', '--schedule', 'every 6h', '--webhook', 'https://0x7f000001:8443/hook'],
+    {
+      env: { ...env, DNS_SERVICE_WATCH_ALLOWED_NETWORKS: '127.0.0.0/8, ::1' },
+      encoding: 'utf8',
+    },
+  );
   assert.equal(allowed.status, 0, allowed.stderr);
   assert.match(run('list').stdout, /https:\/\/127\.0\.0\.1:8443\/hook/, 'stored in its plain spelling');
 });

@@ -8,12 +8,16 @@ import { runInLab } from './run-in-lab.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-test('in the lab: the Chain view of a broken chain in Chromium at 1200 and 360 px: picture, node details and findings, axe, print, SVG export, hostile names', {
-  timeout: 900_000,
-  skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
-}, async (t) => {
-  const output = await runInLab(t, ['wrong-ds'], fileURLToPath(new URL('./inside/web-chain.ts', import.meta.url)));
-  if (output === undefined) return;
-  assert.match(output, /# fail 0/);
-  assert.doesNotMatch(output, /# pass 0\b/);
-});
+test(
+  'in the lab: the Chain view of a broken chain in Chromium at 1200 and 360 px: picture, node details and findings, axe, print, SVG export, hostile names',
+  {
+    timeout: 900_000,
+    skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
+  },
+  async (t) => {
+    const output = await runInLab(t, ['wrong-ds'], fileURLToPath(new URL('./inside/web-chain.ts', import.meta.url)));
+    if (output === undefined) return;
+    assert.match(output, /# fail 0/);
+    assert.doesNotMatch(output, /# pass 0\b/);
+  },
+);

@@ -8,12 +8,20 @@ import { runInLab } from './run-in-lab.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-test('in the lab: query logs, specification links, DS suggestion, exports, reuse notice, progress and comparison in Chromium', {
-  timeout: 900_000,
-  skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
-}, async (t) => {
-  const output = await runInLab(t, ['healthy-signed', 'wrong-ds', 'connectivity-partial'], fileURLToPath(new URL('./inside/web-evidence.ts', import.meta.url)));
-  if (output === undefined) return;
-  assert.match(output, /# fail 0/);
-  assert.doesNotMatch(output, /# pass 0\b/);
-});
+test(
+  'in the lab: query logs, specification links, DS suggestion, exports, reuse notice, progress and comparison in Chromium',
+  {
+    timeout: 900_000,
+    skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
+  },
+  async (t) => {
+    const output = await runInLab(
+      t,
+      ['healthy-signed', 'wrong-ds', 'connectivity-partial'],
+      fileURLToPath(new URL('./inside/web-evidence.ts', import.meta.url)),
+    );
+    if (output === undefined) return;
+    assert.match(output, /# fail 0/);
+    assert.doesNotMatch(output, /# pass 0\b/);
+  },
+);

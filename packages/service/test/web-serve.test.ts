@@ -23,7 +23,13 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
   };
 
   test('every page address gives the HTML shell with a strict CSP; an unknown one gives it with 404', async () => {
-    for (const path of ['/', '/result/0123456789abcdef', '/history/example.com', '/compare/0123456789abcdef/fedcba9876543210', '/batch/12']) {
+    for (const path of [
+      '/',
+      '/result/0123456789abcdef',
+      '/history/example.com',
+      '/compare/0123456789abcdef/fedcba9876543210',
+      '/batch/12',
+    ]) {
       const response = await fetch(`${h.url}${path}`);
       assert.equal(response.status, 200, path);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
@@ -38,18 +44,30 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     assert.equal((await fetch(`${h.url}/`, { method: 'HEAD' })).status, 200);
   });
 
-  test('a first visit gets the shell in the browser\'s language: lang, title and the no-script text', async () => {
+  test("a first visit gets the shell in the browser's language: lang, title and the no-script text", async () => {
     const shell = async (acceptLanguage?: string) => {
       const response = await fetch(h.url, { headers: acceptLanguage === undefined ? {} : { 'accept-language': acceptLanguage } });
       assert.match(response.headers.get('vary') ?? '', /accept-language/i, 'caches keep one shell per language');
       const html = await response.text();
-      return [/<html lang="(\w+)">/.exec(html)?.[1], /<title>([^<]*)<\/title>/.exec(html)?.[1], /<noscript><p>([^<]*)<\/p>/.exec(html)?.[1]];
+      return [
+        /<html lang="(\w+)">/.exec(html)?.[1],
+        /<title>([^<]*)<\/title>/.exec(html)?.[1],
+        /<noscript><p>([^<]*)<\/p>/.exec(html)?.[1],
+      ];
     };
-    assert.deepEqual(await shell('sv-SE,sv;q=0.9,en;q=0.5'), ['sv', 'Domänhälsa', 'Den här sidan behöver JavaScript. JSON-RPC-API:et svarar på POST-anrop på den här adressen.']);
+    assert.deepEqual(await shell('sv-SE,sv;q=0.9,en;q=0.5'), [
+      'sv',
+      'Domänhälsa',
+      'Den här sidan behöver JavaScript. JSON-RPC-API:et svarar på POST-anrop på den här adressen.',
+    ]);
     assert.equal((await shell('de-DE, fi;q=0.7, en;q=0.3'))[0], 'fi', 'the best language we have');
     assert.equal((await shell('nn-NO'))[0], 'nb', 'Nynorsk and "no" get Bokmål');
     assert.deepEqual((await shell('sl-SI,sl;q=0.9')).slice(0, 2), ['sl', 'Zdravje domene']);
-    assert.deepEqual(await shell(), ['en', 'Domain health', 'This page needs JavaScript. The JSON-RPC API answers POST requests at this address.']);
+    assert.deepEqual(await shell(), [
+      'en',
+      'Domain health',
+      'This page needs JavaScript. The JSON-RPC API answers POST requests at this address.',
+    ]);
     assert.equal((await shell('de, ja;q=0.5'))[0], 'en', 'none of ours: English');
     assert.equal((await shell('constructor, __proto__;q=0.9'))[0], 'en');
   });
@@ -84,7 +102,11 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
 
   test('POST on the same paths stays JSON-RPC', async () => {
     for (const path of ['/', '/result/0123456789abcdef', '/assets/x/main.ts']) {
-      const response = await fetch(`${h.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":7,"method":"profile_names"}' });
+      const response = await fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":7,"method":"profile_names"}',
+      });
       assert.deepEqual(await response.json(), { jsonrpc: '2.0', id: 7, result: ['default', 'extended'] });
     }
   });
@@ -94,7 +116,10 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     const dir = mkdtempSync(join(tmpdir(), 'web-assets-'));
     assert.ok(urls.some((u) => u.endsWith('/vendor/preact.mjs')));
     // The shapes and languages the client shares with the server come from the shared folder, at their path in src/.
-    assert.ok(urls.some((u) => u.endsWith('/shared/languages.ts')), urls.join(' '));
+    assert.ok(
+      urls.some((u) => u.endsWith('/shared/languages.ts')),
+      urls.join(' '),
+    );
     for (const url of urls.filter((u) => u.endsWith('.ts'))) {
       const response = await fetch(`${h.url}${url}`);
       assert.equal(response.status, 200, url);
@@ -110,9 +135,11 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     }
   });
 
-  test('the Chain view\'s tones and layout are the engine\'s: the import map serves the engine\'s own modules, as JavaScript', async () => {
+  test("the Chain view's tones and layout are the engine's: the import map serves the engine's own modules, as JavaScript", async () => {
     const html = await (await fetch(h.url)).text();
-    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)?.[1] ?? '{}') as { imports?: Record<string, string> };
+    const importMap = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(html)?.[1] ?? '{}') as {
+      imports?: Record<string, string>;
+    };
     const served = async (specifier: string): Promise<unknown> => {
       const url = importMap.imports?.[specifier];
       assert.ok(url !== undefined, `the import map names ${specifier}`);
@@ -123,10 +150,17 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
     };
     const tones = (await served('@app/engine/chain-tones')) as typeof engineTones;
     assert.deepEqual(tones.TONE_LOOKS, engineTones.TONE_LOOKS);
-    assert.deepEqual(['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(tones.toneOf), ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(engineTones.toneOf));
+    assert.deepEqual(
+      ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(tones.toneOf),
+      ['SECURE', 'LAME', 'NONE', 'EXPIRED'].map(engineTones.toneOf),
+    );
     const layout = (await served('@app/engine/chain-layout')) as typeof engineLayout;
-    const zones = [{ name: '.', heading: 'root', keys: ['k1', 'k2', 'k3'], rrsets: ['soa'], ds: ['ds'] }, { name: 'test.', heading: 'test', keys: [], rrsets: [], ds: [] }];
-    for (const width of [330, 900]) assert.deepEqual(layout.layoutZones(zones, width, 100, 20), engineLayout.layoutZones(zones, width, 100, 20));
+    const zones = [
+      { name: '.', heading: 'root', keys: ['k1', 'k2', 'k3'], rrsets: ['soa'], ds: ['ds'] },
+      { name: 'test.', heading: 'test', keys: [], rrsets: [], ds: [] },
+    ];
+    for (const width of [330, 900])
+      assert.deepEqual(layout.layoutZones(zones, width, 100, 20), engineLayout.layoutZones(zones, width, 100, 20));
   });
 
   test('compressed with brotli or gzip as asked, with an ETag that answers 304', async () => {
@@ -145,13 +179,18 @@ describe('web interface served by the RPC service', { skip: sqlite === undefined
   });
 });
 
-async function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+async function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     request(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (c: Buffer) => chunks.push(c));
       response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }

@@ -8,12 +8,16 @@ import { runInLab } from './run-in-lab.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
-test('in the lab: the history page shows, adds and removes a watch', {
-  timeout: 300_000,
-  skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
-}, async (t) => {
-  const output = await runInLab(t, ['single-nameserver'], fileURLToPath(new URL('./inside/web-watch.ts', import.meta.url)));
-  if (output === undefined) return;
-  assert.match(output, /# pass 1/);
-  assert.match(output, /# fail 0/);
-});
+test(
+  'in the lab: the history page shows, adds and removes a watch',
+  {
+    timeout: 300_000,
+    skip: existsSync(CHROMIUM) ? false : `Chromium is not installed at ${CHROMIUM} (apt-get install chromium)`,
+  },
+  async (t) => {
+    const output = await runInLab(t, ['single-nameserver'], fileURLToPath(new URL('./inside/web-watch.ts', import.meta.url)));
+    if (output === undefined) return;
+    assert.match(output, /# pass 1/);
+    assert.match(output, /# fail 0/);
+  },
+);

@@ -15,7 +15,14 @@ const usage = `Usage: npm run cluster -- [options]
   STORE_AUTH_KEY     the key every instance shares (default: auth.key in --dir, made on the first run)`;
 
 const { values } = parseArgs({
-  options: { database: { type: 'string' }, redis: { type: 'string' }, instances: { type: 'string' }, port: { type: 'string' }, dir: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    database: { type: 'string' },
+    redis: { type: 'string' },
+    instances: { type: 'string' },
+    port: { type: 'string' },
+    dir: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
 });
 if (values.help === true) {
   console.log(usage);
@@ -48,7 +55,8 @@ const cluster = await startCluster({
 console.log(`Cluster of ${cluster.instances.length} instances on ${databaseUrl.replace(/\/\/[^@/]*@/, '//')} and ${redisUrl}`);
 for (const instance of cluster.instances) console.log(`  ${instance.name}: ${instance.apiUrl} (log: ${join(dir, `${instance.name}.log`)})`);
 console.log(`HAProxy: ${cluster.apiUrl} (console: ${cluster.origin}/admin)`);
-if (cluster.admin !== undefined) console.log(`A new store was created. Its admin: ${cluster.admin.email} / ${cluster.admin.password} (shown only this once)`);
+if (cluster.admin !== undefined)
+  console.log(`A new store was created. Its admin: ${cluster.admin.email} / ${cluster.admin.password} (shown only this once)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void cluster.stop().then(() => process.exit(0));

@@ -12,7 +12,13 @@ import { parseArgs } from 'node:util';
 
 const TEST_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'contract-run.test.ts');
 
-const { values } = parseArgs({ options: { minutes: { type: 'string' }, runs: { type: 'string', default: '20' }, databases: { type: 'string', default: 'sqlite,postgres,mysql' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string' },
+    runs: { type: 'string', default: '20' },
+    databases: { type: 'string', default: 'sqlite,postgres,mysql' },
+  },
+});
 const minutes = Number(values.minutes);
 const runs = Number(values.runs);
 if (!(minutes > 0) || !Number.isInteger(runs) || runs < 1) {
@@ -30,7 +36,14 @@ while (Date.now() < deadline) {
   const database = databases[rounds % databases.length] ?? 'sqlite';
   rounds += 1;
   const run = spawnSync(process.execPath, ['--test', '--test-reporter=spec', TEST_FILE], {
-    env: { ...process.env, CONTRACT_SEED: String(seed), CONTRACT_RUNS: String(runs), CONTRACT_DEADLINE: String(deadline), CONTRACT_DATABASES: database, CONTRACT_REPORT: report },
+    env: {
+      ...process.env,
+      CONTRACT_SEED: String(seed),
+      CONTRACT_RUNS: String(runs),
+      CONTRACT_DEADLINE: String(deadline),
+      CONTRACT_DATABASES: database,
+      CONTRACT_REPORT: report,
+    },
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -14,7 +14,13 @@ const SETUP_MS = 60_000;
 // How long a round may run past the deadline (the case in flight, the final checks) before it is stopped.
 const GRACE_MS = 3 * 60_000;
 
-const { values } = parseArgs({ options: { minutes: { type: 'string' }, runs: { type: 'string', default: '40' }, databases: { type: 'string', default: 'sqlite,postgres,mysql' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string' },
+    runs: { type: 'string', default: '40' },
+    databases: { type: 'string', default: 'sqlite,postgres,mysql' },
+  },
+});
 const minutes = Number(values.minutes);
 const runs = Number(values.runs);
 if (!(minutes > 0) || !Number.isInteger(runs) || runs < 1) {
@@ -34,7 +40,13 @@ interface Round {
 function runRound(seed: number, database: string, deadline: number): Promise<Round> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', TEST_FILE], {
-      env: { ...process.env, HOSTILE_SEED: String(seed), HOSTILE_RUNS: String(runs), HOSTILE_DEADLINE: String(deadline), HOSTILE_DATABASES: database },
+      env: {
+        ...process.env,
+        HOSTILE_SEED: String(seed),
+        HOSTILE_RUNS: String(runs),
+        HOSTILE_DEADLINE: String(deadline),
+        HOSTILE_DATABASES: database,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const round: Round = { seed, database, cases: 0, failures: [], exitCode: null };
@@ -61,13 +73,16 @@ const rounds: Round[] = [];
 while (deadline - Date.now() > SETUP_MS) {
   const database = databases[rounds.length % databases.length] ?? 'sqlite';
   const seed = randomInt(-(2 ** 31), 2 ** 31);
-  console.log(`\n=== fuzz:store round ${rounds.length + 1} on ${database}, seed ${seed}, ${runs} cases per route, ${Math.round((deadline - Date.now()) / 1000)} s left`);
+  console.log(
+    `\n=== fuzz:store round ${rounds.length + 1} on ${database}, seed ${seed}, ${runs} cases per route, ${Math.round((deadline - Date.now()) / 1000)} s left`,
+  );
   rounds.push(await runRound(seed, database, deadline));
 }
 
 const cases = rounds.reduce((sum, r) => sum + r.cases, 0);
 const failed = rounds.filter((r) => r.exitCode !== 0);
 console.log(`\n=== fuzz:store: ${((Date.now() - started) / 60_000).toFixed(1)} minutes, ${rounds.length} rounds, ${cases} cases`);
-for (const r of rounds) console.log(`  ${r.database} seed ${r.seed}: ${r.cases} cases, ${r.exitCode === 0 ? 'passed' : `FAILED (exit ${String(r.exitCode)})`}`);
+for (const r of rounds)
+  console.log(`  ${r.database} seed ${r.seed}: ${r.cases} cases, ${r.exitCode === 0 ? 'passed' : `FAILED (exit ${String(r.exitCode)})`}`);
 for (const r of failed) for (const failure of r.failures) console.log(`\n${failure}`);
 process.exit(failed.length > 0 ? 1 : 0);

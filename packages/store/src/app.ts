@@ -117,21 +117,51 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   // Authentication's onRequest hook (above) sets request.principal, which rate limiting keys on,
   // and it runs before the cache answers anything.
   if (options.rateLimit !== false) await app.register(rateLimit, options.rateLimit);
-  if (options.cache !== false) await app.register(httpCaching, { cache: options.cache, variant: responseVariant, ...(options.now === undefined ? {} : { now: options.now }) });
-  await app.register(webhooksPlugin, { database: options.database, databaseUrl: options.databaseUrl, auth, policy: webhookPolicy, settings: options.webhooks ?? {}, now: options.now, sandbox: options.sandbox !== undefined });
-  await app.register(idempotency, { db: options.database.db, apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
+  if (options.cache !== false)
+    await app.register(httpCaching, {
+      cache: options.cache,
+      variant: responseVariant,
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  await app.register(webhooksPlugin, {
+    database: options.database,
+    databaseUrl: options.databaseUrl,
+    auth,
+    policy: webhookPolicy,
+    settings: options.webhooks ?? {},
+    now: options.now,
+    sandbox: options.sandbox !== undefined,
+  });
+  await app.register(idempotency, {
+    db: options.database.db,
+    apiPrefix: API_PREFIX,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   await app.register(apiDocs, { prefix: API_PREFIX });
   await app.register(frontDoor, { apiPrefix: API_PREFIX });
   await app.register(favicon);
   const cipher = fieldCipher(authKey);
   // Every write of a record, through any route or import, takes this path; Validate* subscribers are asked before the carting rules.
-  const writes = recordWrites(options.database, { encrypt: (plain) => cipher.encrypt(plain), checks: [validateWrites(options.database, app.webhookReplies), cartRules(options.database)] });
+  const writes = recordWrites(options.database, {
+    encrypt: (plain) => cipher.encrypt(plain),
+    checks: [validateWrites(options.database, app.webhookReplies), cartRules(options.database)],
+  });
   app.decorate('recordWrites', writes);
   // Before the resource routes, which leave the methods the carting routes serve to them.
-  await app.register(cartRoutes, { prefix: API_PREFIX, database: options.database, encrypt: (plain) => cipher.encrypt(plain), ...(options.now === undefined ? {} : { now: options.now }) });
+  await app.register(cartRoutes, {
+    prefix: API_PREFIX,
+    database: options.database,
+    encrypt: (plain) => cipher.encrypt(plain),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   await app.register(importManyRoute, { prefix: API_PREFIX, database: options.database, writes });
   await app.register(inventoryRoutes, { prefix: API_PREFIX, database: options.database });
-  await app.register(sandboxRoutes, { prefix: API_PREFIX, clock: options.sandbox, database: options.database, eventLogDays: options.webhooks?.eventLogDays });
+  await app.register(sandboxRoutes, {
+    prefix: API_PREFIX,
+    clock: options.sandbox,
+    database: options.database,
+    eventLogDays: options.webhooks?.eventLogDays,
+  });
   await app.register(signingRoutes, { prefix: API_PREFIX, database: options.database, keys: webhookKeys });
   await app.register(eventLogRoutes, { prefix: API_PREFIX, database: options.database, authKey });
   const cache = options.cache;

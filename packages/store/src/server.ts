@@ -94,10 +94,16 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
     const clock = sandbox?.now ?? options.clock ?? Date.now;
     if (sandbox !== undefined) setDatabaseClock(database, sandbox.now);
     const responseCache = options.without?.cache === true ? undefined : new ResponseCache({ now: clock });
-    sharing = responseCache === undefined || options.redisUrl === undefined ? undefined : shareInvalidations(responseCache, options.redisUrl, consoleLog);
+    sharing =
+      responseCache === undefined || options.redisUrl === undefined
+        ? undefined
+        : shareInvalidations(responseCache, options.redisUrl, consoleLog);
     // Port 0 is only resolved by listening, so redirects read the port lazily.
     const ports = { https: options.port };
-    const hosts = { listenHost: options.host, names: hostNames(options.allowedHosts ?? [], 'allowed host (--allowed-host, STORE_ALLOWED_HOSTS)') };
+    const hosts = {
+      listenHost: options.host,
+      names: hostNames(options.allowedHosts ?? [], 'allowed host (--allowed-host, STORE_ALLOWED_HOSTS)'),
+    };
     const app = (built = await buildStoreApp({
       database,
       databaseUrl: options.databaseUrl,
@@ -105,7 +111,8 @@ export async function serveStore(options: ServeOptions): Promise<RunningStore> {
       httpsPort: () => ports.https,
       hosts,
       authKey: loadAuthKey({ file: join(options.dataDir, 'auth.key') }),
-      rateLimit: options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: followed.current, now: clock },
+      rateLimit:
+        options.without?.rateLimit === true ? false : { counter: windowCounter(options.redisUrl), plan: followed.current, now: clock },
       cache: responseCache ?? false,
       now: clock,
       ...(sandbox === undefined ? {} : { sandbox }),

@@ -29,7 +29,12 @@ describe('the host names the store answers to', () => {
   let dispatcher: Agent;
   /** A call naming `host` in Host (the TLS name checked is the address's, whatever Host says). */
   const callAs = async (host: string, path: string): Promise<Reply> => {
-    return replyOf(await request(`${path.startsWith('/admin') || path === '/' ? origin : s.api}${path}`, { headers: { host, 'x-ac-auth-token': token }, dispatcher }));
+    return replyOf(
+      await request(`${path.startsWith('/admin') || path === '/' ? origin : s.api}${path}`, {
+        headers: { host, 'x-ac-auth-token': token },
+        dispatcher,
+      }),
+    );
   };
   let token: string;
   before(async () => {
@@ -41,7 +46,8 @@ describe('the host names the store answers to', () => {
     for (let i = 0; i < 3; i++) await s.call('POST', '/products', { body: { item_name: `Linked ${i}` } });
     const job = await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query: '' } });
     jobId = Number(job.json.id);
-    for (let i = 0; i < 100 && (await s.call('GET', `/bulk_operations/${jobId}`)).json.state !== 'completed'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 100 && (await s.call('GET', `/bulk_operations/${jobId}`)).json.state !== 'completed'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   });
   after(async () => {
     await dispatcher?.close();
@@ -49,16 +55,34 @@ describe('the host names the store answers to', () => {
   });
 
   // Every place an answer holds an absolute URL made from the request's host.
-  const linking = ['/products?count=1', '/products?count=1&page=2', '/products/1/categories?count=1', '/events?count=1', '/bulk_operations/JOB'];
+  const linking = [
+    '/products?count=1',
+    '/products?count=1&page=2',
+    '/products/1/categories?count=1',
+    '/events?count=1',
+    '/bulk_operations/JOB',
+  ];
   const paths = () => linking.map((path) => path.replace('JOB', String(jobId)));
 
   test('a Host that injects a second link, or is no host name, is a 400 with no link anywhere', async () => {
-    for (const host of ['127.0.0.1>; rel="prev", <https://evil.example/x', `127.0.0.1:${port}>; rel="prev", <https://evil.example/x`, `evil.example@127.0.0.1:${port}`, `127.0.0.1:${port}/evil`, '127.0.0.1:99999', `127.0.0.1:${port}, evil.example`]) {
+    for (const host of [
+      '127.0.0.1>; rel="prev", <https://evil.example/x',
+      `127.0.0.1:${port}>; rel="prev", <https://evil.example/x`,
+      `evil.example@127.0.0.1:${port}`,
+      `127.0.0.1:${port}/evil`,
+      '127.0.0.1:99999',
+      `127.0.0.1:${port}, evil.example`,
+    ]) {
       for (const path of [...paths(), '/admin', '/']) {
         const reply = await callAs(host, path);
         assert.equal(reply.status, 400, `${host} ${path}: ${reply.status} ${JSON.stringify(reply.headers)} ${reply.text}`);
         // In the format of the part answering: the store's error body, an HTML page in the console.
-        if (!path.startsWith('/admin')) assert.deepEqual(Object.keys(reply.json ?? { text: reply.text }).sort(), ['details', 'message', 'status_code'], `${host} ${path}: ${reply.text}`);
+        if (!path.startsWith('/admin'))
+          assert.deepEqual(
+            Object.keys(reply.json ?? { text: reply.text }).sort(),
+            ['details', 'message', 'status_code'],
+            `${host} ${path}: ${reply.text}`,
+          );
         assert.equal(reply.headers.link, undefined);
         carriesNo(reply, /evil/);
       }
@@ -66,7 +90,17 @@ describe('the host names the store answers to', () => {
   });
 
   test('a host name the store was not configured for is a 421: no answer links to it', async () => {
-    for (const host of ['evil.example', `evil.example:${port}`, 'EVIL.example', 'shop.example.evil.example', 'localhost.evil.example', '127.0.0.1.nip.io', '10.1.2.3', '[::ffff:10.1.2.3]', 'example']) {
+    for (const host of [
+      'evil.example',
+      `evil.example:${port}`,
+      'EVIL.example',
+      'shop.example.evil.example',
+      'localhost.evil.example',
+      '127.0.0.1.nip.io',
+      '10.1.2.3',
+      '[::ffff:10.1.2.3]',
+      'example',
+    ]) {
       for (const path of [...paths(), '/admin/sign-in', '/']) {
         const reply = await callAs(host, path);
         assert.equal(reply.status, 421, `${host} ${path}: ${JSON.stringify(reply.headers)} ${reply.text}`);
@@ -144,10 +178,14 @@ describe('the host names the store answers to', () => {
     // Listening on one address: that one, not localhost.
     assert.ok(answersTo('192.0.2.7', rules('192.0.2.7'), '192.0.2.7'));
     assert.ok(!answersTo('localhost', rules('192.0.2.7'), '192.0.2.7'));
-    assert.throws(() => hostNames(['https://shop.example'], 'STORE_ALLOWED_HOSTS'), /STORE_ALLOWED_HOSTS: "https:\/\/shop\.example" is not a host name/);
+    assert.throws(
+      () => hostNames(['https://shop.example'], 'STORE_ALLOWED_HOSTS'),
+      /STORE_ALLOWED_HOSTS: "https:\/\/shop\.example" is not a host name/,
+    );
     assert.throws(() => hostNames(['shop.example:443'], 'STORE_ALLOWED_HOSTS'), /not a host name/);
     assert.deepEqual(hostNames(['Shop.Example.', '[::1]'], 'x'), ['shop.example', '::1']);
     // Values an HTTP client would not even send.
-    for (const value of ['[::1', '[evil.example]', '', ':443', '.', 'a b', 'evil.example:0']) assert.equal(parseHost(value), undefined, value);
+    for (const value of ['[::1', '[evil.example]', '', ':443', '.', 'a b', 'evil.example:0'])
+      assert.equal(parseHost(value), undefined, value);
   });
 });

@@ -29,7 +29,16 @@ describe('API docs in Chromium', { skip }, () => {
     origin = new URL(sut.api).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1200, height: 900 } });
     page = await context.newPage();
@@ -54,7 +63,10 @@ describe('API docs in Chromium', { skip }, () => {
     await page.goto(`${origin}/api/v1/docs#/products`);
     // Generous: two cores shared with other suites make Swagger UI's first render slow.
     await page.locator('.swagger-ui .info .title').filter({ hasText: 'Store API' }).waitFor({ timeout: 120_000 });
-    const getProducts = page.locator('.opblock.opblock-get').filter({ has: page.locator('[data-path="/products"]') }).first();
+    const getProducts = page
+      .locator('.opblock.opblock-get')
+      .filter({ has: page.locator('[data-path="/products"]') })
+      .first();
     await getProducts.waitFor();
     await page.screenshot({ path: join(ARTIFACTS, '01-docs.png') });
 
@@ -81,15 +93,26 @@ describe('API docs in Chromium', { skip }, () => {
     await status.waitFor();
     await page.screenshot({ path: join(ARTIFACTS, '03-try-it.png'), fullPage: false });
     assert.equal((await status.textContent())?.trim(), '200');
-    assert.match((await getProducts.locator('.live-responses-table tbody .response-col_description').first().textContent()) ?? '', /Docs demo kettle/);
+    assert.match(
+      (await getProducts.locator('.live-responses-table tbody .response-col_description').first().textContent()) ?? '',
+      /Docs demo kettle/,
+    );
 
     const call = requested.find((r) => r.url.startsWith(`${origin}/api/v1/products?`));
     assert.ok(call, 'the browser called the API');
     assert.equal(call.headers['x-ac-auth-token'], token);
     assert.equal(new URL(call.url).searchParams.get('item_name'), 'startwith:docs');
-    assert.deepEqual([...new URL(call.url).searchParams.keys()].filter((k) => !['page', 'count'].includes(k)), ['item_name'], 'only the filter typed in is sent');
+    assert.deepEqual(
+      [...new URL(call.url).searchParams.keys()].filter((k) => !['page', 'count'].includes(k)),
+      ['item_name'],
+      'only the filter typed in is sent',
+    );
     const elsewhere = requested.filter((r) => !r.url.startsWith(`${origin}/`) && !r.url.startsWith('data:'));
-    assert.deepEqual(elsewhere.map((r) => r.url), [], 'nothing is fetched from anywhere but the store');
+    assert.deepEqual(
+      elsewhere.map((r) => r.url),
+      [],
+      'nothing is fetched from anywhere but the store',
+    );
     assert.deepEqual(violations, [], 'the page works within its Content-Security-Policy');
   });
 

@@ -20,7 +20,8 @@ import { issueTestToken } from './support/test-token.ts';
 import { sqliteTarget } from './support/targets.ts';
 import { startReceiver, type Receiver } from './webhooks/receiver.ts';
 
-const ndjson = (lines: readonly unknown[]) => lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+const ndjson = (lines: readonly unknown[]) =>
+  lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
 
 /** Fetches a link without any token, as a plain downloader would. */
 async function download(url: string, ca: string): Promise<{ status: number; type: string; body: Buffer }> {
@@ -46,7 +47,11 @@ for (const target of await testDatabaseTargets()) {
     const clock = { offset: 0 };
     let s: StoreUnderTest;
     before(async () => {
-      s = await startStoreUnderTest(target, { webhooks: { deliver: false }, bulk: { pollMs: 50, exportPage: 2 }, clock: () => Date.now() + clock.offset });
+      s = await startStoreUnderTest(target, {
+        webhooks: { deliver: false },
+        bulk: { pollMs: 50, exportPage: 2 },
+        clock: () => Date.now() + clock.offset,
+      });
     });
     after(async () => {
       await s?.close();
@@ -63,18 +68,25 @@ for (const target of await testDatabaseTargets()) {
     }
 
     const startImport = (resource: string, body: string, headers: Record<string, string> = {}) =>
-      s.call('POST', `/bulk_operations?type=import&resource=${resource}`, { rawBody: body, headers: { 'content-type': 'application/x-ndjson', ...headers } });
+      s.call('POST', `/bulk_operations?type=import&resource=${resource}`, {
+        rawBody: body,
+        headers: { 'content-type': 'application/x-ndjson', ...headers },
+      });
 
     test('an export holds what the list answers; importing it back updates by id, creates the rest, and answers each line', async () => {
       const made: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const product = await s.call('POST', '/products', { body: { item_name: `Round trip ${i}`, price: 10 + i, item_number: `RT-${i}` } });
+        const product = await s.call('POST', '/products', {
+          body: { item_name: `Round trip ${i}`, price: 10 + i, item_number: `RT-${i}` },
+        });
         assert.equal(product.status, 201, product.text);
         made.push(product.json.id);
       }
       // Several pages of 2: by keyset (sort=id) and by offset (price may be empty), each the list's records in its order.
       for (const sorted of ['item_name=startwith:Round trip&sort=id', 'item_name=startwith:Round trip&sort=price']) {
-        const job = await finished((await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query: sorted } })).json.id);
+        const job = await finished(
+          (await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query: sorted } })).json.id,
+        );
         const file = linesOf(gunzipSync((await download(job.result_url ?? '', s.store.certificate)).body));
         assert.deepEqual(file, (await s.call('GET', `/products?${sorted}&count=100`)).json.products, sorted);
       }
@@ -143,17 +155,25 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(created.json.item_name, `${String(exported[2]?.item_name)} again`);
 
       // The writes sent their events as single writes do.
-      const after = await s.call('GET', `/events?types=ProductCreated,ProductUpdated&count=500${cursor === null ? '' : `&after=${cursor}`}`);
+      const after = await s.call(
+        'GET',
+        `/events?types=ProductCreated,ProductUpdated&count=500${cursor === null ? '' : `&after=${cursor}`}`,
+      );
       assert.equal(after.status, 200, after.text);
       const seen = (after.json.events as { event_type: string; record_id: number }[]).map((e) => [e.event_type, e.record_id]);
-      const expected = answered.filter((r) => Number(r.status_code) < 300).map((r) => [r.status_code === 201 ? 'ProductCreated' : 'ProductUpdated', r.id]);
+      const expected = answered
+        .filter((r) => Number(r.status_code) < 300)
+        .map((r) => [r.status_code === 201 ? 'ProductCreated' : 'ProductUpdated', r.id]);
       assert.deepEqual(seen, expected);
     });
 
     test('a job is listed and read with its progress; scopes decide who may start and read it', async () => {
       const readOnly = await issueTestToken(s.store.app, 1, 'read_catalog', 'Bulk reader');
       const headers = { 'x-ac-auth-token': readOnly };
-      const exported = await s.call('POST', '/bulk_operations', { body: { type: 'export', resource: 'products', query: 'sort=id' }, headers });
+      const exported = await s.call('POST', '/bulk_operations', {
+        body: { type: 'export', resource: 'products', query: 'sort=id' },
+        headers,
+      });
       assert.equal(exported.status, 202, exported.text);
       await finished(exported.json.id, headers);
       const refused = await startImport('products', ndjson([{ item_name: 'Nope' }]), headers);
@@ -176,7 +196,11 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(once.status, 202, once.text);
       const twice = await startImport('categories', ndjson([{ name: 'Sent twice' }]), key);
       assert.equal(twice.json.id, once.json.id);
-      assert.equal((await startImport('categories', ndjson([{ name: 'Something else' }]), key)).status, 422, 'the key was used for another body');
+      assert.equal(
+        (await startImport('categories', ndjson([{ name: 'Something else' }]), key)).status,
+        422,
+        'the key was used for another body',
+      );
       await finished(once.json.id);
       const all = await s.call('GET', '/bulk_operations');
       assert.equal(all.json.bulk_operations[0].id, once.json.id, 'newest first');
@@ -186,10 +210,18 @@ for (const target of await testDatabaseTargets()) {
       const cases: [unknown, number, string][] = [
         [{ type: 'export', resource: 'nothings' }, 400, 'resource: there is no resource "nothings"'],
         [{ resource: 'products' }, 400, 'type: one of export, import'],
-        [{ type: 'export', resource: 'products', query: 'page=2' }, 400, 'query: page is not taken by an export, which returns every matching record'],
+        [
+          { type: 'export', resource: 'products', query: 'page=2' },
+          400,
+          'query: page is not taken by an export, which returns every matching record',
+        ],
         [{ type: 'export', resource: 'products', query: 'sort=colour' }, 400, 'sort: products has no field "colour"'],
         [{ type: 'export', resource: 'products', query: 'price=gt:cheap' }, 400, ''],
-        [{ type: 'import', resource: 'products' }, 400, 'An import takes its lines as application/x-ndjson, one product a line, with ?type=import&resource=products'],
+        [
+          { type: 'import', resource: 'products' },
+          400,
+          'An import takes its lines as application/x-ndjson, one product a line, with ?type=import&resource=products',
+        ],
         [[1, 2], 400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}'],
       ];
       for (const [body, status, details] of cases) {
@@ -234,7 +266,15 @@ for (const target of await testDatabaseTargets()) {
       assert.match(wrong.json.details, /^The signature of this link is not valid/);
       // Other spellings of the same bytes are changed signatures too: trailing junk, padding, standard base64.
       const standard = Buffer.from(signature, 'base64url').toString('base64');
-      for (const respelled of [`${signature}!!`, `${signature}=`, `${signature}==`, standard, standard.replace(/=+$/, ''), ` ${signature}`, `${signature}.`].filter((text) => text !== signature)) {
+      for (const respelled of [
+        `${signature}!!`,
+        `${signature}=`,
+        `${signature}==`,
+        standard,
+        standard.replace(/=+$/, ''),
+        ` ${signature}`,
+        `${signature}.`,
+      ].filter((text) => text !== signature)) {
         const reply = await fetch((u) => u.searchParams.set('signature', respelled));
         assert.equal(reply.status, 403, `signature ${respelled}`);
       }
@@ -273,13 +313,34 @@ for (const target of await testDatabaseTargets()) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    const serve = (run: boolean) => serveStore({ databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', without: { rateLimit: true }, webhooks: { deliver: false }, bulk: { run, pollMs: 50 } });
+    const serve = (run: boolean) =>
+      serveStore({
+        databaseUrl: throwaway.url,
+        dataDir,
+        host: '127.0.0.1',
+        port: 0,
+        logLevel: 'silent',
+        without: { rateLimit: true },
+        webhooks: { deliver: false },
+        bulk: { run, pollMs: 50 },
+      });
 
-    async function call(running: RunningStore, method: string, path: string, body: string | undefined, contentType = 'application/json'): Promise<{ status: number; json: Reply['json'] }> {
+    async function call(
+      running: RunningStore,
+      method: string,
+      path: string,
+      body: string | undefined,
+      contentType = 'application/json',
+    ): Promise<{ status: number; json: Reply['json'] }> {
       const dispatcher = new Agent({ connect: { ca: running.certificate } });
       try {
         const token = await issueTestToken(running.app, 1);
-        const response = await request(`${running.apiUrl}${path}`, { method: method as 'GET', headers: { 'x-ac-auth-token': token, ...(body === undefined ? {} : { 'content-type': contentType }) }, body, dispatcher });
+        const response = await request(`${running.apiUrl}${path}`, {
+          method: method as 'GET',
+          headers: { 'x-ac-auth-token': token, ...(body === undefined ? {} : { 'content-type': contentType }) },
+          body,
+          dispatcher,
+        });
         return { status: response.statusCode, json: await response.body.json() };
       } finally {
         await dispatcher.close();
@@ -295,9 +356,18 @@ for (const target of await testDatabaseTargets()) {
         assert.equal(first.status, 202);
         const second = await call(store, 'POST', '/bulk_operations', JSON.stringify({ type: 'export', resource: 'categories' }));
         assert.equal(second.status, 429);
-        assert.equal(second.json.details, 'The Steel plan runs at most 1 bulk job at a time and 1 is queued or running; start this one when one is done');
+        assert.equal(
+          second.json.details,
+          'The Steel plan runs at most 1 bulk job at a time and 1 is queued or running; start this one when one is done',
+        );
         await database.db.deleteFrom('bulk_operations').execute();
-        const tooMany = await call(store, 'POST', '/bulk_operations?type=import&resource=products', '{}\n'.repeat(10_001), 'application/x-ndjson');
+        const tooMany = await call(
+          store,
+          'POST',
+          '/bulk_operations?type=import&resource=products',
+          '{}\n'.repeat(10_001),
+          'application/x-ndjson',
+        );
         assert.equal(tooMany.status, 413);
         assert.equal(tooMany.json.details, 'The import holds more than 10000 lines; the Steel plan imports at most 10000 in one job');
       } finally {
@@ -315,7 +385,13 @@ for (const target of await testDatabaseTargets()) {
         const ids: number[] = [];
         for (let j = 0; j < 3; j++) {
           const body = ndjson(Array.from({ length: 40 }, (_, i) => ({ item_name: `Twice ${j}-${i}`, item_number: `TW-${j}-${i}` })));
-          const started = await call(j % 2 === 0 ? first : second, 'POST', '/bulk_operations?type=import&resource=products', body, 'application/x-ndjson');
+          const started = await call(
+            j % 2 === 0 ? first : second,
+            'POST',
+            '/bulk_operations?type=import&resource=products',
+            body,
+            'application/x-ndjson',
+          );
           assert.equal(started.status, 202, JSON.stringify(started.json));
           ids.push(started.json.id as number);
         }
@@ -350,7 +426,8 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(started.status, 202, JSON.stringify(started.json));
       const id = started.json.id as number;
       let seen: Job | undefined;
-      for (let i = 0; i < 2000 && (seen?.rows_done ?? 0) === 0; i++) seen = (await call(store, 'GET', `/bulk_operations/${id}`, undefined)).json as Job;
+      for (let i = 0; i < 2000 && (seen?.rows_done ?? 0) === 0; i++)
+        seen = (await call(store, 'GET', `/bulk_operations/${id}`, undefined)).json as Job;
       await store.close();
       store = undefined;
       const database = await openDatabase<StoreSchema>(throwaway.url);
@@ -379,13 +456,21 @@ for (const target of await testDatabaseTargets()) {
         assert.equal(new Set(written.map((r) => r.item_number)).size, lines);
 
         // Jobs finished longer ago than files are kept go, with their files, when an instance starts (and hourly).
-        const { file_key: fileKey } = await database.db.selectFrom('bulk_operations').select('file_key').where('id', '=', id).executeTakeFirstOrThrow();
+        const { file_key: fileKey } = await database.db
+          .selectFrom('bulk_operations')
+          .select('file_key')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
         const resultFile = join(dataDir, 'bulk', `${String(fileKey)}.results.ndjson`);
         assert.ok(existsSync(resultFile));
         assert.ok(!existsSync(join(dataDir, 'bulk', `${String(fileKey)}.input.ndjson`)), 'the upload goes once imported');
         await store.close();
         store = undefined;
-        await database.db.updateTable('bulk_operations').set({ finished_at: new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString() }).where('id', '=', id).execute();
+        await database.db
+          .updateTable('bulk_operations')
+          .set({ finished_at: new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString() })
+          .where('id', '=', id)
+          .execute();
         store = await serve(true);
         let gone = false;
         for (let i = 0; i < 200 && !gone; i++) {
@@ -406,7 +491,10 @@ describe('bulk imports ask Validate* subscribers as single writes do', () => {
   let s: StoreUnderTest;
   before(async () => {
     receiver = await startReceiver();
-    s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false }, bulk: { pollMs: 50 } });
+    s = await startStoreUnderTest(await sqliteTarget(), {
+      webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false },
+      bulk: { pollMs: 50 },
+    });
   });
   after(async () => {
     await s?.close();
@@ -415,7 +503,11 @@ describe('bulk imports ask Validate* subscribers as single writes do', () => {
 
   test("ValidateProduct's messages refuse a line, in that line's result", async () => {
     // One answer per question in turn: the first line is refused, the second let through.
-    receiver.answer('/validate', { body: { validation_messages: ['Item numbers start with SKU-'] } }, { body: { validation_messages: [] } });
+    receiver.answer(
+      '/validate',
+      { body: { validation_messages: ['Item numbers start with SKU-'] } },
+      { body: { validation_messages: [] } },
+    );
     const made = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/validate` } });
     assert.equal(made.status, 201, made.text);
     const started = await s.call('POST', '/bulk_operations?type=import&resource=products', {
@@ -436,7 +528,10 @@ describe('bulk imports ask Validate* subscribers as single writes do', () => {
     assert.deepEqual(results[0], { line: 1, status_code: 400, message: 'Bad Request', details: 'Item numbers start with SKU-' });
     assert.equal(results[1]?.status_code, 201);
     const asked = receiver.received.filter((r) => r.path === '/validate').map((r) => r.json);
-    assert.deepEqual(asked, [{ product: { item_name: 'Unchecked', item_number: 'X1' } }, { product: { item_name: 'Checked', item_number: 'SKU-1' } }]);
+    assert.deepEqual(asked, [
+      { product: { item_name: 'Unchecked', item_number: 'X1' } },
+      { product: { item_name: 'Checked', item_number: 'SKU-1' } },
+    ]);
     assert.equal((await s.call('GET', '/products?item_number=X1', { headers: { 'cache-control': 'no-cache' } })).json.total_count, 0);
   });
 });

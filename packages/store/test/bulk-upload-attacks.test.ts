@@ -50,7 +50,16 @@ for (const target of await testDatabaseTargets()) {
       throwaway = await target.create();
       dataDir = mkdtempSync(join(tmpdir(), 'store-bulk-attack-'));
       // No job runs here: every upload below is refused, and one that were not should be seen, not run.
-      const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, plan: 'gold', logLevel: 'silent', without: { rateLimit: true }, bulk: { run: false, uploadIdleMs: STALL_MS } };
+      const options: ServeOptions = {
+        databaseUrl: throwaway.url,
+        dataDir,
+        host: '127.0.0.1',
+        port: 0,
+        plan: 'gold',
+        logLevel: 'silent',
+        without: { rateLimit: true },
+        bulk: { run: false, uploadIdleMs: STALL_MS },
+      };
       child = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
       [store] = (await once(child, 'message')) as [typeof store];
       dispatcher = new Agent({ connect: { ca: store.certificate } });
@@ -70,12 +79,26 @@ for (const target of await testDatabaseTargets()) {
      * POSTs `head`, then `chunk` over and over up to `total` bytes, then `tail`, stopping as soon as the answer comes.
      * Without `declare` the body is chunked, so the server cannot know its size before reading it.
      */
-    function sendHuge(path: string, headers: Record<string, string>, body: { head?: string; chunk: Buffer; total: number; tail?: string; declare?: number; pauseAfter?: number; abortAfterMs?: number }): Promise<Answer> {
+    function sendHuge(
+      path: string,
+      headers: Record<string, string>,
+      body: { head?: string; chunk: Buffer; total: number; tail?: string; declare?: number; pauseAfter?: number; abortAfterMs?: number },
+    ): Promise<Answer> {
       const head = Buffer.from(body.head ?? '');
       const tail = Buffer.from(body.tail ?? '');
       const length = body.declare ?? head.length + body.total + tail.length;
       return new Promise((resolve, reject) => {
-        const req = httpsRequest(`${store.apiUrl}${path}`, { method: 'POST', ca: store.certificate, agent: false, headers: { ...headers, ...(body.declare === undefined && !('content-length' in headers) ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(length) }) } });
+        const req = httpsRequest(`${store.apiUrl}${path}`, {
+          method: 'POST',
+          ca: store.certificate,
+          agent: false,
+          headers: {
+            ...headers,
+            ...(body.declare === undefined && !('content-length' in headers)
+              ? { 'transfer-encoding': 'chunked' }
+              : { 'content-length': String(length) }),
+          },
+        });
         let sent = 0;
         let answered = false;
         req.on('response', (response) => {
@@ -120,13 +143,19 @@ for (const target of await testDatabaseTargets()) {
     }
 
     /** Runs `attack` while another app reads a product list every 50 ms; the slowest of those reads, in ms. */
-    async function whileAnotherAppReads<T>(token: string, attack: () => Promise<T>): Promise<{ result: T; slowest: number; reads: number }> {
+    async function whileAnotherAppReads<T>(
+      token: string,
+      attack: () => Promise<T>,
+    ): Promise<{ result: T; slowest: number; reads: number }> {
       let stop = false;
       const times: number[] = [];
       const reader = (async () => {
         while (!stop) {
           const started = performance.now();
-          const reply = await request(`${store.apiUrl}/products?count=1`, { headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' }, dispatcher });
+          const reply = await request(`${store.apiUrl}/products?count=1`, {
+            headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache' },
+            dispatcher,
+          });
           await reply.body.text();
           assert.equal(reply.statusCode, 200);
           times.push(performance.now() - started);
@@ -158,29 +187,52 @@ for (const target of await testDatabaseTargets()) {
     const importProducts = '/bulk_operations?type=import&resource=products';
 
     test('a read-only token sending a 60 MiB JSON export request gets 413 at 1 MiB, and other apps are answered meanwhile', async () => {
-      const exportBody = { head: '{"type":"export","resource":"products","query":"', chunk: Buffer.alloc(64 * 1024, 'a'), total: 60 * MiB, tail: '"}' };
+      const exportBody = {
+        head: '{"type":"export","resource":"products","query":"',
+        chunk: Buffer.alloc(64 * 1024, 'a'),
+        total: 60 * MiB,
+        tail: '"}',
+      };
       const attacker = { 'x-ac-auth-token': store.readToken, 'content-type': 'application/json' };
       for (const declared of [false, true]) {
-        const { result, slowest } = await whileAnotherAppReads(store.token, () => sendHuge('/bulk_operations', attacker, { ...exportBody, ...(declared ? { declare: 60 * MiB + 60 } : {}) }));
+        const { result, slowest } = await whileAnotherAppReads(store.token, () =>
+          sendHuge('/bulk_operations', attacker, { ...exportBody, ...(declared ? { declare: 60 * MiB + 60 } : {}) }),
+        );
         assertRefused(result, 413, 'The body is larger than this API accepts');
-        assert.ok(result.sent < 16 * MiB, `the server read on past its limit (${result.sent} bytes sent, Content-Length ${declared ? 'declared' : 'not sent'})`);
+        assert.ok(
+          result.sent < 16 * MiB,
+          `the server read on past its limit (${result.sent} bytes sent, Content-Length ${declared ? 'declared' : 'not sent'})`,
+        );
         assert.ok(slowest < PROMPT_MS, `another app waited ${Math.round(slowest)} ms`);
       }
       // The route takes JSON up to the API's limit, as every route does.
-      const small = await sendHuge('/bulk_operations', attacker, { head: '{"type":"nothing","resource":"products","query":"', chunk: Buffer.alloc(900 * 1024, 'a'), total: 900 * 1024, tail: '"}' });
+      const small = await sendHuge('/bulk_operations', attacker, {
+        head: '{"type":"nothing","resource":"products","query":"',
+        chunk: Buffer.alloc(900 * 1024, 'a'),
+        total: 900 * 1024,
+        tail: '"}',
+      });
       assertRefused(small, 400, 'type: one of export, import');
     });
 
     test('64 MiB of blank lines is read as it streams and refused with 400, and other apps are answered meanwhile', async () => {
-      const { result, slowest, reads } = await whileAnotherAppReads(store.readToken, () => sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: Buffer.alloc(64 * 1024, '\n'), total: 64 * MiB }));
+      const { result, slowest, reads } = await whileAnotherAppReads(store.readToken, () =>
+        sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: Buffer.alloc(64 * 1024, '\n'), total: 64 * MiB }),
+      );
       assertRefused(result, 400, 'The body holds no lines; send one product as JSON a line');
       assert.ok(reads > 0);
       assert.ok(slowest < PROMPT_MS, `another app waited ${Math.round(slowest)} ms`);
       noUploadLeft();
     });
 
-    test('64 MiB of one-character lines is refused at the plan\'s rows + 1, without the rest being read', async () => {
-      const { result, slowest } = await whileAnotherAppReads(store.readToken, () => sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: Buffer.from('1\n'.repeat(32 * 1024)), total: 64 * MiB }));
+    test("64 MiB of one-character lines is refused at the plan's rows + 1, without the rest being read", async () => {
+      const { result, slowest } = await whileAnotherAppReads(store.readToken, () =>
+        sendHuge(
+          importProducts,
+          { 'x-ac-auth-token': store.token, ...ndjson },
+          { chunk: Buffer.from('1\n'.repeat(32 * 1024)), total: 64 * MiB },
+        ),
+      );
       assertRefused(result, 413, 'The import holds more than 2000000 lines; the Gold plan imports at most 2000000 in one job');
       // 2,000,001 lines of 2 bytes are 4 MiB; what the socket buffers took besides is far less than the rest.
       assert.ok(result.sent < 24 * MiB, `the server read on past the plan's rows (${result.sent} bytes sent)`);
@@ -193,7 +245,11 @@ for (const target of await testDatabaseTargets()) {
       const streamed = await sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: line, total: 80 * MiB });
       assertRefused(streamed, 413, `The body is larger than this API accepts here (${64 * MiB} bytes)`);
       assert.ok(streamed.sent < 80 * MiB);
-      const declared = await sendHuge(importProducts, { 'x-ac-auth-token': store.token, ...ndjson }, { chunk: line, total: 80 * MiB, declare: 1024 * MiB });
+      const declared = await sendHuge(
+        importProducts,
+        { 'x-ac-auth-token': store.token, ...ndjson },
+        { chunk: line, total: 80 * MiB, declare: 1024 * MiB },
+      );
       assertRefused(declared, 413, `The body is larger than this API accepts here (${64 * MiB} bytes)`);
       assert.ok(declared.sent < 16 * MiB, `the server read a body its Content-Length said was too large (${declared.sent} bytes sent)`);
       noUploadLeft();
@@ -203,13 +259,30 @@ for (const target of await testDatabaseTargets()) {
       const body = { chunk: Buffer.from('{"item_name":"Never read"}\n'.repeat(2000)), total: 64 * MiB };
       const cases: [string, Record<string, string>, number, string][] = [
         [importProducts, { 'x-ac-auth-token': store.readToken }, 403, 'This token does not have the catalog scope this import needs'],
-        ['/bulk_operations?type=import&resource=nothings', { 'x-ac-auth-token': store.token }, 400, 'resource: there is no resource "nothings"'],
-        ['/bulk_operations?type=export&resource=products', { 'x-ac-auth-token': store.token }, 400, 'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}'],
-        ['/bulk_operations?type=import&resource=webhooks', { 'x-ac-auth-token': store.token }, 400, 'resource: webhooks cannot be imported: a subscription is checked against its target and its app; POST /webhooks one at a time'],
+        [
+          '/bulk_operations?type=import&resource=nothings',
+          { 'x-ac-auth-token': store.token },
+          400,
+          'resource: there is no resource "nothings"',
+        ],
+        [
+          '/bulk_operations?type=export&resource=products',
+          { 'x-ac-auth-token': store.token },
+          400,
+          'An export takes a JSON body: {"type": "export", "resource": ..., "query": ...}',
+        ],
+        [
+          '/bulk_operations?type=import&resource=webhooks',
+          { 'x-ac-auth-token': store.token },
+          400,
+          'resource: webhooks cannot be imported: a subscription is checked against its target and its app; POST /webhooks one at a time',
+        ],
         [importProducts, { 'x-ac-auth-token': 'not a token' }, 401, ''],
       ];
       for (const [path, headers, status, details] of cases) {
-        const answer = await sendHuge(path, { ...headers, ...ndjson }, body).catch((error: unknown) => assert.fail(`${path} ${JSON.stringify(headers)}: ${String(error)}`));
+        const answer = await sendHuge(path, { ...headers, ...ndjson }, body).catch((error: unknown) =>
+          assert.fail(`${path} ${JSON.stringify(headers)}: ${String(error)}`),
+        );
         assertRefused(answer, status, details === '' ? /./ : details);
         assert.ok(answer.sent < 16 * MiB, `${path}: the upload was read before it was refused (${answer.sent} bytes sent)`);
       }
@@ -244,8 +317,13 @@ for (const target of await testDatabaseTargets()) {
 
     test('refusing all of that, the server grew by little', () => {
       const { peak } = memoryOf(child.pid ?? 0);
-      console.log(`# ${target.name}: the server's RSS ${Math.round(startRss / MiB)} MiB at the start, ${Math.round(peak / MiB)} MiB at its peak`);
-      assert.ok(peak - startRss < RSS_ALLOWANCE, `the server's memory peaked ${Math.round((peak - startRss) / MiB)} MiB above where it started`);
+      console.log(
+        `# ${target.name}: the server's RSS ${Math.round(startRss / MiB)} MiB at the start, ${Math.round(peak / MiB)} MiB at its peak`,
+      );
+      assert.ok(
+        peak - startRss < RSS_ALLOWANCE,
+        `the server's memory peaked ${Math.round((peak - startRss) / MiB)} MiB above where it started`,
+      );
     });
   });
 }

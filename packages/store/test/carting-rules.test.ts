@@ -22,37 +22,50 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
     const cart = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
     const added = await s.call('POST', `/carts/${cart.id}/items`, { body: { items: lines } });
     assert.equal(added.status, 200, added.text);
-    if (coupon !== undefined) assert.equal((await s.call('PUT', `/carts/${cart.id}/coupon_code`, { body: { coupon_code: coupon } })).status, 200);
+    if (coupon !== undefined)
+      assert.equal((await s.call('PUT', `/carts/${cart.id}/coupon_code`, { body: { coupon_code: coupon } })).status, 200);
     return { cart, lines: added.json.items as { id: number; price: number }[] };
   };
   const placeOrder = (cartId: number): Promise<Reply> => {
     made += 1;
-    return s.call('POST', `/carts/${cartId}/place_order`, { body: { customer: { first_name: 'Jane', last_name: 'Roe', email: `jane${made}-${cartId}@example.com` }, billing_address: address, use_billing_address_for_shipping: true, credit_card: card } });
+    return s.call('POST', `/carts/${cartId}/place_order`, {
+      body: {
+        customer: { first_name: 'Jane', last_name: 'Roe', email: `jane${made}-${cartId}@example.com` },
+        billing_address: address,
+        use_billing_address_for_shipping: true,
+        credit_card: card,
+      },
+    });
   };
   const orderCount = async () => (await s.call('GET', '/orders?count=1&fields=id')).json.total_count as number;
 
-  test('PUT /cart_items cannot set a line\'s price: the order is priced from the product', async () => {
+  test("PUT /cart_items cannot set a line's price: the order is priced from the product", async () => {
     const pricey = await product({ price: 5000 });
     const { cart, lines } = await cartWith([{ product_id: pricey.id, quantity: 1 }]);
     const line = lines[0];
     assert.ok(line !== undefined);
     const rewritten = await s.call('PUT', `/cart_items/${line.id}`, { body: { price: 0.01, cost: 0 } });
     assert.equal(rewritten.status, 200, rewritten.text);
-    assert.equal(rewritten.json.price, 5000, 'the price stays the product\'s');
+    assert.equal(rewritten.json.price, 5000, "the price stays the product's");
     const made = await s.call('POST', '/cart_items', { body: { cart_id: cart.id, product_id: pricey.id, quantity: 1, price: 0.01 } });
     assert.equal(made.status, 201, made.text);
-    assert.equal(made.json.price, 5000, 'a new line takes the product\'s price');
+    assert.equal(made.json.price, 5000, "a new line takes the product's price");
     const placed = await placeOrder(cart.id);
     assert.equal(placed.status, 200, placed.text);
     const order = (await s.call('GET', `/orders/${placed.json.order_id}?expand=items`)).json;
     assert.equal(order.subtotal, 10000);
-    assert.deepEqual(order.items.map((item: { price: number }) => item.price), [5000, 5000]);
+    assert.deepEqual(
+      order.items.map((item: { price: number }) => item.price),
+      [5000, 5000],
+    );
   });
 
   test('POST /cart_items refuses a quantity below 1', async () => {
     const { cart } = await cartWith([{ product_id: (await product({ price: 3 })).id, quantity: 1 }]);
     for (const quantity of [-3, 0, null]) {
-      const reply = await s.call('POST', '/cart_items', { body: { cart_id: cart.id, product_id: (await product({ price: 3 })).id, quantity } });
+      const reply = await s.call('POST', '/cart_items', {
+        body: { cart_id: cart.id, product_id: (await product({ price: 3 })).id, quantity },
+      });
       assert.equal(reply.status, 400, `${String(quantity)}: ${reply.text}`);
     }
     const line = (await s.call('GET', `/carts/${cart.id}/items`)).json.cart_items[0];
@@ -90,7 +103,10 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
     assert.equal(figures.json.updated_at, stored.updated_at, 'nothing was written');
     const after = (await s.call('GET', `/carts/${cart.id}?expand=items`)).json;
     assert.equal(after.associated_order_id, placed.json.order_id);
-    assert.deepEqual(after.items.map((item: { quantity: number }) => item.quantity), [1]);
+    assert.deepEqual(
+      after.items.map((item: { quantity: number }) => item.quantity),
+      [1],
+    );
   });
 
   test('four racing place_orders on one cart make one order', async () => {
@@ -157,7 +173,9 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
         s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: widget.id, quantity: 2 }] } }),
       ]);
       for (const reply of added) assert.ok([200, 201, 409].includes(reply.status), reply.text);
-      const lines = (await s.call('GET', `/carts/${cart.id}?expand=items`, { headers: { 'cache-control': 'no-cache' } })).json.items as { quantity: number }[];
+      const lines = (await s.call('GET', `/carts/${cart.id}?expand=items`, { headers: { 'cache-control': 'no-cache' } })).json.items as {
+        quantity: number;
+      }[];
       const inCart = lines.reduce((sum, line) => sum + line.quantity, 0);
       if (placed.status === 200) {
         const order = (await s.call('GET', `/orders/${placed.json.order_id}?expand=items`)).json;
@@ -170,17 +188,24 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
   test('stock: a product kept per variant takes the order off the variant inventory row of the chosen variants', async () => {
     const shirt = await product({ item_name: 'Shirt', item_number: 'SH', price: 10, quantity_on_hand: 100, use_variant_inventory: true });
     const variant = async (extension: string, order: number) => {
-      const reply = await s.call('POST', '/product_variants', { body: { product_id: shirt.id, description: extension, item_number_extension: extension, item_number_sort_order: order } });
+      const reply = await s.call('POST', '/product_variants', {
+        body: { product_id: shirt.id, description: extension, item_number_extension: extension, item_number_sort_order: order },
+      });
       assert.equal(reply.status, 201, reply.text);
       return reply.json as { id: number };
     };
     const red = await variant('-R', 1);
     const large = await variant('-L', 2);
-    const row = async (itemNumber: string, inventory: number) => (await s.call('POST', '/variant_inventory', { body: { product_id: shirt.id, item_number: itemNumber, inventory } })).json as { id: number };
+    const row = async (itemNumber: string, inventory: number) =>
+      (await s.call('POST', '/variant_inventory', { body: { product_id: shirt.id, item_number: itemNumber, inventory } })).json as {
+        id: number;
+      };
     const redLarge = await row('SH-R-L', 2);
     const other = await row('SH-R', 9);
     const cart = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
-    const added = await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: shirt.id, quantity: 2, variant_ids: [large.id, red.id] }] } });
+    const added = await s.call('POST', `/carts/${cart.id}/items`, {
+      body: { items: [{ product_id: shirt.id, quantity: 2, variant_ids: [large.id, red.id] }] },
+    });
     assert.equal(added.status, 200, added.text);
     const placed = await placeOrder(cart.id);
     assert.equal(placed.status, 200, placed.text);
@@ -188,7 +213,14 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
     assert.equal((await s.call('GET', `/variant_inventory/${other.id}`)).json.inventory, 9, 'another combination keeps its stock');
     assert.equal((await s.call('GET', `/products/${shirt.id}`)).json.quantity_on_hand, 100, "the product's own count is not the variant's");
     const more = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
-    assert.equal((await s.call('POST', `/carts/${more.id}/items`, { body: { items: [{ product_id: shirt.id, quantity: 1, variant_ids: [red.id, large.id] }] } })).status, 200);
+    assert.equal(
+      (
+        await s.call('POST', `/carts/${more.id}/items`, {
+          body: { items: [{ product_id: shirt.id, quantity: 1, variant_ids: [red.id, large.id] }] },
+        })
+      ).status,
+      200,
+    );
     const refused = await placeOrder(more.id);
     assert.equal(refused.status, 409, refused.text);
     assert.match(refused.json.details, new RegExp(`product ${shirt.id} \\(Shirt\\) variant inventory ${redLarge.id}: not enough in stock`));
@@ -199,7 +231,8 @@ await describeOnEachDatabase('carting rules under attack', (s, target) => {
     assert.equal(negative.status, 400, negative.text);
     assert.match(negative.json.details, /price: must be >= 0/);
     const widget = await product({ price: 1 });
-    for (const body of [{ price: -0.01 }, { cost: -1 }, { retail: -5 }]) assert.equal((await s.call('PUT', `/products/${widget.id}`, { body })).status, 400, JSON.stringify(body));
+    for (const body of [{ price: -0.01 }, { cost: -1 }, { retail: -5 }])
+      assert.equal((await s.call('PUT', `/products/${widget.id}`, { body })).status, 400, JSON.stringify(body));
     assert.equal((await s.call('POST', '/orders', { body: { grand_total: -10 } })).status, 400);
     // Adjustments stay signed: a variant may cost less than its product.
     const cheaper = await s.call('POST', '/product_variants', { body: { product_id: widget.id, price_adjustment: -2 } });

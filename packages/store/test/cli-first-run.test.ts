@@ -34,10 +34,16 @@ test('a port already in use: one line, exit 1, and nothing after it (the webhook
   const { port } = taken.address() as AddressInfo;
   const data = mkdtempSync(join(tmpdir(), 'store-port-'));
   try {
-    const { code, stdout, stderr } = await store(['serve', '--port', String(port), '--database', `sqlite:${join(data, 'store.sqlite')}`], { DATA_DIR: data });
+    const { code, stdout, stderr } = await store(['serve', '--port', String(port), '--database', `sqlite:${join(data, 'store.sqlite')}`], {
+      DATA_DIR: data,
+    });
     assert.equal(code, 1);
     assert.equal(stderr.trim(), `store: listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
-    assert.deepEqual(stdout.trim().split('\n').slice(1), [], 'after the line naming the database, nothing (no "driver has already been destroyed")');
+    assert.deepEqual(
+      stdout.trim().split('\n').slice(1),
+      [],
+      'after the line naming the database, nothing (no "driver has already been destroyed")',
+    );
   } finally {
     taken.close();
     rmSync(data, { recursive: true, force: true });

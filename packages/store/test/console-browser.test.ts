@@ -21,7 +21,16 @@ describe('the admin console in Chromium', { skip }, () => {
     origin = new URL(sut.api).origin;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await (await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } })).newPage();
     page.setDefaultTimeout(30_000);
@@ -38,12 +47,15 @@ describe('the admin console in Chromium', { skip }, () => {
     await sut?.close();
   });
 
-  test('at 1280 px the top bar is one line on every section\'s page: brand, sections, API docs, the admin and Sign out', async () => {
+  test("at 1280 px the top bar is one line on every section's page: brand, sections, API docs, the admin and Sign out", async () => {
     for (const path of ['/admin', '/admin/apps', '/admin/webhooks', '/admin/plan', '/admin/admins', '/admin/account']) {
       await page.goto(`${origin}${path}`);
       const bar = page.locator('header.top .bar');
       const parts = bar.locator('.brand, nav a, .who a, .who button');
-      assert.ok(await parts.count() >= 8, `${path}: the brand, four sections, API docs, the admin and Sign out (${(await parts.allInnerTexts()).join(" / ")})`);
+      assert.ok(
+        (await parts.count()) >= 8,
+        `${path}: the brand, four sections, API docs, the admin and Sign out (${(await parts.allInnerTexts()).join(' / ')})`,
+      );
       const tops = new Set<number>();
       for (const part of await parts.all()) {
         const box = await part.boundingBox();
@@ -51,7 +63,10 @@ describe('the admin console in Chromium', { skip }, () => {
         tops.add(Math.round(box.y + box.height / 2));
       }
       // Centred on one line: the middles of the parts lie within a few pixels of each other.
-      assert.ok(Math.max(...tops) - Math.min(...tops) <= 4, `${path}: the bar's parts sit on one line (middles at ${[...tops].join(', ')} px)`);
+      assert.ok(
+        Math.max(...tops) - Math.min(...tops) <= 4,
+        `${path}: the bar's parts sit on one line (middles at ${[...tops].join(', ')} px)`,
+      );
       const barBox = await bar.boundingBox();
       assert.ok(barBox !== null && barBox.height < 64, `${path}: the bar is ${barBox?.height} px high`);
     }

@@ -38,7 +38,11 @@ interface Operation {
 interface Document {
   servers: { url: string }[];
   paths: Record<string, Record<string, unknown> & { servers?: { url: string }[]; parameters?: (Parameter | { $ref: string })[] }>;
-  components: { schemas: Record<string, Schema>; parameters: Record<string, Parameter>; headers: Record<string, { required?: boolean; schema: Schema }> };
+  components: {
+    schemas: Record<string, Schema>;
+    parameters: Record<string, Parameter>;
+    headers: Record<string, { required?: boolean; schema: Schema }>;
+  };
 }
 
 interface Drawn {
@@ -59,9 +63,14 @@ function valueOf(document: Document, schema: Schema | undefined, depth = 0): fc.
   const type = types.find((t) => t !== 'null') ?? 'null';
   switch (type) {
     case 'string':
-      return schema.format === 'date-time' ? fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString()) : fc.string({ minLength: 1, maxLength: 12 });
+      return schema.format === 'date-time'
+        ? fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString())
+        : fc.string({ minLength: 1, maxLength: 12 });
     case 'integer':
-      return fc.integer({ min: typeof schema.minimum === 'number' ? schema.minimum : -5, max: typeof schema.maximum === 'number' ? schema.maximum : 1000 });
+      return fc.integer({
+        min: typeof schema.minimum === 'number' ? schema.minimum : -5,
+        max: typeof schema.maximum === 'number' ? schema.maximum : 1000,
+      });
     case 'number':
       return fc.double({ min: 0, max: 1000, noNaN: true });
     case 'boolean':
@@ -72,7 +81,9 @@ function valueOf(document: Document, schema: Schema | undefined, depth = 0): fc.
       const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>).filter(([, p]) => p.readOnly !== true);
       if (depth > 2 || properties.length === 0) return fc.constant({});
       const required = new Set((schema.required ?? []) as string[]);
-      return fc.record(Object.fromEntries(properties.map(([name, p]) => [name, valueOf(document, p, depth + 1)])), { requiredKeys: properties.map(([name]) => name).filter((n) => required.has(n)) });
+      return fc.record(Object.fromEntries(properties.map(([name, p]) => [name, valueOf(document, p, depth + 1)])), {
+        requiredKeys: properties.map(([name]) => name).filter((n) => required.has(n)),
+      });
     }
     default:
       return fc.constant(null);
@@ -80,41 +91,88 @@ function valueOf(document: Document, schema: Schema | undefined, depth = 0): fc.
 }
 
 function parametersOf(document: Document, item: Document['paths'][string], operation: Operation): Parameter[] {
-  return [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) => ('$ref' in p ? (document.components.parameters[p.$ref.split('/').pop() ?? '']) : p));
+  return [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p) =>
+    '$ref' in p ? document.components.parameters[p.$ref.split('/').pop() ?? ''] : p,
+  );
 }
 
 /** Good and bad requests to one operation: path ids that exist or not, queries and bodies from the schemas or hostile. */
-function requests(document: Document, path: string, item: Document['paths'][string], operation: Operation, ids: readonly string[]): fc.Arbitrary<Drawn> {
+function requests(
+  document: Document,
+  path: string,
+  item: Document['paths'][string],
+  operation: Operation,
+  ids: readonly string[],
+): fc.Arbitrary<Drawn> {
   const parameters = parametersOf(document, item, operation);
-  const segments = path.split(/(\{[^}]+\})/).map((part) => (part.startsWith('{') ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: fc.constantFrom('0', '999999', 'abc', '-1') }) : fc.constant(part)));
+  const segments = path
+    .split(/(\{[^}]+\})/)
+    .map((part) =>
+      part.startsWith('{')
+        ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: fc.constantFrom('0', '999999', 'abc', '-1') })
+        : fc.constant(part),
+    );
   const pathArbitrary = fc.tuple(...segments).map((parts) => parts.join(''));
   const query = parameters.filter((p) => p.in === 'query');
   const goodQuery = fc
-    .tuple(...query.map((p) => (p.required === true ? valueOf(document, p.schema).map((v) => [p.name, v] as const) : fc.option(valueOf(document, p.schema).map((v) => [p.name, v] as const), { nil: undefined }))))
-    .map((pairs) => pairs.filter((pair) => pair !== undefined).map(([name, value]) => `${percentEncoded(name)}=${percentEncoded(String(value))}`).join('&'));
-  const queryArbitraryFor = fc.oneof({ weight: 3, arbitrary: goodQuery }, { weight: 1, arbitrary: queryArbitrary(query.map((p) => p.name)) });
+    .tuple(
+      ...query.map((p) =>
+        p.required === true
+          ? valueOf(document, p.schema).map((v) => [p.name, v] as const)
+          : fc.option(
+              valueOf(document, p.schema).map((v) => [p.name, v] as const),
+              { nil: undefined },
+            ),
+      ),
+    )
+    .map((pairs) =>
+      pairs
+        .filter((pair) => pair !== undefined)
+        .map(([name, value]) => `${percentEncoded(name)}=${percentEncoded(String(value))}`)
+        .join('&'),
+    );
+  const queryArbitraryFor = fc.oneof(
+    { weight: 3, arbitrary: goodQuery },
+    { weight: 1, arbitrary: queryArbitrary(query.map((p) => p.name)) },
+  );
   const json = operation.requestBody?.content['application/json'];
   const bodyArbitrary: fc.Arbitrary<string | undefined> =
     json === undefined
       ? fc.constant(undefined)
-      : fc.oneof({ weight: 3, arbitrary: valueOf(document, json.schema).map((v) => JSON.stringify(v)) }, { weight: 1, arbitrary: jsonBodyArbitrary(Object.keys((json.schema?.properties ?? {})), ids) });
+      : fc.oneof(
+          { weight: 3, arbitrary: valueOf(document, json.schema).map((v) => JSON.stringify(v)) },
+          { weight: 1, arbitrary: jsonBodyArbitrary(Object.keys(json.schema?.properties ?? {}), ids) },
+        );
   return fc.record({ path: pathArbitrary, query: queryArbitraryFor, body: bodyArbitrary });
 }
 
 /** What in an answer the document does not say: none when it matches. */
-function mismatches(document: Document, validators: Map<string, ValidateFunction>, ajv: Ajv2020, where: string, operation: Operation, reply: Reply): string[] {
+function mismatches(
+  document: Document,
+  validators: Map<string, ValidateFunction>,
+  ajv: Ajv2020,
+  where: string,
+  operation: Operation,
+  reply: Reply,
+): string[] {
   const status = String(reply.status);
   const response = operation.responses[status] ?? operation.responses[`${status[0] ?? ''}XX`] ?? operation.responses.default;
-  if (response === undefined) return [`${where} answered ${status}, which it does not list (${Object.keys(operation.responses).join(', ')})`];
+  if (response === undefined)
+    return [`${where} answered ${status}, which it does not list (${Object.keys(operation.responses).join(', ')})`];
   const found: string[] = [];
-  const type = String(reply.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
+  const type =
+    String(reply.headers['content-type'] ?? '')
+      .split(';')[0]
+      ?.trim() ?? '';
   const content = response.content;
   if (content !== undefined && reply.text !== '') {
     const media = content[type];
-    if (media === undefined) found.push(`${where} ${status}: content-type ${type || 'none'}, the document says ${Object.keys(content).join(' or ')}`);
+    if (media === undefined)
+      found.push(`${where} ${status}: content-type ${type || 'none'}, the document says ${Object.keys(content).join(' or ')}`);
     else if (type === 'application/json' && media.schema !== undefined) {
       const validate = validators.get(`${where}|${status}`);
-      if (validate !== undefined && !validate(reply.json)) found.push(`${where} ${status}: body ${ajv.errorsText(validate.errors?.slice(0, 2))}`);
+      if (validate !== undefined && !validate(reply.json))
+        found.push(`${where} ${status}: body ${ajv.errorsText(validate.errors?.slice(0, 2))}`);
     }
   }
   for (const [name, declared] of Object.entries(response.headers ?? {})) {
@@ -125,7 +183,8 @@ function mismatches(document: Document, validators: Map<string, ValidateFunction
       continue;
     }
     const pattern = header?.schema?.pattern;
-    if (typeof pattern === 'string' && !new RegExp(pattern).test(String(value))) found.push(`${where} ${status}: ${name}: ${String(value)} does not match ${pattern}`);
+    if (typeof pattern === 'string' && !new RegExp(pattern).test(String(value)))
+      found.push(`${where} ${status}: ${name}: ${String(value)} does not match ${pattern}`);
   }
   return found;
 }
@@ -144,7 +203,11 @@ for (const target of targets) {
     test('every answer to every operation is one the document describes', async () => {
       const document = (await s.call('GET', '/openapi.json')).json as Document;
       // Records for path ids to name: a few of the common resources.
-      for (const [path, body] of [['/categories', { name: 'Contract' }], ['/products', { item_name: 'Contract', price: 5 }], ['/customers', { email: 'contract@example.com' }]] as const) {
+      for (const [path, body] of [
+        ['/categories', { name: 'Contract' }],
+        ['/products', { item_name: 'Contract', price: 5 }],
+        ['/customers', { email: 'contract@example.com' }],
+      ] as const) {
         assert.equal((await s.call('POST', path, { body })).status, 201);
       }
       const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false });
@@ -183,9 +246,16 @@ for (const target of targets) {
         for (const request of drawn) {
           shift += 10_000;
           const url = `${base}${request.path}${request.query === '' ? '' : `?${request.query}`}`;
-          const reply = await s.call(method.toUpperCase(), url, request.body === undefined ? {} : { rawBody: request.body, headers: { 'content-type': 'application/json' } });
+          const reply = await s.call(
+            method.toUpperCase(),
+            url,
+            request.body === undefined ? {} : { rawBody: request.body, headers: { 'content-type': 'application/json' } },
+          );
           cases += 1;
-          for (const problem of mismatches(document, validators, ajv, where, operation, reply)) found.push(`${problem}\n    sent ${method.toUpperCase()} ${url}${request.body === undefined ? '' : ` ${request.body.slice(0, 200)}`}`);
+          for (const problem of mismatches(document, validators, ajv, where, operation, reply))
+            found.push(
+              `${problem}\n    sent ${method.toUpperCase()} ${url}${request.body === undefined ? '' : ` ${request.body.slice(0, 200)}`}`,
+            );
         }
       }
       const kinds = new Map<string, number>();
@@ -194,9 +264,17 @@ for (const target of targets) {
         kinds.set(key, (kinds.get(key) ?? 0) + 1);
       }
       // Every mismatch, for a long run to sum up (the assertion shows the first few).
-      if (process.env.CONTRACT_REPORT !== undefined) appendFileSync(process.env.CONTRACT_REPORT, found.map((line) => `${target.name}: ${line}\n`).join(''));
+      if (process.env.CONTRACT_REPORT !== undefined)
+        appendFileSync(process.env.CONTRACT_REPORT, found.map((line) => `${target.name}: ${line}\n`).join(''));
       console.log(`# contract-run on ${target.name}: ${cases} cases over ${pending.length} operations, ${found.length} mismatches`);
-      assert.deepEqual(found.slice(0, 15), [], `${found.length} mismatches in ${cases} cases (seed ${SEED}); kinds:\n${[...kinds].map(([k, n]) => `${n} × ${k}`).slice(0, 40).join('\n')}`);
+      assert.deepEqual(
+        found.slice(0, 15),
+        [],
+        `${found.length} mismatches in ${cases} cases (seed ${SEED}); kinds:\n${[...kinds]
+          .map(([k, n]) => `${n} × ${k}`)
+          .slice(0, 40)
+          .join('\n')}`,
+      );
     });
   });
 }

@@ -55,9 +55,17 @@ await describeOnEachDatabase('cursor paging', (s) => {
       assert.ok(round < 200, 'the walk ends');
     }
     assert.equal(new Set(seen).size, seen.length, 'no record twice');
-    assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'in the list order');
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      seen,
+      'in the list order',
+    );
     const survivors = start.filter((id) => !deleted.has(id));
-    assert.deepEqual(survivors.filter((id) => !seen.includes(id)), [], 'no surviving record skipped');
+    assert.deepEqual(
+      survivors.filter((id) => !seen.includes(id)),
+      [],
+      'no surviving record skipped',
+    );
   });
 
   test('a walk keeps the total_count of its first page, and a position with a made-up total is refused', async () => {
@@ -68,7 +76,7 @@ await describeOnEachDatabase('cursor paging', (s) => {
     // A record made during the walk is not in the walk's total, on every later page alike.
     await create('Counted late');
     const totals: number[] = [];
-    for (let url = nextOf(first.headers.link); url !== undefined; ) {
+    for (let url = nextOf(first.headers.link); url !== undefined;) {
       const page = await s.call('GET', url, { headers: { 'cache-control': 'no-cache' } });
       assert.equal(page.status, 200, page.text);
       totals.push(Number(page.json.total_count));
@@ -108,14 +116,23 @@ await describeOnEachDatabase('cursor paging', (s) => {
       given.slice(0, -1),
     ];
     for (const after of refused) {
-      const reply = await s.call('GET', `/products?${since}&count=2&after=${encodeURIComponent(after)}`, { headers: { 'cache-control': 'no-cache' } });
+      const reply = await s.call('GET', `/products?${since}&count=2&after=${encodeURIComponent(after)}`, {
+        headers: { 'cache-control': 'no-cache' },
+      });
       assert.equal(reply.status, 400, `${after}: ${reply.text}`);
       assert.match(String(reply.json.details), /^after: /);
     }
     // A position holds for the list, sort and filters it was made for only.
-    for (const other of [`/products?count=2&after=${given}`, `/categories?${since}&count=2&after=${given}`, `/products?${since}&count=2&sort=-id&after=${given}`]) {
+    for (const other of [
+      `/products?count=2&after=${given}`,
+      `/categories?${since}&count=2&after=${given}`,
+      `/products?${since}&count=2&sort=-id&after=${given}`,
+    ]) {
       assert.equal((await s.call('GET', other, { headers: { 'cache-control': 'no-cache' } })).status, 400, other);
     }
-    assert.equal((await s.call('GET', `/products?${since}&count=2&after=${given}`, { headers: { 'cache-control': 'no-cache' } })).status, 200);
+    assert.equal(
+      (await s.call('GET', `/products?${since}&count=2&after=${given}`, { headers: { 'cache-control': 'no-cache' } })).status,
+      200,
+    );
   });
 });

@@ -11,8 +11,22 @@ import { DEMO_TIME, resetCommand, seedCommand } from '../src/cli/sandbox-command
 import { textOf, type StoreSchema } from '../src/db/schema.ts';
 
 const TABLES = [
-  'categories', 'products', 'product_variants', 'variant_inventory', 'product_pictures', 'customers', 'carts', 'cart_items', 'orders', 'order_items',
-  'custom_shipping_methods', 'coupon_codes', 'discount_methods', 'discount_rules', 'discount_actions', 'event_log',
+  'categories',
+  'products',
+  'product_variants',
+  'variant_inventory',
+  'product_pictures',
+  'customers',
+  'carts',
+  'cart_items',
+  'orders',
+  'order_items',
+  'custom_shipping_methods',
+  'coupon_codes',
+  'discount_methods',
+  'discount_rules',
+  'discount_actions',
+  'event_log',
 ] as const;
 
 for (const target of await testDatabaseTargets()) {
@@ -37,7 +51,10 @@ for (const target of await testDatabaseTargets()) {
         const out: string[] = [];
         for (const table of TABLES) {
           const rows = await database.db.selectFrom(table).selectAll().orderBy('id').execute();
-          for (const row of rows) out.push(`${table} ${JSON.stringify(Object.entries(row).map(([name, value]) => [name, value === null ? null : value instanceof Date ? value.toISOString() : textOf(value)]))}`);
+          for (const row of rows)
+            out.push(
+              `${table} ${JSON.stringify(Object.entries(row).map(([name, value]) => [name, value === null ? null : value instanceof Date ? value.toISOString() : textOf(value)]))}`,
+            );
         }
         return out;
       } finally {

@@ -24,7 +24,15 @@ for (const target of await testDatabaseTargets()) {
       await throwaway?.drop();
     });
 
-    const count = async () => Number((await database.db.selectFrom('products').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('products')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     test('all succeed and are stored', async () => {
       const products = recordsOf(database, resourceNamed('products'));
@@ -54,7 +62,9 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(refused.reason.statusCode, 409);
       assert.match(refused.reason.message, /manufacturer_id/);
       assert.equal(await count(), before + 2);
-      const names = (await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Good 1', 'Ghost', 'Good 2']).execute()).map((r) => r.item_name);
+      const names = (
+        await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Good 1', 'Ghost', 'Good 2']).execute()
+      ).map((r) => r.item_name);
       assert.deepEqual([...names].sort(), ['Good 1', 'Good 2']);
     });
 
@@ -65,7 +75,11 @@ for (const target of await testDatabaseTargets()) {
       await products.create({ item_name: 'Uses status', product_status_id: status.id });
       const before = await count();
       // The delete breaks a foreign key, which only the database notices.
-      const outcomes = await Promise.allSettled([products.create({ item_name: 'Plain 1' }), statuses.remove(status.id as number), products.create({ item_name: 'Plain 2' })]);
+      const outcomes = await Promise.allSettled([
+        products.create({ item_name: 'Plain 1' }),
+        statuses.remove(status.id as number),
+        products.create({ item_name: 'Plain 2' }),
+      ]);
       assert.equal(outcomes[0]?.status, 'fulfilled');
       assert.equal(outcomes[1]?.status, 'rejected');
       assert.equal(outcomes[2]?.status, 'fulfilled');
@@ -88,30 +102,33 @@ for (const target of await testDatabaseTargets()) {
         /the caller gives up/,
       );
       await kept;
-      const names = (await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Rolled back', 'Kept']).execute()).map((r) => r.item_name);
+      const names = (
+        await database.db.selectFrom('products').select('item_name').where('item_name', 'in', ['Rolled back', 'Kept']).execute()
+      ).map((r) => r.item_name);
       assert.deepEqual(names, ['Kept']);
     });
 
     // A file lock another process holds: SQLite only.
-    if (target.dialect === 'sqlite') test('while another process holds the write lock, a batch fails after one busy timeout, not one per write', async () => {
-      const products = recordsOf(database, resourceNamed('products'));
-      const other = new DatabaseSync(throwaway.url.slice('sqlite:'.length));
-      other.exec('begin immediate');
-      const started = Date.now();
-      try {
-        const outcomes = await Promise.allSettled([1, 2, 3].map((i) => products.create({ item_name: `Blocked ${i}` })));
-        assert.deepEqual(
-          outcomes.map((o) => o.status),
-          ['rejected', 'rejected', 'rejected'],
-        );
-        assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /locked|busy/i);
-        // The busy timeout is 5 s: three writes retried alone would wait 20 s in all.
-        assert.ok(Date.now() - started < 9000, `took ${Date.now() - started} ms`);
-      } finally {
-        other.exec('rollback');
-        other.close();
-      }
-      assert.equal((await products.create({ item_name: 'After the lock' })).item_name, 'After the lock');
-    });
+    if (target.dialect === 'sqlite')
+      test('while another process holds the write lock, a batch fails after one busy timeout, not one per write', async () => {
+        const products = recordsOf(database, resourceNamed('products'));
+        const other = new DatabaseSync(throwaway.url.slice('sqlite:'.length));
+        other.exec('begin immediate');
+        const started = Date.now();
+        try {
+          const outcomes = await Promise.allSettled([1, 2, 3].map((i) => products.create({ item_name: `Blocked ${i}` })));
+          assert.deepEqual(
+            outcomes.map((o) => o.status),
+            ['rejected', 'rejected', 'rejected'],
+          );
+          assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /locked|busy/i);
+          // The busy timeout is 5 s: three writes retried alone would wait 20 s in all.
+          assert.ok(Date.now() - started < 9000, `took ${Date.now() - started} ms`);
+        } finally {
+          other.exec('rollback');
+          other.close();
+        }
+        assert.equal((await products.create({ item_name: 'After the lock' })).item_name, 'After the lock');
+      });
   });
 }

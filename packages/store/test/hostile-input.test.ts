@@ -19,8 +19,16 @@ function assertError(reply: Reply, status: number, details?: RegExp): void {
 }
 
 await describeOnEachDatabase('hostile input', (s) => {
-  test("names found on Object.prototype are not fields, sorts, or nested collections: 400, or ignored as unknown filters", async () => {
-    for (const query of ['sort=constructor', 'sort=-toString', 'sort=__proto__', 'fields=__proto__', 'fields=hasOwnProperty', 'expand=valueOf', 'expand=__proto__']) {
+  test('names found on Object.prototype are not fields, sorts, or nested collections: 400, or ignored as unknown filters', async () => {
+    for (const query of [
+      'sort=constructor',
+      'sort=-toString',
+      'sort=__proto__',
+      'fields=__proto__',
+      'fields=hasOwnProperty',
+      'expand=valueOf',
+      'expand=__proto__',
+    ]) {
       assertError(await s.call('GET', `/products?${query}`), 400);
     }
     for (const query of ['constructor=eq:1', 'toString=1', '__proto__=x', 'valueOf=gt:3']) {
@@ -36,9 +44,16 @@ await describeOnEachDatabase('hostile input', (s) => {
     assert.equal((await s.call('GET', '/products?sort=-price,item_name')).status, 200);
   });
 
-  test("integers beyond what the column holds are a 400, never stored or a 500 on reading back", async () => {
+  test('integers beyond what the column holds are a 400, never stored or a 500 on reading back', async () => {
     for (const value of ['-9007199254740993', '9223372036854775807', '1e308', '2147483648', '-2147483649']) {
-      assertError(await s.call('POST', '/products', { rawBody: `{"item_name":"n","quantity_on_hand":${value}}`, headers: { 'content-type': 'application/json' } }), 400, /quantity_on_hand/);
+      assertError(
+        await s.call('POST', '/products', {
+          rawBody: `{"item_name":"n","quantity_on_hand":${value}}`,
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        /quantity_on_hand/,
+      );
     }
     const edge = await s.call('POST', '/products', { body: { item_name: 'edge', quantity_on_hand: 2147483647, sort_order: -2147483648 } });
     assert.equal(edge.status, 201, edge.text);
@@ -50,7 +65,11 @@ await describeOnEachDatabase('hostile input', (s) => {
   });
 
   test('decimals beyond the column (14 digits, 4 after the point) are a 400', async () => {
-    assertError(await s.call('POST', '/products', { rawBody: '{"item_name":"n","price":1e308}', headers: { 'content-type': 'application/json' } }), 400, /price/);
+    assertError(
+      await s.call('POST', '/products', { rawBody: '{"item_name":"n","price":1e308}', headers: { 'content-type': 'application/json' } }),
+      400,
+      /price/,
+    );
     assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: 1e10 } }), 400, /price/);
     assertError(await s.call('POST', '/products', { body: { item_name: 'n', price: -1e10 } }), 400, /price/);
     const edge = await s.call('POST', '/products', { body: { item_name: 'edge', price: 9999999999.9999, weight: -9999999999.9999 } });
@@ -79,23 +98,43 @@ await describeOnEachDatabase('hostile input', (s) => {
     assertError(await s.call('GET', '/inventory?item_number=a%00'), 400, /item_number/);
     assertError(await s.call('POST', '/inventory/set', { body: { item_number: 'a\u0000', quantity: 1 } }), 400, /item_number/);
     assertError(await s.call('GET', '/products/1%00'), 400, /path/);
-    assertError(await s.call('POST', '/products', { body: { item_name: 'n', custom_fields: [{ name: 'x', value: 'a\u0000' }] } }), 400, /custom_fields\.0\.value/);
+    assertError(
+      await s.call('POST', '/products', { body: { item_name: 'n', custom_fields: [{ name: 'x', value: 'a\u0000' }] } }),
+      400,
+      /custom_fields\.0\.value/,
+    );
     assertError(await s.call('POST', '/products', { body: { item_name: 'n', ['k\u0000']: 1 } }), 400, /NUL/);
     assert.deepEqual((await s.call('GET', '/products')).json.total_count, before);
   });
 
   test('a body nesting arrays and objects past 64 levels is a 400, with an Idempotency-Key too; 64 levels are kept', async () => {
     const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
-    const kept = await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(63)}}`, headers: { 'content-type': 'application/json' } });
+    const kept = await s.call('POST', '/subscriptions', {
+      rawBody: `{"cart_info":${nested(63)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(kept.status, 201, kept.text);
     assert.equal(JSON.stringify((await s.call('GET', `/subscriptions/${kept.json.id}`)).json.cart_info), nested(63));
-    assertError(await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(64)}}`, headers: { 'content-type': 'application/json' } }), 400, /64 levels/);
+    assertError(
+      await s.call('POST', '/subscriptions', { rawBody: `{"cart_info":${nested(64)}}`, headers: { 'content-type': 'application/json' } }),
+      400,
+      /64 levels/,
+    );
     // Once a 500: the key's fingerprint serialised the parsed body again, past the stack's depth.
     const deep = `{"item_name":"deep","ignored":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
     for (const headers of [{}, { 'idempotency-key': 'deep-1' }] as Record<string, string>[]) {
-      assertError(await s.call('POST', '/products', { rawBody: deep, headers: { 'content-type': 'application/json', ...headers } }), 400, /64 levels/);
+      assertError(
+        await s.call('POST', '/products', { rawBody: deep, headers: { 'content-type': 'application/json', ...headers } }),
+        400,
+        /64 levels/,
+      );
     }
-    assert.equal((await s.call('POST', '/products', { rawBody: '{"item_name":"a [ { \\" ["}', headers: { 'content-type': 'application/json' } })).status, 201, 'brackets inside text are not nesting');
+    assert.equal(
+      (await s.call('POST', '/products', { rawBody: '{"item_name":"a [ { \\" ["}', headers: { 'content-type': 'application/json' } }))
+        .status,
+      201,
+      'brackets inside text are not nesting',
+    );
   });
 
   test('a path that is not valid percent-encoding, or a segment past any id, is a 4xx in the store error format, in the console too', async () => {
@@ -110,7 +149,8 @@ await describeOnEachDatabase('hostile input', (s) => {
     const assets = /src="([^"]*swagger-ui\/[^/"]+\/)swagger-ui-bundle\.js"/.exec(docs.text)?.[1];
     assert.ok(assets !== undefined, 'the docs page loads Swagger UI from a versioned path');
     const base = new URL(assets, `${s.api}/docs`).pathname.replace(/^\/api\/v1/, '');
-    for (const file of ['nothing.js', 'constructor', 'toString', '__proto__']) assertError(await s.call('GET', `${base}${file}`, { anonymous: true }), 404);
+    for (const file of ['nothing.js', 'constructor', 'toString', '__proto__'])
+      assertError(await s.call('GET', `${base}${file}`, { anonymous: true }), 404);
     assert.equal((await s.call('GET', `${base}swagger-ui.css`, { anonymous: true })).status, 200);
   });
 
@@ -121,7 +161,11 @@ await describeOnEachDatabase('hostile input', (s) => {
 
   test('a webhook subscription posted with an empty or null body is a 400 naming url', async () => {
     assertError(await s.call('POST', '/webhooks'), 400, /url: is required/);
-    assertError(await s.call('POST', '/webhooks', { rawBody: 'null', headers: { 'content-type': 'application/json' } }), 400, /url: is required/);
+    assertError(
+      await s.call('POST', '/webhooks', { rawBody: 'null', headers: { 'content-type': 'application/json' } }),
+      400,
+      /url: is required/,
+    );
   });
 
   test('a category cannot be its own parent or its own ancestor: 409', async () => {
@@ -151,7 +195,13 @@ await describeOnEachDatabase('hostile input', (s) => {
 test('the SQLite store is made readable by its owner only, like auth.key', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'store-mode-'));
   try {
-    const store = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'db', 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+    const store = await serveStore({
+      databaseUrl: `sqlite:${join(dataDir, 'db', 'store.sqlite')}`,
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+    });
     await store.close();
     for (const file of ['db/store.sqlite', 'auth.key']) assert.equal(statSync(join(dataDir, file)).mode & 0o777, 0o600, file);
     assert.equal(statSync(join(dataDir, 'db')).mode & 0o077, 0, 'nobody else may list the directory');

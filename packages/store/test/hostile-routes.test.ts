@@ -37,7 +37,29 @@ console.log(`# hostile-routes seed ${SEED} (${SEED_SOURCE}); replay with HOSTILE
 const HANG_MS = 20_000;
 const REDIRECT_URI = 'https://client.example/callback';
 // Field names of the carting routes' bodies and queries, which are not declared resources.
-const CART_NAMES = ['product_id', 'quantity', 'item_id', 'identifier', 'coupon_code', 'city', 'state', 'postal_code', 'country', 'customer', 'payment', 'billing_address', 'shipping_address', 'payment_method_id', 'card_number', 'cvv', 'items', 'lookup_by_sku', 'product', 'category', 'manufacturer'];
+const CART_NAMES = [
+  'product_id',
+  'quantity',
+  'item_id',
+  'identifier',
+  'coupon_code',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'customer',
+  'payment',
+  'billing_address',
+  'shipping_address',
+  'payment_method_id',
+  'card_number',
+  'cvv',
+  'items',
+  'lookup_by_sku',
+  'product',
+  'category',
+  'manufacturer',
+];
 
 /** Where bulk jobs start: besides JSON, it takes an import's NDJSON upload. */
 const BULK_PATH = '/api/v1/bulk_operations';
@@ -48,7 +70,9 @@ const LINE_ENDS = ['\n', '\n', '\n', '\r\n', '\r', '\u2028', '\u2029', '\n \t\n'
 /** An import's upload: hostile lines with every kind of line end between them. */
 function uploadArbitrary(bodyIds: readonly string[]): fc.Arbitrary<{ body: string; type: string }> {
   const lines = fc.array(fc.tuple(jsonBodyArbitrary(ALL_FIELD_NAMES, bodyIds), fc.constantFrom(...LINE_ENDS)), { maxLength: 6 });
-  return fc.tuple(lines, fc.constantFrom('application/x-ndjson', 'application/x-ndjson; charset=utf-8', 'APPLICATION/X-NDJSON')).map(([drawn, type]) => ({ body: drawn.map(([line, end]) => `${line}${end}`).join(''), type }));
+  return fc
+    .tuple(lines, fc.constantFrom('application/x-ndjson', 'application/x-ndjson; charset=utf-8', 'APPLICATION/X-NDJSON'))
+    .map(([drawn, type]) => ({ body: drawn.map(([line, end]) => `${line}${end}`).join(''), type }));
 }
 
 /** The name HOSTILE_ROUTE gives the property of hostile uploads to imports that take them. */
@@ -137,7 +161,14 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
     }
 
     const api = (method: string, path: string, body?: unknown) =>
-      send(method, `/api/v1${path}`, { headers: { 'x-ac-auth-token': token, 'cache-control': 'no-cache', ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      send(method, `/api/v1${path}`, {
+        headers: {
+          'x-ac-auth-token': token,
+          'cache-control': 'no-cache',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
 
     async function idsOf(resource: ResourceDeclaration): Promise<Set<number>> {
       const ids = new Set<number>();
@@ -198,7 +229,26 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
         const page = await send('GET', route.path, { headers: { cookie: `${SESSION_COOKIE}=${session.cookie}` } });
         for (const [, name] of page.text.matchAll(/name="([^"]+)"/g)) if (name !== undefined && name !== '_csrf') names.add(name);
       }
-      formNames = [...names, 'client_id', 'app_id', 'redirect_uri', 'redirect_url', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method', 'decision', 'grant_type', 'code', 'refresh_token', 'code_verifier', 'client_secret', 'auth_id', 'signature'];
+      formNames = [
+        ...names,
+        'client_id',
+        'app_id',
+        'redirect_uri',
+        'redirect_url',
+        'scope',
+        'state',
+        'response_type',
+        'code_challenge',
+        'code_challenge_method',
+        'decision',
+        'grant_type',
+        'code',
+        'refresh_token',
+        'code_verifier',
+        'client_secret',
+        'auth_id',
+        'signature',
+      ];
     });
     after(async () => {
       await dispatcher?.close();
@@ -208,7 +258,15 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
     test('the routes are read from the app: every declared resource, the carts, the OAuth endpoints and the console', () => {
       const paths = new Set(routes.map((r) => r.path));
       for (const resource of resources) assert.ok(paths.has(`/api/v1/${resource.path}`), resource.path);
-      for (const path of ['/api/v1/carts/:id/place_order', '/api/v1/products/importMany', '/api/oauth/token', '/api/oauth', '/admin/sign-in', '/admin/apps/:id/tokens']) assert.ok(paths.has(path), path);
+      for (const path of [
+        '/api/v1/carts/:id/place_order',
+        '/api/v1/products/importMany',
+        '/api/oauth/token',
+        '/api/oauth',
+        '/admin/sign-in',
+        '/admin/apps/:id/tokens',
+      ])
+        assert.ok(paths.has(path), path);
     });
 
     /** What a hostile request to this route looks like. */
@@ -218,45 +276,148 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
       const isConsole = route.path.startsWith('/admin') || route.path === '/api/oauth' || route.path === '/api/oauth/authorize';
       const writes = !['GET', 'HEAD'].includes(route.method);
       const victim = top === undefined ? undefined : victims.get(top.path);
-      const readable = [victim, ...sentinels.filter((x) => x.path.startsWith(`/${top?.path ?? '-'}/`)).map((x) => x.path.split('/')[2])].filter((id) => id !== undefined);
+      const readable = [
+        victim,
+        ...sentinels.filter((x) => x.path.startsWith(`/${top?.path ?? '-'}/`)).map((x) => x.path.split('/')[2]),
+      ].filter((id) => id !== undefined);
       const ids = writes ? [victim ?? '2147483647'] : readable.length > 0 ? readable : ['1', '2147483647'];
       const fieldNames = records === undefined ? [] : [...Object.keys(records.fields), ...Object.keys(records.nested)];
-      const pathParams = route.path.split('/').map((segment) => (segment.startsWith(':') ? pathValueArbitrary(isConsole ? [victimAppId, '2147483647'] : segment === ':id' ? ids : ['1', '2147483647']) : fc.constant(segment)));
+      const pathParams = route.path
+        .split('/')
+        .map((segment) =>
+          segment.startsWith(':')
+            ? pathValueArbitrary(isConsole ? [victimAppId, '2147483647'] : segment === ':id' ? ids : ['1', '2147483647'])
+            : fc.constant(segment),
+        );
       const uploads = route.method === 'POST' && route.path === BULK_PATH;
       const anyQuery = queryArbitrary(isConsole ? [...formNames, 'next'] : [...fieldNames, ...CART_NAMES]);
-      const jobQuery = fc.tuple(fc.constantFrom('type=import&', 'type=import&', 'type=import&', 'type=export&', 'type=x&', ''), fc.constantFrom(...resources.map((r) => r.name), 'nothings', '')).map(([type, resource]) => `${type}resource=${resource}`);
-      const query = uploads ? fc.oneof(anyQuery, { arbitrary: jobQuery, weight: 3 }, fc.tuple(jobQuery, anyQuery).map(([a, b]) => `${a}&${b}`)) : anyQuery;
-      const nexts = fc.constantFrom('//evil.example', '/\\evil.example', '/\t/evil.example', '/%09/evil.example', 'https://evil.example/', '\\\\evil.example', 'javascript:alert(1)', '/admin/apps%0d%0aSet-Cookie:x=1', '/adm\u00efn', '/\u2028', 'http:evil.example', '///evil.example', '/.//evil.example', '/%2F%2Fevil.example', '/%5Cevil.example', 'data:text/html,x', '/admin/apps?x=\u00e9#\u0000');
-      const withNext = fc.oneof(query, fc.tuple(query, nexts).map(([q, next]) => `${q}&next=${encodeURIComponent(next)}&redirect_uri=${encodeURIComponent(next)}&client_id=${oauthClientId}`));
+      const jobQuery = fc
+        .tuple(
+          fc.constantFrom('type=import&', 'type=import&', 'type=import&', 'type=export&', 'type=x&', ''),
+          fc.constantFrom(...resources.map((r) => r.name), 'nothings', ''),
+        )
+        .map(([type, resource]) => `${type}resource=${resource}`);
+      const query = uploads
+        ? fc.oneof(
+            anyQuery,
+            { arbitrary: jobQuery, weight: 3 },
+            fc.tuple(jobQuery, anyQuery).map(([a, b]) => `${a}&${b}`),
+          )
+        : anyQuery;
+      const nexts = fc.constantFrom(
+        '//evil.example',
+        '/\\evil.example',
+        '/\t/evil.example',
+        '/%09/evil.example',
+        'https://evil.example/',
+        '\\\\evil.example',
+        'javascript:alert(1)',
+        '/admin/apps%0d%0aSet-Cookie:x=1',
+        '/adm\u00efn',
+        '/\u2028',
+        'http:evil.example',
+        '///evil.example',
+        '/.//evil.example',
+        '/%2F%2Fevil.example',
+        '/%5Cevil.example',
+        'data:text/html,x',
+        '/admin/apps?x=\u00e9#\u0000',
+      );
+      const withNext = fc.oneof(
+        query,
+        fc
+          .tuple(query, nexts)
+          .map(([q, next]) => `${q}&next=${encodeURIComponent(next)}&redirect_uri=${encodeURIComponent(next)}&client_id=${oauthClientId}`),
+      );
       const headers = fc.oneof(
-        { weight: 6, arbitrary: fc.constant<Record<string, string>>(isConsole ? { cookie: `${SESSION_COOKIE}=${session.cookie}` } : { 'x-ac-auth-token': token }) },
-        { weight: 1, arbitrary: fc.constant<Record<string, string>>(isConsole ? { cookie: `${PRESESSION_COOKIE}=${presession.cookie}` } : {}) },
-        { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 }).chain((garbage) => fc.constantFrom<Record<string, string>>({ 'x-ac-auth-token': garbage }, { authorization: `Bearer ${garbage}` }, { authorization: `Basic ${garbage}` }, { cookie: `${SESSION_COOKIE}=${garbage}` })) },
+        {
+          weight: 6,
+          arbitrary: fc.constant<Record<string, string>>(
+            isConsole ? { cookie: `${SESSION_COOKIE}=${session.cookie}` } : { 'x-ac-auth-token': token },
+          ),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constant<Record<string, string>>(isConsole ? { cookie: `${PRESESSION_COOKIE}=${presession.cookie}` } : {}),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 })
+            .chain((garbage) =>
+              fc.constantFrom<Record<string, string>>(
+                { 'x-ac-auth-token': garbage },
+                { authorization: `Bearer ${garbage}` },
+                { authorization: `Basic ${garbage}` },
+                { cookie: `${SESSION_COOKIE}=${garbage}` },
+              ),
+            ),
+        },
       );
       const idempotency = fc.option(fc.constantFrom('k', 'x'.repeat(300), 'a b', '\u00e9', PROTOTYPE_NAMES[1] ?? ''), { freq: 4 });
       const bodyIds = [victim ?? '2147483647', '0', '-1', '2147483648', '1e999', '"1"', 'null', '1.5'];
-      const form = formArbitrary(formNames, fc.oneof(fc.constant(session.csrf), fc.constant(presession.csrf), fc.constant(undefined), fc.string({ maxLength: 50 })));
+      const form = formArbitrary(
+        formNames,
+        fc.oneof(fc.constant(session.csrf), fc.constant(presession.csrf), fc.constant(undefined), fc.string({ maxLength: 50 })),
+      );
       const body: fc.Arbitrary<{ body: string; type: string | undefined } | undefined> = !writes
         ? fc.constant(undefined)
         : isConsole || route.path.startsWith('/api/oauth')
           ? fc.oneof(
-              { weight: 4, arbitrary: fc.tuple(form, nexts).map(([f, next]) => ({ body: `${f}&next=${encodeURIComponent(next)}&client_id=${oauthClientId}`, type: 'application/x-www-form-urlencoded' })) },
+              {
+                weight: 4,
+                arbitrary: fc.tuple(form, nexts).map(([f, next]) => ({
+                  body: `${f}&next=${encodeURIComponent(next)}&client_id=${oauthClientId}`,
+                  type: 'application/x-www-form-urlencoded',
+                })),
+              },
               { weight: 1, arbitrary: jsonBodyArbitrary(formNames, bodyIds).map((b) => ({ body: b, type: 'application/json' })) },
             )
           : fc.oneof(
-              ...[fc.tuple(jsonBodyArbitrary([...fieldNames, ...CART_NAMES], bodyIds), fc.constantFrom<string | undefined>('application/json', 'application/json', 'application/json', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined)).map(([b, type]) => ({ body: b, type }))],
+              ...[
+                fc
+                  .tuple(
+                    jsonBodyArbitrary([...fieldNames, ...CART_NAMES], bodyIds),
+                    fc.constantFrom<string | undefined>(
+                      'application/json',
+                      'application/json',
+                      'application/json',
+                      'application/json; charset=utf-16',
+                      'text/plain',
+                      'application/x-www-form-urlencoded',
+                      'multipart/form-data; boundary=x',
+                      undefined,
+                    ),
+                  )
+                  .map(([b, type]) => ({ body: b, type })),
+              ],
               ...(uploads ? [uploadArbitrary(bodyIds)] : []),
             );
-      return fc
-        .record({ segments: fc.tuple(...pathParams), query: isConsole || route.path.startsWith('/api/oauth') ? withNext : query, headers, idempotency, body })
-        .map(({ segments, query: q, headers: h, idempotency: key, body: b }) => ({
-          method: route.method,
-          path: `${segments.join('/')}${q === '' ? '' : `?${q}`}`,
-          headers: { ...h, ...(key === null || !isApi ? {} : { 'idempotency-key': key }), ...(b?.type === undefined ? {} : { 'content-type': b.type }) },
-          body: b?.body,
-        }))
-        // Writes never reach a sentinel, not even through dot segments folded on the way.
-        .filter((sent) => ['GET', 'HEAD'].includes(sent.method) || !sentinels.some((x) => `${servedPath(sent.path)}/`.startsWith(`/api/v1${x.path}/`)));
+      return (
+        fc
+          .record({
+            segments: fc.tuple(...pathParams),
+            query: isConsole || route.path.startsWith('/api/oauth') ? withNext : query,
+            headers,
+            idempotency,
+            body,
+          })
+          .map(({ segments, query: q, headers: h, idempotency: key, body: b }) => ({
+            method: route.method,
+            path: `${segments.join('/')}${q === '' ? '' : `?${q}`}`,
+            headers: {
+              ...h,
+              ...(key === null || !isApi ? {} : { 'idempotency-key': key }),
+              ...(b?.type === undefined ? {} : { 'content-type': b.type }),
+            },
+            body: b?.body,
+          }))
+          // Writes never reach a sentinel, not even through dot segments folded on the way.
+          .filter(
+            (sent) =>
+              ['GET', 'HEAD'].includes(sent.method) || !sentinels.some((x) => `${servedPath(sent.path)}/`.startsWith(`/api/v1${x.path}/`)),
+          )
+      );
     }
 
     /** The record a write to this path addresses by id, noted so the final check leaves it out. */
@@ -279,13 +440,20 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
         const to = new URL(location, origin);
         const registered = `${to.origin}${to.pathname}` === REDIRECT_URI && path.startsWith('/api/oauth');
         assert.ok(to.origin === origin || registered, `a redirect off the site: ${location} from ${where}`);
-        assert.ok(!/^[/\\]{2}/.test(location) && !/[\s\\]/.test(location), `a redirect a browser may read as another site: ${location} from ${where}`);
+        assert.ok(
+          !/^[/\\]{2}/.test(location) && !/[\s\\]/.test(location),
+          `a redirect a browser may read as another site: ${location} from ${where}`,
+        );
       }
       if (answer.status < 400 || sent.method === 'HEAD') return;
       const type = header(answer, 'content-type');
       // Refused before any route is chosen (a request line past 16 KiB, a path that is not percent-encoding, a
       // segment past any id), on every path: the store's format.
-      if (answer.status === 431 || answer.status === 414 || (answer.status === 400 && json(answer)?.details === 'The path is not valid percent-encoding')) {
+      if (
+        answer.status === 431 ||
+        answer.status === 414 ||
+        (answer.status === 400 && json(answer)?.details === 'The path is not valid percent-encoding')
+      ) {
         assert.equal(json(answer)?.status_code, answer.status, `not the store's error body: ${where}`);
         return;
       }
@@ -318,108 +486,153 @@ for (const target of (await testDatabaseTargets()).filter((t) => DIALECTS === un
     /** A victim deleted is made again, so the routes after it still reach a record. */
     async function replaceDeletedVictim(sent: Sent, answer: Answer): Promise<void> {
       const [, , , resource, id, more] = servedPath(sent.path).split('/');
-      if (sent.method !== 'DELETE' || answer.status !== 200 || more !== undefined || resource === undefined || victims.get(resource) !== id) return;
+      if (sent.method !== 'DELETE' || answer.status !== 200 || more !== undefined || resource === undefined || victims.get(resource) !== id)
+        return;
       const made = await api('POST', `/${resource}`, {});
       if (made.status === 201) victims.set(resource, String(json(made).id));
     }
 
-    test('no route answers a 5xx or hangs, every 4xx is in its format, and a refused write changes nothing', { timeout: 30 * 60_000 }, async () => {
-      // Every route is tried, and all that failed are reported together.
-      const failures: string[] = [];
-      let cases = 0;
-      let left = 0;
-      for (const route of routes) {
-        const name = `${route.method} ${route.path}`;
-        if (REPLAY_ROUTE !== undefined && name !== REPLAY_ROUTE) continue;
-        if (Date.now() >= DEADLINE) {
-          left += 1;
-          continue;
-        }
-        // A route whose every answer is 405 is one handler shared by many paths: one try is enough.
-        const probePath = route.path.replaceAll(/:[A-Za-z]+/g, '2147483647');
-        const probe = await send(route.method, probePath, { headers: { 'x-ac-auth-token': token } });
-        try {
-          checkAnswer({ method: route.method, path: probePath, headers: {}, body: undefined }, probe);
-        } catch (error) {
-          failures.push(`${route.method} ${route.path}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        const runs = probe.status === 405 ? 1 : RUNS;
-        const property = fc.asyncProperty(requestArbitrary(route), async (sent) => {
-          const before = await recordBefore(sent);
-          noteAddressed(sent);
-          const answer = await send(sent.method, sent.path, { headers: sent.headers, ...(sent.body === undefined ? {} : { body: sent.body }) });
-          checkAnswer(sent, answer);
-          if (answer.status === 202 && servedPath(sent.path) === BULK_PATH && json(answer)?.type === 'import') imports.push(json(answer).id as number);
-          await replaceDeletedVictim(sent, answer);
-          if (before !== undefined && answer.status >= 400) {
-            assert.equal((await api('GET', before.path)).text, before.text, `a refused write changed ${before.path}: ${sent.method} ${sent.path} ${(sent.body ?? '').slice(0, 300)} → ${answer.text}`);
+    test(
+      'no route answers a 5xx or hangs, every 4xx is in its format, and a refused write changes nothing',
+      { timeout: 30 * 60_000 },
+      async () => {
+        // Every route is tried, and all that failed are reported together.
+        const failures: string[] = [];
+        let cases = 0;
+        let left = 0;
+        for (const route of routes) {
+          const name = `${route.method} ${route.path}`;
+          if (REPLAY_ROUTE !== undefined && name !== REPLAY_ROUTE) continue;
+          if (Date.now() >= DEADLINE) {
+            left += 1;
+            continue;
           }
-          if (answer.status === 201 && sent.method === 'POST' && sent.path.startsWith('/api/v1/')) {
-            const made = json(answer);
-            const collection = sent.path.split('?')[0] ?? '';
-            if (typeof made?.id === 'number' && byPath.has(collection.split('/')[3] ?? '') && collection.split('/').length === 4) {
-              assert.equal((await api('GET', `${collection.slice('/api/v1'.length)}/${made.id}`)).status, 200, `a created record is not there: ${sent.path}`);
+          // A route whose every answer is 405 is one handler shared by many paths: one try is enough.
+          const probePath = route.path.replaceAll(/:[A-Za-z]+/g, '2147483647');
+          const probe = await send(route.method, probePath, { headers: { 'x-ac-auth-token': token } });
+          try {
+            checkAnswer({ method: route.method, path: probePath, headers: {}, body: undefined }, probe);
+          } catch (error) {
+            failures.push(`${route.method} ${route.path}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+          const runs = probe.status === 405 ? 1 : RUNS;
+          const property = fc.asyncProperty(requestArbitrary(route), async (sent) => {
+            const before = await recordBefore(sent);
+            noteAddressed(sent);
+            const answer = await send(sent.method, sent.path, {
+              headers: sent.headers,
+              ...(sent.body === undefined ? {} : { body: sent.body }),
+            });
+            checkAnswer(sent, answer);
+            if (answer.status === 202 && servedPath(sent.path) === BULK_PATH && json(answer)?.type === 'import')
+              imports.push(json(answer).id as number);
+            await replaceDeletedVictim(sent, answer);
+            if (before !== undefined && answer.status >= 400) {
+              assert.equal(
+                (await api('GET', before.path)).text,
+                before.text,
+                `a refused write changed ${before.path}: ${sent.method} ${sent.path} ${(sent.body ?? '').slice(0, 300)} → ${answer.text}`,
+              );
             }
+            if (answer.status === 201 && sent.method === 'POST' && sent.path.startsWith('/api/v1/')) {
+              const made = json(answer);
+              const collection = sent.path.split('?')[0] ?? '';
+              if (typeof made?.id === 'number' && byPath.has(collection.split('/')[3] ?? '') && collection.split('/').length === 4) {
+                assert.equal(
+                  (await api('GET', `${collection.slice('/api/v1'.length)}/${made.id}`)).status,
+                  200,
+                  `a created record is not there: ${sent.path}`,
+                );
+              }
+            }
+          });
+          const details = await fc.check(property, {
+            numRuns: runs,
+            seed: SEED,
+            ...(REPLAY_PATH === undefined || REPLAY_ROUTE === undefined ? {} : { path: REPLAY_PATH }),
+            ...(Number.isFinite(DEADLINE)
+              ? { interruptAfterTimeLimit: Math.max(1, DEADLINE - Date.now()), markInterruptAsFailure: false }
+              : {}),
+          });
+          cases += details.numRuns;
+          // Stopped by the long run's deadline before a case ran: left for lack of time, not a failure.
+          if (details.interrupted && details.counterexample === null) left += 1;
+          else if (details.failed) {
+            const report = failureReport(name, details);
+            console.log(report);
+            failures.push(report);
           }
-        });
-        const details = await fc.check(property, {
-          numRuns: runs,
-          seed: SEED,
-          ...(REPLAY_PATH === undefined || REPLAY_ROUTE === undefined ? {} : { path: REPLAY_PATH }),
-          ...(Number.isFinite(DEADLINE) ? { interruptAfterTimeLimit: Math.max(1, DEADLINE - Date.now()), markInterruptAsFailure: false } : {}),
-        });
-        cases += details.numRuns;
-        // Stopped by the long run's deadline before a case ran: left for lack of time, not a failure.
-        if (details.interrupted && details.counterexample === null) left += 1;
-        else if (details.failed) {
-          const report = failureReport(name, details);
-          console.log(report);
-          failures.push(report);
+          // Signing out (or removing an account) may have ended the console session: the next routes get a new one.
+          if (route.path.startsWith('/admin')) await renewSession();
         }
-        // Signing out (or removing an account) may have ended the console session: the next routes get a new one.
-        if (route.path.startsWith('/admin')) await renewSession();
-      }
-      console.log(`# hostile-routes on ${target.name}: ${cases} cases, seed ${SEED}${left > 0 ? `, ${left} routes left for lack of time` : ''}`);
-      assert.deepEqual(failures, []);
-    });
+        console.log(
+          `# hostile-routes on ${target.name}: ${cases} cases, seed ${SEED}${left > 0 ? `, ${left} routes left for lack of time` : ''}`,
+        );
+        assert.deepEqual(failures, []);
+      },
+    );
 
-    test('refused writes in the same commit as accepted ones lose none of the accepted', { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== MIXED_WRITES }, async () => {
-      const writable = routes.filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/') && !r.path.includes(':'));
-      let made = 0;
-      const details = await fc.check(
-        fc.asyncProperty(fc.array(fc.constantFrom(...writable).chain(requestArbitrary), { minLength: 2, maxLength: 8 }), async (hostile) => {
-          hostile.forEach(noteAddressed);
-          const names = hostile.map(() => `kept ${made++}`);
-          const answers = await Promise.all([
-            ...hostile.map((sent) => send(sent.method, sent.path, { headers: sent.headers, ...(sent.body === undefined ? {} : { body: sent.body }) })),
-            ...names.map((name) => api('POST', '/products', { item_name: name })),
-          ]);
-          answers.slice(0, hostile.length).forEach((answer, i) => checkAnswer(hostile[i], answer));
-          for (const answer of answers.slice(hostile.length)) {
-            assert.equal(answer.status, 201, answer.text);
-            const back = await api('GET', `/products/${json(answer).id as number}`);
-            assert.equal(json(back)?.item_name, json(answer).item_name, 'an accepted write is gone');
-          }
-        }),
-        { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === MIXED_WRITES ? { path: REPLAY_PATH } : {}) },
-      );
-      assert.ok(!details.failed, failureReport(MIXED_WRITES, details));
-    });
+    test(
+      'refused writes in the same commit as accepted ones lose none of the accepted',
+      { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== MIXED_WRITES },
+      async () => {
+        const writable = routes.filter((r) => r.method === 'POST' && r.path.startsWith('/api/v1/') && !r.path.includes(':'));
+        let made = 0;
+        const details = await fc.check(
+          fc.asyncProperty(
+            fc.array(fc.constantFrom(...writable).chain(requestArbitrary), { minLength: 2, maxLength: 8 }),
+            async (hostile) => {
+              hostile.forEach(noteAddressed);
+              const names = hostile.map(() => `kept ${made++}`);
+              const answers = await Promise.all([
+                ...hostile.map((sent) =>
+                  send(sent.method, sent.path, { headers: sent.headers, ...(sent.body === undefined ? {} : { body: sent.body }) }),
+                ),
+                ...names.map((name) => api('POST', '/products', { item_name: name })),
+              ]);
+              answers.slice(0, hostile.length).forEach((answer, i) => checkAnswer(hostile[i], answer));
+              for (const answer of answers.slice(hostile.length)) {
+                assert.equal(answer.status, 201, answer.text);
+                const back = await api('GET', `/products/${json(answer).id as number}`);
+                assert.equal(json(back)?.item_name, json(answer).item_name, 'an accepted write is gone');
+              }
+            },
+          ),
+          { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === MIXED_WRITES ? { path: REPLAY_PATH } : {}) },
+        );
+        assert.ok(!details.failed, failureReport(MIXED_WRITES, details));
+      },
+    );
 
-    test('hostile uploads to resources that take imports are started or refused in the error format', { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== IMPORTS }, async () => {
-      const importable = resources.filter((r) => r.operations.includes('create') && !['webhooks', 'carts', 'cart_items'].includes(r.name)).map((r) => r.name);
-      const details = await fc.check(
-        fc.asyncProperty(fc.constantFrom(...importable), uploadArbitrary(['2147483647', '0', '-1', '1e999', '"1"', 'null']), async (resource, upload) => {
-          const sent: Sent = { method: 'POST', path: `${BULK_PATH}?type=import&resource=${resource}`, headers: { 'x-ac-auth-token': token, 'content-type': upload.type }, body: upload.body };
-          noteAddressed(sent);
-          const answer = await send(sent.method, sent.path, { headers: sent.headers, body: upload.body });
-          checkAnswer(sent, answer);
-          if (answer.status === 202) imports.push(json(answer).id as number);
-        }),
-        { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === IMPORTS ? { path: REPLAY_PATH } : {}) },
-      );
-      assert.ok(!details.failed, failureReport(IMPORTS, details));
-    });
+    test(
+      'hostile uploads to resources that take imports are started or refused in the error format',
+      { skip: REPLAY_ROUTE !== undefined && REPLAY_ROUTE !== IMPORTS },
+      async () => {
+        const importable = resources
+          .filter((r) => r.operations.includes('create') && !['webhooks', 'carts', 'cart_items'].includes(r.name))
+          .map((r) => r.name);
+        const details = await fc.check(
+          fc.asyncProperty(
+            fc.constantFrom(...importable),
+            uploadArbitrary(['2147483647', '0', '-1', '1e999', '"1"', 'null']),
+            async (resource, upload) => {
+              const sent: Sent = {
+                method: 'POST',
+                path: `${BULK_PATH}?type=import&resource=${resource}`,
+                headers: { 'x-ac-auth-token': token, 'content-type': upload.type },
+                body: upload.body,
+              };
+              noteAddressed(sent);
+              const answer = await send(sent.method, sent.path, { headers: sent.headers, body: upload.body });
+              checkAnswer(sent, answer);
+              if (answer.status === 202) imports.push(json(answer).id as number);
+            },
+          ),
+          { numRuns: RUNS * 5, seed: SEED, ...(REPLAY_PATH !== undefined && REPLAY_ROUTE === IMPORTS ? { path: REPLAY_PATH } : {}) },
+        );
+        assert.ok(!details.failed, failureReport(IMPORTS, details));
+      },
+    );
 
     test('every import the run started finishes, answering each of its rows under its own line', async () => {
       for (const id of imports) {

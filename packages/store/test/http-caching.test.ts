@@ -133,10 +133,20 @@ await describeOnEachDatabase('HTTP caching', (s, target) => {
       clock += 1000;
       const next = await clocked.call('GET', url);
       assert.ok(Date.parse(String(next.headers['last-modified'])) > Date.parse(lastModified));
-      assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': String(next.headers['last-modified']) } })).status, 304);
-      assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': lastModified } })).status, 200, 'the older date no longer validates');
+      assert.equal(
+        (await clocked.call('GET', url, { headers: { 'if-modified-since': String(next.headers['last-modified']) } })).status,
+        304,
+      );
+      assert.equal(
+        (await clocked.call('GET', url, { headers: { 'if-modified-since': lastModified } })).status,
+        200,
+        'the older date no longer validates',
+      );
       // A date later than the server's clock is none it gave.
-      assert.equal((await clocked.call('GET', url, { headers: { 'if-modified-since': new Date(clock + 3_600_000).toUTCString() } })).status, 200);
+      assert.equal(
+        (await clocked.call('GET', url, { headers: { 'if-modified-since': new Date(clock + 3_600_000).toUTCString() } })).status,
+        200,
+      );
     } finally {
       await clocked.close();
     }

@@ -103,14 +103,23 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto https from a trusted proxy is served, and page links use https', async () => {
     const proxy = await proxied(['127.0.0.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', {
+        host: 'shop.example',
+        'x-forwarded-proto': 'https',
+        'x-ac-auth-token': proxy.token,
+      });
       assert.equal(reply.status, 200);
       assert.deepEqual(JSON.parse(reply.body), { total_count: 0, products: [] });
       const bare = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example' });
       assert.equal(bare.status, 308);
       assert.equal(bare.location, 'https://shop.example/api/v1/products.json');
       // Nor may a trusted proxy pass on a host name the store was not configured for.
-      const foreign = await plainGet(proxy.port, '/api/v1/products.json?count=1', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', 'x-ac-auth-token': proxy.token });
+      const foreign = await plainGet(proxy.port, '/api/v1/products.json?count=1', {
+        host: 'shop.example',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example',
+        'x-ac-auth-token': proxy.token,
+      });
       assert.equal(foreign.status, 421, foreign.body);
       assert.doesNotMatch(foreign.body, /evil/);
     } finally {
@@ -121,7 +130,11 @@ describe('behind a TLS-terminating proxy', () => {
   test('X-Forwarded-Proto from an address that is not a trusted proxy counts for nothing', async () => {
     const proxy = await proxied(['192.0.2.1']);
     try {
-      const reply = await plainGet(proxy.port, '/api/v1/products.json', { host: 'shop.example', 'x-forwarded-proto': 'https', 'x-ac-auth-token': proxy.token });
+      const reply = await plainGet(proxy.port, '/api/v1/products.json', {
+        host: 'shop.example',
+        'x-forwarded-proto': 'https',
+        'x-ac-auth-token': proxy.token,
+      });
       assert.equal(reply.status, 308);
       assert.equal(reply.body, '');
     } finally {

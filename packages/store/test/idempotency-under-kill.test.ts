@@ -34,7 +34,9 @@ class StoreInstance {
   }
 
   async start(): Promise<Ready> {
-    const child = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(this.options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(new URL('./support/store-process.ts', import.meta.url), [JSON.stringify(this.options)], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     this.child = child;
     const [ready] = (await once(child, 'message')) as [Ready];
     this.ready = ready;
@@ -53,7 +55,14 @@ class StoreInstance {
 async function startInstances(throwaway: ThrowawayDatabase, dataDir: string, count: number): Promise<StoreInstance[]> {
   const instances: StoreInstance[] = [];
   for (let i = 0; i < count; i += 1) {
-    const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: await freePort(), logLevel: 'silent', without: { rateLimit: true } };
+    const options: ServeOptions = {
+      databaseUrl: throwaway.url,
+      dataDir,
+      host: '127.0.0.1',
+      port: await freePort(),
+      logLevel: 'silent',
+      without: { rateLimit: true },
+    };
     const instance = new StoreInstance(options);
     // One after another: the first makes the store, the others find it.
     await instance.start();
@@ -126,77 +135,89 @@ for (const target of await testDatabaseTargets()) {
     });
 
     // SQLite takes its write lock for the whole transaction, so the test cannot hold one step of it back.
-    test('killed after inserting the record and before storing the answer: a retry gets an answer, one effect', { skip: target.dialect === 'sqlite' && 'the window is held open with row locks, which SQLite has not' }, async () => {
-      const throwaway = await target.create();
-      const [victim, survivor] = await startInstances(throwaway, join(dataDir, 'window'), 2);
-      assert.ok(victim?.ready !== undefined && survivor?.ready !== undefined);
-      const dispatcher = new Agent({ connect: { ca: victim.ready.certificate } });
-      const database = await openDatabase<StoreSchema>(throwaway.url);
-      const { db } = database;
-      const post = poster(victim.ready, dispatcher);
-      const key = 'window-1';
-      try {
-        const release: (() => void)[] = [];
-        /** Runs `statement` in a transaction kept open until released; answers once it ran, with the transaction's end. */
-        const held = (statement: ReturnType<typeof sql>) =>
-          new Promise<{ ended: Promise<void> }>((resolve) => {
-            const ended = db.transaction().execute(async (trx) => {
-              await statement.execute(trx);
-              await new Promise<void>((go) => {
-                release.push(go);
-                resolve({ ended });
+    test(
+      'killed after inserting the record and before storing the answer: a retry gets an answer, one effect',
+      { skip: target.dialect === 'sqlite' && 'the window is held open with row locks, which SQLite has not' },
+      async () => {
+        const throwaway = await target.create();
+        const [victim, survivor] = await startInstances(throwaway, join(dataDir, 'window'), 2);
+        assert.ok(victim?.ready !== undefined && survivor?.ready !== undefined);
+        const dispatcher = new Agent({ connect: { ca: victim.ready.certificate } });
+        const database = await openDatabase<StoreSchema>(throwaway.url);
+        const { db } = database;
+        const post = poster(victim.ready, dispatcher);
+        const key = 'window-1';
+        try {
+          const release: (() => void)[] = [];
+          /** Runs `statement` in a transaction kept open until released; answers once it ran, with the transaction's end. */
+          const held = (statement: ReturnType<typeof sql>) =>
+            new Promise<{ ended: Promise<void> }>((resolve) => {
+              const ended = db.transaction().execute(async (trx) => {
+                await statement.execute(trx);
+                await new Promise<void>((go) => {
+                  release.push(go);
+                  resolve({ ended });
+                });
               });
             });
-          });
-        // Inserts of manufacturers wait: the request claims its key, then stops at its insert.
-        const tableHeld = await held(target.dialect === 'postgres' ? sql`lock table manufacturers in share mode` : sql`select id from manufacturers for update`);
-        const lost = post(victim.ready.apiUrl, key, { name: key }).catch(() => undefined);
-        let claimed: string | undefined;
-        while (claimed === undefined) {
-          const row = await db.selectFrom('idempotency_keys').select('key_hash').where('status_code', 'is', null).executeTakeFirst();
-          claimed = row === undefined ? undefined : String(row.key_hash);
-          await sleep(20);
-        }
-        // The claim's row is locked, so storing the answer waits; then the insert may go.
-        const rowHeld = await held(sql`select key_hash from idempotency_keys where key_hash = ${claimed} for update`);
-        release.shift()?.();
-        await tableHeld.ended;
-        // The store's session that waits to store the answer; ended with the process, so the answer never lands.
-        const waitingOnAnswer =
-          target.dialect === 'postgres'
-            ? sql<{ pid: number }>`select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "idempotency_keys"%'`
-            : sql<{ pid: number }>`select id as pid from information_schema.processlist where command = 'Query' and info like 'update \`idempotency_keys\`%'`;
-        const deadline = Date.now() + 10_000;
-        let pid: number | undefined;
-        while ((pid = (await waitingOnAnswer.execute(db)).rows[0]?.pid) === undefined) {
-          assert.ok(Date.now() < deadline, 'the store never came to storing the answer');
-          await sleep(20);
-        }
-        await victim.kill();
-        await (target.dialect === 'postgres' ? sql`select pg_terminate_backend(${pid})` : sql`kill ${sql.raw(String(Number(pid)))}`).execute(db);
-        release.shift()?.();
-        await rowHeld.ended;
-        await lost;
+          // Inserts of manufacturers wait: the request claims its key, then stops at its insert.
+          const tableHeld = await held(
+            target.dialect === 'postgres' ? sql`lock table manufacturers in share mode` : sql`select id from manufacturers for update`,
+          );
+          const lost = post(victim.ready.apiUrl, key, { name: key }).catch(() => undefined);
+          let claimed: string | undefined;
+          while (claimed === undefined) {
+            const row = await db.selectFrom('idempotency_keys').select('key_hash').where('status_code', 'is', null).executeTakeFirst();
+            claimed = row === undefined ? undefined : String(row.key_hash);
+            await sleep(20);
+          }
+          // The claim's row is locked, so storing the answer waits; then the insert may go.
+          const rowHeld = await held(sql`select key_hash from idempotency_keys where key_hash = ${claimed} for update`);
+          release.shift()?.();
+          await tableHeld.ended;
+          // The store's session that waits to store the answer; ended with the process, so the answer never lands.
+          const waitingOnAnswer =
+            target.dialect === 'postgres'
+              ? sql<{
+                  pid: number;
+                }>`select pid from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update "idempotency_keys"%'`
+              : sql<{
+                  pid: number;
+                }>`select id as pid from information_schema.processlist where command = 'Query' and info like 'update \`idempotency_keys\`%'`;
+          const deadline = Date.now() + 10_000;
+          let pid: number | undefined;
+          while ((pid = (await waitingOnAnswer.execute(db)).rows[0]?.pid) === undefined) {
+            assert.ok(Date.now() < deadline, 'the store never came to storing the answer');
+            await sleep(20);
+          }
+          await victim.kill();
+          await (
+            target.dialect === 'postgres' ? sql`select pg_terminate_backend(${pid})` : sql`kill ${sql.raw(String(Number(pid)))}`
+          ).execute(db);
+          release.shift()?.();
+          await rowHeld.ended;
+          await lost;
 
-        // A retry on the other instance: the stale claim is taken over (not 409 for 24 hours), and writes once.
-        let retried: Answer & { replayed: boolean };
-        const retryDeadline = Date.now() + 30_000;
-        do {
-          retried = await post(survivor.ready.apiUrl, key, { name: key });
-          if (retried.status === 409) await sleep(500);
-        } while (retried.status === 409 && Date.now() < retryDeadline);
-        assert.equal(retried.status, 201, retried.text);
-        const again = await post(survivor.ready.apiUrl, key, { name: key });
-        assert.equal(again.text, retried.text);
-        assert.equal(again.replayed, true);
-        assert.deepEqual([...(await effectsOf(database, 'window-'))], [[key, 1]]);
-      } finally {
-        await victim.kill();
-        await survivor.kill();
-        await dispatcher.close();
-        await database.close();
-        await throwaway.drop();
-      }
-    });
+          // A retry on the other instance: the stale claim is taken over (not 409 for 24 hours), and writes once.
+          let retried: Answer & { replayed: boolean };
+          const retryDeadline = Date.now() + 30_000;
+          do {
+            retried = await post(survivor.ready.apiUrl, key, { name: key });
+            if (retried.status === 409) await sleep(500);
+          } while (retried.status === 409 && Date.now() < retryDeadline);
+          assert.equal(retried.status, 201, retried.text);
+          const again = await post(survivor.ready.apiUrl, key, { name: key });
+          assert.equal(again.text, retried.text);
+          assert.equal(again.replayed, true);
+          assert.deepEqual([...(await effectsOf(database, 'window-'))], [[key, 1]]);
+        } finally {
+          await victim.kill();
+          await survivor.kill();
+          await dispatcher.close();
+          await database.close();
+          await throwaway.drop();
+        }
+      },
+    );
   });
 }

@@ -9,14 +9,34 @@ await describeOnEachDatabase('/inventory', (s) => {
   let product: { id: number };
   let variant: { id: number };
   before(async () => {
-    product = (await s.call('POST', '/products', { body: { item_name: 'Lamp', item_number: 'INV-1', gtin: '00012', quantity_on_hand: 20 } })).json;
-    variant = (await s.call('POST', '/variant_inventory', { body: { product_id: product.id, item_number: 'INV-1-RED', gtin: '00013', inventory: 4 } })).json;
+    product = (
+      await s.call('POST', '/products', { body: { item_name: 'Lamp', item_number: 'INV-1', gtin: '00012', quantity_on_hand: 20 } })
+    ).json;
+    variant = (
+      await s.call('POST', '/variant_inventory', {
+        body: { product_id: product.id, item_number: 'INV-1-RED', gtin: '00013', inventory: 4 },
+      })
+    ).json;
     assert.ok(product.id > 0 && variant.id > 0);
   });
 
   test('GET finds a product or a variant by each identifier, and answers its stock', async () => {
-    const ofProduct = { product_id: product.id, variant_inventory_id: null, item_number: 'INV-1', item_name: 'Lamp', gtin: '00012', quantity: 20 };
-    const ofVariant = { product_id: product.id, variant_inventory_id: variant.id, item_number: 'INV-1-RED', item_name: 'Lamp', gtin: '00013', quantity: 4 };
+    const ofProduct = {
+      product_id: product.id,
+      variant_inventory_id: null,
+      item_number: 'INV-1',
+      item_name: 'Lamp',
+      gtin: '00012',
+      quantity: 20,
+    };
+    const ofVariant = {
+      product_id: product.id,
+      variant_inventory_id: variant.id,
+      item_number: 'INV-1-RED',
+      item_name: 'Lamp',
+      gtin: '00013',
+      quantity: 4,
+    };
     for (const [query, expected] of [
       [`product_id=${product.id}`, ofProduct],
       ['item_number=INV-1', ofProduct],
@@ -49,7 +69,12 @@ await describeOnEachDatabase('/inventory', (s) => {
     assert.equal(set.status, 200, set.text);
     assert.deepEqual([set.json.variant_inventory_id, set.json.quantity], [variant.id, 10]);
     assert.equal((await s.call('GET', `/variant_inventory/${variant.id}`)).json.inventory, 10);
-    for (const body of [{ product_id: product.id }, { product_id: product.id, quantity: -1 }, { product_id: product.id, quantity: 1.5 }, { quantity: 1 }]) {
+    for (const body of [
+      { product_id: product.id },
+      { product_id: product.id, quantity: -1 },
+      { product_id: product.id, quantity: 1.5 },
+      { quantity: 1 },
+    ]) {
       const refused = await s.call('POST', '/inventory/add', { body });
       assert.equal(refused.status, 400, JSON.stringify(body));
     }
@@ -58,7 +83,9 @@ await describeOnEachDatabase('/inventory', (s) => {
 
   test('concurrent adds all count, and a write to the product is seen by the next GET', async () => {
     const start = (await s.call('GET', `/inventory?product_id=${product.id}`)).json.quantity;
-    const adds = await Promise.all(Array.from({ length: 12 }, () => s.call('POST', '/inventory/add', { body: { product_id: product.id, quantity: 1 } })));
+    const adds = await Promise.all(
+      Array.from({ length: 12 }, () => s.call('POST', '/inventory/add', { body: { product_id: product.id, quantity: 1 } })),
+    );
     assert.ok(adds.every((reply) => reply.status === 200));
     assert.equal((await s.call('GET', `/inventory?product_id=${product.id}`)).json.quantity, start + 12);
     await s.call('PUT', `/products/${product.id}`, { body: { quantity_on_hand: 7 } });

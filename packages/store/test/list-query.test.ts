@@ -25,7 +25,13 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
   before(async () => {
     for (let i = 0; i < BULK; i += 1) {
       const reply = await s.call('POST', '/products', {
-        body: { item_number: `B-${String(i).padStart(3, '0')}`, item_name: `Bulk ${i}`, price: i % 25, quantity_on_hand: i, is_hidden: i % 3 === 0 },
+        body: {
+          item_number: `B-${String(i).padStart(3, '0')}`,
+          item_name: `Bulk ${i}`,
+          price: i % 25,
+          quantity_on_hand: i,
+          is_hidden: i % 3 === 0,
+        },
       });
       assert.equal(reply.status, 201, reply.text);
       bulkIds.push(reply.json.id);
@@ -55,7 +61,8 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
       if (reply.json.next_page !== undefined) {
         const next = new URL(reply.json.next_page);
         assert.equal(next.origin, new URL(s.api).origin, 'absolute URL on the same origin');
-        for (const kept of ['count=7', 'sort=-price', 'item_number=startwith:B-', 'fields=id,price']) assert.ok(reply.json.next_page.includes(kept), `${kept} kept in ${reply.json.next_page}`);
+        for (const kept of ['count=7', 'sort=-price', 'item_number=startwith:B-', 'fields=id,price'])
+          assert.ok(reply.json.next_page.includes(kept), `${kept} kept in ${reply.json.next_page}`);
         assert.equal(next.searchParams.get('page'), String(pages + 1));
       }
       url = reply.json.next_page;
@@ -64,7 +71,11 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
     assert.equal(pages, Math.ceil(BULK / 7));
     assert.equal(seen.length, total);
     assert.equal(new Set(seen).size, seen.length, 'no row repeated');
-    assert.deepEqual([...seen].sort((a, b) => a - b), [...bulkIds].sort((a, b) => a - b), 'no row skipped');
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      [...bulkIds].sort((a, b) => a - b),
+      'no row skipped',
+    );
   });
 
   test('syncing by updated_at while rows change skips none: changed rows come again at the end', async () => {
@@ -90,9 +101,16 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
       url = reply.json.next_page;
     }
     const all = bulkIds.map((_, i) => `B-${String(i).padStart(3, '0')}`);
-    assert.deepEqual(all.filter((n) => !seen.includes(n)), [], 'no row skipped');
+    assert.deepEqual(
+      all.filter((n) => !seen.includes(n)),
+      [],
+      'no row skipped',
+    );
     const repeated = seen.filter((n, i) => seen.indexOf(n) !== i);
-    assert.ok(repeated.every((n) => changed.has(n)), `only changed rows come twice: ${repeated.join(', ')}`);
+    assert.ok(
+      repeated.every((n) => changed.has(n)),
+      `only changed rows come twice: ${repeated.join(', ')}`,
+    );
     assert.equal(repeated.length, changed.size, 'each changed row comes once more, with its new version');
   });
 
@@ -107,7 +125,10 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
     assert.equal(second.json.products.length, 100);
     assert.equal(second.json.products[0].id, bulkIds[100]);
     const first = await s.call('GET', second.json.previous_page);
-    assert.deepEqual(first.json.products.map((p: { id: number }) => p.id), bulkIds.slice(0, 100));
+    assert.deepEqual(
+      first.json.products.map((p: { id: number }) => p.id),
+      bulkIds.slice(0, 100),
+    );
     const last = await s.call('GET', '/products?page=3&item_number=startwith:B-');
     assert.equal(last.json.products.length, 50);
     assert.equal('next_page' in last.json, false);
@@ -133,7 +154,10 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
     assert.deepEqual(await names('price=10.5'), ['Alpha widget']);
     assert.deepEqual(await names('is_hidden=true'), ['Delta']);
     const recent = await s.call('GET', `/products?updated_at=gte:${namedStart}&item_number=startwith:N-&sort=updated_at`);
-    assert.deepEqual(recent.json.products.map((p: { item_number: string }) => p.item_number), ['N-1', 'N-2', 'N-3', 'N-4', 'N-5']);
+    assert.deepEqual(
+      recent.json.products.map((p: { item_number: string }) => p.item_number),
+      ['N-1', 'N-2', 'N-3', 'N-4', 'N-5'],
+    );
   });
 
   test('AND and OR join conditions on one field, written +, a space or %2B', async () => {
@@ -167,9 +191,15 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
 
   test('sort ascending and descending on several fields, with id last', async () => {
     const reply = await s.call('GET', '/products?item_number=startwith:N-&sort=-price');
-    assert.deepEqual(reply.json.products.map((p: { price: number }) => p.price), [99, 40, 30, 20, 10.5]);
+    assert.deepEqual(
+      reply.json.products.map((p: { price: number }) => p.price),
+      [99, 40, 30, 20, 10.5],
+    );
     const byHidden = await s.call('GET', '/products?item_number=startwith:N-&sort=is_hidden,-item_number');
-    assert.deepEqual(byHidden.json.products.map((p: { item_number: string }) => p.item_number), ['N-4', 'N-3', 'N-2', 'N-1', 'N-5']);
+    assert.deepEqual(
+      byHidden.json.products.map((p: { item_number: string }) => p.item_number),
+      ['N-4', 'N-3', 'N-2', 'N-1', 'N-5'],
+    );
   });
 
   test('fields selects the returned fields', async () => {
@@ -208,18 +238,32 @@ await describeOnEachDatabase('store lists and the query language', (s) => {
     for (let i = 0; i < 5; i += 1) await s.call('POST', '/order_items', { body: { order_id: order.json.id, quantity: i } });
     const first = await s.call('GET', `/orders/${order.json.id}/items?count=2&sort=-quantity`);
     assert.equal(first.json.total_count, 5);
-    assert.deepEqual(first.json.order_items.map((i: { quantity: number }) => i.quantity), [4, 3]);
+    assert.deepEqual(
+      first.json.order_items.map((i: { quantity: number }) => i.quantity),
+      [4, 3],
+    );
     const second = await s.call('GET', first.json.next_page);
-    assert.deepEqual(second.json.order_items.map((i: { quantity: number }) => i.quantity), [2, 1]);
+    assert.deepEqual(
+      second.json.order_items.map((i: { quantity: number }) => i.quantity),
+      [2, 1],
+    );
   });
 
   test('1,000 filter conditions are answered; 1,001 (the attack that gave a 500 on SQLite) are a 400', async () => {
     const conditions = (n: number, join = '+AND+') => Array.from({ length: n }, (_, i) => `not:${i}`).join(join);
-    for (const query of [`quantity_on_hand=${conditions(1000)}`, `quantity_on_hand=${conditions(1000, '+OR+')}`, Array.from({ length: 100 }, (_, i) => `quantity_on_hand=${i % 2 === 0 ? '' : 'OR+'}${conditions(10)}`).join('&')]) {
+    for (const query of [
+      `quantity_on_hand=${conditions(1000)}`,
+      `quantity_on_hand=${conditions(1000, '+OR+')}`,
+      Array.from({ length: 100 }, (_, i) => `quantity_on_hand=${i % 2 === 0 ? '' : 'OR+'}${conditions(10)}`).join('&'),
+    ]) {
       const most = await s.call('GET', `/products?${query}&count=1&fields=id`);
       assert.equal(most.status, 200, most.text.slice(0, 300));
     }
-    for (const query of [`quantity_on_hand=${conditions(1001)}`, `quantity_on_hand=${conditions(600)}&price=${conditions(401)}`, Array.from({ length: 101 }, () => 'quantity_on_hand=not:1').join('&')]) {
+    for (const query of [
+      `quantity_on_hand=${conditions(1001)}`,
+      `quantity_on_hand=${conditions(600)}&price=${conditions(401)}`,
+      Array.from({ length: 101 }, () => 'quantity_on_hand=not:1').join('&'),
+    ]) {
       const refused = await s.call('GET', `/products?${query}`);
       assert.equal(refused.status, 400, refused.text.slice(0, 300));
       assert.match(refused.json.details, /at most 100 filter parameters|at most 1000 conditions/);

@@ -6,7 +6,10 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { LineSplitter, type NdjsonLine } from '../src/bulk/ndjson-lines.ts';
 
-const piece = fc.oneof(fc.constantFrom('\n', '\r\n', '\r', '\u2028', '\u2029', ' ', '\t', '\u00e9', '\u{1f600}', '{"a":1}', 'x'.repeat(300)), fc.string({ unit: 'binary', maxLength: 5 }));
+const piece = fc.oneof(
+  fc.constantFrom('\n', '\r\n', '\r', '\u2028', '\u2029', ' ', '\t', '\u00e9', '\u{1f600}', '{"a":1}', 'x'.repeat(300)),
+  fc.string({ unit: 'binary', maxLength: 5 }),
+);
 
 /** The lines a reader taking LF as the only line end finds, by a plain split. */
 function expected(input: Buffer, keep: number): NdjsonLine[] {
@@ -21,16 +24,21 @@ function expected(input: Buffer, keep: number): NdjsonLine[] {
 
 test('lines found in any chunking are the lines a split at LF finds, and the count agrees', () => {
   fc.assert(
-    fc.property(fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), fc.constantFrom(0, 8, 1024), (pieces, cuts, keep) => {
-      const input = Buffer.from(pieces.join(''));
-      const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
-      const chunks = [0, ...at].map((start, i) => input.subarray(start, at[i] ?? input.length)).filter((c) => c.length > 0);
-      const splitter = new LineSplitter(keep);
-      const found = [...chunks.flatMap((chunk) => splitter.push(chunk)), ...splitter.end()];
-      assert.deepEqual(found, expected(input, keep));
-      const counter = new LineSplitter(0);
-      assert.equal(chunks.reduce((sum, chunk) => sum + counter.count(chunk), 0) + counter.end().length, found.length);
-    }),
+    fc.property(
+      fc.array(piece, { maxLength: 40 }),
+      fc.array(fc.nat(), { maxLength: 8 }),
+      fc.constantFrom(0, 8, 1024),
+      (pieces, cuts, keep) => {
+        const input = Buffer.from(pieces.join(''));
+        const at = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...at].map((start, i) => input.subarray(start, at[i] ?? input.length)).filter((c) => c.length > 0);
+        const splitter = new LineSplitter(keep);
+        const found = [...chunks.flatMap((chunk) => splitter.push(chunk)), ...splitter.end()];
+        assert.deepEqual(found, expected(input, keep));
+        const counter = new LineSplitter(0);
+        assert.equal(chunks.reduce((sum, chunk) => sum + counter.count(chunk), 0) + counter.end().length, found.length);
+      },
+    ),
     { numRuns: 500 },
   );
 });

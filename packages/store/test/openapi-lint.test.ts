@@ -46,7 +46,15 @@ describe('the served OpenAPI document under Spectral and Redocly', () => {
   });
 
   test('Spectral (spectral:oas, .spectral.yaml): 0 errors, 0 warnings', async () => {
-    const out = await findings(bin('spectral'), ['lint', documentFile, '--ruleset', join(packageDir, '.spectral.yaml'), '--format', 'json', '--quiet']);
+    const out = await findings(bin('spectral'), [
+      'lint',
+      documentFile,
+      '--ruleset',
+      join(packageDir, '.spectral.yaml'),
+      '--format',
+      'json',
+      '--quiet',
+    ]);
     const problems = JSON.parse(out === '' ? '[]' : out) as { code: string; severity: number; path: string[]; message: string }[];
     // Severity 0 is an error, 1 a warning.
     const shown = problems.filter((p) => p.severity <= 1).map((p) => `${p.code} ${p.path.join('/')}: ${p.message}`);
@@ -54,8 +62,20 @@ describe('the served OpenAPI document under Spectral and Redocly', () => {
   });
 
   test('Redocly (recommended, redocly.yaml): 0 errors, 0 warnings', async () => {
-    const out = await findings(bin('redocly'), ['lint', documentFile, '--config', join(packageDir, 'redocly.yaml'), '--format', 'json', '--max-problems', '100000']);
-    const report = JSON.parse(out) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+    const out = await findings(bin('redocly'), [
+      'lint',
+      documentFile,
+      '--config',
+      join(packageDir, 'redocly.yaml'),
+      '--format',
+      'json',
+      '--max-problems',
+      '100000',
+    ]);
+    const report = JSON.parse(out) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+    };
     const shown = report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`);
     assert.deepEqual(shown.slice(0, 20), [], `${shown.length} findings`);
     assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 });

@@ -41,7 +41,8 @@ test('every resource and field of the facts file is declared, with its type', ()
     assert.ok(resource !== undefined, `${name} is declared`);
     for (const [field, type] of Object.entries(schema)) {
       fields += 1;
-      const own: { type: string } | undefined = resource.fields[field] ?? (resource.nested[field] === undefined ? undefined : { type: 'nested' });
+      const own: { type: string } | undefined =
+        resource.fields[field] ?? (resource.nested[field] === undefined ? undefined : { type: 'nested' });
       assert.ok(own !== undefined, `${name}.${field} is declared`);
       if (type === 'boolean') assert.equal(own.type, 'boolean', `${name}.${field}`);
       if (type.startsWith('array') || type === 'object') assert.ok(own.type === 'json' || own.type === 'nested', `${name}.${field}`);
@@ -61,7 +62,12 @@ await describeOnEachDatabase("the platform's surface", (s) => {
       else if (field.required === true || depth === 0) {
         const target = resourceNamed(field.references);
         // Records the API cannot create (the store itself, admin users) exist already.
-        body[name] = target.operations.includes('create') && target.name !== resource.name && depth < 2 ? (await make(target, depth + 1)).id : target.name === 'stores' ? 1 : null;
+        body[name] =
+          target.operations.includes('create') && target.name !== resource.name && depth < 2
+            ? (await make(target, depth + 1)).id
+            : target.name === 'stores'
+              ? 1
+              : null;
       }
     }
     const reply = await s.call('POST', `/${resource.path}`, { body });
@@ -98,7 +104,9 @@ await describeOnEachDatabase("the platform's surface", (s) => {
         assert.deepEqual(listed.json[resource.name], [created], resource.name);
         assert.deepEqual(Object.keys(listed.json[resource.name][0]), Object.keys(created), resource.name);
       }
-      const field = Object.entries(resource.fields).find(([name, f]) => f.type === 'string' && f.readOnly !== true && f.hidden !== true && name !== 'email' && f.encrypted !== true);
+      const field = Object.entries(resource.fields).find(
+        ([name, f]) => f.type === 'string' && f.readOnly !== true && f.hidden !== true && name !== 'email' && f.encrypted !== true,
+      );
       if (field !== undefined && resource.operations.includes('update')) {
         const updated = await s.call('PUT', `/${resource.path}/${id}`, { body: { [field[0]]: 'changed' } });
         assert.equal(updated.status, 200, `${resource.name}: ${updated.text}`);
@@ -114,11 +122,14 @@ await describeOnEachDatabase("the platform's surface", (s) => {
 
   test('a fresh store starts with the platform defaults, with stable ids', async () => {
     const statuses = (await s.call('GET', '/product_statuses?sort=id')).json.product_statuses;
-    assert.deepEqual(statuses.slice(0, 3).map((row: { id: number; name: string }) => [row.id, row.name]), [
-      [1, 'In Stock'],
-      [2, 'Out of Stock'],
-      [3, 'Back Ordered'],
-    ]);
+    assert.deepEqual(
+      statuses.slice(0, 3).map((row: { id: number; name: string }) => [row.id, row.name]),
+      [
+        [1, 'In Stock'],
+        [2, 'Out of Stock'],
+        [3, 'Back Ordered'],
+      ],
+    );
     const orderStatuses = (await s.call('GET', '/order_statuses?sort=id')).json.order_statuses;
     assert.deepEqual(orderStatuses[0], { ...orderStatuses[0], id: 1, name: 'New', is_open: true });
     assert.ok(orderStatuses.some((row: { name: string; is_shipped: boolean }) => row.name === 'Shipped' && row.is_shipped));
@@ -126,7 +137,10 @@ await describeOnEachDatabase("the platform's surface", (s) => {
     assert.equal(root.name, 'Home');
     assert.equal(root.parent_category_id, null);
     const types = (await s.call('GET', '/customer_types?sort=id')).json.customer_types;
-    assert.deepEqual(types.slice(0, 2).map((row: { name: string }) => row.name), ['Retail', 'Wholesale']);
+    assert.deepEqual(
+      types.slice(0, 2).map((row: { name: string }) => row.name),
+      ['Retail', 'Wholesale'],
+    );
     const methods = (await s.call('GET', '/payment_methods?sort=id')).json.payment_methods;
     assert.ok(methods.some((row: { payment_type: string }) => row.payment_type === 'Custom'));
     const store = (await s.call('GET', '/stores')).json.stores;
@@ -135,7 +149,9 @@ await describeOnEachDatabase("the platform's surface", (s) => {
   });
 
   test('POST with an existing id updates (200); without one, or with an unknown one, creates (201)', async () => {
-    const made = await s.call('POST', '/products', { body: { item_name: 'Upsert me', product_status_id: 1, primary_category_id: 1, price: 3 } });
+    const made = await s.call('POST', '/products', {
+      body: { item_name: 'Upsert me', product_status_id: 1, primary_category_id: 1, price: 3 },
+    });
     assert.equal(made.status, 201);
     const again = await s.call('POST', '/products', { body: { id: made.json.id, price: 4 } });
     assert.equal(again.status, 200, again.text);
@@ -155,7 +171,10 @@ await describeOnEachDatabase("the platform's surface", (s) => {
     const b = (await s.call('POST', '/manufacturers', { body: { name: 'B' } })).json;
     const many = await s.call('GET', `/manufacturers/select_many?ids=${b.id},${a.id},999999&sort=-name`);
     assert.equal(many.status, 200);
-    assert.deepEqual(many.json.manufacturers.map((m: { name: string }) => m.name), ['B', 'A']);
+    assert.deepEqual(
+      many.json.manufacturers.map((m: { name: string }) => m.name),
+      ['B', 'A'],
+    );
     assert.equal(many.json.total_count, 2);
     const picked = await s.call('GET', `/manufacturers/select_many.json?ids=${a.id}&fields=id,name`);
     assert.deepEqual(picked.json.manufacturers, [{ id: a.id, name: 'A' }]);
@@ -176,23 +195,33 @@ await describeOnEachDatabase("the platform's surface", (s) => {
     for (const name of Object.keys(resourceNamed('products').nested)) assert.ok(Array.isArray(filled.json[name]), name);
     assert.equal(filled.json.pictures[0].image_file, '/a.jpg');
     assert.equal(filled.json.variants[0].description, 'Red');
-    assert.deepEqual(filled.json.categories.map((c: { id: number }) => c.id), [1]);
+    assert.deepEqual(
+      filled.json.categories.map((c: { id: number }) => c.id),
+      [1],
+    );
     const some = await s.call('GET', `/products/${product.id}?fields=id,item_name,variants`);
     assert.deepEqual(Object.keys(some.json).sort(), ['id', 'item_name', 'variants']);
     const nestedView = await s.call('GET', `/product_nested_variant?product_id=${product.id}`);
-    assert.deepEqual(nestedView.json.product_nested_variant.map((v: { description: string }) => v.description), ['Red']);
+    assert.deepEqual(
+      nestedView.json.product_nested_variant.map((v: { description: string }) => v.description),
+      ['Red'],
+    );
     assert.equal((await s.call('GET', '/products/999999/filled')).status, 404);
   });
 
   test('the platform wire forms: 0/1 flags, 0 as no reference, numbers for text fields, JSON fields', async () => {
-    const made = await s.call('POST', '/products', { body: { item_name: 'Wire', is_hidden: 1, manufacturer_id: 0, long_description_1: 42 } });
+    const made = await s.call('POST', '/products', {
+      body: { item_name: 'Wire', is_hidden: 1, manufacturer_id: 0, long_description_1: 42 },
+    });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.json.is_hidden, 1);
     assert.equal(made.json.manufacturer_id, null);
     assert.equal(made.json.long_description_1, '42');
     const hidden = await s.call('GET', '/products?is_hidden=1&item_name=Wire');
     assert.equal(hidden.json.total_count, 1);
-    const region = await s.call('POST', '/regions', { body: { name: 'West', states: ['CA', 'OR'], postal_codes: [{ from: '90000', to: '96199' }] } });
+    const region = await s.call('POST', '/regions', {
+      body: { name: 'West', states: ['CA', 'OR'], postal_codes: [{ from: '90000', to: '96199' }] },
+    });
     assert.equal(region.status, 201, region.text);
     assert.deepEqual(region.json.states, ['CA', 'OR']);
     assert.deepEqual((await s.call('GET', `/regions/${region.json.id}`)).json.postal_codes, [{ from: '90000', to: '96199' }]);
@@ -201,7 +230,8 @@ await describeOnEachDatabase("the platform's surface", (s) => {
   test('count accepts 1000, and a list of 1000 products with every field pages correctly', async () => {
     for (let batch = 0; batch < 1005; batch += 15) {
       const writes = [];
-      for (let i = batch; i < Math.min(batch + 15, 1005); i += 1) writes.push(s.call('POST', '/products', { body: { item_name: `Bulk ${i}`, item_number: `BULK-${i}`, price: i } }));
+      for (let i = batch; i < Math.min(batch + 15, 1005); i += 1)
+        writes.push(s.call('POST', '/products', { body: { item_name: `Bulk ${i}`, item_number: `BULK-${i}`, price: i } }));
       for (const reply of await Promise.all(writes)) assert.equal(reply.status, 201);
     }
     const page = await s.call('GET', '/products?item_number=startwith:BULK-&count=1000&sort=id');
@@ -226,12 +256,15 @@ await describeOnEachDatabase("the platform's surface", (s) => {
     });
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.json.total_errors, 1);
-    assert.deepEqual(reply.json.results.map((r: { line_item: number; status_code: number }) => [r.line_item, r.status_code]), [
-      [0, 200],
-      [1, 201],
-      [2, 200],
-      [3, 400],
-    ]);
+    assert.deepEqual(
+      reply.json.results.map((r: { line_item: number; status_code: number }) => [r.line_item, r.status_code]),
+      [
+        [0, 200],
+        [1, 201],
+        [2, 200],
+        [3, 400],
+      ],
+    );
     assert.equal(reply.json.results[0].entity_id, existing.id);
     const updated = (await s.call('GET', `/products/${existing.id}`)).json;
     assert.equal(updated.price, 9);

@@ -84,7 +84,10 @@ describe('a client pacing by RateLimit alone', () => {
     for (const s of running) await s.close();
   });
 
-  for (const [plan, limit] of [['steel', 5], ['silver', 20]] as [Plan, number][]) {
+  for (const [plan, limit] of [
+    ['steel', 5],
+    ['silver', 20],
+  ] as [Plan, number][]) {
     test(`makes a ${plan} store's ${limit} calls in each of 4 windows with no 429, on one instance`, async () => {
       const clock = simulatedClock();
       const s = await startStoreUnderTest(sqlite, { plan, clock: clock.now, without: {} });
@@ -94,18 +97,22 @@ describe('a client pacing by RateLimit alone', () => {
     });
   }
 
-  test('makes a gold store\'s 50 calls in each of 3 windows with no 429, round-robin over three instances sharing Redis', { skip: redisSkipReason }, async () => {
-    const clock = simulatedClock();
-    const options = { plan: 'gold' as const, clock: clock.now, redisUrl: REDIS_URL, without: {} };
-    const first = await startStoreUnderTest(sqlite, options);
-    running.push(first);
-    // One database behind three instances, as behind a load balancer.
-    for (let i = 0; i < 2; i += 1) running.push(await startStoreUnderTest(sqlite, { ...options, databaseUrl: first.databaseUrl }));
-    const instances = running.slice(-3);
-    const token = await tokenOf(first);
-    const run = await pacedRun((i) => instances[i % 3].call('GET', '/products', { headers: token }), clock, 3);
-    assertFullRate(run, 50, 3);
-  });
+  test(
+    "makes a gold store's 50 calls in each of 3 windows with no 429, round-robin over three instances sharing Redis",
+    { skip: redisSkipReason },
+    async () => {
+      const clock = simulatedClock();
+      const options = { plan: 'gold' as const, clock: clock.now, redisUrl: REDIS_URL, without: {} };
+      const first = await startStoreUnderTest(sqlite, options);
+      running.push(first);
+      // One database behind three instances, as behind a load balancer.
+      for (let i = 0; i < 2; i += 1) running.push(await startStoreUnderTest(sqlite, { ...options, databaseUrl: first.databaseUrl }));
+      const instances = running.slice(-3);
+      const token = await tokenOf(first);
+      const run = await pacedRun((i) => instances[i % 3].call('GET', '/products', { headers: token }), clock, 3);
+      assertFullRate(run, 50, 3);
+    },
+  );
 
   test('the same client, ignoring the fields, is refused: the pacing is what keeps it under the limit', async () => {
     const clock = simulatedClock();

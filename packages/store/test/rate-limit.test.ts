@@ -37,7 +37,13 @@ describe('rate limiting per plan', () => {
     for (const s of running) await s.close();
   });
 
-  for (const [plan, limit] of [['steel', 5], ['bronze', 10], ['silver', 20], ['gold', 50], ['platinum', 50]] as [Plan, number][]) {
+  for (const [plan, limit] of [
+    ['steel', 5],
+    ['bronze', 10],
+    ['silver', 20],
+    ['gold', 50],
+    ['platinum', 50],
+  ] as [Plan, number][]) {
     test(`a ${plan} store admits exactly ${limit} calls per 10-second window for one custom app token`, async () => {
       const clock = manualClock();
       const s = await startStoreUnderTest(sqlite, { plan, clock: clock.now, without: {} });
@@ -136,7 +142,10 @@ describe('rate limiting keyed on the authenticated principal', () => {
     const reply = await app.inject({ method: 'GET', url: '/things', headers: { 'x-ac-auth-token': 'nope' } });
     assert.equal(reply.statusCode, 401);
     assert.equal(reply.headers['x-ac-call-limit'], '1/5');
-    assert.equal((await app.inject({ method: 'GET', url: '/things', headers: { 'x-ac-auth-token': 'nope' } })).headers['x-ac-call-limit'], '2/5');
+    assert.equal(
+      (await app.inject({ method: 'GET', url: '/things', headers: { 'x-ac-auth-token': 'nope' } })).headers['x-ac-call-limit'],
+      '2/5',
+    );
     await app.close();
   });
 });

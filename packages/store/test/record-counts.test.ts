@@ -24,16 +24,34 @@ await describeOnEachDatabase('whole-table total_count', (s, target) => {
     assert.equal(reply.status, 200, reply.text);
     return Number(reply.json.total_count);
   };
-  const counted = async (table: string) => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const counted = async (table: string) =>
+    Number(
+      (
+        await database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   test('concurrent creates and deletes, and a cascade, leave the exact count', async () => {
-    const made = await Promise.all(Array.from({ length: 24 }, (_, i) => s.call('POST', '/products', { body: { item_name: `Counted ${i}` } })));
+    const made = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => s.call('POST', '/products', { body: { item_name: `Counted ${i}` } })),
+    );
     for (const reply of made) assert.equal(reply.status, 201, reply.text);
     await Promise.all(made.slice(0, 5).map((reply) => s.call('DELETE', `/products/${reply.json.id}`)));
     assert.equal(await listed('products'), await counted('products'));
     const order = await s.call('POST', '/orders', { body: {} });
     assert.equal(order.status, 201, order.text);
-    for (let i = 0; i < 3; i += 1) assert.equal((await s.call('POST', '/order_items', { body: { order_id: Number(order.json.id), product_id: Number(made[10]?.json.id), quantity: 1 } })).status, 201);
+    for (let i = 0; i < 3; i += 1)
+      assert.equal(
+        (
+          await s.call('POST', '/order_items', {
+            body: { order_id: Number(order.json.id), product_id: Number(made[10]?.json.id), quantity: 1 },
+          })
+        ).status,
+        201,
+      );
     assert.equal(await listed('order_items'), await counted('order_items'));
     const itemsBefore = await listed('order_items');
     assert.equal((await s.call('DELETE', `/orders/${order.json.id}`)).status, 200);
@@ -41,23 +59,29 @@ await describeOnEachDatabase('whole-table total_count', (s, target) => {
     assert.equal(await listed('orders'), await counted('orders'));
   });
 
-  test('a write that rolls back counts nothing, and counters folded together keep the sum', { skip: target.dialect !== 'postgres' && 'the counters are kept on PostgreSQL only' }, async () => {
-    const before = await listed('products');
-    await database.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.insertInto('products').values({ item_name: 'Rolled back', created_at: 'x', updated_at: 'x' }).execute();
-        throw new Error('roll back');
-      })
-      .catch(() => undefined);
-    assert.equal(await listed('products'), before);
-    // Many backends' counters (as a long-lived cluster leaves), summing to nothing: a reader folds them.
-    await sql`insert into record_counts (table_name, slot, delta) select 'products', -g, case when g % 2 = 0 then 1 else -1 end from generate_series(1, 100) as g`.execute(database.db);
-    assert.equal(await listed('products'), before);
-    const left = await sql<{ n: string }>`select count(*) as n from record_counts where table_name = 'products'`.execute(database.db);
-    assert.ok(Number(left.rows[0]?.n) < 10, `folded: ${left.rows[0]?.n} counter rows left`);
-    assert.equal(await listed('products'), before);
-  });
+  test(
+    'a write that rolls back counts nothing, and counters folded together keep the sum',
+    { skip: target.dialect !== 'postgres' && 'the counters are kept on PostgreSQL only' },
+    async () => {
+      const before = await listed('products');
+      await database.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('products').values({ item_name: 'Rolled back', created_at: 'x', updated_at: 'x' }).execute();
+          throw new Error('roll back');
+        })
+        .catch(() => undefined);
+      assert.equal(await listed('products'), before);
+      // Many backends' counters (as a long-lived cluster leaves), summing to nothing: a reader folds them.
+      await sql`insert into record_counts (table_name, slot, delta) select 'products', -g, case when g % 2 = 0 then 1 else -1 end from generate_series(1, 100) as g`.execute(
+        database.db,
+      );
+      assert.equal(await listed('products'), before);
+      const left = await sql<{ n: string }>`select count(*) as n from record_counts where table_name = 'products'`.execute(database.db);
+      assert.ok(Number(left.rows[0]?.n) < 10, `folded: ${left.rows[0]?.n} counter rows left`);
+      assert.equal(await listed('products'), before);
+    },
+  );
 
   test('after a reset the count starts again from what a fresh store holds', async () => {
     await resetStore(database);

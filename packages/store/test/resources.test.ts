@@ -52,14 +52,23 @@ await describeOnEachDatabase('store resources', (s) => {
     const customer = await s.call('POST', '/customers', { body: { email: 'ann@example.com', first_name: 'Ann' } });
     const orderStatus = await s.call('POST', '/order_statuses', { body: { name: 'New', is_open: true } });
     for (const reply of [category, manufacturer, customer, orderStatus]) assert.equal(reply.status, 201, reply.text);
-    const product = await s.call('POST', '/products', { body: { item_name: 'Hinge', primary_category_id: category.json.id, manufacturer_id: manufacturer.json.id } });
+    const product = await s.call('POST', '/products', {
+      body: { item_name: 'Hinge', primary_category_id: category.json.id, manufacturer_id: manufacturer.json.id },
+    });
     assert.equal(product.status, 201, product.text);
     const order = await s.call('POST', '/orders', {
-      body: { customer_id: customer.json.id, order_status_id: orderStatus.json.id, ordered_at: '2026-01-02T03:04:05+02:00', grand_total: 9.5 },
+      body: {
+        customer_id: customer.json.id,
+        order_status_id: orderStatus.json.id,
+        ordered_at: '2026-01-02T03:04:05+02:00',
+        grand_total: 9.5,
+      },
     });
     assert.equal(order.status, 201, order.text);
     assert.equal(order.json.ordered_at, '2026-01-02T01:04:05.000Z');
-    const item = await s.call('POST', '/order_items', { body: { order_id: order.json.id, product_id: product.json.id, quantity: 2, price: 4.75 } });
+    const item = await s.call('POST', '/order_items', {
+      body: { order_id: order.json.id, product_id: product.json.id, quantity: 2, price: 4.75 },
+    });
     assert.equal(item.status, 201, item.text);
 
     const items = await s.call('GET', `/orders/${order.json.id}/items.json`);
@@ -67,13 +76,19 @@ await describeOnEachDatabase('store resources', (s) => {
     assert.equal(items.json.total_count, 1);
     assert.deepEqual(items.json.order_items, [item.json]);
     const customerOrders = await s.call('GET', `/customers/${customer.json.id}/orders`);
-    assert.deepEqual(customerOrders.json.orders.map((o: { id: number }) => o.id), [order.json.id]);
+    assert.deepEqual(
+      customerOrders.json.orders.map((o: { id: number }) => o.id),
+      [order.json.id],
+    );
     const expanded = await s.call('GET', `/orders/${order.json.id}`);
     assert.equal(expanded.json.customer_id, customer.json.id);
     const withItems = await s.call('GET', `/orders?id=${order.json.id}&expand=items`);
     assert.deepEqual(withItems.json.orders[0].items, [item.json]);
     const manufacturerProducts = await s.call('GET', `/manufacturers/${manufacturer.json.id}/products`);
-    assert.deepEqual(manufacturerProducts.json.products.map((p: { id: number }) => p.id), [product.json.id]);
+    assert.deepEqual(
+      manufacturerProducts.json.products.map((p: { id: number }) => p.id),
+      [product.json.id],
+    );
     assert.equal((await s.call('GET', '/orders/999999/items')).status, 404);
 
     // Deleting an order takes its items with it; a product still on an order cannot be deleted.
@@ -82,7 +97,13 @@ await describeOnEachDatabase('store resources', (s) => {
     const blocking = await s.call('GET', `/order_items?order_id=${blocked.json.id}`);
     const refused = await s.call('DELETE', `/products/${product.json.id}`);
     assert.equal(refused.status, 409);
-    assert.match(refused.json.details, new RegExp(`^product ${product.json.id} is still referred to by order_items (?:\\d+, )*${blocking.json.order_items[0].id}\\b.* \\(product_id\\)`), 'the refusal names the records in the way');
+    assert.match(
+      refused.json.details,
+      new RegExp(
+        `^product ${product.json.id} is still referred to by order_items (?:\\d+, )*${blocking.json.order_items[0].id}\\b.* \\(product_id\\)`,
+      ),
+      'the refusal names the records in the way',
+    );
     assert.equal((await s.call('GET', `/products/${product.json.id}`)).status, 200);
     assert.equal((await s.call('DELETE', `/orders/${order.json.id}`)).status, 200);
     assert.equal((await s.call('GET', `/order_items/${item.json.id}`)).status, 404);

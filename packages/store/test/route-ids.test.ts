@@ -14,14 +14,32 @@ import { describeOnEachDatabase } from './support/each-database.ts';
 const OUT_OF_RANGE = ['4294967297', '2147483648', '99999999999', '0', '-1'];
 
 /** Sends the path exactly as written: no URL parser folds `%2e%2e` into `..` on the way. */
-function rawRequest(s: StoreUnderTest, method: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; type: string; text: string }> {
+function rawRequest(
+  s: StoreUnderTest,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; type: string; text: string }> {
   const { hostname, port } = new URL(s.api);
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: hostname, port, method, path, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, ca: s.store.certificate }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString() }));
-    });
+    const req = httpsRequest(
+      {
+        host: hostname,
+        port,
+        method,
+        path,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        ca: s.store.certificate,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -54,7 +72,7 @@ await describeOnEachDatabase("ids outside the id column's range", (s) => {
     appId = (await createApp(s.store.app.storeAuth, admin.storeId, { name: 'Addressed', kind: 'custom' })).app.id;
   });
 
-  test('GET /admin/webhooks/4294967297 with a session answers the console\'s 404 page, not a 500', async () => {
+  test("GET /admin/webhooks/4294967297 with a session answers the console's 404 page, not a 500", async () => {
     const reply = await s.call('GET', `${origin}/admin/webhooks/4294967297`, { headers: { cookie: session.cookie } });
     assert.equal(reply.status, 404, reply.text.slice(0, 300));
     assertConsolePage(reply, 'GET /admin/webhooks/4294967297');
@@ -90,7 +108,11 @@ await describeOnEachDatabase("ids outside the id column's range", (s) => {
           const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : console ? form({ _csrf: csrf }) : '{}';
           const reply = await s.call(route.method, `${origin}${path}`, {
             ...(body === undefined ? {} : { rawBody: body }),
-            headers: console ? { cookie: session.cookie, ...(body === undefined ? {} : { 'content-type': FORM }) } : body === undefined ? {} : { 'content-type': 'application/json' },
+            headers: console
+              ? { cookie: session.cookie, ...(body === undefined ? {} : { 'content-type': FORM }) }
+              : body === undefined
+                ? {}
+                : { 'content-type': 'application/json' },
           });
           const where = `${route.method} ${path}`;
           try {

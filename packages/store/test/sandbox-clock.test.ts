@@ -86,11 +86,25 @@ for (const target of await testDatabaseTargets()) {
     test('OAuth codes (2 minutes) and access tokens (1 hour) expire on the sandbox clock', async () => {
       const ctx = sandbox.store.app.storeAuth;
       const storeId = sandbox.store.firstStart?.storeId ?? 1;
-      const { app: client, secret } = await createApp(ctx, storeId, { name: `Clock ${randomUUID()}`, kind: 'custom', redirectUri: REDIRECT });
+      const { app: client, secret } = await createApp(ctx, storeId, {
+        name: `Clock ${randomUUID()}`,
+        kind: 'custom',
+        redirectUri: REDIRECT,
+      });
       const origin = new URL(sandbox.api).origin;
       const exchange = async (code: string) =>
-        sandbox.call('POST', `${origin}/api/oauth/token`, { body: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: secret }, anonymous: true });
-      const grant = () => issueCode(ctx, { app: client, adminUserId: 1, scopeText: 'read_catalog', scopes: parseScopes('read_catalog'), redirectUri: REDIRECT });
+        sandbox.call('POST', `${origin}/api/oauth/token`, {
+          body: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: secret },
+          anonymous: true,
+        });
+      const grant = () =>
+        issueCode(ctx, {
+          app: client,
+          adminUserId: 1,
+          scopeText: 'read_catalog',
+          scopes: parseScopes('read_catalog'),
+          redirectUri: REDIRECT,
+        });
 
       const stale = await grant();
       assert.equal((await advance(sandbox, '3m')).status, 200);
@@ -103,7 +117,11 @@ for (const target of await testDatabaseTargets()) {
       const token = (fresh.json as { access_token: string }).access_token;
       assert.equal((await sandbox.call('GET', '/products', { headers: { 'x-ac-auth-token': token } })).status, 200);
       assert.equal((await advance(sandbox, '61m')).status, 200);
-      assert.equal((await sandbox.call('GET', '/products', { headers: { 'x-ac-auth-token': token } })).status, 401, 'the access token expired');
+      assert.equal(
+        (await sandbox.call('GET', '/products', { headers: { 'x-ac-auth-token': token } })).status,
+        401,
+        'the access token expired',
+      );
     });
 
     test('an idempotency key answers again within 24 hours of the sandbox clock and runs afresh after', async () => {
@@ -140,16 +158,25 @@ for (const target of await testDatabaseTargets()) {
       const fresh = ((await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job).result_url ?? '';
       assert.equal((await sandbox.call('GET', fresh, { anonymous: true })).status, 200, 'a fresh link works');
       assert.equal((await advance(sandbox, '8d')).status, 200);
-      assert.equal(((await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job).result_url, null, 'the file is kept a week of sandbox time');
+      assert.equal(
+        ((await sandbox.call('GET', `/bulk_operations/${id}`)).json as Job).result_url,
+        null,
+        'the file is kept a week of sandbox time',
+      );
     });
 
     test('the event log keeps 30 days of the sandbox clock: an event 31 days old is purged as the clock moves, one 2 days old stays', async () => {
       const customer = async () => {
-        const made = await sandbox.call('POST', '/customers', { body: { email: `${randomUUID()}@example.com`, first_name: 'Clock', last_name: 'Test' } });
+        const made = await sandbox.call('POST', '/customers', {
+          body: { email: `${randomUUID()}@example.com`, first_name: 'Clock', last_name: 'Test' },
+        });
         assert.equal(made.status, 201, made.text);
         return (made.json as { id: number }).id;
       };
-      const logged = async () => ((await sandbox.call('GET', '/events?types=CustomerCreated')).json as { events: { record_id: number }[] }).events.map((e) => e.record_id);
+      const logged = async () =>
+        ((await sandbox.call('GET', '/events?types=CustomerCreated')).json as { events: { record_id: number }[] }).events.map(
+          (e) => e.record_id,
+        );
       const old = await customer();
       assert.ok((await logged()).includes(old), 'the write is in the log');
       assert.equal((await advance(sandbox, '29d')).status, 200);

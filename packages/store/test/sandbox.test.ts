@@ -14,11 +14,25 @@ import { textOf, type StoreSchema } from '../src/db/schema.ts';
 import { demoData } from '../src/sandbox/demo-catalog.ts';
 
 const TABLES = [
-  'categories', 'products', 'product_variants', 'variant_inventory', 'product_pictures', 'customers', 'carts', 'cart_items', 'orders', 'order_items',
-  'custom_shipping_methods', 'coupon_codes', 'discount_methods', 'discount_rules', 'discount_actions',
+  'categories',
+  'products',
+  'product_variants',
+  'variant_inventory',
+  'product_pictures',
+  'customers',
+  'carts',
+  'cart_items',
+  'orders',
+  'order_items',
+  'custom_shipping_methods',
+  'coupon_codes',
+  'discount_methods',
+  'discount_rules',
+  'discount_actions',
 ] as const;
 /** A column value as text; yes/no as 1 or 0 whichever way the driver hands it back. */
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : textOf(value));
+const asText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : typeof value === 'boolean' ? (value ? '1' : '0') : textOf(value);
 const TIMES = new Set(['created_at', 'updated_at', 'registered_at', 'ordered_at', 'paid_at', 'last_visit_at']);
 // A product's kept JSON (PostgreSQL, 0460_record_json) holds its times too; it is made from the columns compared.
 const DERIVED = new Set(['__json', '__json_hash']);
@@ -28,7 +42,11 @@ for (const target of await testDatabaseTargets()) {
     let throwaway: ThrowawayDatabase;
     let dataDir: string;
     const said: string[] = [];
-    const io = (answer = '') => ({ out: (line: string) => said.push(line), err: (line: string) => said.push(line), ask: () => Promise.resolve(answer) });
+    const io = (answer = '') => ({
+      out: (line: string) => said.push(line),
+      err: (line: string) => said.push(line),
+      ask: () => Promise.resolve(answer),
+    });
     before(async () => {
       throwaway = await target.create();
       dataDir = mkdtempSync(join(tmpdir(), 'store-sandbox-'));
@@ -48,7 +66,13 @@ for (const target of await testDatabaseTargets()) {
         for (const table of TABLES) {
           const rows = await database.db.selectFrom(table).selectAll().orderBy('id').execute();
           // Each value as text: the drivers differ in how they hand numbers back, not in what was stored.
-          out[table] = rows.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => !TIMES.has(name) && !DERIVED.has(name)).map(([name, value]) => [name, asText(value)])));
+          out[table] = rows.map((row) =>
+            Object.fromEntries(
+              Object.entries(row)
+                .filter(([name]) => !TIMES.has(name) && !DERIVED.has(name))
+                .map(([name, value]) => [name, asText(value)]),
+            ),
+          );
         }
         return out;
       } finally {
@@ -60,7 +84,9 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(demoData(), demoData());
       assert.notDeepEqual(demoData(1), demoData(2));
       const data = demoData();
-      assert.ok(data.products.some((p) => p.sizes.length > 0) && data.products.every((p) => p.images.every((url) => url.startsWith('https://'))));
+      assert.ok(
+        data.products.some((p) => p.sizes.length > 0) && data.products.every((p) => p.images.every((url) => url.startsWith('https://'))),
+      );
     });
 
     test('seed fills the store through its routes; a second seed is refused; reset asks, then empties; a seed after reset makes the same records', async () => {
@@ -79,7 +105,13 @@ for (const target of await testDatabaseTargets()) {
         (first.variant_inventory ?? []).reduce((sum, v) => sum + Number(v.inventory), 0);
       assert.equal(taken, ordered, 'every unit ordered was taken off stock');
       // A demo store can ship and discount: the coupon reaches a discount through its method's rule and action.
-      assert.deepEqual(first.custom_shipping_methods?.map((m) => [m.name, m.is_enabled, m.markup_amount]), [['Free Ground Shipping', '1', '0'], ['Express', '1', '12.50']]);
+      assert.deepEqual(
+        first.custom_shipping_methods?.map((m) => [m.name, m.is_enabled, m.markup_amount]),
+        [
+          ['Free Ground Shipping', '1', '0'],
+          ['Express', '1', '12.50'],
+        ],
+      );
       const couponed = first.carts?.filter((cart) => cart.coupon_code === 'SAVE10') ?? [];
       assert.equal(couponed.length, 1);
       assert.equal(couponed[0]?.associated_order_id, null);
@@ -107,7 +139,10 @@ for (const target of await testDatabaseTargets()) {
       let exported: string;
       try {
         const storeId = Number((await database.db.selectFrom('stores').select('id').executeTakeFirstOrThrow()).id);
-        const job = await jobTable(database, 60_000).add({ storeId, type: 'export', resource: 'products', query: null, rowsTotal: 48, fileKey: 'resettest0123456789', createdBy: 'test' }, 5);
+        const job = await jobTable(database, 60_000).add(
+          { storeId, type: 'export', resource: 'products', query: null, rowsTotal: 48, fileKey: 'resettest0123456789', createdBy: 'test' },
+          5,
+        );
         assert.ok('id' in job);
         exported = files.result(job);
         writeFileSync(exported, 'the old catalog');

@@ -19,14 +19,27 @@ test('a write through one instance reaches reads through another within moments,
   if (postgres === undefined) return;
   const throwaway = await postgres.create();
   const dataDir = mkdtempSync(join(tmpdir(), 'store-shared-'));
-  const options = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', redisUrl: REDIS_URL, without: { rateLimit: true } } as const;
+  const options = {
+    databaseUrl: throwaway.url,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    redisUrl: REDIS_URL,
+    without: { rateLimit: true },
+  } as const;
   const one = await serveStore(options);
   const two = await serveStore(options);
   const dispatcher = new Agent({ connect: { ca: one.certificate } });
   const token = await issueTestToken(one.app, one.firstStart?.storeId ?? 1);
   const call = async (base: string, method: 'GET' | 'POST' | 'PUT', path: string, body?: object) => {
     const headers = { 'x-ac-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-    const response = await request(`${base}${path}`, { method, dispatcher, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await request(`${base}${path}`, {
+      method,
+      dispatcher,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return { status: response.statusCode, json: (await response.body.json()) as Record<string, unknown> };
   };
   try {

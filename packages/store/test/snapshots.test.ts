@@ -46,7 +46,9 @@ function steady(text: string, port: number): string {
   const now = new Date().getUTCFullYear();
   return text
     .replaceAll(`:${port}/`, ':PORT/')
-    .replace(new RegExp(`"(${now}|${now + 1}|${now - 1})-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"`, 'g'), (stamp) => (stamp === '"2026-03-04T11:06:07.000Z"' ? stamp : '"STAMP"'));
+    .replace(new RegExp(`"(${now}|${now + 1}|${now - 1})-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"`, 'g'), (stamp) =>
+      stamp === '"2026-03-04T11:06:07.000Z"' ? stamp : '"STAMP"',
+    );
 }
 
 await describeOnEachDatabase('snapshots', (s) => {
@@ -71,7 +73,12 @@ await describeOnEachDatabase('snapshots', (s) => {
         if (field.references === undefined) body[name] = sample(field, name, serial);
         else if (field.required === true || depth === 0) {
           const referred = resourceNamed(field.references);
-          body[name] = referred.operations.includes('create') && referred.name !== resource.name && depth < 2 ? (await make(referred, depth + 1)).id : referred.name === 'stores' ? 1 : null;
+          body[name] =
+            referred.operations.includes('create') && referred.name !== resource.name && depth < 2
+              ? (await make(referred, depth + 1)).id
+              : referred.name === 'stores'
+                ? 1
+                : null;
         }
       }
       const reply = await s.call('POST', `/${resource.path}`, { body });

@@ -59,10 +59,27 @@ export async function run(baseUrl: string, token: string, fetch: (request: Reque
 /** tsc, strict, on one file of `dir` as a client project would compile it; fails the test with tsc's words. */
 async function typeCheck(dir: string, file: string, failure: string): Promise<void> {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  const options = ['--noEmit', '--strict', '--target', 'es2024', '--lib', 'es2024,dom', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'];
-  await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).catch((error: Error & { stdout?: string }) => {
-    assert.fail(`${failure}:\n${error.stdout ?? error.message}`);
-  });
+  const options = [
+    '--noEmit',
+    '--strict',
+    '--target',
+    'es2024',
+    '--lib',
+    'es2024,dom',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--allowImportingTsExtensions',
+    '--skipLibCheck',
+    '--types',
+    'node',
+  ];
+  await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).catch(
+    (error: Error & { stdout?: string }) => {
+      assert.fail(`${failure}:\n${error.stdout ?? error.message}`);
+    },
+  );
 }
 
 /** The five-line example under "A typed client" in docs/store-api.md, as a reader copies it. */
@@ -92,7 +109,13 @@ await describeOnEachDatabase('a typed client from the served OpenAPI document', 
     await typeCheck(dir, 'client.ts', 'the client does not type-check against the generated types');
 
     const dispatcher = new Agent({ connect: { ca: s.store.certificate } });
-    const client = (await import(join(dir, 'client.ts'))) as { run: (baseUrl: string, token: string, fetch: (request: Request) => Promise<Response>) => Promise<{ productId: number; walked: number; total: number; orderId: number }> };
+    const client = (await import(join(dir, 'client.ts'))) as {
+      run: (
+        baseUrl: string,
+        token: string,
+        fetch: (request: Request) => Promise<Response>,
+      ) => Promise<{ productId: number; walked: number; total: number; orderId: number }>;
+    };
     const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'system', 'Typed client');
     const result = await client.run(s.api, token, (request) => fetch(request, { dispatcher }));
     await dispatcher.close();
@@ -104,19 +127,26 @@ await describeOnEachDatabase('a typed client from the served OpenAPI document', 
   });
 
   // The example reads no more of the database than the client above: one database shows it works.
-  test('the docs\' five-line typed client type-checks against the generated types and lists products', { skip: target.dialect === 'sqlite' ? false : 'the example is checked on SQLite' }, async () => {
-    const example = docsExample();
-    assert.equal(example.trim().split('\n').length, 5, 'five lines, as the docs promise');
-    const served = await s.call('GET', '/openapi.json', { anonymous: true });
-    writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
-    // .mts: the example awaits at its top level, which only a module may.
-    writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
-    await typeCheck(dir, 'docs-example.mts', 'the docs\' example does not type-check');
-    await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
-    const ca = join(dir, 'store-ca.pem');
-    writeFileSync(ca, s.store.certificate);
-    const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'read_catalog', 'Docs example');
-    const run = await promisify(execFile)(process.execPath, [join(dir, 'docs-example.mts')], { cwd: dir, env: { ...process.env, TOKEN: token, NODE_EXTRA_CA_CERTS: ca } });
-    assert.match(run.stdout, /Docs example lamp: 99\.5/);
-  });
+  test(
+    "the docs' five-line typed client type-checks against the generated types and lists products",
+    { skip: target.dialect === 'sqlite' ? false : 'the example is checked on SQLite' },
+    async () => {
+      const example = docsExample();
+      assert.equal(example.trim().split('\n').length, 5, 'five lines, as the docs promise');
+      const served = await s.call('GET', '/openapi.json', { anonymous: true });
+      writeFileSync(join(dir, 'store-api.ts'), astToString(await openapiTS(served.text)));
+      // .mts: the example awaits at its top level, which only a module may.
+      writeFileSync(join(dir, 'docs-example.mts'), example.replace('https://127.0.0.1:8443/api/v1', s.api));
+      await typeCheck(dir, 'docs-example.mts', "the docs' example does not type-check");
+      await s.call('POST', '/products', { body: { item_name: 'Docs example lamp', price: 99.5 } });
+      const ca = join(dir, 'store-ca.pem');
+      writeFileSync(ca, s.store.certificate);
+      const token = await issueTestToken(s.store.app, s.store.firstStart?.storeId ?? 1, 'read_catalog', 'Docs example');
+      const run = await promisify(execFile)(process.execPath, [join(dir, 'docs-example.mts')], {
+        cwd: dir,
+        env: { ...process.env, TOKEN: token, NODE_EXTRA_CA_CERTS: ca },
+      });
+      assert.match(run.stdout, /Docs example lamp: 99\.5/);
+    },
+  );
 });

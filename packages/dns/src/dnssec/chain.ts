@@ -29,9 +29,19 @@ export interface DsCheck {
 }
 
 /** Verifies `rrsig` over `rrset` with each key of `keys` whose tag it names; the first success wins. */
-export function verifyWithKeys(rrset: readonly RecordInput[], rrsig: RrsigRecord, keys: readonly DnskeyRecord[], now?: Date | number): VerifyResult {
+export function verifyWithKeys(
+  rrset: readonly RecordInput[],
+  rrsig: RrsigRecord,
+  keys: readonly DnskeyRecord[],
+  now?: Date | number,
+): VerifyResult {
   const candidates = keys.filter((key) => keyTag(key.rdata) === rrsig.rdata.keyTag && key.rdata.algorithm === rrsig.rdata.algorithm);
-  if (candidates.length === 0) return { ok: false, reason: 'key-tag-mismatch', detail: `no DNSKEY with key tag ${rrsig.rdata.keyTag} and algorithm ${rrsig.rdata.algorithm}` };
+  if (candidates.length === 0)
+    return {
+      ok: false,
+      reason: 'key-tag-mismatch',
+      detail: `no DNSKEY with key tag ${rrsig.rdata.keyTag} and algorithm ${rrsig.rdata.algorithm}`,
+    };
   let last: VerifyResult = { ok: false, reason: 'bad-signature', detail: 'no key verified the signature' };
   for (const key of candidates) {
     last = verifyRrsig(rrset, rrsig, key, now);
@@ -41,7 +51,13 @@ export function verifyWithKeys(rrset: readonly RecordInput[], rrsig: RrsigRecord
 }
 
 /** Step one and two for one DS: which DNSKEY it names, whether that key may be a trust anchor, and whether it signs the DNSKEY set. */
-export function checkDs(owner: Name, ds: DsData, dnskeys: readonly DnskeyRecord[], dnskeyRrsigs: readonly RrsigRecord[], now?: Date | number): DsCheck {
+export function checkDs(
+  owner: Name,
+  ds: DsData,
+  dnskeys: readonly DnskeyRecord[],
+  dnskeyRrsigs: readonly RrsigRecord[],
+  now?: Date | number,
+): DsCheck {
   const tagged = dnskeys.filter((key) => keyTag(key.rdata) === ds.keyTag);
   let key: DnskeyRecord | undefined;
   let digest: DsCheck['digest'] = 'no-key';
@@ -59,7 +75,12 @@ export function checkDs(owner: Name, ds: DsData, dnskeys: readonly DnskeyRecord[
   }
   const zoneKey = key !== undefined && (key.rdata.flags & ZONE_KEY) !== 0;
   const sep = key !== undefined && (key.rdata.flags & SEP) !== 0;
-  const signatures = key && zoneKey ? dnskeyRrsigs.filter((rrsig) => rrsig.rdata.keyTag === ds.keyTag).map((rrsig) => ({ rrsig, result: verifyWithKeys(dnskeys, rrsig, dnskeys, now) })) : [];
+  const signatures =
+    key && zoneKey
+      ? dnskeyRrsigs
+          .filter((rrsig) => rrsig.rdata.keyTag === ds.keyTag)
+          .map((rrsig) => ({ rrsig, result: verifyWithKeys(dnskeys, rrsig, dnskeys, now) }))
+      : [];
   return { ds, ...(key && { key }), digest, zoneKey, sep, signatures };
 }
 
@@ -74,8 +95,7 @@ export type ChainFailure =
   | 'rrset-signature-invalid';
 
 export type ChainResult =
-  | { ok: true; anchor: DnskeyRecord }
-  | { ok: false; step: 'ds' | 'dnskey' | 'rrset'; reason: ChainFailure; detail: string };
+  { ok: true; anchor: DnskeyRecord } | { ok: false; step: 'ds' | 'dnskey' | 'rrset'; reason: ChainFailure; detail: string };
 
 export interface ChainInput {
   owner: Name;
@@ -108,7 +128,10 @@ export function walkChain(input: ChainInput): ChainResult {
       ['digest-mismatch', `the DS digest for key tag ${tag} does not match the DNSKEY`],
       ['not-zone-key', `the DNSKEY with key tag ${tag} is not a zone key`],
       ['dnskey-not-signed', `the DNSKEY RRset has no RRSIG by key tag ${tag}`],
-      ['dnskey-signature-invalid', `the RRSIG by key tag ${tag} over the DNSKEY RRset does not verify: ${failed && !failed.ok ? failed.detail : ''}`],
+      [
+        'dnskey-signature-invalid',
+        `the RRSIG by key tag ${tag} over the DNSKEY RRset does not verify: ${failed && !failed.ok ? failed.detail : ''}`,
+      ],
     ];
     const [reason, detail] = failures[stage(best)];
     return { ok: false, step: stage(best) < 3 ? 'ds' : 'dnskey', reason, detail };

@@ -95,8 +95,7 @@ export type DenialFailure =
   | 'unknown-hash-algorithm';
 
 export type DenialResult =
-  | { ok: true; closestEncloser: Name; nextCloser?: Name; wildcard: Name }
-  | { ok: false; reason: DenialFailure; detail: string };
+  { ok: true; closestEncloser: Name; nextCloser?: Name; wildcard: Name } | { ok: false; reason: DenialFailure; detail: string };
 
 const fail = (reason: DenialFailure, detail: string): DenialResult => ({ ok: false, reason, detail });
 
@@ -129,7 +128,9 @@ export function proveNsecNameError(nsecs: readonly NsecRecord[], qname: Name, zo
   if (!qname.isSubdomainOf(zone)) return fail('outside-zone', `${qname.toString()} is not in ${zone.toString()}`);
   const covering = nsecs.find((nsec) => nsecCovers(nsec, qname) && nsec.name.isSubdomainOf(zone));
   if (!covering) return fail('name-not-covered', `no NSEC covers ${qname.toString()}`);
-  const cut = nsecs.find((nsec) => !nsec.name.equals(qname) && qname.isSubdomainOf(nsec.name) && !nsec.name.equals(zone) && isCut(nsec.rdata.types));
+  const cut = nsecs.find(
+    (nsec) => !nsec.name.equals(qname) && qname.isSubdomainOf(nsec.name) && !nsec.name.equals(zone) && isCut(nsec.rdata.types),
+  );
   if (cut) return fail('delegation', `the NSEC at ${cut.name.toString()} is a delegation or DNAME above the name`);
   const byOwner = commonAncestor(qname, covering.name);
   const byNext = commonAncestor(qname, covering.rdata.nextDomain);
@@ -151,16 +152,22 @@ export function proveNsecNoData(nsecs: readonly NsecRecord[], qname: Name, qtype
   if (matching) {
     const types = matching.rdata.types;
     if (has(types, qtype) || has(types, RRType.CNAME)) return fail('type-present', `the NSEC at ${qname.toString()} lists the type`);
-    if (qtype !== RRType.DS && has(types, RRType.NS) && !has(types, RRType.SOA)) return fail('delegation', `${qname.toString()} is a delegation`);
+    if (qtype !== RRType.DS && has(types, RRType.NS) && !has(types, RRType.SOA))
+      return fail('delegation', `${qname.toString()} is a delegation`);
     return { ok: true, closestEncloser: qname, wildcard: wildcardOf(qname) };
   }
-  const emptyNonTerminal = nsecs.find((nsec) => nsecCovers(nsec, qname) && nsec.rdata.nextDomain.isSubdomainOf(qname) && !nsec.rdata.nextDomain.equals(qname));
+  const emptyNonTerminal = nsecs.find(
+    (nsec) => nsecCovers(nsec, qname) && nsec.rdata.nextDomain.isSubdomainOf(qname) && !nsec.rdata.nextDomain.equals(qname),
+  );
   if (emptyNonTerminal) return { ok: true, closestEncloser: qname, wildcard: wildcardOf(qname) };
   const covering = nsecs.find((nsec) => nsecCovers(nsec, qname));
   if (!covering) return fail('name-not-covered', `no NSEC matches or covers ${qname.toString()}`);
-  const wildcardNsec = nsecs.find((nsec) => nsec.name.labels[0]?.length === 1 && nsec.name.labels[0][0] === 0x2a && qname.isSubdomainOf(nsec.name.parent()!));
+  const wildcardNsec = nsecs.find(
+    (nsec) => nsec.name.labels[0]?.length === 1 && nsec.name.labels[0][0] === 0x2a && qname.isSubdomainOf(nsec.name.parent()!),
+  );
   if (!wildcardNsec) return fail('wildcard-not-denied', `no wildcard NSEC for ${qname.toString()}`);
-  if (has(wildcardNsec.rdata.types, qtype) || has(wildcardNsec.rdata.types, RRType.CNAME)) return fail('type-present', `the wildcard ${wildcardNsec.name.toString()} lists the type`);
+  if (has(wildcardNsec.rdata.types, qtype) || has(wildcardNsec.rdata.types, RRType.CNAME))
+    return fail('type-present', `the wildcard ${wildcardNsec.name.toString()} lists the type`);
   const closestEncloser = wildcardNsec.name.parent()!;
   return closestEncloser.isSubdomainOf(zone)
     ? { ok: true, closestEncloser, nextCloser: nextCloserName(qname, closestEncloser), wildcard: wildcardNsec.name }
@@ -175,13 +182,16 @@ export function proveNsecNoData(nsecs: readonly NsecRecord[], qname: Name, qtype
 export function proveNsec3ClosestEncloser(nsec3s: readonly Nsec3Record[], qname: Name, zone: Name): DenialResult {
   if (nsec3s.length === 0) return fail('no-records', 'no NSEC3 records');
   if (!qname.isSubdomainOf(zone)) return fail('outside-zone', `${qname.toString()} is not in ${zone.toString()}`);
-  if (nsec3s.every((r) => r.rdata.hashAlgorithm !== NSEC3_SHA1)) return fail('unknown-hash-algorithm', 'no NSEC3 record uses a known hash algorithm');
+  if (nsec3s.every((r) => r.rdata.hashAlgorithm !== NSEC3_SHA1))
+    return fail('unknown-hash-algorithm', 'no NSEC3 record uses a known hash algorithm');
   for (let ancestor = qname.parent(); ancestor && ancestor.isSubdomainOf(zone); ancestor = ancestor.parent()) {
     const matching = nsec3s.find((r) => nsec3Matches(r, ancestor));
     if (!matching) continue;
-    if (isCut(matching.rdata.types) && !ancestor.equals(zone)) return fail('delegation', `the closest encloser ${ancestor.toString()} is a delegation or DNAME`);
+    if (isCut(matching.rdata.types) && !ancestor.equals(zone))
+      return fail('delegation', `the closest encloser ${ancestor.toString()} is a delegation or DNAME`);
     const nextCloser = nextCloserName(qname, ancestor);
-    if (!nsec3s.some((r) => nsec3Covers(r, nextCloser))) return fail('next-closer-not-covered', `no NSEC3 covers the next closer name ${nextCloser.toString()}`);
+    if (!nsec3s.some((r) => nsec3Covers(r, nextCloser)))
+      return fail('next-closer-not-covered', `no NSEC3 covers the next closer name ${nextCloser.toString()}`);
     return { ok: true, closestEncloser: ancestor, nextCloser, wildcard: wildcardOf(ancestor) };
   }
   return fail('no-closest-encloser', `no NSEC3 matches an ancestor of ${qname.toString()}`);
@@ -191,7 +201,8 @@ export function proveNsec3ClosestEncloser(nsec3s: readonly Nsec3Record[], qname:
 export function proveNsec3NameError(nsec3s: readonly Nsec3Record[], qname: Name, zone: Name): DenialResult {
   const proof = proveNsec3ClosestEncloser(nsec3s, qname, zone);
   if (!proof.ok) return proof;
-  if (!nsec3s.some((r) => nsec3Covers(r, proof.wildcard))) return fail('wildcard-not-denied', `no NSEC3 covers ${proof.wildcard.toString()}`);
+  if (!nsec3s.some((r) => nsec3Covers(r, proof.wildcard)))
+    return fail('wildcard-not-denied', `no NSEC3 covers ${proof.wildcard.toString()}`);
   return proof;
 }
 
@@ -211,6 +222,7 @@ export function proveNsec3NoData(nsec3s: readonly Nsec3Record[], qname: Name, qt
   if (!proof.ok) return proof;
   const wildcard = nsec3s.find((r) => nsec3Matches(r, proof.wildcard));
   if (!wildcard) return fail('wildcard-not-denied', `no NSEC3 matches ${proof.wildcard.toString()}`);
-  if (has(wildcard.rdata.types, qtype) || has(wildcard.rdata.types, RRType.CNAME)) return fail('type-present', `the NSEC3 for ${proof.wildcard.toString()} lists the type`);
+  if (has(wildcard.rdata.types, qtype) || has(wildcard.rdata.types, RRType.CNAME))
+    return fail('type-present', `the NSEC3 for ${proof.wildcard.toString()} lists the type`);
   return proof;
 }

@@ -5,7 +5,11 @@ import type { Name } from '../name.ts';
 import type { DnskeyData } from '../wire/rdata/dnssec-records.ts';
 import { encodeRdataBytes } from '../wire/message.ts';
 
-const hashes = new Map<number, string>([[DigestType.SHA1, 'sha1'], [DigestType.SHA256, 'sha256'], [DigestType.SHA384, 'sha384']]);
+const hashes = new Map<number, string>([
+  [DigestType.SHA1, 'sha1'],
+  [DigestType.SHA256, 'sha256'],
+  [DigestType.SHA384, 'sha384'],
+]);
 
 export function isSupportedDigestType(digestType: number): boolean {
   return hashes.has(digestType);

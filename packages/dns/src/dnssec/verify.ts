@@ -30,7 +30,7 @@ function fail(reason: VerifyFailure, detail: string): VerifyResult {
 
 /** RFC 1982 serial arithmetic on 32-bit times: is a before b? */
 function before(a: number, b: number): boolean {
-  return a !== b && ((b - a) >>> 0) < 0x80000000;
+  return a !== b && (b - a) >>> 0 < 0x80000000;
 }
 
 type RecordOf<D> = Omit<RecordInput, 'rdata'> & { rdata: D };
@@ -40,24 +40,34 @@ type RecordOf<D> = Omit<RecordInput, 'rdata'> & { rdata: D };
  * since the epoch). Structural faults are reported before the time window, which comes before
  * the cryptographic check.
  */
-export function verifyRrsig(rrset: readonly RecordInput[], rrsig: RecordOf<RrsigData>, dnskey: RecordOf<DnskeyData>, now: Date | number = new Date()): VerifyResult {
+export function verifyRrsig(
+  rrset: readonly RecordInput[],
+  rrsig: RecordOf<RrsigData>,
+  dnskey: RecordOf<DnskeyData>,
+  now: Date | number = new Date(),
+): VerifyResult {
   const sig = rrsig.rdata;
   const key = dnskey.rdata;
   const spec = algorithms.get(sig.algorithm);
   if (!spec) return fail('unsupported-algorithm', `algorithm ${sig.algorithm} is not supported`);
-  if (key.algorithm !== sig.algorithm) return fail('algorithm-mismatch', `DNSKEY algorithm ${key.algorithm}, RRSIG algorithm ${sig.algorithm}`);
+  if (key.algorithm !== sig.algorithm)
+    return fail('algorithm-mismatch', `DNSKEY algorithm ${key.algorithm}, RRSIG algorithm ${sig.algorithm}`);
   const tag = keyTag(key);
   if (tag !== sig.keyTag) return fail('key-tag-mismatch', `DNSKEY key tag ${tag}, RRSIG key tag ${sig.keyTag}`);
   if (!(key.flags & ZONE_KEY) || key.protocol !== 3) return fail('not-zone-key', 'the DNSKEY is not a zone key (flags bit 7, protocol 3)');
-  if (!sig.signerName.equals(dnskey.name)) return fail('signer-mismatch', `signer ${sig.signerName.toString()} is not the DNSKEY owner ${dnskey.name.toString()}`);
+  if (!sig.signerName.equals(dnskey.name))
+    return fail('signer-mismatch', `signer ${sig.signerName.toString()} is not the DNSKEY owner ${dnskey.name.toString()}`);
   const first = rrset[0];
   if (!first) return fail('rrset-mismatch', 'the RRset is empty');
-  if (rrset.some((rr) => rr.type !== sig.typeCovered || rr.class !== first.class || !rr.name.equals(first.name) || rr.class !== rrsig.class)) {
+  if (
+    rrset.some((rr) => rr.type !== sig.typeCovered || rr.class !== first.class || !rr.name.equals(first.name) || rr.class !== rrsig.class)
+  ) {
     return fail('rrset-mismatch', 'the records do not form one RRset of the covered type');
   }
   if (!first.name.equals(rrsig.name)) return fail('rrset-mismatch', 'the RRSIG owner differs from the RRset owner');
   if (!first.name.isSubdomainOf(sig.signerName)) return fail('signer-mismatch', 'the RRset lies outside the signer zone');
-  if (sig.labels > first.name.labelCount) return fail('labels-mismatch', `RRSIG labels ${sig.labels} exceed the owner's ${first.name.labelCount}`);
+  if (sig.labels > first.name.labelCount)
+    return fail('labels-mismatch', `RRSIG labels ${sig.labels} exceed the owner's ${first.name.labelCount}`);
   const t = (typeof now === 'number' ? now : Math.floor(now.getTime() / 1000)) >>> 0;
   if (before(sig.expiration, t)) return fail('expired', `expired at ${sig.expiration}`);
   if (before(t, sig.inception)) return fail('not-yet-valid', `valid from ${sig.inception}`);

@@ -19,9 +19,7 @@ export interface ExchangeOptions {
 
 export type ExchangeOutcome =
   /** `from`: the address the reply came from. */
-  | { kind: 'reply'; bytes: Uint8Array; from: string }
-  | { kind: 'timeout' }
-  | { kind: 'error'; error: Error };
+  { kind: 'reply'; bytes: Uint8Array; from: string } | { kind: 'timeout' } | { kind: 'error'; error: Error };
 
 export const DNS_PORT = 53;
 

@@ -26,7 +26,10 @@ export function tcpExchange(server: ServerAddress, packet: Uint8Array, options: 
       // A server may send other messages first; read frames until one matches.
       for (let length = frames.nextLength(); length !== undefined; length = frames.nextLength()) {
         if (length > options.maxResponseSize) {
-          exchange.finish({ kind: 'error', error: new Error(`reply of ${length} bytes exceeds the ${options.maxResponseSize}-byte limit`) });
+          exchange.finish({
+            kind: 'error',
+            error: new Error(`reply of ${length} bytes exceeds the ${options.maxResponseSize}-byte limit`),
+          });
           return;
         }
         const bytes = frames.next();

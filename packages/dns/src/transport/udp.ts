@@ -49,7 +49,8 @@ function sharedSocket(family: 4 | 6, sourceAddress: string | undefined): Shared 
   const existing = sockets.get(key);
   if (existing) return existing;
   // Addresses here are always literals: skip dgram's name lookup (a check and a tick) on every send.
-  const lookup = (address: string, _options: unknown, callback: (error: null, address: string, family: number) => void) => callback(null, address, family);
+  const lookup = (address: string, _options: unknown, callback: (error: null, address: string, family: number) => void) =>
+    callback(null, address, family);
   const socket = createSocket({ type: family === 6 ? 'udp6' : 'udp4', recvBufferSize: RECEIVE_BUFFER, lookup });
   const waiting = new Map<string, Set<Waiting>>();
   const shared: Shared = {
@@ -85,7 +86,12 @@ function sharedSocket(family: 4 | 6, sourceAddress: string | undefined): Shared 
   return shared;
 }
 
-export function udpExchange(server: ServerAddress, packet: Uint8Array, attempts: number, options: ExchangeOptions & { resendMs: number }): Promise<ExchangeOutcome> {
+export function udpExchange(
+  server: ServerAddress,
+  packet: Uint8Array,
+  attempts: number,
+  options: ExchangeOptions & { resendMs: number },
+): Promise<ExchangeOutcome> {
   const port = server.port ?? DNS_PORT;
   const resendMs = Math.min(options.resendMs, options.timeoutMs);
   return new Promise((resolve, reject) => {

@@ -42,7 +42,7 @@ export function ipv6ToString(b: Uint8Array): string {
   // The longest run of two or more zero groups becomes "::" (first one on a tie).
   let bestStart = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

@@ -177,9 +177,16 @@ export function encodeMessage(msg: MessageInput): Uint8Array {
   const rcode = msg.rcode ?? 0;
   w.u16(u16(msg.id ?? 0, 'id'));
   w.u16(
-    (msg.qr ? 0x8000 : 0) | (((msg.opcode ?? 0) & 0xf) << 11) | (msg.aa ? 0x0400 : 0) | (msg.tc ? 0x0200 : 0) |
-      (msg.rd ? 0x0100 : 0) | (msg.ra ? 0x0080 : 0) | (msg.z ? 0x0040 : 0) | (msg.ad ? 0x0020 : 0) |
-      (msg.cd ? 0x0010 : 0) | (rcode & 0xf),
+    (msg.qr ? 0x8000 : 0) |
+      (((msg.opcode ?? 0) & 0xf) << 11) |
+      (msg.aa ? 0x0400 : 0) |
+      (msg.tc ? 0x0200 : 0) |
+      (msg.rd ? 0x0100 : 0) |
+      (msg.ra ? 0x0080 : 0) |
+      (msg.z ? 0x0040 : 0) |
+      (msg.ad ? 0x0020 : 0) |
+      (msg.cd ? 0x0010 : 0) |
+      (rcode & 0xf),
   );
   w.u16(u16(question.length, 'question count'));
   w.u16(u16(answer.length, 'answer count'));

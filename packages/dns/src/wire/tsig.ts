@@ -23,7 +23,12 @@ function hmac(key: TsigKey, parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /** The request with a TSIG record added (ARCOUNT one more), and the MAC the reply's is computed over. */
-export function signRequest(packet: Uint8Array, key: TsigKey, now = Math.floor(Date.now() / 1000), fudge = 300): { packet: Uint8Array; mac: Uint8Array } {
+export function signRequest(
+  packet: Uint8Array,
+  key: TsigKey,
+  now = Math.floor(Date.now() / 1000),
+  fudge = 300,
+): { packet: Uint8Array; mac: Uint8Array } {
   const keyName = key.name.toLowerCase().wire;
   const algorithm = algorithmName.wire;
   const timers = Uint8Array.from([...u48(now), ...u16(fudge)]);
@@ -110,8 +115,18 @@ export function replyMacValid(bytes: Uint8Array, requestMac: Uint8Array, key: Ts
   const record = bytes.subarray(bytes.length - recordLength);
   const otherData = record.subarray(record.length - reading.otherLength);
   const variables = Uint8Array.from([
-    ...reading.keyName.toLowerCase().wire, ...u16(RRClass.ANY), 0, 0, 0, 0, ...reading.algorithm.toLowerCase().wire,
-    ...u48(reading.timeSigned), ...u16(reading.fudge), ...u16(reading.error), ...u16(reading.otherLength), ...otherData,
+    ...reading.keyName.toLowerCase().wire,
+    ...u16(RRClass.ANY),
+    0,
+    0,
+    0,
+    0,
+    ...reading.algorithm.toLowerCase().wire,
+    ...u48(reading.timeSigned),
+    ...u16(reading.fudge),
+    ...u16(reading.error),
+    ...u16(reading.otherLength),
+    ...otherData,
   ]);
   const expected = hmac(key, [Uint8Array.from([...u16(requestMac.length), ...requestMac]), unsigned, variables]);
   return expected.length === reading.mac.length && expected.every((byte, i) => byte === reading.mac[i]);

@@ -87,7 +87,10 @@ export class Fields {
   /** All remaining tokens joined (base64 and hex may be split by spaces). */
   rest(what: string): string {
     if (this.done) throw this.error(`missing ${what}`);
-    const s = this.tokens.slice(this.at).map((t) => t.text).join('');
+    const s = this.tokens
+      .slice(this.at)
+      .map((t) => t.text)
+      .join('');
     this.at = this.tokens.length;
     return s;
   }
@@ -136,8 +139,12 @@ export class Fields {
 
 const algorithmMnemonics = new Map<string, number>([
   ...Object.entries(DnssecAlgorithm).map(([k, v]) => [k.replaceAll('_', ''), v] as const),
-  ['NSEC3DSA', 6], ['NSEC3RSASHA1', 7], ['RSASHA1-NSEC3-SHA1', 7], ['DSA-NSEC3-SHA1', 6],
-  ['PRIVATEDNS', 253], ['PRIVATEOID', 254],
+  ['NSEC3DSA', 6],
+  ['NSEC3RSASHA1', 7],
+  ['RSASHA1-NSEC3-SHA1', 7],
+  ['DSA-NSEC3-SHA1', 6],
+  ['PRIVATEDNS', 253],
+  ['PRIVATEOID', 254],
 ]);
 
 export function parseDuration(text: string): number | undefined {

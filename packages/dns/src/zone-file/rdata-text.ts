@@ -14,83 +14,123 @@ const txt: Parser = (f) => {
   while (!f.done) strings.push(f.characterString('text'));
   return { strings };
 };
-const ds: Parser = (f) => ({ keyTag: f.u16('key tag'), algorithm: f.algorithm(), digestType: f.u8('digest type'), digest: f.hexRest('digest') });
-const dnskey: Parser = (f) => ({ flags: f.u16('flags'), protocol: f.u8('protocol'), algorithm: f.algorithm(), publicKey: f.base64Rest('public key') });
+const ds: Parser = (f) => ({
+  keyTag: f.u16('key tag'),
+  algorithm: f.algorithm(),
+  digestType: f.u8('digest type'),
+  digest: f.hexRest('digest'),
+});
+const dnskey: Parser = (f) => ({
+  flags: f.u16('flags'),
+  protocol: f.u8('protocol'),
+  algorithm: f.algorithm(),
+  publicKey: f.base64Rest('public key'),
+});
 const salt = (f: Fields) => {
   const t = f.next('salt').text;
   return t === '-' ? new Uint8Array(0) : f.hex(t, 'salt');
 };
 
 const parsers = new Map<number, Parser>([
-  [RRType.A, (f) => {
-    const address = f.next('IPv4 address').text;
-    if (!isIPv4(address)) throw f.error(`"${address}" is not an IPv4 address`);
-    return { address };
-  }],
-  [RRType.AAAA, (f) => {
-    const address = f.next('IPv6 address').text;
-    if (!isIPv6(address)) throw f.error(`"${address}" is not an IPv6 address`);
-    return { address: address.toLowerCase() };
-  }],
+  [
+    RRType.A,
+    (f) => {
+      const address = f.next('IPv4 address').text;
+      if (!isIPv4(address)) throw f.error(`"${address}" is not an IPv4 address`);
+      return { address };
+    },
+  ],
+  [
+    RRType.AAAA,
+    (f) => {
+      const address = f.next('IPv6 address').text;
+      if (!isIPv6(address)) throw f.error(`"${address}" is not an IPv6 address`);
+      return { address: address.toLowerCase() };
+    },
+  ],
   [RRType.NS, target],
   [RRType.CNAME, target],
   [RRType.DNAME, target],
   [RRType.PTR, target],
-  [RRType.SOA, (f) => ({
-    mname: f.name('primary name server'),
-    rname: f.name('responsible mailbox'),
-    serial: f.u32('serial'),
-    refresh: f.duration('refresh'),
-    retry: f.duration('retry'),
-    expire: f.duration('expire'),
-    minimum: f.duration('minimum'),
-  })],
+  [
+    RRType.SOA,
+    (f) => ({
+      mname: f.name('primary name server'),
+      rname: f.name('responsible mailbox'),
+      serial: f.u32('serial'),
+      refresh: f.duration('refresh'),
+      retry: f.duration('retry'),
+      expire: f.duration('expire'),
+      minimum: f.duration('minimum'),
+    }),
+  ],
   [RRType.MX, (f) => ({ preference: f.u16('preference'), exchange: f.name('exchange') })],
   [RRType.TXT, txt],
   [RRType.SPF, txt],
   [RRType.SRV, (f) => ({ priority: f.u16('priority'), weight: f.u16('weight'), port: f.u16('port'), target: f.name('target') })],
-  [RRType.CAA, (f) => {
-    const flags = f.u8('flags');
-    const tag = f.next('tag').text;
-    if (!/^[A-Za-z0-9]+$/.test(tag)) throw f.error(`CAA tag "${tag}" must be letters and digits`);
-    return { flags, tag, value: f.characterString('value') };
-  }],
+  [
+    RRType.CAA,
+    (f) => {
+      const flags = f.u8('flags');
+      const tag = f.next('tag').text;
+      if (!/^[A-Za-z0-9]+$/.test(tag)) throw f.error(`CAA tag "${tag}" must be letters and digits`);
+      return { flags, tag, value: f.characterString('value') };
+    },
+  ],
   [RRType.HINFO, (f) => ({ cpu: f.characterString('CPU'), os: f.characterString('OS') })],
-  [RRType.NAPTR, (f) => ({
-    order: f.u16('order'),
-    preference: f.u16('preference'),
-    flags: f.characterString('flags'),
-    services: f.characterString('services'),
-    regexp: f.characterString('regexp'),
-    replacement: f.name('replacement'),
-  })],
-  [RRType.TLSA, (f) => ({ usage: f.u8('usage'), selector: f.u8('selector'), matchingType: f.u8('matching type'), data: f.hexRest('certificate data') })],
-  [RRType.SSHFP, (f) => ({ algorithm: f.u8('algorithm'), fingerprintType: f.u8('fingerprint type'), fingerprint: f.hexRest('fingerprint') })],
+  [
+    RRType.NAPTR,
+    (f) => ({
+      order: f.u16('order'),
+      preference: f.u16('preference'),
+      flags: f.characterString('flags'),
+      services: f.characterString('services'),
+      regexp: f.characterString('regexp'),
+      replacement: f.name('replacement'),
+    }),
+  ],
+  [
+    RRType.TLSA,
+    (f) => ({ usage: f.u8('usage'), selector: f.u8('selector'), matchingType: f.u8('matching type'), data: f.hexRest('certificate data') }),
+  ],
+  [
+    RRType.SSHFP,
+    (f) => ({ algorithm: f.u8('algorithm'), fingerprintType: f.u8('fingerprint type'), fingerprint: f.hexRest('fingerprint') }),
+  ],
   [RRType.DS, ds],
   [RRType.CDS, ds],
   [RRType.DNSKEY, dnskey],
   [RRType.CDNSKEY, dnskey],
-  [RRType.RRSIG, (f) => ({
-    typeCovered: f.type('type covered'),
-    algorithm: f.algorithm(),
-    labels: f.u8('labels'),
-    originalTtl: f.u32('original TTL'),
-    expiration: f.time('expiration'),
-    inception: f.time('inception'),
-    keyTag: f.u16('key tag'),
-    signerName: f.name('signer name'),
-    signature: f.base64Rest('signature'),
-  })],
+  [
+    RRType.RRSIG,
+    (f) => ({
+      typeCovered: f.type('type covered'),
+      algorithm: f.algorithm(),
+      labels: f.u8('labels'),
+      originalTtl: f.u32('original TTL'),
+      expiration: f.time('expiration'),
+      inception: f.time('inception'),
+      keyTag: f.u16('key tag'),
+      signerName: f.name('signer name'),
+      signature: f.base64Rest('signature'),
+    }),
+  ],
   [RRType.NSEC, (f) => ({ nextDomain: f.name('next domain name'), types: f.typeList() })],
-  [RRType.NSEC3, (f) => ({
-    hashAlgorithm: f.u8('hash algorithm'),
-    flags: f.u8('flags'),
-    iterations: f.u16('iterations'),
-    salt: salt(f),
-    nextHashed: f.base32hex('next hashed owner'),
-    types: f.typeList(),
-  })],
-  [RRType.NSEC3PARAM, (f) => ({ hashAlgorithm: f.u8('hash algorithm'), flags: f.u8('flags'), iterations: f.u16('iterations'), salt: salt(f) })],
+  [
+    RRType.NSEC3,
+    (f) => ({
+      hashAlgorithm: f.u8('hash algorithm'),
+      flags: f.u8('flags'),
+      iterations: f.u16('iterations'),
+      salt: salt(f),
+      nextHashed: f.base32hex('next hashed owner'),
+      types: f.typeList(),
+    }),
+  ],
+  [
+    RRType.NSEC3PARAM,
+    (f) => ({ hashAlgorithm: f.u8('hash algorithm'), flags: f.u8('flags'), iterations: f.u16('iterations'), salt: salt(f) }),
+  ],
 ]);
 
 /** Parses the rdata tokens of one record of `type`. */

@@ -41,20 +41,23 @@ const formatters: Formatters = {
   [RRType.SRV]: (d) => `${d.priority} ${d.weight} ${d.port} ${d.target.toString()}`,
   [RRType.CAA]: (d) => (/^[A-Za-z0-9]+$/.test(d.tag) ? `${d.flags} ${d.tag} ${quoteCharacterString(d.value)}` : undefined),
   [RRType.HINFO]: (d) => `${quoteCharacterString(d.cpu)} ${quoteCharacterString(d.os)}`,
-  [RRType.NAPTR]: (d) => `${d.order} ${d.preference} ${[d.flags, d.services, d.regexp].map(quoteCharacterString).join(' ')} ${d.replacement.toString()}`,
+  [RRType.NAPTR]: (d) =>
+    `${d.order} ${d.preference} ${[d.flags, d.services, d.regexp].map(quoteCharacterString).join(' ')} ${d.replacement.toString()}`,
   [RRType.TLSA]: (d) => (d.data.length ? `${d.usage} ${d.selector} ${d.matchingType} ${hex(d.data)}` : undefined),
   [RRType.SSHFP]: (d) => (d.fingerprint.length ? `${d.algorithm} ${d.fingerprintType} ${hex(d.fingerprint)}` : undefined),
   [RRType.DS]: (d) => (d.digest.length ? `${d.keyTag} ${d.algorithm} ${d.digestType} ${hex(d.digest)}` : undefined),
   [RRType.CDS]: (d) => (d.digest.length ? `${d.keyTag} ${d.algorithm} ${d.digestType} ${hex(d.digest)}` : undefined),
   [RRType.DNSKEY]: (d) => (d.publicKey.length ? `${d.flags} ${d.protocol} ${d.algorithm} ${b64(d.publicKey)}` : undefined),
   [RRType.CDNSKEY]: (d) => (d.publicKey.length ? `${d.flags} ${d.protocol} ${d.algorithm} ${b64(d.publicKey)}` : undefined),
-  [RRType.RRSIG]: (d) => (d.signature.length
-    ? `${typeToString(d.typeCovered)} ${d.algorithm} ${d.labels} ${d.originalTtl} ${time(d.expiration)} ${time(d.inception)} ${d.keyTag} ${d.signerName.toString()} ${b64(d.signature)}`
-    : undefined),
+  [RRType.RRSIG]: (d) =>
+    d.signature.length
+      ? `${typeToString(d.typeCovered)} ${d.algorithm} ${d.labels} ${d.originalTtl} ${time(d.expiration)} ${time(d.inception)} ${d.keyTag} ${d.signerName.toString()} ${b64(d.signature)}`
+      : undefined,
   [RRType.NSEC]: (d) => `${d.nextDomain.toString()} ${types(d.types)}`.trimEnd(),
-  [RRType.NSEC3]: (d) => (d.nextHashed.length
-    ? `${d.hashAlgorithm} ${d.flags} ${d.iterations} ${d.salt.length ? hex(d.salt) : '-'} ${base32hexEncode(d.nextHashed).toUpperCase()} ${types(d.types)}`.trimEnd()
-    : undefined),
+  [RRType.NSEC3]: (d) =>
+    d.nextHashed.length
+      ? `${d.hashAlgorithm} ${d.flags} ${d.iterations} ${d.salt.length ? hex(d.salt) : '-'} ${base32hexEncode(d.nextHashed).toUpperCase()} ${types(d.types)}`.trimEnd()
+      : undefined,
   [RRType.NSEC3PARAM]: (d) => `${d.hashAlgorithm} ${d.flags} ${d.iterations} ${d.salt.length ? hex(d.salt) : '-'}`,
 };
 

@@ -39,7 +39,9 @@ export async function startNamed(zones: { origin: string; text: string }[], extr
     writeFileSync(join(dir, `zone${i}.db`), z.text);
     return `zone "${z.origin}" { type primary; file "${join(dir, `zone${i}.db`)}"; };`;
   });
-  writeFileSync(join(dir, 'named.conf'), `
+  writeFileSync(
+    join(dir, 'named.conf'),
+    `
 options {
   directory "${dir}";
   pid-file none;
@@ -52,7 +54,8 @@ options {
 };
 controls { };
 ${zoneBlocks.join('\n')}
-`);
+`,
+  );
   const child: ChildProcess = spawn(NAMED, ['-g', '-n', '1', '-c', join(dir, 'named.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr!.on('data', (d: Buffer) => (log += d.toString()));

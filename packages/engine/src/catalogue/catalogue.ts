@@ -21,7 +21,9 @@ function readJson(path: string): Record<string, string> {
 /** Every `<module>.json` of a locale's folder, keyed MODULE:TAG, beside its testcases.json and ui.json. */
 function loadLocale(dir: string): LocaleTexts {
   const texts: LocaleTexts = { testcases: {}, ui: {}, messages: {} };
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
     const content = readJson(join(dir, file));
     const name = file.slice(0, -'.json'.length);
     if (name === 'testcases' || name === 'ui') texts[name] = content;
@@ -77,7 +79,8 @@ function readableTime(text: string, locale: string): string {
   return utcDate(time, locale);
 }
 
-const given = (args: Finding['args'], name: string): boolean => Object.hasOwn(args, name) && args[name] !== undefined && args[name] !== null;
+const given = (args: Finding['args'], name: string): boolean =>
+  Object.hasOwn(args, name) && args[name] !== undefined && args[name] !== null;
 
 /**
  * Arguments that engine 9.0.1 renamed, by their older names: a finding stored by an earlier engine
@@ -128,7 +131,9 @@ export function formatFinding(finding: Finding, locale: string): string {
   const template = messageTemplate(finding.module, finding.tag, locale);
   if (template !== undefined) return fill(template, finding.args, textsLocale(locale));
   // A tag without text still tells the reader everything it carries.
-  const args = Object.entries(finding.args).map(([k, v]) => `${k}=${String(v)}`).join('; ');
+  const args = Object.entries(finding.args)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join('; ');
   return args ? `${finding.tag} (${args})` : finding.tag;
 }
 

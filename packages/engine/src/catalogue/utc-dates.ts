@@ -28,7 +28,20 @@ const styles: Readonly<Record<string, DateStyle>> = {
     pattern: '{day} de {month} de {year} a las {hour}:{minute} UTC',
   },
   fi: {
-    months: ['tammikuuta', 'helmikuuta', 'maaliskuuta', 'huhtikuuta', 'toukokuuta', 'kesäkuuta', 'heinäkuuta', 'elokuuta', 'syyskuuta', 'lokakuuta', 'marraskuuta', 'joulukuuta'],
+    months: [
+      'tammikuuta',
+      'helmikuuta',
+      'maaliskuuta',
+      'huhtikuuta',
+      'toukokuuta',
+      'kesäkuuta',
+      'heinäkuuta',
+      'elokuuta',
+      'syyskuuta',
+      'lokakuuta',
+      'marraskuuta',
+      'joulukuuta',
+    ],
     pattern: '{day}. {month} {year} klo {hour}.{minute} UTC',
   },
   fr: {
@@ -49,7 +62,15 @@ const styles: Readonly<Record<string, DateStyle>> = {
   },
 };
 
-export const intlOptions: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short' };
+export const intlOptions: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'long',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+};
 
 // For a locale without a style: one formatter per locale, since making one costs a millisecond or more.
 const intlFormats = new Map<string, Intl.DateTimeFormat>();

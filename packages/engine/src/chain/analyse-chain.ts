@@ -30,7 +30,8 @@ function analyseZone(reading: ChainReading, zone: Name): ChainZone {
   const parent = reading.parentOf(zone);
   const notes: string[] = [];
   const own = reading.answered.filter((r) => reading.inZone(zone, r) && reading.zoneOf(r.qname).equals(zone));
-  if (!own.some((r) => r.qtype === RRType.DNSKEY && r.qname.equals(zone))) notes.push(`The run did not ask ${dotted(zone)}'s servers for its DNSKEY RRset.`);
+  if (!own.some((r) => r.qtype === RRType.DNSKEY && r.qname.equals(zone)))
+    notes.push(`The run did not ask ${dotted(zone)}'s servers for its DNSKEY RRset.`);
   // Which RRsets each key validly signs, filled in as signatures are judged.
   const signs = new Map<string, Set<string>>();
   const judge = rrsetJudge(reading, signs);
@@ -40,8 +41,14 @@ function analyseZone(reading: ChainReading, zone: Name): ChainZone {
   const apexReplies = reading.answered.filter((r) => r.qname.equals(zone));
   const nxdomain = apexReplies.length > 0 && apexReplies.every((r) => r.message.rcode === Rcode.NXDOMAIN);
   return {
-    name: dotted(zone), ...(parent && { parent: dotted(parent) }), status: nxdomain ? 'NXDOMAIN' : 'NOERROR', servers: zoneServers(reading, zone),
-    dnskeys: zoneDnskeys(zone, own, signs), ...(delegation && { delegation }), queries, notes,
+    name: dotted(zone),
+    ...(parent && { parent: dotted(parent) }),
+    status: nxdomain ? 'NXDOMAIN' : 'NOERROR',
+    servers: zoneServers(reading, zone),
+    dnskeys: zoneDnskeys(zone, own, signs),
+    ...(delegation && { delegation }),
+    queries,
+    notes,
   };
 }
 
@@ -49,7 +56,9 @@ function analyseZone(reading: ChainReading, zone: Name): ChainZone {
 function zoneServers({ nsNames, glue, authAddresses }: ChainReading, zone: Name): ChainZone['servers'] {
   const glueOf = glue.get(zone.key()) ?? new Map<string, Set<string>>();
   return sorted(nsNames.get(zone.key()) ?? []).map((host) => ({
-    name: `${host}.`, glue: sorted(glueOf.get(host) ?? []), auth: sorted(authAddresses.get(host) ?? []),
+    name: `${host}.`,
+    glue: sorted(glueOf.get(host) ?? []),
+    auth: sorted(authAddresses.get(host) ?? []),
   }));
 }
 
@@ -64,9 +73,16 @@ function zoneDnskeys(zone: Name, own: readonly AnsweredReply[], signs: Map<strin
     }
   }
   const dnskeys = [...keyEntries.values()].map(({ rr, servers }) => ({
-    id: keyId(rr.rdata), flags: rr.rdata.flags, protocol: rr.rdata.protocol, algorithm: rr.rdata.algorithm,
-    key: Buffer.from(rr.rdata.publicKey).toString('base64'), ttl: rr.ttl, keyLength: keyLength(rr.rdata), keyTag: keyTag(rr.rdata),
-    servers: sorted(servers), signs: sorted(signs.get(keyId(rr.rdata)) ?? []),
+    id: keyId(rr.rdata),
+    flags: rr.rdata.flags,
+    protocol: rr.rdata.protocol,
+    algorithm: rr.rdata.algorithm,
+    key: Buffer.from(rr.rdata.publicKey).toString('base64'),
+    ttl: rr.ttl,
+    keyLength: keyLength(rr.rdata),
+    keyTag: keyTag(rr.rdata),
+    servers: sorted(servers),
+    signs: sorted(signs.get(keyId(rr.rdata)) ?? []),
   }));
   return dnskeys.sort((a, b) => a.algorithm - b.algorithm || a.keyTag - b.keyTag || a.key.localeCompare(b.key));
 }

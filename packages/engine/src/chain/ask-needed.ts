@@ -44,7 +44,9 @@ export async function askChainQuestions(input: AskNeededInput): Promise<number> 
     const questions = neededQuestions(input.domain, log, families);
     if (questions.length === 0) break;
     sent += questions.length;
-    await Promise.all(questions.map((q) => network.server(Name.fromString(q.server), q.address).query(q.qname, q.qtype, { dnssec: true }, true)));
+    await Promise.all(
+      questions.map((q) => network.server(Name.fromString(q.server), q.address).query(q.qname, q.qtype, { dnssec: true }, true)),
+    );
   }
   return sent;
 }

@@ -17,7 +17,12 @@ const MIN_NODE_W = 150;
 const MAX_NODE_W = 240;
 const MIN_WIDTH = 300;
 
-export interface Rect { x: number; y: number; width: number; height: number }
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 /** A zone to lay out: the id of its heading, and its nodes' ids by kind, each kind in rows of its own. */
 export interface ZoneToLay {
@@ -43,7 +48,12 @@ export interface ChainLayout {
 const round = (value: number): number => Math.round(value * 10) / 10;
 
 /** The layout of `zones` (root first) at `availableWidth`, leaving room for a legend and for a note in a zone without nodes. */
-export function layoutZones(zones: readonly ZoneToLay[], availableWidth: number, legendHeight: number, emptyZoneHeight: number): ChainLayout {
+export function layoutZones(
+  zones: readonly ZoneToLay[],
+  availableWidth: number,
+  legendHeight: number,
+  emptyZoneHeight: number,
+): ChainLayout {
   const width = Math.max(MIN_WIDTH, Math.floor(availableWidth));
   const places = new Map<string, Rect>();
   const tops: number[] = [];
@@ -76,7 +86,7 @@ export function layoutZones(zones: readonly ZoneToLay[], availableWidth: number,
   const bottom = y + Math.max(0, zones.length - 1) * NEST;
   const boxes = zones.map((zone, depth) => {
     const x = depth * NEST + 1;
-    return { zone: zone.name, depth, x, y: tops[depth] ?? 0, width: width - 2 * x, height: bottom - (depth * NEST) - (tops[depth] ?? 0) };
+    return { zone: zone.name, depth, x, y: tops[depth] ?? 0, width: width - 2 * x, height: bottom - depth * NEST - (tops[depth] ?? 0) };
   });
   const legendY = bottom + 20;
   return { width, height: legendY + legendHeight, boxes, places, legendY };
@@ -97,7 +107,10 @@ export function edgePath(a: Rect, b: Rect, self: boolean, others: readonly Rect[
   const [ex, ey] = [b.x + b.width / 2, down ? b.y : b.y + b.height];
   // A node between them (one column on a phone) would be crossed: go round its right instead.
   const [top, bottom] = [Math.min(sy, ey), Math.max(sy, ey)];
-  const between = others.some((r) => r !== a && r !== b && r.y >= top - 1 && r.y + r.height <= bottom + 1 && r.x < Math.max(sx, ex) && r.x + r.width > Math.min(sx, ex));
+  const between = others.some(
+    (r) =>
+      r !== a && r !== b && r.y >= top - 1 && r.y + r.height <= bottom + 1 && r.x < Math.max(sx, ex) && r.x + r.width > Math.min(sx, ex),
+  );
   if (between) {
     const [ay, by] = [a.y + a.height / 2, b.y + b.height / 2];
     const side = Math.max(a.x + a.width, b.x + b.width) + 16;

@@ -1,9 +1,21 @@
 // The questions a zone's servers were asked with DNSSEC records, grouped the way DNSViz's grok groups
 // them: per question, its RRsets with their RRSIGs judged, or a negative answer with its NSEC/NSEC3 proof.
-import type {
-  Name} from '@app/dns';
-import { Rcode, RRType, keyTag, proveNsec3NameError, proveNsec3NoData, proveNsecNameError, proveNsecNoData, recordIs, rdataToString,
-  type DnskeyData, type Message, type Nsec3Data, type NsecData, type ResourceRecord,
+import type { Name } from '@app/dns';
+import {
+  Rcode,
+  RRType,
+  keyTag,
+  proveNsec3NameError,
+  proveNsec3NoData,
+  proveNsecNameError,
+  proveNsecNoData,
+  recordIs,
+  rdataToString,
+  type DnskeyData,
+  type Message,
+  type Nsec3Data,
+  type NsecData,
+  type ResourceRecord,
 } from '@app/dns';
 import type { ChainQuery, ChainRrset, ChainRrsig } from './chain-analysis.ts';
 import { collect, dotted, keyId, rrsigsOver, sorted, typeName, type ChainReading, type SeenRrset } from './chain-reading.ts';
@@ -18,11 +30,20 @@ export function rrsetJudge(reading: ChainReading, signs: Map<string, Set<string>
       const first = entry.records[0];
       const rrsigs: ChainRrsig[] = [];
       for (const { rr: sig, servers: sigServers } of entry.rrsigs.values()) {
-        const candidates = reading.keysOf(sig.rdata.signerName).filter((k) => k.rdata.algorithm === sig.rdata.algorithm && keyTag(k.rdata) === sig.rdata.keyTag);
+        const candidates = reading
+          .keysOf(sig.rdata.signerName)
+          .filter((k) => k.rdata.algorithm === sig.rdata.algorithm && keyTag(k.rdata) === sig.rdata.keyTag);
         const base = {
           id: `${dotted(sig.rdata.signerName)}/${sig.rdata.algorithm}/${sig.rdata.keyTag}`,
-          signer: dotted(sig.rdata.signerName), algorithm: sig.rdata.algorithm, keyTag: sig.rdata.keyTag, originalTtl: sig.rdata.originalTtl,
-          labels: sig.rdata.labels, inception: sig.rdata.inception, expiration: sig.rdata.expiration, ttl: sig.ttl, servers: sorted(sigServers),
+          signer: dotted(sig.rdata.signerName),
+          algorithm: sig.rdata.algorithm,
+          keyTag: sig.rdata.keyTag,
+          originalTtl: sig.rdata.originalTtl,
+          labels: sig.rdata.labels,
+          inception: sig.rdata.inception,
+          expiration: sig.rdata.expiration,
+          ttl: sig.ttl,
+          servers: sorted(sigServers),
         };
         for (const key of candidates.length > 0 ? candidates : [undefined]) {
           const { status, errors } = reading.judgeOnce(entry.records, sig, key, signerZone);
@@ -31,7 +52,11 @@ export function rrsetJudge(reading: ChainReading, signs: Map<string, Set<string>
         }
       }
       return {
-        name: dotted(first.name), type: first.type, ttl: first.ttl, servers: sorted(entry.servers), rrsigs,
+        name: dotted(first.name),
+        type: first.type,
+        ttl: first.ttl,
+        servers: sorted(entry.servers),
+        rrsigs,
         rdata: entry.records.map((rr) => rdataToString(rr.type, rr.rdata as never)),
       };
     });
@@ -101,13 +126,22 @@ export function queryFrom(qname: Name, type: number, asked: readonly AnsweredRep
   }
   const kind: ChainQuery['kind'] = seen.size > 0 ? 'answer' : nx ? 'nxdomain' : nodata ? 'nodata' : 'error';
   return {
-    name: dotted(qname), type, kind, rrsets: judge(seen, proofZone), servers: sorted(asked.map((r) => r.address)),
+    name: dotted(qname),
+    type,
+    kind,
+    rrsets: judge(seen, proofZone),
+    servers: sorted(asked.map((r) => r.address)),
     ...(proofType && { proof: { type: proofType, status: proofStatus, rrsets: judge(proofSeen, proofZone) } }),
   };
 }
 
 /** The NSEC or NSEC3 proof a negative answer carries for (qname, qtype), if it carries any. */
-export function negativeProof(message: Message, qname: Name, qtype: number, zone: Name): { type: 'NSEC' | 'NSEC3'; status: 'VALID' | 'INVALID' } | undefined {
+export function negativeProof(
+  message: Message,
+  qname: Name,
+  qtype: number,
+  zone: Name,
+): { type: 'NSEC' | 'NSEC3'; status: 'VALID' | 'INVALID' } | undefined {
   const nsecs = message.authority.filter((rr): rr is ResourceRecord<NsecData> => recordIs(rr, RRType.NSEC));
   const nsec3s = message.authority.filter((rr): rr is ResourceRecord<Nsec3Data> => recordIs(rr, RRType.NSEC3));
   const nx = message.rcode === Rcode.NXDOMAIN;

@@ -1,8 +1,17 @@
 // What every zone's analysis reads from the run's query log: the answered replies, the zone cuts with
 // each zone's servers, every zone's DNSKEYs, and RRSIGs judged once (the same one comes from every server).
 import {
-  Name, RRType, keyTag, recordIs, rdataToString, typeToString,
-  type DnskeyData, type Message, type Rdata, type ResourceRecord, type RrsigData,
+  Name,
+  RRType,
+  keyTag,
+  recordIs,
+  rdataToString,
+  typeToString,
+  type DnskeyData,
+  type Message,
+  type Rdata,
+  type ResourceRecord,
+  type RrsigData,
 } from '@app/dns';
 import type { Exchange } from '../net/network.ts';
 import { readQueryLog, type LoggedReply } from './query-log.ts';
@@ -18,12 +27,19 @@ export const sorted = (values: Iterable<string>): string[] => [...new Set(values
 export const keyId = (key: DnskeyData): string => `${key.algorithm}/${keyTag(key)}`;
 export const rdataKey = (type: number, rdata: unknown): string => `${type} ${rdataToString(type, rdata as never)}`;
 
-export function records<T extends Rdata>(message: Message, section: 'answer' | 'authority' | 'additional', owner: Name, type: number): ResourceRecord<T>[] {
+export function records<T extends Rdata>(
+  message: Message,
+  section: 'answer' | 'authority' | 'additional',
+  owner: Name,
+  type: number,
+): ResourceRecord<T>[] {
   return message[section].filter((rr) => rr.type === type && rr.name.equals(owner)) as ResourceRecord<T>[];
 }
 
 export function rrsigsOver(message: Message, section: 'answer' | 'authority', owner: Name, type: number): ResourceRecord<RrsigData>[] {
-  return message[section].filter((rr): rr is ResourceRecord<RrsigData> => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === type && rr.name.equals(owner));
+  return message[section].filter(
+    (rr): rr is ResourceRecord<RrsigData> => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === type && rr.name.equals(owner),
+  );
 }
 
 /** One RRset as several servers gave it: the records once, with every server that sent them. */
@@ -35,7 +51,10 @@ export interface SeenRrset {
 
 export function collect(seen: Map<string, SeenRrset>, rrset: ResourceRecord[], rrsigs: ResourceRecord<RrsigData>[], server: string): void {
   if (rrset.length === 0) return;
-  const key = rrset.map((rr) => rdataKey(rr.type, rr.rdata)).sort().join('\n');
+  const key = rrset
+    .map((rr) => rdataKey(rr.type, rr.rdata))
+    .sort()
+    .join('\n');
   let entry = seen.get(key);
   if (!entry) {
     entry = { records: rrset, rrsigs: new Map(), servers: new Set() };
@@ -56,7 +75,12 @@ export interface ChainReading extends ZoneCuts {
   answered: AnsweredReply[];
   /** Whether the reply came from one of the zone's own servers. */
   inZone: (zone: Name, reply: LoggedReply) => boolean;
-  judgeOnce: (rrset: readonly ResourceRecord[], sig: ResourceRecord<RrsigData>, key: ResourceRecord<DnskeyData> | undefined, signerZone: Name) => ReturnType<typeof judgeRrsig>;
+  judgeOnce: (
+    rrset: readonly ResourceRecord[],
+    sig: ResourceRecord<RrsigData>,
+    key: ResourceRecord<DnskeyData> | undefined,
+    signerZone: Name,
+  ) => ReturnType<typeof judgeRrsig>;
   /** The DNSKEYs the zone's own servers gave. */
   keysOf: (zone: Name) => ResourceRecord<DnskeyData>[];
   /** Zones some RRSIG names as its signer. */
@@ -72,7 +96,15 @@ export function readChain(domain: string, exchanges: readonly Exchange[], at: Da
 
   const judged = new Map<string, ReturnType<typeof judgeRrsig>>();
   const judgeOnce: ChainReading['judgeOnce'] = (rrset, sig, key, signerZone) => {
-    const id = [rrset.map((rr) => rdataKey(rr.type, rr.rdata)).sort().join(','), rdataKey(RRType.RRSIG, sig.rdata), key ? rdataKey(RRType.DNSKEY, key.rdata) : '-', signerZone.key()].join('|');
+    const id = [
+      rrset
+        .map((rr) => rdataKey(rr.type, rr.rdata))
+        .sort()
+        .join(','),
+      rdataKey(RRType.RRSIG, sig.rdata),
+      key ? rdataKey(RRType.DNSKEY, key.rdata) : '-',
+      signerZone.key(),
+    ].join('|');
     let result = judged.get(id);
     if (!result) {
       result = judgeRrsig(rrset, sig, key, signerZone, judgedAt);
@@ -83,7 +115,8 @@ export function readChain(domain: string, exchanges: readonly Exchange[], at: Da
 
   const signedZones = new Set<string>();
   for (const r of answered) {
-    for (const rr of [...r.message.answer, ...r.message.authority]) if (recordIs(rr, RRType.RRSIG)) signedZones.add(rr.rdata.signerName.key());
+    for (const rr of [...r.message.answer, ...r.message.authority])
+      if (recordIs(rr, RRType.RRSIG)) signedZones.add(rr.rdata.signerName.key());
   }
   // Every zone's DNSKEYs first: an RRSIG over a child's DS is judged with its parent's keys.
   const keysByZone = new Map<string, ResourceRecord<DnskeyData>[]>();

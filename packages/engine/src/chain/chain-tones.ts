@@ -18,7 +18,8 @@ export const TONE_LOOKS: Readonly<Record<Tone, { colour: string; dash?: string }
 export function toneOf(status: string): Tone {
   if (status === 'SECURE' || status === 'VALID') return 'secure';
   if (status === 'INSECURE' || status === 'NONE') return 'insecure';
-  if (status.startsWith('INDETERMINATE') || status === 'ALGORITHM_IGNORED' || status === 'INCOMPLETE' || status === 'LAME') return 'indeterminate';
+  if (status.startsWith('INDETERMINATE') || status === 'ALGORITHM_IGNORED' || status === 'INCOMPLETE' || status === 'LAME')
+    return 'indeterminate';
   return 'bogus';
 }
 

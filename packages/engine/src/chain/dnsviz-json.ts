@@ -46,17 +46,20 @@ function queryJson(query: ChainQuery): Record<string, unknown> {
   const id = `${query.name}/IN/${typeName(query.type)}`;
   if (query.kind === 'answer') return { answer: query.rrsets.map(rrsetJson) };
   if (query.kind === 'error') return { error: [{ id, servers: query.servers }] };
-  const proof = query.proof && [{
-    id: query.proof.type,
-    [query.proof.type === 'NSEC' ? 'nsec' : 'nsec3']: query.proof.rrsets.map(rrsetJson),
-    status: query.proof.status,
-  }];
+  const proof = query.proof && [
+    {
+      id: query.proof.type,
+      [query.proof.type === 'NSEC' ? 'nsec' : 'nsec3']: query.proof.rrsets.map(rrsetJson),
+      status: query.proof.status,
+    },
+  ];
   return { [query.kind]: [{ id, ...(proof && { proof }), servers: query.servers }] };
 }
 
 function zoneJson(zone: ChainZone): Record<string, unknown> {
   const servers: Record<string, { glue?: string[]; auth?: string[] }> = {};
-  for (const s of zone.servers) servers[s.name] = { ...(s.glue.length > 0 && { glue: s.glue }), ...(s.auth.length > 0 && { auth: s.auth }) };
+  for (const s of zone.servers)
+    servers[s.name] = { ...(s.glue.length > 0 && { glue: s.glue }), ...(s.auth.length > 0 && { auth: s.auth }) };
   return {
     status: zone.status,
     queries: Object.fromEntries(zone.queries.map((q) => [`${q.name}/IN/${typeName(q.type)}`, queryJson(q)])),

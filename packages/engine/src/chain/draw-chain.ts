@@ -35,7 +35,13 @@ export function escapeXml(text: string): string {
   for (const c of text) {
     const code = c.codePointAt(0)!;
     if ('&<>"\''.includes(c)) out += `&#${code};`;
-    else if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || (code >= 0x7f && code <= 0x9f) || code === 0xfffe || code === 0xffff) out += '\ufffd';
+    else if (
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
+      (code >= 0x7f && code <= 0x9f) ||
+      code === 0xfffe ||
+      code === 0xffff
+    )
+      out += '\ufffd';
     else out += c;
   }
   return out;
@@ -43,7 +49,8 @@ export function escapeXml(text: string): string {
 
 const human = (name: string): string => (name === '.' ? '.' : name.replace(/\.$/, ''));
 /** Long names are cut in the middle so a node keeps its width; the whole name is in the node's title. */
-const fit = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, Math.ceil(max / 2) - 1)}…${text.slice(-(Math.floor(max / 2)))}`);
+const fit = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, Math.ceil(max / 2) - 1)}…${text.slice(-Math.floor(max / 2))}`;
 /** How many characters of 12 px text a width holds (about 6.6 px each), as the Chain view counts them. */
 const charsIn = (width: number): number => Math.max(6, Math.floor((width - 14) / 6.6));
 
@@ -82,7 +89,12 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
     const z = zone.name;
     for (const key of zone.dnskeys) {
       nodes.push({
-        id: `${z}|DNSKEY|${key.id}`, zone: z, kind: 'DNSKEY', label: `DNSKEY ${key.id}`, detail: `${roleOf(key.flags)}, ${keyBits(key.algorithm, key.keyLength)} bits`, tone: zoneTone(zone.delegation?.status),
+        id: `${z}|DNSKEY|${key.id}`,
+        zone: z,
+        kind: 'DNSKEY',
+        label: `DNSKEY ${key.id}`,
+        detail: `${roleOf(key.flags)}, ${keyBits(key.algorithm, key.keyLength)} bits`,
+        tone: zoneTone(zone.delegation?.status),
         description: `DNSKEY of ${human(z)}: algorithm ${key.algorithm}, key tag ${key.keyTag}, flags ${key.flags} (${roleOf(key.flags)}), ${keyBits(key.algorithm, key.keyLength)} bits`,
       });
     }
@@ -94,11 +106,17 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
       const id = `${z}|${typeToString(query.type)}`;
       const signing = query.kind !== 'answer' ? query.kind : signedWord(sigStatuses);
       nodes.push({
-        id, zone: z, kind: 'RRSET', label: `${typeToString(query.type)} RRset`, detail: signing, tone,
+        id,
+        zone: z,
+        kind: 'RRSET',
+        label: `${typeToString(query.type)} RRset`,
+        detail: signing,
+        tone,
         description: `${typeToString(query.type)} RRset of ${human(z)}: ${signing}`,
       });
       for (const rrset of query.rrsets) {
-        for (const sig of rrset.rrsigs) if (sig.key) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: id, tone: toneOf(sig.status), kind: 'signs' });
+        for (const sig of rrset.rrsigs)
+          if (sig.key) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: id, tone: toneOf(sig.status), kind: 'signs' });
       }
     }
     // The DNSKEY RRset's signatures: from the signing key to every key of the set.
@@ -106,7 +124,8 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
       for (const rrset of query.rrsets) {
         for (const sig of rrset.rrsigs) {
           if (!sig.key) continue;
-          for (const key of zone.dnskeys) addEdge({ from: `${z}|DNSKEY|${sig.key}`, to: `${z}|DNSKEY|${key.id}`, tone: toneOf(sig.status), kind: 'signs' });
+          for (const key of zone.dnskeys)
+            addEdge({ from: `${z}|DNSKEY|${sig.key}`, to: `${z}|DNSKEY|${key.id}`, tone: toneOf(sig.status), kind: 'signs' });
         }
       }
     }
@@ -117,7 +136,12 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
         const id = `${z}|DS|${child.name}|${ds.id}`;
         if (nodes.some((n) => n.id === id)) continue;
         nodes.push({
-          id, zone: z, kind: 'DS', label: `DS ${ds.id}`, detail: ds.status, tone: toneOf(ds.status),
+          id,
+          zone: z,
+          kind: 'DS',
+          label: `DS ${ds.id}`,
+          detail: ds.status,
+          tone: toneOf(ds.status),
           description: `DS for ${human(child.name)} at ${human(z)}: algorithm ${ds.algorithm}, key tag ${ds.keyTag}, digest type ${ds.digestType}: ${ds.status}${[...ds.errors, ...ds.warnings].map((p) => `; ${p.description}`).join('')}`,
         });
         if (ds.key) addEdge({ from: id, to: `${child.name}|DNSKEY|${ds.key}`, tone: toneOf(ds.status), kind: 'digest' });
@@ -126,7 +150,13 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
         for (const rrset of query.rrsets) {
           for (const sig of rrset.rrsigs) {
             if (!sig.key) continue;
-            for (const ds of child.delegation.ds) addEdge({ from: `${sig.signer}|DNSKEY|${sig.key}`, to: `${z}|DS|${child.name}|${ds.id}`, tone: toneOf(sig.status), kind: 'signs' });
+            for (const ds of child.delegation.ds)
+              addEdge({
+                from: `${sig.signer}|DNSKEY|${sig.key}`,
+                to: `${z}|DS|${child.name}|${ds.id}`,
+                tone: toneOf(sig.status),
+                kind: 'signs',
+              });
           }
         }
       }
@@ -139,21 +169,37 @@ export function chainGraph(analysis: ChainAnalysis): { nodes: ChainNode[]; edges
 export function drawChainSvg(analysis: ChainAnalysis): string {
   const { nodes, edges } = chainGraph(analysis);
   const zones = analysis.zones;
-  const idsOf = (zone: ChainZone, kind: ChainNode['kind']): string[] => nodes.filter((n) => n.zone === zone.name && n.kind === kind).map((n) => n.id);
+  const idsOf = (zone: ChainZone, kind: ChainNode['kind']): string[] =>
+    nodes.filter((n) => n.zone === zone.name && n.kind === kind).map((n) => n.id);
   const headingOf = (zone: ChainZone): string => `${zone.name}|ZONE`;
-  const layout = layoutZones(zones.map((zone) => ({ name: zone.name, heading: headingOf(zone), keys: idsOf(zone, 'DNSKEY'), rrsets: idsOf(zone, 'RRSET'), ds: idsOf(zone, 'DS') })), WIDTH, LEGEND_H, NOTE_H);
+  const layout = layoutZones(
+    zones.map((zone) => ({
+      name: zone.name,
+      heading: headingOf(zone),
+      keys: idsOf(zone, 'DNSKEY'),
+      rrsets: idsOf(zone, 'RRSET'),
+      ds: idsOf(zone, 'DS'),
+    })),
+    WIDTH,
+    LEGEND_H,
+    NOTE_H,
+  );
   const { width, height, places } = layout;
   const nodeRects = nodes.map((n) => places.get(n.id)).filter((r): r is Rect => r !== undefined);
 
   const out: string[] = [];
   const title = `DNSSEC chain of ${human(analysis.domain)}`;
   const summary = zones.map((z) => `${human(z.name)}: ${z.delegation ? z.delegation.status : 'root'}`).join('; ');
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width * 2}px" role="img" aria-labelledby="chain-title chain-desc" font-family="system-ui, sans-serif" font-size="12">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width * 2}px" role="img" aria-labelledby="chain-title chain-desc" font-family="system-ui, sans-serif" font-size="12">`,
+  );
   out.push(`<title id="chain-title">${escapeXml(title)}</title>`);
   out.push(`<desc id="chain-desc">${escapeXml(summary)}</desc>`);
   out.push('<defs>');
   for (const tone of TONES) {
-    out.push(`<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${TONE_LOOKS[tone].colour}"/></marker>`);
+    out.push(
+      `<marker id="arrow-${tone}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${TONE_LOOKS[tone].colour}"/></marker>`,
+    );
   }
   out.push('</defs>');
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
@@ -166,13 +212,17 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     const look = TONE_LOOKS[tone];
     const heading = places.get(headingOf(zone))!;
     out.push(`<g class="zone" data-zone="${escapeXml(zone.name)}">`);
-    out.push(`<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="8" fill="${box.depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`);
+    out.push(
+      `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="8" fill="${box.depth % 2 ? '#f4f6f8' : '#fbfcfd'}" stroke="${look.colour}" stroke-width="1.5"${dashOf(tone)}/>`,
+    );
     const headingText = zone.name === '.' ? rootHeading() : `${fit(human(zone.name), 34)}${status ? ` — ${status}` : ''}`;
     out.push(`<text x="${heading.x + 6}" y="${heading.y + 17}" font-weight="bold" fill="${look.colour}">${escapeXml(headingText)}</text>`);
     if (!nodes.some((n) => n.zone === zone.name)) {
       // A zone whose DNSKEY was asked and none came is unsigned; otherwise nothing was asked to tell.
       const unsigned = zone.queries.some((q) => q.type === RRType.DNSKEY && q.kind !== 'error');
-      out.push(`<text x="${heading.x + 6}" y="${heading.y + heading.height + 14}" fill="#555555" font-size="11">${unsigned ? 'unsigned: no DNSKEY records' : 'no DNSSEC records asked in this run'}</text>`);
+      out.push(
+        `<text x="${heading.x + 6}" y="${heading.y + heading.height + 14}" fill="#555555" font-size="11">${unsigned ? 'unsigned: no DNSKEY records' : 'no DNSSEC records asked in this run'}</text>`,
+      );
     }
     out.push('</g>');
   }
@@ -183,7 +233,9 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     if (!a || !b) continue;
     const attrs = `fill="none" stroke="${TONE_LOOKS[edge.tone].colour}" stroke-width="1.6"${dashOf(edge.tone)} marker-end="url(#arrow-${edge.tone})"`;
     const label = `${edge.kind === 'signs' ? 'signs' : 'digest of'}: ${edge.from.split('|').slice(-1)[0]} → ${edge.to.split('|').slice(-1)[0]} (${edge.tone})`;
-    out.push(`<path class="edge" d="${edgePath(a, b, edge.from === edge.to, nodeRects)}" ${attrs}><title>${escapeXml(label)}</title></path>`);
+    out.push(
+      `<path class="edge" d="${edgePath(a, b, edge.from === edge.to, nodeRects)}" ${attrs}><title>${escapeXml(label)}</title></path>`,
+    );
   }
 
   for (const node of nodes) {
@@ -192,9 +244,15 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     const shape = node.kind === 'DNSKEY' ? 'rx="18"' : node.kind === 'DS' ? 'rx="3"' : 'rx="8"';
     out.push(`<g class="node" tabindex="0" role="img" aria-label="${escapeXml(node.description)}" data-node-id="${escapeXml(node.id)}">`);
     out.push(`<title>${escapeXml(node.description)}</title>`);
-    out.push(`<rect x="${p.x}" y="${p.y}" width="${p.width}" height="${p.height}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${dashOf(node.tone)}/>`);
-    out.push(`<text x="${p.x + p.width / 2}" y="${p.y + 18}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, charsIn(p.width)))}</text>`);
-    out.push(`<text x="${p.x + p.width / 2}" y="${p.y + 35}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, charsIn(p.width)))}</text>`);
+    out.push(
+      `<rect x="${p.x}" y="${p.y}" width="${p.width}" height="${p.height}" ${shape} fill="#ffffff" stroke="${look.colour}" stroke-width="2"${dashOf(node.tone)}/>`,
+    );
+    out.push(
+      `<text x="${p.x + p.width / 2}" y="${p.y + 18}" text-anchor="middle" font-weight="bold" fill="#111111">${escapeXml(fit(node.label, charsIn(p.width)))}</text>`,
+    );
+    out.push(
+      `<text x="${p.x + p.width / 2}" y="${p.y + 35}" text-anchor="middle" font-size="11" fill="${look.colour}">${escapeXml(fit(node.detail, charsIn(p.width)))}</text>`,
+    );
     out.push('</g>');
   }
 
@@ -206,7 +264,9 @@ export function drawChainSvg(analysis: ChainAnalysis): string {
     out.push(`<line x1="0" y1="${ly - 4}" x2="40" y2="${ly - 4}" stroke="${TONE_LOOKS[tone].colour}" stroke-width="2"${dashOf(tone)}/>`);
     out.push(`<text x="48" y="${ly}" fill="${TONE_LOOKS[tone].colour}">${escapeXml(toneWords[tone])}</text>`);
   });
-  out.push(`<text x="0" y="${LEGEND_ROW * (TONES.length + 1)}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`);
+  out.push(
+    `<text x="0" y="${LEGEND_ROW * (TONES.length + 1)}" font-size="11" fill="#333333">Round: DNSKEY · square: DS · arrows: signs, or digest of (DS → key)</text>`,
+  );
   out.push('</g>');
   out.push('</svg>');
   return `${out.join('\n')}\n`;

@@ -22,7 +22,11 @@ export interface NeededQuestion {
 }
 
 /** What of the chain is missing from `exchanges`; `families` are the IP families the run may use. */
-export function neededQuestions(domain: string, exchanges: readonly Exchange[], families: { ipv4: boolean; ipv6: boolean }): NeededQuestion[] {
+export function neededQuestions(
+  domain: string,
+  exchanges: readonly Exchange[],
+  families: { ipv4: boolean; ipv6: boolean },
+): NeededQuestion[] {
   const replies = readQueryLog(exchanges);
   const target = Name.fromString(domain.endsWith('.') ? domain : `${domain}.`).toLowerCase();
   const answered = replies.filter((r): r is AnsweredReply => r.message !== undefined);
@@ -31,7 +35,8 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
   const nameByAddress = new Map<string, string>();
   const heard = new Set<string>();
   const asked = new Set<string>();
-  const questionKey = (address: string, qname: Name | string, qtype: number): string => `${address} ${typeof qname === 'string' ? qname : qname.key()} ${qtype}`;
+  const questionKey = (address: string, qname: Name | string, qtype: number): string =>
+    `${address} ${typeof qname === 'string' ? qname : qname.key()} ${qtype}`;
   for (const r of replies) {
     if (r.serverName && !nameByAddress.has(r.address)) nameByAddress.set(r.address, r.serverName);
     if (r.message) heard.add(r.address);
@@ -77,8 +82,10 @@ export function neededQuestions(domain: string, exchanges: readonly Exchange[], 
     // An address never asked is asked only in an IP family some server answered in, so a machine
     // without IPv6 does not wait out a timeout per IPv6 address of every zone.
     const untriedOk = (address: string): boolean => !tried.has(address) && heardFamilies.has(familyOf(address));
-    return all.filter(([address]) => heard.has(address) || untriedOk(address) || (!someHeard && tried.has(address)))
-      .map(([address, server]) => ({ server, address })).sort((a, b) => byCodeUnits(a.address, b.address));
+    return all
+      .filter(([address]) => heard.has(address) || untriedOk(address) || (!someHeard && tried.has(address)))
+      .map(([address, server]) => ({ server, address }))
+      .sort((a, b) => byCodeUnits(a.address, b.address));
   };
 
   const needed: NeededQuestion[] = [];

@@ -1,11 +1,36 @@
 // DNSViz's status words for DS records and RRSIGs (dnsviz/analysis/status.py, 0.11.2), judged with
 // @app/dns's digests and signature checks. The rules are DNSViz's; the code is ours.
-import { dsDigest, isSupportedAlgorithm, keyTag, verifyRrsig, type DnskeyData, type DsData, type Name, type RecordInput, type ResourceRecord, type RrsigData } from '@app/dns';
+import {
+  dsDigest,
+  isSupportedAlgorithm,
+  keyTag,
+  verifyRrsig,
+  type DnskeyData,
+  type DsData,
+  type Name,
+  type RecordInput,
+  type ResourceRecord,
+  type RrsigData,
+} from '@app/dns';
 
-export type DsStatus = 'VALID' | 'INDETERMINATE_NO_DNSKEY' | 'INDETERMINATE_MATCH_PRE_REVOKE' | 'INDETERMINATE_UNKNOWN_ALGORITHM' | 'ALGORITHM_IGNORED' | 'INVALID_DIGEST' | 'INVALID';
+export type DsStatus =
+  | 'VALID'
+  | 'INDETERMINATE_NO_DNSKEY'
+  | 'INDETERMINATE_MATCH_PRE_REVOKE'
+  | 'INDETERMINATE_UNKNOWN_ALGORITHM'
+  | 'ALGORITHM_IGNORED'
+  | 'INVALID_DIGEST'
+  | 'INVALID';
 export type RrsigStatus =
-  | 'VALID' | 'INDETERMINATE_NO_DNSKEY' | 'INDETERMINATE_MATCH_PRE_REVOKE' | 'INDETERMINATE_UNKNOWN_ALGORITHM'
-  | 'ALGORITHM_IGNORED' | 'EXPIRED' | 'PREMATURE' | 'INVALID_SIG' | 'INVALID';
+  | 'VALID'
+  | 'INDETERMINATE_NO_DNSKEY'
+  | 'INDETERMINATE_MATCH_PRE_REVOKE'
+  | 'INDETERMINATE_UNKNOWN_ALGORITHM'
+  | 'ALGORITHM_IGNORED'
+  | 'EXPIRED'
+  | 'PREMATURE'
+  | 'INVALID_SIG'
+  | 'INVALID';
 
 /** Algorithms DNSViz validates with (GOST 12 and ML-DSA only with library support, absent in Debian's build). */
 export const supportedAlgorithms: ReadonlySet<number> = new Set([1, 3, 5, 6, 7, 8, 10, 13, 14, 15, 16]);
@@ -50,7 +75,12 @@ export function dsNamesKey(ds: DsData, key: DnskeyData): boolean {
 }
 
 /** A DS judged against the key it names (or none): status, and DNSViz's error and warning codes. */
-export function judgeDs(owner: Name, ds: DsData, key: DnskeyData | undefined, digestTypesInSet: ReadonlySet<number>): { status: DsStatus; errors: Problem[]; warnings: Problem[] } {
+export function judgeDs(
+  owner: Name,
+  ds: DsData,
+  key: DnskeyData | undefined,
+  digestTypesInSet: ReadonlySet<number>,
+): { status: DsStatus; errors: Problem[]; warnings: Problem[] } {
   const errors: Problem[] = [];
   const warnings: Problem[] = [];
   let status: DsStatus = 'VALID';
@@ -66,7 +96,11 @@ export function judgeDs(owner: Name, ds: DsData, key: DnskeyData | undefined, di
       warnings.push({ code: 'DIGEST_ALGORITHM_NOT_SUPPORTED', description: `DS digest type ${ds.digestType} is not supported here.` });
     }
   }
-  if ([0, 1, 3].includes(ds.digestType)) warnings.push({ code: 'DIGEST_ALGORITHM_PROHIBITED', description: `DS digest type ${ds.digestType} must not be used (RFC 8624, Sec. 3.2).` });
+  if ([0, 1, 3].includes(ds.digestType))
+    warnings.push({
+      code: 'DIGEST_ALGORITHM_PROHIBITED',
+      description: `DS digest type ${ds.digestType} must not be used (RFC 8624, Sec. 3.2).`,
+    });
   if (key && key.flags & REVOKE) {
     if (keyTag(key) !== ds.keyTag) set('INDETERMINATE_MATCH_PRE_REVOKE');
     else {
@@ -87,7 +121,13 @@ export function judgeDs(owner: Name, ds: DsData, key: DnskeyData | undefined, di
 }
 
 /** An RRSIG over an RRset judged with one key of its signer (or none), at `now` (seconds since the epoch). */
-export function judgeRrsig(rrset: readonly RecordInput[], rrsig: ResourceRecord<RrsigData>, key: ResourceRecord<DnskeyData> | undefined, zone: Name, now: number): { status: RrsigStatus; errors: Problem[] } {
+export function judgeRrsig(
+  rrset: readonly RecordInput[],
+  rrsig: ResourceRecord<RrsigData>,
+  key: ResourceRecord<DnskeyData> | undefined,
+  zone: Name,
+  now: number,
+): { status: RrsigStatus; errors: Problem[] } {
   const sig = rrsig.rdata;
   const errors: Problem[] = [];
   let status: RrsigStatus = 'VALID';
@@ -113,7 +153,7 @@ export function judgeRrsig(rrset: readonly RecordInput[], rrsig: ResourceRecord<
   const owner = rrset[0]?.name;
   if (owner && sig.labels > owner.labelCount) {
     set('INVALID');
-    errors.push({ code: 'RRSIG_LABELS_EXCEED_RRSET_OWNER_LABELS', description: 'The RRSIG labels field exceeds the owner name\'s labels.' });
+    errors.push({ code: 'RRSIG_LABELS_EXCEED_RRSET_OWNER_LABELS', description: "The RRSIG labels field exceeds the owner name's labels." });
   }
   if (before(now, sig.inception)) {
     set('PREMATURE');
@@ -124,14 +164,17 @@ export function judgeRrsig(rrset: readonly RecordInput[], rrsig: ResourceRecord<
   }
   if (signatureValid === false && key && supportedAlgorithms.has(key.rdata.algorithm) && keyTag(key.rdata) === sig.keyTag) {
     set('INVALID_SIG');
-    errors.push({ code: 'SIGNATURE_INVALID', description: 'The cryptographic signature does not verify with the key (RFC 4035, Sec. 5.3.3).' });
+    errors.push({
+      code: 'SIGNATURE_INVALID',
+      description: 'The cryptographic signature does not verify with the key (RFC 4035, Sec. 5.3.3).',
+    });
   }
   return { status, errors };
 }
 
 /** Serial-number order of 32-bit times (RFC 1982), as RRSIG times are compared. */
 function before(a: number, b: number): boolean {
-  return a !== b && ((b - a) >>> 0) < 0x80000000;
+  return a !== b && (b - a) >>> 0 < 0x80000000;
 }
 
 /** An RRSIG time as DNSViz writes it ("2026-12-25 23:08:14 UTC"). */

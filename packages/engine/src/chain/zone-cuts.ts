@@ -89,7 +89,8 @@ export function findZoneCuts(target: Name, answered: readonly AnsweredReply[]): 
   for (const r of answered) {
     if (!r.message.aa) continue;
     for (const rr of r.message.answer) {
-      if ((rr.type === RRType.A || rr.type === RRType.AAAA) && rr.name.equals(r.qname)) addTo(authAddresses, hostName(rr.name), rdataToString(rr.type, rr.rdata as never));
+      if ((rr.type === RRType.A || rr.type === RRType.AAAA) && rr.name.equals(r.qname))
+        addTo(authAddresses, hostName(rr.name), rdataToString(rr.type, rr.rdata as never));
     }
   }
   const servers = new Map<string, Set<string>>();

@@ -42,7 +42,14 @@ async function lookUpPtr(context: TestContext, address: string): Promise<{ respo
 export const address01: TestCase = {
   id: 'Address01',
   spec: `${specs}/address01.md`,
-  tags: ['A01_ADDR_NOT_GLOBALLY_REACHABLE', 'A01_DOCUMENTATION_ADDR', 'A01_GLOBALLY_REACHABLE_ADDR', 'A01_LOCAL_USE_ADDR', 'A01_NO_GLOBALLY_REACHABLE_ADDR', 'A01_NO_NAME_SERVERS_FOUND'],
+  tags: [
+    'A01_ADDR_NOT_GLOBALLY_REACHABLE',
+    'A01_DOCUMENTATION_ADDR',
+    'A01_GLOBALLY_REACHABLE_ADDR',
+    'A01_LOCAL_USE_ADDR',
+    'A01_NO_GLOBALLY_REACHABLE_ADDR',
+    'A01_NO_NAME_SERVERS_FOUND',
+  ],
   async run({ zone }) {
     // The delegation's and the zone's own servers, as MethodsV2 finds them.
     const [delegated, own] = await Promise.all([delegationWithAddresses(zone), zoneNsWithAddresses(zone)]);
@@ -60,7 +67,11 @@ export const address01: TestCase = {
     };
     const messages: Message[] = [];
     const reachable = list('globally-reachable');
-    messages.push(reachable ? { tag: 'A01_GLOBALLY_REACHABLE_ADDR', args: { ns_list: reachable } } : { tag: 'A01_NO_GLOBALLY_REACHABLE_ADDR', args: {} });
+    messages.push(
+      reachable
+        ? { tag: 'A01_GLOBALLY_REACHABLE_ADDR', args: { ns_list: reachable } }
+        : { tag: 'A01_NO_GLOBALLY_REACHABLE_ADDR', args: {} },
+    );
     const others = [
       ['documentation', 'A01_DOCUMENTATION_ADDR'],
       ['local-use', 'A01_LOCAL_USE_ADDR'],
@@ -115,7 +126,10 @@ export const address03: TestCase = {
       if (response.rcode !== Rcode.NOERROR || ptrs.length === 0) {
         messages.push({ tag: 'NAMESERVER_IP_WITHOUT_REVERSE', args: { nsname: server.nameText, ns_ip: server.address } });
       } else if (!ptrs.some((target) => target.equals(server.name))) {
-        messages.push({ tag: 'NAMESERVER_IP_PTR_MISMATCH', args: { nsname: server.nameText, ns_ip: server.address, names: ptrs.map((t) => t.toString()).join('/') } });
+        messages.push({
+          tag: 'NAMESERVER_IP_PTR_MISMATCH',
+          args: { nsname: server.nameText, ns_ip: server.address, names: ptrs.map((t) => t.toString()).join('/') },
+        });
       }
     });
     if (servers.length > 0 && messages.length === 0) messages.push({ tag: 'NAMESERVER_IP_PTR_MATCH', args: {} });

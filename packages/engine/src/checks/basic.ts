@@ -20,7 +20,8 @@ function childFound(context: TestContext): { run: true } | { run: false } {
 /** The IPV4_/IPV6_ENABLED or _DISABLED messages for a server, one per query type; true when its family is off. */
 function familyMessages(context: TestContext, server: Nameserver, rrtypes: readonly string[], into: Message[]): boolean {
   const enabled = server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6;
-  for (const rrtype of rrtypes) into.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
+  for (const rrtype of rrtypes)
+    into.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
   return !enabled;
 }
 
@@ -31,15 +32,37 @@ export const basic01: TestCase = {
   id: 'Basic01',
   spec: `${specs}/basic01.md`,
   tags: [
-    'B01_CHILD_FOUND', 'B01_CHILD_IS_ALIAS', 'B01_INCONSISTENT_ALIAS', 'B01_INCONSISTENT_DELEGATION', 'B01_NO_CHILD', 'B01_PARENT_DISREGARDED',
-    'B01_PARENT_FOUND', 'B01_PARENT_NOT_FOUND', 'B01_PARENT_UNDETERMINED', 'B01_ROOT_HAS_NO_PARENT', 'B01_SERVER_ZONE_ERROR',
-    'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED', 'ROOT_SERVERS_UNREACHABLE', 'ROOT_SERVERS_INTERCEPTED',
+    'B01_CHILD_FOUND',
+    'B01_CHILD_IS_ALIAS',
+    'B01_INCONSISTENT_ALIAS',
+    'B01_INCONSISTENT_DELEGATION',
+    'B01_NO_CHILD',
+    'B01_PARENT_DISREGARDED',
+    'B01_PARENT_FOUND',
+    'B01_PARENT_NOT_FOUND',
+    'B01_PARENT_UNDETERMINED',
+    'B01_ROOT_HAS_NO_PARENT',
+    'B01_SERVER_ZONE_ERROR',
+    'IPV4_ENABLED',
+    'IPV4_DISABLED',
+    'IPV6_ENABLED',
+    'IPV6_DISABLED',
+    'ROOT_SERVERS_UNREACHABLE',
+    'ROOT_SERVERS_INTERCEPTED',
   ],
   async run(context) {
     const { zone } = context;
     const domain = zone.nameText;
-    if (zone.name.isRoot) return [{ tag: 'B01_CHILD_FOUND', args: { domain } }, { tag: 'B01_ROOT_HAS_NO_PARENT', args: {} }];
-    if (zone.hasGivenNameservers) return [{ tag: 'B01_CHILD_FOUND', args: { domain } }, { tag: 'B01_PARENT_DISREGARDED', args: {} }];
+    if (zone.name.isRoot)
+      return [
+        { tag: 'B01_CHILD_FOUND', args: { domain } },
+        { tag: 'B01_ROOT_HAS_NO_PARENT', args: {} },
+      ];
+    if (zone.hasGivenNameservers)
+      return [
+        { tag: 'B01_CHILD_FOUND', args: { domain } },
+        { tag: 'B01_PARENT_DISREGARDED', args: {} },
+      ];
 
     const messages: Message[] = [];
     // Per enclosing zone found, the servers that said so, by what the child looked like there.
@@ -63,7 +86,13 @@ export const basic01: TestCase = {
     // run stops after Basic.
     const intercepted = await zone.interceptedRoot();
     if (intercepted.length > 0) {
-      return [{ tag: 'ROOT_SERVERS_INTERCEPTED', args: { ns_list: intercepted.map((i) => i.server.toString()).join(';'), answer: describeAnswer(intercepted[0].answer) } }, ...messages];
+      return [
+        {
+          tag: 'ROOT_SERVERS_INTERCEPTED',
+          args: { ns_list: intercepted.map((i) => i.server.toString()).join(';'), answer: describeAnswer(intercepted[0].answer) },
+        },
+        ...messages,
+      ];
     }
 
     const parents = new Map<string, string[]>();
@@ -76,15 +105,27 @@ export const basic01: TestCase = {
 
     if (verdicts.has('delegation') || verdicts.has('soa')) {
       messages.push({ tag: 'B01_CHILD_FOUND', args: { domain } });
-      const other = [verdicts.get('nxdomain'), verdicts.get('cname'), verdicts.get('cname-referral'), ...dnames.values(), verdicts.get('nodata')].filter((m) => m !== undefined);
+      const other = [
+        verdicts.get('nxdomain'),
+        verdicts.get('cname'),
+        verdicts.get('cname-referral'),
+        ...dnames.values(),
+        verdicts.get('nodata'),
+      ].filter((m) => m !== undefined);
       for (const parent of new Set(other.flatMap((byParent) => [...byParent.keys()]))) {
-        messages.push({ tag: 'B01_INCONSISTENT_DELEGATION', args: { domain_parent: parent, domain_child: domain, ns_list: nsList(other.flatMap((byParent) => byParent.get(parent) ?? [])) } });
+        messages.push({
+          tag: 'B01_INCONSISTENT_DELEGATION',
+          args: { domain_parent: parent, domain_child: domain, ns_list: nsList(other.flatMap((byParent) => byParent.get(parent) ?? [])) },
+        });
       }
     } else {
       messages.push({ tag: 'B01_NO_CHILD', args: { domain_child: domain, domain_super: displayName(zone.name.parent()!) } });
     }
     for (const [target, byParent] of dnames) {
-      messages.push({ tag: 'B01_CHILD_IS_ALIAS', args: { domain_child: domain, domain_target: target, ns_list: nsList([...byParent.values()].flat()) } });
+      messages.push({
+        tag: 'B01_CHILD_IS_ALIAS',
+        args: { domain_child: domain, domain_target: target, ns_list: nsList([...byParent.values()].flat()) },
+      });
     }
     if (dnames.size > 1) messages.push({ tag: 'B01_INCONSISTENT_ALIAS', args: { domain } });
     // Nor is it when the network cannot reach the root at all (9.0.1's findings stay, this one follows).
@@ -100,8 +141,18 @@ export const basic02: TestCase = {
   spec: `${specs}/basic02.md`,
   after: ['Basic01'],
   tags: [
-    'B02_AUTH_RESPONSE_SOA', 'B02_NO_DELEGATION', 'B02_NO_WORKING_NS', 'B02_NS_BROKEN', 'B02_NS_NOT_AUTH', 'B02_NS_NO_IP_ADDR', 'B02_NS_NO_RESPONSE',
-    'B02_UNEXPECTED_RCODE', 'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED',
+    'B02_AUTH_RESPONSE_SOA',
+    'B02_NO_DELEGATION',
+    'B02_NO_WORKING_NS',
+    'B02_NS_BROKEN',
+    'B02_NS_NOT_AUTH',
+    'B02_NS_NO_IP_ADDR',
+    'B02_NS_NO_RESPONSE',
+    'B02_UNEXPECTED_RCODE',
+    'IPV4_ENABLED',
+    'IPV4_DISABLED',
+    'IPV6_ENABLED',
+    'IPV6_DISABLED',
   ],
   precondition: childFound,
   async run(context) {
@@ -154,7 +205,16 @@ export const basic03: TestCase = {
   id: 'Basic03',
   spec: `${specs}/basic03.md`,
   after: ['Basic01', 'Basic02'],
-  tags: ['HAS_A_RECORDS', 'NO_A_RECORDS', 'A_QUERY_NO_RESPONSES', 'HAS_NAMESERVER_NO_WWW_A_TEST', 'IPV4_ENABLED', 'IPV4_DISABLED', 'IPV6_ENABLED', 'IPV6_DISABLED'],
+  tags: [
+    'HAS_A_RECORDS',
+    'NO_A_RECORDS',
+    'A_QUERY_NO_RESPONSES',
+    'HAS_NAMESERVER_NO_WWW_A_TEST',
+    'IPV4_ENABLED',
+    'IPV4_DISABLED',
+    'IPV6_ENABLED',
+    'IPV6_DISABLED',
+  ],
   precondition(context) {
     if (!childFound(context).run) return { run: false };
     if (!found(context, 'B02_AUTH_RESPONSE_SOA')) return { run: true };

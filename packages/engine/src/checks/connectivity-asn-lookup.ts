@@ -23,7 +23,12 @@ export type AsnLookup = AsnFound | { status: 'empty' | 'error' };
 /** A TXT question answered from the root (the reference's recursor); undefined when nothing answered. */
 export type TxtLookup = (qname: Name) => Promise<Message | undefined>;
 
-export async function lookUpAsn(address: string, asnDb: Profile['asn_db'], lookUpTxt: TxtLookup, resolve: (host: Name) => Promise<string[]>): Promise<AsnLookup> {
+export async function lookUpAsn(
+  address: string,
+  asnDb: Profile['asn_db'],
+  lookUpTxt: TxtLookup,
+  resolve: (host: Name) => Promise<string[]>,
+): Promise<AsnLookup> {
   const style = asnDb.style.toLowerCase();
   const sources = Object.entries(asnDb.sources).find(([key]) => key.toLowerCase() === style)?.[1] ?? [];
   if (sources.length === 0) return { status: 'error' };
@@ -37,7 +42,8 @@ export async function lookUpAsn(address: string, asnDb: Profile['asn_db'], lookU
 
 /** One Cymru source's verdict; undefined when it could not say and the next source is asked. */
 async function cymruLookup(address: string, source: string, lookUpTxt: TxtLookup): Promise<AsnLookup | undefined> {
-  const reversed = ipFamily(address) === 6 ? `${ipv6Nibbles(address).reverse().join('.')}.origin6` : `${address.split('.').reverse().join('.')}.origin`;
+  const reversed =
+    ipFamily(address) === 6 ? `${ipv6Nibbles(address).reverse().join('.')}.origin6` : `${address.split('.').reverse().join('.')}.origin`;
   const sourceName = Name.fromString(`${source}.`);
   const response = await lookUpTxt(Name.fromString(`${reversed}.${source}.`));
   if (!response) return undefined;
@@ -48,7 +54,9 @@ async function cymruLookup(address: string, source: string, lookUpTxt: TxtLookup
   }
   if (response.rcode !== Rcode.NOERROR) return undefined;
   if (response.answer.length === 0) return { status: 'empty' };
-  const texts = recordsOfType(response, RRType.TXT, ['answer']).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [rr.rdata.strings.map((s) => Buffer.from(s).toString('latin1')).join('')] : []));
+  const texts = recordsOfType(response, RRType.TXT, ['answer']).flatMap((rr) =>
+    recordIs(rr, RRType.TXT) ? [rr.rdata.strings.map((s) => Buffer.from(s).toString('latin1')).join('')] : [],
+  );
   if (texts.length === 0) return { status: 'error' };
   // The record with the longest prefix wins; one whose prefix does not hold the address spoils the answer.
   let best: { fields: string[]; length: number; raw: string } | undefined;

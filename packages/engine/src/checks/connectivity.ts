@@ -48,20 +48,45 @@ async function answersOver(context: TestContext, transport: 'UDP' | 'TCP'): Prom
   return messages;
 }
 
-function judge(response: DnsMessage | undefined, qtype: 'SOA' | 'NS', ns: string, prefix: string, transport: string, { zone }: TestContext): Message[] {
+function judge(
+  response: DnsMessage | undefined,
+  qtype: 'SOA' | 'NS',
+  ns: string,
+  prefix: string,
+  transport: string,
+  { zone }: TestContext,
+): Message[] {
   if (!response) return [{ tag: `${prefix}_NO_RESPONSE_${qtype}_QUERY_${transport}`, args: { ns } }];
-  if (response.rcode !== Rcode.NOERROR) return [{ tag: `${prefix}_UNEXPECTED_RCODE_${qtype}_QUERY_${transport}`, args: { ns, rcode: rcodeName(response.rcode) } }];
+  if (response.rcode !== Rcode.NOERROR)
+    return [{ tag: `${prefix}_UNEXPECTED_RCODE_${qtype}_QUERY_${transport}`, args: { ns, rcode: rcodeName(response.rcode) } }];
   // The reference looks at the first record of the type in the answer, whatever its owner.
   const first = response.answer.find((rr) => rr.type === RRType[qtype]);
   if (!first) return [{ tag: `${prefix}_MISSING_${qtype}_RECORD_${transport}`, args: { ns } }];
   if (!first.name.equals(zone.name)) {
-    return [{ tag: `${prefix}_WRONG_${qtype}_RECORD_${transport}`, args: { ns, domain_found: first.name.toLowerCase().toString(), domain_expected: zone.name.toString() } }];
+    return [
+      {
+        tag: `${prefix}_WRONG_${qtype}_RECORD_${transport}`,
+        args: { ns, domain_found: first.name.toLowerCase().toString(), domain_expected: zone.name.toString() },
+      },
+    ];
   }
   if (!response.aa) return [{ tag: `${prefix}_${qtype}_RECORD_NOT_AA_${transport}`, args: { ns } }];
   return [];
 }
 
-const udpTags = ['NO_RESPONSE_UDP', 'NO_RESPONSE_SOA_QUERY_UDP', 'NO_RESPONSE_NS_QUERY_UDP', 'UNEXPECTED_RCODE_SOA_QUERY_UDP', 'UNEXPECTED_RCODE_NS_QUERY_UDP', 'MISSING_SOA_RECORD_UDP', 'MISSING_NS_RECORD_UDP', 'WRONG_SOA_RECORD_UDP', 'WRONG_NS_RECORD_UDP', 'SOA_RECORD_NOT_AA_UDP', 'NS_RECORD_NOT_AA_UDP'];
+const udpTags = [
+  'NO_RESPONSE_UDP',
+  'NO_RESPONSE_SOA_QUERY_UDP',
+  'NO_RESPONSE_NS_QUERY_UDP',
+  'UNEXPECTED_RCODE_SOA_QUERY_UDP',
+  'UNEXPECTED_RCODE_NS_QUERY_UDP',
+  'MISSING_SOA_RECORD_UDP',
+  'MISSING_NS_RECORD_UDP',
+  'WRONG_SOA_RECORD_UDP',
+  'WRONG_NS_RECORD_UDP',
+  'SOA_RECORD_NOT_AA_UDP',
+  'NS_RECORD_NOT_AA_UDP',
+];
 
 export const connectivity01: TestCase = {
   id: 'Connectivity01',
@@ -117,7 +142,19 @@ const familyOf = (address: string): 4 | 6 => (ipFamily(address) === 6 ? 6 : 4);
 export const connectivity03: TestCase = {
   id: 'Connectivity03',
   spec: `${specs}/connectivity03.md`,
-  tags: ['ASN_INFOS_RAW', 'ASN_INFOS_ANNOUNCE_BY', 'ASN_INFOS_ANNOUNCE_IN', 'EMPTY_ASN_SET', 'ERROR_ASN_DATABASE', 'IPV4_DIFFERENT_ASN', 'IPV4_ONE_ASN', 'IPV4_SAME_ASN', 'IPV6_DIFFERENT_ASN', 'IPV6_ONE_ASN', 'IPV6_SAME_ASN'],
+  tags: [
+    'ASN_INFOS_RAW',
+    'ASN_INFOS_ANNOUNCE_BY',
+    'ASN_INFOS_ANNOUNCE_IN',
+    'EMPTY_ASN_SET',
+    'ERROR_ASN_DATABASE',
+    'IPV4_DIFFERENT_ASN',
+    'IPV4_ONE_ASN',
+    'IPV4_SAME_ASN',
+    'IPV6_DIFFERENT_ASN',
+    'IPV6_ONE_ASN',
+    'IPV6_SAME_ASN',
+  ],
   // Each lookup is a chain of round trips (the AS zone's servers found from the root): started as soon
   // as the delegation's addresses are known, which are nearly always the zone's too.
   async lookAhead(context) {
@@ -150,13 +187,23 @@ export const connectivity04: TestCase = {
   spec: `${specs}/connectivity04.md`,
   // Its NS queries to the delegated servers are Connectivity01's; the reference asks them after it.
   after: ['Connectivity01', 'Connectivity02'],
-  tags: ['CN04_ASN_INFOS_RAW', 'CN04_ASN_INFOS_ANNOUNCE_IN', 'CN04_EMPTY_PREFIX_SET', 'CN04_ERROR_PREFIX_DATABASE',
-    ...[4, 6].flatMap((f) => [`CN04_IPV${f}_DIFFERENT_PREFIX`, `CN04_IPV${f}_SAME_PREFIX`, `CN04_IPV${f}_SINGLE_PREFIX`])],
+  tags: [
+    'CN04_ASN_INFOS_RAW',
+    'CN04_ASN_INFOS_ANNOUNCE_IN',
+    'CN04_EMPTY_PREFIX_SET',
+    'CN04_ERROR_PREFIX_DATABASE',
+    ...[4, 6].flatMap((f) => [`CN04_IPV${f}_DIFFERENT_PREFIX`, `CN04_IPV${f}_SAME_PREFIX`, `CN04_IPV${f}_SINGLE_PREFIX`]),
+  ],
   async run(context) {
     // Delegation servers, then the zone's (as 9.0 gathers them); the first name met at an address stands for it.
     const { delegation, zone } = await serverSets(context.zone);
-    const servers = [...new Map([...delegation.servers, ...zone.servers].reverse().map((server) => [server.address, server])).values()].reverse();
-    const lookups = await asnLookups(context, servers.map((server) => server.address));
+    const servers = [
+      ...new Map([...delegation.servers, ...zone.servers].reverse().map((server) => [server.address, server])).values(),
+    ].reverse();
+    const lookups = await asnLookups(
+      context,
+      servers.map((server) => server.address),
+    );
     const messages: Message[] = [];
     const byPrefix: Record<4 | 6, Map<string, string[]>> = { 4: new Map(), 6: new Map() };
     const asked: Record<4 | 6, number> = { 4: 0, 6: 0 };
@@ -182,11 +229,16 @@ export const connectivity04: TestCase = {
         if (list.length === 1) alone.push(list[0]);
         else messages.push({ tag: `CN04_IPV${family}_SAME_PREFIX`, args: { ip_prefix, ns_list: [...list].sort().join(';') } });
       }
-      if (alone.length > 0) messages.push({ tag: `CN04_IPV${family}_DIFFERENT_PREFIX`, args: { ns_list: [...new Set(alone)].sort().join(';') } });
-      if (prefixes.length === 1 && prefixes[0][1].length === asked[family]) messages.push({ tag: `CN04_IPV${family}_SINGLE_PREFIX`, args: {} });
+      if (alone.length > 0)
+        messages.push({ tag: `CN04_IPV${family}_DIFFERENT_PREFIX`, args: { ns_list: [...new Set(alone)].sort().join(';') } });
+      if (prefixes.length === 1 && prefixes[0][1].length === asked[family])
+        messages.push({ tag: `CN04_IPV${family}_SINGLE_PREFIX`, args: {} });
     }
     return messages;
   },
 };
 
-export const connectivity: TestModule = { name: 'CONNECTIVITY', testCases: [connectivity01, connectivity02, connectivity03, connectivity04] };
+export const connectivity: TestModule = {
+  name: 'CONNECTIVITY',
+  testCases: [connectivity01, connectivity02, connectivity03, connectivity04],
+};

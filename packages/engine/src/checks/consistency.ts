@@ -29,12 +29,19 @@ interface Grouped {
  * Asks every delegation and zone server (each name and address once it has answered) for the zone's
  * `qtype`, and groups the servers by `keyOf(records)`; `missingTag` when a response holds none.
  */
-async function groupServers(context: TestContext, qtype: number, missingTag: string, keyOf: (records: ResourceRecord[]) => string): Promise<Grouped> {
+async function groupServers(
+  context: TestContext,
+  qtype: number,
+  missingTag: string,
+  keyOf: (records: ResourceRecord[]) => string,
+): Promise<Grouped> {
   const { zone } = context;
   const [glue, ns] = await Promise.all([zone.glue(), zone.ns()]);
   const servers = [...glue, ...ns];
   const rrtype = qtype === RRType.SOA ? 'SOA' : 'NS';
-  const responses = await Promise.all(servers.map((server) => (familyOn(context, server) ? server.query(zone.name, qtype) : Promise.resolve(undefined))));
+  const responses = await Promise.all(
+    servers.map((server) => (familyOn(context, server) ? server.query(zone.name, qtype) : Promise.resolve(undefined))),
+  );
   const groups = new Map<string, string[]>();
   const messages: Message[] = [];
   const answered = new Set<string>();
@@ -75,20 +82,32 @@ const soaTags = ['NO_RESPONSE', 'NO_RESPONSE_SOA_QUERY', ...familyTags];
  * The shape Consistency02, 03 and 06 share: one value of the SOA per server; ONE_ tag when all agree,
  * else MULTIPLE_ with the count and one message per value with the servers giving it.
  */
-function soaFieldTestCase(id: string, oneTag: string, multipleTag: string, eachTag: string, valueOf: (soa: SoaData) => Record<string, string | number>): TestCase {
+function soaFieldTestCase(
+  id: string,
+  oneTag: string,
+  multipleTag: string,
+  eachTag: string,
+  valueOf: (soa: SoaData) => Record<string, string | number>,
+): TestCase {
   return {
     id,
     spec: `${specs}/${id.toLowerCase()}.md`,
     tags: [oneTag, multipleTag, eachTag, ...soaTags],
     after: afterConnectivity,
     async run(context) {
-      const { groups, messages } = await groupServers(context, RRType.SOA, 'NO_RESPONSE_SOA_QUERY', (records) => JSON.stringify(valueOf(soaOf(records))));
+      const { groups, messages } = await groupServers(context, RRType.SOA, 'NO_RESPONSE_SOA_QUERY', (records) =>
+        JSON.stringify(valueOf(soaOf(records))),
+      );
       const values = [...groups.keys()].sort(byText);
       if (values.length === 1) {
         messages.push({ tag: oneTag, args: JSON.parse(values[0]) as Record<string, string | number> });
       } else if (values.length > 1) {
         messages.push({ tag: multipleTag, args: { count: values.length } });
-        for (const value of values) messages.push({ tag: eachTag, args: { ...(JSON.parse(value) as Record<string, string | number>), ns_list: groups.get(value)!.sort(byText).join(';') } });
+        for (const value of values)
+          messages.push({
+            tag: eachTag,
+            args: { ...(JSON.parse(value) as Record<string, string | number>), ns_list: groups.get(value)!.sort(byText).join(';') },
+          });
       }
       return messages;
     },
@@ -102,37 +121,55 @@ export const consistency01: TestCase = {
   after: afterConnectivity,
   tags: ['ONE_SOA_SERIAL', 'MULTIPLE_SOA_SERIALS', 'SOA_SERIAL', 'SOA_SERIAL_VARIATION', ...soaTags],
   async run(context) {
-    const { groups, messages } = await groupServers(context, RRType.SOA, 'NO_RESPONSE_SOA_QUERY', (records) => String(soaOf(records).serial));
+    const { groups, messages } = await groupServers(context, RRType.SOA, 'NO_RESPONSE_SOA_QUERY', (records) =>
+      String(soaOf(records).serial),
+    );
     // Serials as text, sorted as text, as the reference compares them.
     const serials = [...groups.keys()].sort(byText);
-    for (const serial of serials) messages.push({ tag: 'SOA_SERIAL', args: { serial: Number(serial), ns_list: groups.get(serial)!.sort(byText).join(';') } });
+    for (const serial of serials)
+      messages.push({ tag: 'SOA_SERIAL', args: { serial: Number(serial), ns_list: groups.get(serial)!.sort(byText).join(';') } });
     if (serials.length === 1) {
       messages.push({ tag: 'ONE_SOA_SERIAL', args: { serial: Number(serials[0]) } });
     } else if (serials.length > 1) {
       messages.push({ tag: 'MULTIPLE_SOA_SERIALS', args: { count: serials.length } });
       const [min, max] = [Number(serials[0]), Number(serials.at(-1))];
-      if (max - min > serialMaxVariation) messages.push({ tag: 'SOA_SERIAL_VARIATION', args: { serial_min: min, serial_max: max, max_variation: serialMaxVariation } });
+      if (max - min > serialMaxVariation)
+        messages.push({ tag: 'SOA_SERIAL_VARIATION', args: { serial_min: min, serial_max: max, max_variation: serialMaxVariation } });
     }
     return messages;
   },
 };
 
 /** A name as the reference's DNS library prints it: only . ; ( ) and backslash escaped, not @ $ or ". */
-const referenceText = (name: Name): string => name.toLowerCase().toString().replace(/\\([@$"])/g, '$1');
+const referenceText = (name: Name): string =>
+  name
+    .toLowerCase()
+    .toString()
+    .replace(/\\([@$"])/g, '$1');
 
 /** Consistency02: every server serves the same SOA RNAME. */
-export const consistency02 = soaFieldTestCase('Consistency02', 'ONE_SOA_RNAME', 'MULTIPLE_SOA_RNAMES', 'SOA_RNAME', (soa) => ({ rname: referenceText(soa.rname) }));
-
-/** Consistency03: every server serves the same SOA refresh, retry, expire and minimum. */
-export const consistency03 = soaFieldTestCase('Consistency03', 'ONE_SOA_TIME_PARAMETER_SET', 'MULTIPLE_SOA_TIME_PARAMETER_SET', 'SOA_TIME_PARAMETER_SET', (soa) => ({
-  refresh: soa.refresh,
-  retry: soa.retry,
-  expire: soa.expire,
-  minimum: soa.minimum,
+export const consistency02 = soaFieldTestCase('Consistency02', 'ONE_SOA_RNAME', 'MULTIPLE_SOA_RNAMES', 'SOA_RNAME', (soa) => ({
+  rname: referenceText(soa.rname),
 }));
 
+/** Consistency03: every server serves the same SOA refresh, retry, expire and minimum. */
+export const consistency03 = soaFieldTestCase(
+  'Consistency03',
+  'ONE_SOA_TIME_PARAMETER_SET',
+  'MULTIPLE_SOA_TIME_PARAMETER_SET',
+  'SOA_TIME_PARAMETER_SET',
+  (soa) => ({
+    refresh: soa.refresh,
+    retry: soa.retry,
+    expire: soa.expire,
+    minimum: soa.minimum,
+  }),
+);
+
 /** Consistency06: every server serves the same SOA MNAME. */
-export const consistency06 = soaFieldTestCase('Consistency06', 'ONE_SOA_MNAME', 'MULTIPLE_SOA_MNAMES', 'SOA_MNAME', (soa) => ({ mname: referenceText(soa.mname) }));
+export const consistency06 = soaFieldTestCase('Consistency06', 'ONE_SOA_MNAME', 'MULTIPLE_SOA_MNAMES', 'SOA_MNAME', (soa) => ({
+  mname: referenceText(soa.mname),
+}));
 
 /** Consistency04: every server serves the same NS set. */
 export const consistency04: TestCase = {
@@ -203,8 +240,20 @@ function answerAddresses(message: DnsMessage | undefined, owner: Name): string[]
   );
 }
 
-const cs05Tags = ['CS05_CHILD_ZONE_LAME', 'CS05_DELEGATION', 'CS05_EXTRA_ADDR_CHILD', 'CS05_ID_ADDR_MISMATCH', 'CS05_ID_ADDR_MISSING', 'CS05_INCONSISTENT_DELEGATION',
-  'CS05_MISSING_GLUE_FOR_NS', 'CS05_MISSING_GLUE_FOR_NS_UNDEL', 'CS05_MISSING_GLUE_FOR_ROOT_NS', 'CS05_NO_MISMATCH_GLUE_ZONE', 'CS05_NO_NS_ADDR_CHILD', 'CS05_OOD_ADDR_MISMATCH'];
+const cs05Tags = [
+  'CS05_CHILD_ZONE_LAME',
+  'CS05_DELEGATION',
+  'CS05_EXTRA_ADDR_CHILD',
+  'CS05_ID_ADDR_MISMATCH',
+  'CS05_ID_ADDR_MISSING',
+  'CS05_INCONSISTENT_DELEGATION',
+  'CS05_MISSING_GLUE_FOR_NS',
+  'CS05_MISSING_GLUE_FOR_NS_UNDEL',
+  'CS05_MISSING_GLUE_FOR_ROOT_NS',
+  'CS05_NO_MISMATCH_GLUE_ZONE',
+  'CS05_NO_NS_ADDR_CHILD',
+  'CS05_OOD_ADDR_MISMATCH',
+];
 
 /** The parent's glue, sorted into in-zone and out-of-zone name servers; in-zone names without glue, with the parent servers that gave none. */
 interface ParentGlue {
@@ -215,16 +264,23 @@ interface ParentGlue {
 
 /** The delegation as each parent server gives it: the NS names of a referral, with the glue for them. */
 async function delegationsByParent(zone: Zone, parentServers: readonly Nameserver[]): Promise<Map<string, ServerSet>> {
-  const referrals = await Promise.all(parentServers.map(async (server) => (await server.query(zone.name, RRType.SOA, { tcp: true })) ?? server.query(zone.name, RRType.SOA)));
+  const referrals = await Promise.all(
+    parentServers.map(async (server) => (await server.query(zone.name, RRType.SOA, { tcp: true })) ?? server.query(zone.name, RRType.SOA)),
+  );
   const perParent = new Map<string, ServerSet>();
   parentServers.forEach((server, i) => {
     const response = referrals[i];
     if (!response || responseKind(response) !== 'referral') return;
     const set = new ServerSet();
-    const nsNames = new Set(recordsFor(response, RRType.NS, zone.name, ['authority']).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])));
+    const nsNames = new Set(
+      recordsFor(response, RRType.NS, zone.name, ['authority']).flatMap((rr) =>
+        recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [],
+      ),
+    );
     for (const name of nsNames) set.add(name);
     for (const rr of response.additional) {
-      if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && nsNames.has(displayName(rr.name).toLowerCase())) set.add(displayName(rr.name), rr.rdata.address);
+      if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && nsNames.has(displayName(rr.name).toLowerCase()))
+        set.add(displayName(rr.name), rr.rdata.address);
     }
     perParent.set(server.toString(), set);
   });
@@ -240,7 +296,9 @@ function inconsistentDelegation(perParent: ReadonlyMap<string, ServerSet>): Mess
   if (variants.size <= 1) return [];
   return [
     { tag: 'CS05_INCONSISTENT_DELEGATION', args: {} },
-    ...[...variants.entries()].sort(([a], [b]) => byText(a, b)).map(([ns_deleg_list, list]) => ({ tag: 'CS05_DELEGATION', args: { ns_deleg_list, ns_list: [...list].sort().join(';') } })),
+    ...[...variants.entries()]
+      .sort(([a], [b]) => byText(a, b))
+      .map(([ns_deleg_list, list]) => ({ tag: 'CS05_DELEGATION', args: { ns_deleg_list, ns_list: [...list].sort().join(';') } })),
   ];
 }
 
@@ -270,7 +328,8 @@ async function givenGlue(zone: Zone, { idServers, oodServers }: ParentGlue): Pro
     const name = displayName(nsName);
     const addresses = glue.filter((server) => server.name.equals(nsName)).map((server) => server.address);
     const target = inZone(zone.name, nsName) ? idServers : oodServers;
-    if (addresses.length === 0 && target === idServers) messages.push({ tag: zone.name.isRoot ? 'CS05_MISSING_GLUE_FOR_ROOT_NS' : 'CS05_MISSING_GLUE_FOR_NS_UNDEL', args: { nsname: name } });
+    if (addresses.length === 0 && target === idServers)
+      messages.push({ tag: zone.name.isRoot ? 'CS05_MISSING_GLUE_FOR_ROOT_NS' : 'CS05_MISSING_GLUE_FOR_NS_UNDEL', args: { nsname: name } });
     else if (addresses.length === 0) target.add(name);
     for (const address of addresses) target.add(name, address);
   }
@@ -282,7 +341,11 @@ async function givenGlue(zone: Zone, { idServers, oodServers }: ParentGlue): Pro
  * servers of one copy of the zone say the same, so each name is asked of a copy once. `answering` counts
  * the servers that gave the zone's NS names.
  */
-async function addressesInZone(zone: Zone, childServers: readonly Nameserver[], idServers: ServerSet): Promise<{ addresses: ServerSet; answering: number }> {
+async function addressesInZone(
+  zone: Zone,
+  childServers: readonly Nameserver[],
+  idServers: ServerSet,
+): Promise<{ addresses: ServerSet; answering: number }> {
   const addresses = new ServerSet();
   let answering = 0;
   await Promise.all(
@@ -291,7 +354,13 @@ async function addressesInZone(zone: Zone, childServers: readonly Nameserver[], 
         copy.map(async (server) => {
           const response = await server.query(zone.name, RRType.NS);
           if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return undefined;
-          const names = [...new Set(recordsFor(response, RRType.NS, zone.name).flatMap((rr) => (recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [])))];
+          const names = [
+            ...new Set(
+              recordsFor(response, RRType.NS, zone.name).flatMap((rr) =>
+                recordIs(rr, RRType.NS) ? [displayName(rr.rdata.target).toLowerCase()] : [],
+              ),
+            ),
+          ];
           if (names.length > 0) answering++;
           return { server, names };
         }),
@@ -332,8 +401,16 @@ function compareInZoneGlue(idServers: ServerSet, zoneServed: ServerSet): Message
     if (zoneAddresses.length === 0) {
       messages.push({ tag: 'CS05_ID_ADDR_MISSING', args: { nsname: name } });
     } else if (onlyInParent.length > 0) {
-      const order = (list: string[]): string => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1)).join(';');
-      messages.push({ tag: 'CS05_ID_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_glue: order(onlyInParent), ns_ip_list_zone: order(zoneAddresses) } });
+      const order = (list: string[]): string =>
+        list
+          .map((address) => `${name}/${address}`)
+          .sort()
+          .map((item) => item.slice(name.length + 1))
+          .join(';');
+      messages.push({
+        tag: 'CS05_ID_ADDR_MISMATCH',
+        args: { nsname: name, ns_ip_list_glue: order(onlyInParent), ns_ip_list_zone: order(zoneAddresses) },
+      });
     } else {
       for (const address of zoneAddresses) if (!glueAddresses.includes(address)) extra.add(address);
     }
@@ -352,10 +429,17 @@ async function compareOutOfZoneGlue(zone: Zone, oodServers: ServerSet): Promise<
     const lookups = await Promise.all([RRType.A, RRType.AAAA].map((qtype) => zone.recurse(owner, qtype)));
     const found = [...new Set(lookups.flatMap(({ message }) => (message?.rcode === Rcode.NOERROR ? answerAddresses(message, owner) : [])))];
     if (found.length === 0) continue;
-    const sorted = (list: string[]): string[] => list.map((address) => `${name}/${address}`).sort().map((item) => item.slice(name.length + 1));
+    const sorted = (list: string[]): string[] =>
+      list
+        .map((address) => `${name}/${address}`)
+        .sort()
+        .map((item) => item.slice(name.length + 1));
     if (sorted(glueAddresses).join(';') !== sorted(found).join(';')) {
       // The reference prints each address as its IP object's numeric value; we print the addresses.
-      messages.push({ tag: 'CS05_OOD_ADDR_MISMATCH', args: { nsname: name, ns_ip_list_ref: sorted(glueAddresses).join(';'), ns_ip_list_lookup: sorted(found).join(';') } });
+      messages.push({
+        tag: 'CS05_OOD_ADDR_MISMATCH',
+        args: { nsname: name, ns_ip_list_ref: sorted(glueAddresses).join(';'), ns_ip_list_lookup: sorted(found).join(';') },
+      });
     }
   }
   return messages;
@@ -374,16 +458,25 @@ export const consistency05: TestCase = {
   async run(context) {
     const { zone } = context;
     const sets = await serverSets(zone);
-    const perParent = await delegationsByParent(zone, sets.parent.filter((server) => familyOn(context, server)));
+    const perParent = await delegationsByParent(
+      zone,
+      sets.parent.filter((server) => familyOn(context, server)),
+    );
     const glue = sortGlue(zone, perParent);
     const messages: Message[] = [...inconsistentDelegation(perParent), ...(await givenGlue(zone, glue))];
-    for (const [nsname, list] of glue.missingGlue) messages.push({ tag: 'CS05_MISSING_GLUE_FOR_NS', args: { nsname, ns_list: list.join(';') } });
+    for (const [nsname, list] of glue.missingGlue)
+      messages.push({ tag: 'CS05_MISSING_GLUE_FOR_NS', args: { nsname, ns_list: list.join(';') } });
 
     // The zone's servers (delegation's and its own), one per address.
-    const childServers = [...new Map([...onePerAddress(sets.delegation.servers), ...onePerAddress(sets.zone.servers)].map((server) => [server.toString(), server])).values()];
+    const childServers = [
+      ...new Map(
+        [...onePerAddress(sets.delegation.servers), ...onePerAddress(sets.zone.servers)].map((server) => [server.toString(), server]),
+      ).values(),
+    ];
     if (childServers.length === 0) return [...messages, { tag: 'CS05_NO_NS_ADDR_CHILD', args: {} }];
     const served = await addressesInZone(zone, childServers, glue.idServers);
-    if (served.answering === 0) return [...messages, { tag: 'CS05_CHILD_ZONE_LAME', args: { ns_list: childServers.map((server) => server.toString()).join(';') } }];
+    if (served.answering === 0)
+      return [...messages, { tag: 'CS05_CHILD_ZONE_LAME', args: { ns_list: childServers.map((server) => server.toString()).join(';') } }];
 
     messages.push(...compareInZoneGlue(glue.idServers, served.addresses), ...(await compareOutOfZoneGlue(zone, glue.oodServers)));
     if (!messages.some((m) => m.tag.startsWith('CS05_'))) messages.push({ tag: 'CS05_NO_MISMATCH_GLUE_ZONE', args: {} });

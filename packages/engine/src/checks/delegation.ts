@@ -40,7 +40,14 @@ function countMessage(side: 'DEL' | 'CHILD', nsNames: readonly string[]): Messag
 function familyCountMessage(side: 'DEL' | 'CHILD', family: 4 | 6, servers: readonly Nameserver[]): Message {
   const inFamily = servers.filter((server) => server.family === family);
   const count = new Set(inFamily.map((server) => server.nameText)).size;
-  const args = { count, minimum: minimumNameservers, ns_list: inFamily.map((server) => server.toString()).sort().join(';') };
+  const args = {
+    count,
+    minimum: minimumNameservers,
+    ns_list: inFamily
+      .map((server) => server.toString())
+      .sort()
+      .join(';'),
+  };
   const outcome = count >= minimumNameservers ? 'ENOUGH' : count > 0 ? 'NOT_ENOUGH' : 'NO';
   return { tag: `${outcome}_IPV${family}_NS_${side}`, args };
 }
@@ -64,8 +71,15 @@ function sharedAddresses(servers: readonly Nameserver[], sameTag: string, distin
 export const delegation01: TestCase = {
   id: 'Delegation01',
   spec: `${specs}/delegation01.md`,
-  tags: ['ENOUGH_NS_DEL', 'NOT_ENOUGH_NS_DEL', 'ENOUGH_NS_CHILD', 'NOT_ENOUGH_NS_CHILD',
-    ...(['DEL', 'CHILD'] as const).flatMap((side) => [4, 6].flatMap((f) => [`ENOUGH_IPV${f}_NS_${side}`, `NOT_ENOUGH_IPV${f}_NS_${side}`, `NO_IPV${f}_NS_${side}`]))],
+  tags: [
+    'ENOUGH_NS_DEL',
+    'NOT_ENOUGH_NS_DEL',
+    'ENOUGH_NS_CHILD',
+    'NOT_ENOUGH_NS_CHILD',
+    ...(['DEL', 'CHILD'] as const).flatMap((side) =>
+      [4, 6].flatMap((f) => [`ENOUGH_IPV${f}_NS_${side}`, `NOT_ENOUGH_IPV${f}_NS_${side}`, `NO_IPV${f}_NS_${side}`]),
+    ),
+  ],
   async run({ zone }) {
     const [glueNames, childNames, glue, ns] = await Promise.all([zone.glueNames(), zone.childNsNames(), zone.glue(), zone.ns()]);
     return [
@@ -122,7 +136,11 @@ export const delegation04: TestCase = {
     const [glue, ns] = await Promise.all([zone.glue(), zone.ns()]);
     const messages: Message[] = [];
     const servers = firstAddressPerName([...glue, ...ns].filter((server) => !familyOff(context, server, 'SOA', messages)));
-    const answers = await Promise.all(servers.flatMap((server) => [false, true].map(async (tcp) => ({ server, tcp, response: await server.query(zone.name, RRType.SOA, { tcp }) }))));
+    const answers = await Promise.all(
+      servers.flatMap((server) =>
+        [false, true].map(async (tcp) => ({ server, tcp, response: await server.query(zone.name, RRType.SOA, { tcp }) })),
+      ),
+    );
     const authoritative: string[] = [];
     for (const { server, tcp, response } of answers) {
       if (!response) continue;
@@ -154,14 +172,23 @@ async function aliasOutcome(server: Nameserver, nsName: Name): Promise<AliasOutc
  * once: its other servers are asked the first name only, and every name when that answer differs.
  * The reference asks every server for every name (88 names at 107 addresses: 9,400 queries).
  */
-async function sharedOutcomes(zone: Zone, servers: readonly Nameserver[], names: readonly Name[]): Promise<(server: Nameserver, nsName: Name) => Promise<AliasOutcome>> {
+async function sharedOutcomes(
+  zone: Zone,
+  servers: readonly Nameserver[],
+  names: readonly Name[],
+): Promise<(server: Nameserver, nsName: Name) => Promise<AliasOutcome>> {
   const sample = names[0];
   if (sample === undefined || servers.length === 0) return aliasOutcome;
   const representative = new Map<string, Promise<Nameserver>>();
   for (const copy of await byZoneCopy(zone, servers)) {
     const first = copy[0];
     for (const server of copy) {
-      const same = server === first ? Promise.resolve(server) : Promise.all([aliasOutcome(server, sample), aliasOutcome(first, sample)]).then(([mine, theirs]) => (mine === theirs ? first : server));
+      const same =
+        server === first
+          ? Promise.resolve(server)
+          : Promise.all([aliasOutcome(server, sample), aliasOutcome(first, sample)]).then(([mine, theirs]) =>
+              mine === theirs ? first : server,
+            );
       representative.set(server.toString(), same);
     }
   }
@@ -176,15 +203,23 @@ export const delegation05: TestCase = {
   async run(context) {
     const { zone } = context;
     const [glueNames, childNames, servers] = await Promise.all([zone.glueNames(), zone.childNsNames(), zone.allServers()]);
-    const nsNames = [...new Map([...glueNames, ...childNames].map((n) => [displayName(n), n])).entries()].sort(([a], [b]) => byText(a, b)).map(([, n]) => n);
+    const nsNames = [...new Map([...glueNames, ...childNames].map((n) => [displayName(n), n])).entries()]
+      .sort(([a], [b]) => byText(a, b))
+      .map(([, n]) => n);
     const isCname = (nsName: Name): Message => ({ tag: 'NS_IS_CNAME', args: { nsname: displayName(nsName) } });
     const inZoneNames = nsNames.filter((nsName) => nsName.isSubdomainOf(zone.name));
-    const outcomeOf = await sharedOutcomes(zone, servers.filter((server) => (server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6)), inZoneNames);
+    const outcomeOf = await sharedOutcomes(
+      zone,
+      servers.filter((server) => (server.family === 4 ? context.profile.net.ipv4 : context.profile.net.ipv6)),
+      inZoneNames,
+    );
     const perName = await Promise.all(
       nsNames.map(async (nsName): Promise<Message[]> => {
         if (!nsName.isSubdomainOf(zone.name)) {
           const resolution = await zone.resolve(nsName, RRType.A);
-          const aliased = !resolution.canonical.equals(nsName) || (resolution.message !== undefined && recordsOfType(resolution.message, RRType.CNAME, ['answer']).length > 0);
+          const aliased =
+            !resolution.canonical.equals(nsName) ||
+            (resolution.message !== undefined && recordsOfType(resolution.message, RRType.CNAME, ['answer']).length > 0);
           return aliased ? [isCname(nsName)] : [];
         }
         const messages: Message[] = [];

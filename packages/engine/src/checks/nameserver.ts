@@ -85,7 +85,16 @@ export const nameserver02: TestCase = {
   id: 'Nameserver02',
   afterEarlierModules: true,
   spec: `${specs}/nameserver02.md`,
-  tags: ['BREAKS_ON_EDNS', 'EDNS_RESPONSE_WITHOUT_EDNS', 'EDNS_VERSION_ERROR', 'EDNS0_SUPPORT', 'NO_EDNS_SUPPORT', 'NO_RESPONSE', 'NS_ERROR', ...familyTags],
+  tags: [
+    'BREAKS_ON_EDNS',
+    'EDNS_RESPONSE_WITHOUT_EDNS',
+    'EDNS_VERSION_ERROR',
+    'EDNS0_SUPPORT',
+    'NO_EDNS_SUPPORT',
+    'NO_RESPONSE',
+    'NS_ERROR',
+    ...familyTags,
+  ],
   async run(context) {
     const { zone } = context;
     const { servers, disabled } = await serversToAsk(context, 'SOA');
@@ -106,12 +115,14 @@ export const nameserver02: TestCase = {
       const noerror = headerRcode(response) === Rcode.NOERROR;
       const version = response.edns?.version ?? 0;
       if (headerRcode(response) === Rcode.FORMERR && !response.edns) messages.push({ tag: 'NO_EDNS_SUPPORT', args: { ns } });
-      else if (noerror && extendedRcode(response) === 0 && response.answer.some((rr) => rr.type === RRType.SOA) && version === 0) supporting.push(ns);
+      else if (noerror && extendedRcode(response) === 0 && response.answer.some((rr) => rr.type === RRType.SOA) && version === 0)
+        supporting.push(ns);
       else if (noerror && !response.edns) messages.push({ tag: 'EDNS_RESPONSE_WITHOUT_EDNS', args: { ns, domain } });
       else if (noerror && version !== 0) messages.push({ tag: 'EDNS_VERSION_ERROR', args: { ns, domain } });
       else messages.push({ tag: 'NS_ERROR', args: { ns } });
     }
-    if (supporting.length > 0 && messages.length === disabled.length) messages.push({ tag: 'EDNS0_SUPPORT', args: { ns_list: supporting.join(';') } });
+    if (supporting.length > 0 && messages.length === disabled.length)
+      messages.push({ tag: 'EDNS0_SUPPORT', args: { ns_list: supporting.join(';') } });
     return messages;
   },
 };
@@ -147,9 +158,11 @@ export const nameserver04: TestCase = {
     const messages: Message[] = [...disabled];
     for (const [server, response] of answers) {
       const source = response && server.answeredFrom(response);
-      if (source && !sameIpAddress(source, server.address)) messages.push({ tag: 'DIFFERENT_SOURCE_IP', args: { ns: server.toString(), source } });
+      if (source && !sameIpAddress(source, server.address))
+        messages.push({ tag: 'DIFFERENT_SOURCE_IP', args: { ns: server.toString(), source } });
     }
-    if (servers.length > 0 && messages.length === disabled.length) messages.push({ tag: 'SAME_SOURCE_IP', args: { names: servers.map((s) => s.toString()).join(',') } });
+    if (servers.length > 0 && messages.length === disabled.length)
+      messages.push({ tag: 'SAME_SOURCE_IP', args: { names: servers.map((s) => s.toString()).join(',') } });
     return messages;
   },
 };
@@ -158,7 +171,15 @@ export const nameserver05: TestCase = {
   id: 'Nameserver05',
   afterEarlierModules: true,
   spec: `${specs}/nameserver05.md`,
-  tags: ['AAAA_BAD_RDATA', 'AAAA_QUERY_DROPPED', 'AAAA_UNEXPECTED_RCODE', 'AAAA_WELL_PROCESSED', 'A_UNEXPECTED_RCODE', 'NO_RESPONSE', ...familyTags],
+  tags: [
+    'AAAA_BAD_RDATA',
+    'AAAA_QUERY_DROPPED',
+    'AAAA_UNEXPECTED_RCODE',
+    'AAAA_WELL_PROCESSED',
+    'A_UNEXPECTED_RCODE',
+    'NO_RESPONSE',
+    ...familyTags,
+  ],
   async run(context) {
     const { zone } = context;
     const { servers, disabled } = await serversToAsk(context, 'A');
@@ -190,7 +211,8 @@ export const nameserver05: TestCase = {
         }
       }
     }
-    if (wellFormed > 0 && issues === 0) messages.push({ tag: 'AAAA_WELL_PROCESSED', args: { ns_list: servers.map((s) => s.toString()).join(';') } });
+    if (wellFormed > 0 && issues === 0)
+      messages.push({ tag: 'AAAA_WELL_PROCESSED', args: { ns_list: servers.map((s) => s.toString()).join(';') } });
     return messages;
   },
 };
@@ -222,10 +244,14 @@ export const nameserver07: TestCase = {
     const answers = await perServer(servers, (server) => server.query(Name.root, RRType.NS));
     const messages: Message[] = [...disabled];
     for (const [server, response] of answers) {
-      if (response?.authority.some((rr) => rr.type === RRType.NS)) messages.push({ tag: 'UPWARD_REFERRAL', args: { ns: server.toString() } });
+      if (response?.authority.some((rr) => rr.type === RRType.NS))
+        messages.push({ tag: 'UPWARD_REFERRAL', args: { ns: server.toString() } });
     }
     if (servers.length > 0 && messages.length === disabled.length) {
-      messages.push({ tag: 'NO_UPWARD_REFERRAL', args: { nsname_list: [...new Set(servers.map((s) => s.nameText))].sort(byText).join(';') } });
+      messages.push({
+        tag: 'NO_UPWARD_REFERRAL',
+        args: { nsname_list: [...new Set(servers.map((s) => s.nameText))].sort(byText).join(';') },
+      });
     }
     return messages;
   },
@@ -257,20 +283,35 @@ export const nameserver08: TestCase = {
 };
 
 /** The answer section as lower-case text in a fixed order, for comparing two answers. */
-const answerText = (response: DnsMessage): string => response.answer.map((rr) => recordToString(rr).toLowerCase()).sort().join('\n');
+const answerText = (response: DnsMessage): string =>
+  response.answer
+    .map((rr) => recordToString(rr).toLowerCase())
+    .sort()
+    .join('\n');
 
 export const nameserver09: TestCase = {
   id: 'Nameserver09',
   afterEarlierModules: true,
   spec: `${specs}/nameserver09.md`,
-  tags: ['CASE_QUERY_SAME_ANSWER', 'CASE_QUERY_DIFFERENT_ANSWER', 'CASE_QUERY_SAME_RC', 'CASE_QUERY_DIFFERENT_RC', 'CASE_QUERY_NO_ANSWER', 'CASE_QUERIES_RESULTS_OK', 'CASE_QUERIES_RESULTS_DIFFER', ...familyTags],
+  tags: [
+    'CASE_QUERY_SAME_ANSWER',
+    'CASE_QUERY_DIFFERENT_ANSWER',
+    'CASE_QUERY_SAME_RC',
+    'CASE_QUERY_DIFFERENT_RC',
+    'CASE_QUERY_NO_ANSWER',
+    'CASE_QUERIES_RESULTS_OK',
+    'CASE_QUERIES_RESULTS_DIFFER',
+    ...familyTags,
+  ],
   async run(context) {
     const original = wwwName(context);
     const query1 = scrambledCase(original, [original]);
     const query2 = scrambledCase(original, [original, query1]);
     const type = 'SOA';
     const { servers, disabled } = await serversToAsk(context, type);
-    const answers = await perServer(servers, (server) => Promise.all([query1, query2].map((name) => server.query(Name.fromString(`${name}.`), RRType.SOA))));
+    const answers = await perServer(servers, (server) =>
+      Promise.all([query1, query2].map((name) => server.query(Name.fromString(`${name}.`), RRType.SOA))),
+    );
     const messages: Message[] = [...disabled];
     let allMatch = true;
     for (const [server, [p1, p2]] of answers) {
@@ -280,10 +321,14 @@ export const nameserver09: TestCase = {
         if (!same) allMatch = false;
         messages.push({ tag: same ? 'CASE_QUERY_SAME_ANSWER' : 'CASE_QUERY_DIFFERENT_ANSWER', args: { ...base, query1, query2 } });
       } else if (p1 && p2) {
-        if (headerRcode(p1) === headerRcode(p2)) messages.push({ tag: 'CASE_QUERY_SAME_RC', args: { ...base, query1, query2, rcode: headerRcodeName(p1) } });
+        if (headerRcode(p1) === headerRcode(p2))
+          messages.push({ tag: 'CASE_QUERY_SAME_RC', args: { ...base, query1, query2, rcode: headerRcodeName(p1) } });
         else {
           allMatch = false;
-          messages.push({ tag: 'CASE_QUERY_DIFFERENT_RC', args: { ...base, query1, query2, rcode1: headerRcodeName(p1), rcode2: headerRcodeName(p2) } });
+          messages.push({
+            tag: 'CASE_QUERY_DIFFERENT_RC',
+            args: { ...base, query1, query2, rcode1: headerRcodeName(p1), rcode2: headerRcodeName(p2) },
+          });
         }
       } else if (p1 || p2) {
         allMatch = false;
@@ -319,7 +364,12 @@ export const nameserver10: TestCase = {
         // The reference files these under the rcode of the first answer (NOERROR), not the second's.
         const rcode = headerRcodeName(first);
         unexpected.set(rcode, [...(unexpected.get(rcode) ?? []), server.address]);
-      } else if (!(headerRcode(second) === Rcode.NOERROR && extendedRcode(second) === 1 && (second.edns?.version ?? 0) === 0 && second.answer.length === 0)) {
+      } else if (!(
+        headerRcode(second) === Rcode.NOERROR &&
+        extendedRcode(second) === 1 &&
+        (second.edns?.version ?? 0) === 0 &&
+        second.answer.length === 0
+      )) {
         wrong.push(server.address);
       }
     }
@@ -335,7 +385,15 @@ export const nameserver11: TestCase = {
   id: 'Nameserver11',
   afterEarlierModules: true,
   spec: `${specs}/nameserver11.md`,
-  tags: ['N11_NO_EDNS', 'N11_NO_RESPONSE', 'N11_RETURNS_UNKNOWN_OPTION_CODE', 'N11_UNEXPECTED_ANSWER_SECTION', 'N11_UNEXPECTED_RCODE', 'N11_UNSET_AA', ...familyTags],
+  tags: [
+    'N11_NO_EDNS',
+    'N11_NO_RESPONSE',
+    'N11_RETURNS_UNKNOWN_OPTION_CODE',
+    'N11_UNEXPECTED_ANSWER_SECTION',
+    'N11_UNEXPECTED_RCODE',
+    'N11_UNSET_AA',
+    ...familyTags,
+  ],
   async run(context) {
     const { zone } = context;
     const { servers, disabled } = await serversToAsk(context, 'SOA');
@@ -347,14 +405,21 @@ export const nameserver11: TestCase = {
       const options = [{ code: unassignedOptionCode, data: new Uint8Array(0) }];
       return { asked: true as const, response: await server.query(zone.name, RRType.SOA, { edns: { udpSize: 512, options } }) };
     });
-    const lists = { N11_NO_RESPONSE: [] as string[], N11_NO_EDNS: [] as string[], N11_UNEXPECTED_ANSWER_SECTION: [] as string[], N11_UNSET_AA: [] as string[], N11_RETURNS_UNKNOWN_OPTION_CODE: [] as string[] };
+    const lists = {
+      N11_NO_RESPONSE: [] as string[],
+      N11_NO_EDNS: [] as string[],
+      N11_UNEXPECTED_ANSWER_SECTION: [] as string[],
+      N11_UNSET_AA: [] as string[],
+      N11_RETURNS_UNKNOWN_OPTION_CODE: [] as string[],
+    };
     const unexpected = new Map<string, string[]>();
     for (const [server, outcome] of answers) {
       if (!outcome.asked) continue;
       const { response } = outcome;
       const ip = server.address;
       if (!response) lists.N11_NO_RESPONSE.push(ip);
-      else if (headerRcode(response) !== Rcode.NOERROR) unexpected.set(headerRcodeName(response), [...(unexpected.get(headerRcodeName(response)) ?? []), ip]);
+      else if (headerRcode(response) !== Rcode.NOERROR)
+        unexpected.set(headerRcodeName(response), [...(unexpected.get(headerRcodeName(response)) ?? []), ip]);
       else if (!response.edns) lists.N11_NO_EDNS.push(ip);
       else if (!soaIn(response)) lists.N11_UNEXPECTED_ANSWER_SECTION.push(ip);
       else if (!response.aa) lists.N11_UNSET_AA.push(ip);
@@ -390,7 +455,12 @@ export const nameserver12: TestCase = {
       const z = (response.edns?.flags ?? 0) & 0x7fff;
       if (headerRcode(response) === Rcode.FORMERR && extendedRcode(response) === 0) messages.push({ tag: 'NO_EDNS_SUPPORT', args: { ns } });
       else if (z !== 0) messages.push({ tag: 'Z_FLAGS_NOTCLEAR', args: { ns } });
-      else if (!(headerRcode(response) === Rcode.NOERROR && extendedRcode(response) === 0 && (response.edns?.version ?? 0) === 0 && response.answer.some((rr) => rr.type === RRType.SOA))) {
+      else if (!(
+        headerRcode(response) === Rcode.NOERROR &&
+        extendedRcode(response) === 0 &&
+        (response.edns?.version ?? 0) === 0 &&
+        response.answer.some((rr) => rr.type === RRType.SOA)
+      )) {
         messages.push({ tag: 'NS_ERROR', args: { ns } });
       }
     }
@@ -414,9 +484,11 @@ export const nameserver13: TestCase = {
     for (const [server, response] of answers) {
       const ns = server.toString();
       if (!response) messages.push({ tag: 'NO_RESPONSE', args: { ns, domain: zone.nameText } });
-      else if (headerRcode(response) === Rcode.FORMERR && extendedRcode(response) === 0) messages.push({ tag: 'NO_EDNS_SUPPORT', args: { ns } });
+      else if (headerRcode(response) === Rcode.FORMERR && extendedRcode(response) === 0)
+        messages.push({ tag: 'NO_EDNS_SUPPORT', args: { ns } });
       else if (response.tc && !response.edns) messages.push({ tag: 'MISSING_OPT_IN_TRUNCATED', args: { ns } });
-      else if (!(headerRcode(response) === Rcode.NOERROR && extendedRcode(response) === 0 && (response.edns?.version ?? 0) === 0)) messages.push({ tag: 'NS_ERROR', args: { ns } });
+      else if (!(headerRcode(response) === Rcode.NOERROR && extendedRcode(response) === 0 && (response.edns?.version ?? 0) === 0))
+        messages.push({ tag: 'NS_ERROR', args: { ns } });
     }
     return messages;
   },
@@ -500,5 +572,20 @@ export const nameserver15: TestCase = {
 export const nameserver: TestModule = {
   name: 'NAMESERVER',
   inOrder: true,
-  testCases: [nameserver01, nameserver02, nameserver03, nameserver04, nameserver05, nameserver06, nameserver07, nameserver08, nameserver09, nameserver10, nameserver11, nameserver12, nameserver13, nameserver15],
+  testCases: [
+    nameserver01,
+    nameserver02,
+    nameserver03,
+    nameserver04,
+    nameserver05,
+    nameserver06,
+    nameserver07,
+    nameserver08,
+    nameserver09,
+    nameserver10,
+    nameserver11,
+    nameserver12,
+    nameserver13,
+    nameserver15,
+  ],
 };

@@ -11,7 +11,15 @@ import { lookupThroughAlias } from '../net/alias-lookup.ts';
 import type { Nameserver } from '../net/nameserver-client.ts';
 import { recordsOfType } from '../net/response.ts';
 import { isValidMailAddress, rnameToAddress } from '../rules/mailbox.ts';
-import { endsWithHyphen, hasDiscouragedDoubleDash, hasOnlyAllowedChars, hostNameMessages, labelsOf, nameText, startsWithHyphen } from '../rules/name-syntax.ts';
+import {
+  endsWithHyphen,
+  hasDiscouragedDoubleDash,
+  hasOnlyAllowedChars,
+  hostNameMessages,
+  labelsOf,
+  nameText,
+  startsWithHyphen,
+} from '../rules/name-syntax.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Syntax-TP';
 
@@ -71,7 +79,9 @@ export const syntax03: TestCase = {
   tags: ['DISCOURAGED_DOUBLE_DASH', 'NO_DOUBLE_DASH'],
   run({ domain }) {
     const labels = labelsOf(domain);
-    const messages: Message[] = labels.filter(hasDiscouragedDoubleDash).map((label) => ({ tag: 'DISCOURAGED_DOUBLE_DASH', args: { label, domain } }));
+    const messages: Message[] = labels
+      .filter(hasDiscouragedDoubleDash)
+      .map((label) => ({ tag: 'DISCOURAGED_DOUBLE_DASH', args: { label, domain } }));
     if (labels.length > 0 && messages.length === 0) messages.push({ tag: 'NO_DOUBLE_DASH', args: { domain } });
     return Promise.resolve(messages);
   },
@@ -123,7 +133,17 @@ export const syntax06: TestCase = {
   spec: `${specs}/syntax06.md`,
   afterEarlierModules: true,
   after: ['Syntax01', 'Syntax05'],
-  tags: ['NO_RESPONSE', 'NO_RESPONSE_SOA_QUERY', 'RNAME_MAIL_DOMAIN_INVALID', 'RNAME_MAIL_DOMAIN_LOCALHOST', 'RNAME_MAIL_ILLEGAL_CNAME', 'RNAME_RFC822_INVALID', 'RNAME_RFC822_VALID', 'IPV4_DISABLED', 'IPV6_DISABLED'],
+  tags: [
+    'NO_RESPONSE',
+    'NO_RESPONSE_SOA_QUERY',
+    'RNAME_MAIL_DOMAIN_INVALID',
+    'RNAME_MAIL_DOMAIN_LOCALHOST',
+    'RNAME_MAIL_ILLEGAL_CNAME',
+    'RNAME_RFC822_INVALID',
+    'RNAME_RFC822_VALID',
+    'IPV4_DISABLED',
+    'IPV6_DISABLED',
+  ],
   precondition: soaWasFound,
   // Its lookups are a chain of six round trips (MX, then A and AAAA, each from the root): started as
   // soon as the zone's SOA is found on the way down, with its RNAME.
@@ -139,7 +159,9 @@ export const syntax06: TestCase = {
     const byText = new Map((await zone.allServers()).map((server) => [server.toString(), server]));
     const servers = [...byText.keys()].sort().map((key) => byText.get(key)!);
     const on = (server: Nameserver): boolean => (server.family === 4 ? profile.net.ipv4 : profile.net.ipv6);
-    const responses = await Promise.all(servers.map((server) => (on(server) ? server.query(zone.name, RRType.SOA, { tcp: false }) : Promise.resolve(undefined))));
+    const responses = await Promise.all(
+      servers.map((server) => (on(server) ? server.query(zone.name, RRType.SOA, { tcp: false }) : Promise.resolve(undefined))),
+    );
     const messages: Message[] = [];
     const judged = new Set<string>();
     const candidates = new Set<string>();
@@ -206,19 +228,32 @@ async function mailServersOf({ zone }: TestContext, domainText: string): Promise
   if (!mx.message || mx.message.rcode !== 0) return undefined;
   // An alias followed, in this answer or by a new lookup: its target is the mail domain.
   let canonical = mx.canonical;
-  const aliases = new Map(recordsOfType(mx.message, RRType.CNAME, ['answer']).flatMap((rr) => (recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [])));
+  const aliases = new Map(
+    recordsOfType(mx.message, RRType.CNAME, ['answer']).flatMap((rr) =>
+      recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [],
+    ),
+  );
   for (let hops = 0; aliases.has(canonical.key()) && hops < 16; hops++) canonical = aliases.get(canonical.key())!;
-  const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) => (recordIs(rr, RRType.MX) && rr.name.equals(canonical) ? [rr.rdata.exchange] : []));
-  if (exchanges.length === 0) return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical), exactOwner: false }];
+  const exchanges = recordsOfType(mx.message, RRType.MX).flatMap((rr) =>
+    recordIs(rr, RRType.MX) && rr.name.equals(canonical) ? [rr.rdata.exchange] : [],
+  );
+  if (exchanges.length === 0)
+    return [{ name: canonical, shown: canonical.equals(domain) ? domainText : nameText(canonical), exactOwner: false }];
   const unique = new Map(exchanges.map((name) => [fqdnText(name), name]));
   return [...unique].map(([shown, name]) => ({ name, shown, exactOwner: true }));
 }
 
 /** One mail server's addresses: valid when it has one that is not a loopback address. */
-async function mailServerMessages({ zone }: TestContext, { name, shown, exactOwner }: MailServer): Promise<{ valid: boolean; messages: Message[] }> {
+async function mailServerMessages(
+  { zone }: TestContext,
+  { name, shown, exactOwner }: MailServer,
+): Promise<{ valid: boolean; messages: Message[] }> {
   const messages: Message[] = [];
   let valid = false;
-  const families = [[RRType.A, '127.0.0.1'], [RRType.AAAA, '::1']] as const;
+  const families = [
+    [RRType.A, '127.0.0.1'],
+    [RRType.AAAA, '::1'],
+  ] as const;
   // Both looked up at once (neither asks SOA, so neither can make a server silent for the other), judged in turn.
   // An alias shows only when its target's record came in the same answer; otherwise the target is
   // looked up again, and its records are not the mail server's own.
@@ -231,7 +266,9 @@ async function mailServerMessages({ zone }: TestContext, { name, shown, exactOwn
       continue;
     }
     const owns = (owner: Name): boolean => (exactOwner ? fqdnText(owner) === shown : owner.equals(name));
-    const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) => ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && owns(rr.name) ? [rr.rdata.address] : []));
+    const addresses = recordsOfType(message, type, ['answer']).flatMap((rr) =>
+      (recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && owns(rr.name) ? [rr.rdata.address] : [],
+    );
     if (addresses.includes(loopback)) messages.push({ tag: 'RNAME_MAIL_DOMAIN_LOCALHOST', args: { domain: shown, localhost: loopback } });
     else if (addresses.length > 0) valid = true;
   }
@@ -263,9 +300,14 @@ export const syntax08: TestCase = {
   async run({ zone }) {
     const response = await zone.queryOne(zone.name, RRType.MX);
     if (!response) return [{ tag: 'NO_RESPONSE_MX_QUERY', args: {} }];
-    const exchanges = recordsOfType(response, RRType.MX, ['answer']).flatMap((rr) => (recordIs(rr, RRType.MX) ? [fqdnText(rr.rdata.exchange)] : []));
+    const exchanges = recordsOfType(response, RRType.MX, ['answer']).flatMap((rr) =>
+      recordIs(rr, RRType.MX) ? [fqdnText(rr.rdata.exchange)] : [],
+    );
     return [...new Set(exchanges)].sort().flatMap((exchange) => hostNameMessages('MX', exchange === '.' ? '.' : exchange.slice(0, -1)));
   },
 };
 
-export const syntax: TestModule = { name: 'SYNTAX', testCases: [syntax01, syntax02, syntax03, syntax04, syntax05, syntax06, syntax07, syntax08] };
+export const syntax: TestModule = {
+  name: 'SYNTAX',
+  testCases: [syntax01, syntax02, syntax03, syntax04, syntax05, syntax06, syntax07, syntax08],
+};

@@ -16,7 +16,16 @@ import { rcodeName, recordsFor, recordsOfType, type Section } from '../net/respo
 import { mailTargetMessages, type MxOutcome } from '../rules/mail-targets.ts';
 import { isNullSpfPolicy, isSpfPolicy, spfSyntaxOk, txtText } from '../rules/spf.ts';
 import { nameText } from '../rules/name-syntax.ts';
-import { expireMessages, minimumMessages, refreshMessages, refreshRetryMessages, retryMessages, serialGreater, timerThresholds, type TimerThresholds } from '../rules/soa.ts';
+import {
+  expireMessages,
+  minimumMessages,
+  refreshMessages,
+  refreshRetryMessages,
+  retryMessages,
+  serialGreater,
+  timerThresholds,
+  type TimerThresholds,
+} from '../rules/soa.ts';
 
 const specs = 'zonemaster/zonemaster docs/public/specifications/tests/Zone-TP';
 
@@ -31,7 +40,10 @@ function soaRecords(response: DnsMessage, owner: Name, sections?: readonly Secti
 }
 
 /** The message for a server whose IP family the profile turns off (it is not asked). */
-const disabledMessage = (server: Nameserver, rrtype: string): Message => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } });
+const disabledMessage = (server: Nameserver, rrtype: string): Message => ({
+  tag: `IPV${server.family}_DISABLED`,
+  args: { ns: server.toString(), rrtype },
+});
 
 /**
  * The SOA from the first of the zone's own servers that gives one with AA (shared by Zone02–07), and
@@ -76,7 +88,8 @@ async function mnameAddresses({ zone }: TestContext, name: Name): Promise<string
     const aliases = recordsFor(message, RRType.CNAME, name).flatMap((rr) => (recordIs(rr, RRType.CNAME) ? [rr.rdata.target] : []));
     const owners = [name, ...aliases];
     for (const rr of [...recordsOfType(message, RRType.A), ...recordsOfType(message, RRType.AAAA)]) {
-      if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && owners.some((owner) => owner.equals(rr.name))) found.push(rr.rdata.address);
+      if ((recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA)) && owners.some((owner) => owner.equals(rr.name)))
+        found.push(rr.rdata.address);
     }
   }
   return found.sort();
@@ -88,8 +101,19 @@ export const zone01: TestCase = {
   spec: `${specs}/zone01.md`,
   afterEarlierModules: true,
   tags: [
-    'Z01_MNAME_HAS_LOCALHOST_ADDR', 'Z01_MNAME_IS_DOT', 'Z01_MNAME_IS_LOCALHOST', 'Z01_MNAME_IS_MASTER', 'Z01_MNAME_MISSING_SOA_RECORD', 'Z01_MNAME_NO_RESPONSE',
-    'Z01_MNAME_NOT_AUTHORITATIVE', 'Z01_MNAME_NOT_IN_NS_LIST', 'Z01_MNAME_NOT_MASTER', 'Z01_MNAME_NOT_RESOLVE', 'Z01_MNAME_UNEXPECTED_RCODE', 'IPV4_DISABLED', 'IPV6_DISABLED',
+    'Z01_MNAME_HAS_LOCALHOST_ADDR',
+    'Z01_MNAME_IS_DOT',
+    'Z01_MNAME_IS_LOCALHOST',
+    'Z01_MNAME_IS_MASTER',
+    'Z01_MNAME_MISSING_SOA_RECORD',
+    'Z01_MNAME_NO_RESPONSE',
+    'Z01_MNAME_NOT_AUTHORITATIVE',
+    'Z01_MNAME_NOT_IN_NS_LIST',
+    'Z01_MNAME_NOT_MASTER',
+    'Z01_MNAME_NOT_RESOLVE',
+    'Z01_MNAME_UNEXPECTED_RCODE',
+    'IPV4_DISABLED',
+    'IPV6_DISABLED',
   ],
   async run(context) {
     const { zone } = context;
@@ -134,7 +158,9 @@ export const zone01: TestCase = {
       // Every address at once: a silent one costs its timeout only once.
       const unique = [...new Set(addresses)];
       const servers = unique.map((address) => (address === '127.0.0.1' || address === '::1' ? undefined : zone.server(name, address)));
-      const responses = await Promise.all(servers.map((server) => (server && enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))));
+      const responses = await Promise.all(
+        servers.map((server) => (server && enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))),
+      );
       unique.forEach((address, i) => {
         perAddress.set(address, undefined);
         const server = servers[i];
@@ -169,7 +195,14 @@ export const zone01: TestCase = {
     if (notMaster.length > 0) {
       messages.push({
         tag: 'Z01_MNAME_NOT_MASTER',
-        args: { ns_list: notMaster.map((n) => n.ns).sort().join(';'), soaserial: Math.max(...notMaster.map((n) => n.serial)), soaserial_list: seenSerials.join(';') },
+        args: {
+          ns_list: notMaster
+            .map((n) => n.ns)
+            .sort()
+            .join(';'),
+          soaserial: Math.max(...notMaster.map((n) => n.serial)),
+          soaserial_list: seenSerials.join(';'),
+        },
       });
     }
     if (master.length > 0) messages.push({ tag: 'Z01_MNAME_IS_MASTER', args: { ns_list: master.sort().join(';') } });
@@ -180,8 +213,16 @@ export const zone01: TestCase = {
 export const zone02 = timerCase('Zone02', ['REFRESH_MINIMUM_VALUE_LOWER', 'REFRESH_MINIMUM_VALUE_OK'], refreshMessages);
 export const zone03 = timerCase('Zone03', ['REFRESH_LOWER_THAN_RETRY', 'REFRESH_HIGHER_THAN_RETRY'], refreshRetryMessages);
 export const zone04 = timerCase('Zone04', ['RETRY_MINIMUM_VALUE_LOWER', 'RETRY_MINIMUM_VALUE_OK'], retryMessages);
-export const zone05 = timerCase('Zone05', ['EXPIRE_MINIMUM_VALUE_LOWER', 'EXPIRE_LOWER_THAN_REFRESH', 'EXPIRE_MINIMUM_VALUE_OK'], expireMessages);
-export const zone06 = timerCase('Zone06', ['SOA_DEFAULT_TTL_MAXIMUM_VALUE_HIGHER', 'SOA_DEFAULT_TTL_MAXIMUM_VALUE_LOWER', 'SOA_DEFAULT_TTL_MAXIMUM_VALUE_OK'], minimumMessages);
+export const zone05 = timerCase(
+  'Zone05',
+  ['EXPIRE_MINIMUM_VALUE_LOWER', 'EXPIRE_LOWER_THAN_REFRESH', 'EXPIRE_MINIMUM_VALUE_OK'],
+  expireMessages,
+);
+export const zone06 = timerCase(
+  'Zone06',
+  ['SOA_DEFAULT_TTL_MAXIMUM_VALUE_HIGHER', 'SOA_DEFAULT_TTL_MAXIMUM_VALUE_LOWER', 'SOA_DEFAULT_TTL_MAXIMUM_VALUE_OK'],
+  minimumMessages,
+);
 
 /** Zone07: the MNAME is not an alias and has an address. */
 export const zone07: TestCase = {
@@ -202,7 +243,10 @@ export const zone07: TestCase = {
       // addresses; a target answered together with the alias does not count (as in the reference).
       const aliased = !owner.equals(soa.mname);
       if (recordsFor(message, type, soa.mname).length > 0 || (aliased && recordsFor(message, type, owner).length > 0)) addresses++;
-      messages.push({ tag: aliased || recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME', args: { mname } });
+      messages.push({
+        tag: aliased || recordsFor(message, RRType.CNAME, soa.mname).length > 0 ? 'MNAME_IS_CNAME' : 'MNAME_IS_NOT_CNAME',
+        args: { mname },
+      });
     }
     if (addresses === 0) messages.push({ tag: 'MNAME_HAS_NO_ADDRESS', args: { mname } });
     return messages;
@@ -222,7 +266,11 @@ export const zone08: TestCase = {
     for (const rr of recordsFor(response, RRType.MX, zone.name)) {
       if (!recordIs(rr, RRType.MX)) continue;
       const target = await zone.queryAuth(rr.rdata.exchange, RRType.CNAME);
-      if (target) messages.push({ tag: recordsFor(target, RRType.CNAME, rr.rdata.exchange).length > 0 ? 'MX_RECORD_IS_CNAME' : 'MX_RECORD_IS_NOT_CNAME', args: {} });
+      if (target)
+        messages.push({
+          tag: recordsFor(target, RRType.CNAME, rr.rdata.exchange).length > 0 ? 'MX_RECORD_IS_CNAME' : 'MX_RECORD_IS_NOT_CNAME',
+          args: {},
+        });
     }
     return messages;
   },
@@ -238,7 +286,9 @@ async function mxOutcome({ zone }: TestContext, server: Nameserver): Promise<MxO
   if (response.rcode !== 0) return { ns, kind: 'rcode', rcode: rcodeName(response.rcode) };
   if (!response.aa) return { ns, kind: 'non-authoritative' };
   const records = recordsFor(response, RRType.MX, zone.name, ['answer']).flatMap((rr) =>
-    recordIs(rr, RRType.MX) ? [{ preference: rr.rdata.preference, exchange: rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange.toLowerCase())}.` }] : [],
+    recordIs(rr, RRType.MX)
+      ? [{ preference: rr.rdata.preference, exchange: rr.rdata.exchange.isRoot ? '.' : `${nameText(rr.rdata.exchange.toLowerCase())}.` }]
+      : [],
   );
   return { ns, kind: 'mx', records };
 }
@@ -262,12 +312,18 @@ async function delegationAndZoneServers(context: TestContext): Promise<Nameserve
 }
 
 /** The zone's servers once per address (the first one listed), and a message for each whose IP family is off. */
-function serversByAddress(context: TestContext, servers: readonly Nameserver[], rrtypes: readonly string[]): { servers: Nameserver[]; disabled: Message[] } {
+function serversByAddress(
+  context: TestContext,
+  servers: readonly Nameserver[],
+  rrtypes: readonly string[],
+): { servers: Nameserver[]; disabled: Message[] } {
   const seen = new Set<string>();
   const unique = servers.filter((server) => !seen.has(server.address) && seen.add(server.address));
   return {
     servers: unique.filter((server) => enabled(context, server)),
-    disabled: unique.filter((server) => !enabled(context, server)).flatMap((server) => rrtypes.map((rrtype) => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } }))),
+    disabled: unique
+      .filter((server) => !enabled(context, server))
+      .flatMap((server) => rrtypes.map((rrtype) => ({ tag: `IPV${server.family}_DISABLED`, args: { ns: server.toString(), rrtype } }))),
   };
 }
 
@@ -284,9 +340,25 @@ export const zone09: TestCase = {
   afterEarlierModules: true,
   after: ['Zone08'],
   tags: [
-    'Z09_ARPA_EMAIL_DOMAIN', 'Z09_INCONSISTENT_MX', 'Z09_INCONSISTENT_MX_DATA', 'Z09_MISSING_MAIL_EXCHANGE', 'Z09_MX_DATA', 'Z09_MX_FOUND', 'Z09_NON_AUTH_MX_RESPONSE',
-    'Z09_NO_MX_FOUND', 'Z09_NO_MX_FOUND_OR_EXPECTED', 'Z09_NO_RESPONSE_MX_QUERY', 'Z09_NO_SERVERS_MX_RESPONSE', 'Z09_NULL_MX_NON_ZERO_PREF', 'Z09_NULL_MX_WITH_OTHER_MX',
-    'Z09_ROOT_EMAIL_DOMAIN', 'Z09_TLD_EMAIL_DOMAIN', 'Z09_UNEXPECTED_RCODE_MX', 'Z09_VALID_NULL_MX', 'IPV4_DISABLED', 'IPV6_DISABLED',
+    'Z09_ARPA_EMAIL_DOMAIN',
+    'Z09_INCONSISTENT_MX',
+    'Z09_INCONSISTENT_MX_DATA',
+    'Z09_MISSING_MAIL_EXCHANGE',
+    'Z09_MX_DATA',
+    'Z09_MX_FOUND',
+    'Z09_NON_AUTH_MX_RESPONSE',
+    'Z09_NO_MX_FOUND',
+    'Z09_NO_MX_FOUND_OR_EXPECTED',
+    'Z09_NO_RESPONSE_MX_QUERY',
+    'Z09_NO_SERVERS_MX_RESPONSE',
+    'Z09_NULL_MX_NON_ZERO_PREF',
+    'Z09_NULL_MX_WITH_OTHER_MX',
+    'Z09_ROOT_EMAIL_DOMAIN',
+    'Z09_TLD_EMAIL_DOMAIN',
+    'Z09_UNEXPECTED_RCODE_MX',
+    'Z09_VALID_NULL_MX',
+    'IPV4_DISABLED',
+    'IPV6_DISABLED',
   ],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.testcase === 'Zone08' && f.tag === 'NO_RESPONSE_MX_QUERY') }),
   async run(context) {
@@ -307,7 +379,9 @@ export const zone10: TestCase = {
   async run(context) {
     const { zone } = context;
     const servers = await zone.allServers();
-    const responses = await Promise.all(servers.map((server) => (enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))));
+    const responses = await Promise.all(
+      servers.map((server) => (enabled(context, server) ? server.query(zone.name, RRType.SOA) : Promise.resolve(undefined))),
+    );
     const fqdn = zone.name.isRoot ? '.' : `${zone.nameText}.`;
     const messages: Message[] = servers.flatMap((server, i): Message[] => {
       if (!enabled(context, server)) return [disabledMessage(server, 'SOA')];
@@ -331,8 +405,18 @@ export const zone11: TestCase = {
   afterEarlierModules: true,
   after: ['Zone02', 'Zone03', 'Zone04', 'Zone05', 'Zone06', 'Zone07'],
   tags: [
-    'Z11_DIFFERENT_SPF_POLICIES_FOUND', 'Z11_INCONSISTENT_SPF_POLICIES', 'Z11_NO_SPF_FOUND', 'Z11_NO_SPF_NON_MAIL_DOMAIN', 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN',
-    'Z11_NULL_SPF_NON_MAIL_DOMAIN', 'Z11_SPF_MULTIPLE_RECORDS', 'Z11_SPF_SYNTAX_ERROR', 'Z11_SPF_SYNTAX_OK', 'Z11_UNABLE_TO_CHECK_FOR_SPF', 'IPV4_DISABLED', 'IPV6_DISABLED',
+    'Z11_DIFFERENT_SPF_POLICIES_FOUND',
+    'Z11_INCONSISTENT_SPF_POLICIES',
+    'Z11_NO_SPF_FOUND',
+    'Z11_NO_SPF_NON_MAIL_DOMAIN',
+    'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN',
+    'Z11_NULL_SPF_NON_MAIL_DOMAIN',
+    'Z11_SPF_MULTIPLE_RECORDS',
+    'Z11_SPF_SYNTAX_ERROR',
+    'Z11_SPF_SYNTAX_OK',
+    'Z11_UNABLE_TO_CHECK_FOR_SPF',
+    'IPV4_DISABLED',
+    'IPV6_DISABLED',
   ],
   precondition: ({ earlier }) => ({ run: !earlier.some((f) => f.module === 'ZONE' && f.tag === 'NO_RESPONSE_SOA_QUERY') }),
   async run(context) {
@@ -345,7 +429,9 @@ export const zone11: TestCase = {
     servers.forEach((server, i) => {
       const response = responses[i];
       if (!response || response.rcode !== Rcode.NOERROR || !response.aa) return;
-      const texts = recordsFor(response, RRType.TXT, zone.name).flatMap((rr) => (recordIs(rr, RRType.TXT) ? [txtText(rr.rdata.strings)] : []));
+      const texts = recordsFor(response, RRType.TXT, zone.name).flatMap((rr) =>
+        recordIs(rr, RRType.TXT) ? [txtText(rr.rdata.strings)] : [],
+      );
       policies.set(server.address, texts.filter(isSpfPolicy));
     });
     // Every name of an address speaks for it.
@@ -361,20 +447,29 @@ export const zone11: TestCase = {
     const nonMail = place.isRoot || place.isTld || place.isArpa;
     const messages: Message[] = [...disabled];
     if (policies.size === 0) messages.push({ tag: 'Z11_UNABLE_TO_CHECK_FOR_SPF', args: {} });
-    else if ([...policies.values()].every((found) => found.length === 0)) messages.push({ tag: nonMail ? 'Z11_NO_SPF_NON_MAIL_DOMAIN' : 'Z11_NO_SPF_FOUND', args: { domain } });
+    else if ([...policies.values()].every((found) => found.length === 0))
+      messages.push({ tag: nonMail ? 'Z11_NO_SPF_NON_MAIL_DOMAIN' : 'Z11_NO_SPF_FOUND', args: { domain } });
     else if (byPolicies.size > 1) {
       messages.push({ tag: 'Z11_INCONSISTENT_SPF_POLICIES', args: {} });
-      for (const key of [...byPolicies.keys()].sort()) messages.push({ tag: 'Z11_DIFFERENT_SPF_POLICIES_FOUND', args: { ns_list: nsList(byPolicies.get(key)!) } });
+      for (const key of [...byPolicies.keys()].sort())
+        messages.push({ tag: 'Z11_DIFFERENT_SPF_POLICIES_FOUND', args: { ns_list: nsList(byPolicies.get(key)!) } });
     } else {
       const multiple = [...policies].filter(([, found]) => found.length > 1).map(([address]) => address);
       const [policy] = [...policies.values()][0];
       if (multiple.length > 0) messages.push({ tag: 'Z11_SPF_MULTIPLE_RECORDS', args: { ns_list: nsList(multiple) } });
       else if (!spfSyntaxOk(policy)) messages.push({ tag: 'Z11_SPF_SYNTAX_ERROR', args: { ns_list: nsList(policies.keys()), domain } });
       else if (!nonMail) messages.push({ tag: 'Z11_SPF_SYNTAX_OK', args: { domain } });
-      else messages.push({ tag: isNullSpfPolicy(policy) ? 'Z11_NULL_SPF_NON_MAIL_DOMAIN' : 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN', args: { domain } });
+      else
+        messages.push({
+          tag: isNullSpfPolicy(policy) ? 'Z11_NULL_SPF_NON_MAIL_DOMAIN' : 'Z11_NON_NULL_SPF_NON_MAIL_DOMAIN',
+          args: { domain },
+        });
     }
     return messages;
   },
 };
 
-export const zone: TestModule = { name: 'ZONE', testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10, zone11] };
+export const zone: TestModule = {
+  name: 'ZONE',
+  testCases: [zone01, zone02, zone03, zone04, zone05, zone06, zone07, zone08, zone09, zone10, zone11],
+};

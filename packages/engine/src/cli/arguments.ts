@@ -120,7 +120,12 @@ function parseDs(text: string): DsInput {
     return Number(value);
   };
   if (!/^[0-9a-f]+$/i.test(digest) || digest.length % 2 !== 0) throw new UsageError(`--ds ${text}: the digest must be hexadecimal`);
-  return { keytag: number(keytag, 'the key tag', 65535), algorithm: number(algorithm, 'the algorithm', 255), digtype: number(digtype, 'the digest type', 255), digest: digest.toLowerCase() };
+  return {
+    keytag: number(keytag, 'the key tag', 65535),
+    algorithm: number(algorithm, 'the algorithm', 255),
+    digtype: number(digtype, 'the digest type', 255),
+    digest: digest.toLowerCase(),
+  };
 }
 
 function parseTest(text: string): string {
@@ -208,13 +213,17 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
   if (infoActions.length > 1) throw new UsageError(`--${infoActions[0]} and --${infoActions[1]} cannot be combined`);
   const jsonFormats = (['json', 'json-run', 'json-stream'] as const).filter((name) => values[name]);
   if (jsonFormats.length > 1) throw new UsageError(`--${jsonFormats[0]} and --${jsonFormats[1]} cannot be combined`);
-  const formats = (['json', 'json-run', 'json-stream', 'restore'] as const).filter((name) => values[name] !== undefined && values[name] !== false);
+  const formats = (['json', 'json-run', 'json-stream', 'restore'] as const).filter(
+    (name) => values[name] !== undefined && values[name] !== false,
+  );
   if (values.nagios && formats.length > 0) throw new UsageError(`--nagios and --${formats[0]} cannot be combined`);
   if (values.restore !== undefined && values.save !== undefined) throw new UsageError('--save and --restore cannot be combined');
   const action: Action = infoActions[0] ?? (values.restore !== undefined ? 'restore' : 'run');
   const needsDomain = infoActions.length === 0 && values.restore === undefined;
   if (needsDomain && (positionals.length !== 1 || positionals[0] === undefined || positionals[0] === '')) {
-    throw new UsageError(positionals.length === 0 ? 'the domain to test is missing' : `only one domain can be tested at a time, got: ${positionals.join(' ')}`);
+    throw new UsageError(
+      positionals.length === 0 ? 'the domain to test is missing' : `only one domain can be tested at a time, got: ${positionals.join(' ')}`,
+    );
   }
   if (!needsDomain && positionals.length > 0) throw new UsageError(`--${action} takes no domain, got: ${positionals.join(' ')}`);
   const locale = (values.locale ?? 'en').slice(0, 2).toLowerCase();
@@ -229,7 +238,15 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     output: {
       level: parseLevel(values.level ?? 'INFO', '--level'),
       locale,
-      format: values.nagios ? 'nagios' : values.json ? 'json' : values['json-run'] ? 'json-run' : values['json-stream'] ? 'json-stream' : 'table',
+      format: values.nagios
+        ? 'nagios'
+        : values.json
+          ? 'json'
+          : values['json-run']
+            ? 'json-run'
+            : values['json-stream']
+              ? 'json-stream'
+              : 'table',
       raw: values.raw ?? false,
       showModule: values['show-module'] ?? false,
       showTestcase: values['show-testcase'] ?? false,

@@ -54,14 +54,14 @@ async function effectiveProfile(options: CliOptions): Promise<Profile> {
   const base = shipped
     ? shippedProfile(shipped)
     : options.profileFile
-    ? await readInputFile(options.profileFile, 'profile').then((text) => {
-        try {
-          return loadProfile(JSON.parse(text));
-        } catch (error) {
-          throw new UsageError(`${options.profileFile}: ${(error as Error).message}`);
-        }
-      })
-    : defaultProfile();
+      ? await readInputFile(options.profileFile, 'profile').then((text) => {
+          try {
+            return loadProfile(JSON.parse(text));
+          } catch (error) {
+            throw new UsageError(`${options.profileFile}: ${(error as Error).message}`);
+          }
+        })
+      : defaultProfile();
   return { ...base, net: { ipv4: options.ipv4 ?? base.net.ipv4, ipv6: options.ipv6 ?? base.net.ipv6 } };
 }
 
@@ -77,7 +77,12 @@ async function rootHints(options: CliOptions): Promise<RootHint[] | undefined> {
 
 function listTests(locale: string): string {
   return modules
-    .map((module) => [uiText('list.module', locale, { module: module.name }), ...module.testCases.map((tc) => `  ${tc.id.padEnd(15)} ${testCaseDescription(tc.id, locale)}`)].join('\n'))
+    .map((module) =>
+      [
+        uiText('list.module', locale, { module: module.name }),
+        ...module.testCases.map((tc) => `  ${tc.id.padEnd(15)} ${testCaseDescription(tc.id, locale)}`),
+      ].join('\n'),
+    )
     .join('\n\n');
 }
 
@@ -85,20 +90,26 @@ function listTests(locale: string): string {
  * Prints the findings the way the options ask. With --json-stream during a run the lines went out as
  * findings came (`streamed`); what is left then are the summaries.
  */
-function show(findings: readonly Finding[], output: OutputOptions, io: CliIo, streamed: boolean, run: { domain: string; engineVersion: string; elapsed?: number }): void {
+function show(
+  findings: readonly Finding[],
+  output: OutputOptions,
+  io: CliIo,
+  streamed: boolean,
+  run: { domain: string; engineVersion: string; elapsed?: number },
+): void {
   const shown = visible(findings, output.level);
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
-    if (compliance.length > 0) io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
+    if (compliance.length > 0)
+      io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
   } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
     io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance)}\n`);
-  }
-  else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
+  } else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;
   if (output.count) summary(`${countSummary(findings, output)}\n`);
@@ -116,7 +127,9 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   const { output } = options;
 
   const total = selectTestCases(options.only).filter((p) => p.explicit || isTestCaseEnabled(profile, p.testCase.id)).length;
-  const progress: Progress | undefined = options.progress ? startProgress(io.stderr, { interactive: io.interactive, total, locale: output.locale }) : undefined;
+  const progress: Progress | undefined = options.progress
+    ? startProgress(io.stderr, { interactive: io.interactive, total, locale: output.locale })
+    : undefined;
   const stop = new AbortController();
   const made: Finding[] = [];
   const exchanges: Exchange[] = [];
@@ -185,7 +198,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     const options = parseCommandLine(argv);
     switch (options.action) {
       case 'version':
-        io.stdout(`dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\nfollows Zonemaster engine ${referenceVersion.engine} (zonemaster-cli ${referenceVersion.cli})\n`);
+        io.stdout(
+          `dnscheck ${engineVersion}\nengine ${engineVersion}\n@app/dns ${dnsVersion}\nfollows Zonemaster engine ${referenceVersion.engine} (zonemaster-cli ${referenceVersion.cli})\n`,
+        );
         return 0;
       case 'list-tests':
         io.stdout(`${listTests(options.output.locale)}\n`);
@@ -199,7 +214,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         const saved = await restoreRun(options.restoreFile!);
         if (options.chainJsonFile || options.chainSvgFile) {
           const { writeChain } = await import('../chain/write-chain.ts');
-          await writeChain({ json: options.chainJsonFile, svg: options.chainSvgFile }, { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) });
+          await writeChain(
+            { json: options.chainJsonFile, svg: options.chainSvgFile },
+            { domain: saved.domain, exchanges: saved.exchanges, at: new Date(saved.savedAt) },
+          );
         }
         show(saved.findings, options.output, io, false, { domain: saved.domain, engineVersion: saved.engine });
         return exitCodeFor(saved.findings);
@@ -213,7 +231,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     // A monitoring system reads stdout and the exit code only: anything that stopped the check is UNKNOWN.
     if (argv.includes('--nagios')) {
-      io.stdout(`${nagiosUnknown(error instanceof UsageError ? error.message : `the check could not run: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+      io.stdout(
+        `${nagiosUnknown(error instanceof UsageError ? error.message : `the check could not run: ${error instanceof Error ? error.message : String(error)}`)}\n`,
+      );
       return nagiosStates.UNKNOWN;
     }
     if (!(error instanceof UsageError)) throw error;

@@ -21,10 +21,15 @@ export function nagiosState(findings: readonly Finding[]): NagiosState {
 export function nagiosLine(domain: string, findings: readonly Finding[], seconds: number, locale: string): string {
   const state = nagiosState(findings);
   const count = (level: Level) => findings.filter((f) => f.level === level).length;
-  const problems = (['CRITICAL', 'ERROR', 'WARNING'] as const).filter((level) => count(level) > 0).map((level) => `${count(level)} ${level}`);
+  const problems = (['CRITICAL', 'ERROR', 'WARNING'] as const)
+    .filter((level) => count(level) > 0)
+    .map((level) => `${count(level)} ${level}`);
   const worst = worstLevel(findings.map((f) => f.level));
   const first = state === 'OK' ? undefined : findings.find((f) => f.level === worst);
-  const text = [`${domain}: ${problems.length > 0 ? problems.join(', ') : 'no problems found'}`, ...(first ? [clean(formatFinding(first, locale))] : [])].join('; ');
+  const text = [
+    `${domain}: ${problems.length > 0 ? problems.join(', ') : 'no problems found'}`,
+    ...(first ? [clean(formatFinding(first, locale))] : []),
+  ].join('; ');
   // 'label'=value[UOM];warn;crit;min;max — counts have a minimum of 0, the time is in seconds.
   const perfdata = [...counted.map((level) => `${level.toLowerCase()}=${count(level)};;;0`), `time=${seconds.toFixed(3)}s;;;0`].join(' ');
   return `DNSCHECK ${state} - ${text} | ${perfdata}`;

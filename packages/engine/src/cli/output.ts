@@ -35,7 +35,12 @@ export function toJson(findings: readonly Finding[], output: OutputOptions, comp
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
-export function toJsonRun(run: { domain: string; engineVersion: string; elapsed: number }, findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
+export function toJsonRun(
+  run: { domain: string; engineVersion: string; elapsed: number },
+  findings: readonly Finding[],
+  output: OutputOptions,
+  compliance: readonly ComplianceEntry[] = [],
+): string {
   return JSON.stringify(
     {
       engine_version: run.engineVersion,
@@ -71,7 +76,11 @@ export function toTable(findings: readonly Finding[], output: OutputOptions): st
   const last = columns.length - 1;
   // The message column is not padded; the others are as wide as their widest cell.
   const widths = columns.map((c, i) => (i === last ? c.header.length : Math.max(c.header.length, ...rows.map((r) => r[i].length))));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < last ? c.padEnd(widths[i]) : c)).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i < last ? c.padEnd(widths[i]) : c))
+      .join('  ')
+      .trimEnd();
   return [line(columns.map((c) => c.header)), line(widths.map((w) => '='.repeat(w))), ...rows.map(line)].join('\n');
 }
 

@@ -22,7 +22,8 @@ export function startProgress(write: (text: string) => void, options: { interact
   let percent = 0;
   const seconds = (): string => ((performance.now() - started) / 1000).toFixed(1);
   // Test cases that never start (a precondition not met, or the run stopped after Basic) are done at 100%.
-  const counted = (): string => uiText('progress.testcases', options.locale, { done: percent === 100 ? options.total : done, total: options.total });
+  const counted = (): string =>
+    uiText('progress.testcases', options.locale, { done: percent === 100 ? options.total : done, total: options.total });
 
   const count = (finding: Finding): boolean => {
     if (finding.tag === 'TEST_CASE_START') running.set(finding.module, (running.get(finding.module) ?? 0) + 1);
@@ -49,7 +50,12 @@ export function startProgress(write: (text: string) => void, options: { interact
   const draw = (): void => {
     const filled = Math.round((percent / 100) * BAR_WIDTH);
     const modules = [...running.entries()].filter(([, n]) => n > 0).map(([m]) => m);
-    const parts = [`[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(percent).padStart(3)}%`, counted(), ...(modules.length ? [modules.join(', ')] : []), `${seconds()} s`];
+    const parts = [
+      `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${String(percent).padStart(3)}%`,
+      counted(),
+      ...(modules.length ? [modules.join(', ')] : []),
+      `${seconds()} s`,
+    ];
     // \x1b[2K clears the line, so a shorter line leaves nothing of the longer one before it.
     write(`\r\x1b[2K${parts.join(' · ')}`);
   };

@@ -43,7 +43,9 @@ const savedRunSchema = z.object({
 });
 
 /** The findings and queries of a saved run; a file that is not one is a bad argument. */
-export async function restoreRun(path: string): Promise<{ domain: string; engine: string; savedAt: string; findings: Finding[]; exchanges: Exchange[] }> {
+export async function restoreRun(
+  path: string,
+): Promise<{ domain: string; engine: string; savedAt: string; findings: Finding[]; exchanges: Exchange[] }> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -59,7 +61,9 @@ export async function restoreRun(path: string): Promise<{ domain: string; engine
   const parsed = savedRunSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new UsageError(`${path} is not a saved run: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected content'}`);
+    throw new UsageError(
+      `${path} is not a saved run: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'unexpected content'}`,
+    );
   }
   const { domain, engine, savedAt, findings, exchanges } = parsed.data;
   return { domain, engine, savedAt, findings, exchanges };

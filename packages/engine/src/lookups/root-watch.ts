@@ -44,7 +44,12 @@ export function watchRoot(roots: readonly Nameserver[], profile: Profile): Promi
       if (answer === undefined) return silent();
       if (!impossibleFromRoot(answer, tlds)) return resolve(undefined);
       const args = { ns_list: server.toString(), answer: describeAnswer(answer) };
-      resolve(new LookupFailure(`The root server ${args.ns_list} gave an answer the real root never gives (${args.answer})`, basic01(profile, 'ROOT_SERVERS_INTERCEPTED', args)));
+      resolve(
+        new LookupFailure(
+          `The root server ${args.ns_list} gave an answer the real root never gives (${args.answer})`,
+          basic01(profile, 'ROOT_SERVERS_INTERCEPTED', args),
+        ),
+      );
     }, silent);
   }
   return promise;

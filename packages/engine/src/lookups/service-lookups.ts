@@ -41,7 +41,10 @@ export function createServiceLookups(options: ServiceLookupOptions = {}): Servic
   // The lookup, unless the root turns out unreachable or intercepted, or time runs out first: then
   // every query still in flight is dropped and the reason is the answer.
   const bounded = async <T>(work: () => Promise<T>): Promise<T> => {
-    const verdict = watchRoot(resolver.rootServers.filter((server) => network.familyEnabled(server.family)), profile);
+    const verdict = watchRoot(
+      resolver.rootServers.filter((server) => network.familyEnabled(server.family)),
+      profile,
+    );
     const rootFailed = verdict.then((found) => (found ? Promise.reject(found) : new Promise<never>(() => {})));
     const { promise: outOfTime, reject } = Promise.withResolvers<never>();
     const timer = setTimeout(() => reject(new LookupFailure(`The lookup did not finish within ${budgetMs / 1000} s`)), budgetMs);

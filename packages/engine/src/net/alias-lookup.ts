@@ -23,8 +23,17 @@ export async function lookupThroughAlias(zone: Recursor, name: Name, type: numbe
   // A lookup that already asked again for a target says so in its question.
   const asked = message?.question[0]?.name;
   if (message && asked && !asked.equals(name)) return { message, owner: asked };
-  if (!message || recordsFor(message, type, name, ['answer']).length > 0 || recordsFor(message, RRType.CNAME, name, ['answer']).length === 0) return { message, owner: name };
-  const aliases = new Map(recordsOfType(message, RRType.CNAME, ['answer']).flatMap((rr) => (recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [])));
+  if (
+    !message ||
+    recordsFor(message, type, name, ['answer']).length > 0 ||
+    recordsFor(message, RRType.CNAME, name, ['answer']).length === 0
+  )
+    return { message, owner: name };
+  const aliases = new Map(
+    recordsOfType(message, RRType.CNAME, ['answer']).flatMap((rr) =>
+      recordIs(rr, RRType.CNAME) ? [[rr.name.key(), rr.rdata.target] as const] : [],
+    ),
+  );
   let target = name;
   for (let hops = 0; aliases.has(target.key()) && hops < maxHops; hops++) target = aliases.get(target.key())!;
   if (recordsFor(message, type, target, ['answer']).length > 0) return { message, owner: name };

@@ -11,7 +11,8 @@ export function ipv6Nibbles(address: string): string[] {
 
 /** The in-addr.arpa or ip6.arpa name of an address. */
 export function reverseName(address: string): Name {
-  const labels = ipFamily(address) === 4 ? [...address.split('.').reverse(), 'in-addr', 'arpa'] : [...ipv6Nibbles(address).reverse(), 'ip6', 'arpa'];
+  const labels =
+    ipFamily(address) === 4 ? [...address.split('.').reverse(), 'in-addr', 'arpa'] : [...ipv6Nibbles(address).reverse(), 'ip6', 'arpa'];
   return Name.fromString(`${labels.join('.')}.`);
 }
 

@@ -23,12 +23,23 @@ export interface ServerNetwork {
   readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
-  send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'>;
+  send(
+    server: Nameserver,
+    question: Question,
+    flags: QueryFlags,
+    skip: () => boolean,
+    settle?: (outcome: { message?: Message }) => void,
+  ): Promise<SendOutcome | 'skipped'>;
   /** Another run's reply to the question, when it may be shared and the shared cache has one (logged as this run's exchange). */
   sharedReply(server: Nameserver, question: Question, flags: QueryFlags, key: string): Promise<Message | undefined>;
   /** Offers a reply got over the network to other runs (when the question may be shared). */
   shareReply(question: Question, key: string, message: Message, bytes: Uint8Array): void;
-  transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'>;
+  transfer(
+    server: Nameserver,
+    zone: Name,
+    enough: (message: Message) => boolean,
+    skip: () => boolean,
+  ): Promise<(TransferResult & { ms: number }) | 'skipped'>;
 }
 
 export interface QueryFlags {
@@ -104,7 +115,15 @@ export class Nameserver {
   readonly name: Name;
   readonly address: string;
   readonly family: 4 | 6;
-  readonly statistics: NameserverStatistics = { queries: 0, cacheHits: 0, responses: 0, timeouts: 0, blocked: 0, totalMs: 0, answeredMs: 0 };
+  readonly statistics: NameserverStatistics = {
+    queries: 0,
+    cacheHits: 0,
+    responses: 0,
+    timeouts: 0,
+    blocked: 0,
+    totalMs: 0,
+    answeredMs: 0,
+  };
   readonly #network: ServerNetwork;
   readonly #transfers = new Map<string, Promise<TransferStart | undefined>>();
 
@@ -157,7 +176,18 @@ export class Nameserver {
 
   // The name's case counts, as in the reference's cache: Nameserver08 and 09 ask with mixed case.
   #key(name: Name, qtype: number, flags: QueryFlags): string {
-    return [this.address, name.toString(), qtype, flags.qclass ?? RRClass.IN, flags.dnssec ? 1 : 0, flags.tcp ? 1 : 0, flags.rd ? 1 : 0, flags.cd ? 1 : 0, flags.fallback ?? '', JSON.stringify(flags.edns ?? null)].join('|');
+    return [
+      this.address,
+      name.toString(),
+      qtype,
+      flags.qclass ?? RRClass.IN,
+      flags.dnssec ? 1 : 0,
+      flags.tcp ? 1 : 0,
+      flags.rd ? 1 : 0,
+      flags.cd ? 1 : 0,
+      flags.fallback ?? '',
+      JSON.stringify(flags.edns ?? null),
+    ].join('|');
   }
 
   #lane(flags: QueryFlags): string {
@@ -168,7 +198,15 @@ export class Nameserver {
    * The same question asked while the lane's own SOA query is in flight, free to go: it takes that
    * query's outcome as its own, silence included (a plain SOA query unanswered marks the lane silent).
    */
-  #join(deciding: Promise<{ sent: boolean; message?: Message }>, key: string, lane: string, name: Name, qtype: number, given: QueryFlags, share: boolean): Promise<Message | undefined> {
+  #join(
+    deciding: Promise<{ sent: boolean; message?: Message }>,
+    key: string,
+    lane: string,
+    name: Name,
+    qtype: number,
+    given: QueryFlags,
+    share: boolean,
+  ): Promise<Message | undefined> {
     // Now a plain SOA query is in flight there for real: the questions after it wait, as in #send.
     const probing = this.#network.answering.has(lane) || this.#network.probes.has(lane) ? undefined : Promise.withResolvers<void>();
     if (probing) this.#network.probes.set(lane, probing);
@@ -209,7 +247,13 @@ export class Nameserver {
     const key = this.#key(name, RRType.SOA, flags);
     // The same question already asked for real decides the lane when it ends.
     if (this.#network.answers.has(key)) return;
-    const sent = this.#network.send(this, { name, type: RRType.SOA, class: RRClass.IN }, flags, () => this.#network.order.isDecided(lane), settle);
+    const sent = this.#network.send(
+      this,
+      { name, type: RRType.SOA, class: RRClass.IN },
+      flags,
+      () => this.#network.order.isDecided(lane),
+      settle,
+    );
     const outcome = sent.then(
       (outcome): { sent: boolean; message?: Message } => {
         this.#network.deciding.delete(key);
@@ -252,7 +296,12 @@ export class Nameserver {
     const waitMs = Math.min(profileMs, Math.max(probeWaitMs, responses > 0 ? 6 * (answeredMs / responses) : profileMs));
     const header: ProbeHeader = { timeoutMs: waitMs, retries: 1, resendMs: waitMs / 2, ...flags.header };
     // `header` sends it in the address's line of probes (network.ts).
-    const sent = await this.#network.send(this, { name: qname, type: qtype, class: flags.qclass ?? RRClass.IN }, { ...flags, header }, () => false);
+    const sent = await this.#network.send(
+      this,
+      { name: qname, type: qtype, class: flags.qclass ?? RRClass.IN },
+      { ...flags, header },
+      () => false,
+    );
     if (sent === 'skipped') return undefined;
     this.statistics.queries++;
     this.statistics.totalMs += sent.ms;
@@ -288,7 +337,12 @@ export class Nameserver {
       return undefined;
     }
     // The reference tries a transfer whatever it knows of the server's silence, and learns nothing from it.
-    const result = await this.#network.transfer(this, zone, (message) => message.answer.length > 0, () => false);
+    const result = await this.#network.transfer(
+      this,
+      zone,
+      (message) => message.answer.length > 0,
+      () => false,
+    );
     if (result === 'skipped') return undefined;
     this.statistics.queries++;
     this.statistics.totalMs += result.ms;
@@ -316,7 +370,8 @@ export class Nameserver {
     const lane = `${this.address}:${transport}`;
     const plainSoa = qtype === RRType.SOA && !flags.edns && !flags.dnssec;
     const answered = (): boolean => this.#network.answering.has(lane);
-    for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane)) await probe.promise;
+    for (let probe = this.#network.probes.get(lane); probe && !silent() && !answered(); probe = this.#network.probes.get(lane))
+      await probe.promise;
     if (silent()) return undefined;
     const question = { name, type: qtype, class: flags.qclass ?? RRClass.IN };
     if (sharedKey !== undefined) {
@@ -359,7 +414,8 @@ export class Nameserver {
       this.statistics.responses++;
       this.statistics.answeredMs += outcome.ms;
       if (outcome.from) this.#network.sources.set(outcome.message, outcome.from);
-      if (sharedKey !== undefined && outcome.bytes && outcome.from === this.address) this.#network.shareReply(question, sharedKey, outcome.message, outcome.bytes);
+      if (sharedKey !== undefined && outcome.bytes && outcome.from === this.address)
+        this.#network.shareReply(question, sharedKey, outcome.message, outcome.bytes);
       return outcome.message;
     } finally {
       if (probing) {

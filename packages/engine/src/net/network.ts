@@ -1,7 +1,17 @@
 // Everything a run sends goes through here: one Nameserver object per (name, address), the profile's
 // IP family switches, and caps on queries in flight for the run and per server address.
 import pLimit, { type LimitFunction } from 'p-limit';
-import { decodeMessage, query, Rcode, transferZone, type Message, type Name, type Question, type QueryResult, type TransferResult } from '@app/dns';
+import {
+  decodeMessage,
+  query,
+  Rcode,
+  transferZone,
+  type Message,
+  type Name,
+  type Question,
+  type QueryResult,
+  type TransferResult,
+} from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
 import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
@@ -140,7 +150,13 @@ export class Network implements ServerNetwork {
    * Sends when a slot is free, unless `skip` says by then that it is no longer worth it. `settle` sees
    * the outcome before the slot goes to the next query, so that one's `skip` already knows it.
    */
-  async send(server: Nameserver, question: Question, flags: QueryFlags, skip: () => boolean, settle?: (outcome: { message?: Message }) => void): Promise<SendOutcome | 'skipped'> {
+  async send(
+    server: Nameserver,
+    question: Question,
+    flags: QueryFlags,
+    skip: () => boolean,
+    settle?: (outcome: { message?: Message }) => void,
+  ): Promise<SendOutcome | 'skipped'> {
     // Compliance probes wait in a line of their own per address: 35 of them to a server that drops
     // some must not hold the slots the other test cases' questions to it need.
     return this.#slot(server, skip, flags.header ? 'probe' : 'query', async () => {
@@ -200,7 +216,12 @@ export class Network implements ServerNetwork {
   }
 
   /** The start of a zone transfer: messages until `enough` says so (or the transfer ends). */
-  async transfer(server: Nameserver, zone: Name, enough: (message: Message) => boolean, skip: () => boolean): Promise<(TransferResult & { ms: number }) | 'skipped'> {
+  async transfer(
+    server: Nameserver,
+    zone: Name,
+    enough: (message: Message) => boolean,
+    skip: () => boolean,
+  ): Promise<(TransferResult & { ms: number }) | 'skipped'> {
     return this.#slot(server, skip, 'query', async () => {
       this.options.signal.throwIfAborted();
       const started = performance.now();
@@ -246,7 +267,14 @@ export class Network implements ServerNetwork {
     const started = performance.now();
     const testcase = currentTestCase();
     const id = ++this.#sent;
-    this.options.onSend?.({ server: server.toString(), qname: question.name.toString(), qtype: question.type, transport: flags.tcp ? 'tcp' : 'udp', id, ...(testcase !== undefined && { testcase }) });
+    this.options.onSend?.({
+      server: server.toString(),
+      qname: question.name.toString(),
+      qtype: question.type,
+      transport: flags.tcp ? 'tcp' : 'udp',
+      id,
+      ...(testcase !== undefined && { testcase }),
+    });
     const result = await query({ address: server.address, port: this.options.port ?? 53 }, question, {
       transport: flags.tcp ? 'tcp' : 'udp',
       timeoutMs: resolver.timeout * 1000,
@@ -263,22 +291,26 @@ export class Network implements ServerNetwork {
       signal: this.options.signal,
     });
     const ms = performance.now() - started;
-    if (this.options.onExchange) this.#log(this.options.onExchange, result, {
-      ...(testcase !== undefined && { testcase }),
-      id,
-      server: server.toString(),
-      qname: question.name.toString(),
-      qtype: question.type,
-      qclass: question.class,
-      transport: result.transport,
-      flags,
-      at: Math.round(started),
-      ms: Math.round(ms),
-      ...('bytes' in result && { reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64') }),
-    });
+    if (this.options.onExchange)
+      this.#log(this.options.onExchange, result, {
+        ...(testcase !== undefined && { testcase }),
+        id,
+        server: server.toString(),
+        qname: question.name.toString(),
+        qtype: question.type,
+        qclass: question.class,
+        transport: result.transport,
+        flags,
+        at: Math.round(started),
+        ms: Math.round(ms),
+        ...('bytes' in result && {
+          reply: Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength).toString('base64'),
+        }),
+      });
     this.options.signal.throwIfAborted();
     const mac = result.requestMac && { requestMac: result.requestMac };
-    if (result.outcome === 'response') return { message: result.message, from: result.from, ms, size: result.bytes.length, bytes: result.bytes, ...mac };
+    if (result.outcome === 'response')
+      return { message: result.message, from: result.from, ms, size: result.bytes.length, bytes: result.bytes, ...mac };
     return { ms, failure: failureOf(result) };
   }
 }

@@ -20,7 +20,24 @@ export interface ReferralGlue {
 
 /** Bytes on the wire of a referral for `zone` to `nsNames`, with the given glue records. */
 export function referralSize(zone: Name, nsNames: readonly Name[], glue: readonly ReferralGlue[]): number {
-  const authority: RecordInput[] = nsNames.map((target) => ({ name: zone, type: RRType.NS, class: RRClass.IN, ttl: 3600, rdata: { target } }));
-  const additional: RecordInput[] = glue.map((g) => ({ name: g.name, type: g.family === 4 ? RRType.A : RRType.AAAA, class: RRClass.IN, ttl: 3600, rdata: { address: g.address } }));
-  return encodeMessage({ qr: true, question: [{ name: longestNameUnder(zone), type: RRType.NS, class: RRClass.IN }], authority, additional }).length;
+  const authority: RecordInput[] = nsNames.map((target) => ({
+    name: zone,
+    type: RRType.NS,
+    class: RRClass.IN,
+    ttl: 3600,
+    rdata: { target },
+  }));
+  const additional: RecordInput[] = glue.map((g) => ({
+    name: g.name,
+    type: g.family === 4 ? RRType.A : RRType.AAAA,
+    class: RRClass.IN,
+    ttl: 3600,
+    rdata: { address: g.address },
+  }));
+  return encodeMessage({
+    qr: true,
+    question: [{ name: longestNameUnder(zone), type: RRType.NS, class: RRClass.IN }],
+    authority,
+    additional,
+  }).length;
 }

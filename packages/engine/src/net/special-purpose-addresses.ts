@@ -75,7 +75,8 @@ export interface SpecialPurposeBlock {
   reference: string;
 }
 
-const blocks = (rows: readonly Row[]) => rows.map(([prefix, name, reference, reachable]) => ({ prefix, name, reference, reachable, contains: prefixMatcher(prefix) }));
+const blocks = (rows: readonly Row[]) =>
+  rows.map(([prefix, name, reference, reachable]) => ({ prefix, name, reference, reachable, contains: prefixMatcher(prefix) }));
 const byFamily = { 4: blocks(ipv4), 6: blocks(ipv6) };
 
 function rowOf(address: string) {

@@ -114,7 +114,8 @@ function readTestLevels(value: unknown): Profile['test_levels'] {
   for (const [module, tags] of Object.entries(modules)) {
     const levelsByTag: Record<string, Level> = {};
     for (const [tag, level] of Object.entries(expectObject(tags, `test_levels.${module}`))) {
-      if (!isLevel(level)) throw new ProfileError(`Profile property test_levels.${module}.${tag} is not a severity level: ${String(level)}`);
+      if (!isLevel(level))
+        throw new ProfileError(`Profile property test_levels.${module}.${tag} is not a severity level: ${String(level)}`);
       levelsByTag[tag] = level;
     }
     result[module.toUpperCase()] = levelsByTag;
@@ -146,7 +147,9 @@ export function loadProfile(json: unknown, base: Profile = defaultProfile()): Pr
     }
     if (asn.sources !== undefined) {
       const sources = expectObject(asn.sources, 'asn_db.sources');
-      profile.asn_db.sources = Object.fromEntries(Object.entries(sources).map(([style, hosts]) => [style, expectStrings(hosts, `asn_db.sources.${style}`)]));
+      profile.asn_db.sources = Object.fromEntries(
+        Object.entries(sources).map(([style, hosts]) => [style, expectStrings(hosts, `asn_db.sources.${style}`)]),
+      );
     }
   }
   if (given.test_cases !== undefined) profile.test_cases = expectStrings(given.test_cases, 'test_cases').map((id) => id.toLowerCase());
@@ -164,7 +167,9 @@ export function loadProfile(json: unknown, base: Profile = defaultProfile()): Pr
 }
 
 // Tags of our own, which the reference's profile cannot know: their level when a profile does not set one.
-const ownLevels: Readonly<Record<string, Record<string, Level>>> = { BASIC: { ROOT_SERVERS_UNREACHABLE: 'CRITICAL', ROOT_SERVERS_INTERCEPTED: 'CRITICAL' } };
+const ownLevels: Readonly<Record<string, Record<string, Level>>> = {
+  BASIC: { ROOT_SERVERS_UNREACHABLE: 'CRITICAL', ROOT_SERVERS_INTERCEPTED: 'CRITICAL' },
+};
 
 export function levelOf(profile: Profile, module: string, tag: string): Level {
   return profile.test_levels[module]?.[tag] ?? ownLevels[module]?.[tag] ?? 'DEBUG';

@@ -24,10 +24,12 @@ export const lookupKey = (name: Name, type: number): string => `${name.key()}|${
 
 /** Whether an answer asks to follow a CNAME: one for the name, and no records of the type for it. */
 export function needsFollowing(message: Message, name: Name, type: number): boolean {
-  return type !== RRType.CNAME && recordsFor(message, type, name).length === 0 && recordsFor(message, RRType.CNAME, name, ['answer']).length > 0;
+  return (
+    type !== RRType.CNAME && recordsFor(message, type, name).length === 0 && recordsFor(message, RRType.CNAME, name, ['answer']).length > 0
+  );
 }
 
-const typeName = (type: number): string => (Object.entries(RRType).find(([, value]) => value === type)?.[0] ?? `TYPE${type}`);
+const typeName = (type: number): string => Object.entries(RRType).find(([, value]) => value === type)?.[0] ?? `TYPE${type}`;
 
 /** An answer and the name its records are for (the end of the chain followed). */
 export interface Followed {
@@ -72,7 +74,10 @@ export async function followCname(
     }
     // As the reference checks it: a record whose target was an owner of an earlier one counts as a loop.
     if (owner.equals(target) || seenTargets.has(target.key()) || targets.has(target.key())) {
-      note('CNAME_LOOP_INNER', { name: records.map((r) => r.owner.toString()).join(';'), target: records.map((r) => r.target.toString()).join(';') });
+      note('CNAME_LOOP_INNER', {
+        name: records.map((r) => r.owner.toString()).join(';'),
+        target: records.map((r) => r.target.toString()).join(';'),
+      });
       return broken;
     }
     seenTargets.add(target.key());
@@ -104,7 +109,12 @@ export async function followCname(
       note('CNAME_FOLLOWED_IN_ZONE', { name: nameText, type: typeName(type), target: target.toString() });
       return { message, canonical: target };
     }
-    note('CNAME_NO_MATCH', { name: nameText, type: typeName(type), target: target.toString(), owner_names: ofType.map((rr) => rr.name.toString()).join(';') });
+    note('CNAME_NO_MATCH', {
+      name: nameText,
+      type: typeName(type),
+      target: target.toString(),
+      owner_names: ofType.map((rr) => rr.name.toString()).join(';'),
+    });
   }
   if (!target.isSubdomainOf(name)) {
     note('CNAME_FOLLOWED_OUT_OF_ZONE', { name: nameText, target: target.toString() });

@@ -119,7 +119,9 @@ export class Resolver {
     const cached = this.#cache.get(key);
     if (cached) return cached;
     const state = newChainState();
-    const pending = this.#recursor(name, type, state).then((resolution): Resolution => (state.notes.length > 0 ? { ...resolution, notes: state.notes } : resolution));
+    const pending = this.#recursor(name, type, state).then((resolution): Resolution =>
+      state.notes.length > 0 ? { ...resolution, notes: state.notes } : resolution,
+    );
     this.#cache.set(key, pending);
     return pending;
   }
@@ -131,13 +133,18 @@ export class Resolver {
     const resolution = await this.#descend(name, type, [{ zone: Name.root, servers: this.rootServers }], `${key}|within-zone`, 0);
     const { message } = resolution;
     if (!message || responseKind(message) !== 'answer' || !needsFollowing(message, name, type)) return resolution;
-    const followed = await followCname(name, type, message, state, (target, targetType, sameState) => this.#recursor(target, targetType, sameState));
+    const followed = await followCname(name, type, message, state, (target, targetType, sameState) =>
+      this.#recursor(target, targetType, sameState),
+    );
     return { ...(followed.message && { message: followed.message }), trace: resolution.trace, canonical: followed.canonical };
   }
 
   /** Addresses of a host name, IPv4 and IPv6, sorted; empty when it does not resolve. */
   async addressesOf(name: Name, requester?: string, depth = 0): Promise<string[]> {
-    const [a, aaaa] = await Promise.all([this.recurse(name, RRType.A, requester, depth), this.recurse(name, RRType.AAAA, requester, depth)]);
+    const [a, aaaa] = await Promise.all([
+      this.recurse(name, RRType.A, requester, depth),
+      this.recurse(name, RRType.AAAA, requester, depth),
+    ]);
     if (a.message?.rcode === Rcode.NXDOMAIN) return [];
     const found = new Set<string>();
     for (const resolution of [a, aaaa]) {
@@ -165,7 +172,8 @@ export class Resolver {
     for (let referrals = 0; referrals <= maxReferrals; referrals++) {
       const step = trace[trace.length - 1];
       const fake = this.#fake;
-      const faking = fake !== undefined && qname.isSubdomainOf(fake.zone) && step.zone.labelCount < fake.zone.labelCount && !seen.has(fake.zone.key());
+      const faking =
+        fake !== undefined && qname.isSubdomainOf(fake.zone) && step.zone.labelCount < fake.zone.labelCount && !seen.has(fake.zone.key());
       const fakeStep = (from?: Nameserver): TraceStep => {
         seen.add(fake!.zone.key());
         return { zone: fake!.zone, servers: fake!.servers, ...(from && { from }) };
@@ -254,7 +262,9 @@ export class Resolver {
     const resolution = await this.recurse(zone, RRType.NS);
     if (!resolution.message) return [];
     const names = nsNames(resolution.message, resolution.canonical, ['answer']);
-    const servers = await Promise.all(names.map(async (nsName) => (await this.addressesOf(nsName)).map((address) => this.#network.server(nsName, address))));
+    const servers = await Promise.all(
+      names.map(async (nsName) => (await this.addressesOf(nsName)).map((address) => this.#network.server(nsName, address))),
+    );
     return sortServers(servers.flat());
   }
 }

@@ -58,7 +58,8 @@ export function readRootHints(text: string): RootHint[] {
         break;
       case 'A':
       case 'AAAA':
-        if (ipFamily(data) !== (type.toUpperCase() === 'A' ? 4 : 6)) throw new RootHintsError(`root hints line ${index + 1}: "${data}" is not an ${type} address`);
+        if (ipFamily(data) !== (type.toUpperCase() === 'A' ? 4 : 6))
+          throw new RootHintsError(`root hints line ${index + 1}: "${data}" is not an ${type} address`);
         addresses.push({ name: bareName(owner), address: data, line: index + 1 });
         break;
       default:

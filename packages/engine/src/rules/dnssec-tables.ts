@@ -1,7 +1,11 @@
 // The tables the reference engine 9.0 judges DNSSEC by: IANA's DNSSEC algorithm numbers (DNSSEC05's
 // verdict, and the description and mnemonic findings name) and DS digest types (DNSSEC01's).
 export type AlgorithmStatus = 'DEPRECATED' | 'RESERVED' | 'UNASSIGNED' | 'PRIVATE' | 'NOT_ZONE_SIGN' | 'NOT_RECOMMENDED' | 'OK';
-export interface Algorithm { status: AlgorithmStatus; description: string; mnemonic: string }
+export interface Algorithm {
+  status: AlgorithmStatus;
+  description: string;
+  mnemonic: string;
+}
 const algorithmTable: Record<number, Algorithm> = {
   0: { status: 'NOT_ZONE_SIGN', description: 'Delete DS', mnemonic: 'DELETE' },
   1: { status: 'DEPRECATED', description: 'RSA/MD5', mnemonic: 'RSAMD5' },
@@ -26,14 +30,27 @@ const algorithmTable: Record<number, Algorithm> = {
 const unassignedAlgorithm: Algorithm = { status: 'UNASSIGNED', description: 'Unassigned', mnemonic: 'UNASSIGNED' };
 const reservedAlgorithm: Algorithm = { status: 'RESERVED', description: 'Reserved', mnemonic: 'RESERVED' };
 export function algorithm(number: number): Algorithm {
-  return algorithmTable[number] ?? ((number >= 18 && number <= 22) || (number >= 24 && number <= 122) ? unassignedAlgorithm : reservedAlgorithm);
+  return (
+    algorithmTable[number] ?? ((number >= 18 && number <= 22) || (number >= 24 && number <= 122) ? unassignedAlgorithm : reservedAlgorithm)
+  );
 }
 export const mnemonic = (number: number): string => algorithm(number).mnemonic;
 
 /** A DS digest type's name in IANA's registry. */
 export function digestName(number: number): string {
-  const named: Record<number, string> = { 0: 'Reserved', 1: 'SHA-1', 2: 'SHA-256', 3: 'GOST R 34.11-94', 4: 'SHA-384', 5: 'GOST R 34.11-2012', 6: 'SM3' };
-  return named[number] ?? (number >= 128 && number <= 252 ? 'Reserved' : number === 253 || number === 254 ? 'Reserved for Private Use' : 'Unassigned');
+  const named: Record<number, string> = {
+    0: 'Reserved',
+    1: 'SHA-1',
+    2: 'SHA-256',
+    3: 'GOST R 34.11-94',
+    4: 'SHA-384',
+    5: 'GOST R 34.11-2012',
+    6: 'SM3',
+  };
+  return (
+    named[number] ??
+    (number >= 128 && number <= 252 ? 'Reserved' : number === 253 || number === 254 ? 'Reserved for Private Use' : 'Unassigned')
+  );
 }
 /** DNSSEC01's tag for a DS digest type. */
 export function digestTag(number: number): string {
@@ -43,7 +60,22 @@ export function digestTag(number: number): string {
   if (number >= 128 && number <= 252) return 'DS01_DS_ALGO_RESERVED';
   return number === 253 || number === 254 ? 'DS01_DS_ALGO_PRIVATE' : 'DS01_DS_ALGO_UNASSIGNED';
 }
-export const digestTags = ['DS01_DS_ALGO_DEPRECATED', 'DS01_DS_ALGO_RESERVED', 'DS01_DS_ALGO_UNASSIGNED', 'DS01_DS_ALGO_PRIVATE', 'DS01_DS_ALGO_NOT_DS', 'DS01_DS_ALGO_OK'];
+export const digestTags = [
+  'DS01_DS_ALGO_DEPRECATED',
+  'DS01_DS_ALGO_RESERVED',
+  'DS01_DS_ALGO_UNASSIGNED',
+  'DS01_DS_ALGO_PRIVATE',
+  'DS01_DS_ALGO_NOT_DS',
+  'DS01_DS_ALGO_OK',
+];
 
 /** DNSSEC05's verdicts, in the order its findings are laid out. */
-export const algorithmStatuses: readonly AlgorithmStatus[] = ['DEPRECATED', 'RESERVED', 'UNASSIGNED', 'NOT_RECOMMENDED', 'PRIVATE', 'NOT_ZONE_SIGN', 'OK'];
+export const algorithmStatuses: readonly AlgorithmStatus[] = [
+  'DEPRECATED',
+  'RESERVED',
+  'UNASSIGNED',
+  'NOT_RECOMMENDED',
+  'PRIVATE',
+  'NOT_ZONE_SIGN',
+  'OK',
+];

@@ -11,10 +11,7 @@ export interface MxRecordSeen {
 
 /** What one server (one address, counted once) said to the MX query, once it had answered SOA authoritatively. */
 export type MxOutcome = { ns: string } & (
-  | { kind: 'no-response' }
-  | { kind: 'rcode'; rcode: string }
-  | { kind: 'non-authoritative' }
-  | { kind: 'mx'; records: MxRecordSeen[] }
+  { kind: 'no-response' } | { kind: 'rcode'; rcode: string } | { kind: 'non-authoritative' } | { kind: 'mx'; records: MxRecordSeen[] }
 );
 
 /** Where the zone sits: the root, TLDs and reverse zones are not expected to receive mail. */
@@ -32,7 +29,9 @@ const rdataText = (r: MxRecordSeen): string => `${r.preference} ${r.exchange ===
 /** The set's records once each, by preference then exchange. */
 function normalSet(records: readonly MxRecordSeen[]): MxRecordSeen[] {
   const unique = new Map(records.map((r) => [rdataText(r), r]));
-  return [...unique.values()].sort((x, y) => x.preference - y.preference || (x.exchange < y.exchange ? -1 : x.exchange > y.exchange ? 1 : 0));
+  return [...unique.values()].sort(
+    (x, y) => x.preference - y.preference || (x.exchange < y.exchange ? -1 : x.exchange > y.exchange ? 1 : 0),
+  );
 }
 
 export function mailTargetMessages(outcomes: readonly MxOutcome[], place: ZonePlace): Message[] {
@@ -85,7 +84,11 @@ export function mailTargetMessages(outcomes: readonly MxOutcome[], place: ZonePl
   }
   const noMailExpected = place.isRoot || place.isTld || place.isArpa;
   if (without.length > 0 && sets.size === 0) {
-    messages.push(noMailExpected ? { tag: 'Z09_NO_MX_FOUND_OR_EXPECTED', args: {} } : { tag: 'Z09_MISSING_MAIL_EXCHANGE', args: { ns_list: list(without) } });
+    messages.push(
+      noMailExpected
+        ? { tag: 'Z09_NO_MX_FOUND_OR_EXPECTED', args: {} }
+        : { tag: 'Z09_MISSING_MAIL_EXCHANGE', args: { ns_list: list(without) } },
+    );
   }
   if (without.length === 0 && sets.size === 0) messages.push({ tag: 'Z09_NO_SERVERS_MX_RESPONSE', args: {} });
   return messages;

@@ -46,7 +46,12 @@ export function refreshRetryMessages({ refresh, retry }: SoaTimers): Message[] {
 
 /** Zone04: retry at least the minimum. */
 export function retryMessages({ retry }: SoaTimers, t: TimerThresholds): Message[] {
-  return [{ tag: retry < t.retryMinimum ? 'RETRY_MINIMUM_VALUE_LOWER' : 'RETRY_MINIMUM_VALUE_OK', args: { retry, required_retry: t.retryMinimum } }];
+  return [
+    {
+      tag: retry < t.retryMinimum ? 'RETRY_MINIMUM_VALUE_LOWER' : 'RETRY_MINIMUM_VALUE_OK',
+      args: { retry, required_retry: t.retryMinimum },
+    },
+  ];
 }
 
 /** Zone05: expire at least the minimum and not below refresh. */

@@ -29,11 +29,19 @@ export function complianceTable(findings: readonly Finding[]): ComplianceEntry[]
     }
     entry.tests[String(f.args.test)] = String(f.args.result);
   }
-  return [...entries.values()].map((e) => ({ ...e, tests: Object.fromEntries(Object.entries(e.tests).sort(([a], [b]) => rank(a) - rank(b))) }));
+  return [...entries.values()].map((e) => ({
+    ...e,
+    tests: Object.fromEntries(Object.entries(e.tests).sort(([a], [b]) => rank(a) - rank(b))),
+  }));
 }
 
 /** The table as genreport prints it, a line per address: `zone. @address (ns.): dns=ok edns=ok ...`. */
 export function complianceLines(zone: string, table: readonly ComplianceEntry[]): string[] {
   const dotted = (name: string): string => (name.endsWith('.') ? name : `${name}.`);
-  return table.map((e) => `${dotted(zone)} @${e.address} (${dotted(e.ns)}): ${Object.entries(e.tests).map(([test, result]) => `${test}=${result}`).join(' ')}`);
+  return table.map(
+    (e) =>
+      `${dotted(zone)} @${e.address} (${dotted(e.ns)}): ${Object.entries(e.tests)
+        .map(([test, result]) => `${test}=${result}`)
+        .join(' ')}`,
+  );
 }

@@ -12,12 +12,34 @@ import { zone } from '../checks/zone.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
 // COMPLIANCE is beyond the reference: last, and only in profiles that name its test cases (`extended`).
-export const moduleOrder = ['BASIC', 'ADDRESS', 'CONNECTIVITY', 'CONSISTENCY', 'DELEGATION', 'DNSSEC', 'NAMESERVER', 'SYNTAX', 'ZONE', 'COMPLIANCE'] as const;
+export const moduleOrder = [
+  'BASIC',
+  'ADDRESS',
+  'CONNECTIVITY',
+  'CONSISTENCY',
+  'DELEGATION',
+  'DNSSEC',
+  'NAMESERVER',
+  'SYNTAX',
+  'ZONE',
+  'COMPLIANCE',
+] as const;
 
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
 export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE');
 
-const implemented: readonly TestModule[] = [basic, address, connectivity, consistency, delegation, dnssec, nameserver, syntax, zone, compliance];
+const implemented: readonly TestModule[] = [
+  basic,
+  address,
+  connectivity,
+  consistency,
+  delegation,
+  dnssec,
+  nameserver,
+  syntax,
+  zone,
+  compliance,
+];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));
 
@@ -40,7 +62,11 @@ export function selectTestCases(only: readonly string[]): PlannedTestCase[] {
   });
   return modules.flatMap((module) =>
     module.testCases
-      .filter((tc) => wanted.length === 0 || wanted.some((w) => w.module === module.name && (w.testcase === undefined || w.testcase === tc.id.toLowerCase())))
+      .filter(
+        (tc) =>
+          wanted.length === 0 ||
+          wanted.some((w) => w.module === module.name && (w.testcase === undefined || w.testcase === tc.id.toLowerCase())),
+      )
       .map((testCase) => ({ module, testCase, explicit: wanted.length > 0 })),
   );
 }

@@ -32,7 +32,10 @@ export interface ProgressCounter {
   finished(): void;
 }
 
-export function progressCounter(total: number, onProgress?: (percent: number, detail: { done: number; total: number }) => void): ProgressCounter {
+export function progressCounter(
+  total: number,
+  onProgress?: (percent: number, detail: { done: number; total: number }) => void,
+): ProgressCounter {
   let reported = -1;
   let done = 0;
   let reportedDone = -1;

@@ -12,9 +12,13 @@ function precedence(plan: readonly PlannedTestCase[]): Map<string, string[]> {
   const basicPlanned = plan.filter((p) => p.module.name === 'BASIC').map((p) => p.testCase.id);
   for (const { module, testCase } of plan) {
     const basicFirst = module.name === 'BASIC' ? [] : basicPlanned;
-    const earlierModules = testCase.afterEarlierModules ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id) : [];
+    const earlierModules = testCase.afterEarlierModules
+      ? plan.filter((p) => rank(p.module.name) < rank(module.name)).map((p) => p.testCase.id)
+      : [];
     const sameModule = module.inOrder ? plan.filter((p) => p.module === module).map((p) => p.testCase.id) : [];
-    precedes.set(testCase.id, [...new Set([...basicFirst, ...(testCase.after ?? []), ...earlierModules, ...sameModule.slice(0, sameModule.indexOf(testCase.id))])]);
+    precedes.set(testCase.id, [
+      ...new Set([...basicFirst, ...(testCase.after ?? []), ...earlierModules, ...sameModule.slice(0, sameModule.indexOf(testCase.id))]),
+    ]);
   }
   return precedes;
 }
@@ -32,7 +36,10 @@ export class RunOrder {
   }
 
   start(id: string, run: Promise<Finding[]>): void {
-    this.#produced.set(id, run.finally(() => this.#finished.add(id)));
+    this.#produced.set(
+      id,
+      run.finally(() => this.#finished.add(id)),
+    );
   }
 
   /** Settles once the test cases the reference runs before `testcase` are done (undefined if none is running). */

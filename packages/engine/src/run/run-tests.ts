@@ -47,7 +47,9 @@ function normalizeDomain(domain: string): string {
 function undelegatedInput(input: TestInput): ConstructorParameters<typeof Zone>[3] {
   return input.nameservers?.length
     ? { nameservers: input.nameservers.map((n) => ({ ns: Name.fromString(n.ns), ...(n.ip && { ip: n.ip }) })), ds: input.dsInfo ?? [] }
-    : input.dsInfo?.length ? { nameservers: [], ds: input.dsInfo } : undefined;
+    : input.dsInfo?.length
+      ? { nameservers: [], ds: input.dsInfo }
+      : undefined;
 }
 
 /** Rejects with a DomainNameError when the name cannot be tested at all (an empty or overlong label, say). */
@@ -69,7 +71,15 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   for (const entry of unknownSelections(options.only ?? [])) {
     const [module = '', testcase = 'all'] = entry.split('/');
     const known = modules.some((m) => m.name === module.toUpperCase());
-    findings.push(finding('SYSTEM', systemTestCase, known ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } } : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: referenceModules.join(':') } }));
+    findings.push(
+      finding(
+        'SYSTEM',
+        systemTestCase,
+        known
+          ? { tag: 'UNKNOWN_METHOD', args: { module, testcase } }
+          : { tag: 'UNKNOWN_MODULE', args: { module, testcase, module_list: referenceModules.join(':') } },
+      ),
+    );
   }
   if (!profile.net.ipv4 && !profile.net.ipv6) {
     findings.push(finding('SYSTEM', systemTestCase, { tag: 'NO_NETWORK', args: {} }));
@@ -101,7 +111,12 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   const undelegated = undelegatedInput(input);
   let zone: Zone | undefined;
   try {
-    zone = new Zone(Name.fromString(domain), new Resolver(network, rootHints, { ...(probeName && { prefetchFor: probeName }) }), network, undelegated);
+    zone = new Zone(
+      Name.fromString(domain),
+      new Resolver(network, rootHints, { ...(probeName && { prefetchFor: probeName }) }),
+      network,
+      undelegated,
+    );
   } catch {
     // A name the wire cannot carry (callers reject it first, as the reference's does): nothing can run.
   }
@@ -117,12 +132,15 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   // Every planned test case starts once all are known to the order; each waits only for what it reads.
   const planned = Promise.withResolvers<void>();
   for (const entry of plan) {
-    order.start(entry.testCase.id, planned.promise.then(async () => {
-      const own = await runTestCase(entry, { domain, zone, profile, signal, gated, order, finding });
-      if (own === null) return [];
-      progress.testCaseDone();
-      return own;
-    }));
+    order.start(
+      entry.testCase.id,
+      planned.promise.then(async () => {
+        const own = await runTestCase(entry, { domain, zone, profile, signal, gated, order, finding });
+        if (own === null) return [];
+        progress.testCaseDone();
+        return own;
+      }),
+    );
   }
   if (ahead) lookAheadForDeclared(plan, ahead);
   planned.resolve();
@@ -131,7 +149,8 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
   plan.forEach((entry, i) => {
     findings.push(...(perTestCase[i] ?? []));
     const lastBasic = entry.module.name === 'BASIC' && plan[i + 1]?.module.name !== 'BASIC';
-    if (lastBasic && gated && !canContinue(findings)) findings.push(finding('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } }));
+    if (lastBasic && gated && !canContinue(findings))
+      findings.push(finding('SYSTEM', systemTestCase, { tag: 'CANNOT_CONTINUE', args: { domain } }));
   });
   progress.finished();
   return findings;

@@ -20,7 +20,11 @@ export async function runTestsWithChain(input: TestInput, options: RunOptions = 
   if (options.signal?.aborted) return findings;
   const profile = input.profile ?? defaultProfile();
   await askChainQuestions({
-    domain: input.domain, exchanges, ipv4: input.ipv4 ?? profile.net.ipv4, ipv6: input.ipv6 ?? profile.net.ipv6, resolver: profile.resolver.defaults,
+    domain: input.domain,
+    exchanges,
+    ipv4: input.ipv4 ?? profile.net.ipv4,
+    ipv6: input.ipv6 ?? profile.net.ipv6,
+    resolver: profile.resolver.defaults,
     ...(options.signal && { signal: options.signal }),
     ...(options.sharedAnswers && { sharedAnswers: options.sharedAnswers }),
     onExchange: (exchange) => options.onExchange?.(exchange),

@@ -48,7 +48,12 @@ export async function runTestCase({ module, testCase, explicit }: PlannedTestCas
   const record = (moduleName: string, testcase: string, message: Message): void => {
     own.push(finding(moduleName, testcase, message));
     if (!testCase.tags.includes(message.tag)) {
-      own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: `${testCase.id} emitted ${message.tag}, a tag it does not declare` } }));
+      own.push(
+        finding('SYSTEM', testCase.id, {
+          tag: 'MODULE_ERROR',
+          args: { module: module.name, msg: `${testCase.id} emitted ${message.tag}, a tag it does not declare` },
+        }),
+      );
     }
   };
   const precondition = zone ? (testCase.precondition?.(context) ?? { run: true }) : { run: false as const };

@@ -34,10 +34,12 @@ interface Step {
   servers: [Name, Nameserver][];
 }
 
-const isAuthNoError = (response: DnsMessage | undefined): response is DnsMessage => response !== undefined && response.rcode === Rcode.NOERROR && response.aa;
+const isAuthNoError = (response: DnsMessage | undefined): response is DnsMessage =>
+  response !== undefined && response.rcode === Rcode.NOERROR && response.aa;
 
 /** An authoritative NOERROR answer with exactly one SOA for the name. */
-const hasZoneSoa = (response: DnsMessage | undefined, name: Name): boolean => isAuthNoError(response) && recordsFor(response, RRType.SOA, name, ['answer']).length === 1;
+const hasZoneSoa = (response: DnsMessage | undefined, name: Name): boolean =>
+  isAuthNoError(response) && recordsFor(response, RRType.SOA, name, ['answer']).length === 1;
 
 /** An authoritative NOERROR answer whose NS records, at least one, are all for the name. */
 function hasZoneNs(response: DnsMessage | undefined, name: Name): boolean {
@@ -47,7 +49,12 @@ function hasZoneNs(response: DnsMessage | undefined, name: Name): boolean {
 }
 
 /** Name servers a response names for `owner` (with the section's glue, else looked up), as servers of that zone. */
-async function namedServers(zone: WalkTarget, response: DnsMessage, owner: Name, section: 'answer' | 'authority'): Promise<[Name, Nameserver][]> {
+async function namedServers(
+  zone: WalkTarget,
+  response: DnsMessage,
+  owner: Name,
+  section: 'answer' | 'authority',
+): Promise<[Name, Nameserver][]> {
   const names = nsNames(response, owner, [section]);
   const perName = await Promise.all(
     names.map(async (nsName) => {
@@ -69,7 +76,8 @@ async function walkFrom(zone: WalkTarget, zoneName: Name, server: Nameserver): P
     return { messages, servers };
   };
   const enabled = zone.familyEnabled(server.family);
-  for (const rrtype of ['SOA', 'NS', 'DNAME']) messages.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
+  for (const rrtype of ['SOA', 'NS', 'DNAME'])
+    messages.push({ tag: `IPV${server.family}_${enabled ? 'ENABLED' : 'DISABLED'}`, args: { ns: server.toString(), rrtype } });
   if (!enabled) return { messages, servers };
   if (!hasZoneSoa(await server.query(zoneName, RRType.SOA, {}, true), zoneName)) return zoneError(zoneName, 'SOA');
   if (!hasZoneNs(await server.query(zoneName, RRType.NS, {}, true), zoneName)) return zoneError(zoneName, 'NS');

@@ -27,7 +27,9 @@ class ServerSet {
   }
 
   get names(): Name[] {
-    return [...this.#names.values(), ...[...this.#servers.values()].map((s) => s.name)].filter((n, i, all) => all.findIndex((m) => m.equals(n)) === i);
+    return [...this.#names.values(), ...[...this.#servers.values()].map((s) => s.name)].filter(
+      (n, i, all) => all.findIndex((m) => m.equals(n)) === i,
+    );
   }
 
   items(): ServerOrName[] {
@@ -47,11 +49,17 @@ export function compareServers(a: Nameserver, b: Nameserver): number {
 }
 
 function numericAddress(server: Nameserver): string {
-  if (server.family === 4) return server.address.split('.').map((octet) => octet.padStart(3, '0')).join('.');
+  if (server.family === 4)
+    return server.address
+      .split('.')
+      .map((octet) => octet.padStart(3, '0'))
+      .join('.');
   const [head = '', tail = ''] = server.address.toLowerCase().split('::');
   const groups = (text: string): string[] => (text === '' ? [] : text.split(':'));
   const missing = 8 - groups(head).length - groups(tail).length;
-  return [...groups(head), ...Array<string>(server.address.includes('::') ? missing : 0).fill('0'), ...groups(tail)].map((g) => g.padStart(4, '0')).join(':');
+  return [...groups(head), ...Array<string>(server.address.includes('::') ? missing : 0).fill('0'), ...groups(tail)]
+    .map((g) => g.padStart(4, '0'))
+    .join(':');
 }
 
 /** Addresses of a host name looked up from the root, CNAMEs followed. */
@@ -68,7 +76,9 @@ async function lookUp(zone: Zone, name: Name): Promise<string[]> {
 /** The parent's servers that delegate the zone or serve it, one per address; undefined when none was found. */
 export async function parentServers(zone: Zone): Promise<Nameserver[] | undefined> {
   if (zone.name.isRoot || zone.hasGivenNameservers) return [];
-  const found = (await zone.parentWalk()).filter((walk) => walk.verdict?.kind === 'delegation' || walk.verdict?.kind === 'soa').map((walk) => walk.server);
+  const found = (await zone.parentWalk())
+    .filter((walk) => walk.verdict?.kind === 'delegation' || walk.verdict?.kind === 'soa')
+    .map((walk) => walk.server);
   if (found.length === 0) return undefined;
   const byAddress = new Map<string, Nameserver>();
   for (const server of [...found].sort(compareServers)) if (!byAddress.has(server.address)) byAddress.set(server.address, server);
@@ -144,7 +154,8 @@ export async function zoneNsNames(zone: Zone): Promise<Name[] | undefined> {
   const servers = items.filter(isServer);
   const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.NS)));
   const set = new ServerSet();
-  for (const response of responses) if (response?.aa && response.rcode === Rcode.NOERROR) for (const name of nsNames(response, zone.name, ['answer'])) set.add(name);
+  for (const response of responses)
+    if (response?.aa && response.rcode === Rcode.NOERROR) for (const name of nsNames(response, zone.name, ['answer'])) set.add(name);
   return set.names;
 }
 
@@ -158,8 +169,17 @@ export async function byZoneCopy(zone: Zone, servers: readonly Nameserver[]): Pr
   await Promise.all(
     servers.map(async (server) => {
       const [soa, ns] = await Promise.all([server.query(zone.name, RRType.SOA), server.query(zone.name, RRType.NS)]);
-      const serial = soa?.aa && soa.rcode === Rcode.NOERROR ? recordsFor(soa, RRType.SOA, zone.name, ['answer']).find((r) => recordIs(r, RRType.SOA))?.rdata.serial : undefined;
-      const names = ns?.aa && ns.rcode === Rcode.NOERROR ? nsNames(ns, zone.name, ['answer']).map((name) => name.key()).sort().join(' ') : undefined;
+      const serial =
+        soa?.aa && soa.rcode === Rcode.NOERROR
+          ? recordsFor(soa, RRType.SOA, zone.name, ['answer']).find((r) => recordIs(r, RRType.SOA))?.rdata.serial
+          : undefined;
+      const names =
+        ns?.aa && ns.rcode === Rcode.NOERROR
+          ? nsNames(ns, zone.name, ['answer'])
+              .map((name) => name.key())
+              .sort()
+              .join(' ')
+          : undefined;
       const key = serial === undefined || names === undefined ? `alone ${server.address}` : `${serial} ${names}`;
       groups.set(key, [...(groups.get(key) ?? []), server]);
     }),
@@ -173,7 +193,12 @@ export async function byZoneCopy(zone: Zone, servers: readonly Nameserver[]): Pr
  * one copy of the zone give the same answers, so each copy is asked once, by its first server that
  * answers with authority. `followCnames`: an address at the end of a CNAME chain in the answer counts.
  */
-export async function inZoneAddresses(zone: Zone, names: readonly Name[], servers: readonly Nameserver[], options: { followCnames: boolean }): Promise<Nameserver[]> {
+export async function inZoneAddresses(
+  zone: Zone,
+  names: readonly Name[],
+  servers: readonly Nameserver[],
+  options: { followCnames: boolean },
+): Promise<Nameserver[]> {
   const copies = names.length === 0 ? [] : await byZoneCopy(zone, servers);
   const asked = await Promise.all(
     names.flatMap((name) =>
@@ -188,7 +213,11 @@ export async function inZoneAddresses(zone: Zone, names: readonly Name[], server
               if (!cname || !recordIs(cname, RRType.CNAME)) break;
               target = cname.rdata.target;
             }
-            const records = options.followCnames ? addressesIn(response, target, ['answer']) : recordsFor(response, type, name, ['answer']).flatMap((rr) => (recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [rr.rdata.address] : []));
+            const records = options.followCnames
+              ? addressesIn(response, target, ['answer'])
+              : recordsFor(response, type, name, ['answer']).flatMap((rr) =>
+                  recordIs(rr, RRType.A) || recordIs(rr, RRType.AAAA) ? [rr.rdata.address] : [],
+                );
             return records.map((address) => zone.server(name, address));
           }
           return [];
@@ -207,7 +236,12 @@ export async function zoneNsWithAddresses(zone: Zone): Promise<ServerOrName[] | 
   // The zone's NS names are nearly always the delegation's: the addresses of those inside the zone are
   // asked of the delegated servers with the NS RRset, not a round trip after it (the answers are kept).
   const delegation = (await delegationWithAddresses(zone)) ?? [];
-  const guessed = new Map(delegation.map((item) => (isServer(item) ? item.name : item)).filter((name) => name.isSubdomainOf(zone.name)).map((name) => [name.key(), name]));
+  const guessed = new Map(
+    delegation
+      .map((item) => (isServer(item) ? item.name : item))
+      .filter((name) => name.isSubdomainOf(zone.name))
+      .map((name) => [name.key(), name]),
+  );
   const delegatedServers = delegation.filter(isServer);
   if (delegatedServers.length * guessed.size * 2 <= prefetchLimit) {
     for (const server of delegatedServers) {
@@ -259,11 +293,13 @@ const gathered = new WeakMap<Zone, Promise<ServerSets>>();
 export function serverSets(zone: Zone): Promise<ServerSets> {
   let pending = gathered.get(zone);
   if (!pending) {
-    pending = Promise.all([parentServers(zone), delegationWithAddresses(zone), zoneNsWithAddresses(zone)]).then(([parent, delegated, own]) => ({
-      parent: parent ?? [],
-      delegation: split(delegated),
-      zone: split(own),
-    }));
+    pending = Promise.all([parentServers(zone), delegationWithAddresses(zone), zoneNsWithAddresses(zone)]).then(
+      ([parent, delegated, own]) => ({
+        parent: parent ?? [],
+        delegation: split(delegated),
+        zone: split(own),
+      }),
+    );
     gathered.set(zone, pending);
   }
   return pending;

@@ -66,7 +66,14 @@ export class Zone {
     const bare = uniqueSorted(given.filter((n) => !given.some((m) => m.ip && m.ns.equals(n.ns))).map((n) => n.ns));
     const found = await Promise.all(bare.map(async (ns) => (ns.isSubdomainOf(this.name) ? [] : await this.#resolver.addressesOf(ns))));
     return bare.flatMap((ns, i) =>
-      found[i].length > 0 ? [] : [{ tag: ns.isSubdomainOf(this.name) ? ('FAKE_DELEGATION_IN_ZONE_NO_IP' as const) : ('FAKE_DELEGATION_NO_IP' as const), nsname: displayName(ns) }],
+      found[i].length > 0
+        ? []
+        : [
+            {
+              tag: ns.isSubdomainOf(this.name) ? ('FAKE_DELEGATION_IN_ZONE_NO_IP' as const) : ('FAKE_DELEGATION_NO_IP' as const),
+              nsname: displayName(ns),
+            },
+          ],
     );
   }
 
@@ -193,7 +200,11 @@ export class Zone {
   /** The zone's own name servers with their addresses (the reference's Method 5). */
   readonly ns = once(async (): Promise<Nameserver[]> => {
     if (this.name.isRoot) return this.#resolver.rootServers;
-    const perName = await Promise.all((await this.nsNames()).map(async (nsName) => (await this.#resolver.addressesOf(nsName)).map((address) => this.#network.server(nsName, address))));
+    const perName = await Promise.all(
+      (await this.nsNames()).map(async (nsName) =>
+        (await this.#resolver.addressesOf(nsName)).map((address) => this.#network.server(nsName, address)),
+      ),
+    );
     return perName.flat();
   });
 
@@ -255,7 +266,12 @@ export class Zone {
     return (await this.#firstFrom(qname, qtype, flags, (response) => recordsFor(response, qtype, qname).length > 0))?.response;
   }
 
-  async #firstFrom(qname: Name, qtype: number, flags: QueryFlags | undefined, accept: (response: Message) => boolean): Promise<{ server: Nameserver; response: Message } | undefined> {
+  async #firstFrom(
+    qname: Name,
+    qtype: number,
+    flags: QueryFlags | undefined,
+    accept: (response: Message) => boolean,
+  ): Promise<{ server: Nameserver; response: Message } | undefined> {
     for (const server of await this.ns()) {
       if (!this.#network.familyEnabled(server.family)) continue;
       const response = await server.query(qname, qtype, flags);
@@ -272,7 +288,16 @@ export class Zone {
       const response = await server.query(this.name, RRType.DS, { dnssec: true, cd: true });
       if (!response || response.rcode !== 0) continue;
       return recordsFor(response, RRType.DS, this.name, ['answer']).flatMap((rr) =>
-        recordIs(rr, RRType.DS) ? [{ keytag: rr.rdata.keyTag, algorithm: rr.rdata.algorithm, digtype: rr.rdata.digestType, digest: Buffer.from(rr.rdata.digest).toString('hex') }] : [],
+        recordIs(rr, RRType.DS)
+          ? [
+              {
+                keytag: rr.rdata.keyTag,
+                algorithm: rr.rdata.algorithm,
+                digtype: rr.rdata.digestType,
+                digest: Buffer.from(rr.rdata.digest).toString('hex'),
+              },
+            ]
+          : [],
       );
     }
     return [];

@@ -34,9 +34,13 @@ export async function runDemo(print: (line: string) => void, until?: AbortSignal
   const names = catalogueNames();
   const started = performance.now();
   const seconds = (): string => ((performance.now() - started) / 1000).toFixed(0).padStart(3);
-  print(`Starting a lab with the whole catalogue: ${names.length} scenarios, the root and test. signed, the root's key as the lab's trust anchor.`);
+  print(
+    `Starting a lab with the whole catalogue: ${names.length} scenarios, the root and test. signed, the root's key as the lab's trust anchor.`,
+  );
   const lab = await startLab(names, { signedRoot: true, onProgress: (line) => print(`  ${seconds()} s  ${line}`) });
-  print(`Lab: ${names.length} scenarios, ${lab.servers.length} name servers, started in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  print(
+    `Lab: ${names.length} scenarios, ${lab.servers.length} name servers, started in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
   for (const line of labProfileNotice(labProfilePath)) print(line);
   const stopped = new Promise<void>((done) => {
     if (until === undefined || until.aborted) done();
@@ -64,13 +68,20 @@ interface RunningService {
 }
 
 /** The tests through the service (its port on the host, which stays open), or through a CLI. */
-async function showFindings(lab: Lab, names: string[], print: (line: string) => void, options: DemoOptions): Promise<RunningService | undefined> {
+async function showFindings(
+  lab: Lab,
+  names: string[],
+  print: (line: string) => void,
+  options: DemoOptions,
+): Promise<RunningService | undefined> {
   if (existsSync(serviceCliPath)) {
     const outcome = await runThroughService(lab, serviceCliPath, serviceDomains.map(scenarioDomain), print, {
       port: options.port,
       watchDomain: scenarioDomain(watchedScenario),
       onAlert: (alert) => {
-        print(`\nAlert from the watch on ${alert.domain}: ${alert.previous_overall_result} -> ${alert.overall_result} (${alert.compare_url})`);
+        print(
+          `\nAlert from the watch on ${alert.domain}: ${alert.previous_overall_result} -> ${alert.overall_result} (${alert.compare_url})`,
+        );
         for (const f of alert.appeared.slice(0, SHOWN_PER_DOMAIN)) print(`  appeared: ${f.level} ${f.tag}: ${f.message}`);
         for (const f of alert.disappeared.slice(0, SHOWN_PER_DOMAIN)) print(`  gone: ${f.level} ${f.tag}: ${f.message}`);
       },
@@ -79,9 +90,14 @@ async function showFindings(lab: Lab, names: string[], print: (line: string) => 
       for (const { domain, id, results } of outcome.results) {
         print(`\n${domain} (through the service, test ${id})`);
         print(`  ${summary(results)}`);
-        const serious = results.filter((x) => isSerious(x.level)).sort((a, b) => levels.indexOf(b.level as Finding['level']) - levels.indexOf(a.level as Finding['level']));
+        const serious = results
+          .filter((x) => isSerious(x.level))
+          .sort((a, b) => levels.indexOf(b.level as Finding['level']) - levels.indexOf(a.level as Finding['level']));
         for (const r of serious.slice(0, SHOWN_PER_DOMAIN)) print(`  ${r.level} ${r.testcase}: ${r.message}`);
-        const more = serious.length > SHOWN_PER_DOMAIN ? `${serious.length - SHOWN_PER_DOMAIN} more warnings and errors, and everything else, in ` : 'The whole report: ';
+        const more =
+          serious.length > SHOWN_PER_DOMAIN
+            ? `${serious.length - SHOWN_PER_DOMAIN} more warnings and errors, and everything else, in `
+            : 'The whole report: ';
         print(`  ${more}http://127.0.0.1:${outcome.port}/result/${id}`);
       }
       return { port: outcome.port, sandbox: outcome.sandbox };
@@ -108,7 +124,8 @@ function whatToTry(lab: Lab, service: RunningService | undefined): string[] {
   const lines = ['The lab keeps running until Ctrl-C. Meanwhile, from another terminal (as root):', ''];
   if (servicePort !== undefined) {
     const url = `http://127.0.0.1:${servicePort}/`;
-    const rpc = (method: string, params: unknown) => `curl -s ${url} -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}'`;
+    const rpc = (method: string, params: unknown) =>
+      `curl -s ${url} -H 'content-type: application/json' -d '${JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })}'`;
     lines.push(
       `Web interface: ${url}`,
       `  test a lab domain there (${domain('lame-delegation')}, ${domain('wrong-ds')}, ...), or read a report: ${url}result/<test id>`,
@@ -134,7 +151,9 @@ function whatToTry(lab: Lab, service: RunningService | undefined): string[] {
       const silenced = lab.servers.find((s) => s.name === `ns2.${domain(watchedScenario)}.`);
       if (watched !== undefined && silenced !== undefined) {
         const ip = (verb: 'del' | 'add'): string =>
-          silenced.addresses.map((a) => `ip addr ${verb} ${a}/${a.includes(':') ? 128 : 32} dev lo${verb === 'add' && a.includes(':') ? ' nodad' : ''}`).join('; ');
+          silenced.addresses
+            .map((a) => `ip addr ${verb} ${a}/${a.includes(':') ? 128 : 32} dev lo${verb === 'add' && a.includes(':') ? ' nodad' : ''}`)
+            .join('; ');
         lines.push(
           `A watch (id ${watched.id}) tests ${watched.domain} ${watched.schedule.replace('every 1m', 'every minute')} and alerts the demo's own webhook receiver when the result changes.`,
           `To see an alert arrive in this terminal, silence ${silenced.name.slice(0, -1)}; the alert comes within a minute or two:`,
@@ -151,7 +170,9 @@ function whatToTry(lab: Lab, service: RunningService | undefined): string[] {
     `  ${inLab} ${node} ${dnscheck} ${domain('healthy-signed')} --hints ${lab.hintsPath} --profile ${profile}`,
     `  ${inLab} ${node} ${dnscheck} ${domain('wrong-ds')} --hints ${lab.hintsPath} --profile ${profile}`,
     `  ${inLab} ${node} ${dnscheck} ${domain('no-tcp')} --hints ${lab.hintsPath} --show-testcase --level NOTICE`,
-    ...(server === undefined ? [] : ['dig, asking a lab name server:', `  ${inLab} dig @${server.addresses[0] ?? ''} ${domain('healthy-signed')} SOA +dnssec`]),
+    ...(server === undefined
+      ? []
+      : ['dig, asking a lab name server:', `  ${inLab} dig @${server.addresses[0] ?? ''} ${domain('healthy-signed')} SOA +dnssec`]),
     ...(lab.trustAnchorsPath === undefined || recursor === undefined
       ? []
       : [
@@ -165,7 +186,11 @@ function whatToTry(lab: Lab, service: RunningService | undefined): string[] {
 
 async function runEngineDirectly(lab: Lab, names: string[], print: (line: string) => void): Promise<void> {
   const checker = existsSync(engineCliPath) ? ourEngine : zonemasterCli;
-  print(checker === ourEngine ? `Running our engine's CLI directly (${engineCliPath}).\n` : `Running the reference zonemaster-cli, because our engine's CLI is not there yet (${engineCliPath}).\n`);
+  print(
+    checker === ourEngine
+      ? `Running our engine's CLI directly (${engineCliPath}).\n`
+      : `Running the reference zonemaster-cli, because our engine's CLI is not there yet (${engineCliPath}).\n`,
+  );
   for (const name of names) {
     const domain = scenarioDomain(name);
     const run = await checker.run(lab, domain);
@@ -187,5 +212,8 @@ const levelRank = (key: string): number => levels.indexOf(key.split(' ')[0] as F
 function summary(findings: { level: string }[]): string {
   const counts = new Map<string, number>();
   for (const f of findings) counts.set(f.level, (counts.get(f.level) ?? 0) + 1);
-  return [...levels].reverse().flatMap((level) => (counts.has(level) ? [`${counts.get(level)} ${level}`] : [])).join(', ');
+  return [...levels]
+    .reverse()
+    .flatMap((level) => (counts.has(level) ? [`${counts.get(level)} ${level}`] : []))
+    .join(', ');
 }

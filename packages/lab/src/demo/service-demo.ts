@@ -37,7 +37,8 @@ export interface Sandbox {
 }
 
 /** `port`: where the service (JSON-RPC and web interface) answers on the host once it started; it keeps running. */
-export type ServiceDemoOutcome = { ran: true; results: ServiceResult[]; port: number; sandbox: Sandbox } | { ran: false; reason: string; port?: number };
+export type ServiceDemoOutcome =
+  { ran: true; results: ServiceResult[]; port: number; sandbox: Sandbox } | { ran: false; reason: string; port?: number };
 
 export interface ServiceDemoOptions {
   /** The host port (0 or absent: any free one). */
@@ -57,13 +58,26 @@ export interface WatchAlert {
   disappeared: { level: string; tag: string; message: string }[];
 }
 
-export async function runThroughService(lab: Lab, serviceCli: string, domains: string[], print: (line: string) => void, options: ServiceDemoOptions = {}): Promise<ServiceDemoOutcome> {
+export async function runThroughService(
+  lab: Lab,
+  serviceCli: string,
+  domains: string[],
+  print: (line: string) => void,
+  options: ServiceDemoOptions = {},
+): Promise<ServiceDemoOutcome> {
   const hostPort = options.port !== undefined && options.port > 0 ? options.port : await freePort();
   const receiver = await startReceiver(lab, options.onAlert);
   const config = writeServiceConfig(lab.dir, { publicUrl: `http://127.0.0.1:${hostPort}`, caFile: receiver.caFile });
-  const env = { DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`, DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`, DATA_DIR: lab.dir };
+  const env = {
+    DNS_SERVICE_DATABASE_URL: `sqlite:${join(lab.dir, 'demo.sqlite')}`,
+    DNS_SERVICE_LISTEN: `127.0.0.1:${insidePort}`,
+    DATA_DIR: lab.dir,
+  };
   print(`Starting the domain health service inside the lab (JSON-RPC, web interface and a test agent)…`);
-  const serve = lab.spawn(process.execPath, [serviceCli, 'serve', '--with-agent', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const serve = lab.spawn(process.execPath, [serviceCli, 'serve', '--with-agent', '--config', config], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   serve.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   serve.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -73,15 +87,23 @@ export async function runThroughService(lab: Lab, serviceCli: string, domains: s
   const port = await lab.forward(insidePort, '127.0.0.1', hostPort);
   let nextId = 1;
   const rpc = async (method: string, params?: unknown): Promise<unknown> => {
-    const response = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+    const response = await fetch(`http://127.0.0.1:${port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    });
     const body = (await response.json()) as { result?: unknown; error?: { message: string; data?: unknown } };
-    if (body.error !== undefined) throw new Error(`${method}: ${body.error.message}${body.error.data === undefined ? '' : ` ${JSON.stringify(body.error.data)}`}`);
+    if (body.error !== undefined)
+      throw new Error(`${method}: ${body.error.message}${body.error.data === undefined ? '' : ` ${JSON.stringify(body.error.data)}`}`);
     return body.result;
   };
 
-  print(`Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`);
+  print(
+    `Service: JSON-RPC on the lab's 127.0.0.1:${insidePort}, reached from the host at 127.0.0.1:${port}; version_info ${JSON.stringify(await rpc('version_info'))}`,
+  );
   const ids = new Map<string, string>();
-  for (const domain of domains) ids.set(domain, String(await rpc('start_domain_test', { domain: commandLineDomain(domain), profile: LAB_PROFILE })));
+  for (const domain of domains)
+    ids.set(domain, String(await rpc('start_domain_test', { domain: commandLineDomain(domain), profile: LAB_PROFILE })));
   print(`Submitted ${ids.size} tests with the ${LAB_PROFILE} profile: ${[...ids].map(([d, id]) => `${d} -> ${id}`).join(', ')}`);
 
   const finished = new Set<string>();
@@ -148,13 +170,23 @@ async function startReceiver(lab: Lab, onAlert: ServiceDemoOptions['onAlert']): 
     algorithm: 'sha256',
     notBeforeDate: new Date(now - 60_000),
     notAfterDate: new Date(now + 30 * 86_400_000),
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
   const caFile = join(lab.dir, 'receiver-cert.pem');
   const keyFile = join(lab.dir, 'receiver-key.pem');
   writeFileSync(caFile, pems.cert);
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  const child = lab.spawn(process.execPath, [receiverPath, String(receiverPort), caFile, keyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = lab.spawn(process.execPath, [receiverPath, String(receiverPort), caFile, keyFile], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   await new Promise<void>((listening, fail) => {
     child.once('exit', (code) => fail(new Error(`the demo's alert receiver stopped (exit ${code})`)));

@@ -40,7 +40,8 @@ async function timed(run: () => Promise<ExecResult>, who: string): Promise<{ fin
   const started = performance.now();
   const result = await run();
   const seconds = (performance.now() - started) / 1000;
-  if (result.code !== 0 && result.stdout.trim() === '') return { reason: `${who} exited with ${result.code ?? result.signal}: ${result.stderr.trim().slice(-500)}` };
+  if (result.code !== 0 && result.stdout.trim() === '')
+    return { reason: `${who} exited with ${result.code ?? result.signal}: ${result.stderr.trim().slice(-500)}` };
   try {
     return { findings: parseFindings(result.stdout, who), seconds };
   } catch (error) {
@@ -53,11 +54,26 @@ export const zonemasterCli: Checker = {
   async run(lab, domain) {
     const unavailable = referenceUnavailableReason();
     if (unavailable !== undefined) return { ok: false, reason: unavailable };
-    const args = ['--hints', '{hints}', '--json', '--show-testcase', '--show-module', '--level', 'INFO', '--no-progress', commandLineDomain(domain)];
+    const args = [
+      '--hints',
+      '{hints}',
+      '--json',
+      '--show-testcase',
+      '--show-module',
+      '--level',
+      'INFO',
+      '--no-progress',
+      commandLineDomain(domain),
+    ];
     const outcome = await timed(() => execReference(lab, args, { timeoutMs: 10 * 60_000 }), 'zonemaster-cli');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };
     const version = outcome.findings.find((f) => f.tag === 'GLOBAL_VERSION')?.args.version;
-    return { ok: true, findings: outcome.findings.filter(compared), version: `zonemaster-cli ${typeof version === 'string' ? version : '?'}`, seconds: outcome.seconds };
+    return {
+      ok: true,
+      findings: outcome.findings.filter(compared),
+      version: `zonemaster-cli ${typeof version === 'string' ? version : '?'}`,
+      seconds: outcome.seconds,
+    };
   },
 };
 
@@ -67,7 +83,8 @@ export const engineCliPath = process.env.LAB_ENGINE_CLI ?? resolve(import.meta.d
 export const ourEngine: Checker = {
   name: 'dnscheck',
   async run(lab, domain) {
-    if (!existsSync(engineCliPath)) return { ok: false, reason: `our engine's CLI (${engineCliPath}) is not there yet: branch engine has not been merged` };
+    if (!existsSync(engineCliPath))
+      return { ok: false, reason: `our engine's CLI (${engineCliPath}) is not there yet: branch engine has not been merged` };
     const args = [engineCliPath, commandLineDomain(domain), '--hints', lab.hintsPath, '--json'];
     const outcome = await timed(() => lab.exec(process.execPath, args, { timeoutMs: 10 * 60_000 }), 'dnscheck');
     if ('reason' in outcome) return { ok: false, reason: outcome.reason };

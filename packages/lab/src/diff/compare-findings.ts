@@ -57,7 +57,12 @@ function compareArguments(reference: Finding[], ours: Finding[]): Comparison['ar
     } else missing.push(key);
   }
   const extra = [...left].flatMap(([key, count]) => Array<string>(count).fill(key));
-  return { agree: agree.sort(), missing: missing.sort(), extra: extra.sort(), agreement: percentOf(agree.length, agree.length + missing.length + extra.length) };
+  return {
+    agree: agree.sort(),
+    missing: missing.sort(),
+    extra: extra.sort(),
+    agreement: percentOf(agree.length, agree.length + missing.length + extra.length),
+  };
 }
 
 export function compareFindings(reference: Finding[], ours: Finding[]): Comparison {
@@ -66,5 +71,11 @@ export function compareFindings(reference: Finding[], ours: Finding[]): Comparis
   const agree = [...ref].filter((k) => mine.has(k));
   const missing = [...ref].filter((k) => !mine.has(k));
   const extra = [...mine].filter((k) => !ref.has(k));
-  return { agree, missing, extra, agreement: percentOf(agree.length, agree.length + missing.length + extra.length), arguments: compareArguments(reference, ours) };
+  return {
+    agree,
+    missing,
+    extra,
+    agreement: percentOf(agree.length, agree.length + missing.length + extra.length),
+    arguments: compareArguments(reference, ours),
+  };
 }

@@ -12,7 +12,8 @@ export const installReferenceCommand = 'sh packages/lab/scripts/install-referenc
 /** Why the reference engine cannot run here, or undefined when it can. */
 export function referenceUnavailableReason(): string | undefined {
   if (process.getuid?.() !== 0) return 'the reference engine runs in a chroot, which needs root';
-  if (!existsSync(join(referenceRoot, 'usr/bin/zonemaster-cli'))) return `zonemaster-cli 8.0.1 is not installed in ${referenceRoot} (run: ${installReferenceCommand})`;
+  if (!existsSync(join(referenceRoot, 'usr/bin/zonemaster-cli')))
+    return `zonemaster-cli 8.0.1 is not installed in ${referenceRoot} (run: ${installReferenceCommand})`;
   return undefined;
 }
 

@@ -26,7 +26,14 @@ export function scenarioDomain(scenario: string): string {
 
 export async function runDiff(
   scenarios: string[],
-  options: { domain?: string; onRow?: (row: DiffRow) => void; reference?: Checker; ours?: Checker; latency?: Latency; signedRoot?: boolean } = {},
+  options: {
+    domain?: string;
+    onRow?: (row: DiffRow) => void;
+    reference?: Checker;
+    ours?: Checker;
+    latency?: Latency;
+    signedRoot?: boolean;
+  } = {},
 ): Promise<DiffRow[]> {
   const targets = scenarios.map((scenario) => ({ scenario, domain: options.domain ?? scenarioDomain(scenario) }));
   const reference = options.reference ?? zonemasterCli;

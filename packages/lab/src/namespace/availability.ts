@@ -22,11 +22,20 @@ async function probe(): Promise<string | undefined> {
     await run('unshare', ['--net', '--pid', '--fork', '--kill-child', 'ip', 'link', 'set', 'lo', 'up']);
   } catch (error) {
     const e = error as NodeJS.ErrnoException & { stderr?: string };
-    const detail = e.code === 'ENOENT' ? 'unshare or ip is not installed (Debian packages util-linux, iproute2)' : (e.stderr ?? e.message).trim();
+    const detail =
+      e.code === 'ENOENT' ? 'unshare or ip is not installed (Debian packages util-linux, iproute2)' : (e.stderr ?? e.message).trim();
     const who = process.getuid?.() === 0 ? 'this machine does not allow creating namespaces' : 'it must run as root';
     return `the DNS lab cannot create its private network namespace (${who}): ${detail}`;
   }
-  for (const [tool, pkg] of [['named', 'bind9'], ['dnssec-signzone', 'bind9-utils'], ['named-compilezone', 'bind9-utils'], ['nsenter', 'util-linux'], ['knotd', 'knot'], ['nsd', 'nsd'], ['pdns_server', 'pdns-server']] as const) {
+  for (const [tool, pkg] of [
+    ['named', 'bind9'],
+    ['dnssec-signzone', 'bind9-utils'],
+    ['named-compilezone', 'bind9-utils'],
+    ['nsenter', 'util-linux'],
+    ['knotd', 'knot'],
+    ['nsd', 'nsd'],
+    ['pdns_server', 'pdns-server'],
+  ] as const) {
     try {
       await run('which', [tool]);
     } catch {

@@ -25,7 +25,15 @@ export interface LabCommands {
 /** `labEnv` is what every command gets on top of the host's environment (and under its own `env`). */
 export function labCommands(namespacePid: number, labEnv: Record<string, string>): LabCommands {
   const envFor = (env?: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, ...labEnv, ...env });
-  const inside = (command: string, args: string[]): string[] => ['--target', String(namespacePid), '--net', `--pid=/proc/${namespacePid}/ns/pid_for_children`, '--', command, ...args];
+  const inside = (command: string, args: string[]): string[] => [
+    '--target',
+    String(namespacePid),
+    '--net',
+    `--pid=/proc/${namespacePid}/ns/pid_for_children`,
+    '--',
+    command,
+    ...args,
+  ];
   return {
     spawn(command, args = [], options = {}) {
       return spawn('nsenter', inside(command, args), { env: envFor(options.env), stdio: options.stdio ?? 'pipe', cwd: options.cwd });
@@ -34,7 +42,12 @@ export function labCommands(namespacePid: number, labEnv: Record<string, string>
       // With a time limit the command gets a process group of its own, so that the limit ends what
       // nsenter started too (a chroot'ed zonemaster-cli outlived nsenter's kill and held the pipes open).
       const limited = options.timeoutMs !== undefined;
-      const child = spawn('nsenter', inside(command, args), { env: envFor(options.env), cwd: options.cwd, stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'], detached: limited });
+      const child = spawn('nsenter', inside(command, args), {
+        env: envFor(options.env),
+        cwd: options.cwd,
+        stdio: options.stdio === 'inherit' ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+        detached: limited,
+      });
       let stdout = '';
       let stderr = '';
       child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

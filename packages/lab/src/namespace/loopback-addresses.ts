@@ -6,7 +6,10 @@ const run = promisify(execFile);
 
 export async function addLoopbackAddresses(addresses: string[]): Promise<void> {
   // nodad: an IPv6 address is usable at once instead of after duplicate detection.
-  const commands = ['link set lo up', ...addresses.map((a) => (a.includes(':') ? `addr add ${a}/128 dev lo nodad` : `addr add ${a}/32 dev lo`))];
+  const commands = [
+    'link set lo up',
+    ...addresses.map((a) => (a.includes(':') ? `addr add ${a}/128 dev lo nodad` : `addr add ${a}/32 dev lo`)),
+  ];
   const child = run('ip', ['-batch', '-']);
   child.child.stdin?.end(commands.join('\n') + '\n');
   try {

@@ -27,7 +27,10 @@ export function startNamed(configPath: string, logPath: string, timeoutMs = 240_
     const fail = (why: string): void => {
       clearTimeout(timer);
       void stop();
-      const errors = output.split('\n').filter((line) => /error|fatal|failed|not loaded|bad|unknown/i.test(line) && !line.includes('built with')).slice(-8);
+      const errors = output
+        .split('\n')
+        .filter((line) => /error|fatal|failed|not loaded|bad|unknown/i.test(line) && !line.includes('built with'))
+        .slice(-8);
       reject(new Error(`named ${why}. Its log (${logPath}):\n${errors.join('\n')}`));
     };
     const timer = setTimeout(() => fail(`did not start within ${timeoutMs} ms`), timeoutMs);

@@ -7,9 +7,20 @@ export async function runQuery(request: QueryRequest): Promise<WireQueryResult> 
   const common = { transport: result.transport, rttMs: result.rttMs };
   switch (result.outcome) {
     case 'response':
-      return { ...common, outcome: result.outcome, bytes: result.bytes, from: result.from, truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp) };
+      return {
+        ...common,
+        outcome: result.outcome,
+        bytes: result.bytes,
+        from: result.from,
+        truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp),
+      };
     case 'malformed':
-      return { ...common, outcome: result.outcome, bytes: result.bytes, truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp) };
+      return {
+        ...common,
+        outcome: result.outcome,
+        bytes: result.bytes,
+        truncatedUdp: result.truncatedUdp && encodeMessage(result.truncatedUdp),
+      };
     case 'timeout':
       return { ...common, outcome: 'timeout' };
     case 'network-error':

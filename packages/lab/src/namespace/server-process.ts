@@ -44,8 +44,13 @@ export async function startServerProcess(spec: ServerProcess, timeoutMs = 60_000
       await stop();
       exited = `did not answer for ${pending.join(', ')} within ${timeoutMs} ms`;
     }
-    if (exited !== undefined) throw new Error(`${spec.command} for ${spec.server} ${exited}. Its log (${spec.logPath}):\n${logTail(spec.logPath)}`);
-    const result = await query({ address: spec.address, port: spec.port }, { name: pending[0], type: RRType.SOA }, { timeoutMs: 200, retries: 0 });
+    if (exited !== undefined)
+      throw new Error(`${spec.command} for ${spec.server} ${exited}. Its log (${spec.logPath}):\n${logTail(spec.logPath)}`);
+    const result = await query(
+      { address: spec.address, port: spec.port },
+      { name: pending[0], type: RRType.SOA },
+      { timeoutMs: 200, retries: 0 },
+    );
     // Without zones, any answer at all means it listens.
     if (result.outcome === 'response' && (spec.zones.length === 0 || result.message.rcode !== serverFailure)) pending.shift();
     else await sleep(20);
@@ -55,7 +60,11 @@ export async function startServerProcess(spec: ServerProcess, timeoutMs = 60_000
 
 function logTail(path: string): string {
   try {
-    return readFileSync(path, 'utf8').split('\n').filter((line) => /error|fail|warning|invalid|unknown|not /i.test(line)).slice(-8).join('\n');
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => /error|fail|warning|invalid|unknown|not /i.test(line))
+      .slice(-8)
+      .join('\n');
   } catch {
     return '';
   }

@@ -101,14 +101,19 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       progress: options.onProgress,
     });
     worldMs = Math.round(performance.now() - begun);
-    options.onProgress?.(`starting the name servers: ${plan.servers.length} servers in one BIND process${plan.servers.some((s) => s.engine === 'responder') ? ' and our responder' : ''}, in a network namespace of their own`);
+    options.onProgress?.(
+      `starting the name servers: ${plan.servers.length} servers in one BIND process${plan.servers.some((s) => s.engine === 'responder') ? ' and our responder' : ''}, in a network namespace of their own`,
+    );
     supervisor = await startSupervisor(dir, options.startTimeoutMs ?? 300_000);
   } catch (error) {
     removeDir();
     throw error;
   }
 
-  const commands = labCommands(supervisor.pid, { DNS_ROOT_HINTS: plan.hintsPath, ...(plan.trustAnchorsPath !== undefined && { DNS_TRUST_ANCHORS: plan.trustAnchorsPath }) });
+  const commands = labCommands(supervisor.pid, {
+    DNS_ROOT_HINTS: plan.hintsPath,
+    ...(plan.trustAnchorsPath !== undefined && { DNS_TRUST_ANCHORS: plan.trustAnchorsPath }),
+  });
   const hostBridges: Server[] = [];
   let stopping: Promise<void> | undefined;
   const running = (): void => {
@@ -136,16 +141,23 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
       return commands.exec(command, args, execOptions);
     },
     async query(server, question, queryOptions = {}) {
-      const target = typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
+      const target =
+        typeof server !== 'string' ? server : isIP(server) !== 0 ? { address: server } : { address: lab.addressesOf(server)[0] };
       const name = typeof question.name === 'string' ? question.name : question.name.toString();
-      return fromWire(await supervisor.request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }));
+      return fromWire(
+        await supervisor.request<WireQueryResult>({ op: 'query', server: target, question: { ...question, name }, options: queryOptions }),
+      );
     },
     async forward(port, host = '127.0.0.1', hostPort = 0) {
       const socketPath = join(dir, `forward-${host.replace(/[^0-9a-f.]/gi, '_')}-${port}.sock`);
       const result = await supervisor.request<ForwardResult>({ op: 'forward', socketPath, host, port });
       if (!result.ok) throw new Error(`cannot forward to ${host}:${port} inside the lab: ${result.error}`);
       const server = await bridge({ host: '127.0.0.1', port: hostPort }, { path: socketPath }).catch((error: NodeJS.ErrnoException) => {
-        throw new Error(error.code === 'EADDRINUSE' ? `port ${hostPort} on the host's 127.0.0.1 is taken already` : `cannot listen on the host's 127.0.0.1:${hostPort}: ${error.message}`);
+        throw new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${hostPort} on the host's 127.0.0.1 is taken already`
+            : `cannot listen on the host's 127.0.0.1:${hostPort}: ${error.message}`,
+        );
       });
       hostBridges.push(server);
       return (server.address() as AddressInfo).port;
@@ -164,7 +176,11 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
 }
 
 function fromWire(wire: WireQueryResult): QueryResult {
-  const common = { transport: wire.transport, rttMs: wire.rttMs, truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined };
+  const common = {
+    transport: wire.transport,
+    rttMs: wire.rttMs,
+    truncatedUdp: 'truncatedUdp' in wire && wire.truncatedUdp ? decodeMessage(wire.truncatedUdp) : undefined,
+  };
   switch (wire.outcome) {
     case 'response':
       return { ...common, outcome: 'response', bytes: wire.bytes, from: wire.from, message: decodeMessage(wire.bytes) };

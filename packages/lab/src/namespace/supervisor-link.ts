@@ -26,12 +26,16 @@ const supervisorPath = resolve(import.meta.dirname, 'supervisor.ts');
 /** Starts the supervisor on the built world in `dir`; rejects (with the supervisor gone) if it is not ready within `timeoutMs`. */
 export async function startSupervisor(dir: string, timeoutMs: number): Promise<SupervisorLink> {
   // --kill-child: if unshare dies, the supervisor (PID 1 inside) dies, and with it the whole namespace.
-  const supervisor = spawn('unshare', ['--net', '--pid', '--fork', '--kill-child', process.execPath, supervisorPath, join(dir, 'world.json')], {
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    serialization: 'advanced',
-    // Node's compile cache makes a second lab start noticeably quicker.
-    env: { NODE_COMPILE_CACHE: join(tmpdir(), 'app-lab-node-cache'), ...process.env },
-  });
+  const supervisor = spawn(
+    'unshare',
+    ['--net', '--pid', '--fork', '--kill-child', process.execPath, supervisorPath, join(dir, 'world.json')],
+    {
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'advanced',
+      // Node's compile cache makes a second lab start noticeably quicker.
+      env: { NODE_COMPILE_CACHE: join(tmpdir(), 'app-lab-node-cache'), ...process.env },
+    },
+  );
   const supervisorLog = createWriteStream(join(dir, 'supervisor.log'));
   supervisor.stdout!.pipe(supervisorLog);
   supervisor.stderr!.pipe(supervisorLog);
@@ -62,7 +66,8 @@ export async function startSupervisor(dir: string, timeoutMs: number): Promise<S
     supervisor.once('exit', (code, signal) => {
       clearTimeout(timer);
       fail(new Error(`the lab's supervisor exited (${signal ?? `code ${code}`}) before it was ready:\n${stderrTail.trim()}`));
-      for (const resolvePending of pending.values()) resolvePending({ outcome: 'network-error', error: 'the lab has stopped', transport: 'udp', rttMs: 0 });
+      for (const resolvePending of pending.values())
+        resolvePending({ outcome: 'network-error', error: 'the lab has stopped', transport: 'udp', rttMs: 0 });
       pending.clear();
     });
   }).catch(async (error: unknown) => {

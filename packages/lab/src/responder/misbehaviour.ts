@@ -1,7 +1,19 @@
 // What a misbehaving server does with one query: drop it, answer it itself (a fixed rcode, FORMERR
 // to EDNS, an upward referral), or pass it to BIND and spoil the honest answer (no AA, TC on
 // everything, no OPT). Built on @app/dns's codec so odd answers are exactly what we ask for.
-import { decodeMessage, encodeMessage, Name, Rcode, RRClass, RRType, recordIs, typeToString, type Message, type MessageInput, type RecordInput } from '@app/dns';
+import {
+  decodeMessage,
+  encodeMessage,
+  Name,
+  Rcode,
+  RRClass,
+  RRType,
+  recordIs,
+  typeToString,
+  type Message,
+  type MessageInput,
+  type RecordInput,
+} from '@app/dns';
 import type { Behaviour, knownOptionNames as scenarioOptionNames } from '../scenario/scenario-format.ts';
 
 export type Transport = 'udp' | 'tcp';
@@ -17,7 +29,13 @@ export interface RootServer {
 }
 
 /** The answers to send back (several for a zone transfer over TCP); empty means stay silent. */
-export async function respond(queryBytes: Uint8Array, transport: Transport, behaviour: Behaviour, backend: Backend, roots: RootServer[]): Promise<Uint8Array[]> {
+export async function respond(
+  queryBytes: Uint8Array,
+  transport: Transport,
+  behaviour: Behaviour,
+  backend: Backend,
+  roots: RootServer[],
+): Promise<Uint8Array[]> {
   let query: Message;
   try {
     query = decodeMessage(queryBytes);
@@ -29,14 +47,18 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   const isType = (type: string): boolean => question !== undefined && type === typeToString(question.type);
   if (behaviour.drop.some(isType) && (behaviour.dropOver === 'both' || behaviour.dropOver === transport)) return [];
   const isTransfer = question?.type === RRType.AXFR || question?.type === RRType.IXFR;
-  if (behaviour.versionAnswer === 'wrong-class' && question !== undefined && isVersionQuery(question)) return [encodeMessage(wrongClassVersion(query, behaviour.version ?? 'lab'))];
+  if (behaviour.versionAnswer === 'wrong-class' && question !== undefined && isVersionQuery(question))
+    return [encodeMessage(wrongClassVersion(query, behaviour.version ?? 'lab'))];
   // A server that misbehaves for some query types only answers the others as BIND does.
-  if (behaviour.onlyTypes.length > 0 && !behaviour.onlyTypes.some(isType) && !behaviour.empty.some(isType)) return backend.ask(queryBytes, transport, isTransfer);
+  if (behaviour.onlyTypes.length > 0 && !behaviour.onlyTypes.some(isType) && !behaviour.empty.some(isType))
+    return backend.ask(queryBytes, transport, isTransfer);
 
   // Header bits a middlebox refuses, and opcodes other than QUERY.
-  if (behaviour.flagsRefused.some((bit) => query[bit])) return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
+  if (behaviour.flagsRefused.some((bit) => query[bit]))
+    return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
   if (query.opcode !== 0 && behaviour.unknownOpcode === 'drop') return [];
-  if (query.opcode !== 0 && behaviour.unknownOpcode === 'noerror') return [encodeMessage({ ...replyHeader(query, { rcode: Rcode.NOERROR, edns: undefined }), question: [] })];
+  if (query.opcode !== 0 && behaviour.unknownOpcode === 'noerror')
+    return [encodeMessage({ ...replyHeader(query, { rcode: Rcode.NOERROR, edns: undefined }), question: [] })];
   const optionBehaviours = (query.edns?.options ?? []).flatMap((o) => {
     const name = knownOptionNames[o.code];
     const mishandled = name === undefined ? undefined : behaviour.knownOptions[name];
@@ -47,18 +69,31 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   // A server whose server cookie is never good enough.
   if (behaviour.cookie === 'badcookie' && (query.edns?.options ?? []).some((o) => o.code === cookieCode && o.data.length > 8)) {
     const cookie = query.edns!.options.find((o) => o.code === cookieCode)!;
-    return [encodeMessage(replyHeader(query, { rcode: 23, edns: { udpSize: 1232, options: [{ code: cookieCode, data: Uint8Array.from([...cookie.data.subarray(0, 8), 9, 9, 9, 9, 9, 9, 9, 9]) }] } }))];
+    return [
+      encodeMessage(
+        replyHeader(query, {
+          rcode: 23,
+          edns: {
+            udpSize: 1232,
+            options: [{ code: cookieCode, data: Uint8Array.from([...cookie.data.subarray(0, 8), 9, 9, 9, 9, 9, 9, 9, 9]) }],
+          },
+        }),
+      ),
+    ];
   }
 
   const edns = behaviour.edns;
   if (query.edns !== undefined) {
     if (edns === 'formerr') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
     if (query.edns.version > 0 && edns === 'drop-unknown-version') return [];
-    if (query.edns.version > 0 && edns === 'formerr-unknown-version') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
-    if (hasUnknownOption(query) && behaviour.unknownOption === 'formerr') return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: { udpSize: 1232 } }))];
+    if (query.edns.version > 0 && edns === 'formerr-unknown-version')
+      return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: undefined }))];
+    if (hasUnknownOption(query) && behaviour.unknownOption === 'formerr')
+      return [encodeMessage(replyHeader(query, { rcode: Rcode.FORMERR, edns: { udpSize: 1232 } }))];
   }
   // A server without EDNS never sees the OPT record; one without BADVERS treats any version as 0.
-  const kept = query.edns === undefined || edns === 'ignored' ? undefined : edns === 'no-badvers' ? { ...query.edns, version: 0 } : query.edns;
+  const kept =
+    query.edns === undefined || edns === 'ignored' ? undefined : edns === 'no-badvers' ? { ...query.edns, version: 0 } : query.edns;
   // A server that ignores the buffer size asks BIND for everything and sends it whole.
   const forwardedEdns = kept !== undefined && behaviour.udpSize === 'ignored' && transport === 'udp' ? { ...kept, udpSize: 65535 } : kept;
   const replyEdns = forwardedEdns === undefined ? undefined : { udpSize: 1232, do: forwardedEdns.do };
@@ -71,7 +106,13 @@ export async function respond(queryBytes: Uint8Array, transport: Transport, beha
   // A server that answers every question as if it had asked for another name (its question kept).
   const renamed = behaviour.answerName !== undefined && question !== undefined;
   const forwarded =
-    forwardedEdns === query.edns && !renamed ? queryBytes : encodeMessage({ ...query, edns: forwardedEdns, ...(renamed && { question: [{ ...question, name: Name.fromString(behaviour.answerName!) }] }) });
+    forwardedEdns === query.edns && !renamed
+      ? queryBytes
+      : encodeMessage({
+          ...query,
+          edns: forwardedEdns,
+          ...(renamed && { question: [{ ...question, name: Name.fromString(behaviour.answerName!) }] }),
+        });
   const answers = await backend.ask(forwarded, transport, isTransfer);
   return answers.map((bytes) => spoil(bytes, query, transport, behaviour, roots, optionBehaviours.includes('no-edns')));
 }
@@ -84,7 +125,13 @@ function isVersionQuery(question: Message['question'][number]): boolean {
 
 /** A software version answered in the wrong class: the TXT record is IN, though CH was asked. */
 function wrongClassVersion(query: Message, version: string): MessageInput {
-  const txt: RecordInput = { name: query.question[0].name, type: RRType.TXT, class: RRClass.IN, ttl: 0, rdata: { strings: [new TextEncoder().encode(version)] } };
+  const txt: RecordInput = {
+    name: query.question[0].name,
+    type: RRType.TXT,
+    class: RRClass.IN,
+    ttl: 0,
+    rdata: { strings: [new TextEncoder().encode(version)] },
+  };
   return { ...replyHeader(query, { rcode: Rcode.NOERROR, edns: query.edns && { udpSize: 1232 } }), aa: true, answer: [txt] };
 }
 
@@ -99,10 +146,26 @@ function hasUnknownOption(query: Message): boolean {
 }
 
 function replyHeader(query: Message, fields: { rcode: number; edns: MessageInput['edns'] }): MessageInput {
-  return { id: query.id, qr: true, opcode: query.opcode, rd: query.rd, cd: query.cd, question: query.question, rcode: fields.rcode, edns: fields.edns };
+  return {
+    id: query.id,
+    qr: true,
+    opcode: query.opcode,
+    rd: query.rd,
+    cd: query.cd,
+    question: query.question,
+    rcode: fields.rcode,
+    edns: fields.edns,
+  };
 }
 
-function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviour: Behaviour, roots: RootServer[], optionNoEdns = false): Uint8Array {
+function spoil(
+  bytes: Uint8Array,
+  query: Message,
+  transport: Transport,
+  behaviour: Behaviour,
+  roots: RootServer[],
+  optionNoEdns = false,
+): Uint8Array {
   const truncate = behaviour.truncate === 'always' || (behaviour.truncate && transport === 'udp');
   const unknownOption = hasUnknownOption(query) ? behaviour.unknownOption : 'ignored';
   const echoOptions = unknownOption === 'echo';
@@ -111,15 +174,33 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
   const echoZ = behaviour.ednsZ === 'echoed' && (query.edns?.flags ?? 0) & 0x7fff;
   const lowerQname = behaviour.qnameCase === 'lower';
   const stripping = behaviour.stripRrsigs.length > 0 || behaviour.stripRecords.length > 0;
-  const header = behaviour.headerEcho.length > 0 || behaviour.rd !== 'kept' || behaviour.clearFlags.length > 0 || behaviour.cookie !== 'server' || optionNoEdns;
-  const plain = behaviour.aa && !behaviour.upwardReferral && !truncate && unknownOption === 'ignored' && !echoZ && !lowerQname && !behaviour.extraSoa && !stripping && !header;
+  const header =
+    behaviour.headerEcho.length > 0 ||
+    behaviour.rd !== 'kept' ||
+    behaviour.clearFlags.length > 0 ||
+    behaviour.cookie !== 'server' ||
+    optionNoEdns;
+  const plain =
+    behaviour.aa &&
+    !behaviour.upwardReferral &&
+    !truncate &&
+    unknownOption === 'ignored' &&
+    !echoZ &&
+    !lowerQname &&
+    !behaviour.extraSoa &&
+    !stripping &&
+    !header;
   if (plain && !wrongVersion && !renamed) return bytes;
   const decoded = stripping ? stripped(decodeMessage(bytes), behaviour) : decodeMessage(bytes);
   // Two SOA records in one answer: the second one a serial ahead.
   const soa = behaviour.extraSoa ? decoded.answer.find((rr) => recordIs(rr, RRType.SOA)) : undefined;
-  const answer: MessageInput = soa && recordIs(soa, RRType.SOA) ? { ...decoded, answer: [...decoded.answer, { ...soa, rdata: { ...soa.rdata, serial: (soa.rdata.serial + 1) >>> 0 } }] } : decoded;
+  const answer: MessageInput =
+    soa && recordIs(soa, RRType.SOA)
+      ? { ...decoded, answer: [...decoded.answer, { ...soa, rdata: { ...soa.rdata, serial: (soa.rdata.serial + 1) >>> 0 } }] }
+      : decoded;
   // A server that copies what it does not understand back into its answer.
-  if (answer.edns && query.edns && echoOptions) answer.edns.options = [...(answer.edns.options ?? []), ...query.edns.options.filter((o) => !knownOptionCodes.has(o.code))];
+  if (answer.edns && query.edns && echoOptions)
+    answer.edns.options = [...(answer.edns.options ?? []), ...query.edns.options.filter((o) => !knownOptionCodes.has(o.code))];
   if (answer.edns && query.edns && echoZ) answer.edns.flags = (answer.edns.flags ?? 0) | (query.edns.flags & 0x7fff);
   if (renamed) answer.question = query.question;
   if (lowerQname) answer.question = answer.question?.map((q) => ({ ...q, name: q.name.toLowerCase() }));
@@ -134,7 +215,8 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
   if (unknownOption === 'empty') answer.answer = [];
   if (!behaviour.aa || unknownOption === 'no-aa') answer.aa = false;
   // BIND refuses names outside its zones; this server points upwards instead.
-  if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED) Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
+  if (behaviour.upwardReferral && answer.rcode === Rcode.REFUSED)
+    Object.assign(answer, upwardReferral(roots), { rcode: Rcode.NOERROR, aa: false });
   if (truncate) Object.assign(answer, { tc: true, answer: [], authority: [], additional: [] });
   return encodeMessage(answer);
 }
@@ -143,13 +225,25 @@ function spoil(bytes: Uint8Array, query: Message, transport: Transport, behaviou
 function stripped(message: Message, behaviour: Behaviour): Message {
   const records = new Set(behaviour.stripRecords);
   const signatures = new Set([...records, ...behaviour.stripRrsigs]);
-  const keep = (rr: Message['answer'][number]): boolean => !records.has(typeToString(rr.type)) && !(recordIs(rr, RRType.RRSIG) && signatures.has(typeToString(rr.rdata.typeCovered)));
-  return { ...message, answer: message.answer.filter(keep), authority: message.authority.filter(keep), additional: message.additional.filter(keep) };
+  const keep = (rr: Message['answer'][number]): boolean =>
+    !records.has(typeToString(rr.type)) && !(recordIs(rr, RRType.RRSIG) && signatures.has(typeToString(rr.rdata.typeCovered)));
+  return {
+    ...message,
+    answer: message.answer.filter(keep),
+    authority: message.authority.filter(keep),
+    additional: message.additional.filter(keep),
+  };
 }
 
 /** "Ask the root": the referral an old or misconfigured server gives for names it does not serve. */
 function upwardReferral(roots: RootServer[]): Pick<MessageInput, 'answer' | 'authority' | 'additional'> {
-  const record = (name: string, type: number, rdata: RecordInput['rdata']): RecordInput => ({ name: Name.fromString(name), type, class: RRClass.IN, ttl: 518400, rdata });
+  const record = (name: string, type: number, rdata: RecordInput['rdata']): RecordInput => ({
+    name: Name.fromString(name),
+    type,
+    class: RRClass.IN,
+    ttl: 518400,
+    rdata,
+  });
   return {
     answer: [],
     authority: roots.map((r) => record('.', RRType.NS, { target: Name.fromString(r.name) })),
@@ -158,12 +252,17 @@ function upwardReferral(roots: RootServer[]): Pick<MessageInput, 'answer' | 'aut
 }
 
 /** The answer's COOKIE option as a misbehaving server makes it (RFC 7873 §4.2 says how it should be). */
-function spoiltCookie(options: readonly { code: number; data: Uint8Array }[], query: Message, mode: Behaviour['cookie']): { code: number; data: Uint8Array }[] {
+function spoiltCookie(
+  options: readonly { code: number; data: Uint8Array }[],
+  query: Message,
+  mode: Behaviour['cookie'],
+): { code: number; data: Uint8Array }[] {
   const asked = query.edns?.options.find((o) => o.code === cookieCode);
   if (asked === undefined) return [...options];
   return options.map((o) => {
     if (o.code !== cookieCode) return o;
-    if (mode === 'wrong-client') return { code: o.code, data: Uint8Array.from([...o.data.subarray(0, 8).map((b) => b ^ 0xff), ...o.data.subarray(8)]) };
+    if (mode === 'wrong-client')
+      return { code: o.code, data: Uint8Array.from([...o.data.subarray(0, 8).map((b) => b ^ 0xff), ...o.data.subarray(8)]) };
     if (mode === 'short') return { code: o.code, data: Uint8Array.from([...o.data.subarray(0, 8), 1, 2, 3, 4]) };
     if (mode === 'stale' && asked.data.length > 8) return { code: o.code, data: asked.data };
     return o;

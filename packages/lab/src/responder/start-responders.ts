@@ -21,7 +21,9 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
     (latency: Latency | undefined) =>
     (handle: Handler): Handler =>
       latency === undefined ? handle : async (query) => (await Promise.all([handle(query), sleep(drawDelay(latency))]))[0];
-  const roots: RootServer[] = plan.servers.filter((s) => s.zones.some((z) => z.origin === '.')).map((s) => ({ name: s.name, addresses: s.addresses }));
+  const roots: RootServer[] = plan.servers
+    .filter((s) => s.zones.some((z) => z.origin === '.'))
+    .map((s) => ({ name: s.name, addresses: s.addresses }));
   const sockets: UdpSocket[] = [];
   const listeners: TcpListener[] = [];
   for (const server of servers) {
@@ -41,9 +43,11 @@ export async function startResponders(servers: LabServer[], plan: WorldPlan): Pr
         },
       };
       const sameFamily = replyFrom !== undefined && answerFrom!.includes(':') === address.includes(':');
-      const overUdp: Handler = server.behaviour.udp === 'silent' ? silent : delayed((query) => respond(query, 'udp', server.behaviour, backend, roots));
+      const overUdp: Handler =
+        server.behaviour.udp === 'silent' ? silent : delayed((query) => respond(query, 'udp', server.behaviour, backend, roots));
       sockets.push(await udpListener(address, overUdp, sameFamily ? replyFrom : undefined));
-      const overTcp: Handler = server.behaviour.tcp === 'silent' ? silent : delayed((query) => respond(query, 'tcp', server.behaviour, backend, roots));
+      const overTcp: Handler =
+        server.behaviour.tcp === 'silent' ? silent : delayed((query) => respond(query, 'tcp', server.behaviour, backend, roots));
       if (server.behaviour.tcp !== false) listeners.push(await tcpListener(address, overTcp));
     }
   }

@@ -48,7 +48,8 @@ export function bigWorldSize(name: string): number | undefined {
   const match = /^big(?::(\d+))?$/.exec(name);
   if (match === null) return undefined;
   const n = match[1] === undefined ? defaultBigChildren : Number(match[1]);
-  if (!Number.isSafeInteger(n) || n < 1 || n > maxBigChildren) throw new RangeError(`big:N takes 1 to ${maxBigChildren} children, not ${match[1]}`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > maxBigChildren)
+    throw new RangeError(`big:N takes 1 to ${maxBigChildren} children, not ${match[1]}`);
   return n;
 }
 
@@ -68,7 +69,10 @@ export function bigChildren(n: number): BigChild[] {
 /** Every child of a big:N world, the signed bogus ones included. */
 export function bigWorldDomains(n: number): BigChild[] {
   const ns = [servers.ns3.name, servers.ns4.name];
-  return [...bigChildren(n), ...signedBogus.map((label) => ({ name: `${label}.${bigWorldOrigin}`, kind: 'bogus-signed' as const, ns, servedBy: ns }))];
+  return [
+    ...bigChildren(n),
+    ...signedBogus.map((label) => ({ name: `${label}.${bigWorldOrigin}`, kind: 'bogus-signed' as const, ns, servedBy: ns })),
+  ];
 }
 
 const soa = '@ SOA ns1.big.test. hostmaster.big.test. 2024010101 21600 3600 1209600 3600';
@@ -79,7 +83,9 @@ function childText(origin: string, ns: string[]): string {
 
 /** A DS that names no key the child has (the child is served unsigned). */
 function orphanDs(origin: string, index: number): string {
-  const digest = Buffer.alloc(32, index % 251).toString('hex').toUpperCase();
+  const digest = Buffer.alloc(32, index % 251)
+    .toString('hex')
+    .toUpperCase();
   return `${origin} 3600 IN DS ${10_000 + (index % 50_000)} 13 2 ${digest}`;
 }
 
@@ -105,7 +111,14 @@ export function bigWorld(n: number): { file: ScenarioFile; bulkZones: BulkZone[]
     domain: bigWorldOrigin,
     extends: 'base.yaml',
     servers: Object.values(servers),
-    zones: [{ origin: bigWorldOrigin, servers: [servers.ns1.name, servers.ns2.name], text: `${soa}\n@ NS ns1\n@ NS ns2\n${delegations.join('\n')}\n` }, ...signed],
+    zones: [
+      {
+        origin: bigWorldOrigin,
+        servers: [servers.ns1.name, servers.ns2.name],
+        text: `${soa}\n@ NS ns1\n@ NS ns2\n${delegations.join('\n')}\n`,
+      },
+      ...signed,
+    ],
   });
   return { file, bulkZones };
 }

@@ -91,7 +91,10 @@ export function loadScenario(namesOrPaths: string | string[]): Scenario {
 
   const scenario: Scenario = {
     sources: files.map((f) => f.path),
-    description: files.map((f) => f.file.description).filter((d) => d !== undefined).join(' + '),
+    description: files
+      .map((f) => f.file.description)
+      .filter((d) => d !== undefined)
+      .join(' + '),
     domains: files.flatMap((f) => (f.file.domain === undefined ? [] : [f.file.domain])),
     servers: files.flatMap((f) => withImplementations(f.file, f.path)),
     zones: files.flatMap((f) => f.file.zones),
@@ -106,9 +109,15 @@ function readScenarioFile(path: string, chain: string[]): ScenarioFile {
   const file = parseScenarioText(readFileSync(path, 'utf8'), path);
   if (file.variantOf === undefined) return file;
   const sourcePath = resolveScenarioPath(file.variantOf, dirname(path));
-  if ([...chain, path].includes(sourcePath)) throw new ScenarioError(`scenario is a variant of itself: ${[...chain, path, sourcePath].map((p) => basename(p)).join(' -> ')}`);
+  if ([...chain, path].includes(sourcePath))
+    throw new ScenarioError(`scenario is a variant of itself: ${[...chain, path, sourcePath].map((p) => basename(p)).join(' -> ')}`);
   const source = readScenarioFile(sourcePath, [...chain, path]);
-  const sourceExtends = source.extends === undefined ? [] : (Array.isArray(source.extends) ? source.extends : [source.extends]).map((parent) => resolveScenarioPath(parent, dirname(sourcePath)));
+  const sourceExtends =
+    source.extends === undefined
+      ? []
+      : (Array.isArray(source.extends) ? source.extends : [source.extends]).map((parent) =>
+          resolveScenarioPath(parent, dirname(sourcePath)),
+        );
   try {
     return deriveVariant(file, source, sourceExtends, basename(path));
   } catch (error) {
@@ -119,11 +128,16 @@ function readScenarioFile(path: string, chain: string[]): ScenarioFile {
 /** The file's servers with their implementation settled: their own, else the file's, else BIND. */
 function withImplementations(file: ScenarioFile, path: string): ServerSpec[] {
   const chosen = file.implementation;
-  const perServer = typeof chosen === 'object' ? new Map(Object.entries(chosen).map(([name, impl]) => [(name.endsWith('.') ? name : `${name}.`).toLowerCase(), impl])) : undefined;
+  const perServer =
+    typeof chosen === 'object'
+      ? new Map(Object.entries(chosen).map(([name, impl]) => [(name.endsWith('.') ? name : `${name}.`).toLowerCase(), impl]))
+      : undefined;
   const unknown = [...(perServer?.keys() ?? [])].filter((name) => !file.servers.some((s) => s.name === name));
-  if (unknown.length > 0) throw new ScenarioError(`${basename(path)}: implementation names ${unknown.join(', ')}, which the file does not define`);
+  if (unknown.length > 0)
+    throw new ScenarioError(`${basename(path)}: implementation names ${unknown.join(', ')}, which the file does not define`);
   return file.servers.map((server) => {
-    const implementation: Implementation = server.implementation ?? perServer?.get(server.name) ?? (typeof chosen === 'string' ? chosen : 'bind');
+    const implementation: Implementation =
+      server.implementation ?? perServer?.get(server.name) ?? (typeof chosen === 'string' ? chosen : 'bind');
     return { ...server, implementation };
   });
 }
@@ -136,7 +150,8 @@ function checkWorld(scenario: Scenario): void {
     if (names.has(server.name)) problems.push(`server ${server.name} is defined twice`);
     names.add(server.name);
     for (const alias of server.aliases) {
-      if (scenario.servers.some((other) => other.name === alias || (other !== server && other.aliases.includes(alias)))) problems.push(`alias ${alias} of ${server.name} names another server too`);
+      if (scenario.servers.some((other) => other.name === alias || (other !== server && other.aliases.includes(alias))))
+        problems.push(`alias ${alias} of ${server.name} names another server too`);
     }
     for (const address of server.addresses) {
       const key = address.toLowerCase();
@@ -167,7 +182,8 @@ function checkWorld(scenario: Scenario): void {
       served.add(key);
     }
   }
-  for (const zone of scenario.bulkZones ?? []) for (const server of zone.servers) if (!names.has(server)) problems.push(`zone ${zone.origin} names unknown server ${server}`);
+  for (const zone of scenario.bulkZones ?? [])
+    for (const server of zone.servers) if (!names.has(server)) problems.push(`zone ${zone.origin} names unknown server ${server}`);
   if (!scenario.zones.some((zone) => zone.origin === '.')) problems.push('there is no root zone (origin ".")');
   if (problems.length > 0) throw new ScenarioError(`${scenario.sources.map((s) => basename(s)).join(' + ')}:\n  ${problems.join('\n  ')}`);
 }
@@ -176,9 +192,32 @@ function checkWorld(scenario: Scenario): void {
 export function needsResponder(server: Scenario['servers'][number]): boolean {
   const b = server.behaviour;
   return (
-    b.tcp !== true || b.udp !== true || b.delay !== undefined || b.drop.length > 0 || b.empty.length > 0 || b.rcode !== undefined || !b.aa || b.upwardReferral || b.edns !== 'supported' || b.truncate !== false ||
-    b.qnameCase !== 'kept' || b.answerFrom !== undefined || b.answerName !== undefined || b.unknownOption !== 'ignored' || b.ednsZ !== 'cleared' || b.extraSoa ||
-    b.stripRrsigs.length > 0 || b.stripRecords.length > 0 || b.versionAnswer !== 'bind' || b.headerEcho.length > 0 || b.flagsRefused.length > 0 || b.rd !== 'kept' ||
-    b.unknownOpcode !== 'notimp' || b.udpSize !== 'honoured' || b.clearFlags.length > 0 || Object.keys(b.knownOptions).length > 0 || b.cookie !== 'server'
+    b.tcp !== true ||
+    b.udp !== true ||
+    b.delay !== undefined ||
+    b.drop.length > 0 ||
+    b.empty.length > 0 ||
+    b.rcode !== undefined ||
+    !b.aa ||
+    b.upwardReferral ||
+    b.edns !== 'supported' ||
+    b.truncate !== false ||
+    b.qnameCase !== 'kept' ||
+    b.answerFrom !== undefined ||
+    b.answerName !== undefined ||
+    b.unknownOption !== 'ignored' ||
+    b.ednsZ !== 'cleared' ||
+    b.extraSoa ||
+    b.stripRrsigs.length > 0 ||
+    b.stripRecords.length > 0 ||
+    b.versionAnswer !== 'bind' ||
+    b.headerEcho.length > 0 ||
+    b.flagsRefused.length > 0 ||
+    b.rd !== 'kept' ||
+    b.unknownOpcode !== 'notimp' ||
+    b.udpSize !== 'honoured' ||
+    b.clearFlags.length > 0 ||
+    Object.keys(b.knownOptions).length > 0 ||
+    b.cookie !== 'server'
   );
 }

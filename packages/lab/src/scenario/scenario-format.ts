@@ -24,7 +24,15 @@ const labAddress = z.string().refine(
 /** Relative time such as `-30d`, `+2h`, `0`, or an absolute `YYYYMMDDHHMMSS`. */
 const timeSpec = z.string().regex(/^(?:[+-]?\d+[smhdw]?|\d{14})$/, 'must be like -30d, +2h, 0 or YYYYMMDDHHMMSS');
 
-export const ednsBehaviours = ['supported', 'ignored', 'formerr', 'no-badvers', 'drop-unknown-version', 'formerr-unknown-version', 'answers-version-1'] as const;
+export const ednsBehaviours = [
+  'supported',
+  'ignored',
+  'formerr',
+  'no-badvers',
+  'drop-unknown-version',
+  'formerr-unknown-version',
+  'answers-version-1',
+] as const;
 /** What a server does with a query carrying an EDNS option IANA has not assigned. */
 export const unknownOptionBehaviours = ['ignored', 'echo', 'formerr', 'no-edns', 'empty', 'no-aa'] as const;
 export const dsModes = ['correct', 'wrong-digest', 'wrong-keytag', 'zsk', 'none'] as const;
@@ -38,7 +46,10 @@ export const knownOptionBehaviours = ['formerr', 'drop', 'no-edns'] as const;
 /** What a responder does to the COOKIE option of its server's answers (RFC 7873). */
 export const cookieBehaviours = ['server', 'wrong-client', 'short', 'badcookie', 'stale'] as const;
 
-const rrtypeName = z.string().regex(/^[A-Za-z0-9]+$/).transform((type) => type.toUpperCase());
+const rrtypeName = z
+  .string()
+  .regex(/^[A-Za-z0-9]+$/)
+  .transform((type) => type.toUpperCase());
 const rrtypeNames = z.array(rrtypeName).default([]);
 
 /** RRSIGs picked in the signed zone: those covering `type`, narrowed by owner, algorithm or signing key. */
@@ -148,10 +159,19 @@ const dnssecSchema = z
     sep: z.boolean().default(true),
     extraAlgorithm: z.string().optional(),
     extraDnskeys: z.array(extraDnskeySchema).default([]),
-    extraDs: z.array(z.string().regex(/^\d+\s+\d+\s+\d+\s+[0-9A-Fa-f\s]+$/, 'must be DS rdata: keytag algorithm digest-type hex-digest')).default([]),
+    extraDs: z
+      .array(z.string().regex(/^\d+\s+\d+\s+\d+\s+[0-9A-Fa-f\s]+$/, 'must be DS rdata: keytag algorithm digest-type hex-digest'))
+      .default([]),
     denial: z.enum(['nsec', 'nsec3']).default('nsec'),
     nsec3: z
-      .object({ iterations: z.number().int().min(0).default(0), salt: z.string().regex(/^(?:-|[0-9a-fA-F]+)$/).default('-'), optOut: z.boolean().default(false) })
+      .object({
+        iterations: z.number().int().min(0).default(0),
+        salt: z
+          .string()
+          .regex(/^(?:-|[0-9a-fA-F]+)$/)
+          .default('-'),
+        optOut: z.boolean().default(false),
+      })
       .strict()
       .default({ iterations: 0, salt: '-', optOut: false }),
     inception: timeSpec.default('-1h'),

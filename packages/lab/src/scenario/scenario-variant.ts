@@ -17,7 +17,8 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 export function deriveVariant(variant: ScenarioFile, source: ScenarioFile, sourceExtends: string[], where: string): ScenarioFile {
   const from = source.domain;
   const to = variant.domain;
-  if (from === undefined || to === undefined) throw new VariantError(`${where}: a variant and the scenario it copies (${variant.variantOf}) must both name a domain`);
+  if (from === undefined || to === undefined)
+    throw new VariantError(`${where}: a variant and the scenario it copies (${variant.variantOf}) must both name a domain`);
   if (variant.servers.length > 0 || variant.zones.length > 0 || variant.extends !== undefined) {
     throw new VariantError(`${where}: a variant copies its scenario's servers, zones and extends; it cannot add its own`);
   }
@@ -35,7 +36,8 @@ export function deriveVariant(variant: ScenarioFile, source: ScenarioFile, sourc
   const absolute = new RegExp(`(?<![A-Za-z0-9_.*-])((?:[A-Za-z0-9_*-]+\\.)*)${escapeRegExp(from)}(?![A-Za-z0-9_-])`, 'gi');
   const text = (t: string): string => {
     let out = t.replace(absolute, (_, prefix: string) => `${prefix}${to}`);
-    for (const [old, replacement] of map) out = out.replace(new RegExp(`(?<![0-9A-Fa-f:.])${escapeRegExp(old)}(?![0-9A-Fa-f:.])`, 'gi'), () => replacement);
+    for (const [old, replacement] of map)
+      out = out.replace(new RegExp(`(?<![0-9A-Fa-f:.])${escapeRegExp(old)}(?![0-9A-Fa-f:.])`, 'gi'), () => replacement);
     return out;
   };
   const derived: ScenarioFile = {
@@ -63,6 +65,7 @@ export function deriveVariant(variant: ScenarioFile, source: ScenarioFile, sourc
     implementation: variant.implementation ?? source.implementation,
   };
   const unused = [...map.keys()].filter((a) => !used.has(a));
-  if (unused.length > 0) throw new VariantError(`${where}: addresses maps ${unused.join(', ')}, which no server of ${variant.variantOf} has`);
+  if (unused.length > 0)
+    throw new VariantError(`${where}: addresses maps ${unused.join(', ')}, which no server of ${variant.variantOf} has`);
   return derived;
 }

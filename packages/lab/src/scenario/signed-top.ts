@@ -11,6 +11,8 @@ export const signedTopOrigins: readonly string[] = ['.', 'test.'];
 export function withSignedTop(scenario: Scenario): Scenario {
   return {
     ...scenario,
-    zones: scenario.zones.map((zone) => (signedTopOrigins.includes(zone.origin) && zone.dnssec === undefined ? { ...zone, dnssec: defaultDnssec() } : zone)),
+    zones: scenario.zones.map((zone) =>
+      signedTopOrigins.includes(zone.origin) && zone.dnssec === undefined ? { ...zone, dnssec: defaultDnssec() } : zone,
+    ),
   };
 }

@@ -73,7 +73,14 @@ controls { };
     if (b.recursion) {
       settings.push('  recursion yes;', '  allow-recursion { any; };', '  allow-query-cache { any; };');
       // Validating from the lab's own root key; BIND's built-in anchor is the Internet's root, which the lab is not.
-      if (trustAnchor !== undefined) settings.push('  dnssec-validation yes;', ...trustAnchorsText(trustAnchor).trimEnd().split('\n').map((line) => `  ${line}`));
+      if (trustAnchor !== undefined)
+        settings.push(
+          '  dnssec-validation yes;',
+          ...trustAnchorsText(trustAnchor)
+            .trimEnd()
+            .split('\n')
+            .map((line) => `  ${line}`),
+        );
       if (!server.zones.some((z) => z.origin === '.')) zones.push(`  zone "." { type hint; file ${quote(hintsPath)}; };`);
     }
     if (b.axfr) settings.push('  allow-transfer { any; };');

@@ -40,7 +40,26 @@ export function readCanonicalRecords(text: string): CanonicalRecord[] {
 }
 
 // Scenarios serve broken data on purpose, so every integrity check is off.
-const noChecks = ['-i', 'none', '-k', 'ignore', '-n', 'ignore', '-m', 'ignore', '-r', 'ignore', '-M', 'ignore', '-S', 'ignore', '-T', 'ignore', '-W', 'ignore'];
+const noChecks = [
+  '-i',
+  'none',
+  '-k',
+  'ignore',
+  '-n',
+  'ignore',
+  '-m',
+  'ignore',
+  '-r',
+  'ignore',
+  '-M',
+  'ignore',
+  '-S',
+  'ignore',
+  '-T',
+  'ignore',
+  '-W',
+  'ignore',
+];
 
 /** Reads zone text with BIND's own parser and writes it back one record a line. */
 export async function compileZone(origin: string, inputPath: string, outputPath: string): Promise<string> {
@@ -74,7 +93,9 @@ export async function dsFromKey(keyFile: string, digestType: number, cds = false
 
 /** DS record lines (`-A`: for every key, zone key or not) for the DNSKEY records at `origin` in a zone file. */
 export async function dsFromZoneFile(zoneFile: string, origin: string, digestType: number): Promise<string[]> {
-  return (await tool('dnssec-dsfromkey', ['-A', ...digestOption(digestType), '-f', zoneFile, origin])).split('\n').filter((line) => line.trim() !== '');
+  return (await tool('dnssec-dsfromkey', ['-A', ...digestOption(digestType), '-f', zoneFile, origin]))
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 export interface SignOptions {
@@ -90,7 +111,22 @@ export interface SignOptions {
 
 export async function signZone(inputPath: string, outputPath: string, options: SignOptions): Promise<void> {
   // -P: no post-sign verification, so expired or otherwise broken signatures can be made on purpose.
-  const args = ['-P', '-q', '-O', 'full', '-K', options.keyDir, '-d', options.keyDir, '-o', options.origin, '-s', options.inception, '-e', options.expiration];
+  const args = [
+    '-P',
+    '-q',
+    '-O',
+    'full',
+    '-K',
+    options.keyDir,
+    '-d',
+    options.keyDir,
+    '-o',
+    options.origin,
+    '-s',
+    options.inception,
+    '-e',
+    options.expiration,
+  ];
   if (options.nsec3 !== undefined) {
     args.push('-3', options.nsec3.salt, '-H', String(options.nsec3.iterations));
     if (options.nsec3.optOut) args.push('-A');

@@ -10,14 +10,28 @@ import { serverProcesses } from './server-processes.ts';
 import type { Latency } from '../scenario/latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
-export async function buildWorld(scenario: Scenario, runDir: string, options: { cache?: boolean; latency?: Latency; progress?: BuildProgress } = {}): Promise<WorldPlan> {
-  const zones = options.cache === false ? await buildZones(scenario, runDir, undefined, options.progress) : await cachedZones(scenario, options.progress);
+export async function buildWorld(
+  scenario: Scenario,
+  runDir: string,
+  options: { cache?: boolean; latency?: Latency; progress?: BuildProgress } = {},
+): Promise<WorldPlan> {
+  const zones =
+    options.cache === false
+      ? await buildZones(scenario, runDir, undefined, options.progress)
+      : await cachedZones(scenario, options.progress);
   // With latency, the responder fronts every server, since only it can wait before answering.
-  const servers = options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
+  const servers =
+    options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
   const namedConfPath = join(runDir, 'named.conf');
   await writeFile(
     namedConfPath,
-    bindConfig({ dir: runDir, hintsPath: zones.hintsPath, servers: servers.filter((s) => s.implementation === 'bind'), chaosZoneFiles: zones.chaosZoneFiles, trustAnchor: zones.trustAnchor }),
+    bindConfig({
+      dir: runDir,
+      hintsPath: zones.hintsPath,
+      servers: servers.filter((s) => s.implementation === 'bind'),
+      chaosZoneFiles: zones.chaosZoneFiles,
+      trustAnchor: zones.trustAnchor,
+    }),
   );
   let trustAnchorsPath: string | undefined;
   if (zones.trustAnchor !== undefined) {

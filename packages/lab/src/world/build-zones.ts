@@ -6,7 +6,15 @@ import { needsResponder } from '../scenario/load-scenario.ts';
 import type { Scenario, ZoneSpec } from '../scenario/scenario-format.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
-import { compileZone, dsFromKey, generateKey, readCanonicalRecords, signZone, type CanonicalRecord, type KeyOptions } from './bind-tools.ts';
+import {
+  compileZone,
+  dsFromKey,
+  generateKey,
+  readCanonicalRecords,
+  signZone,
+  type CanonicalRecord,
+  type KeyOptions,
+} from './bind-tools.ts';
 import { storedKey } from './key-store.ts';
 import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
@@ -82,7 +90,9 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   // The zone as the author wrote it plus its own servers' addresses. BIND reads it once to tell us
   // the apex NS set; for that read only, every possible glue goes in too, since BIND refuses a zone
   // whose NS names below a cut have no address.
-  const sources = entries.map(({ zone }) => `$ORIGIN ${zone.origin}\n$TTL 3600\n${zone.text}\n${ownAddresses(zone, childrenOf(zone.origin), scenario).join('\n')}\n`);
+  const sources = entries.map(
+    ({ zone }) => `$ORIGIN ${zone.origin}\n$TTL 3600\n${zone.text}\n${ownAddresses(zone, childrenOf(zone.origin), scenario).join('\n')}\n`,
+  );
   const toSign = entries.filter(({ zone }) => zone.dnssec?.signed === true).length;
   progress?.(`building ${entries.length} zones (${toSign} signed) with BIND's zone tools`);
   const read = stepCounter(progress, 'zones read', entries.length);
@@ -109,7 +119,11 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   for (const origin of delegated) {
     const index = firstEntry.get(origin)!;
     const zone = entries[index].zone;
-    delegations.set(origin, { ns: zone.parent.ns ?? apexNs(canonical[index], origin), glue: zone.parent.glue, ds: await dsLines(zone, keys.get(origin), join(dir, 'keys', fileLabel(origin))) });
+    delegations.set(origin, {
+      ns: zone.parent.ns ?? apexNs(canonical[index], origin),
+      glue: zone.parent.glue,
+      ds: await dsLines(zone, keys.get(origin), join(dir, 'keys', fileLabel(origin))),
+    });
   }
 
   const signedOne = stepCounter(progress, 'zones signed', toSign);
@@ -129,15 +143,19 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
   );
 
   const bulk = await writeBulkZones(scenario.bulkZones ?? [], join(zonesDir, 'bulk'));
-  const servers = labServers(scenario, entries.map(({ zone }, index) => ({ zone, file: files[index] })), bulk);
+  const servers = labServers(
+    scenario,
+    entries.map(({ zone }, index) => ({ zone, file: files[index] })),
+    bulk,
+  );
   const hintsPath = join(dir, 'root.hints');
   await writeFile(hintsPath, rootHintsText(servers.filter((s) => s.zones.some((z) => z.origin === '.'))));
   const chaosZoneFiles = await writeChaosZones(servers, dir);
   const rootKeys = entries.some(({ zone }) => zone.origin === '.' && zone.dnssec?.signed === true) ? keys.get('.') : undefined;
-  const trustAnchor = rootKeys === undefined ? undefined : await Promise.all(rootKeys.kskFiles.map(async (file) => dsRdata(await dsFromKey(file, 2))));
+  const trustAnchor =
+    rootKeys === undefined ? undefined : await Promise.all(rootKeys.kskFiles.map(async (file) => dsRdata(await dsFromKey(file, 2))));
   return { servers, hintsPath, chaosZoneFiles, ...(trustAnchor !== undefined && { trustAnchor }) };
 }
-
 
 /** A signed zone's keys, stored per scenario (`keysFrom`) so that every build signs with the same ones; undefined when unsigned. */
 async function makeZoneKeys(zone: ZoneSpec, dir: string): Promise<ZoneKeys | undefined> {
@@ -155,13 +173,18 @@ async function makeZoneKeys(zone: ZoneSpec, dir: string): Promise<ZoneKeys | und
   // One key set per algorithm, one key at a time (dnssec-keygen avoids tags already in the directory).
   const storeLabel = fileLabel(zone.keysFrom ?? origin);
   const key = (slot: string, into: string, options: KeyOptions): Promise<string> =>
-    storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, into, origin, () => generateKey(origin, into, options));
+    storedKey(storeLabel, `${slot}-${options.algorithm}-${options.bits ?? 'default'}${options.ksk ? '-ksk' : ''}`, into, origin, () =>
+      generateKey(origin, into, options),
+    );
   for (const [i, algorithm] of [dnssec.algorithm, ...(dnssec.extraAlgorithm === undefined ? [] : [dnssec.extraAlgorithm])].entries()) {
     const options = { algorithm, bits: i === 0 ? dnssec.bits : undefined };
     kskFiles.push(`${join(kskDir, await key(`ksk${i}`, kskDir, { ...options, ksk: dnssec.sep }))}.key`);
     if (dnssec.keys !== 'csk') zskFiles.push(`${join(keyDir, await key(`zsk${i}`, keyDir, { ...options, ksk: false }))}.key`);
   }
-  const unpublished = dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished' ? join(elsewhere, await key('unpublished', elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true })) : undefined;
+  const unpublished =
+    dnssec.cds === 'mismatch' || dnssec.cds === 'unpublished'
+      ? join(elsewhere, await key('unpublished', elsewhere, { algorithm: dnssec.algorithm, bits: dnssec.bits, ksk: true }))
+      : undefined;
   const keyFiles = [...kskFiles, ...zskFiles];
   return {
     keyDir,
@@ -174,7 +197,14 @@ async function makeZoneKeys(zone: ZoneSpec, dir: string): Promise<ZoneKeys | und
 }
 
 /** Signs the zone's text with its keys into `${base}.db`, then spoils what the scenario asks to be spoiled. */
-async function writeSignedZone(origin: string, d: NonNullable<ZoneSpec['dnssec']>, zoneKeys: ZoneKeys, unsignedText: string, base: string, now: Date): Promise<void> {
+async function writeSignedZone(
+  origin: string,
+  d: NonNullable<ZoneSpec['dnssec']>,
+  zoneKeys: ZoneKeys,
+  unsignedText: string,
+  base: string,
+  now: Date,
+): Promise<void> {
   let text = unsignedText;
   for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
   text += `${d.extraDnskeys.map((key) => `${origin} 3600 IN DNSKEY ${key.rdata}`).join('\n')}\n`;
@@ -208,7 +238,9 @@ function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: 
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
     zones: [
-      ...built.flatMap(({ zone, file }) => (zone.servers.includes(server.name) ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [])),
+      ...built.flatMap(({ zone, file }) =>
+        zone.servers.includes(server.name) ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [],
+      ),
       ...(bulk.get(server.name) ?? []),
     ],
   }));
@@ -256,18 +288,30 @@ async function writeBulkZones(zones: NonNullable<Scenario['bulkZones']>, dir: st
 async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined, dir: string): Promise<string[]> {
   const d = zone.dnssec;
   if (d === undefined || zoneKeys === undefined) return [];
-  const extra = [...d.extraDs.map((rdata) => `${zone.origin} 3600 IN DS ${rdata}`), ...(await extraKeyDs(zone.origin, d.extraDnskeys, d.digestType, dir))];
+  const extra = [
+    ...d.extraDs.map((rdata) => `${zone.origin} 3600 IN DS ${rdata}`),
+    ...(await extraKeyDs(zone.origin, d.extraDnskeys, d.digestType, dir)),
+  ];
   if (d.ds === 'none') return extra;
   if (d.ds === 'zsk' && zoneKeys.zskFiles.length === 0) throw new Error(`${zone.origin}: ds: zsk needs a ZSK (keys: csk has none)`);
   const lines = await Promise.all((d.ds === 'zsk' ? zoneKeys.zskFiles : zoneKeys.kskFiles).map((file) => dsFromKey(file, d.digestType)));
-  return [...(d.ds === 'correct' || d.ds === 'zsk' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'))), ...extra];
+  return [
+    ...(d.ds === 'correct' || d.ds === 'zsk' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'))),
+    ...extra,
+  ];
 }
 
 /** The key tag in a key file's name (Kzone.+alg+tag.key). */
 const keyFileTag = (file: string): number => Number(/\+(\d+)\.key$/.exec(file)?.[1]);
 
 /** NS, DS and glue the parent zone holds for its children (glue also for its own NS names below a cut). */
-function parentSide(zone: ZoneSpec, apexNs: string[], children: string[], delegations: Map<string, Delegation>, scenario: Scenario): string[] {
+function parentSide(
+  zone: ZoneSpec,
+  apexNs: string[],
+  children: string[],
+  delegations: Map<string, Delegation>,
+  scenario: Scenario,
+): string[] {
   const lines: string[] = [];
   const belowCut = (name: string): boolean => isAtOrBelow(name, zone.origin) && children.some((c) => isAtOrBelow(name, c));
   const glueNames = new Set<string>(apexNs.filter(belowCut));
@@ -287,9 +331,17 @@ function parentSide(zone: ZoneSpec, apexNs: string[], children: string[], delega
  * for their addresses when this is a reverse zone that asks for them. */
 function ownAddresses(zone: ZoneSpec, children: string[], scenario: Scenario): string[] {
   const own = (name: string): boolean => isAtOrBelow(name, zone.origin) && !children.some((c) => isAtOrBelow(name, c));
-  const addresses = zone.addressRecords ? scenario.servers.flatMap(hostNames).filter(own).flatMap((name) => addressLines(name, scenario)) : [];
+  const addresses = zone.addressRecords
+    ? scenario.servers
+        .flatMap(hostNames)
+        .filter(own)
+        .flatMap((name) => addressLines(name, scenario))
+    : [];
   const pointers = zone.ptrRecords
-    ? scenario.servers.flatMap((s) => s.addresses.map((a) => [reverseName(a), s.name] as const)).filter(([name]) => own(name)).map(([name, target]) => `${name} 3600 IN PTR ${target}`)
+    ? scenario.servers
+        .flatMap((s) => s.addresses.map((a) => [reverseName(a), s.name] as const))
+        .filter(([name]) => own(name))
+        .map(([name, target]) => `${name} 3600 IN PTR ${target}`)
     : [];
   return [...addresses, ...pointers];
 }

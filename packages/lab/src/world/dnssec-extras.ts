@@ -32,7 +32,8 @@ export async function childKeyLines(origin: string, mode: CdsMode, keys: RoleKey
   const deletion = [`${origin} 3600 IN CDS 0 0 0 00`, `${origin} 3600 IN CDNSKEY 0 3 0 AA==`];
   if (mode === 'none') return [];
   if (mode === 'delete') return deletion;
-  const cdsFor = async (files: string[]): Promise<string[]> => Promise.all(files.map(async (file) => (await dsFromKey(file, digestType, true)).trim()));
+  const cdsFor = async (files: string[]): Promise<string[]> =>
+    Promise.all(files.map(async (file) => (await dsFromKey(file, digestType, true)).trim()));
   const cdnskeyFor = async (files: string[]): Promise<string[]> => Promise.all(files.map(cdnskeyLine));
   switch (mode) {
     case 'correct':
@@ -54,7 +55,12 @@ export async function childKeyLines(origin: string, mode: CdsMode, keys: RoleKey
 }
 
 /** DS lines (the zone's digest type) for the extra DNSKEYs that ask for one, made by dnssec-dsfromkey from a scratch zone file in `dir`. */
-export async function extraKeyDs(origin: string, extra: readonly { rdata: string; ds: boolean }[], digestType: number, dir: string): Promise<string[]> {
+export async function extraKeyDs(
+  origin: string,
+  extra: readonly { rdata: string; ds: boolean }[],
+  digestType: number,
+  dir: string,
+): Promise<string[]> {
   const wanted = extra.filter((key) => key.ds);
   if (wanted.length === 0) return [];
   const file = join(dir, 'extra-dnskeys.zone');
@@ -83,7 +89,10 @@ function rrsigLine(line: string): RrsigLine | undefined {
 /** Whether an RRSIG line is one a rule picks: the type it covers, then owner, algorithm and signer when given. */
 function picker(origin: string, rule: RemoveRrsig, tags: SignerTags): (rrsig: RrsigLine) => boolean {
   const originName = Name.fromString(origin);
-  const owner = rule.owner === undefined ? undefined : (rule.owner === '@' ? originName : Name.fromString(rule.owner, originName)).toString().toLowerCase();
+  const owner =
+    rule.owner === undefined
+      ? undefined
+      : (rule.owner === '@' ? originName : Name.fromString(rule.owner, originName)).toString().toLowerCase();
   return ({ fields, at }) =>
     fields[at + 2]?.toUpperCase() === rule.type &&
     (owner === undefined || fields[0].toLowerCase() === owner) &&
@@ -92,7 +101,13 @@ function picker(origin: string, rule: RemoveRrsig, tags: SignerTags): (rrsig: Rr
 }
 
 /** Applies each rule to the RRSIG lines it picks (`change` returns the new line, or undefined to drop it); a rule that picks nothing is an error. */
-function rewriteSignatures<Rule extends RemoveRrsig>(signedText: string, origin: string, rules: readonly Rule[], tags: SignerTags, change: (rrsig: RrsigLine, rule: Rule) => string | undefined): string {
+function rewriteSignatures<Rule extends RemoveRrsig>(
+  signedText: string,
+  origin: string,
+  rules: readonly Rule[],
+  tags: SignerTags,
+  change: (rrsig: RrsigLine, rule: Rule) => string | undefined,
+): string {
   let lines = signedText.split('\n');
   for (const rule of rules) {
     const picks = picker(origin, rule, tags);
@@ -139,7 +154,9 @@ export function spoilSignatures(signedText: string, origin: string, rules: reado
 /** The owner (lower case, absolute) and type of the NSEC or NSEC3 record in signed zone text that covers `name`. */
 function coveringRecord(signedText: string, origin: string, name: string): { owner: string; type: 'NSEC' | 'NSEC3' } {
   const target = Name.fromString(name, Name.fromString(origin));
-  const covering = parseZoneFile(signedText, { origin }).find((rr) => (recordIs(rr, RRType.NSEC) && nsecCovers(rr, target)) || (recordIs(rr, RRType.NSEC3) && nsec3Covers(rr, target)));
+  const covering = parseZoneFile(signedText, { origin }).find(
+    (rr) => (recordIs(rr, RRType.NSEC) && nsecCovers(rr, target)) || (recordIs(rr, RRType.NSEC3) && nsec3Covers(rr, target)),
+  );
   if (covering === undefined) throw new Error(`no NSEC or NSEC3 record covers ${target.toString()}`);
   return { owner: covering.name.toString().toLowerCase(), type: covering.type === RRType.NSEC ? 'NSEC' : 'NSEC3' };
 }

@@ -34,7 +34,13 @@ function copyPair(from: string, to: string, owner: string): string {
  * stored one, or one `make` makes there and the store keeps. Two builds racing for a new key both
  * end up with the one stored first.
  */
-export async function storedKey(zoneLabel: string, slot: string, keyDir: string, owner: string, make: () => Promise<string>): Promise<string> {
+export async function storedKey(
+  zoneLabel: string,
+  slot: string,
+  keyDir: string,
+  owner: string,
+  make: () => Promise<string>,
+): Promise<string> {
   const stored = join(keyStoreDir, zoneLabel, slot);
   if (existsSync(stored)) return copyPair(stored, keyDir, owner);
   const made = await make();

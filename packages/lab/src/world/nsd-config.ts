@@ -5,7 +5,10 @@ import { quote } from './config-quote.ts';
 
 export function nsdConfig(server: LabServer, dir: string, port: number): string {
   const b = server.behaviour;
-  const zones = server.zones.map((z) => `zone:\n    name: ${quote(z.origin)}\n    zonefile: ${quote(z.file)}${b.axfr ? '\n    provide-xfr: 0.0.0.0/0 NOKEY\n    provide-xfr: ::0/0 NOKEY' : ''}`);
+  const zones = server.zones.map(
+    (z) =>
+      `zone:\n    name: ${quote(z.origin)}\n    zonefile: ${quote(z.file)}${b.axfr ? '\n    provide-xfr: 0.0.0.0/0 NOKEY\n    provide-xfr: ::0/0 NOKEY' : ''}`,
+  );
   return `server:
 ${server.addresses.map((a) => `    ip-address: ${a}@${port}`).join('\n')}
     username: ""

@@ -20,15 +20,32 @@ export function powerdnsSetup(server: LabServer, dir: string, port: number): str
   const namedConf = `${dir}/named.conf`;
   writeFileSync(namedConf, server.zones.map((z) => `zone ${quote(z.origin)} { type master; file ${quote(z.file)}; };\n`).join(''));
   const args = [
-    '--no-config', '--daemon=no', '--guardian=no', '--disable-syslog', '--write-pid=no', '--setuid=', '--setgid=',
-    '--launch=bind', `--bind-config=${namedConf}`, `--socket-dir=${dir}`,
-    `--local-address=${server.addresses.join(',')}`, `--local-port=${port}`, '--reuseport=no',
+    '--no-config',
+    '--daemon=no',
+    '--guardian=no',
+    '--disable-syslog',
+    '--write-pid=no',
+    '--setuid=',
+    '--setgid=',
+    '--launch=bind',
+    `--bind-config=${namedConf}`,
+    `--socket-dir=${dir}`,
+    `--local-address=${server.addresses.join(',')}`,
+    `--local-port=${port}`,
+    '--reuseport=no',
     // Every answer made afresh, as BIND, Knot and NSD make theirs.
-    '--cache-ttl=0', '--query-cache-ttl=0', '--negquery-cache-ttl=0',
-    '--distributor-threads=1', '--receiver-threads=1', '--signing-threads=1',
-    '--server-id=disabled', `--version-string=${b.version ?? 'anonymous'}`,
+    '--cache-ttl=0',
+    '--query-cache-ttl=0',
+    '--negquery-cache-ttl=0',
+    '--distributor-threads=1',
+    '--receiver-threads=1',
+    '--signing-threads=1',
+    '--server-id=disabled',
+    `--version-string=${b.version ?? 'anonymous'}`,
     ...(b.axfr ? ['--disable-axfr=no', '--allow-axfr-ips=0.0.0.0/0,::/0'] : ['--disable-axfr=yes']),
-    '--webserver=no', '--api=no', '--loglevel=4',
+    '--webserver=no',
+    '--api=no',
+    '--loglevel=4',
   ];
   const signed = server.zones.filter((z) => z.signed !== undefined);
   if (signed.length === 0) return args;

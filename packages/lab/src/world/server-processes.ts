@@ -8,7 +8,11 @@ import { powerdnsSetup } from './powerdns-config.ts';
 import type { LabServer, ServerProcess } from './world-plan.ts';
 
 /** The command each implementation runs as, and the Debian package that has it. */
-export const implementationCommands = { knot: ['knotd', 'knot'], nsd: ['nsd', 'nsd'], powerdns: ['pdns_server', 'pdns-server and pdns-backend-bind'] } as const;
+export const implementationCommands = {
+  knot: ['knotd', 'knot'],
+  nsd: ['nsd', 'nsd'],
+  powerdns: ['pdns_server', 'pdns-server and pdns-backend-bind'],
+} as const;
 
 export function serverProcesses(servers: LabServer[], runDir: string, backendPort: number): ServerProcess[] {
   return servers.flatMap((server, index): ServerProcess[] => {
@@ -27,6 +31,17 @@ export function serverProcesses(servers: LabServer[], runDir: string, backendPor
     } else {
       args = powerdnsSetup(server, dir, port);
     }
-    return [{ server: server.name, implementation, command: implementationCommands[implementation][0], args, logPath: join(dir, `${implementation}.log`), address: server.addresses[0], port, zones: server.zones.map((z) => z.origin) }];
+    return [
+      {
+        server: server.name,
+        implementation,
+        command: implementationCommands[implementation][0],
+        args,
+        logPath: join(dir, `${implementation}.log`),
+        address: server.addresses[0],
+        port,
+        zones: server.zones.map((z) => z.origin),
+      },
+    ];
   });
 }

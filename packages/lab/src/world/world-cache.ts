@@ -21,7 +21,8 @@ const builderSources = [import.meta.dirname, join(import.meta.dirname, '../scena
     .map((file) => readFileSync(join(dir, file), 'utf8')),
 );
 // The key store's listing too: a world built before a key was stored must not outlive it.
-const builderVersion = (): string => createHash('sha256').update(builderSources.join('\0')).update(keyStoreListing().join('\0')).digest('hex');
+const builderVersion = (): string =>
+  createHash('sha256').update(builderSources.join('\0')).update(keyStoreListing().join('\0')).digest('hex');
 
 interface Entry {
   createdAt: number;
@@ -60,7 +61,11 @@ async function readEntry(dir: string): Promise<ZoneSet | undefined> {
 }
 
 export async function cachedZones(scenario: Scenario, progress?: BuildProgress): Promise<ZoneSet> {
-  const key = createHash('sha256').update(builderVersion()).update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones, bulkZones: scenario.bulkZones })).digest('hex').slice(0, 32);
+  const key = createHash('sha256')
+    .update(builderVersion())
+    .update(JSON.stringify({ servers: scenario.servers, zones: scenario.zones, bulkZones: scenario.bulkZones }))
+    .digest('hex')
+    .slice(0, 32);
   const dir = join(cacheRoot, key);
   const cached = await readEntry(dir);
   if (cached !== undefined) {
@@ -71,7 +76,11 @@ export async function cachedZones(scenario: Scenario, progress?: BuildProgress):
 
   const building = join(cacheRoot, `.building-${randomBytes(6).toString('hex')}`);
   const built = await buildZones(scenario, building, undefined, progress);
-  const entry: Entry = { createdAt: Date.now(), reuseForMs: reuseFor(scenario), zoneSet: mapPaths(built, (path) => relative(building, path)) };
+  const entry: Entry = {
+    createdAt: Date.now(),
+    reuseForMs: reuseFor(scenario),
+    zoneSet: mapPaths(built, (path) => relative(building, path)),
+  };
   await writeFile(join(building, 'entry.json'), JSON.stringify(entry));
   await evictOld();
   const inPlace = (where: string): ZoneSet => mapPaths(entry.zoneSet, (path) => resolve(where, path));

@@ -5,11 +5,30 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Database } from '@app/database';
-import { analyseChain, runTestsWithChain, type Exchange, type Finding, type RootHint, type RunOptions, type SharedAnswers, type TestInput } from '@app/engine';
+import {
+  analyseChain,
+  runTestsWithChain,
+  type Exchange,
+  type Finding,
+  type RootHint,
+  type RunOptions,
+  type SharedAnswers,
+  type TestInput,
+} from '@app/engine';
 import type { LoadedProfile } from '../config/profiles.ts';
 import type { ServiceConfig } from '../config/service-config.ts';
 import { recordHeartbeat, removeHeartbeat } from '../db/agent-heartbeats.ts';
-import { claimNextTest, claimOrphanedTest, finishTest, overallResult, releaseTests, renewLeases, reportProgress, type Claimant, type ClaimedTest } from '../db/queue.ts';
+import {
+  claimNextTest,
+  claimOrphanedTest,
+  finishTest,
+  overallResult,
+  releaseTests,
+  renewLeases,
+  reportProgress,
+  type Claimant,
+  type ClaimedTest,
+} from '../db/queue.ts';
 import type { AgentMetrics } from '../metrics/service-metrics.ts';
 import { rootHintsOf } from '../config/root-hints.ts';
 import type { ServiceSchema } from '../db/tables.ts';
@@ -24,7 +43,13 @@ export type RunTests = (input: TestInput, options: RunOptions) => Promise<Findin
 
 export type AgentConfig = Pick<
   ServiceConfig,
-  'lockOnQueue' | 'frontendProcesses' | 'batchProcesses' | 'maxExecutionSeconds' | 'pollingIntervalSeconds' | 'rootHintsFile' | 'maximalRetries'
+  | 'lockOnQueue'
+  | 'frontendProcesses'
+  | 'batchProcesses'
+  | 'maxExecutionSeconds'
+  | 'pollingIntervalSeconds'
+  | 'rootHintsFile'
+  | 'maximalRetries'
 > &
   Partial<Pick<ServiceConfig, 'agentLeaseSeconds'>>;
 
@@ -127,10 +152,16 @@ export class Agent {
     await removeHeartbeat(this.#database.db, this.name).catch(() => undefined);
     if (left.length === 0) return;
     try {
-      await releaseTests(this.#database.db, this.name, left.map((test) => test.claimed.id));
+      await releaseTests(
+        this.#database.db,
+        this.name,
+        left.map((test) => test.claimed.id),
+      );
       this.#log(`stopped with ${left.length} test(s) unfinished; they are back in the queue`);
     } catch (error) {
-      this.#log(`stopped with ${left.length} test(s) unfinished; another agent takes them up when their claim expires (${describe(error)})`);
+      this.#log(
+        `stopped with ${left.length} test(s) unfinished; another agent takes them up when their claim expires (${describe(error)})`,
+      );
     }
   }
 
@@ -257,7 +288,9 @@ export class Agent {
         if (!finished) this.#log(`test ${test.claimed.hashId} was already finished by another run; these results are dropped`);
         if (finished && test.evidence !== undefined) {
           // The findings stand without it: a log that cannot be stored is said, not retried.
-          await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) => this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`));
+          await storeQueryLog(this.#database.db, test.claimed.hashId, test.evidence.queries).catch((error: unknown) =>
+            this.#log(`cannot store the query log of test ${test.claimed.hashId} (${describe(error)})`),
+          );
         }
         return finished;
       } catch (error) {

@@ -7,7 +7,14 @@ const BACKEND = 'BACKEND';
 
 /** The test ran past `max_zonemaster_execution_time` and was stopped. */
 export function unableToFinish(maxExecutionSeconds: number): Finding {
-  return { module: BACKEND, testcase: NO_TEST_CASE, tag: 'UNABLE_TO_FINISH_TEST', level: 'CRITICAL', args: { max_execution_time: maxExecutionSeconds }, timestamp: maxExecutionSeconds };
+  return {
+    module: BACKEND,
+    testcase: NO_TEST_CASE,
+    tag: 'UNABLE_TO_FINISH_TEST',
+    level: 'CRITICAL',
+    args: { max_execution_time: maxExecutionSeconds },
+    timestamp: maxExecutionSeconds,
+  };
 }
 
 /** The run failed (it threw, or its agent died too often while running it). */

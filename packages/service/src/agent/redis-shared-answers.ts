@@ -27,8 +27,18 @@ export interface RedisSharedAnswers extends SharedAnswers {
 }
 
 /** `redis://host:port/db`, `rediss://…`, or `unix:///path/to/redis.sock`; `prefix` keeps its keys apart from others' in the same Redis. */
-export function redisSharedAnswers(url: string, log: (line: string) => void, { prefix = DEFAULT_PREFIX }: { prefix?: string } = {}): RedisSharedAnswers {
-  const options = { lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS, retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000) };
+export function redisSharedAnswers(
+  url: string,
+  log: (line: string) => void,
+  { prefix = DEFAULT_PREFIX }: { prefix?: string } = {},
+): RedisSharedAnswers {
+  const options = {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+  };
   const redis = url.startsWith('unix:') ? new Redis({ ...options, path: new URL(url).pathname }) : new Redis(url, options);
   const local = new LRUCache<string, Uint8Array>({ maxSize: LOCAL_BYTES, sizeCalculation: (value, key) => value.byteLength + key.length });
   const counts: SharedAnswerCounts = { local: 0, redis: 0, misses: 0 };

@@ -33,7 +33,14 @@ export class RunEvidence {
   /** The run options that feed it; `onProgress` still goes to `progress`. */
   hooks(progress: (percent: number) => void): Pick<RunOptions, 'onExchange' | 'onSend' | 'onProgress'> {
     return {
-      onSend: (sending) => this.#inFlight.set(sending.id, { server: sending.server, qname: sending.qname, qtype: sending.qtype, since: Date.now(), ...(sending.testcase !== undefined && { testcase: sending.testcase }) }),
+      onSend: (sending) =>
+        this.#inFlight.set(sending.id, {
+          server: sending.server,
+          qname: sending.qname,
+          qtype: sending.qtype,
+          since: Date.now(),
+          ...(sending.testcase !== undefined && { testcase: sending.testcase }),
+        }),
       onExchange: (exchange) => {
         if (exchange.id !== undefined) this.#inFlight.delete(exchange.id);
         this.queries.push(loggedQuery(exchange));

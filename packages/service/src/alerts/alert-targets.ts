@@ -7,6 +7,7 @@ import type { WatchSettings } from '../config/service-config.ts';
 export function alertTargets(settings: Pick<WatchSettings, 'allowedNetworks'>): OutboundPolicy {
   return outboundPolicy({
     allowedNetworks: settings.allowedNetworks,
-    refusalEnd: 'not allowed for watch alerts; the operator allows one by listing it in WATCH.allowed_networks (DNS_SERVICE_WATCH_ALLOWED_NETWORKS)',
+    refusalEnd:
+      'not allowed for watch alerts; the operator allows one by listing it in WATCH.allowed_networks (DNS_SERVICE_WATCH_ALLOWED_NETWORKS)',
   });
 }

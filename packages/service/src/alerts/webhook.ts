@@ -40,7 +40,12 @@ export async function deliverWebhook(url: string, secret: string, payload: unkno
     // Signed again each time: the timestamp says when this attempt was made.
     const timestamp = String(Math.floor(Date.now() / 1000));
     try {
-      const status = await post(url, body, { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature(secret, timestamp, body) }, options);
+      const status = await post(
+        url,
+        body,
+        { 'content-type': 'application/json', [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature(secret, timestamp, body) },
+        options,
+      );
       if (status >= 200 && status < 300) return { delivered: true, attempts: attempt, status };
       reason = `HTTP ${status}`;
       if (status < 500 && status !== 429) return { delivered: false, attempts: attempt, reason };
@@ -58,19 +63,23 @@ export async function deliverWebhook(url: string, secret: string, payload: unkno
 
 function post(url: string, body: string, headers: Record<string, string>, options: WebhookOptions): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = https.request(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      timeout: options.timeoutMs ?? 10_000,
-      ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] }),
-      lookup: guardedLookup(options.targets),
-      // A connection of its own: a kept-alive one in the shared agent may not have been opened through the guard.
-      agent: false,
-    }, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.statusCode ?? 0));
-      response.on('error', reject);
-    });
+    const request = https.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: options.timeoutMs ?? 10_000,
+        ...(options.ca !== undefined && { ca: [...rootCertificates, options.ca] }),
+        lookup: guardedLookup(options.targets),
+        // A connection of its own: a kept-alive one in the shared agent may not have been opened through the guard.
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      },
+    );
     request.on('timeout', () => request.destroy(new Error('no answer in time')));
     request.on('error', reject);
     request.end(body);

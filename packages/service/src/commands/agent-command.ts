@@ -30,12 +30,24 @@ export async function runAgentProcess(
     const { metricsListen, ...agentOptions } = options;
     // With --metrics, this process's own counters (its tests, its DNS queries) are served over HTTP.
     const metrics = metricsListen === undefined ? undefined : createServiceMetrics(database.db, () => false, config.queues);
-    const sharedAnswers = config.redisUrl === undefined ? undefined : redisSharedAnswers(config.redisUrl, (line) => console.error(`dns-service agent: ${line}`));
-    const agent = new Agent({ ...agentOptions, database, config, profiles, ...(metrics && { metrics: metrics.agent }), ...(sharedAnswers && { sharedAnswers }) });
+    const sharedAnswers =
+      config.redisUrl === undefined
+        ? undefined
+        : redisSharedAnswers(config.redisUrl, (line) => console.error(`dns-service agent: ${line}`));
+    const agent = new Agent({
+      ...agentOptions,
+      database,
+      config,
+      profiles,
+      ...(metrics && { metrics: metrics.agent }),
+      ...(sharedAnswers && { sharedAnswers }),
+    });
     agent.start();
     const watcher = new Watcher({ database, engine: loadEngine(config), settings: config.watch });
     watcher.start();
-    console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})${sharedAnswers ? ', sharing answers through Redis' : ''}`);
+    console.log(
+      `dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})${sharedAnswers ? ', sharing answers through Redis' : ''}`,
+    );
     const server = metrics === undefined ? undefined : Fastify({ logger: false });
     if (server !== undefined && metrics !== undefined && metricsListen !== undefined) {
       registerHostGuard(server, { listenHost: metricsListen.host, names: config.allowedHosts });

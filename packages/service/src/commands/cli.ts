@@ -13,7 +13,6 @@ import { migrations, PRODUCT } from '../db/migrations.ts';
 import { parseAge, purgeTests } from '../db/purge.ts';
 import type { ServiceSchema } from '../db/tables.ts';
 
-
 const usage = `Usage: dns-service serve [--config FILE] [--listen HOST:PORT] [--with-agent] [--grace SECONDS]
        dns-service agent [--config FILE] [--grace SECONDS] [--metrics HOST:PORT]
        dns-service purge --older-than AGE [--keep-last N] [--config FILE]
@@ -52,10 +51,18 @@ export async function main(argv: string[]): Promise<number> {
   const keepLast = Number(parsed.values['keep-last'] ?? '0');
   const purging = command === 'purge' && age !== undefined && Number.isSafeInteger(keepLast) && keepLast >= 0;
   if (command === 'purge' && !purging) {
-    console.error(`dns-service purge needs --older-than AGE (a number and h, d or w, e.g. 180d) and, if given, --keep-last N (a whole number)\n${usage}`);
+    console.error(
+      `dns-service purge needs --older-than AGE (a number and h, d or w, e.g. 180d) and, if given, --keep-last N (a whole number)\n${usage}`,
+    );
     return 2;
   }
-  if (parsed.values.help === true || (command !== 'serve' && command !== 'agent' && !purging) || !(grace >= 0) || metricsMatch === null || (metricsMatch !== undefined && command !== 'agent')) {
+  if (
+    parsed.values.help === true ||
+    (command !== 'serve' && command !== 'agent' && !purging) ||
+    !(grace >= 0) ||
+    metricsMatch === null ||
+    (metricsMatch !== undefined && command !== 'agent')
+  ) {
     console.error(usage);
     return parsed.values.help === true ? 0 : 2;
   }
@@ -76,7 +83,12 @@ export async function main(argv: string[]): Promise<number> {
   });
   if (purging) return purge(config, age, keepLast);
   if (command === 'agent') {
-    await runAgentProcess(config, grace * 1000, stopped, metricsMatch === undefined ? {} : { metricsListen: { host: metricsMatch[1] ?? '', port: Number(metricsMatch[2]) } });
+    await runAgentProcess(
+      config,
+      grace * 1000,
+      stopped,
+      metricsMatch === undefined ? {} : { metricsListen: { host: metricsMatch[1] ?? '', port: Number(metricsMatch[2]) } },
+    );
     return 0;
   }
   return serve(config, parsed.values['with-agent'] === true, grace * 1000, stopped);
@@ -96,13 +108,23 @@ async function serve(config: ServiceConfig, withAgent: boolean, graceMs: number,
   console.log(`dns-service: JSON-RPC API on ${address} (${service.context.database.description})`);
   console.log(`dns-service: web interface on ${address}/`);
   // One database handle for both: on SQLite, one connection serialises their writes.
-  const agent = withAgent ? new Agent({ database: service.context.database, config, profiles: service.context.profiles, metrics: service.metrics.agent }) : undefined;
+  const agent = withAgent
+    ? new Agent({ database: service.context.database, config, profiles: service.context.profiles, metrics: service.metrics.agent })
+    : undefined;
   agent?.start();
   // Watches' due runs are enqueued, and their alerts sent, where tests are run.
-  const watcher = withAgent ? new Watcher({ database: service.context.database, engine: service.context.engine, settings: config.watch }) : undefined;
+  const watcher = withAgent
+    ? new Watcher({ database: service.context.database, engine: service.context.engine, settings: config.watch })
+    : undefined;
   watcher?.start();
-  if (agent) console.log(`dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`);
-  else console.log(`dns-service: no agent in this process: tests wait in queue ${config.lockOnQueue} until \`dns-service agent\` runs on the same database (or serve with --with-agent)`);
+  if (agent)
+    console.log(
+      `dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once`,
+    );
+  else
+    console.log(
+      `dns-service: no agent in this process: tests wait in queue ${config.lockOnQueue} until \`dns-service agent\` runs on the same database (or serve with --with-agent)`,
+    );
   await stopped;
   await service.app.close();
   await agent?.stop(graceMs);
@@ -117,7 +139,9 @@ async function purge(config: ServiceConfig, ageMs: number, keepLast: number): Pr
     await migrateToLatest(database, PRODUCT, migrations);
     const before = new Date(Date.now() - ageMs);
     const outcome = await purgeTests(database.db, { before, keepLast });
-    console.log(`dns-service: purged ${outcome.tests} finished tests created before ${before.toISOString()}${keepLast > 0 ? ` (each domain's newest ${keepLast} kept)` : ''} in ${outcome.transactions} transactions, and ${outcome.batches} emptied batches (${database.description})`);
+    console.log(
+      `dns-service: purged ${outcome.tests} finished tests created before ${before.toISOString()}${keepLast > 0 ? ` (each domain's newest ${keepLast} kept)` : ''} in ${outcome.transactions} transactions, and ${outcome.batches} emptied batches (${database.description})`,
+    );
     return 0;
   } finally {
     await database.close();
@@ -128,7 +152,8 @@ async function purge(config: ServiceConfig, ageMs: number, keepLast: number): Pr
 function listenFailure(error: unknown, listen: ServiceConfig['listen']): string {
   const where = `${listen.host.includes(':') ? `[${listen.host}]` : listen.host}:${listen.port}`;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return `cannot listen on ${where}: another process already uses that port (choose another with --listen HOST:PORT or DNS_SERVICE_LISTEN)`;
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${where}: another process already uses that port (choose another with --listen HOST:PORT or DNS_SERVICE_LISTEN)`;
   if (code === 'EACCES') return `cannot listen on ${where}: not allowed to use that port (ports below 1024 need privileges)`;
   if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no network interface of this machine has that address`;
   return `cannot listen on ${where}: ${error instanceof Error ? error.message : String(error)}`;

@@ -107,23 +107,55 @@ async function removeCommand(db: Kysely<ServiceSchema>, argument: string): Promi
   return 0;
 }
 
-async function addCommand({ db, dialect }: Database<ServiceSchema>, argument: string, values: Values, config: ServiceConfig, profiles: Map<string, LoadedProfile>): Promise<number> {
+async function addCommand(
+  { db, dialect }: Database<ServiceSchema>,
+  argument: string,
+  values: Values,
+  config: ServiceConfig,
+  profiles: Map<string, LoadedProfile>,
+): Promise<number> {
   const { ipv4, ipv6, nameservers, ds_info, profile } = testParamFields(profiles, config.queues);
-  const rule = object({ domain: required(domainName), schedule: required(scheduleRule), language: optional(watchLanguage), webhook_url: optional(webhookUrl(alertTargets(config.watch))), email: optional(emailAddress), ipv4, ipv6, nameservers, ds_info, profile });
-  const given = check(rule, {
-    domain: argument,
-    schedule: values.schedule,
-    ...(values.language !== undefined && { language: values.language }),
-    ...(values.webhook !== undefined && { webhook_url: values.webhook }),
-    ...(values.email !== undefined && { email: values.email }),
-    ...(values['no-ipv4'] === true && { ipv4: false }),
-    ...(values['no-ipv6'] === true && { ipv6: false }),
-    ...(values.profile !== undefined && { profile: values.profile }),
-    ...(values.ns !== undefined && { nameservers: values.ns.map((text) => ({ ns: text.split('/')[0], ...(text.includes('/') && { ip: text.slice(text.indexOf('/') + 1) }) })) }),
-    ...(values.ds !== undefined && { ds_info: values.ds.map((text) => { const [keytag, algorithm, digtype, digest] = text.split(','); return { keytag, algorithm, digtype, digest }; }) }),
-  }, 'watch add');
+  const rule = object({
+    domain: required(domainName),
+    schedule: required(scheduleRule),
+    language: optional(watchLanguage),
+    webhook_url: optional(webhookUrl(alertTargets(config.watch))),
+    email: optional(emailAddress),
+    ipv4,
+    ipv6,
+    nameservers,
+    ds_info,
+    profile,
+  });
+  const given = check(
+    rule,
+    {
+      domain: argument,
+      schedule: values.schedule,
+      ...(values.language !== undefined && { language: values.language }),
+      ...(values.webhook !== undefined && { webhook_url: values.webhook }),
+      ...(values.email !== undefined && { email: values.email }),
+      ...(values['no-ipv4'] === true && { ipv4: false }),
+      ...(values['no-ipv6'] === true && { ipv6: false }),
+      ...(values.profile !== undefined && { profile: values.profile }),
+      ...(values.ns !== undefined && {
+        nameservers: values.ns.map((text) => ({
+          ns: text.split('/')[0],
+          ...(text.includes('/') && { ip: text.slice(text.indexOf('/') + 1) }),
+        })),
+      }),
+      ...(values.ds !== undefined && {
+        ds_info: values.ds.map((text) => {
+          const [keytag, algorithm, digtype, digest] = text.split(',');
+          return { keytag, algorithm, digtype, digest };
+        }),
+      }),
+    },
+    'watch add',
+  );
   const { domain, schedule, language, webhook_url, email, ...testFields } = given;
-  if (email !== undefined && config.watch.smtp === undefined) throw new UsageError('--email needs an SMTP server: set [SMTP] host and from in the configuration');
+  if (email !== undefined && config.watch.smtp === undefined)
+    throw new UsageError('--email needs an SMTP server: set [SMTP] host and from in the configuration');
   const parsedSchedule = parseSchedule(schedule);
   if (parsedSchedule === undefined) throw new UsageError(`--schedule: ${validationMessage('schedule', 'en')}`);
   const secret = webhook_url === undefined ? undefined : randomBytes(24).toString('base64url');
@@ -151,7 +183,9 @@ function check<T>(rule: (value: unknown, path: string, issues: Issue[]) => T | t
   const issues: Issue[] = [];
   const result = rule(value, '', issues);
   if (result === invalid || issues.length > 0) {
-    throw new UsageError(`${what}: ${issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${validationMessage(i.id, 'en', i.args)}`).join('; ')}`);
+    throw new UsageError(
+      `${what}: ${issues.map((i) => `${i.path === '' ? '' : `${i.path}: `}${validationMessage(i.id, 'en', i.args)}`).join('; ')}`,
+    );
   }
   return result;
 }

@@ -21,7 +21,10 @@ export function loadProfiles(sources: ReadonlyMap<string, ProfileSource>): Map<s
   for (const source of sources.values()) {
     let profile: Profile;
     try {
-      profile = source.path === undefined ? shippedProfile(source.name === 'extended' ? 'extended' : 'default') : loadProfile(JSON.parse(readFileSync(source.path, 'utf8')));
+      profile =
+        source.path === undefined
+          ? shippedProfile(source.name === 'extended' ? 'extended' : 'default')
+          : loadProfile(JSON.parse(readFileSync(source.path, 'utf8')));
     } catch (error) {
       throw new ConfigError(`Profile "${source.name}" (${source.path ?? 'built in'}) cannot be used: ${(error as Error).message}`);
     }

@@ -21,7 +21,7 @@ export function parseQueues(text: string): number[] | undefined {
 /** The list as people write it: runs of consecutive queues as ranges. */
 export function queuesText(queues: readonly number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < queues.length; ) {
+  for (let i = 0; i < queues.length;) {
     let j = i;
     while (j + 1 < queues.length && queues[j + 1] === (queues[j] ?? 0) + 1) j++;
     parts.push(j === i ? String(queues[i]) : `${queues[i]}-${queues[j]}`);

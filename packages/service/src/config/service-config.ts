@@ -124,14 +124,25 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
   const lockOnQueue = int('lock_on_queue', env.DNS_SERVICE_LOCK_ON_QUEUE ?? service('lock_on_queue'), 0);
   const queuesSetting = env.DNS_SERVICE_QUEUES ?? service('queues') ?? DEFAULT_QUEUES;
   const queues = parseQueues(queuesSetting);
-  if (queues === undefined) throw new ConfigError(`SERVICE.queues must list at most ${MAX_QUEUES} queues as numbers and ranges (such as 0-9 or 0, 5, 7-8), not "${queuesSetting}"`);
+  if (queues === undefined)
+    throw new ConfigError(
+      `SERVICE.queues must list at most ${MAX_QUEUES} queues as numbers and ranges (such as 0-9 or 0, 5, 7-8), not "${queuesSetting}"`,
+    );
 
   return {
     databaseUrl: env.DNS_SERVICE_DATABASE_URL ?? databaseUrlFromIni(get, base, env),
     listen: { host: (listenMatch[1] ?? '').replace(/^\[(.*)\]$/, '$1'), port: Number(listenMatch[2]) },
     pollingIntervalSeconds: Number(get('DB', 'polling_interval') ?? '0.5'),
-    enableAddApiUser: bool('RPCAPI.enable_add_api_user', env.DNS_SERVICE_ENABLE_ADD_API_USER ?? get('RPCAPI', 'enable_add_api_user'), false),
-    enableAddBatchJob: bool('RPCAPI.enable_add_batch_job', env.DNS_SERVICE_ENABLE_ADD_BATCH_JOB ?? get('RPCAPI', 'enable_add_batch_job'), true),
+    enableAddApiUser: bool(
+      'RPCAPI.enable_add_api_user',
+      env.DNS_SERVICE_ENABLE_ADD_API_USER ?? get('RPCAPI', 'enable_add_api_user'),
+      false,
+    ),
+    enableAddBatchJob: bool(
+      'RPCAPI.enable_add_batch_job',
+      env.DNS_SERVICE_ENABLE_ADD_BATCH_JOB ?? get('RPCAPI', 'enable_add_batch_job'),
+      true,
+    ),
     locales,
     profiles: profilesFromIni(ini, base),
     maxExecutionSeconds: int('max_zonemaster_execution_time', service('max_zonemaster_execution_time'), 600),
@@ -147,7 +158,10 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
     ...(rootHints === undefined || rootHints === '' ? {} : { rootHintsFile: resolve(base, rootHints) }),
     ...redisUrlOf(env.DNS_SERVICE_REDIS_URL ?? get('REDIS', 'url')),
     bodyLimitBytes: int('DNS_SERVICE_BODY_LIMIT', env.DNS_SERVICE_BODY_LIMIT, 4 * 1024 * 1024),
-    maxBatchSize: positive('RPCAPI.max_batch_size', int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000)),
+    maxBatchSize: positive(
+      'RPCAPI.max_batch_size',
+      int('RPCAPI.max_batch_size', env.DNS_SERVICE_MAX_BATCH_SIZE ?? get('RPCAPI', 'max_batch_size'), 10_000),
+    ),
     allowedHosts: hostNames(env.DNS_SERVICE_ALLOWED_HOSTS ?? get('RPCAPI', 'allowed_hosts') ?? ''),
     watch: watchSettings(get, int, bool, base, env, listenMatch[0]),
   };
@@ -155,7 +169,8 @@ export function loadConfig(options: { file?: string; env?: Env; cwd?: string } =
 
 function redisUrlOf(value: string | undefined): { redisUrl?: string } {
   if (value === undefined || value === '') return {};
-  if (!URL.canParse(value) || !/^(rediss?|unix):$/.test(new URL(value).protocol)) throw new ConfigError(`REDIS.url must be a redis://, rediss:// or unix:// address, not "${value}"`);
+  if (!URL.canParse(value) || !/^(rediss?|unix):$/.test(new URL(value).protocol))
+    throw new ConfigError(`REDIS.url must be a redis://, rediss:// or unix:// address, not "${value}"`);
   return { redisUrl: value };
 }
 
@@ -168,9 +183,12 @@ function watchSettings(
   listen: string,
 ): WatchSettings {
   const publicUrl = (env.DNS_SERVICE_PUBLIC_URL ?? get('WATCH', 'public_url') ?? `http://${listen}`).replace(/\/+$/, '');
-  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol))
+    throw new ConfigError(`WATCH.public_url must be an http(s) address, not "${publicUrl}"`);
   const caFile = env.DNS_SERVICE_WATCH_CA_FILE ?? get('WATCH', 'ca_file');
-  const allowedNetworks = (env.DNS_SERVICE_WATCH_ALLOWED_NETWORKS ?? get('WATCH', 'allowed_networks') ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+  const allowedNetworks = (env.DNS_SERVICE_WATCH_ALLOWED_NETWORKS ?? get('WATCH', 'allowed_networks') ?? '')
+    .split(/[\s,]+/)
+    .filter((entry) => entry !== '');
   try {
     outboundPolicy({ allowedNetworks, refusalEnd: '' });
   } catch (error) {
@@ -179,8 +197,14 @@ function watchSettings(
   }
   const host = get('SMTP', 'host');
   const pollSeconds = Number(get('WATCH', 'poll_interval') ?? '5');
-  if (!(pollSeconds >= 0.1 && pollSeconds <= 3600)) throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
-  const settings: WatchSettings = { publicUrl, pollSeconds, allowedNetworks, ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }) };
+  if (!(pollSeconds >= 0.1 && pollSeconds <= 3600))
+    throw new ConfigError(`WATCH.poll_interval must be between 0.1 and 3600 seconds, not "${get('WATCH', 'poll_interval')}"`);
+  const settings: WatchSettings = {
+    publicUrl,
+    pollSeconds,
+    allowedNetworks,
+    ...(caFile === undefined || caFile === '' ? {} : { caFile: resolve(base, caFile) }),
+  };
   if (host === undefined || host === '') return settings;
   const secure = bool('SMTP.secure', get('SMTP', 'secure'), false);
   const user = get('SMTP', 'user');
@@ -189,7 +213,13 @@ function watchSettings(
   if (from === undefined || from === '') throw new ConfigError('SMTP.from is needed when SMTP.host is set');
   return {
     ...settings,
-    smtp: { host, port: int('SMTP.port', get('SMTP', 'port'), secure ? 465 : 587), secure, from, ...(user === undefined || user === '' ? {} : { user, password: password ?? '' }) },
+    smtp: {
+      host,
+      port: int('SMTP.port', get('SMTP', 'port'), secure ? 465 : 587),
+      secure,
+      from,
+      ...(user === undefined || user === '' ? {} : { user, password: password ?? '' }),
+    },
   };
 }
 
@@ -209,7 +239,10 @@ function positive(what: string, value: number): number {
 
 /** A list of host names separated by spaces or commas, lower case, without a final dot. */
 function hostNames(text: string): string[] {
-  const names = text.split(/[\s,]+/).filter((name) => name !== '').map((name) => name.toLowerCase().replace(/\.$/, ''));
+  const names = text
+    .split(/[\s,]+/)
+    .filter((name) => name !== '')
+    .map((name) => name.toLowerCase().replace(/\.$/, ''));
   for (const name of names) {
     if (!/^[a-z0-9_.:[\]-]+$/.test(name)) throw new ConfigError(`RPCAPI.allowed_hosts has "${name}", which is not a host name`);
   }
@@ -230,7 +263,12 @@ function databaseUrlFromIni(get: (section: string, key: string) => string | unde
   switch (engine) {
     case 'sqlite': {
       const file = get('SQLITE', 'database_file');
-      const path = file !== undefined ? (isAbsolute(file) ? file : resolve(base, file)) : join(env.DATA_DIR ?? resolve('data'), 'domain-health.sqlite');
+      const path =
+        file !== undefined
+          ? isAbsolute(file)
+            ? file
+            : resolve(base, file)
+          : join(env.DATA_DIR ?? resolve('data'), 'domain-health.sqlite');
       return `sqlite:${path}`;
     }
     case 'postgresql':
@@ -248,10 +286,14 @@ function profilesFromIni(ini: Ini, base: string): Map<string, ProfileSource> {
     ['default', { name: 'default', public: true }],
     ['extended', { name: 'extended', public: true }],
   ]);
-  for (const [section, isPublic] of [['PUBLIC PROFILES', true], ['PRIVATE PROFILES', false]] as const) {
+  for (const [section, isPublic] of [
+    ['PUBLIC PROFILES', true],
+    ['PRIVATE PROFILES', false],
+  ] as const) {
     for (const [rawName, rawPath] of Object.entries(ini[section] ?? {})) {
       const name = rawName.toLowerCase();
-      if (!/^[a-z0-9]$|^[a-z0-9][a-z0-9_-]{0,30}[a-z0-9]$/.test(name)) throw new ConfigError(`[${section}] has "${rawName}", which is not a valid profile name`);
+      if (!/^[a-z0-9]$|^[a-z0-9][a-z0-9_-]{0,30}[a-z0-9]$/.test(name))
+        throw new ConfigError(`[${section}] has "${rawName}", which is not a valid profile name`);
       if (profiles.has(name) && name !== 'default' && name !== 'extended') throw new ConfigError(`Profile "${name}" is defined twice`);
       if (name === 'default' && !isPublic) throw new ConfigError('The default profile cannot be private');
       const path = String(rawPath).trim();

@@ -35,12 +35,24 @@ export async function createBatch(
   return db.transaction().execute(async (trx) => {
     // A write first: it locks the user's row on PostgreSQL and MariaDB, and takes SQLite's write
     // lock before any read, so a concurrent writer makes us wait instead of failing the commit.
-    await trx.updateTable('dh_user').set((eb) => ({ username: eb.ref('username') })).where('username', '=', username).execute();
+    await trx
+      .updateTable('dh_user')
+      .set((eb) => ({ username: eb.ref('username') }))
+      .where('username', '=', username)
+      .execute();
     const running = await trx
       .selectFrom('dh_batch')
       .select(['dh_batch.id', 'dh_batch.created_at'])
       .where('dh_batch.username', '=', username)
-      .where((eb) => eb.exists(eb.selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.batch_id', '=', 'dh_batch.id').where('dh_test.progress', '<', 100)))
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('dh_test')
+            .select('dh_test.id')
+            .whereRef('dh_test.batch_id', '=', 'dh_batch.id')
+            .where('dh_test.progress', '<', 100),
+        ),
+      )
       .orderBy('dh_batch.id', 'desc')
       .executeTakeFirst();
     if (running !== undefined) return { running };
@@ -54,7 +66,10 @@ export async function createBatch(
     }
     for (const [index, chunk] of rows.entries()) {
       if (index > 0 && dialect !== 'sqlite') await turn();
-      await trx.insertInto('dh_test').values(chunk.map((row) => ({ ...row, batch_id: batchId }))).execute();
+      await trx
+        .insertInto('dh_test')
+        .values(chunk.map((row) => ({ ...row, batch_id: batchId })))
+        .execute();
     }
     return { created: batchId };
   });
@@ -84,7 +99,15 @@ async function createOnSqlite(
         .selectFrom('dh_batch')
         .select(['dh_batch.id', 'dh_batch.created_at'])
         .where('dh_batch.username', '=', username)
-        .where((eb) => eb.exists(eb.selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.batch_id', '=', 'dh_batch.id').where('dh_test.progress', '<', 100)))
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('dh_test')
+              .select('dh_test.id')
+              .whereRef('dh_test.batch_id', '=', 'dh_batch.id')
+              .where('dh_test.progress', '<', 100),
+          ),
+        )
         .orderBy('dh_batch.id', 'desc')
         .limit(1),
     ).rows[0] as { id: number; created_at: string } | undefined;
@@ -96,8 +119,12 @@ async function createOnSqlite(
     const first = rows[0]?.[0];
     if (first !== undefined) {
       // One single-row statement, prepared once; each row gives its values in the same key order.
-      const insert = db.insertInto('dh_test').values({ ...first, batch_id: batchId }).compile();
-      for (const chunk of rows) for (const row of chunk) sqlite.execute({ sql: insert.sql, parameters: Object.values({ ...row, batch_id: batchId }) });
+      const insert = db
+        .insertInto('dh_test')
+        .values({ ...first, batch_id: batchId })
+        .compile();
+      for (const chunk of rows)
+        for (const row of chunk) sqlite.execute({ sql: insert.sql, parameters: Object.values({ ...row, batch_id: batchId }) });
     }
     control('COMMIT');
     return { created: batchId };
@@ -129,13 +156,21 @@ export function progressOf(tests: readonly { hash_id: string; progress: number }
 
 /** get_batch_job_result's view: finished tests, and the rest counted as running (waiting ones too). */
 export function legacyStatus(progress: BatchProgress): BatchStatus {
-  return { nb_finished: progress.finished.length, finished_test_ids: progress.finished, nb_running: progress.waiting.length + progress.running.length };
+  return {
+    nb_finished: progress.finished.length,
+    finished_test_ids: progress.finished,
+    nb_running: progress.waiting.length + progress.running.length,
+  };
 }
 
 /** Marks a change to these batches' finished tests (inside the transaction that makes it). */
 export async function raiseBatchRevisions(trx: Kysely<ServiceSchema>, batchIds: readonly number[]): Promise<void> {
   if (batchIds.length === 0) return;
-  await trx.updateTable('dh_batch').set((eb) => ({ revision: eb('revision', '+', 1) })).where('id', 'in', batchIds).execute();
+  await trx
+    .updateTable('dh_batch')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', 'in', batchIds)
+    .execute();
 }
 
 /** A batch's revision (see BatchTable.revision), undefined for no such batch: a primary-key read. */
@@ -152,7 +187,11 @@ export async function batchRevision(db: Kysely<ServiceSchema>, batchId: number):
  * `string_agg(... order by id)` (half of the statement's time at 10,000 tests); the driver then reads
  * one row instead of 10,000. Elsewhere the batch's rows are read in id order.
  */
-export async function batchProgressAtRevision(db: Kysely<ServiceSchema>, dialect: DialectName, batchId: number): Promise<{ progress: BatchProgress; revision: number } | undefined> {
+export async function batchProgressAtRevision(
+  db: Kysely<ServiceSchema>,
+  dialect: DialectName,
+  batchId: number,
+): Promise<{ progress: BatchProgress; revision: number } | undefined> {
   if (dialect !== 'postgres') {
     const revision = await batchRevision(db, batchId);
     if (revision === undefined) return undefined;
@@ -168,7 +207,10 @@ export async function batchProgressAtRevision(db: Kysely<ServiceSchema>, dialect
   const row = rows[0];
   if (row === undefined || row.revision === null) return undefined;
   const ids = (joined: string | null): string[] => (joined === null ? [] : joined.split(','));
-  return { progress: { waiting: ids(row.waiting), running: ids(row.running), finished: ids(row.finished) }, revision: Number(row.revision) };
+  return {
+    progress: { waiting: ids(row.waiting), running: ids(row.running), finished: ids(row.finished) },
+    revision: Number(row.revision),
+  };
 }
 
 /** get_batch_job_result's answer, undefined for no such batch. */

@@ -13,7 +13,10 @@ export async function raiseDomainRevisions(trx: Kysely<ServiceSchema>, domains: 
   const insert = trx.insertInto('dh_domain_revision').values([...new Set(domains)].sort().map((domain) => ({ domain, revision: 1 })));
   // MariaDB has its own upsert; PostgreSQL and SQLite share ON CONFLICT.
   if (trx.getExecutor().adapter instanceof MysqlAdapter) await insert.onDuplicateKeyUpdate({ revision: sql`revision + 1` }).execute();
-  else await insert.onConflict((conflict) => conflict.column('domain').doUpdateSet({ revision: sql`dh_domain_revision.revision + 1` })).execute();
+  else
+    await insert
+      .onConflict((conflict) => conflict.column('domain').doUpdateSet({ revision: sql`dh_domain_revision.revision + 1` }))
+      .execute();
 }
 
 /** A domain's history revision: a primary-key read, 0 while it has no row. */

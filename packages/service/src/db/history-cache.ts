@@ -27,7 +27,12 @@ export type HistoryRow = Awaited<ReturnType<typeof testHistory>>[number];
  * page is at least as new as the revision it is kept under). On PostgreSQL one statement (one
  * snapshot, one round trip) reads both; elsewhere the revision is read first.
  */
-export async function historyAtRevision(db: Kysely<ServiceSchema>, dialect: DialectName, domain: string, page: HistoryPage): Promise<{ revision: number; rows: HistoryRow[] }> {
+export async function historyAtRevision(
+  db: Kysely<ServiceSchema>,
+  dialect: DialectName,
+  domain: string,
+  page: HistoryPage,
+): Promise<{ revision: number; rows: HistoryRow[] }> {
   if (dialect !== 'postgres') {
     const revision = await domainRevision(db, domain);
     return { revision, rows: await testHistory(db, domain, page.filter, page.offset, page.limit) };
@@ -43,7 +48,12 @@ export async function historyAtRevision(db: Kysely<ServiceSchema>, dialect: Dial
     ) as t on true
     order by t.created_at desc, t.id desc`.execute(db);
   const revision = Number(rows[0]?.revision ?? 0);
-  return { revision, rows: rows.filter((row) => row.hash_id !== null).map(({ hash_id, created_at, undelegated, overall_result }) => ({ hash_id, created_at, undelegated, overall_result })) };
+  return {
+    revision,
+    rows: rows
+      .filter((row) => row.hash_id !== null)
+      .map(({ hash_id, created_at, undelegated, overall_result }) => ({ hash_id, created_at, undelegated, overall_result })),
+  };
 }
 
 /** One kept page: its JSON, and the domain's revision it was read at. */
@@ -56,7 +66,11 @@ export class HistoryCache {
   readonly #db: Kysely<ServiceSchema>;
   readonly #dialect: DialectName;
   /** By domain and page; the least recently used go first. A page of a domain that moved stays until read again or dropped. */
-  readonly #pages = new LRUCache<string, KeptPage>({ maxSize: MAX_CACHED_BYTES, maxEntrySize: MAX_ANSWER_BYTES, sizeCalculation: (page) => page.bytes.length });
+  readonly #pages = new LRUCache<string, KeptPage>({
+    maxSize: MAX_CACHED_BYTES,
+    maxEntrySize: MAX_ANSWER_BYTES,
+    sizeCalculation: (page) => page.bytes.length,
+  });
 
   constructor(db: Kysely<ServiceSchema>, dialect: DialectName) {
     this.#db = db;

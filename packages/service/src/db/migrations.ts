@@ -57,7 +57,10 @@ export const migrations: Record<string, ProductMigration> = {
       // runs were cut short, so a test whose agent died is taken up again, but not forever.
       await db.schema.alterTable('dh_test').addColumn('agent', 'varchar(100)').execute();
       await db.schema.alterTable('dh_test').addColumn('lease_until', 'varchar(32)').execute();
-      await db.schema.alterTable('dh_test').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('dh_test')
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
   '0003_test_evidence': {
@@ -121,7 +124,8 @@ export const migrations: Record<string, ProductMigration> = {
       // get_batch_job_result reads a batch's ids and progress in id order: from the index alone, with
       // no visit to the rows (half the time for a 10,000-test batch on PostgreSQL). PostgreSQL keeps
       // the extra columns out of the key; elsewhere they are the key's tail.
-      if (dialect === 'postgres') await sql`create index dh_test_batch_ids on dh_test (batch_id, id) include (hash_id, progress)`.execute(db);
+      if (dialect === 'postgres')
+        await sql`create index dh_test_batch_ids on dh_test (batch_id, id) include (hash_id, progress)`.execute(db);
       else await db.schema.createIndex('dh_test_batch_ids').on('dh_test').columns(['batch_id', 'id', 'hash_id', 'progress']).execute();
     },
   },
@@ -130,7 +134,10 @@ export const migrations: Record<string, ProductMigration> = {
       // Raised in the transaction that finishes one of the batch's tests or purges some: an API process
       // reuses its get_batch_job_result answer while the revision stands (a primary-key read), instead
       // of reading and sending 10,000 ids again for every poll of a batch that has not moved.
-      await db.schema.alterTable('dh_batch').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema
+        .alterTable('dh_batch')
+        .addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
     },
   },
   '0009_history_covering_index': {
@@ -139,9 +146,15 @@ export const migrations: Record<string, ProductMigration> = {
       // four columns it answers: from the index alone, in its order, with no sort and no visit to the
       // rows, which in a long history lie one per page. It replaces dh_test_domain, its prefix.
       if (dialect === 'postgres') {
-        await sql`create index dh_test_history on dh_test (domain, progress, created_at, id) include (hash_id, undelegated, overall_result)`.execute(db);
+        await sql`create index dh_test_history on dh_test (domain, progress, created_at, id) include (hash_id, undelegated, overall_result)`.execute(
+          db,
+        );
       } else {
-        await db.schema.createIndex('dh_test_history').on('dh_test').columns(['domain', 'progress', 'created_at', 'id', 'hash_id', 'undelegated', 'overall_result']).execute();
+        await db.schema
+          .createIndex('dh_test_history')
+          .on('dh_test')
+          .columns(['domain', 'progress', 'created_at', 'id', 'hash_id', 'undelegated', 'overall_result'])
+          .execute();
       }
       const old = db.schema.dropIndex('dh_test_domain');
       await (dialect === 'mysql' ? old.on('dh_test') : old).execute();

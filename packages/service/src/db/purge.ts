@@ -33,7 +33,13 @@ export function parseAge(text: string): number | undefined {
 /** The ids to remove, found once: finished, older than the cut-off, and not among a domain's newest. */
 async function doomedIds(db: Kysely<ServiceSchema>, before: string, keepLast: number): Promise<number[]> {
   if (keepLast <= 0) {
-    const rows = await db.selectFrom('dh_test').select('id').where('progress', '=', 100).where('created_at', '<', before).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('dh_test')
+      .select('id')
+      .where('progress', '=', 100)
+      .where('created_at', '<', before)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => r.id);
   }
   // ROW_NUMBER() over each domain's finished tests, newest first: PostgreSQL, MariaDB 10.2+ and SQLite 3.25+.
@@ -56,7 +62,13 @@ export async function purgeTests(db: Kysely<ServiceSchema>, options: PurgeOption
     const part = ids.slice(from, from + chunk);
     // Children first: SQLite enforces no cascade unless told to.
     await db.transaction().execute(async (trx) => {
-      const batches = await trx.selectFrom('dh_test').select('batch_id').distinct().where('id', 'in', part).where('batch_id', 'is not', null).execute();
+      const batches = await trx
+        .selectFrom('dh_test')
+        .select('batch_id')
+        .distinct()
+        .where('id', 'in', part)
+        .where('batch_id', 'is not', null)
+        .execute();
       const domains = await trx.selectFrom('dh_test').select('domain').distinct().where('id', 'in', part).execute();
       await trx.deleteFrom('dh_result_entry').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test_result').where('test_id', 'in', part).execute();
@@ -64,8 +76,14 @@ export async function purgeTests(db: Kysely<ServiceSchema>, options: PurgeOption
       await trx.deleteFrom('dh_test_chain').where('test_id', 'in', part).execute();
       await trx.deleteFrom('dh_test').where('id', 'in', part).where('progress', '=', 100).execute();
       // After the tests, in the order finishTest locks them: test rows, then the batch's, then the domain's.
-      await raiseBatchRevisions(trx, batches.flatMap((b) => (b.batch_id === null ? [] : [b.batch_id])));
-      await raiseDomainRevisions(trx, domains.map((d) => d.domain));
+      await raiseBatchRevisions(
+        trx,
+        batches.flatMap((b) => (b.batch_id === null ? [] : [b.batch_id])),
+      );
+      await raiseDomainRevisions(
+        trx,
+        domains.map((d) => d.domain),
+      );
     });
     transactions++;
     options.onProgress?.(Math.min(from + chunk, ids.length));

@@ -11,7 +11,6 @@ import type { ServiceSchema } from './tables.ts';
 import type { TestParams } from './test-params.ts';
 import { now, secondsFromNow } from './timestamps.ts';
 
-
 export interface ClaimedTest {
   /** The row id, for lease renewals. */
   id: number;
@@ -44,13 +43,24 @@ export async function claimNextTest(
  * Takes a running test of a queue whose claim expired (its agent died or lost the database) and
  * counts one more attempt; undefined when there is none. Its progress is left where it was.
  */
-export async function claimOrphanedTest(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number, claimant: Claimant): Promise<ClaimedTest | undefined> {
+export async function claimOrphanedTest(
+  db: Kysely<ServiceSchema>,
+  dialect: DialectName,
+  queue: number,
+  claimant: Claimant,
+): Promise<ClaimedTest | undefined> {
   return claim(db, dialect, queue, claimant, 'orphaned');
 }
 
 type Eligible = 'waiting' | 'orphaned';
 
-async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: number, claimant: Claimant, which: Eligible): Promise<ClaimedTest | undefined> {
+async function claim(
+  db: Kysely<ServiceSchema>,
+  dialect: DialectName,
+  queue: number,
+  claimant: Claimant,
+  which: Eligible,
+): Promise<ClaimedTest | undefined> {
   const at = now();
   const leaseUntil = secondsFromNow(claimant.leaseSeconds);
   const eb = expressionBuilder<ServiceSchema, 'dh_test'>();
@@ -58,9 +68,10 @@ async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: num
     which === 'waiting'
       ? eb('progress', '=', 0)
       : eb.and([eb('progress', '>', 0), eb('progress', '<', 100), eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)])]);
-  const values = which === 'waiting'
-    ? { progress: 1, started_at: at, agent: claimant.agent, lease_until: leaseUntil, attempts: 1 }
-    : { agent: claimant.agent, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` };
+  const values =
+    which === 'waiting'
+      ? { progress: 1, started_at: at, agent: claimant.agent, lease_until: leaseUntil, attempts: 1 }
+      : { agent: claimant.agent, lease_until: leaseUntil, attempts: sql<number>`attempts + 1` };
   const columns = ['id', 'hash_id', 'batch_id', 'params', 'attempts'] as const;
   const toClaimed = (row: { id: number; hash_id: string; batch_id: number | null; params: string; attempts: number }): ClaimedTest => ({
     id: row.id,
@@ -73,9 +84,22 @@ async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: num
   if (dialect !== 'mysql') {
     // One statement: atomic on SQLite without holding a transaction open across awaits, and one
     // round trip on PostgreSQL, where concurrent agents skip rows another one is claiming.
-    let candidate = db.selectFrom('dh_test').select('id').where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1);
+    let candidate = db
+      .selectFrom('dh_test')
+      .select('id')
+      .where('queue', '=', queue)
+      .where(eligible)
+      .orderBy('priority', 'desc')
+      .orderBy('id', 'asc')
+      .limit(1);
     if (dialect === 'postgres') candidate = candidate.forUpdate().skipLocked();
-    const row = await db.updateTable('dh_test').set(values).where('id', '=', candidate).where(eligible).returning(columns).executeTakeFirst();
+    const row = await db
+      .updateTable('dh_test')
+      .set(values)
+      .where('id', '=', candidate)
+      .where(eligible)
+      .returning(columns)
+      .executeTakeFirst();
     if (row === undefined) return undefined;
     // A waiting test now runs: batch_status's answer moved. Raised just after the claim, so a cached
     // answer read in between is kept under the old revision and read again at the next poll.
@@ -85,10 +109,21 @@ async function claim(db: Kysely<ServiceSchema>, dialect: DialectName, queue: num
   // MariaDB has no UPDATE … RETURNING: lock the row (skipping rows others hold), then take it.
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     const claimed = await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('dh_test').select(columns).where('queue', '=', queue).where(eligible).orderBy('priority', 'desc').orderBy('id', 'asc').limit(1).forUpdate().skipLocked().executeTakeFirst();
+      const row = await trx
+        .selectFrom('dh_test')
+        .select(columns)
+        .where('queue', '=', queue)
+        .where(eligible)
+        .orderBy('priority', 'desc')
+        .orderBy('id', 'asc')
+        .limit(1)
+        .forUpdate()
+        .skipLocked()
+        .executeTakeFirst();
       if (row === undefined) return null;
       const updated = await trx.updateTable('dh_test').set(values).where('id', '=', row.id).where(eligible).executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 1 && which === 'waiting' && row.batch_id !== null) await raiseBatchRevisions(trx, [row.batch_id]);
+      if (Number(updated.numUpdatedRows) === 1 && which === 'waiting' && row.batch_id !== null)
+        await raiseBatchRevisions(trx, [row.batch_id]);
       return Number(updated.numUpdatedRows) === 1 ? { ...row, attempts: which === 'waiting' ? 1 : row.attempts + 1 } : undefined;
     });
     if (claimed === null) return undefined;
@@ -152,7 +187,11 @@ export async function finishTest(db: Kysely<ServiceSchema>, hashId: string, entr
       .where('progress', '<', 100)
       .executeTakeFirst();
     if (Number(finished.numUpdatedRows) !== 1) return false;
-    const { id, batch_id, domain } = await trx.selectFrom('dh_test').select(['id', 'batch_id', 'domain']).where('hash_id', '=', hashId).executeTakeFirstOrThrow();
+    const { id, batch_id, domain } = await trx
+      .selectFrom('dh_test')
+      .select(['id', 'batch_id', 'domain'])
+      .where('hash_id', '=', hashId)
+      .executeTakeFirstOrThrow();
     await trx.insertInto('dh_test_result').values({ test_id: id, entries: packed }).execute();
     if (chain !== undefined) await trx.insertInto('dh_test_chain').values({ test_id: id, analysis: chain }).execute();
     // Last, so concurrent finishes of one batch or domain wait on its row only for the commit.

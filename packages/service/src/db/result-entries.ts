@@ -22,7 +22,14 @@ export async function packEntries(entries: readonly Finding[]): Promise<string> 
 
 export async function unpackEntries(text: string): Promise<ResultEntryRow[]> {
   const packed = JSON.parse((await unzip(Buffer.from(text, 'base64'))).toString('utf8')) as Packed;
-  return packed.map(([module, testcase, tag, level, args, timestamp]) => ({ module, testcase, tag, level, args: JSON.stringify(args), timestamp }));
+  return packed.map(([module, testcase, tag, level, args, timestamp]) => ({
+    module,
+    testcase,
+    tag,
+    level,
+    args: JSON.stringify(args),
+    timestamp,
+  }));
 }
 
 export async function resultEntries(db: Kysely<ServiceSchema>, testRowId: number): Promise<ResultEntryRow[]> {

@@ -10,7 +10,10 @@ const zip = promisify(gzip);
 const unzip = promisify(gunzip);
 
 /** One query of the log as stored: the engine's exchange, without what only a saved run needs. */
-export type LoggedQuery = Pick<Exchange, 'testcase' | 'server' | 'qname' | 'qtype' | 'transport' | 'ms' | 'reply'> & { dnssec?: boolean; rd?: boolean };
+export type LoggedQuery = Pick<Exchange, 'testcase' | 'server' | 'qname' | 'qtype' | 'transport' | 'ms' | 'reply'> & {
+  dnssec?: boolean;
+  rd?: boolean;
+};
 
 export interface Activity {
   done: number;
@@ -21,7 +24,17 @@ export interface Activity {
 
 export function loggedQuery(exchange: Exchange): LoggedQuery {
   const { testcase, server, qname, qtype, transport, ms, reply, flags } = exchange;
-  return { ...(testcase !== undefined && { testcase }), server, qname, qtype, transport, ms, ...(reply !== undefined && { reply }), ...(flags.dnssec && { dnssec: true }), ...(flags.rd && { rd: true }) };
+  return {
+    ...(testcase !== undefined && { testcase }),
+    server,
+    qname,
+    qtype,
+    transport,
+    ms,
+    ...(reply !== undefined && { reply }),
+    ...(flags.dnssec && { dnssec: true }),
+    ...(flags.rd && { rd: true }),
+  };
 }
 
 export async function storeQueryLog(db: Kysely<ServiceSchema>, hashId: string, queries: readonly LoggedQuery[]): Promise<void> {
@@ -42,7 +55,8 @@ export async function readQueryLog(db: Kysely<ServiceSchema>, testId: number): P
 export async function writeActivity(db: Kysely<ServiceSchema>, hashId: string, activity: Activity): Promise<void> {
   // The column holds 2000 characters: the longest-waiting queries fit, the count says how many more.
   let text = JSON.stringify(activity);
-  for (let keep = activity.waiting.length - 1; text.length > 2000 && keep >= 0; keep--) text = JSON.stringify({ ...activity, waiting: activity.waiting.slice(0, keep), more: activity.waiting.length - keep });
+  for (let keep = activity.waiting.length - 1; text.length > 2000 && keep >= 0; keep--)
+    text = JSON.stringify({ ...activity, waiting: activity.waiting.slice(0, keep), more: activity.waiting.length - keep });
   await db.updateTable('dh_test').set({ activity: text }).where('hash_id', '=', hashId).where('progress', '<', 100).execute();
 }
 

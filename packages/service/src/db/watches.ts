@@ -58,7 +58,14 @@ export async function removeWatch(db: Kysely<ServiceSchema>, id: number, usernam
 
 /** Watches whose run is due and whose previous run is compared; the claim decides who runs them. */
 export async function dueWatches(db: Kysely<ServiceSchema>, at: Date, limit = 100): Promise<WatchRow[]> {
-  return db.selectFrom('dh_watch').selectAll().where('next_run_at', '<=', at.toISOString()).where('pending_test', 'is', null).orderBy('next_run_at').limit(limit).execute();
+  return db
+    .selectFrom('dh_watch')
+    .selectAll()
+    .where('next_run_at', '<=', at.toISOString())
+    .where('pending_test', 'is', null)
+    .orderBy('next_run_at')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -67,7 +74,13 @@ export async function dueWatches(db: Kysely<ServiceSchema>, at: Date, limit = 10
  * gets the test id; the others get undefined. On SQLite (given `sqlite`), the two statements run in
  * one synchronous stretch, as batches are stored, so no transaction is held across an await.
  */
-export async function claimDueRun(db: Kysely<ServiceSchema>, watch: WatchRow, at: Date, priority: number, sqlite?: SyncSqlite): Promise<string | undefined> {
+export async function claimDueRun(
+  db: Kysely<ServiceSchema>,
+  watch: WatchRow,
+  at: Date,
+  priority: number,
+  sqlite?: SyncSqlite,
+): Promise<string | undefined> {
   const schedule = parseSchedule(watch.schedule);
   if (schedule === undefined) return undefined;
   // A watch that was not run for a while (no agent) runs once now, not once per missed slot.
@@ -145,6 +158,8 @@ export async function releaseLostRuns(db: Kysely<ServiceSchema>): Promise<void> 
     .updateTable('dh_watch')
     .set({ pending_test: null })
     .where('pending_test', 'is not', null)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.hash_id', '=', 'dh_watch.pending_test'))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('dh_test').select('dh_test.id').whereRef('dh_test.hash_id', '=', 'dh_watch.pending_test'))),
+    )
     .execute();
 }

@@ -39,8 +39,22 @@ export function batchMethods(context: ServiceContext) {
     test_params: optional(object(testParamFields(context.profiles, context.config.queues))),
   };
   const batchParams = object(batchFields);
-  const batchCreateParams = eitherName(object({ ...batchFields, job_params: optional(object(testParamFields(context.profiles, context.config.queues))) }), { reference: 'job_params', ours: 'test_params' }, { required: false });
-  const createBatchJob = async ({ username: name, api_key, domains, test_params }: { username: string; api_key: string; domains: string[]; test_params?: Parameters<typeof normaliseTestParams>[1] }) => {
+  const batchCreateParams = eitherName(
+    object({ ...batchFields, job_params: optional(object(testParamFields(context.profiles, context.config.queues))) }),
+    { reference: 'job_params', ours: 'test_params' },
+    { required: false },
+  );
+  const createBatchJob = async ({
+    username: name,
+    api_key,
+    domains,
+    test_params,
+  }: {
+    username: string;
+    api_key: string;
+    domains: string[];
+    test_params?: Parameters<typeof normaliseTestParams>[1];
+  }) => {
     if (!(await verifyUser(db, name, api_key))) throw new MethodError('User not authorized to use batch mode', { username: name });
     const tests = domains.map((domain: string) => normaliseTestParams(domain, test_params ?? {}, context.profiles, BATCH_PRIORITY));
     const outcome = await createBatch(db, dialect, name, tests, context.database.sqlite);
@@ -67,20 +81,29 @@ export function batchMethods(context: ServiceContext) {
     user_create: method(userParams, { guard: onlyFromLoopback, run: async (params) => ({ success: await createUser(params) }) }),
     // The reference names the tests' params `job_params` here; our earlier `test_params` is still taken.
     batch_create: method(batchCreateParams, {
-      run: async ({ job_params, test_params, ...rest }) => ({ batch_id: await createBatchJob({ ...rest, test_params: job_params ?? test_params }) }),
+      run: async ({ job_params, test_params, ...rest }) => ({
+        batch_id: await createBatchJob({ ...rest, test_params: job_params ?? test_params }),
+      }),
     }),
-    batch_status: method(object({
+    batch_status: method(
+      object({
         batch_id: required(batchId),
         list_waiting_tests: optional(boolean),
         list_running_tests: optional(boolean),
         list_finished_tests: optional(boolean),
-      }), {
-      run: async ({ batch_id, list_waiting_tests, list_running_tests, list_finished_tests }) => {
-        const status = await batchStatuses.progressJson(batch_id, { waiting: list_waiting_tests, running: list_running_tests, finished: list_finished_tests });
-        if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
-        return new JsonText(status);
+      }),
+      {
+        run: async ({ batch_id, list_waiting_tests, list_running_tests, list_finished_tests }) => {
+          const status = await batchStatuses.progressJson(batch_id, {
+            waiting: list_waiting_tests,
+            running: list_running_tests,
+            finished: list_finished_tests,
+          });
+          if (status === undefined) throw new MethodError('Unknown batch', { batch_id });
+          return new JsonText(status);
+        },
       },
-    }),
+    ),
   };
   const { add_api_user, add_batch_job, user_create, batch_create, ...always } = methods;
   // A disabled method is simply absent, under either name, which the client sees as -32601.

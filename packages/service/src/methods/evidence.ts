@@ -1,7 +1,19 @@
 // What a report shows besides its texts: each finding's tag and arguments, the queries each test case sent
 // with the records each server answered, the DS records that would match the zone's keys, and while a test
 // runs, what it is doing. Methods of our own, beside the reference's.
-import { decodeMessage, dsDigest, keyTag, Name, rcodeNames, recordIs, recordToString, RRType, typeToString, type DnskeyData, type ResourceRecord } from '@app/dns';
+import {
+  decodeMessage,
+  dsDigest,
+  keyTag,
+  Name,
+  rcodeNames,
+  recordIs,
+  recordToString,
+  RRType,
+  typeToString,
+  type DnskeyData,
+  type ResourceRecord,
+} from '@app/dns';
 import type { Kysely } from 'kysely';
 import { findTest, resultEntries } from '../db/tests.ts';
 import { parseActivity, readQueryLog, type LoggedQuery } from '../db/test-evidence.ts';
@@ -21,9 +33,14 @@ const NO_TESTCASE = 'UNSPECIFIED';
 /** The digest types a registrar is asked for today: SHA-256, then SHA-384 (RFC 8624). */
 const SUGGESTED_DIGESTS = [2, 4];
 
-
 function viewOf(query: LoggedQuery): QueryView {
-  const view: QueryView = { server: query.server, qname: query.qname, qtype: typeToString(query.qtype), transport: query.transport, ms: query.ms };
+  const view: QueryView = {
+    server: query.server,
+    qname: query.qname,
+    qtype: typeToString(query.qtype),
+    transport: query.transport,
+    ms: query.ms,
+  };
   if (query.reply === undefined) return view;
   try {
     const reply = decodeMessage(Buffer.from(query.reply, 'base64'));
@@ -42,7 +59,10 @@ function viewOf(query: LoggedQuery): QueryView {
 }
 
 /** DS records for the zone's key-signing keys (SEP flag) as its servers answered them, ready for a registrar. */
-function dsSuggestion(domain: string, queries: readonly LoggedQuery[]): { keytag: number; algorithm: number; digtype: number; digest: string; record: string }[] {
+function dsSuggestion(
+  domain: string,
+  queries: readonly LoggedQuery[],
+): { keytag: number; algorithm: number; digtype: number; digest: string; record: string }[] {
   const owner = Name.fromString(domain === '' ? '.' : domain);
   const keys = new Map<string, DnskeyData>();
   for (const query of queries) {
@@ -64,14 +84,26 @@ function dsSuggestion(domain: string, queries: readonly LoggedQuery[]): { keytag
       if (digest === undefined) return [];
       const hex = Buffer.from(digest).toString('hex').toUpperCase();
       const tag = keyTag(key);
-      return [{ keytag: tag, algorithm: key.algorithm, digtype, digest: hex, record: `${owner.toString()} IN DS ${tag} ${key.algorithm} ${digtype} ${hex}` }];
+      return [
+        {
+          keytag: tag,
+          algorithm: key.algorithm,
+          digtype,
+          digest: hex,
+          record: `${owner.toString()} IN DS ${tag} ${key.algorithm} ${digtype} ${hex}`,
+        },
+      ];
     }),
   );
 }
 
 /** What the stored query log holds, in figures: get_test_queries gives the queries themselves, by test case. */
 function querySummary(queries: readonly LoggedQuery[]): { queries: number; servers: number; unanswered: number } {
-  return { queries: queries.length, servers: new Set(queries.map((q) => q.server)).size, unanswered: queries.filter((q) => q.reply === undefined).length };
+  return {
+    queries: queries.length,
+    servers: new Set(queries.map((q) => q.server)).size,
+    unanswered: queries.filter((q) => q.reply === undefined).length,
+  };
 }
 
 async function finished(db: Kysely<ServiceSchema>, id: string) {
@@ -96,7 +128,9 @@ export function evidenceMethods(context: ServiceContext) {
         const queries = await readQueryLog(db, row.id);
         const counts: Record<string, number> = {};
         for (const query of queries ?? []) counts[query.testcase ?? NO_TESTCASE] = (counts[query.testcase ?? NO_TESTCASE] ?? 0) + 1;
-        const reusedUntil = new Date(Date.parse(timestamp(row.created_at)) + context.config.ageReusePreviousTestSeconds * 1000).toISOString();
+        const reusedUntil = new Date(
+          Date.parse(timestamp(row.created_at)) + context.config.ageReusePreviousTestSeconds * 1000,
+        ).toISOString();
         return {
           results: entries.map((e) => ({ tag: e.tag, args: JSON.parse(e.args) as unknown })),
           query_log: queries === undefined ? null : querySummary(queries),
@@ -129,7 +163,13 @@ export function evidenceMethods(context: ServiceContext) {
           ...(activity && {
             testcases_done: activity.done,
             testcases_total: activity.total,
-            waiting_for: activity.waiting.map((q) => ({ server: q.server, qname: q.qname, qtype: typeToString(q.qtype), testcase: q.testcase ?? NO_TESTCASE, seconds: Math.max(0, Math.round((now - q.since) / 1000)) })),
+            waiting_for: activity.waiting.map((q) => ({
+              server: q.server,
+              qname: q.qname,
+              qtype: typeToString(q.qtype),
+              testcase: q.testcase ?? NO_TESTCASE,
+              seconds: Math.max(0, Math.round((now - q.since) / 1000)),
+            })),
             ...(activity.more !== undefined && { more_waiting: activity.more }),
           }),
         };

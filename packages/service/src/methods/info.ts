@@ -12,7 +12,13 @@ export function infoMethods(context: ServiceContext) {
       service_backend: context.versions.backend,
       service_engine: context.engine.engineVersion,
     });
-  const profileNames = () => Promise.resolve([...context.profiles.values()].filter((p) => p.public).map((p) => p.name).sort());
+  const profileNames = () =>
+    Promise.resolve(
+      [...context.profiles.values()]
+        .filter((p) => p.public)
+        .map((p) => p.name)
+        .sort(),
+    );
   const languageTags = () => Promise.resolve([...context.languageTags.tags]);
   return {
     version_info: method(none, { run: versions }),

@@ -2,7 +2,17 @@
 import type { LoadedProfile } from '../config/profiles.ts';
 import { queuesText } from '../config/queues.ts';
 import type { TestParams } from '../db/test-params.ts';
-import { clientId, clientVersion, dsInfo, MAX_DS_RECORDS, MAX_NAME_SERVERS, nameServer, priority, profileName, queueIn } from '../validation/data-types.ts';
+import {
+  clientId,
+  clientVersion,
+  dsInfo,
+  MAX_DS_RECORDS,
+  MAX_NAME_SERVERS,
+  nameServer,
+  priority,
+  profileName,
+  queueIn,
+} from '../validation/data-types.ts';
 import { arrayOf, boolean, optional, text } from '../validation/param-rules.ts';
 
 /** `queues`: those the configuration lists (SERVICE.queues). */

@@ -34,7 +34,9 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
     return result;
   });
   // As the reference builds it: one description for each test case the results name.
-  const descriptions = Object.fromEntries([...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]));
+  const descriptions = Object.fromEntries(
+    [...new Set(results.map((r) => r.testcase))].map((testcase) => [testcase, engine.testCaseDescription(testcase, locale)]),
+  );
   // Ours: the Compliance module's table (profile extended), made from every stored finding, passes included.
   const compliance = engine.complianceTable(stored.map(storedFinding));
   return {
@@ -51,7 +53,8 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
 /** docs/results.schema.json, `run`. */
 export function reportAnswer(engine: EngineAdapter, row: TestRow, stored: readonly ResultEntryRow[], locale: string) {
   const findings = shown(stored).map((finding) => ({ ...finding, message: engine.formatFinding(finding, locale) }));
-  const measured = row.started_at !== null && row.ended_at !== null ? (Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000 : undefined;
+  const measured =
+    row.started_at !== null && row.ended_at !== null ? (Date.parse(row.ended_at) - Date.parse(row.started_at)) / 1000 : undefined;
   return {
     test_id: row.hash_id,
     domain: row.domain,

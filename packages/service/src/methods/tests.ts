@@ -71,14 +71,26 @@ export function testMethods(context: ServiceContext) {
       overall_result: row.overall_result ?? 'ok',
     }));
   // Kept per domain while its history stands still; `shape` tells the two methods' answers apart.
-  const keptHistory = async (shape: string, domain: string, { offset, limit, filter }: Paging, answer: (history: ReturnType<typeof historyOf>) => unknown) =>
-    new JsonText(await histories.answer(domain, { filter: filter ?? 'all', offset: offset ?? 0, limit: limit ?? 200 }, shape, (rows) => answer(historyOf(rows))));
+  const keptHistory = async (
+    shape: string,
+    domain: string,
+    { offset, limit, filter }: Paging,
+    answer: (history: ReturnType<typeof historyOf>) => unknown,
+  ) =>
+    new JsonText(
+      await histories.answer(domain, { filter: filter ?? 'all', offset: offset ?? 0, limit: limit ?? 200 }, shape, (rows) =>
+        answer(historyOf(rows)),
+      ),
+    );
 
   return {
     start_domain_test: method(startParams, { acceptsLanguage: true, run: startTest }),
     test_progress: method(object({ test_id: required(testId) }), { run: ({ test_id }) => progressOf(test_id) }),
     get_test_params: method(object({ test_id: required(testId) }), { run: ({ test_id }) => paramsOf(test_id) }),
-    get_test_results: method(object({ id: required(testId), language }), { acceptsLanguage: true, run: ({ id, language: tag }) => resultsOf(id, tag) }),
+    get_test_results: method(object({ id: required(testId), language }), {
+      acceptsLanguage: true,
+      run: ({ id, language: tag }) => resultsOf(id, tag),
+    }),
     // Ours, beside the reference's methods: the delegation and DNSSEC chain in dnsviz grok's shape.
     get_test_chain: method(object({ id: required(testId) }), {
       run: async ({ id }) => {
@@ -93,7 +105,10 @@ export function testMethods(context: ServiceContext) {
       run: ({ frontend_params, ...paging }) => keptHistory('history', frontend_params.domain, paging, (history) => history),
     }),
 
-    get_test_report: method(object({ test_id: required(testId), language }), { acceptsLanguage: true, run: ({ test_id, language: tag }) => reportOf(test_id, tag) }),
+    get_test_report: method(object({ test_id: required(testId), language }), {
+      acceptsLanguage: true,
+      run: ({ test_id, language: tag }) => reportOf(test_id, tag),
+    }),
 
     // The reference's newer names (Backend 11): a test is a job, its id `job_id`, and results
     // that were bare values come wrapped in an object.
@@ -110,11 +125,23 @@ export function testMethods(context: ServiceContext) {
       },
     }),
     // The reference's `params: {domain}`, or our earlier top-level `domain`.
-    domain_history: method(eitherName(object({ ...historyFields, params: optional(object({ domain: required(domainName) })), domain: optional(domainName) }), { reference: 'params', ours: 'domain' }, { required: true }), {
-      run: ({ params, domain, ...paging }) =>
-        keptHistory('domain_history', params?.domain ?? domain ?? '', paging, (history) => ({
-          history: history.map(({ id, created_at, overall_result, undelegated }) => ({ job_id: id, created_at, overall_result, undelegated })),
-        })),
-    }),
+    domain_history: method(
+      eitherName(
+        object({ ...historyFields, params: optional(object({ domain: required(domainName) })), domain: optional(domainName) }),
+        { reference: 'params', ours: 'domain' },
+        { required: true },
+      ),
+      {
+        run: ({ params, domain, ...paging }) =>
+          keptHistory('domain_history', params?.domain ?? domain ?? '', paging, (history) => ({
+            history: history.map(({ id, created_at, overall_result, undelegated }) => ({
+              job_id: id,
+              created_at,
+              overall_result,
+              undelegated,
+            })),
+          })),
+      },
+    ),
   };
 }

@@ -48,14 +48,19 @@ export function watchMethods(context: ServiceContext) {
         language: optional(watchLanguage),
         webhook_url: optional(webhookUrl(alertTargets(context.config.watch))),
         email: optional(emailAddress),
-        ipv4, ipv6, nameservers, ds_info, profile,
+        ipv4,
+        ipv6,
+        nameservers,
+        ds_info,
+        profile,
       }),
       {
         // The alerts' language is also the language of the validation messages.
         acceptsLanguage: true,
         run: async ({ username: name, api_key, domain, schedule, language, webhook_url, email, ...given }) => {
           await authorized(name, api_key);
-          if (email !== undefined && context.config.watch.smtp === undefined) throw new MethodError('No SMTP server is configured for e-mail alerts', { email });
+          if (email !== undefined && context.config.watch.smtp === undefined)
+            throw new MethodError('No SMTP server is configured for e-mail alerts', { email });
           const parsed = parseSchedule(schedule);
           if (parsed === undefined) throw new MethodError('Invalid schedule', { schedule });
           // Made here and shown once: the receiver checks signatures with it.
@@ -70,7 +75,12 @@ export function watchMethods(context: ServiceContext) {
             ...(email !== undefined && { email }),
             firstRunAt,
           });
-          return { watch_id: id, schedule: scheduleText(parsed), next_run_at: `${firstRunAt.slice(0, 19)}Z`, ...(secret !== undefined && { webhook_secret: secret }) };
+          return {
+            watch_id: id,
+            schedule: scheduleText(parsed),
+            next_run_at: `${firstRunAt.slice(0, 19)}Z`,
+            ...(secret !== undefined && { webhook_secret: secret }),
+          };
         },
       },
     ),

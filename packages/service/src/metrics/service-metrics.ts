@@ -18,7 +18,6 @@ export interface AgentMetrics {
   dnsQuery(answered: boolean): void;
 }
 
-
 export interface ServiceMetrics {
   readonly registry: Registry;
   readonly agent: AgentMetrics;
@@ -29,7 +28,11 @@ export interface ServiceMetrics {
  * `queues`: the configured ones (SERVICE.queues), each a label of the queue depth; tests in any other queue
  * (stored before the list changed, or by another configuration) are summed as `other`, so callers cannot add series.
  */
-export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (name: string) => boolean, queues: readonly number[]): ServiceMetrics {
+export function createServiceMetrics(
+  db: Kysely<ServiceSchema>,
+  isKnownMethod: (name: string) => boolean,
+  queues: readonly number[],
+): ServiceMetrics {
   const registry = new Registry();
   const prefix = 'dns_health_';
   const labelled = new Set(queues);
@@ -40,7 +43,12 @@ export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (
     registers: [registry],
     async collect() {
       const waiting = new Map<string, number>([...queues.map((q): [string, number] => [String(q), 0]), ['other', 0]]);
-      const rows = await db.selectFrom('dh_test').select(['queue', (eb) => eb.fn.countAll<number | string>().as('waiting')]).where('progress', '=', 0).groupBy('queue').execute();
+      const rows = await db
+        .selectFrom('dh_test')
+        .select(['queue', (eb) => eb.fn.countAll<number | string>().as('waiting')])
+        .where('progress', '=', 0)
+        .groupBy('queue')
+        .execute();
       for (const row of rows) {
         const label = labelled.has(Number(row.queue)) ? String(row.queue) : 'other';
         waiting.set(label, (waiting.get(label) ?? 0) + Number(row.waiting));
@@ -57,17 +65,40 @@ export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (
     },
   });
   const started = new Counter({ name: `${prefix}tests_started_total`, help: 'Test runs this process started.', registers: [registry] });
-  const finished = new Counter({ name: `${prefix}tests_finished_total`, help: 'Tests this process finished, by overall result.', labelNames: ['overall_result'], registers: [registry] });
-  const died = new Counter({ name: `${prefix}tests_died_total`, help: 'Tests this process finished as died or timed out.', labelNames: ['reason'], registers: [registry] });
+  const finished = new Counter({
+    name: `${prefix}tests_finished_total`,
+    help: 'Tests this process finished, by overall result.',
+    labelNames: ['overall_result'],
+    registers: [registry],
+  });
+  const died = new Counter({
+    name: `${prefix}tests_died_total`,
+    help: 'Tests this process finished as died or timed out.',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: `${prefix}test_duration_seconds`,
     help: 'How long test runs took, from claim to results.',
     buckets: [1, 2, 5, 10, 20, 30, 60, 120, 300, 600],
     registers: [registry],
   });
-  const queries = new Counter({ name: `${prefix}dns_queries_total`, help: 'DNS queries the engine sent in this process.', registers: [registry] });
-  const timedOut = new Counter({ name: `${prefix}dns_queries_timed_out_total`, help: 'DNS queries that got no reply.', registers: [registry] });
-  const rpc = new Counter({ name: `${prefix}rpc_requests_total`, help: 'JSON-RPC requests by method and outcome.', labelNames: ['method', 'outcome'], registers: [registry] });
+  const queries = new Counter({
+    name: `${prefix}dns_queries_total`,
+    help: 'DNS queries the engine sent in this process.',
+    registers: [registry],
+  });
+  const timedOut = new Counter({
+    name: `${prefix}dns_queries_timed_out_total`,
+    help: 'DNS queries that got no reply.',
+    registers: [registry],
+  });
+  const rpc = new Counter({
+    name: `${prefix}rpc_requests_total`,
+    help: 'JSON-RPC requests by method and outcome.',
+    labelNames: ['method', 'outcome'],
+    registers: [registry],
+  });
   // Zero series for the common labels, so a rate() has a starting point before the first event.
   finished.inc({ overall_result: 'ok' }, 0);
   for (const reason of ['died', 'timed_out']) died.inc({ reason }, 0);
@@ -102,6 +133,10 @@ export function createServiceMetrics(db: Kysely<ServiceSchema>, isKnownMethod: (
 }
 
 export async function agentsAlive(db: Kysely<ServiceSchema>): Promise<number> {
-  const row = await db.selectFrom('dh_agent').select((eb) => eb.fn.countAll<number | string>().as('alive')).where('seen_at', '>=', secondsAgo(AGENT_ALIVE_SECONDS)).executeTakeFirst();
+  const row = await db
+    .selectFrom('dh_agent')
+    .select((eb) => eb.fn.countAll<number | string>().as('alive'))
+    .where('seen_at', '>=', secondsAgo(AGENT_ALIVE_SECONDS))
+    .executeTakeFirst();
   return Number(row?.alive ?? 0);
 }

@@ -75,7 +75,10 @@ export function registerHostGuard(app: FastifyInstance, rules: HostRules): void 
     }
     reply.header('connection', 'close');
     if (request.method === 'POST') {
-      void reply.code(403).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
+      void reply
+        .code(403)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(errorResponse(null, { ...invalidRequest, data: { reason } })));
     } else {
       void reply.code(403).type('text/plain; charset=utf-8').send(`${reason}.\n`);
     }

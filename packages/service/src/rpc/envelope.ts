@@ -9,9 +9,7 @@ import type { CallContext, MethodTable } from './method.ts';
 
 export type RequestId = string | number | null;
 
-export type Response =
-  | { jsonrpc: '2.0'; id: RequestId; result: unknown }
-  | { jsonrpc: '2.0'; id: RequestId; error: ErrorObject };
+export type Response = { jsonrpc: '2.0'; id: RequestId; result: unknown } | { jsonrpc: '2.0'; id: RequestId; error: ErrorObject };
 
 export interface Dispatcher {
   handle(body: unknown, context: CallContext): Promise<Response>;
@@ -56,7 +54,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch (error) {
       if (error instanceof MethodError) {
         const { message, data } = error;
-        return [errorResponse(id, data === undefined ? { code: INTERNAL_ERROR, message } : { code: INTERNAL_ERROR, message, data }), 'method_error', name];
+        return [
+          errorResponse(id, data === undefined ? { code: INTERNAL_ERROR, message } : { code: INTERNAL_ERROR, message, data }),
+          'method_error',
+          name,
+        ];
       }
       if (isDatabaseBusy(error)) return [errorResponse(id, databaseBusy), 'busy', name];
       const reference = randomUUID();

@@ -29,7 +29,11 @@ export const invalidRequest: ErrorObject = { code: INVALID_REQUEST, message: 'Th
 export const methodNotFound: ErrorObject = { code: METHOD_NOT_FOUND, message: 'Procedure not found' };
 
 /** The database was locked by another process or transaction; the same call can simply be sent again. */
-export const databaseBusy: ErrorObject = { code: INTERNAL_ERROR, message: 'Database busy, please retry', data: { retryable: true, retry_after: 1 } };
+export const databaseBusy: ErrorObject = {
+  code: INTERNAL_ERROR,
+  message: 'Database busy, please retry',
+  data: { retryable: true, retry_after: 1 },
+};
 
 /** At most this many faults are listed, so a hostile request cannot make a huge answer. */
 export const MAX_REPORTED_ISSUES = 100;
@@ -38,6 +42,8 @@ export function invalidParams(issues: readonly Issue[], locale: Locale): ErrorOb
   return {
     code: INVALID_PARAMS,
     message: 'Invalid method parameter(s).',
-    data: issues.slice(0, MAX_REPORTED_ISSUES).map((issue) => ({ path: issue.path, message: validationMessage(issue.id, locale, issue.args) })),
+    data: issues
+      .slice(0, MAX_REPORTED_ISSUES)
+      .map((issue) => ({ path: issue.path, message: validationMessage(issue.id, locale, issue.args) })),
   };
 }

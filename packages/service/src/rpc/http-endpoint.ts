@@ -56,7 +56,8 @@ export function buildHttpEndpoint(options: HttpEndpointOptions): FastifyInstance
 
   app.post('/*', async (request: FastifyRequest, reply) => {
     const parsed = (request.body ?? { kind: 'not-json' }) as Parsed;
-    if (parsed.kind === 'not-json') return send(reply, errorResponse(null, { ...invalidRequest, data: { reason: 'Content-Type must be application/json' } }));
+    if (parsed.kind === 'not-json')
+      return send(reply, errorResponse(null, { ...invalidRequest, data: { reason: 'Content-Type must be application/json' } }));
     if (parsed.kind === 'bad-json') return send(reply, errorResponse(null, parseError));
     return send(reply, await options.dispatcher.handle(parsed.value, { remoteAddress: request.socket.remoteAddress ?? '' }));
   });

@@ -3,8 +3,16 @@
 export type Level = 'INFO' | 'NOTICE' | 'WARNING' | 'ERROR' | 'CRITICAL';
 export type OverallResult = 'ok' | 'warning' | 'error' | 'critical';
 
-export interface NameServer { ns: string; ip: string }
-export interface DsInfo { keytag: number | string; algorithm: number | string; digtype: number | string; digest: string }
+export interface NameServer {
+  ns: string;
+  ip: string;
+}
+export interface DsInfo {
+  keytag: number | string;
+  algorithm: number | string;
+  digtype: number | string;
+  digest: string;
+}
 
 export interface TestParams {
   domain: string;
@@ -77,7 +85,10 @@ export interface QueryView {
 /** get_test_chain (ours): the delegation and DNSSEC chain in `dnsviz grok`'s JSON shape, one key per zone, root first. */
 export type ChainJson = Record<string, GrokZone>;
 
-export interface GrokProblem { description: string; code: string }
+export interface GrokProblem {
+  description: string;
+  code: string;
+}
 
 export interface GrokRrsig {
   /** "signer/algorithm/key tag". */
@@ -93,7 +104,15 @@ export interface GrokRrsig {
   errors?: GrokProblem[];
 }
 
-export interface GrokRrset { id: string; name: string; type: string; ttl: number; rdata: string[]; servers: string[]; rrsig?: GrokRrsig[] }
+export interface GrokRrset {
+  id: string;
+  name: string;
+  type: string;
+  ttl: number;
+  rdata: string[];
+  servers: string[];
+  rrsig?: GrokRrsig[];
+}
 
 export interface GrokNegative {
   id: string;
@@ -153,7 +172,11 @@ export interface TestActivity {
   more_waiting?: number;
 }
 
-export interface BatchStatus { nb_finished: number; finished_test_ids: string[]; nb_running: number }
+export interface BatchStatus {
+  nb_finished: number;
+  finished_test_ids: string[];
+  nb_running: number;
+}
 
 /** A watch as watch_list shows it (our addition). */
 export interface Watch {
@@ -167,6 +190,12 @@ export interface Watch {
   last_test_id: string | null;
 }
 
-export interface Credentials { username: string; api_key: string }
+export interface Credentials {
+  username: string;
+  api_key: string;
+}
 
-export interface ValidationError { path: string; message: string }
+export interface ValidationError {
+  path: string;
+  message: string;
+}

@@ -14,7 +14,10 @@ const patterns: { pattern: RegExp; route: (match: string[]) => Route }[] = [
   { pattern: /^\/$/, route: () => ({ page: 'home' }) },
   { pattern: new RegExp(`^/result/${TEST_ID}$`), route: ([, id]) => ({ page: 'result', id: id ?? '' }) },
   { pattern: /^\/history\/([^/]+)$/, route: ([, domain]) => ({ page: 'history', domain: decodeURIComponent(domain ?? '') }) },
-  { pattern: new RegExp(`^/compare/${TEST_ID}/${TEST_ID}$`), route: ([, from, to]) => ({ page: 'compare', from: from ?? '', to: to ?? '' }) },
+  {
+    pattern: new RegExp(`^/compare/${TEST_ID}/${TEST_ID}$`),
+    route: ([, from, to]) => ({ page: 'compare', from: from ?? '', to: to ?? '' }),
+  },
   { pattern: /^\/batch\/([1-9][0-9]{0,15})$/, route: ([, id]) => ({ page: 'batch', id: id ?? '' }) },
 ];
 

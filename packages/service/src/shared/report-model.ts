@@ -24,8 +24,17 @@ export function countByLevel(results: readonly TestResult[]): Record<Level, numb
   return counts;
 }
 
-export interface TestCaseGroup { testcase: string; description: string; results: TestResult[] }
-export interface ModuleGroup { module: string; worst: Level; testcases: TestCaseGroup[]; results: TestResult[] }
+export interface TestCaseGroup {
+  testcase: string;
+  description: string;
+  results: TestResult[];
+}
+export interface ModuleGroup {
+  module: string;
+  worst: Level;
+  testcases: TestCaseGroup[];
+  results: TestResult[];
+}
 
 /** Modules and test cases in the order the engine reported them (its module order). */
 export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_descriptions'>): ModuleGroup[] {
@@ -37,7 +46,9 @@ export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_de
     if (severity(result.level) > severity(group.worst)) group.worst = result.level;
     let testcase = group.testcases.find((t) => t.testcase === result.testcase);
     if (!testcase) {
-      const description = Object.hasOwn(report.testcase_descriptions, result.testcase) ? report.testcase_descriptions[result.testcase] : undefined;
+      const description = Object.hasOwn(report.testcase_descriptions, result.testcase)
+        ? report.testcase_descriptions[result.testcase]
+        : undefined;
       group.testcases.push((testcase = { testcase: result.testcase, description: description ?? result.testcase, results: [] }));
     }
     testcase.results.push(result);
@@ -48,14 +59,22 @@ export function groupByModule(report: Pick<TestResults, 'results' | 'testcase_de
 }
 
 /** Tags that say the parent zone delegates no such domain (the engine's, and those of newer Zonemaster versions). */
-const NO_DELEGATION_TAGS: ReadonlySet<string> = new Set(['NO_PARENT', 'NO_GLUE_PREVENTS_NAMESERVER_TESTS', 'B01_NO_CHILD', 'B02_NO_DELEGATION']);
+const NO_DELEGATION_TAGS: ReadonlySet<string> = new Set([
+  'NO_PARENT',
+  'NO_GLUE_PREVENTS_NAMESERVER_TESTS',
+  'B01_NO_CHILD',
+  'B02_NO_DELEGATION',
+]);
 
 /**
  * Whether the domain is not delegated (or does not exist): Basic01, the test of the delegation itself, failed, or a
  * finding's tag (from get_test_evidence, when given) says there is no delegation.
  */
 export function delegationFailed(results: readonly TestResult[], tags: readonly string[] = []): boolean {
-  return results.some((r) => r.testcase.toLowerCase() === 'basic01' && severity(r.level) >= severity('ERROR')) || tags.some((tag) => NO_DELEGATION_TAGS.has(tag));
+  return (
+    results.some((r) => r.testcase.toLowerCase() === 'basic01' && severity(r.level) >= severity('ERROR')) ||
+    tags.some((tag) => NO_DELEGATION_TAGS.has(tag))
+  );
 }
 
 // Names compare without case: the engine asks with randomly cased names (RFC 5452 section 9.4 style), and
@@ -80,7 +99,10 @@ export function collapseRepeats(results: readonly TestResult[]): { result: TestR
  * Findings of `after` that `before` did not have, and the reverse; a finding reported twice in one
  * and once in the other counts once as changed. Both reports must be in the same language.
  */
-export function compareReports(before: readonly TestResult[], after: readonly TestResult[]): { appeared: TestResult[]; disappeared: TestResult[]; unchanged: number } {
+export function compareReports(
+  before: readonly TestResult[],
+  after: readonly TestResult[],
+): { appeared: TestResult[]; disappeared: TestResult[]; unchanged: number } {
   const remaining = new Map<string, number>();
   for (const r of before) remaining.set(key(r), (remaining.get(key(r)) ?? 0) + 1);
   const appeared: TestResult[] = [];

@@ -14,7 +14,9 @@ const nonAscii = /[\u0080-\uffff]/;
 export const domainName: Rule<string> = (value, path, issues) => {
   const given = text(value, path, issues);
   if (given === invalid) return invalid;
-  const fault = (id: 'domain_empty' | 'domain_single' | 'domain_leading_dot' | 'domain_repeated_dots' | 'domain_too_long'): typeof invalid => {
+  const fault = (
+    id: 'domain_empty' | 'domain_single' | 'domain_leading_dot' | 'domain_repeated_dots' | 'domain_too_long',
+  ): typeof invalid => {
     issues.push({ path, id });
     return invalid;
   };

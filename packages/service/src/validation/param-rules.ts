@@ -172,8 +172,10 @@ export function eitherName<T>(rule: Rule<T>, names: { reference: string; ours: s
     const before = issues.length;
     if (isPlainObject(value)) {
       const given = (key: string) => Object.hasOwn(value, key) && value[key] !== undefined;
-      if (given(names.reference) && given(names.ours)) issues.push({ path: pointer(path, names.ours), id: 'not_with', args: { other: names.reference } });
-      else if (options.required && !given(names.reference) && !given(names.ours)) issues.push({ path: pointer(path, names.reference), id: 'missing' });
+      if (given(names.reference) && given(names.ours))
+        issues.push({ path: pointer(path, names.ours), id: 'not_with', args: { other: names.reference } });
+      else if (options.required && !given(names.reference) && !given(names.ours))
+        issues.push({ path: pointer(path, names.reference), id: 'missing' });
     }
     const checked = rule(value, path, issues);
     return issues.length > before ? invalid : checked;

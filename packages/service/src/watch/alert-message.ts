@@ -19,7 +19,14 @@ export const compareUrl = (alert: Alert) => `${alert.publicUrl}/compare/${alert.
 
 /** The webhook's body (documented in docs/domain-health-api.md, "Watches"). */
 export function webhookPayload(alert: Alert) {
-  const finding = (f: ChangedFinding) => ({ module: f.module, testcase: f.testcase, tag: f.tag, level: f.level, args: f.args, message: f.message });
+  const finding = (f: ChangedFinding) => ({
+    module: f.module,
+    testcase: f.testcase,
+    tag: f.tag,
+    level: f.level,
+    args: f.args,
+    message: f.message,
+  });
   return {
     event: 'watch.result_changed',
     watch_id: alert.watch.id,
@@ -43,7 +50,8 @@ const textCache = new Map<Language, Record<string, string>>();
 function webTexts(language: Language): Record<string, string> {
   let texts = textCache.get(language);
   if (texts === undefined) {
-    const read = (lang: Language) => JSON.parse(readFileSync(new URL(`../shared/locales/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
+    const read = (lang: Language) =>
+      JSON.parse(readFileSync(new URL(`../shared/locales/${lang}.json`, import.meta.url), 'utf8')) as Record<string, string>;
     // A key a language lacks reads as English, as in the browser.
     texts = language === 'en' ? read('en') : { ...read('en'), ...read(language) };
     textCache.set(language, texts);
@@ -54,11 +62,21 @@ function webTexts(language: Language): Record<string, string> {
 export function emailMessage(alert: Alert): { subject: string; text: string } {
   const language = isLanguage(alert.watch.language) ? alert.watch.language : 'en';
   const texts = webTexts(language);
-  const t = (key: string, args: Record<string, string | number> = {}) => (texts[key] ?? key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
+  const t = (key: string, args: Record<string, string | number> = {}) =>
+    (texts[key] ?? key).replace(/\{(\w+)\}/g, (whole, name: string) => (name in args ? String(args[name]) : whole));
   const domain = alert.watch.domain;
   const { change } = alert;
-  const lines = [t('alert_intro', { domain }), '', t('alert_overall', { before: t(`overall_${change.overallBefore}`), after: t(`overall_${change.overallAfter}`) }), ''];
-  for (const [key, list] of [['appeared', change.appeared], ['disappeared', change.disappeared], ['alert_not_tested', change.notTested]] as const) {
+  const lines = [
+    t('alert_intro', { domain }),
+    '',
+    t('alert_overall', { before: t(`overall_${change.overallBefore}`), after: t(`overall_${change.overallAfter}`) }),
+    '',
+  ];
+  for (const [key, list] of [
+    ['appeared', change.appeared],
+    ['disappeared', change.disappeared],
+    ['alert_not_tested', change.notTested],
+  ] as const) {
     if (list.length === 0) continue;
     lines.push(t(key, { count: list.length }));
     for (const f of list) lines.push(`- ${t(`level_${f.level}`)} (${f.testcase}): ${f.message}`);

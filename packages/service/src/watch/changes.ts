@@ -45,7 +45,13 @@ export function worthAlerting(change: RunChange): boolean {
 }
 
 /** Compares two finished tests; the findings' texts in `locale`. */
-export async function compareRuns(db: Kysely<ServiceSchema>, engine: EngineAdapter, beforeId: string, afterId: string, locale: string): Promise<RunChange> {
+export async function compareRuns(
+  db: Kysely<ServiceSchema>,
+  engine: EngineAdapter,
+  beforeId: string,
+  afterId: string,
+  locale: string,
+): Promise<RunChange> {
   const [before, after] = await Promise.all([runOf(db, engine, beforeId, locale), runOf(db, engine, afterId, locale)]);
   const { appeared, disappeared } = compareReports(before.findings, after.findings);
   const listed = (list: typeof appeared) => (list as ChangedFinding[]).filter((f) => LISTED_LEVELS.has(f.level));
@@ -70,8 +76,22 @@ async function runOf(db: Kysely<ServiceSchema>, engine: EngineAdapter, hashId: s
   const findings = entries
     .filter((entry) => SHOWN_LEVELS.has(entry.level))
     .map((entry) => {
-      const finding = { module: entry.module, testcase: reportedTestCase(entry.testcase), tag: entry.tag, level: entry.level as Level, args: JSON.parse(entry.args) as Record<string, string | number | boolean | null>, timestamp: entry.timestamp };
-      return { module: finding.module, testcase: finding.testcase, tag: finding.tag, level: finding.level as ChangedFinding['level'], args: finding.args, message: engine.formatFinding(finding, locale) };
+      const finding = {
+        module: entry.module,
+        testcase: reportedTestCase(entry.testcase),
+        tag: entry.tag,
+        level: entry.level as Level,
+        args: JSON.parse(entry.args) as Record<string, string | number | boolean | null>,
+        timestamp: entry.timestamp,
+      };
+      return {
+        module: finding.module,
+        testcase: finding.testcase,
+        tag: finding.tag,
+        level: finding.level as ChangedFinding['level'],
+        args: finding.args,
+        message: engine.formatFinding(finding, locale),
+      };
     });
   return { overall: (row.overall_result ?? 'ok') as Overall, findings, ran };
 }

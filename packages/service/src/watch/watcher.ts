@@ -100,10 +100,18 @@ export class Watcher {
 
   async #compare(run: FinishedRun, previousTestId: string): Promise<void> {
     const { watch } = run;
-    const change = await compareRuns(this.#options.database.db, this.#options.engine as EngineAdapter, previousTestId, run.testId, isLanguage(watch.language) ? watch.language : 'en');
+    const change = await compareRuns(
+      this.#options.database.db,
+      this.#options.engine as EngineAdapter,
+      previousTestId,
+      run.testId,
+      isLanguage(watch.language) ? watch.language : 'en',
+    );
     if (!worthAlerting(change)) return;
     const alert: Alert = { watch, testId: run.testId, previousTestId, change, publicUrl: this.#options.settings.publicUrl };
-    this.#log(`${watch.domain} changed (${change.overallBefore} → ${change.overallAfter}, ${change.appeared.length} appeared, ${change.disappeared.length} went away); alerting`);
+    this.#log(
+      `${watch.domain} changed (${change.overallBefore} → ${change.overallAfter}, ${change.appeared.length} appeared, ${change.disappeared.length} went away); alerting`,
+    );
     const sending = Promise.all([this.#webhook(alert), this.#email(alert)]).then(() => undefined);
     this.#sending.add(sending);
     void sending.finally(() => this.#sending.delete(sending));
@@ -112,8 +120,13 @@ export class Watcher {
   async #webhook(alert: Alert): Promise<void> {
     const { webhook_url: url, webhook_secret: secret } = alert.watch;
     if (url === null || secret === null) return;
-    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), { ...this.#options.webhook, targets: this.#targets, ...(this.#ca !== undefined && { ca: this.#ca }) });
-    if (!delivery.delivered) this.#log(`webhook of watch ${alert.watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
+    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), {
+      ...this.#options.webhook,
+      targets: this.#targets,
+      ...(this.#ca !== undefined && { ca: this.#ca }),
+    });
+    if (!delivery.delivered)
+      this.#log(`webhook of watch ${alert.watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
   }
 
   async #email(alert: Alert): Promise<void> {

@@ -45,8 +45,12 @@ const vendor: Record<string, string> = {
 };
 /** Client modules a first page does not need: the report imports them when it loads its chain, so the shell does not preload them. */
 const onDemand: ReadonlySet<string> = new Set([
-  ...['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts'].map((name) => `web/client/${name}`),
-  'vendor/chain-tones.ts', 'vendor/chain-layout.ts', 'vendor/chain-words.ts',
+  ...['views/chain-view.ts', 'chain-model.ts', 'chain-layout.ts', 'chain-findings.ts', 'chain-texts.ts'].map(
+    (name) => `web/client/${name}`,
+  ),
+  'vendor/chain-tones.ts',
+  'vendor/chain-layout.ts',
+  'vendor/chain-words.ts',
 ]);
 const types: Record<string, string> = {
   '.ts': 'text/javascript; charset=utf-8',
@@ -99,7 +103,8 @@ function browserText(path: string): string {
 
 function buildBundle(): Bundle {
   const sources = new Map<string, string>();
-  for (const path of browserDirs.flatMap((dir) => clientFiles(join(srcDir, dir)))) sources.set(relative(srcDir, path).split(sep).join('/'), path);
+  for (const path of browserDirs.flatMap((dir) => clientFiles(join(srcDir, dir))))
+    sources.set(relative(srcDir, path).split(sep).join('/'), path);
   for (const [specifier, name] of Object.entries(vendor)) sources.set(name, fileURLToPath(import.meta.resolve(specifier)));
   const texts = new Map([...sources].map(([name, path]) => [name, browserText(path)]));
   const hash = createHash('sha256');
@@ -107,7 +112,9 @@ function buildBundle(): Bundle {
   const version = hash.digest('base64url').slice(0, 12);
   const base = `/assets/${version}/`;
 
-  const importMap = JSON.stringify({ imports: Object.fromEntries(Object.entries(vendor).map(([specifier, name]) => [specifier, base + name])) });
+  const importMap = JSON.stringify({
+    imports: Object.fromEntries(Object.entries(vendor).map(([specifier, name]) => [specifier, base + name])),
+  });
   const modules = [...texts.keys()].filter((name) => /\.(ts|mjs)$/.test(name)).sort();
   const shell = (language: string, strings: Record<string, string>): string => `<!doctype html>
 <html lang="${language}">
@@ -119,7 +126,10 @@ function buildBundle(): Bundle {
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${base}web/client/styles.css">
 <script type="importmap">${importMap}</script>
-${modules.filter((name) => !onDemand.has(name)).map((name) => `<link rel="modulepreload" href="${base}${name}">`).join('\n')}
+${modules
+  .filter((name) => !onDemand.has(name))
+  .map((name) => `<link rel="modulepreload" href="${base}${name}">`)
+  .join('\n')}
 <script type="module" src="${base}web/client/main.ts"></script>
 </head>
 <body>
@@ -173,7 +183,9 @@ export function registerWebInterface(app: FastifyInstance): void {
 
   for (const [path, { file, type }] of icons) {
     let icon: Asset | undefined;
-    app.get(path, (request, reply) => send(request, reply, (icon ??= asset(type, readFileSync(new URL(file, import.meta.url)))), 'public, max-age=86400'));
+    app.get(path, (request, reply) =>
+      send(request, reply, (icon ??= asset(type, readFileSync(new URL(file, import.meta.url)))), 'public, max-age=86400'),
+    );
   }
 
   app.get('/assets/:version/*', (request, reply) => {

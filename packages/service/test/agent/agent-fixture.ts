@@ -11,14 +11,24 @@ import type { TestParams } from '../../src/db/test-params.ts';
 export const profiles = loadProfiles(new Map([['default', { name: 'default', public: true }]]));
 
 export function agentConfig(overrides: Partial<AgentConfig> = {}): AgentConfig {
-  return { lockOnQueue: 0, frontendProcesses: 2, batchProcesses: 1, maxExecutionSeconds: 600, pollingIntervalSeconds: 0.05, maximalRetries: 1, ...overrides };
+  return {
+    lockOnQueue: 0,
+    frontendProcesses: 2,
+    batchProcesses: 1,
+    maxExecutionSeconds: 600,
+    pollingIntervalSeconds: 0.05,
+    maximalRetries: 1,
+    ...overrides,
+  };
 }
 
 export function params(domain: string, priority = 10, queue = 0): TestParams {
   return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority, queue };
 }
 
-export async function migratedDatabase(target: TestDatabaseTarget): Promise<{ throwaway: ThrowawayDatabase; database: Database<ServiceSchema> }> {
+export async function migratedDatabase(
+  target: TestDatabaseTarget,
+): Promise<{ throwaway: ThrowawayDatabase; database: Database<ServiceSchema> }> {
   const throwaway = await target.create();
   const database = await openDatabase<ServiceSchema>(throwaway.url);
   await migrateToLatest(database, PRODUCT, migrations);

@@ -56,7 +56,14 @@ export function scriptedEngine(options: ScriptOptions = {}): ScriptedEngine {
           throw new Error('scripted crash');
         }
         run.onProgress?.(100);
-        const finding: Finding = { module: 'BASIC', testcase: 'Basic01', tag: 'SCRIPTED_RUN', level: 'NOTICE', args: { domain }, timestamp: 0.1 };
+        const finding: Finding = {
+          module: 'BASIC',
+          testcase: 'Basic01',
+          tag: 'SCRIPTED_RUN',
+          level: 'NOTICE',
+          args: { domain },
+          timestamp: 0.1,
+        };
         return [finding];
       } finally {
         inFlight--;

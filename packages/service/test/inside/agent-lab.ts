@@ -18,7 +18,11 @@ let url = '';
 let nextId = 1;
 
 async function ok(method: string, params: unknown): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
   const reply = (await response.json()) as { result?: unknown; error?: unknown };
   assert.equal(reply.error, undefined, `${method}: ${JSON.stringify(reply.error)}`);
   return reply.result;
@@ -47,7 +51,9 @@ after(async () => {
 });
 
 test('started tests progress to 100 and have the engine results, in the language asked for', async () => {
-  const ids = await Promise.all(['single.test', 'healthy.test'].map(async (domain) => (await ok('start_domain_test', { domain })) as string));
+  const ids = await Promise.all(
+    ['single.test', 'healthy.test'].map(async (domain) => (await ok('start_domain_test', { domain })) as string),
+  );
   for (const id of ids) {
     const seen: number[] = [];
     const deadline = Date.now() + 60_000;
@@ -56,9 +62,18 @@ test('started tests progress to 100 and have the engine results, in the language
       seen.push((await ok('test_progress', { test_id: id })) as number);
       await delay(50);
     }
-    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'progress never goes down');
-    const results = (await ok('get_test_results', { id, language: 'fr' })) as { results: { module: string; testcase: string; message: string }[] };
-    assert.ok(results.results.some((r) => r.testcase === 'Basic01'), JSON.stringify(results.results));
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => a - b),
+      'progress never goes down',
+    );
+    const results = (await ok('get_test_results', { id, language: 'fr' })) as {
+      results: { module: string; testcase: string; message: string }[];
+    };
+    assert.ok(
+      results.results.some((r) => r.testcase === 'Basic01'),
+      JSON.stringify(results.results),
+    );
     assert.ok(!results.results.some((r) => r.module === 'BACKEND'), 'the run ended normally');
   }
 });
@@ -69,9 +84,12 @@ test('finished tests appear in the history with their verdict', async () => {
   assert.ok(['ok', 'warning', 'error', 'critical'].includes(history[0]?.overall_result ?? ''));
 });
 
-test('the agent stores the chain of a run: get_test_chain gives healthy.test SECURE, in grok\'s shape', async () => {
+test("the agent stores the chain of a run: get_test_chain gives healthy.test SECURE, in grok's shape", async () => {
   const [entry] = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
-  const chain = (await ok('get_test_chain', { id: entry.id })) as Record<string, { delegation?: { status: string; ds?: { status: string }[] }; dnskey?: { id: string }[] }>;
+  const chain = (await ok('get_test_chain', { id: entry.id })) as Record<
+    string,
+    { delegation?: { status: string; ds?: { status: string }[] }; dnskey?: { id: string }[] }
+  >;
   assert.deepEqual(Object.keys(chain), ['.', 'test.', 'healthy.test.']);
   assert.equal(chain['healthy.test.']?.delegation?.status, 'SECURE');
   assert.ok(chain['healthy.test.']?.delegation?.ds?.every((d) => d.status === 'VALID'));
@@ -93,9 +111,15 @@ test('real results match docs/results.schema.json: get_test_results and get_test
   const [entry] = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
   assert.ok(entry);
   assertValid('service_results', await ok('get_test_results', { id: entry.id, language: 'nb' }));
-  const report = (await ok('get_test_report', { test_id: entry.id, language: 'nb' })) as { findings: { testcase: string; tag: string }[]; elapsed: number };
+  const report = (await ok('get_test_report', { test_id: entry.id, language: 'nb' })) as {
+    findings: { testcase: string; tag: string }[];
+    elapsed: number;
+  };
   assertValid('service_report', report);
-  assert.ok(report.findings.some((f) => f.testcase === 'Basic01' && /^[A-Z0-9_]+$/.test(f.tag)), 'Basic01 is among the findings, with its tag');
+  assert.ok(
+    report.findings.some((f) => f.testcase === 'Basic01' && /^[A-Z0-9_]+$/.test(f.tag)),
+    'Basic01 is among the findings, with its tag',
+  );
   assert.ok(report.elapsed > 0);
 });
 
@@ -106,11 +130,22 @@ test('with the extended profile, get_test_results carries the compliance table, 
     assert.ok(Date.now() < deadline, `test ${id} finishes`);
     await delay(100);
   }
-  const results = (await ok('get_test_results', { id, language: 'en' })) as { compliance: { ns: string; address: string; tests: Record<string, string> }[]; results: { module: string }[] };
+  const results = (await ok('get_test_results', { id, language: 'en' })) as {
+    compliance: { ns: string; address: string; tests: Record<string, string> }[];
+    results: { module: string }[];
+  };
   assertValid('service_results', results);
-  assert.deepEqual(results.compliance.map((e) => `${e.ns}/${e.address}`).sort(), ['ns1.healthy.test/192.0.2.10', 'ns1.healthy.test/2001:db8:10::1', 'ns2.healthy.test/2001:db8:1740::10', 'ns2.healthy.test/203.0.113.10']);
+  assert.deepEqual(results.compliance.map((e) => `${e.ns}/${e.address}`).sort(), [
+    'ns1.healthy.test/192.0.2.10',
+    'ns1.healthy.test/2001:db8:10::1',
+    'ns2.healthy.test/2001:db8:1740::10',
+    'ns2.healthy.test/203.0.113.10',
+  ]);
   assert.ok(results.compliance.every((e) => e.tests.edns === 'ok' && e.tests.signed === 'ok,yes' && Object.keys(e.tests).length === 35));
-  assert.ok(results.results.some((r) => r.module === 'COMPLIANCE'), 'its findings are among the results');
+  assert.ok(
+    results.results.some((r) => r.module === 'COMPLIANCE'),
+    'its findings are among the results',
+  );
   const history = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as { id: string }[];
   const defaultRun = history.find((entry) => entry.id !== id)!;
   assert.equal(((await ok('get_test_results', { id: defaultRun.id, language: 'en' })) as { compliance?: unknown }).compliance, undefined);

@@ -19,8 +19,15 @@ let service: RpcService;
 let url = '';
 let nextId = 1;
 
-async function call(method: string, params?: unknown): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }) });
+async function call(
+  method: string,
+  params?: unknown,
+): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+  });
   assert.equal(response.status, 200);
   return (await response.json()) as { result?: unknown; error?: { code: number; message: string } };
 }
@@ -71,16 +78,32 @@ test('version_info names the three versions', async () => {
 });
 
 test('get_host_by_name finds A and AAAA records from the lab root down', async () => {
-  assert.deepEqual(await ok('get_host_by_name', { hostname: 'WWW.healthy.test.' }), [{ 'WWW.healthy.test.': '192.0.2.80' }, { 'WWW.healthy.test.': '2001:db8:10::80' }]);
+  assert.deepEqual(await ok('get_host_by_name', { hostname: 'WWW.healthy.test.' }), [
+    { 'WWW.healthy.test.': '192.0.2.80' },
+    { 'WWW.healthy.test.': '2001:db8:10::80' },
+  ]);
   assert.deepEqual(await ok('get_host_by_name', { hostname: 'nothing-here.healthy.test' }), [{ 'nothing-here.healthy.test': '0.0.0.0' }]);
   // The newer name answers with the same list, wrapped.
-  assert.deepEqual(await ok('lookup_address_records', { hostname: 'WWW.healthy.test.' }), { address_records: [{ 'WWW.healthy.test.': '192.0.2.80' }, { 'WWW.healthy.test.': '2001:db8:10::80' }] });
+  assert.deepEqual(await ok('lookup_address_records', { hostname: 'WWW.healthy.test.' }), {
+    address_records: [{ 'WWW.healthy.test.': '192.0.2.80' }, { 'WWW.healthy.test.': '2001:db8:10::80' }],
+  });
 });
 
 test('get_data_from_parent_zone gives the delegation and the DS from the parent', async () => {
-  const data = (await ok('get_data_from_parent_zone', { domain: 'healthy.test', language: 'fr' })) as { ns_list: { ns: string; ip: string }[]; ds_list: Record<string, unknown>[] };
+  const data = (await ok('get_data_from_parent_zone', { domain: 'healthy.test', language: 'fr' })) as {
+    ns_list: { ns: string; ip: string }[];
+    ds_list: Record<string, unknown>[];
+  };
   const pairs = data.ns_list.map((n) => `${n.ns} ${n.ip}`).sort();
-  assert.deepEqual(pairs, ['ns1.healthy.test 192.0.2.10', 'ns1.healthy.test 2001:db8:10::1', 'ns2.healthy.test 2001:db8:1740::10', 'ns2.healthy.test 203.0.113.10'].sort());
+  assert.deepEqual(
+    pairs,
+    [
+      'ns1.healthy.test 192.0.2.10',
+      'ns1.healthy.test 2001:db8:10::1',
+      'ns2.healthy.test 2001:db8:1740::10',
+      'ns2.healthy.test 203.0.113.10',
+    ].sort(),
+  );
   assert.equal(data.ds_list.length >= 1, true);
   for (const ds of data.ds_list) {
     assert.deepEqual(Object.keys(ds).sort(), ['algorithm', 'digest', 'digtype', 'keytag']);
@@ -92,7 +115,10 @@ test('get_data_from_parent_zone gives the delegation and the DS from the parent'
     const { ns_list, ds_list } = value as { ns_list: { ns: string; ip: string }[]; ds_list: unknown[] };
     return { ns_list: [...ns_list].sort((a, b) => `${a.ns} ${a.ip}`.localeCompare(`${b.ns} ${b.ip}`)), ds_list };
   };
-  assert.deepEqual(sorted(await ok('lookup_delegation_data', { domain: 'healthy.test' })), sorted(await ok('get_data_from_parent_zone', { domain: 'healthy.test' })));
+  assert.deepEqual(
+    sorted(await ok('lookup_delegation_data', { domain: 'healthy.test' })),
+    sorted(await ok('get_data_from_parent_zone', { domain: 'healthy.test' })),
+  );
 });
 
 test('a test from start to results, translated, then in the history', async () => {
@@ -102,8 +128,12 @@ test('a test from start to results, translated, then in the history', async () =
   assert.equal(await ok('test_progress', { test_id: id }), 100);
 
   const english = (await ok('get_test_results', { id, language: 'en' })) as {
-    hash_id: string; created_at: string; creation_time: string; params: Record<string, unknown>;
-    results: Record<string, string>[]; testcase_descriptions: Record<string, string>;
+    hash_id: string;
+    created_at: string;
+    creation_time: string;
+    params: Record<string, unknown>;
+    results: Record<string, string>[];
+    testcase_descriptions: Record<string, string>;
   };
   assert.equal(english.hash_id, id);
   assert.match(english.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -119,7 +149,10 @@ test('a test from start to results, translated, then in the history', async () =
 
   const swedish = (await ok('get_test_results', { id, language: 'sv_SE' })) as typeof english;
   assert.equal(swedish.results.length, english.results.length);
-  assert.notDeepEqual(swedish.results.map((r) => r.message), english.results.map((r) => r.message));
+  assert.notDeepEqual(
+    swedish.results.map((r) => r.message),
+    english.results.map((r) => r.message),
+  );
   assert.notEqual(swedish.testcase_descriptions.Basic01, english.testcase_descriptions.Basic01);
 
   const history = (await ok('get_test_history', { frontend_params: { domain: 'single.test' } })) as Record<string, unknown>[];
@@ -135,7 +168,11 @@ test('a batch over two lab domains runs to the end', async () => {
   const batch = (await ok('add_batch_job', { username: 'e2e', api_key: 'secret-key', domains: ['healthy.test', 'single.test'] })) as number;
   assert.deepEqual(await ok('get_batch_job_result', { batch_id: batch }), { nb_finished: 0, finished_test_ids: [], nb_running: 2 });
   assert.equal(await runQueue(), 2);
-  const status = (await ok('get_batch_job_result', { batch_id: batch })) as { nb_finished: number; finished_test_ids: string[]; nb_running: number };
+  const status = (await ok('get_batch_job_result', { batch_id: batch })) as {
+    nb_finished: number;
+    finished_test_ids: string[];
+    nb_running: number;
+  };
   assert.equal(status.nb_finished, 2);
   assert.equal(status.nb_running, 0);
   const healthy = (await ok('get_test_history', { frontend_params: { domain: 'healthy.test' } })) as Record<string, unknown>[];
@@ -155,8 +192,11 @@ test('laid out as zonemaster-gui lays a report out, every finding of a lab zone 
       assert.deepEqual(untitledFindings(reply), [], `${domain} in ${language}: findings without a titled group`);
       const outside = guiGroups(reply).filter((group) => group.testcase === 'Unspecified');
       // The engine's version at least, which the GUI shows only in the group it opens by itself.
-      assert.ok(outside.some((group) => group.module === 'SYSTEM' && group.openByItself), `${domain} in ${language}: the engine's version is outside any test case`);
-      assert.ok(!reply.results.some((r) => r.testcase === 'UNSPECIFIED'), 'today\'s spelling only');
+      assert.ok(
+        outside.some((group) => group.module === 'SYSTEM' && group.openByItself),
+        `${domain} in ${language}: the engine's version is outside any test case`,
+      );
+      assert.ok(!reply.results.some((r) => r.testcase === 'UNSPECIFIED'), "today's spelling only");
       counts.add(reply.results.length);
     }
     assert.equal(counts.size, 1, `${domain}: the same findings in every language`);

@@ -17,7 +17,13 @@ import { openDatabase, type Database } from '@app/database';
 import { simpleParser } from 'mailparser';
 import type { ServiceSchema } from '../../src/db/tables.ts';
 import { signature } from '../../src/alerts/webhook.ts';
-import { loopbackCertificate, startSmtpReceiver, startWebhookReceiver, type SmtpReceiver, type WebhookReceiver } from '../watch/receivers.ts';
+import {
+  loopbackCertificate,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from '../watch/receivers.ts';
 
 const bin = new URL('../../bin/dns-service.ts', import.meta.url).pathname;
 const NS = ['192.0.2.50', '2001:db8:50::1'];
@@ -44,21 +50,43 @@ before(async () => {
   smtp = await startSmtpReceiver(pems);
   writeFileSync(join(dir, 'ca.pem'), pems.cert);
   config = join(dir, 'backend_config.ini');
-  writeFileSync(config, [
-    '[DB]', 'engine = SQLite', '[SQLITE]', `database_file = ${join(dir, 'service.sqlite')}`,
-    // The receivers listen on loopback, which webhooks reach only when the operator lists it.
-    '[WATCH]', 'public_url = https://dns-health.example', 'poll_interval = 0.5', 'ca_file = ca.pem', 'allowed_networks = 127.0.0.1',
-    '[SMTP]', 'host = 127.0.0.1', `port = ${smtp.port}`, `user = ${smtp.user}`, `password = ${smtp.password}`, 'from = dns-health@example.org',
-    '',
-  ].join('\n'));
-  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  writeFileSync(
+    config,
+    [
+      '[DB]',
+      'engine = SQLite',
+      '[SQLITE]',
+      `database_file = ${join(dir, 'service.sqlite')}`,
+      // The receivers listen on loopback, which webhooks reach only when the operator lists it.
+      '[WATCH]',
+      'public_url = https://dns-health.example',
+      'poll_interval = 0.5',
+      'ca_file = ca.pem',
+      'allowed_networks = 127.0.0.1',
+      '[SMTP]',
+      'host = 127.0.0.1',
+      `port = ${smtp.port}`,
+      `user = ${smtp.user}`,
+      `password = ${smtp.password}`,
+      'from = dns-health@example.org',
+      '',
+    ].join('\n'),
+  );
+  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0', '--config', config], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const line of createInterface({ input: service.stdout! })) if (line.includes('dns-service: agent')) break;
   database = await openDatabase<ServiceSchema>(`sqlite:${join(dir, 'service.sqlite')}`);
 });
 
 after(async () => {
   await database?.close();
-  for (const address of NS) execFileSync('ip', ['addr', 'add', address.includes(':') ? `${address}/128` : `${address}/32`, 'dev', 'lo', ...(address.includes(':') ? ['nodad'] : [])], { stdio: 'ignore' });
+  for (const address of NS)
+    execFileSync(
+      'ip',
+      ['addr', 'add', address.includes(':') ? `${address}/128` : `${address}/32`, 'dev', 'lo', ...(address.includes(':') ? ['nodad'] : [])],
+      { stdio: 'ignore' },
+    );
   if (service.exitCode === null) {
     service.kill('SIGTERM');
     await once(service, 'exit');
@@ -68,12 +96,38 @@ after(async () => {
 });
 
 test('one webhook and one e-mail, in French, naming the findings that appeared when the server went silent', async () => {
-  const added = execFileSync(process.execPath, [bin, 'watch', 'add', 'single.test', '--schedule', 'every 6h', '--language', 'fr', '--webhook', hook.url, '--email', 'hostmaster@single.test', '--config', config], { encoding: 'utf8' });
+  const added = execFileSync(
+    process.execPath,
+    [
+      bin,
+      'watch',
+      'add',
+      'single.test',
+      '--schedule',
+      'every 6h',
+      '--language',
+      'fr',
+      '--webhook',
+      hook.url,
+      '--email',
+      'hostmaster@single.test',
+      '--config',
+      config,
+    ],
+    { encoding: 'utf8' },
+  );
   const secret = /Webhook secret[^:]*: (\S+)/.exec(added)?.[1];
   assert.ok(secret, added);
 
-  const first = await until('the first run, compared', async () => (await database.db.selectFrom('dh_watch').select('last_test').executeTakeFirst())?.last_test ?? undefined);
-  const firstRow = await database.db.selectFrom('dh_test').select(['priority', 'overall_result']).where('hash_id', '=', first).executeTakeFirstOrThrow();
+  const first = await until(
+    'the first run, compared',
+    async () => (await database.db.selectFrom('dh_watch').select('last_test').executeTakeFirst())?.last_test ?? undefined,
+  );
+  const firstRow = await database.db
+    .selectFrom('dh_test')
+    .select(['priority', 'overall_result'])
+    .where('hash_id', '=', first)
+    .executeTakeFirstOrThrow();
   assert.equal(firstRow.priority, 1, 'a watch run has the low priority');
   assert.equal(hook.received.length + smtp.mails.length, 0, 'a first run is the baseline: no alert');
 
@@ -94,7 +148,17 @@ test('one webhook and one e-mail, in French, naming the findings that appeared w
   const timestamp = String(request.headers['x-watch-timestamp']);
   assert.equal(request.headers['x-watch-signature'], signature(secret, timestamp, request.body));
   type Changed = { level: string; tag: string; testcase: string; message: string }[];
-  const body = JSON.parse(request.body) as { domain: string; test_id: string; previous_test_id: string; compare_url: string; worse: boolean; overall_result: string; appeared: Changed; disappeared: Changed; not_tested: Changed };
+  const body = JSON.parse(request.body) as {
+    domain: string;
+    test_id: string;
+    previous_test_id: string;
+    compare_url: string;
+    worse: boolean;
+    overall_result: string;
+    appeared: Changed;
+    disappeared: Changed;
+    not_tested: Changed;
+  };
   assert.equal(body.domain, 'single.test');
   assert.equal(body.previous_test_id, first);
   assert.equal(body.test_id, second);
@@ -102,10 +166,20 @@ test('one webhook and one e-mail, in French, naming the findings that appeared w
   assert.equal(body.worse, true);
   assert.equal(body.overall_result, 'critical');
   const critical = body.appeared.filter((f) => f.level === 'CRITICAL');
-  assert.ok(critical.some((f) => f.tag === 'CANNOT_CONTINUE'), `the engine could not go on without its server: ${JSON.stringify(body.appeared)}`);
+  assert.ok(
+    critical.some((f) => f.tag === 'CANNOT_CONTINUE'),
+    `the engine could not go on without its server: ${JSON.stringify(body.appeared)}`,
+  );
   // The run stopped after Basic: what the first run found elsewhere was not tested, not fixed.
-  assert.deepEqual(body.disappeared.filter((f) => !/^Basic\d+$|^Unspecified$/i.test(f.testcase)), [], 'no finding of a test case that did not run went away');
-  assert.ok(body.not_tested.every((f) => !/^Basic\d+$/i.test(f.testcase)), JSON.stringify(body.not_tested));
+  assert.deepEqual(
+    body.disappeared.filter((f) => !/^Basic\d+$|^Unspecified$/i.test(f.testcase)),
+    [],
+    'no finding of a test case that did not run went away',
+  );
+  assert.ok(
+    body.not_tested.every((f) => !/^Basic\d+$/i.test(f.testcase)),
+    JSON.stringify(body.not_tested),
+  );
 
   const mail = smtp.mails[0];
   assert.equal(mail.secure, true);

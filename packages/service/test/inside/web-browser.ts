@@ -26,7 +26,11 @@ let context: BrowserContext;
 let page: Page;
 
 async function rpc(method: string, params: unknown): Promise<unknown> {
-  const response = await fetch(origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(origin, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const reply = (await response.json()) as { result?: unknown; error?: unknown };
   assert.equal(reply.error, undefined, `${method}: ${JSON.stringify(reply.error)}`);
   return reply.result;
@@ -35,7 +39,9 @@ async function rpc(method: string, params: unknown): Promise<unknown> {
 /** axe-core in the page: no serious or critical violation of WCAG 2.1 A/AA or best practice. */
 async function checkAccessibility(name: string): Promise<void> {
   await page.addScriptTag({ content: axeSource });
-  const violations = await inPage<{ id: string; impact: string; targets: string[] }[]>(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+  const violations = await inPage<
+    { id: string; impact: string; targets: string[] }[]
+  >(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
     .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   console.log(`# axe ${name}: ${violations.length === 0 ? 'no violations' : violations.map((v) => `${v.impact} ${v.id}`).join(', ')}`);
@@ -52,7 +58,9 @@ async function shots(name: string): Promise<void> {
   await page.setViewportSize(PHONE);
   const overflow = await inPage<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
   assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than a 360px screen`);
-  const hidden = await inPage<number>(`Math.max(0, ...[...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth))`);
+  const hidden = await inPage<number>(
+    `Math.max(0, ...[...document.querySelectorAll('.table-wrap')].map((wrap) => wrap.scrollWidth - wrap.clientWidth))`,
+  );
   assert.ok(hidden <= 0, `${name}: a table is ${hidden}px wider than its box on a 360px screen (scrolled, partly out of sight)`);
   await page.screenshot({ path: join(ARTIFACTS, `${name}-phone.png`), fullPage: true });
   await checkAccessibility(`${name} (phone)`);
@@ -86,7 +94,15 @@ before(async () => {
   assert.ok(origin, 'the service announced its address');
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   // bypassCSP lets the test inject axe-core; the page itself runs under its strict CSP.
   context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', bypassCSP: true, acceptDownloads: true });
@@ -113,11 +129,18 @@ describe('the web interface', () => {
     first.on('requestfinished', (request) => {
       if (!request.url().startsWith(origin)) foreign.push(request.url());
       if (request.method() === 'POST') calls++;
-      loads.push((async () => {
-        const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
-        const decoded = (await response?.body())?.length ?? 0;
-        return { headers: sizes.responseHeadersSize, body: sizes.responseBodySize, decoded, encoding: (await response?.headerValue('content-encoding')) ?? 'none' };
-      })());
+      loads.push(
+        (async () => {
+          const [sizes, response] = await Promise.all([request.sizes(), request.response()]);
+          const decoded = (await response?.body())?.length ?? 0;
+          return {
+            headers: sizes.responseHeadersSize,
+            body: sizes.responseBodySize,
+            decoded,
+            encoding: (await response?.headerValue('content-encoding')) ?? 'none',
+          };
+        })(),
+      );
     });
     await first.goto(origin, { waitUntil: 'networkidle' });
     await first.getByRole('heading', { level: 1, name: 'Test a domain' }).waitFor();
@@ -126,7 +149,9 @@ describe('the web interface', () => {
     const sum = (part: 'headers' | 'body' | 'decoded') => sizes.reduce((total, size) => total + size[part], 0);
     const bytes = sum('headers') + sum('body');
     const encodings = [...new Set(sizes.map((size) => size.encoding))].join(', ');
-    console.log(`# weight of a first load of /: ${sizes.length} requests (${calls} of them JSON-RPC calls), ${bytes} bytes transferred (${sum('headers')} of response headers, ${sum('body')} of bodies as sent, encoding ${encodings}); the bodies uncompressed: ${sum('decoded')} bytes`);
+    console.log(
+      `# weight of a first load of /: ${sizes.length} requests (${calls} of them JSON-RPC calls), ${bytes} bytes transferred (${sum('headers')} of response headers, ${sum('body')} of bodies as sent, encoding ${encodings}); the bodies uncompressed: ${sum('decoded')} bytes`,
+    );
     assert.deepEqual(foreign, []);
     assert.ok(bytes < 80_000, `${bytes} bytes`);
     await fresh.close();
@@ -141,7 +166,7 @@ describe('the web interface', () => {
     await finnish.close();
   });
 
-  test('invalid input: the API\'s messages next to the fields they concern, focus on the first', async () => {
+  test("invalid input: the API's messages next to the fields they concern, focus on the first", async () => {
     await page.goto(origin);
     await shots('01-form');
     await page.getByLabel('Domain name').fill('bad..domain');
@@ -155,7 +180,8 @@ describe('the web interface', () => {
     const domain = page.getByLabel('Domain name');
     assert.equal(await domain.getAttribute('aria-invalid'), 'true');
     assert.equal(await inPage('document.activeElement?.id'), 'field-domain');
-    const described = async (id: string) => (await page.locator(`#${(await page.locator(`#${id}`).getAttribute('aria-describedby'))?.split(' ').pop()}`).textContent()) ?? '';
+    const described = async (id: string) =>
+      (await page.locator(`#${(await page.locator(`#${id}`).getAttribute('aria-describedby'))?.split(' ').pop()}`).textContent()) ?? '';
     assert.match(await described('field-domain'), /\S/);
     assert.match(await described('field-ns-0-ip'), /\S/);
     assert.match(await described('field-ds-0-digest'), /\S/);
@@ -164,10 +190,10 @@ describe('the web interface', () => {
     // Each message sits between its label and its input, so inputs of a row stay in line when only
     // one of them is in error, and on a phone the domain's message is not pushed under its buttons.
     const box = async (selector: string) => (await page.locator(selector).boundingBox()) ?? assert.fail(`${selector} is not shown`);
-    assert.equal((await box('#field-ns-0-ns')).y, (await box('#field-ns-0-ip')).y, 'a name server\'s name and address inputs in line');
+    assert.equal((await box('#field-ns-0-ns')).y, (await box('#field-ns-0-ip')).y, "a name server's name and address inputs in line");
     await page.setViewportSize(PHONE);
     const message = await box('#field-domain-error');
-    assert.ok(message.y + message.height <= (await box('#field-domain')).y, 'the domain\'s message above its input on a phone');
+    assert.ok(message.y + message.height <= (await box('#field-domain')).y, "the domain's message above its input on a phone");
     await page.setViewportSize(DESKTOP);
     await shots('02-form-errors');
   });
@@ -208,12 +234,19 @@ describe('the web interface', () => {
     await reportHeading('healthy.test').waitFor({ timeout: REPORT_TIMEOUT });
     const seen = await inPage<number[]>('window.progressSeen');
     assert.equal(seen.at(-1), 100, `progress seen: ${seen.join(' ')}`);
-    assert.deepEqual(seen, [...seen].sort((a, b) => a - b), 'never goes down');
+    assert.deepEqual(
+      seen,
+      [...seen].sort((a, b) => a - b),
+      'never goes down',
+    );
     // An English page for a British browser (en-GB) writes its dates the British way.
     assert.match((await page.locator('.report-meta').textContent()) ?? '', /Tested on \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}/);
     await page.getByRole('button', { name: 'Expand all' }).click();
     // DNSSEC05 says each key's algorithm is fine once per server: listed once, with the count.
-    assert.ok((await page.locator('.finding .repeated').allTextContents()).some((text) => /^ \(reported \d+ times\)$/.test(text)), 'a repeated finding says how often it came');
+    assert.ok(
+      (await page.locator('.finding .repeated').allTextContents()).some((text) => /^ \(reported \d+ times\)$/.test(text)),
+      'a repeated finding says how often it came',
+    );
     const listsWithRepeats = await inPage<number>(`[...document.querySelectorAll('.finding-list')].filter((list) => {
       const shown = [...list.querySelectorAll('.finding')].map((f) => f.className + f.querySelector('.message').textContent);
       return new Set(shown).size !== shown.length;
@@ -224,10 +257,16 @@ describe('the web interface', () => {
     assert.ok((await page.locator('.module-name', { hasText: 'COMPLIANCE' }).textContent())?.includes('beyond Zonemaster'));
     await page.locator('#compliance-heading', { hasText: 'Protocol compliance' }).waitFor();
     // BIND passes all but dnswkk, an optional feature it lacks (the well-known TSIG key): shown apart, with its dig command.
-    assert.deepEqual((await page.locator('.compliance-server summary').allTextContents()).sort(), ['ns1.healthy.test 192.0.2.10 — all tests passed', 'ns2.healthy.test 203.0.113.10 — all tests passed']);
+    assert.deepEqual((await page.locator('.compliance-server summary').allTextContents()).sort(), [
+      'ns1.healthy.test 192.0.2.10 — all tests passed',
+      'ns2.healthy.test 203.0.113.10 — all tests passed',
+    ]);
     const dnswkk = page.locator('.compliance-server').first().locator('tr.absent');
     assert.match((await dnswkk.locator('td').first().textContent()) ?? '', /notauth,badkey \(optional feature not supported\)/);
-    assert.match((await dnswkk.locator('code.dig').textContent()) ?? '', /^dig @(192\.0\.2\.10|203\.0\.113\.10) \+noedns \+noad \+norec -y hmac-sha256:\.:A+= SOA healthy\.test$/);
+    assert.match(
+      (await dnswkk.locator('code.dig').textContent()) ?? '',
+      /^dig @(192\.0\.2\.10|203\.0\.113\.10) \+noedns \+noad \+norec -y hmac-sha256:\.:A+= SOA healthy\.test$/,
+    );
     assert.equal(await page.locator('.compliance-server').first().locator('tbody tr').count(), 35);
     await shots('04-report-healthy');
   });
@@ -243,31 +282,51 @@ describe('the web interface', () => {
     await page.reload();
     await reportHeading('deadns.test').waitFor({ timeout: REPORT_TIMEOUT });
     assert.ok(page.url().endsWith(`/result/${id}`));
-    const results = (await rpc('get_test_results', { id, language: 'en' })) as { results: { level: string; message: string; module: string; testcase: string }[]; testcase_descriptions: Record<string, string> };
+    const results = (await rpc('get_test_results', { id, language: 'en' })) as {
+      results: { level: string; message: string; module: string; testcase: string }[];
+      testcase_descriptions: Record<string, string>;
+    };
     const worst = ['CRITICAL', 'ERROR', 'WARNING'].find((level) => results.results.some((r) => r.level === level));
     assert.ok(worst, 'the broken zone has problems');
-    assert.match((await page.locator('.summary .overall').textContent()) ?? '', new RegExp(`${worst.charAt(0)}${worst.slice(1).toLowerCase()}`, 'i'));
+    assert.match(
+      (await page.locator('.summary .overall').textContent()) ?? '',
+      new RegExp(`${worst.charAt(0)}${worst.slice(1).toLowerCase()}`, 'i'),
+    );
     // Every module is there, marked with its worst level; problem modules are open.
     for (const module of new Set(results.results.map((r) => r.module))) {
       const levels = results.results.filter((r) => r.module === module).map((r) => r.level);
       const moduleWorst = ['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].find((l) => levels.includes(l));
       const section = page.locator('.module', { has: page.getByRole('button', { name: new RegExp(`^${module}\\b`) }) });
-      assert.match((await section.getByRole('button').first().textContent()) ?? '', new RegExp(`Worst level: ${moduleWorst?.charAt(0)}${moduleWorst?.slice(1).toLowerCase()}`));
+      assert.match(
+        (await section.getByRole('button').first().textContent()) ?? '',
+        new RegExp(`Worst level: ${moduleWorst?.charAt(0)}${moduleWorst?.slice(1).toLowerCase()}`),
+      );
     }
     // Test case descriptions from the API head their findings; those outside any test case come
     // under the page's own word for them.
     const problem = results.results.find((r) => r.level === worst)!;
     const description = problem.testcase === 'Unspecified' ? 'General' : results.testcase_descriptions[problem.testcase];
     assert.ok(description, `${problem.testcase} is described`);
-    await page.getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first().waitFor();
+    await page
+      .getByRole('heading', { level: 4, name: new RegExp(description.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+      .first()
+      .waitFor();
     await page.getByText(problem.message).first().waitFor();
     await shots('05-report-broken');
     // Filter: without the worst level, its findings are gone; with it again, they are back.
     const worstName = `${worst.charAt(0)}${worst.slice(1).toLowerCase()}`;
-    await page.getByRole('group', { name: 'Show levels' }).getByRole('checkbox').nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst)).uncheck();
+    await page
+      .getByRole('group', { name: 'Show levels' })
+      .getByRole('checkbox')
+      .nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst))
+      .uncheck();
     assert.equal(await page.locator('.finding', { hasText: problem.message }).count(), 0, `${worstName} hidden`);
     await shots('06-report-filtered');
-    await page.getByRole('group', { name: 'Show levels' }).getByRole('checkbox').nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst)).check();
+    await page
+      .getByRole('group', { name: 'Show levels' })
+      .getByRole('checkbox')
+      .nth(['CRITICAL', 'ERROR', 'WARNING', 'NOTICE', 'INFO'].indexOf(worst))
+      .check();
     assert.ok((await page.locator('.finding', { hasText: problem.message }).count()) > 0);
 
     // Export: JSON as the API gave it, CSV one row per finding, plain text.
@@ -279,7 +338,10 @@ describe('the web interface', () => {
     assert.equal(json.name, `deadns.test-${id}.json`);
     // As the API gave it, with each finding's tag and arguments beside it (issue 31: scripts read those, not texts).
     const exported = (JSON.parse(json.text) as { results: { tag?: unknown; args?: unknown }[] }).results;
-    assert.deepEqual(exported.map(({ tag: _tag, args: _args, ...rest }) => rest), results.results);
+    assert.deepEqual(
+      exported.map(({ tag: _tag, args: _args, ...rest }) => rest),
+      results.results,
+    );
     assert.ok(exported.every((r) => typeof r.tag === 'string' && typeof r.args === 'object'));
     const csv = await save('CSV');
     assert.equal(csv.text.trimEnd().split('\r\n').length, results.results.length + 1);
@@ -301,7 +363,9 @@ describe('the web interface', () => {
     const english = await page.locator('.finding .message').allTextContents();
     await page.getByLabel('Language').selectOption('sv');
     await page.getByRole('heading', { level: 1, name: 'Rapport för deadns.test' }).waitFor();
-    await page.waitForFunction(`[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(english.join('\n'))}`);
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(english.join('\n'))}`,
+    );
     const swedish = (await rpc('get_test_results', { id, language: 'sv' })) as typeof results;
     assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), swedish.results.map((r) => r.message).sort());
     assert.equal(await inPage('document.documentElement.lang'), 'sv');
@@ -318,7 +382,9 @@ describe('the web interface', () => {
     const beforeSlovenian = await page.locator('.finding .message').allTextContents();
     await page.getByLabel('Språk').selectOption('sl');
     await page.getByRole('heading', { level: 1, name: 'Poročilo za deadns.test' }).waitFor();
-    await page.waitForFunction(`[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(beforeSlovenian.join('\n'))}`);
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.finding .message')].map((e) => e.textContent).join('\\n') !== ${JSON.stringify(beforeSlovenian.join('\n'))}`,
+    );
     const slovenian = (await rpc('get_test_results', { id, language: 'sl' })) as typeof results;
     assert.deepEqual((await page.locator('.finding .message').allTextContents()).sort(), slovenian.results.map((r) => r.message).sort());
     assert.equal(await inPage('document.documentElement.lang'), 'sl');

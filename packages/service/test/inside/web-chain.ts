@@ -32,7 +32,11 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const inPage = <T = unknown>(expression: string) => page.evaluate<T>(expression);
 
 async function rpc<T = unknown>(method: string, params: unknown): Promise<T> {
-  const response = await fetch(origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(origin, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const reply = (await response.json()) as { result?: T; error?: unknown };
   assert.equal(reply.error, undefined, `${method}: ${JSON.stringify(reply.error)}`);
   return reply.result as T;
@@ -42,7 +46,9 @@ async function rpc<T = unknown>(method: string, params: unknown): Promise<T> {
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   await page.addScriptTag({ content: axeSource });
-  const violations = await inPage<{ id: string; impact: string; targets: string[] }[]>(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+  const violations = await inPage<
+    { id: string; impact: string; targets: string[] }[]
+  >(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
     .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
   console.log(`# axe ${name}: ${violations.length === 0 ? 'no violations' : violations.map((v) => `${v.impact} ${v.id}`).join(', ')}`);
   assert.deepEqual(violations, [], name);
@@ -61,13 +67,19 @@ async function openChain(): Promise<void> {
 before(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), 'dns-service-chain-'));
-  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0'], { env: { ...process.env, DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] });
+  service = spawn(process.execPath, [bin, 'serve', '--with-agent', '--listen', '127.0.0.1:0'], {
+    env: { ...process.env, DATA_DIR: dir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const line of createInterface({ input: service.stdout! })) {
     origin ||= /JSON-RPC API on (http:\/\/\S+)/.exec(line)?.[1] ?? '';
     if (line.includes('dns-service: agent')) break;
   }
   assert.ok(origin, 'the service announced its address');
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
   // bypassCSP lets the test inject axe-core; the page itself runs under its strict CSP.
   const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', acceptDownloads: true, bypassCSP: true });
   page = await context.newPage();
@@ -94,35 +106,44 @@ describe('the Chain view of a broken chain', () => {
     page.on('request', (request) => asked.push(new URL(request.url()).pathname));
     await page.goto(origin);
     await page.getByLabel('Domain name').waitFor();
-    assert.ok(asked.some((path) => path.endsWith('/report.ts')) && !asked.some((path) => /\/chain-[a-z]+\.ts$/.test(path)), asked.join(' '));
+    assert.ok(
+      asked.some((path) => path.endsWith('/report.ts')) && !asked.some((path) => /\/chain-[a-z]+\.ts$/.test(path)),
+      asked.join(' '),
+    );
     await openChain();
     assert.ok(asked.some((path) => path.endsWith('/views/chain-view.ts')));
     page.removeAllListeners('request');
   });
 
-  test('at 1200 px: the zones from the root down, the bogus delegation and its DS, nothing chosen yet', { timeout: REPORT_TIMEOUT }, async () => {
-    await openChain();
-    assert.equal(await chainTab().getAttribute('aria-selected'), 'true');
-    assert.equal(await page.locator('#findings-panel').isVisible(), false, 'the findings give way to the chain');
-    const zone = page.getByRole('button', { name: 'wrongds.test — BOGUS, Zone', exact: true });
-    await zone.waitFor();
-    await page.getByRole('button', { name: '. (root), Zone', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'test — INSECURE, Zone', exact: true }).waitFor();
-    assert.equal(await page.getByRole('button', { name: /^DS 13\/\d+\/2 INVALID_DIGEST, Zone test$/ }).count(), 1);
-    // P-256 keys (algorithm 13): 256 bits, as the engine's SVG says too.
-    assert.equal(await page.getByRole('button', { name: /^DNSKEY 13\/\d+ KSK, 256 bits, Zone wrongds\.test$/ }).count(), 1);
-    assert.equal(await page.getByRole('button', { name: /^DNSKEY 13\/\d+ ZSK, 256 bits, Zone wrongds\.test$/ }).count(), 1);
-    assert.ok(await page.locator('svg.chain-picture path.chain-digest').count() >= 1, 'an edge from the DS to the key it names');
-    assert.ok(await page.locator('svg.chain-picture path.chain-signs').count() >= 3, 'signature edges');
-    await page.getByText('Choose a node in the picture').waitFor();
-    const width = await inPage<number>(`document.querySelector('svg.chain-picture').getBoundingClientRect().width`);
-    assert.ok(width > 400, `the picture uses the room it has at 1200 px (${width} px)`);
-    await shot('chain-1200');
-  });
+  test(
+    'at 1200 px: the zones from the root down, the bogus delegation and its DS, nothing chosen yet',
+    { timeout: REPORT_TIMEOUT },
+    async () => {
+      await openChain();
+      assert.equal(await chainTab().getAttribute('aria-selected'), 'true');
+      assert.equal(await page.locator('#findings-panel').isVisible(), false, 'the findings give way to the chain');
+      const zone = page.getByRole('button', { name: 'wrongds.test — BOGUS, Zone', exact: true });
+      await zone.waitFor();
+      await page.getByRole('button', { name: '. (root), Zone', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'test — INSECURE, Zone', exact: true }).waitFor();
+      assert.equal(await page.getByRole('button', { name: /^DS 13\/\d+\/2 INVALID_DIGEST, Zone test$/ }).count(), 1);
+      // P-256 keys (algorithm 13): 256 bits, as the engine's SVG says too.
+      assert.equal(await page.getByRole('button', { name: /^DNSKEY 13\/\d+ KSK, 256 bits, Zone wrongds\.test$/ }).count(), 1);
+      assert.equal(await page.getByRole('button', { name: /^DNSKEY 13\/\d+ ZSK, 256 bits, Zone wrongds\.test$/ }).count(), 1);
+      assert.ok((await page.locator('svg.chain-picture path.chain-digest').count()) >= 1, 'an edge from the DS to the key it names');
+      assert.ok((await page.locator('svg.chain-picture path.chain-signs').count()) >= 3, 'signature edges');
+      await page.getByText('Choose a node in the picture').waitFor();
+      const width = await inPage<number>(`document.querySelector('svg.chain-picture').getBoundingClientRect().width`);
+      assert.ok(width > 400, `the picture uses the room it has at 1200 px (${width} px)`);
+      await shot('chain-1200');
+    },
+  );
 
   test('clicking the DS shows its id, status, digest and servers, and the findings about it', async () => {
     await page.getByRole('button', { name: /^DS 13\/\d+\/2 INVALID_DIGEST, Zone test$/ }).click();
-    await details().getByRole('heading', { name: /^Details of DS 13\/\d+\/2$/ }).waitFor();
+    await details()
+      .getByRole('heading', { name: /^Details of DS 13\/\d+\/2$/ })
+      .waitFor();
     const text = await details().innerText();
     assert.match(text, /Status\s+INVALID_DIGEST/);
     assert.match(text, /For the zone\s+wrongds\.test/);
@@ -130,7 +151,7 @@ describe('the Chain view of a broken chain', () => {
     assert.match(text, /DIGEST_INVALID/);
     assert.match(text, /Servers\s+198\.51\.100\.11/);
     const findings = details().locator('.finding');
-    assert.ok(await findings.count() >= 1, 'findings about the DS');
+    assert.ok((await findings.count()) >= 1, 'findings about the DS');
     assert.match(await findings.allInnerTexts().then((t) => t.join('\n')), /DNSSEC0?2|DS/);
     assert.equal(await page.getByRole('button', { name: /^DS 13\/\d+\/2/ }).getAttribute('aria-pressed'), 'true');
     await shot('chain-1200-ds');
@@ -140,15 +161,20 @@ describe('the Chain view of a broken chain', () => {
     const ksk = page.getByRole('button', { name: /^DNSKEY 13\/\d+ KSK/ });
     await ksk.focus();
     await page.keyboard.press('Enter');
-    await details().getByRole('heading', { name: /^Details of DNSKEY 13\/\d+$/ }).waitFor();
+    await details()
+      .getByRole('heading', { name: /^Details of DNSKEY 13\/\d+$/ })
+      .waitFor();
     const text = await details().innerText();
     assert.match(text, /Algorithm\s+13/);
     assert.match(text, /Key tag\s+\d+/);
     assert.match(text, /Flags\s+257 \(KSK\)/);
     assert.match(text, /Size\s+256 bits/);
     const signature = await details().locator('.chain-signatures li').first().innerText();
-    assert.match(signature, /Signed by\s+wrongds\.test\.\/13\/\d+\s+Status\s+VALID\s+Valid from\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+Valid until\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+Servers\s+\S+/);
-    assert.ok(await details().locator('.finding').count() >= 1, 'the DS02 findings name this key');
+    assert.match(
+      signature,
+      /Signed by\s+wrongds\.test\.\/13\/\d+\s+Status\s+VALID\s+Valid from\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+Valid until\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+Servers\s+\S+/,
+    );
+    assert.ok((await details().locator('.finding').count()) >= 1, 'the DS02 findings name this key');
     // The zone itself: its delegation status, the problem and its servers.
     await page.getByRole('button', { name: 'wrongds.test — BOGUS, Zone', exact: true }).click();
     const zone = await details().innerText();
@@ -164,7 +190,9 @@ describe('the Chain view of a broken chain', () => {
     // viewport changed: wait for that (or give up after a while and let the assertions below say what is wrong).
     const picture = `(() => { const svg = document.querySelector('svg.chain-picture'); return svg !== null && svg.viewBox.baseVal.width / svg.getBoundingClientRect().width < 1.05; })()`;
     await page.waitForFunction(picture, undefined, { timeout: 5000 }).catch(() => undefined);
-    const box = await inPage<{ width: number; viewBox: number }>(`(() => { const svg = document.querySelector('svg.chain-picture'); return { width: svg.getBoundingClientRect().width, viewBox: svg.viewBox.baseVal.width }; })()`);
+    const box = await inPage<{ width: number; viewBox: number }>(
+      `(() => { const svg = document.querySelector('svg.chain-picture'); return { width: svg.getBoundingClientRect().width, viewBox: svg.viewBox.baseVal.width }; })()`,
+    );
     assert.ok(box.width <= 360, `the picture is ${box.width} px wide`);
     assert.ok(box.viewBox / box.width < 1.05, `drawn for its width, not shrunk (${box.viewBox} units in ${box.width} px)`);
     await page.getByRole('button', { name: /^SOA RRset signed, Zone wrongds\.test$/ }).click();
@@ -228,11 +256,17 @@ describe('names from DNS data are text, never markup', () => {
       const body = route.request().postData() ?? '';
       if (route.request().method() !== 'POST' || !body.includes('"get_test_chain"')) return route.continue();
       const response = await route.fetch();
-      const reply = (await response.json()) as { result: Record<string, { zone?: { servers?: Record<string, unknown> }; delegation?: { ds?: { digest: string; servers: string[] }[] } }> };
+      const reply = (await response.json()) as {
+        result: Record<
+          string,
+          { zone?: { servers?: Record<string, unknown> }; delegation?: { ds?: { digest: string; servers: string[] }[] } }
+        >;
+      };
       const hostile: Record<string, unknown> = {};
       for (const [name, zone] of Object.entries(reply.result)) {
         const servers = zone.zone?.servers ?? {};
-        if (zone.zone) zone.zone.servers = Object.fromEntries(Object.entries(servers).map(([server, addresses]) => [`${HOSTILE}.${server}`, addresses]));
+        if (zone.zone)
+          zone.zone.servers = Object.fromEntries(Object.entries(servers).map(([server, addresses]) => [`${HOSTILE}.${server}`, addresses]));
         for (const ds of zone.delegation?.ds ?? []) {
           ds.digest = `</code><script>window.__owned=2</script>`;
           ds.servers = [`"><svg onload="window.__owned=3">`];
@@ -244,16 +278,25 @@ describe('names from DNS data are text, never markup', () => {
     await openChain();
     const zone = page.getByRole('button', { name: new RegExp(`^${literally(HOSTILE)}\\.wrongds\\.test — BOGUS, Zone$`) });
     await zone.click();
-    await details().getByRole('heading', { name: `Details of ${HOSTILE}.wrongds.test` }).waitFor();
+    await details()
+      .getByRole('heading', { name: `Details of ${HOSTILE}.wrongds.test` })
+      .waitFor();
     assert.match(await details().innerText(), new RegExp(`${literally(HOSTILE)}\\.ns1\\.wrongds\\.test`));
     await page.getByRole('button', { name: /^DS 13\/\d+\/2/ }).click();
     assert.match(await details().innerText(), /<\/code><script>window\.__owned=2<\/script>/);
     assert.match(await details().innerText(), /"><svg onload="window\.__owned=3">/);
     assert.equal(await inPage('window.__owned'), undefined, 'no script ran');
-    assert.equal(await page.locator('img[src="x"], #chain-details script, #chain-details svg').count(), 0, 'no element was made from DNS data');
+    assert.equal(
+      await page.locator('img[src="x"], #chain-details script, #chain-details svg').count(),
+      0,
+      'no element was made from DNS data',
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Chain (SVG)' }).click()]);
     const svg = readFileSync(await download.path(), 'utf8');
-    assert.ok(svg.includes('&lt;img src=x onerror="window.__owned=1"&gt;') || svg.includes('&lt;img'), 'the hostile name is escaped in the file');
+    assert.ok(
+      svg.includes('&lt;img src=x onerror="window.__owned=1"&gt;') || svg.includes('&lt;img'),
+      'the hostile name is escaped in the file',
+    );
     assert.doesNotMatch(svg, /<img|<script/);
     await page.locator('.chain-view').screenshot({ path: join(ARTIFACTS, 'chain-hostile-view.png') });
     await shot('chain-hostile');

@@ -19,15 +19,32 @@ let browser: Browser;
 let page: Page;
 
 async function rpc(method: string, params: unknown): Promise<{ result?: unknown; error?: unknown }> {
-  const response = await fetch(origin, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(origin, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   return (await response.json()) as { result?: unknown; error?: unknown };
 }
 
 before(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'dns-service-web-watch-'));
   const config = join(dir, 'backend_config.ini');
-  writeFileSync(config, ['[DB]', 'engine = SQLite', '[SQLITE]', `database_file = ${join(dir, 'service.sqlite')}`, '[RPCAPI]', 'enable_add_api_user = true', ''].join('\n'));
-  service = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0', '--config', config], { stdio: ['ignore', 'pipe', 'inherit'] });
+  writeFileSync(
+    config,
+    [
+      '[DB]',
+      'engine = SQLite',
+      '[SQLITE]',
+      `database_file = ${join(dir, 'service.sqlite')}`,
+      '[RPCAPI]',
+      'enable_add_api_user = true',
+      '',
+    ].join('\n'),
+  );
+  service = spawn(process.execPath, [bin, 'serve', '--listen', '127.0.0.1:0', '--config', config], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   for await (const line of createInterface({ input: service.stdout! })) {
     origin ||= /JSON-RPC API on (http:\/\/\S+)/.exec(line)?.[1] ?? '';
     if (line.includes('web interface')) break;
@@ -35,7 +52,15 @@ before(async () => {
   assert.deepEqual((await rpc('add_api_user', { username: 'ops', api_key: 'ops-key' })).result, 1);
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, locale: 'en-GB', bypassCSP: true });
   page = await context.newPage();
@@ -77,11 +102,17 @@ test('an API user sees no watch, adds one (secret shown once), sees it listed, r
   const row = section.getByRole('row', { name: /daily 03:00/ });
   await row.waitFor();
   assert.match(await row.innerText(), /https:\/\/hooks\.example\.org\/dns/);
-  const listed = (await rpc('watch_list', { username: 'ops', api_key: 'ops-key' })).result as { watches: { domain: string; language: string }[] };
-  assert.deepEqual(listed.watches.map((w) => [w.domain, w.language]), [['single.test', 'en']]);
+  const listed = (await rpc('watch_list', { username: 'ops', api_key: 'ops-key' })).result as {
+    watches: { domain: string; language: string }[];
+  };
+  assert.deepEqual(
+    listed.watches.map((w) => [w.domain, w.language]),
+    [['single.test', 'en']],
+  );
 
   await page.addScriptTag({ content: axeSource });
-  const serious = await page.evaluate(`axe.run(document.querySelector('.watches'), { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+  const serious =
+    await page.evaluate(`axe.run(document.querySelector('.watches'), { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
     .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id))`);
   assert.deepEqual(serious, []);
 

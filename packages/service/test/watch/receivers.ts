@@ -16,7 +16,15 @@ export function loopbackCertificate(): Promise<Pems> {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
   });
 }
 

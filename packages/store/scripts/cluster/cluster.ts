@@ -133,14 +133,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       },
       async start() {
         const log = createWriteStream(join(dir, `${name}.log`), { flags: 'a' });
-        const started = spawn(process.execPath, [STORE_BIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--trusted-proxy', '127.0.0.1'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const started = spawn(
+          process.execPath,
+          [STORE_BIN, 'serve', '--host', '127.0.0.1', '--port', String(port), '--trusted-proxy', '127.0.0.1'],
+          { env, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
         child = started;
         started.stdout.pipe(log);
         started.stderr.pipe(log);
         const lines = await waitForLine(started, /^Store API listening on /, name);
         const email = lines.find((line) => line.trim().startsWith('email:'));
         const password = lines.find((line) => line.trim().startsWith('password:'));
-        if (email !== undefined && password !== undefined) admin = { email: email.split(':')[1]?.trim() ?? '', password: password.slice(password.indexOf(':') + 1).trim() };
+        if (email !== undefined && password !== undefined)
+          admin = { email: email.split(':')[1]?.trim() ?? '', password: password.slice(password.indexOf(':') + 1).trim() };
       },
       kill: () => signal('SIGKILL'),
       async stop() {
@@ -177,7 +182,16 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     writeFileSync(pemFile, `${certificate}\n${readFileSync(join(dir, 'tls', 'store-key.pem'), 'utf8')}`, { mode: 0o600 });
     const port = options.port === undefined || options.port === 0 ? await freePort() : options.port;
     const configFile = join(dir, 'haproxy.cfg');
-    writeFileSync(configFile, haproxyConfig({ port, pemFile, caFile: join(dir, 'tls', 'store-cert.pem'), instances: instances.map((i) => ({ name: i.name, port: i.port })), pidFile: join(dir, 'haproxy.pid') }));
+    writeFileSync(
+      configFile,
+      haproxyConfig({
+        port,
+        pemFile,
+        caFile: join(dir, 'tls', 'store-cert.pem'),
+        instances: instances.map((i) => ({ name: i.name, port: i.port })),
+        pidFile: join(dir, 'haproxy.pid'),
+      }),
+    );
     const check = spawn(HAPROXY, ['-c', '-q', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] });
     let checkOutput = '';
     check.stderr.on('data', (chunk: Buffer) => (checkOutput += chunk.toString()));
@@ -209,7 +223,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         }),
       oauthClient: (redirectUri) =>
         withAuth(async (ctx, storeId) => {
-          const { app, secret } = await createApp(ctx, storeId, { name: `cluster oauth ${randomBytes(4).toString('hex')}`, kind: 'custom', redirectUri });
+          const { app, secret } = await createApp(ctx, storeId, {
+            name: `cluster oauth ${randomBytes(4).toString('hex')}`,
+            kind: 'custom',
+            redirectUri,
+          });
           return { clientId: app.clientId, secret };
         }),
       stop,

@@ -19,7 +19,8 @@ export interface HaproxyConfig {
 export function haproxyConfig(config: HaproxyConfig): string {
   const servers = config.instances.map(
     // Checked every 500 ms: a killed instance leaves the rotation within about a second, and is back after one good check.
-    (instance) => `  server ${instance.name} 127.0.0.1:${instance.port} ssl verify required ca-file ${config.caFile} sni str(localhost) check inter 500 fall 2 rise 1`,
+    (instance) =>
+      `  server ${instance.name} 127.0.0.1:${instance.port} ssl verify required ca-file ${config.caFile} sni str(localhost) check inter 500 fall 2 rise 1`,
   );
   return [
     'global',

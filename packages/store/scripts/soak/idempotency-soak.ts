@@ -15,7 +15,15 @@ import type { StoreSchema } from '../../src/db/schema.ts';
 import { startCluster } from '../cluster/cluster.ts';
 import { effectsPerKey, keysAnsweredDifferently, sendKeyedCopies } from './keyed-copies.ts';
 
-const { values } = parseArgs({ options: { keys: { type: 'string' }, copies: { type: 'string' }, instances: { type: 'string' }, 'kill-every': { type: 'string' }, spacing: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    keys: { type: 'string' },
+    copies: { type: 'string' },
+    instances: { type: 'string' },
+    'kill-every': { type: 'string' },
+    spacing: { type: 'string' },
+  },
+});
 const KEYS = Number(values.keys ?? 2000);
 const COPIES = Number(values.copies ?? 5);
 const INSTANCES = Number(values.instances ?? 3);
@@ -30,7 +38,10 @@ if (unavailable !== undefined) {
   console.error(`soak:store needs a private PostgreSQL: ${unavailable}`);
   process.exit(1);
 }
-const loads = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const loads = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 const dir = mkdtempSync(join(tmpdir(), 'store-soak-'));
 const postgres = await startPrivatePostgres();
 const redis = await startPrivateRedis();
@@ -45,7 +56,9 @@ try {
   const tokens = await cluster.tokens(Math.ceil(KEYS / KEYS_PER_APP));
   const keys = Array.from({ length: KEYS }, (_, i) => `soak-${i}`);
   const tokenOf = (key: string) => tokens[Math.floor(Number(key.slice(5)) / KEYS_PER_APP)] ?? '';
-  console.log(`${KEYS} keys x ${COPIES} copies through HAProxy to ${INSTANCES} instances on PostgreSQL; an instance SIGKILLed every ${KILL_EVERY_MS / 1000} s; load average ${loads()}`);
+  console.log(
+    `${KEYS} keys x ${COPIES} copies through HAProxy to ${INSTANCES} instances on PostgreSQL; an instance SIGKILLed every ${KILL_EVERY_MS / 1000} s; load average ${loads()}`,
+  );
   let kills = 0;
   killing = setInterval(() => {
     const victim = cluster.instances[kills % cluster.instances.length];
@@ -79,11 +92,22 @@ try {
   const differ = keysAnsweredDifferently(outcome);
   const tally = effectsPerKey(keys, effects);
   const statuses = new Map<number, number>();
-  for (const each of outcome.answers.values()) for (const answer of each) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-  console.log(`${KEYS * COPIES} copies in ${((Date.now() - started) / 1000).toFixed(0)} s, ${outcome.attempts} attempts, ${kills} SIGKILLs; load average ${loads()}`);
-  console.log(`effects per key: ${Object.entries(tally).map(([n, count]) => `${count} keys with ${n}`).join(', ')} (goal: all ${KEYS} with 1)`);
-  console.log(`final answers by status: ${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ')}; copies never answered: ${outcome.unanswered}`);
-  console.log(`keys whose copies got different answers: ${differ.length} (goal 0)${differ.length > 0 ? `: ${differ.slice(0, 10).join(' ')}` : ''}`);
+  for (const each of outcome.answers.values())
+    for (const answer of each) statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+  console.log(
+    `${KEYS * COPIES} copies in ${((Date.now() - started) / 1000).toFixed(0)} s, ${outcome.attempts} attempts, ${kills} SIGKILLs; load average ${loads()}`,
+  );
+  console.log(
+    `effects per key: ${Object.entries(tally)
+      .map(([n, count]) => `${count} keys with ${n}`)
+      .join(', ')} (goal: all ${KEYS} with 1)`,
+  );
+  console.log(
+    `final answers by status: ${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ')}; copies never answered: ${outcome.unanswered}`,
+  );
+  console.log(
+    `keys whose copies got different answers: ${differ.length} (goal 0)${differ.length > 0 ? `: ${differ.slice(0, 10).join(' ')}` : ''}`,
+  );
   if (differ.length > 0 || Object.keys(tally).some((n) => n !== '1') || outcome.unanswered > 0) process.exitCode = 1;
 } finally {
   clearInterval(killing);

@@ -29,7 +29,8 @@ export interface KeyedOutcome {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const final = (answer: Answer | undefined): answer is Answer => answer !== undefined && answer.status < 500 && answer.status !== 409 && answer.status !== 429;
+const final = (answer: Answer | undefined): answer is Answer =>
+  answer !== undefined && answer.status < 500 && answer.status !== 409 && answer.status !== 429;
 
 export async function sendKeyedCopies(load: KeyedCopies): Promise<KeyedOutcome> {
   const answers = new Map<string, Answer[]>();

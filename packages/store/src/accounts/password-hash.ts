@@ -6,7 +6,9 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error === null ? resolve(key) : reject(error)));
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+      error === null ? resolve(key) : reject(error),
+    );
   });
 }
 

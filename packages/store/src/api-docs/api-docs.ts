@@ -42,7 +42,11 @@ export function apiDocs(app: FastifyInstance): Promise<void> {
       let document = whole;
       if (group !== undefined) {
         const found = documentGroups.find((g) => g.name === group);
-        if (found === undefined) throw new ApiError(404, `openapi.json has no group ${JSON.stringify(group)}; the groups are ${documentGroups.map((g) => g.name).join(', ')}`);
+        if (found === undefined)
+          throw new ApiError(
+            404,
+            `openapi.json has no group ${JSON.stringify(group)}; the groups are ${documentGroups.map((g) => g.name).join(', ')}`,
+          );
         document = documentPart(whole, found);
       }
       asset = { type: 'application/json; charset=utf-8', plain: Buffer.from(JSON.stringify(document)) };
@@ -52,7 +56,10 @@ export function apiDocs(app: FastifyInstance): Promise<void> {
   };
   const assetsPath = `/docs/swagger-ui/${swaggerUiVersion}`;
   const page = docsPage(`${prefix}${assetsPath}`, `${prefix}/docs/init.js`);
-  const init = docsInitScript(documentGroups.map((g) => ({ name: g.name, url: `${prefix}/openapi.json?group=${g.name}` })), documentGroups[0]?.name ?? '');
+  const init = docsInitScript(
+    documentGroups.map((g) => ({ name: g.name, url: `${prefix}/openapi.json?group=${g.name}` })),
+    documentGroups[0]?.name ?? '',
+  );
   // Read and compressed on first use: most instances never serve the docs.
   const assets = new Map<string, Asset>();
 
@@ -60,9 +67,15 @@ export function apiDocs(app: FastifyInstance): Promise<void> {
     sendCompressed(request, reply.header('cache-control', 'no-cache'), documentAsset(request.query.group)),
   );
   app.get('/docs', { config }, (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', docsContentSecurityPolicy).send(page),
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', docsContentSecurityPolicy)
+      .send(page),
   );
-  app.get('/docs/init.js', { config }, (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(init));
+  app.get('/docs/init.js', { config }, (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(init),
+  );
   app.get<{ Params: { file: string } }>(`${assetsPath}/:file`, { config }, (request, reply) => {
     // Own names only: `constructor` is found on every object.
     const type = Object.hasOwn(assetTypes, request.params.file) ? assetTypes[request.params.file] : undefined;

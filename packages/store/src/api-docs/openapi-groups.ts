@@ -10,7 +10,10 @@ export interface DocumentGroup {
 
 export const documentGroups: readonly DocumentGroup[] = [
   // The event log (GET /events) goes with the webhooks, whose events it lists.
-  ...[...new Set(resources.map((r) => r.scope))].map((scope) => ({ name: scope, tags: [...resources.filter((r) => r.scope === scope).map((r) => r.name), ...(scope === 'webhooks' ? ['events'] : [])] })),
+  ...[...new Set(resources.map((r) => r.scope))].map((scope) => ({
+    name: scope,
+    tags: [...resources.filter((r) => r.scope === scope).map((r) => r.name), ...(scope === 'webhooks' ? ['events'] : [])],
+  })),
   { name: 'carts', tags: ['carts'] },
   { name: 'oauth', tags: ['oauth'] },
   { name: 'bulk', tags: ['bulk_operations'] },
@@ -31,11 +34,14 @@ export function documentPart(whole: Document, group: DocumentGroup): Document {
   const tags = new Set(group.tags);
   const paths: Document['paths'] = {};
   for (const [path, item] of Object.entries(whole.paths)) {
-    const kept = Object.entries(item).filter(([key, operation]) => !METHODS.has(key) || (operation as { tags?: string[] }).tags?.some((t) => tags.has(t)) === true);
+    const kept = Object.entries(item).filter(
+      ([key, operation]) => !METHODS.has(key) || (operation as { tags?: string[] }).tags?.some((t) => tags.has(t)) === true,
+    );
     if (kept.some(([key]) => METHODS.has(key))) paths[path] = Object.fromEntries(kept);
   }
   const kept = { schemas: {} as Record<string, unknown>, parameters: {} as Record<string, unknown> };
-  const refs = (value: unknown) => [...JSON.stringify(value).matchAll(COMPONENT_REF)].map((m) => [m[1] as 'schemas' | 'parameters', m[2] ?? ''] as const);
+  const refs = (value: unknown) =>
+    [...JSON.stringify(value).matchAll(COMPONENT_REF)].map((m) => [m[1] as 'schemas' | 'parameters', m[2] ?? ''] as const);
   // Shared answers (components.responses) are kept whole, so the schemas they name are reached too.
   let pending = refs([paths, whole.components.responses]);
   while (pending.length > 0) {

@@ -33,8 +33,15 @@ function listName(resource: ResourceDeclaration): string {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
-const idParameter = (name: string, what: string) => ({ name, in: 'path', required: true, description: `id of the ${what}`, schema: idSchema });
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
+const idParameter = (name: string, what: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description: `id of the ${what}`,
+  schema: idSchema,
+});
 
 const listParameterNames = ['page', 'count', 'fields', 'expand', 'sort', 'after'];
 const listParameters = listParameterNames.map((name) => ({ $ref: `#/components/parameters/${name}` }));
@@ -43,7 +50,14 @@ function filterDescription(resource: ResourceDeclaration): string {
   return `Filters: any field of ${resource.name} as \`field=op:value\`, op one of ${operators.join(', ')} (eq is the default); join conditions on one field with \`+AND+\` / \`+OR+\`; a leading \`OR+\` joins that field to the others with OR. Unknown parameters are ignored.`;
 }
 
-const filterExamples: Partial<Record<string, string>> = { string: 'startwith:abc', integer: 'gte:10+AND+lt:20', number: 'gt:5+AND+lte:25', datetime: 'gte:2024-01-01T00:00:00Z', boolean: 'eq:true', flag: 'eq:1' };
+const filterExamples: Partial<Record<string, string>> = {
+  string: 'startwith:abc',
+  integer: 'gte:10+AND+lt:20',
+  number: 'gt:5+AND+lte:25',
+  datetime: 'gte:2024-01-01T00:00:00Z',
+  boolean: 'eq:true',
+  flag: 'eq:1',
+};
 
 /** One query parameter per field a list can be filtered by, naming the operators that field takes; keyed `resource.field`. */
 function filterParameterComponents(resource: ResourceDeclaration): [string, Record<string, unknown>][] {
@@ -80,14 +94,24 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
   const item: Record<string, unknown> = { ...scope, parameters: [idParameter('id', resource.singular)] };
   const paths: Record<string, unknown> = {};
   if (can.has('list')) {
-    collection.get = { tags, security, summary: `List ${resource.name}`, description: filterDescription(resource), parameters: [...listParameters, ...filterParameters(resource)], responses: { 200: page, ...errors(400, 401, 403, 404, 429) } };
+    collection.get = {
+      tags,
+      security,
+      summary: `List ${resource.name}`,
+      description: filterDescription(resource),
+      parameters: [...listParameters, ...filterParameters(resource)],
+      responses: { 200: page, ...errors(400, 401, 403, 404, 429) },
+    };
     paths[`${base}/select_many`] = {
       ...scope,
       get: {
         tags,
         security,
         summary: `Several ${resource.name} by id`,
-        parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated ids (400 without)', schema: { type: 'string' } }, ...listParameters],
+        parameters: [
+          { name: 'ids', in: 'query', required: true, description: 'Comma-separated ids (400 without)', schema: { type: 'string' } },
+          ...listParameters,
+        ],
         responses: { 200: page, ...errors(400, 401, 403, 429) },
       },
     };
@@ -99,30 +123,81 @@ function resourcePaths(resource: ResourceDeclaration): Record<string, unknown> {
       summary: `Create ${named(resource.singular)}, or update the one whose id the body names`,
       description: 'Fields the resource does not have, and read-only ones, are ignored.',
       requestBody: { required: true, ...json(ref(`${type}Create`)) },
-      responses: { 200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) }, 201: { description: 'Created', ...json(ref(type)) }, ...errors(400, 401, 403, 409, 413, 415, 429) },
+      responses: {
+        200: { description: 'Updated (the body named an existing id)', ...json(ref(type)) },
+        201: { description: 'Created', ...json(ref(type)) },
+        ...errors(400, 401, 403, 409, 413, 415, 429),
+      },
     };
   }
   if (can.has('read')) {
-    item.get = { tags, security, summary: `Read ${named(resource.singular)}`, parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }], responses: { 200: record, ...errors(400, 401, 403, 404, 429) } };
-    paths[`${base}/{id}/filled`] = { ...scope, parameters: [idParameter('id', resource.singular)], get: { tags, security, summary: `Read ${named(resource.singular)} with every nested collection`, responses: { 200: record, ...errors(400, 401, 403, 404, 429) } } };
+    item.get = {
+      tags,
+      security,
+      summary: `Read ${named(resource.singular)}`,
+      parameters: [{ $ref: '#/components/parameters/fields' }, { $ref: '#/components/parameters/expand' }],
+      responses: { 200: record, ...errors(400, 401, 403, 404, 429) },
+    };
+    paths[`${base}/{id}/filled`] = {
+      ...scope,
+      parameters: [idParameter('id', resource.singular)],
+      get: {
+        tags,
+        security,
+        summary: `Read ${named(resource.singular)} with every nested collection`,
+        responses: { 200: record, ...errors(400, 401, 403, 404, 429) },
+      },
+    };
   }
   if (can.has('update')) {
-    item.put = { tags, security, summary: `Update ${named(resource.singular)} (only the fields sent)`, requestBody: { required: true, ...json(ref(`${type}Update`)) }, responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) } };
+    item.put = {
+      tags,
+      security,
+      summary: `Update ${named(resource.singular)} (only the fields sent)`,
+      requestBody: { required: true, ...json(ref(`${type}Update`)) },
+      responses: { 200: { description: 'The updated record', ...json(ref(type)) }, ...errors(400, 401, 403, 404, 409, 413, 415, 429) },
+    };
   }
-  if (can.has('delete')) item.delete = { tags, security, summary: `Delete ${named(resource.singular)}`, responses: { 200: { description: 'Deleted (empty body)' }, ...errors(400, 401, 403, 404, 409, 429) } };
+  if (can.has('delete'))
+    item.delete = {
+      tags,
+      security,
+      summary: `Delete ${named(resource.singular)}`,
+      responses: { 200: { description: 'Deleted (empty body)' }, ...errors(400, 401, 403, 404, 409, 429) },
+    };
   if (can.has('list') || can.has('create')) paths[base] = collection;
   if (can.has('read') || can.has('update') || can.has('delete')) paths[`${base}/{id}`] = item;
   for (const [name, nested] of can.has('read') ? Object.entries(resource.nested) : []) {
     const child = resourceNamed(nested.resource);
     paths[`${base}/{id}/${name}`] = {
       parameters: [idParameter('id', resource.singular)],
-      get: { tags, security, summary: `List the ${name} of ${named(resource.singular)}`, description: filterDescription(child), parameters: [...listParameters, ...filterParameters(child)], responses: { 200: { description: 'A page of records', ...json(ref(listName(child))) }, ...errors(400, 401, 403, 404, 429) } },
+      get: {
+        tags,
+        security,
+        summary: `List the ${name} of ${named(resource.singular)}`,
+        description: filterDescription(child),
+        parameters: [...listParameters, ...filterParameters(child)],
+        responses: { 200: { description: 'A page of records', ...json(ref(listName(child))) }, ...errors(400, 401, 403, 404, 429) },
+      },
     };
     if (nested.kind === 'link') {
       paths[`${base}/{id}/${name}/{childId}`] = {
         parameters: [idParameter('id', resource.singular), idParameter('childId', child.singular)],
-        put: { tags, security, summary: `Link ${named(child.singular)} to ${named(resource.singular)}`, responses: { 200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) }, ...errors(400, 401, 403, 404, 429) } },
-        delete: { tags, security, summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`, responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(400, 401, 403, 404, 429) } },
+        put: {
+          tags,
+          security,
+          summary: `Link ${named(child.singular)} to ${named(resource.singular)}`,
+          responses: {
+            200: { description: `The linked ${child.singular}`, ...json(ref(pascal(child.singular))) },
+            ...errors(400, 401, 403, 404, 429),
+          },
+        },
+        delete: {
+          tags,
+          security,
+          summary: `Unlink ${named(child.singular)} from ${named(resource.singular)}`,
+          responses: { 200: { description: 'Unlinked (empty body)' }, ...errors(400, 401, 403, 404, 429) },
+        },
       };
     }
   }
@@ -141,11 +216,21 @@ function operationPaths(): Record<string, unknown> {
     responses: { [ok]: { description: 'Done', ...json(any) }, ...errors(400, 401, 403, 404, 409, 429) },
   });
   return {
-    '/products/importMany': { post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }) },
+    '/products/importMany': {
+      post: op('products', 'Create or update many products; each line answers its own status', 200, { type: 'array', items: any }),
+    },
     '/inventory': {
       get: {
-        ...op('inventory', 'Stock of one product or variant, named by one of product_id, variant_inventory_id, item_number, gtin, item_name', 200),
-        parameters: ['product_id', 'variant_inventory_id', 'item_number', 'gtin', 'item_name'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+        ...op(
+          'inventory',
+          'Stock of one product or variant, named by one of product_id, variant_inventory_id, item_number, gtin, item_name',
+          200,
+        ),
+        parameters: ['product_id', 'variant_inventory_id', 'item_number', 'gtin', 'item_name'].map((name) => ({
+          name,
+          in: 'query',
+          schema: { type: 'string' },
+        })),
       },
     },
     '/inventory/add': { post: op('inventory', 'Add quantity to the stock of the item named as in GET /inventory', 200, any) },
@@ -155,11 +240,28 @@ function operationPaths(): Record<string, unknown> {
       get: {
         tags: ['events'],
         security,
-        summary: 'Our extension: the events webhooks carry, oldest first, kept 30 days by default; each listed only with the read scope of the records it carries',
+        summary:
+          'Our extension: the events webhooks carry, oldest first, kept 30 days by default; each listed only with the read scope of the records it carries',
         parameters: [
-          { name: 'after', in: 'query', description: 'opaque cursor: the `next` (or an event `id`) of an earlier answer, exactly as given; left out, the oldest event kept. One this server did not give out, or past the newest event, is a 400', schema: { type: 'string' } },
-          { name: 'types', in: 'query', description: 'comma-separated event types, e.g. ProductCreated,OrderPlaced; left out, all', schema: { type: 'string' } },
-          { name: 'count', in: 'query', description: `events per page (default ${EVENT_LOG_COUNT.default})`, schema: { type: 'integer', minimum: 1, maximum: EVENT_LOG_COUNT.max } },
+          {
+            name: 'after',
+            in: 'query',
+            description:
+              'opaque cursor: the `next` (or an event `id`) of an earlier answer, exactly as given; left out, the oldest event kept. One this server did not give out, or past the newest event, is a 400',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'types',
+            in: 'query',
+            description: 'comma-separated event types, e.g. ProductCreated,OrderPlaced; left out, all',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'count',
+            in: 'query',
+            description: `events per page (default ${EVENT_LOG_COUNT.default})`,
+            schema: { type: 'integer', minimum: 1, maximum: EVENT_LOG_COUNT.max },
+          },
         ],
         responses: {
           200: {
@@ -216,17 +318,27 @@ function withIdempotencyKey(paths: Record<string, unknown>): Record<string, unkn
 const UNCOUNTED_PATHS = new Set(['/bulk_operations/{id}/result']);
 
 const headerRef = (name: keyof typeof rateLimitHeaderDocs) => ({ $ref: `#/components/headers/${name}` });
-const limitHeaders = { 'X-AC-Call-Limit': headerRef('XAcCallLimit'), 'RateLimit-Policy': headerRef('RateLimitPolicy'), RateLimit: headerRef('RateLimit') };
+const limitHeaders = {
+  'X-AC-Call-Limit': headerRef('XAcCallLimit'),
+  'RateLimit-Policy': headerRef('RateLimitPolicy'),
+  RateLimit: headerRef('RateLimit'),
+};
 
 /** Every answer of a counted call carries the limit fields, and a 429 says when to retry. */
 function withRateLimitHeaders(paths: Record<string, unknown>): Record<string, unknown> {
-  for (const [path, item] of Object.entries(paths) as [string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>][]) {
+  for (const [path, item] of Object.entries(paths) as [
+    string,
+    Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>,
+  ][]) {
     if (UNCOUNTED_PATHS.has(path)) continue;
     for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
       const responses = item[method]?.responses;
       if (responses === undefined) continue;
       for (const [status, response] of Object.entries(responses)) {
-        responses[status] = { ...response, headers: { ...response.headers, ...limitHeaders, ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}) } };
+        responses[status] = {
+          ...response,
+          headers: { ...response.headers, ...limitHeaders, ...(status === '429' ? { 'Retry-After': headerRef('RetryAfter') } : {}) },
+        };
       }
     }
   }
@@ -237,7 +349,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 /** `getProductsById`, `postCartsByIdPlaceOrder`: the name generated clients give an operation, from its method and path. */
 function operationId(method: string, path: string): string {
-  const words = [method, ...path.split('/').filter((s) => s !== '').map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s))];
+  const words = [
+    method,
+    ...path
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => (s.startsWith('{') ? `by_${s.slice(1, -1)}` : s)),
+  ];
   return words
     .flatMap((word) => word.split(/[_.-]/))
     .map((word, i) => (i === 0 ? word : word.charAt(0).toUpperCase() + word.slice(1)))
@@ -251,7 +369,10 @@ function withHeaderLimit(paths: Record<string, unknown>): Record<string, unknown
       const operation = item[method];
       if (operation?.responses === undefined) continue;
       // A body over the limit (1 MiB by default) is refused before the route reads it.
-      const tooLarge = (operation as { requestBody?: unknown }).requestBody === undefined || '413' in operation.responses ? {} : { 413: { $ref: '#/components/responses/BodyTooLarge' } };
+      const tooLarge =
+        (operation as { requestBody?: unknown }).requestBody === undefined || '413' in operation.responses
+          ? {}
+          : { 413: { $ref: '#/components/responses/BodyTooLarge' } };
       // Any query holding a NUL is refused too (http/no-nul-text.ts).
       const badRequest = '400' in operation.responses ? {} : { 400: { $ref: '#/components/responses/BadRequest' } };
       operation.responses = { ...badRequest, ...operation.responses, ...tooLarge, 431: { $ref: '#/components/responses/HeadersTooLarge' } };
@@ -278,7 +399,8 @@ function withOperationIds(paths: Record<string, unknown>): Record<string, unknow
 /** Path items of several sources, their operations side by side (`/carts/{id}/items` has a nested GET and carting writes). */
 function mergedPaths(sources: readonly Record<string, unknown>[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const source of sources) for (const [path, item] of Object.entries(source)) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
+  for (const source of sources)
+    for (const [path, item] of Object.entries(source)) paths[path] = { ...paths[path], ...(item as Record<string, unknown>) };
   return paths;
 }
 
@@ -323,35 +445,85 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
           type: 'apiKey',
           in: 'header',
           name: 'X-AC-Auth-Token',
-          description: 'A non-expiring token from the admin console (or `store token create`), or an OAuth access token. `Authorization: Bearer` works too.',
+          description:
+            'A non-expiring token from the admin console (or `store token create`), or an OAuth access token. `Authorization: Bearer` works too.',
         },
       },
       parameters: {
         ...Object.fromEntries(resources.flatMap(filterParameterComponents)),
-        page: { name: 'page', in: 'query', description: 'Page number; a page past the end is 404', schema: { type: 'integer', minimum: 1, default: 1 } },
-        count: { name: 'count', in: 'query', description: 'Records per page', schema: { type: 'integer', minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT } },
+        page: {
+          name: 'page',
+          in: 'query',
+          description: 'Page number; a page past the end is 404',
+          schema: { type: 'integer', minimum: 1, default: 1 },
+        },
+        count: {
+          name: 'count',
+          in: 'query',
+          description: 'Records per page',
+          schema: { type: 'integer', minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT },
+        },
         fields: { name: 'fields', in: 'query', description: 'Comma-separated fields to return', schema: { type: 'string' } },
         expand: { name: 'expand', in: 'query', description: 'Comma-separated nested collections to inline', schema: { type: 'string' } },
-        sort: { name: 'sort', in: 'query', description: 'Comma-separated fields; a leading - sorts descending; id breaks ties', schema: { type: 'string' } },
-        idempotencyKey: { name: idempotencyHeader.name, in: 'header', required: false, description: idempotencyHeader.description, schema: { type: 'string', pattern: idempotencyHeader.pattern } },
-        after: { name: 'after', in: 'query', description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given', schema: { type: 'string' } },
+        sort: {
+          name: 'sort',
+          in: 'query',
+          description: 'Comma-separated fields; a leading - sorts descending; id breaks ties',
+          schema: { type: 'string' },
+        },
+        idempotencyKey: {
+          name: idempotencyHeader.name,
+          in: 'header',
+          required: false,
+          description: idempotencyHeader.description,
+          schema: { type: 'string', pattern: idempotencyHeader.pattern },
+        },
+        after: {
+          name: 'after',
+          in: 'query',
+          description: 'Opaque position set by next_page when the sort fields are never null; follow next_page as given',
+          schema: { type: 'string' },
+        },
       },
       headers: rateLimitHeaderDocs,
       responses: {
-        BadRequest: { description: 'The request holds what the store cannot take (a NUL character in the query, say)', ...json(ref('Error')) },
-        BodyTooLarge: { description: 'The body is larger than this store accepts (1 MiB unless its operator set another limit)', ...json(ref('Error')) },
-        HeadersTooLarge: { description: 'The request line and headers pass 16 KiB (a query string that long, say); not counted against the limit', ...json(ref('Error')) },
+        BadRequest: {
+          description: 'The request holds what the store cannot take (a NUL character in the query, say)',
+          ...json(ref('Error')),
+        },
+        BodyTooLarge: {
+          description: 'The body is larger than this store accepts (1 MiB unless its operator set another limit)',
+          ...json(ref('Error')),
+        },
+        HeadersTooLarge: {
+          description: 'The request line and headers pass 16 KiB (a query string that long, say); not counted against the limit',
+          ...json(ref('Error')),
+        },
       },
       schemas,
     },
     tags: [
       ...resources.map((r) => ({ name: r.name, description: `Scope group ${r.scope}: read_${r.scope} to read, ${r.scope} to write` })),
       { name: 'oauth', description: 'Tokens that expire, for apps acting for an admin of the store (under /api/oauth)' },
-      { name: 'events', description: 'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries' },
-      { name: 'bulk_operations', description: 'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope' },
+      {
+        name: 'events',
+        description:
+          'Our extension: the event log to catch up from (GET /events), each event needing the read scope of the records it carries',
+      },
+      {
+        name: 'bulk_operations',
+        description:
+          'Our extension: exports and imports run in the background; an export needs the read scope of its resource, an import the write scope',
+      },
       sandboxTag,
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
-    paths: withOperationIds(withHeaderLimit(withRateLimitHeaders(mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()])))) as Parameters<typeof documentPart>[0]['paths'],
+    paths: withOperationIds(
+      withHeaderLimit(
+        withRateLimitHeaders(
+          mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()]),
+        ),
+      ),
+    ) as Parameters<typeof documentPart>[0]['paths'],
   };
 }

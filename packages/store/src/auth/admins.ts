@@ -36,7 +36,11 @@ function toAccess(text: string): ResourceGroup[] {
   return text.split(' ').filter((g): g is ResourceGroup => (allGroups as readonly string[]).includes(g));
 }
 
-export async function createAdmin(ctx: AuthContext, storeId: number, input: { email: string; password: string; access?: readonly ResourceGroup[] }): Promise<Admin> {
+export async function createAdmin(
+  ctx: AuthContext,
+  storeId: number,
+  input: { email: string; password: string; access?: readonly ResourceGroup[] },
+): Promise<Admin> {
   const email = normalizeEmail(input.email);
   if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AdminInputError('Give a valid email address.');
   const problem = passwordProblem(input.password);
@@ -45,10 +49,24 @@ export async function createAdmin(ctx: AuthContext, storeId: number, input: { em
   const passwordHash = await hashPassword(input.password);
   const existing = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (existing !== undefined) {
-    await ctx.db.updateTable('users').set({ password_hash: passwordHash, access: access.join(' ') }).where('id', '=', existing.id).execute();
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, access: access.join(' ') })
+      .where('id', '=', existing.id)
+      .execute();
     return { id: existing.id, storeId, email, access };
   }
-  await ctx.db.insertInto('users').values({ store_id: storeId, email, password_hash: passwordHash, access: access.join(' '), created_at: iso(ctx.now()), updated_at: iso(ctx.now()) }).execute();
+  await ctx.db
+    .insertInto('users')
+    .values({
+      store_id: storeId,
+      email,
+      password_hash: passwordHash,
+      access: access.join(' '),
+      created_at: iso(ctx.now()),
+      updated_at: iso(ctx.now()),
+    })
+    .execute();
   const { id } = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
   return { id, storeId, email, access };
 }
@@ -58,7 +76,12 @@ export interface AdminListing extends Admin {
 }
 
 export async function listAdmins(ctx: AuthContext, storeId: number): Promise<AdminListing[]> {
-  const rows = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'created_at']).where('store_id', '=', storeId).orderBy('email').execute();
+  const rows = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'store_id', 'email', 'access', 'created_at'])
+    .where('store_id', '=', storeId)
+    .orderBy('email')
+    .execute();
   return rows.map((r) => ({ id: r.id, storeId: r.store_id, email: r.email, access: toAccess(r.access), createdAt: r.created_at }));
 }
 
@@ -68,7 +91,11 @@ export function newAdminPassword(): string {
 }
 
 /** Adds an admin from the console; unlike `createAdmin` (the CLI's), an existing email is an error, never a password reset. */
-export async function addAdmin(ctx: AuthContext, storeId: number, input: { email: string; password: string; access: readonly ResourceGroup[] }): Promise<Admin> {
+export async function addAdmin(
+  ctx: AuthContext,
+  storeId: number,
+  input: { email: string; password: string; access: readonly ResourceGroup[] },
+): Promise<Admin> {
   const email = normalizeEmail(input.email);
   if ((await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined) {
     throw new AdminInputError(`There is already an admin with the email ${email}.`);
@@ -96,14 +123,31 @@ export async function removeAdmin(ctx: AuthContext, by: Admin, id: number): Prom
  * Changes an admin's own password after checking the current one, as a sign-in does (so the same lockout
  * stops guessing through this form with a stolen session); every other session of theirs ends.
  */
-export async function changePassword(ctx: AuthContext, admin: Admin, input: { current: string; next: string; repeated: string; keepSessionId: number; address: string }): Promise<void> {
+export async function changePassword(
+  ctx: AuthContext,
+  admin: Admin,
+  input: { current: string; next: string; repeated: string; keepSessionId: number; address: string },
+): Promise<void> {
   const check = await signIn(ctx, admin.email, input.current, input.address);
-  if (!check.ok) throw new AdminInputError(check.reason === 'locked' ? 'Too many wrong passwords; try again later.' : 'The current password is not right.');
+  if (!check.ok)
+    throw new AdminInputError(
+      check.reason === 'locked' ? 'Too many wrong passwords; try again later.' : 'The current password is not right.',
+    );
   const problem = passwordProblem(input.next);
   if (problem !== undefined) throw new AdminInputError(problem);
   if (input.next !== input.repeated) throw new AdminInputError('The new password and its repetition differ.');
-  await ctx.db.updateTable('users').set({ password_hash: await hashPassword(input.next) }).where('id', '=', admin.id).execute();
-  await ctx.db.updateTable('admin_sessions').set({ ended_at: iso(ctx.now()) }).where('admin_user_id', '=', admin.id).where('id', '!=', input.keepSessionId).where('ended_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(input.next) })
+    .where('id', '=', admin.id)
+    .execute();
+  await ctx.db
+    .updateTable('admin_sessions')
+    .set({ ended_at: iso(ctx.now()) })
+    .where('admin_user_id', '=', admin.id)
+    .where('id', '!=', input.keepSessionId)
+    .where('ended_at', 'is', null)
+    .execute();
 }
 
 export async function findAdmin(ctx: AuthContext, id: number): Promise<Admin | undefined> {
@@ -114,7 +158,8 @@ export async function findAdmin(ctx: AuthContext, id: number): Promise<Admin | u
 // Same cost as real hashes; matches no password.
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
-export type SignInResult = { ok: true; admin: Admin } | { ok: false; reason: 'bad-credentials' } | { ok: false; reason: 'locked'; until: number };
+export type SignInResult =
+  { ok: true; admin: Admin } | { ok: false; reason: 'bad-credentials' } | { ok: false; reason: 'locked'; until: number };
 
 /**
  * Checks a password. An account locked for this address (or for all) answers `locked` without
@@ -136,7 +181,9 @@ export async function signIn(ctx: AuthContext, emailInput: string, password: str
     .where('at', '>', iso(now - Math.max(ctx.lockout.windowMs, ctx.lockout.lockMs) * 2))
     .orderBy('id')
     .execute();
-  const history = attempts.filter((a) => a.id !== inserted).map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded), address: a.address }));
+  const history = attempts
+    .filter((a) => a.id !== inserted)
+    .map((a) => ({ at: Date.parse(a.at), succeeded: Boolean(a.succeeded), address: a.address }));
   const locked = (all: readonly (Attempt & { address: string | null })[]) =>
     lockedUntil(
       all.filter((a) => a.address === address),
@@ -149,13 +196,20 @@ export async function signIn(ctx: AuthContext, emailInput: string, password: str
     await ctx.db.deleteFrom('admin_login_attempts').where('id', '=', inserted).execute();
     return { ok: false, reason: 'locked', until };
   }
-  const row = await ctx.db.selectFrom('users').select(['id', 'store_id', 'email', 'access', 'password_hash']).where('email', '=', email).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('users')
+    .select(['id', 'store_id', 'email', 'access', 'password_hash'])
+    .where('email', '=', email)
+    .executeTakeFirst();
   // An unknown account still costs one scrypt, so timing does not tell which accounts exist.
   const good = await verifyPassword(password, row?.password_hash ?? UNKNOWN_ACCOUNT_HASH);
   const succeeded = good && row !== undefined;
   if (succeeded) await ctx.db.updateTable('admin_login_attempts').set({ succeeded: true }).where('id', '=', inserted).execute();
   // Attempts older than a day no longer count for anything; guesses at unknown names must not pile up.
-  await ctx.db.deleteFrom('admin_login_attempts').where('at', '<', iso(now - 24 * 3600_000)).execute();
+  await ctx.db
+    .deleteFrom('admin_login_attempts')
+    .where('at', '<', iso(now - 24 * 3600_000))
+    .execute();
   if (!succeeded) {
     const lockedNow = locked([...history, { at: now, succeeded: false, address }]);
     return lockedNow === undefined ? { ok: false, reason: 'bad-credentials' } : { ok: false, reason: 'locked', until: lockedNow };

@@ -41,12 +41,18 @@ function redirectUriProblem(text: string): string | undefined {
   }
   if (url.hash !== '') return 'The redirect URI must not have a fragment.';
   const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return 'The redirect URI must use https (http only on localhost).';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback))
+    return 'The redirect URI must use https (http only on localhost).';
   return undefined;
 }
 
 /** The name and redirect URI as stored, or why they cannot be. */
-async function checkedInput(ctx: AuthContext, storeId: number, input: { name: string; redirectUri?: string | undefined }, exceptId?: number): Promise<{ name: string; redirectUri: string | null }> {
+async function checkedInput(
+  ctx: AuthContext,
+  storeId: number,
+  input: { name: string; redirectUri?: string | undefined },
+  exceptId?: number,
+): Promise<{ name: string; redirectUri: string | null }> {
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw new AppInputError('The app name must have 1 to 100 characters.');
   const redirectUri = input.redirectUri?.trim() || null;
@@ -59,7 +65,11 @@ async function checkedInput(ctx: AuthContext, storeId: number, input: { name: st
   return { name, redirectUri };
 }
 
-export async function createApp(ctx: AuthContext, storeId: number, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<NewApp> {
+export async function createApp(
+  ctx: AuthContext,
+  storeId: number,
+  input: { name: string; kind: AppKind; redirectUri?: string | undefined },
+): Promise<NewApp> {
   const { name, redirectUri } = await checkedInput(ctx, storeId, input);
   const nonce = newNonce();
   const createdAt = iso(ctx.now());
@@ -69,13 +79,26 @@ export async function createApp(ctx: AuthContext, storeId: number, input: { name
   const { clientId, secret, id } = await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('api_apps')
-      .values({ store_id: storeId, name, client_id: placeholder, secret_nonce: nonce, secret_hash: '', kind: input.kind, redirect_uri: redirectUri, created_at: createdAt })
+      .values({
+        store_id: storeId,
+        name,
+        client_id: placeholder,
+        secret_nonce: nonce,
+        secret_hash: '',
+        kind: input.kind,
+        redirect_uri: redirectUri,
+        created_at: createdAt,
+      })
       .execute();
     // Read back by the unique placeholder: MariaDB has no INSERT ... RETURNING.
     const row = await trx.selectFrom('api_apps').select('id').where('client_id', '=', placeholder).executeTakeFirstOrThrow();
     const clientId = String(row.id);
     const secret = appSecret(ctx, clientId, nonce);
-    await trx.updateTable('api_apps').set({ client_id: clientId, secret_hash: hashSecret(secret) }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('api_apps')
+      .set({ client_id: clientId, secret_hash: hashSecret(secret) })
+      .where('id', '=', row.id)
+      .execute();
     return { clientId, secret, id: row.id };
   });
   return { app: { id, storeId, name, clientId, kind: input.kind, redirectUri, createdAt }, secret };
@@ -85,9 +108,18 @@ export async function createApp(ctx: AuthContext, storeId: number, input: { name
  * Renames an app, changes its kind or its redirect URI. The kind sets which rate limit its tokens count
  * against, and cached principals carry it, so a change of kind is published like a revocation.
  */
-export async function updateApp(ctx: AuthContext, app: App, input: { name: string; kind: AppKind; redirectUri?: string | undefined }): Promise<App> {
+export async function updateApp(
+  ctx: AuthContext,
+  app: App,
+  input: { name: string; kind: AppKind; redirectUri?: string | undefined },
+): Promise<App> {
   const { name, redirectUri } = await checkedInput(ctx, app.storeId, input, app.id);
-  await ctx.db.updateTable('api_apps').set({ name, kind: input.kind, redirect_uri: redirectUri }).where('id', '=', app.id).where('store_id', '=', app.storeId).execute();
+  await ctx.db
+    .updateTable('api_apps')
+    .set({ name, kind: input.kind, redirect_uri: redirectUri })
+    .where('id', '=', app.id)
+    .where('store_id', '=', app.storeId)
+    .execute();
   if (input.kind !== app.kind) await recordRevocation(ctx);
   return { ...app, name, kind: input.kind, redirectUri };
 }
@@ -99,7 +131,12 @@ export async function updateApp(ctx: AuthContext, app: App, input: { name: strin
 export async function rotateSecret(ctx: AuthContext, app: App): Promise<string> {
   const nonce = newNonce();
   const secret = appSecret(ctx, app.clientId, nonce);
-  await ctx.db.updateTable('api_apps').set({ secret_nonce: nonce, secret_hash: hashSecret(secret) }).where('id', '=', app.id).where('store_id', '=', app.storeId).execute();
+  await ctx.db
+    .updateTable('api_apps')
+    .set({ secret_nonce: nonce, secret_hash: hashSecret(secret) })
+    .where('id', '=', app.id)
+    .where('store_id', '=', app.storeId)
+    .execute();
   return secret;
 }
 
@@ -114,10 +151,26 @@ export async function deleteApp(ctx: AuthContext, app: App): Promise<void> {
   await recordRevocation(ctx);
 }
 
-type AppRow = { id: number; store_id: number; name: string; client_id: string; kind: AppKind; redirect_uri: string | null; created_at: string };
+type AppRow = {
+  id: number;
+  store_id: number;
+  name: string;
+  client_id: string;
+  kind: AppKind;
+  redirect_uri: string | null;
+  created_at: string;
+};
 
 function toApp(row: AppRow): App {
-  return { id: row.id, storeId: row.store_id, name: row.name, clientId: row.client_id, kind: row.kind, redirectUri: row.redirect_uri, createdAt: row.created_at };
+  return {
+    id: row.id,
+    storeId: row.store_id,
+    name: row.name,
+    clientId: row.client_id,
+    kind: row.kind,
+    redirectUri: row.redirect_uri,
+    createdAt: row.created_at,
+  };
 }
 
 const appColumns = ['id', 'store_id', 'name', 'client_id', 'kind', 'redirect_uri', 'created_at'] as const;
@@ -127,7 +180,10 @@ export async function listApps(ctx: AuthContext, storeId: number): Promise<App[]
   return rows.map(toApp);
 }
 
-export async function findApp(ctx: AuthContext, by: { id: number; storeId: number } | { clientId: string } | { name: string; storeId: number }): Promise<App | undefined> {
+export async function findApp(
+  ctx: AuthContext,
+  by: { id: number; storeId: number } | { clientId: string } | { name: string; storeId: number },
+): Promise<App | undefined> {
   let query = ctx.db.selectFrom('api_apps').select(appColumns);
   if ('clientId' in by) query = query.where('client_id', '=', by.clientId);
   else if ('id' in by) query = query.where('id', '=', by.id).where('store_id', '=', by.storeId);
@@ -144,7 +200,11 @@ export async function secretOf(ctx: AuthContext, clientId: string): Promise<stri
 
 /** Client authentication with the App Secret itself (RFC 6749 2.3.1). */
 export async function authenticateClient(ctx: AuthContext, clientId: string, secret: string): Promise<App | undefined> {
-  const row = await ctx.db.selectFrom('api_apps').select([...appColumns, 'secret_hash']).where('client_id', '=', clientId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('api_apps')
+    .select([...appColumns, 'secret_hash'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
   if (row === undefined || !sameText(row.secret_hash, hashSecret(secret))) return undefined;
   return toApp(row);
 }

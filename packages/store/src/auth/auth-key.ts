@@ -10,7 +10,8 @@ export class AuthKeyError extends Error {
 
 function parseKey(text: string, where: string): Uint8Array {
   const hex = text.trim();
-  if (!/^[0-9a-fA-F]{64,}$/.test(hex) || hex.length % 2 !== 0) throw new AuthKeyError(`${where} must hold at least 64 hex digits (32 bytes)`);
+  if (!/^[0-9a-fA-F]{64,}$/.test(hex) || hex.length % 2 !== 0)
+    throw new AuthKeyError(`${where} must hold at least 64 hex digits (32 bytes)`);
   return Buffer.from(hex, 'hex');
 }
 

@@ -78,7 +78,12 @@ async function authenticateSession(options: AuthPluginOptions, request: FastifyR
   if (cookie !== undefined && READ_METHODS.has(request.method)) {
     const session = await findSession(options.ctx, cookie);
     if (session !== undefined) {
-      return { kind: 'session', storeId: session.admin.storeId, adminUserId: session.admin.id, scopes: readScopesFor(session.admin.access) };
+      return {
+        kind: 'session',
+        storeId: session.admin.storeId,
+        adminUserId: session.admin.id,
+        scopes: readScopesFor(session.admin.access),
+      };
     }
   }
   if (cookie !== undefined && !READ_METHODS.has(request.method)) {
@@ -124,7 +129,12 @@ export const authPlugin = fp(
       try {
         const principal = authenticate(options, request);
         if (principal instanceof Promise) {
-          principal.then((found) => admit(request, found)).then(() => done(), (error: unknown) => done(error as Error));
+          principal
+            .then((found) => admit(request, found))
+            .then(
+              () => done(),
+              (error: unknown) => done(error as Error),
+            );
           return;
         }
         admit(request, principal);
@@ -133,20 +143,31 @@ export const authPlugin = fp(
       }
       done(failure);
     });
-    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-      // The answer depends on who asked; shared caches must not reuse it for someone else.
-      if (request.principal !== undefined) void reply.header('cache-control', privateCacheControl(reply.getHeader('cache-control')));
-      done(null, payload);
-    });
+    app.addHook(
+      'onSend',
+      (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+        // The answer depends on who asked; shared caches must not reuse it for someone else.
+        if (request.principal !== undefined) void reply.header('cache-control', privateCacheControl(reply.getHeader('cache-control')));
+        done(null, payload);
+      },
+    );
     if (encrypted.size > 0) {
       const cipher = fieldCipher(options.ctx.key);
       const skip = (request: FastifyRequest) => {
         const resource = routeConfigOf(request).resource;
         return request.principal === undefined || (resource !== undefined && options.encrypted?.mayCarry(resource) === false);
       };
-      app.addHook('preSerialization', (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-        done(null, skip(request) ? payload : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined));
-      });
+      app.addHook(
+        'preSerialization',
+        (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+          done(
+            null,
+            skip(request)
+              ? payload
+              : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
+          );
+        },
+      );
     }
   },
   { name: 'store-auth' },

@@ -19,7 +19,15 @@ export interface AuthContext {
   principals: PrincipalCache;
 }
 
-export function authContext(input: Pick<AuthContext, 'db' | 'dialect' | 'key'> & Partial<Omit<AuthContext, 'db' | 'dialect' | 'key'>>): AuthContext {
+export function authContext(
+  input: Pick<AuthContext, 'db' | 'dialect' | 'key'> & Partial<Omit<AuthContext, 'db' | 'dialect' | 'key'>>,
+): AuthContext {
   if (input.key.length < 32) throw new Error('the auth key must have at least 32 bytes');
-  return { now: Date.now, lifetimes: defaultLifetimes, lockout: defaultLockout, principals: principalCache(() => readRevision(input.db)), ...input };
+  return {
+    now: Date.now,
+    lifetimes: defaultLifetimes,
+    lockout: defaultLockout,
+    principals: principalCache(() => readRevision(input.db)),
+    ...input,
+  };
 }

@@ -10,10 +10,14 @@ export function newNonce(): string {
 }
 
 export function deriveSecret(key: Uint8Array, purpose: DerivedPurpose, ...parts: string[]): string {
-  return createHmac('sha256', key).update([purpose, ...parts].join('\0'), 'utf8').digest('base64url');
+  return createHmac('sha256', key)
+    .update([purpose, ...parts].join('\0'), 'utf8')
+    .digest('base64url');
 }
 
 /** The raw 32 bytes of a derived secret (a Standard Webhooks signing key is bytes, shown as base64). */
 export function deriveBytes(key: Uint8Array, purpose: DerivedPurpose, ...parts: string[]): Buffer {
-  return createHmac('sha256', key).update([purpose, ...parts].join('\0'), 'utf8').digest();
+  return createHmac('sha256', key)
+    .update([purpose, ...parts].join('\0'), 'utf8')
+    .digest();
 }

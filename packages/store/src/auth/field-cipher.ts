@@ -25,7 +25,10 @@ export function fieldCipher(serverKey: Uint8Array): FieldCipher {
     },
     decrypt(stored) {
       if (!isEncrypted(stored)) return undefined;
-      const [iv, body, tag] = stored.slice(PREFIX.length).split(':').map((part) => Buffer.from(part, 'base64url'));
+      const [iv, body, tag] = stored
+        .slice(PREFIX.length)
+        .split(':')
+        .map((part) => Buffer.from(part, 'base64url'));
       if (iv === undefined || body === undefined || tag === undefined || iv.length !== 12 || tag.length !== 16) return undefined;
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, iv);

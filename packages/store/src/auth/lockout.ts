@@ -21,7 +21,12 @@ export interface Attempt {
  * When the account is locked until, given its recent attempts in the order they were made, or
  * undefined when it is not. Failures count from the last success, within the window.
  */
-export function lockedUntil(attempts: readonly Attempt[], now: number, policy: LockoutPolicy = defaultLockout, maxFailures = policy.maxFailures): number | undefined {
+export function lockedUntil(
+  attempts: readonly Attempt[],
+  now: number,
+  policy: LockoutPolicy = defaultLockout,
+  maxFailures = policy.maxFailures,
+): number | undefined {
   const sinceSuccess = attempts.slice(attempts.findLastIndex((a) => a.succeeded) + 1);
   const failures = sinceSuccess.filter((a) => a.at > now - policy.windowMs);
   if (failures.length < maxFailures) return undefined;

@@ -62,14 +62,19 @@ export async function issueCode(ctx: AuthContext, grant: CodeGrant): Promise<{ a
     })
     .execute();
   // A day after expiry a code is worth nothing, not even for spotting its reuse.
-  await ctx.db.deleteFrom('oauth_codes').where('expires_at', '<', iso(ctx.now() - 24 * 3600_000)).execute();
+  await ctx.db
+    .deleteFrom('oauth_codes')
+    .where('expires_at', '<', iso(ctx.now() - 24 * 3600_000))
+    .execute();
   return { authId, code };
 }
 
 /** Finds a code by the platform's auth_id or by the code itself (RFC 6749). */
 export async function findCode(ctx: AuthContext, by: { authId: string } | { code: string }): Promise<StoredCode | undefined> {
   const query = ctx.db.selectFrom('oauth_codes').selectAll();
-  const row = await ('authId' in by ? query.where('auth_id', '=', by.authId) : query.where('code_hash', '=', hashSecret(by.code))).executeTakeFirst();
+  const row = await (
+    'authId' in by ? query.where('auth_id', '=', by.authId) : query.where('code_hash', '=', hashSecret(by.code))
+  ).executeTakeFirst();
   if (row === undefined) return undefined;
   return {
     id: row.id,
@@ -80,7 +85,10 @@ export async function findCode(ctx: AuthContext, by: { authId: string } | { code
     scopeText: row.scope_text,
     scopes: parseScopes(row.scopes),
     redirectUri: row.redirect_uri,
-    challenge: row.code_challenge === null ? undefined : { value: row.code_challenge, method: row.code_challenge_method === 'S256' ? 'S256' : 'plain' },
+    challenge:
+      row.code_challenge === null
+        ? undefined
+        : { value: row.code_challenge, method: row.code_challenge_method === 'S256' ? 'S256' : 'plain' },
     expiresAt: row.expires_at,
     usedAt: row.used_at,
     tokenId: row.token_id,
@@ -95,7 +103,12 @@ export type RedeemProblem = 'expired' | 'reused';
  */
 export async function redeemCode(ctx: AuthContext, stored: StoredCode, app: App): Promise<IssuedTokens | { problem: RedeemProblem }> {
   const now = iso(ctx.now());
-  const claim = await ctx.db.updateTable('oauth_codes').set({ used_at: now }).where('id', '=', stored.id).where('used_at', 'is', null).executeTakeFirst();
+  const claim = await ctx.db
+    .updateTable('oauth_codes')
+    .set({ used_at: now })
+    .where('id', '=', stored.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   if (Number(claim.numUpdatedRows) !== 1) {
     const again = await findCode(ctx, { authId: stored.authId });
     if (again?.tokenId != null) await revokeFamily(ctx, again.tokenId);

@@ -13,7 +13,8 @@ import { refreshTokens, type IssuedTokens } from './tokens.ts';
 import { isBusyDatabase } from '../db/busy-database.ts';
 import { isUnavailableDatabase } from '../db/unavailable-database.ts';
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
+export type OAuthErrorCode =
+  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope';
 
 export class OAuthError extends Error {
   readonly code: OAuthErrorCode;
@@ -42,21 +43,33 @@ function required(body: Body, name: string): string {
 }
 
 function codeChecks(ctx: AuthContext, stored: StoredCode | undefined, app: App): asserts stored is StoredCode {
-  if (stored === undefined || stored.appId !== app.id) throw new OAuthError('invalid_grant', 'The authorization code is not valid for this app.');
-  if (stored.usedAt === null && stored.expiresAt <= new Date(ctx.now()).toISOString()) throw new OAuthError('invalid_grant', 'The authorization code has expired.');
+  if (stored === undefined || stored.appId !== app.id)
+    throw new OAuthError('invalid_grant', 'The authorization code is not valid for this app.');
+  if (stored.usedAt === null && stored.expiresAt <= new Date(ctx.now()).toISOString())
+    throw new OAuthError('invalid_grant', 'The authorization code has expired.');
 }
 
 async function redeem(ctx: AuthContext, stored: StoredCode, app: App): Promise<IssuedTokens> {
   const result = await redeemCode(ctx, stored, app);
   if ('problem' in result) {
-    throw new OAuthError('invalid_grant', result.problem === 'reused' ? 'The authorization code was already used; tokens issued with it are revoked.' : 'The authorization code has expired.');
+    throw new OAuthError(
+      'invalid_grant',
+      result.problem === 'reused'
+        ? 'The authorization code was already used; tokens issued with it are revoked.'
+        : 'The authorization code has expired.',
+    );
   }
   return result;
 }
 
 /** The platform's reply: access_token, refresh_token and expires (ISO 8601; null when it never expires). */
 function platformReply(issued: IssuedTokens) {
-  return { access_token: issued.accessToken, refresh_token: issued.refreshToken, expires: issued.record.expiresAt, scope: formatScopes(issued.record.scopes) };
+  return {
+    access_token: issued.accessToken,
+    refresh_token: issued.refreshToken,
+    expires: issued.record.expiresAt,
+    scope: formatScopes(issued.record.scopes),
+  };
 }
 
 function rfcReply(ctx: AuthContext, issued: IssuedTokens) {
@@ -85,9 +98,11 @@ async function clientOf(ctx: AuthContext, request: FastifyRequest, body: Body): 
     clientId = field(body, 'client_id');
     secret = field(body, 'client_secret');
   }
-  if (clientId === undefined || secret === undefined) throw new OAuthError('invalid_client', 'Authenticate the client with its App ID and App Secret.', { challenge: basic !== undefined });
+  if (clientId === undefined || secret === undefined)
+    throw new OAuthError('invalid_client', 'Authenticate the client with its App ID and App Secret.', { challenge: basic !== undefined });
   const app = await authenticateClient(ctx, clientId, secret);
-  if (app === undefined) throw new OAuthError('invalid_client', 'The App ID or App Secret is not right.', { challenge: basic !== undefined });
+  if (app === undefined)
+    throw new OAuthError('invalid_client', 'The App ID or App Secret is not right.', { challenge: basic !== undefined });
   return app;
 }
 
@@ -114,16 +129,25 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
       return reply.code(error.status).send({ error: error.code, error_description: error.message });
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(400).send({ error: 'invalid_request', error_description: 'The request body could not be read; send a form or JSON.' });
+    if (status >= 400 && status < 500)
+      return reply
+        .code(400)
+        .send({ error: 'invalid_request', error_description: 'The request body could not be read; send a form or JSON.' });
     if (isUnavailableDatabase(error) || isBusyDatabase(error)) {
       request.log.warn({ err: error }, 'oauth token request met the database unavailable');
-      return reply.code(503).header('retry-after', '2').send({ error: 'temporarily_unavailable', error_description: 'The store cannot reach its database right now; retry in a moment.' });
+      return reply
+        .code(503)
+        .header('retry-after', '2')
+        .send({ error: 'temporarily_unavailable', error_description: 'The store cannot reach its database right now; retry in a moment.' });
     }
     request.log.error({ err: error }, 'oauth token request failed');
-    return reply.code(500).send({ error: 'server_error', error_description: 'The store failed to handle this request; it has been logged.' });
+    return reply
+      .code(500)
+      .send({ error: 'server_error', error_description: 'The store failed to handle this request; it has been logged.' });
   });
 
-  const bodyOf = (request: FastifyRequest): Body => (request.body !== null && typeof request.body === 'object' ? (request.body as Body) : {});
+  const bodyOf = (request: FastifyRequest): Body =>
+    request.body !== null && typeof request.body === 'object' ? (request.body as Body) : {};
 
   app.post('/api/oauth/access_token', async (request) => {
     const body = bodyOf(request);
@@ -133,7 +157,10 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
     const signature = required(body, 'signature');
     // Signed over the redirect URI as the client spells it (redirect-spellings.ts): any spelling of the registered one.
     const signed = redirectSpellings(stored.redirectUri).some((redirectUri) =>
-      signatureMatches(accessTokenSignature({ secret, code: stored.code, clientId: client.clientId, scope: stored.scopeText, redirectUri }), signature),
+      signatureMatches(
+        accessTokenSignature({ secret, code: stored.code, clientId: client.clientId, scope: stored.scopeText, redirectUri }),
+        signature,
+      ),
     );
     if (!signed) throw new OAuthError('invalid_client', 'The signature does not match.');
     return platformReply(await redeem(ctx, stored, client));
@@ -147,14 +174,16 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
       throw new OAuthError('invalid_client', 'The signature does not match.');
     }
     const issued = await refreshTokens(ctx, client, refreshToken);
-    if (issued === undefined || issued === 'wider') throw new OAuthError('invalid_grant', 'The refresh token is not valid, has expired, or was already used.');
+    if (issued === undefined || issued === 'wider')
+      throw new OAuthError('invalid_grant', 'The refresh token is not valid, has expired, or was already used.');
     return platformReply(issued);
   });
 
   app.post('/api/oauth/token', async (request) => {
     const body = bodyOf(request);
     const grantType = required(body, 'grant_type');
-    if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+    if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+      throw new OAuthError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
     const client = await clientOf(ctx, request, body);
     if (grantType === 'refresh_token') {
       let narrowed;
@@ -173,7 +202,8 @@ export async function oauthTokenRoutes(app: FastifyInstance, { ctx }: { ctx: Aut
     codeChecks(ctx, stored, client);
     // Codes only ever go to the app's registered URI, so leaving it out here cannot be abused (RFC 6749 4.1.3).
     const redirectUri = field(body, 'redirect_uri');
-    if (redirectUri !== undefined && redirectUri !== stored.redirectUri) throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
+    if (redirectUri !== undefined && redirectUri !== stored.redirectUri)
+      throw new OAuthError('invalid_grant', 'The redirect_uri does not match the authorization request.');
     if (stored.challenge !== undefined && !verifierMatches(field(body, 'code_verifier'), stored.challenge.value, stored.challenge.method)) {
       throw new OAuthError('invalid_grant', 'The code_verifier does not match the code_challenge.');
     }

@@ -7,7 +7,13 @@ function sha256Hex(text: string): string {
 }
 
 /** Signs the access-token request: sha256(secret + code + client_id + scope + lowercase(redirect_uri)). */
-export function accessTokenSignature(input: { secret: string; code: string; clientId: string; scope: string; redirectUri: string }): string {
+export function accessTokenSignature(input: {
+  secret: string;
+  code: string;
+  clientId: string;
+  scope: string;
+  redirectUri: string;
+}): string {
   return sha256Hex(input.secret + input.code + input.clientId + input.scope + input.redirectUri.toLowerCase());
 }
 

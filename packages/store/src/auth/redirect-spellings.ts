@@ -23,7 +23,8 @@ export function redirectSpellings(uri: string): string[] {
     // Not valid percent-encoding: only the spelling as written names it.
     return [uri];
   }
-  const join = (encode: (text: string) => string) => `${base}?${pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
+  const join = (encode: (text: string) => string) =>
+    `${base}?${pairs.map(([name, value]) => `${encode(name)}=${encode(value)}`).join('&')}`;
   const form = `${base}?${new URLSearchParams(pairs).toString()}`;
   return [...new Set([uri, join(encodeURIComponent), form, join((text) => text)])];
 }

@@ -14,7 +14,16 @@ export interface Session {
 export async function startSession(ctx: AuthContext, admin: Admin): Promise<{ cookie: string; expiresAt: string }> {
   const cookie = newSecret();
   const expiresAt = iso(ctx.now() + ctx.lifetimes.sessionMs);
-  await ctx.db.insertInto('admin_sessions').values({ session_hash: hashSecret(cookie), admin_user_id: admin.id, created_at: iso(ctx.now()), expires_at: expiresAt, ended_at: null }).execute();
+  await ctx.db
+    .insertInto('admin_sessions')
+    .values({
+      session_hash: hashSecret(cookie),
+      admin_user_id: admin.id,
+      created_at: iso(ctx.now()),
+      expires_at: expiresAt,
+      ended_at: null,
+    })
+    .execute();
   await ctx.db.deleteFrom('admin_sessions').where('expires_at', '<', iso(ctx.now())).execute();
   return { cookie, expiresAt };
 }
@@ -31,7 +40,12 @@ export async function findSession(ctx: AuthContext, cookie: string): Promise<Ses
 }
 
 export async function endSession(ctx: AuthContext, cookie: string): Promise<void> {
-  await ctx.db.updateTable('admin_sessions').set({ ended_at: iso(ctx.now()) }).where('session_hash', '=', hashSecret(cookie)).where('ended_at', 'is', null).execute();
+  await ctx.db
+    .updateTable('admin_sessions')
+    .set({ ended_at: iso(ctx.now()) })
+    .where('session_hash', '=', hashSecret(cookie))
+    .where('ended_at', 'is', null)
+    .execute();
 }
 
 /**

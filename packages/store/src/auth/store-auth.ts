@@ -32,9 +32,20 @@ export interface StoreAuthOptions {
 }
 
 export async function registerStoreAuth(app: FastifyInstance, options: StoreAuthOptions): Promise<AuthContext> {
-  const ctx = authContext({ db: options.db, dialect: options.dialect, key: options.key, ...(options.now === undefined ? {} : { now: options.now }) });
+  const ctx = authContext({
+    db: options.db,
+    dialect: options.dialect,
+    key: options.key,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   app.decorate('storeAuth', ctx);
-  await app.register(authPlugin, { ctx, apiPrefix: options.apiPrefix, encrypted: encryptedFields(options.resources), expandedGroups: options.expandedGroups, ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }) });
+  await app.register(authPlugin, {
+    ctx,
+    apiPrefix: options.apiPrefix,
+    encrypted: encryptedFields(options.resources),
+    expandedGroups: options.expandedGroups,
+    ...(options.failedAuth === undefined ? {} : { failedAuth: options.failedAuth }),
+  });
   await app.register(oauthTokenRoutes, { ctx });
   return ctx;
 }

@@ -34,7 +34,15 @@ export interface IssuedTokens {
 async function insertToken(
   ctx: AuthContext,
   app: App,
-  input: { kind: TokenKind; label: string; scopes: Scope[]; adminUserId: number | null; expiresAt: string | null; withRefresh: boolean; familyId?: number },
+  input: {
+    kind: TokenKind;
+    label: string;
+    scopes: Scope[];
+    adminUserId: number | null;
+    expiresAt: string | null;
+    withRefresh: boolean;
+    familyId?: number;
+  },
 ): Promise<IssuedTokens> {
   const accessToken = newSecret();
   const refreshToken = input.withRefresh ? newSecret() : null;
@@ -59,25 +67,50 @@ async function insertToken(
     })
     .execute();
   const { id } = await ctx.db.selectFrom('api_tokens').select('id').where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
-  const record: TokenRecord = { id, appId: app.id, kind: input.kind, label: input.label, scopes: input.scopes, createdAt, expiresAt: input.expiresAt, revokedAt: null };
+  const record: TokenRecord = {
+    id,
+    appId: app.id,
+    kind: input.kind,
+    label: input.label,
+    scopes: input.scopes,
+    createdAt,
+    expiresAt: input.expiresAt,
+    revokedAt: null,
+  };
   return { record, accessToken, refreshToken };
 }
 
 /** A non-expiring token for a private integration. It can never read encrypted fields, so `decrypt` is refused. */
-export async function createConsoleToken(ctx: AuthContext, app: App, input: { label?: string; scopes: string | readonly string[]; adminUserId?: number }): Promise<IssuedTokens> {
+export async function createConsoleToken(
+  ctx: AuthContext,
+  app: App,
+  input: { label?: string; scopes: string | readonly string[]; adminUserId?: number },
+): Promise<IssuedTokens> {
   const scopes = parseScopes(input.scopes);
-  if (scopes.includes('decrypt')) throw new TokenInputError('A non-expiring token cannot have the decrypt scope; use OAuth for encrypted data.');
+  if (scopes.includes('decrypt'))
+    throw new TokenInputError('A non-expiring token cannot have the decrypt scope; use OAuth for encrypted data.');
   if (scopes.filter((s) => s !== 'no_expiry').length === 0) throw new TokenInputError('Choose at least one scope.');
   const label = (input.label ?? '').trim() || `Token ${iso(ctx.now()).slice(0, 16).replace('T', ' ')}`;
   if (label.length > 100) throw new TokenInputError('The token label must have at most 100 characters.');
-  return insertToken(ctx, app, { kind: 'console', label, scopes: normalizeScopes([...scopes, 'no_expiry']), adminUserId: input.adminUserId ?? null, expiresAt: null, withRefresh: false });
+  return insertToken(ctx, app, {
+    kind: 'console',
+    label,
+    scopes: normalizeScopes([...scopes, 'no_expiry']),
+    adminUserId: input.adminUserId ?? null,
+    expiresAt: null,
+    withRefresh: false,
+  });
 }
 
 /**
  * The tokens an OAuth grant yields. With `no_expiry` the access token does not expire (and then cannot decrypt).
  * A refresh passes the family of the token it replaces.
  */
-export function issueOAuthTokens(ctx: AuthContext, app: App, input: { scopes: Scope[]; adminUserId: number; familyId?: number }): Promise<IssuedTokens> {
+export function issueOAuthTokens(
+  ctx: AuthContext,
+  app: App,
+  input: { scopes: Scope[]; adminUserId: number; familyId?: number },
+): Promise<IssuedTokens> {
   const expiresAt = input.scopes.includes('no_expiry') ? null : iso(ctx.now() + ctx.lifetimes.accessTokenMs);
   return insertToken(ctx, app, {
     kind: 'oauth',
@@ -110,7 +143,15 @@ function tokenLookupQuery(db: Kysely<AuthTables>, tokenHash: string) {
   return db
     .selectFrom('api_tokens')
     .innerJoin('api_apps', 'api_apps.id', 'api_tokens.app_id')
-    .select(['api_tokens.id', 'api_tokens.store_id', 'api_apps.client_id', 'api_apps.kind as app_kind', 'api_tokens.scopes', 'api_tokens.expires_at', 'api_tokens.revoked_at'])
+    .select([
+      'api_tokens.id',
+      'api_tokens.store_id',
+      'api_apps.client_id',
+      'api_apps.kind as app_kind',
+      'api_tokens.scopes',
+      'api_tokens.expires_at',
+      'api_tokens.revoked_at',
+    ])
     .where('api_tokens.token_hash', '=', tokenHash);
 }
 
@@ -141,7 +182,12 @@ export function resolveToken(ctx: AuthContext, token: string, beforeLookup?: () 
   return cachedOrLookedUp(ctx, tokenHash, now, beforeLookup);
 }
 
-function cachedOrLookedUp(ctx: AuthContext, tokenHash: string, now: number, beforeLookup: (() => void) | undefined): TokenResolution | Promise<TokenResolution> {
+function cachedOrLookedUp(
+  ctx: AuthContext,
+  tokenHash: string,
+  now: number,
+  beforeLookup: (() => void) | undefined,
+): TokenResolution | Promise<TokenResolution> {
   const cached = ctx.principals.get(tokenHash, now);
   if (cached !== undefined) return { principal: cached };
   const refused = ctx.principals.refused(tokenHash, now);
@@ -154,12 +200,27 @@ async function lookUpToken(ctx: AuthContext, tokenHash: string): Promise<TokenRe
   // A revocation recorded while this lookup runs must not leave its older answer cached.
   const generation = ctx.principals.generation;
   const row = (await ctx.db.executeQuery(tokenLookup(ctx.db, tokenHash))).rows[0];
-  const problem = row === undefined ? 'unknown' : row.revoked_at !== null ? 'revoked' : row.expires_at !== null && row.expires_at <= iso(ctx.now()) ? 'expired' : undefined;
+  const problem =
+    row === undefined
+      ? 'unknown'
+      : row.revoked_at !== null
+        ? 'revoked'
+        : row.expires_at !== null && row.expires_at <= iso(ctx.now())
+          ? 'expired'
+          : undefined;
   if (row === undefined || problem !== undefined) {
     if (generation === ctx.principals.generation) ctx.principals.refuse(tokenHash, problem ?? 'unknown', ctx.now());
     return { problem: problem ?? 'unknown' };
   }
-  const principal: Principal = { kind: 'token', storeId: row.store_id, appId: row.client_id, appKind: row.app_kind, tokenId: row.id, scopes: parseScopes(row.scopes), expiresAt: row.expires_at };
+  const principal: Principal = {
+    kind: 'token',
+    storeId: row.store_id,
+    appId: row.client_id,
+    appKind: row.app_kind,
+    tokenId: row.id,
+    scopes: parseScopes(row.scopes),
+    expiresAt: row.expires_at,
+  };
   ctx.principals.set(tokenHash, principal, ctx.now(), generation);
   return { principal };
 }
@@ -171,7 +232,12 @@ async function lookUpToken(ctx: AuthContext, tokenHash: string): Promise<TokenRe
  * either its owner or a thief holds a copy (RFC 6819 5.2.2.3). Asking for scopes beyond the grant
  * answers `wider` and spends nothing.
  */
-export async function refreshTokens(ctx: AuthContext, app: App, refreshToken: string, narrowTo?: readonly Scope[]): Promise<IssuedTokens | 'wider' | undefined> {
+export async function refreshTokens(
+  ctx: AuthContext,
+  app: App,
+  refreshToken: string,
+  narrowTo?: readonly Scope[],
+): Promise<IssuedTokens | 'wider' | undefined> {
   const now = iso(ctx.now());
   const row = await ctx.db
     .selectFrom('api_tokens')
@@ -186,13 +252,22 @@ export async function refreshTokens(ctx: AuthContext, app: App, refreshToken: st
   }
   const granted = parseScopes(row.scopes);
   if (narrowTo !== undefined && narrowTo.some((s) => !granted.includes(s))) return 'wider';
-  const result = await ctx.db.updateTable('api_tokens').set({ revoked_at: now }).where('id', '=', row.id).where('revoked_at', 'is', null).executeTakeFirst();
+  const result = await ctx.db
+    .updateTable('api_tokens')
+    .set({ revoked_at: now })
+    .where('id', '=', row.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (Number(result.numUpdatedRows) !== 1) {
     await revokeFamily(ctx, row.id);
     return undefined;
   }
   await recordRevocation(ctx);
-  return issueOAuthTokens(ctx, app, { scopes: narrowTo === undefined ? granted : normalizeScopes(narrowTo), adminUserId: row.admin_user_id ?? 0, familyId: row.family_id ?? row.id });
+  return issueOAuthTokens(ctx, app, {
+    scopes: narrowTo === undefined ? granted : normalizeScopes(narrowTo),
+    adminUserId: row.admin_user_id ?? 0,
+    familyId: row.family_id ?? row.id,
+  });
 }
 
 export async function revokeToken(ctx: AuthContext, storeId: number, tokenId: number): Promise<boolean> {
@@ -216,5 +291,14 @@ export async function listTokens(ctx: AuthContext, app: App): Promise<TokenRecor
     .where('app_id', '=', app.id)
     .orderBy('id', 'desc')
     .execute();
-  return rows.map((r) => ({ id: r.id, appId: r.app_id, kind: r.kind, label: r.label, scopes: parseScopes(r.scopes), createdAt: r.created_at, expiresAt: r.expires_at, revokedAt: r.revoked_at }));
+  return rows.map((r) => ({
+    id: r.id,
+    appId: r.app_id,
+    kind: r.kind,
+    label: r.label,
+    scopes: parseScopes(r.scopes),
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
+  }));
 }

@@ -105,7 +105,11 @@ type Limits = Awaited<ReturnType<typeof limitsOf>>;
 
 function tooMany(plan: Plan, concurrentJobs: number, active: number): ApiError {
   const jobs = `${concurrentJobs} bulk job${concurrentJobs > 1 ? 's' : ''}`;
-  return new ApiError(429, `The ${planName(plan)} plan runs at most ${jobs} at a time and ${active} ${active === 1 ? 'is' : 'are'} queued or running; start this one when one is done`, { 'retry-after': '10' });
+  return new ApiError(
+    429,
+    `The ${planName(plan)} plan runs at most ${jobs} at a time and ${active} ${active === 1 ? 'is' : 'are'} queued or running; start this one when one is done`,
+    { 'retry-after': '10' },
+  );
 }
 
 /**
@@ -124,7 +128,12 @@ function importUploads(app: FastifyInstance, bulk: Bulk): void {
     const limits = await limitsOf(bulk.options.database, storeId);
     // Uploads beyond the jobs the plan runs at once could not all become jobs; each holds a connection and a file.
     const receiving = uploading.get(storeId) ?? 0;
-    if (receiving >= limits.concurrentJobs) throw new ApiError(429, `The ${planName(limits.plan)} plan takes at most ${limits.concurrentJobs} import upload${limits.concurrentJobs > 1 ? 's' : ''} at a time and ${receiving} ${receiving === 1 ? 'is' : 'are'} arriving; send this one when one is in`, { 'retry-after': '10' });
+    if (receiving >= limits.concurrentJobs)
+      throw new ApiError(
+        429,
+        `The ${planName(limits.plan)} plan takes at most ${limits.concurrentJobs} import upload${limits.concurrentJobs > 1 ? 's' : ''} at a time and ${receiving} ${receiving === 1 ? 'is' : 'are'} arriving; send this one when one is in`,
+        { 'retry-after': '10' },
+      );
     uploading.set(storeId, receiving + 1);
     try {
       return await receiveImport(bulk, request, payload, resource, limits);
@@ -140,13 +149,23 @@ function importUploads(app: FastifyInstance, bulk: Bulk): void {
   });
 }
 
-async function receiveImport(bulk: Bulk, request: FastifyRequest, payload: Readable, resource: ResourceDeclaration, limits: Limits): Promise<ImportUpload> {
+async function receiveImport(
+  bulk: Bulk,
+  request: FastifyRequest,
+  payload: Readable,
+  resource: ResourceDeclaration,
+  limits: Limits,
+): Promise<ImportUpload> {
   const { settings } = bulk.options;
   const fileKey = randomBytes(16).toString('hex');
   const path = bulk.files.input({ fileKey });
   const splitter = new LineSplitter(0);
   let lines = 0;
-  const overPlan = () => new ApiError(413, `The import holds more than ${limits.maxRows} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`);
+  const overPlan = () =>
+    new ApiError(
+      413,
+      `The import holds more than ${limits.maxRows} lines; the ${planName(limits.plan)} plan imports at most ${limits.maxRows} in one job`,
+    );
   const upload = await receiveUpload(payload, path, {
     maxBytes: IMPORT_BODY_LIMIT,
     declaredBytes: request.headers['content-length'],
@@ -186,7 +205,8 @@ function jobRoutes(app: FastifyInstance, bulk: Bulk): void {
     const storeId = principal?.storeId ?? 1;
     const upload = request.body instanceof ImportUpload ? request.body : undefined;
     const asked = upload !== undefined ? (request.query as Record<string, unknown>) : ((request.body ?? {}) as Record<string, unknown>);
-    if (upload === undefined && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body))) throw new ApiError(400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}');
+    if (upload === undefined && (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)))
+      throw new ApiError(400, 'The body is a JSON object: {"type": "export", "resource": ..., "query": ...}');
     const type = jobTypeOf(asked.type ?? (upload !== undefined ? 'import' : undefined));
     const resource = jobResource(asked.resource, type, principal);
     const limits = await limitsOf(database, storeId);
@@ -194,14 +214,45 @@ function jobRoutes(app: FastifyInstance, bulk: Bulk): void {
     if (type === 'export') {
       if (upload !== undefined) throw new ApiError(400, EXPORT_BODY);
       const text = asked.query ?? '';
-      if (typeof text !== 'string') throw new ApiError(400, 'query: a query string as the list endpoint takes, e.g. "updated_at=gt:2026-01-01&sort=updated_at"');
+      if (typeof text !== 'string')
+        throw new ApiError(400, 'query: a query string as the list endpoint takes, e.g. "updated_at=gt:2026-01-01&sort=updated_at"');
       const query = exportQuery(resource, text);
       const { total } = await recordsOf(database, resource).list({ ...query, count: 1, page: 1, after: undefined });
-      if (total > limits.maxRows) throw new ApiError(400, `The query matches ${total} ${resource.name}; the ${planName(limits.plan)} plan exports at most ${limits.maxRows} in one job: narrow the query`);
-      added = await table.add({ storeId, type, resource: resource.name, query: text, rowsTotal: total, fileKey: randomBytes(16).toString('hex'), createdBy: startedBy(principal) }, limits.concurrentJobs);
+      if (total > limits.maxRows)
+        throw new ApiError(
+          400,
+          `The query matches ${total} ${resource.name}; the ${planName(limits.plan)} plan exports at most ${limits.maxRows} in one job: narrow the query`,
+        );
+      added = await table.add(
+        {
+          storeId,
+          type,
+          resource: resource.name,
+          query: text,
+          rowsTotal: total,
+          fileKey: randomBytes(16).toString('hex'),
+          createdBy: startedBy(principal),
+        },
+        limits.concurrentJobs,
+      );
     } else {
-      if (upload === undefined) throw new ApiError(400, `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`);
-      added = await table.add({ storeId, type, resource: resource.name, query: null, rowsTotal: upload.lines, fileKey: upload.fileKey, createdBy: startedBy(principal) }, limits.concurrentJobs);
+      if (upload === undefined)
+        throw new ApiError(
+          400,
+          `An import takes its lines as ${NDJSON}, one ${resource.singular} a line, with ?type=import&resource=${resource.name}`,
+        );
+      added = await table.add(
+        {
+          storeId,
+          type,
+          resource: resource.name,
+          query: null,
+          rowsTotal: upload.lines,
+          fileKey: upload.fileKey,
+          createdBy: startedBy(principal),
+        },
+        limits.concurrentJobs,
+      );
       upload.taken = 'id' in added;
     }
     if (!('id' in added)) throw tooMany(limits.plan, limits.concurrentJobs, added.active);
@@ -214,7 +265,8 @@ function jobRoutes(app: FastifyInstance, bulk: Bulk): void {
     const id = parseRecordId(text);
     const job = id === undefined ? undefined : await table.get(id, request.principal?.storeId ?? 1);
     if (job === undefined) throw new ApiError(404, `There is no bulk operation with id ${text.slice(0, 20)}`);
-    if (!allows(request.principal?.scopes ?? [], resourceNamed(job.resource).scope, false)) throw new ApiError(403, `Reading bulk operation ${job.id} needs the read scope of ${job.resource}`);
+    if (!allows(request.principal?.scopes ?? [], resourceNamed(job.resource).scope, false))
+      throw new ApiError(403, `Reading bulk operation ${job.id} needs the read scope of ${job.resource}`);
     return job;
   };
 
@@ -244,7 +296,10 @@ function resultRoute(app: FastifyInstance, bulk: Bulk): void {
     if (job === undefined) throw new ApiError(404, `There is no bulk operation with id ${id}`);
     if (job.state !== 'completed') throw new ApiError(404, `Bulk operation ${id} has no result yet; it is ${job.state}`);
     const file = bulk.files.result(job);
-    const size = await stat(file).then((s) => s.size, () => undefined);
+    const size = await stat(file).then(
+      (s) => s.size,
+      () => undefined,
+    );
     if (size === undefined) throw new ApiError(410, `The file of bulk operation ${id} is no longer kept; start the ${job.type} again`);
     const name = `${job.resource}-${job.type}-${job.id}${job.type === 'export' ? '.ndjson.gz' : '-results.ndjson'}`;
     void reply

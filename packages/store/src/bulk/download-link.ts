@@ -29,8 +29,13 @@ export function downloadLinks(authKey: Uint8Array, now: () => number): DownloadL
         throw new ApiError(403, 'This link needs its expires and signature parameters; ask GET /bulk_operations/{id} for one');
       }
       // The exact text signed out: decoding first would let other spellings of the same bytes pass (padding, standard base64, trailing junk).
-      if (!sameText(signature, mac(id, expires).toString('base64url'))) throw new ApiError(403, 'The signature of this link is not valid; ask GET /bulk_operations/{id} for a fresh link');
-      if (Number(expires) * 1000 <= now()) throw new ApiError(403, `This link expired at ${new Date(Number(expires) * 1000).toISOString()}; ask GET /bulk_operations/{id} for a fresh one`);
+      if (!sameText(signature, mac(id, expires).toString('base64url')))
+        throw new ApiError(403, 'The signature of this link is not valid; ask GET /bulk_operations/{id} for a fresh link');
+      if (Number(expires) * 1000 <= now())
+        throw new ApiError(
+          403,
+          `This link expired at ${new Date(Number(expires) * 1000).toISOString()}; ask GET /bulk_operations/{id} for a fresh one`,
+        );
     },
   };
 }

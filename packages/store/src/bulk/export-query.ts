@@ -18,7 +18,11 @@ export function exportQuery(resource: ResourceDeclaration, text: string, pageSiz
     raw[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
   }
   const refused = REFUSED.filter((name) => name in raw);
-  if (refused.length > 0) throw new ApiError(400, `query: ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} not taken by an export, which returns every matching record`);
+  if (refused.length > 0)
+    throw new ApiError(
+      400,
+      `query: ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} not taken by an export, which returns every matching record`,
+    );
   const query = parseListQuery(resource, raw, []);
   return { ...query, count: pageSize };
 }

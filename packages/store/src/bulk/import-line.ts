@@ -21,17 +21,20 @@ export type LineWriter = (line: NdjsonLine) => Promise<LineResult>;
 
 export function lineWriter(resource: ResourceDeclaration, options: LineOptions): LineWriter {
   async function write({ bytes, text }: NdjsonLine): Promise<{ created: boolean; id: number }> {
-    if (text === undefined || bytes > MAX_LINE_BYTES) throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
+    if (text === undefined || bytes > MAX_LINE_BYTES)
+      throw new ApiError(413, `The line is ${bytes} bytes; a line holds at most ${MAX_LINE_BYTES}`);
     const json = text.toString('utf8');
     // As the API refuses such a body: deeper, it parses, but writing it overflows the stack.
-    if (nestsDeeper(json, MAX_BODY_DEPTH)) throw new ApiError(400, `The line nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
+    if (nestsDeeper(json, MAX_BODY_DEPTH))
+      throw new ApiError(400, `The line nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`);
     let body: unknown;
     try {
       body = JSON.parse(json);
     } catch {
       throw new ApiError(400, 'The line is not valid JSON');
     }
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, `A line is one JSON object: a ${resource.singular} as POST /${resource.path} takes it`);
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw new ApiError(400, `A line is one JSON object: a ${resource.singular} as POST /${resource.path} takes it`);
     const { created, row } = await options.writes.upsertUnchecked(resource, body);
     return { created, id: Number(row.id) };
   }

@@ -15,16 +15,19 @@ const notImportable: Readonly<Record<string, string>> = {
 };
 
 export function jobTypeOf(value: unknown): JobType {
-  if (typeof value !== 'string' || !(jobTypes as readonly string[]).includes(value)) throw new ApiError(400, `type: one of ${jobTypes.join(', ')}`);
+  if (typeof value !== 'string' || !(jobTypes as readonly string[]).includes(value))
+    throw new ApiError(400, `type: one of ${jobTypes.join(', ')}`);
   return value as JobType;
 }
 
 export function jobResource(name: unknown, type: JobType, principal: Principal | undefined): ResourceDeclaration {
-  if (typeof name !== 'string' || name === '') throw new ApiError(400, 'resource: the name of a resource, as in its path (products, customers, orders, ...)');
+  if (typeof name !== 'string' || name === '')
+    throw new ApiError(400, 'resource: the name of a resource, as in its path (products, customers, orders, ...)');
   const resource = resources.find((r) => r.name === name);
   if (resource === undefined) throw new ApiError(400, `resource: there is no resource "${name.slice(0, 50)}"`);
   const operation = type === 'export' ? 'list' : 'create';
-  if (!resource.operations.includes(operation)) throw new ApiError(400, `resource: ${resource.name} cannot be ${type === 'export' ? 'listed' : 'created'}, so not ${type}ed`);
+  if (!resource.operations.includes(operation))
+    throw new ApiError(400, `resource: ${resource.name} cannot be ${type === 'export' ? 'listed' : 'created'}, so not ${type}ed`);
   const refused = type === 'import' ? notImportable[resource.name] : undefined;
   if (refused !== undefined) throw new ApiError(400, `resource: ${resource.name} cannot be imported: ${refused}`);
   const write = type === 'import';

@@ -53,7 +53,11 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
   const { db } = database;
   const dialect = dialectSqlOf(database);
   const owned = (id: number, owner: string) => db.updateTable('bulk_operations').where('id', '=', id).where('lease_owner', '=', owner);
-  const progressColumns = (progress: Progress) => ({ rows_done: progress.rowsDone, rows_failed: progress.rowsFailed, result_bytes: progress.resultBytes });
+  const progressColumns = (progress: Progress) => ({
+    rows_done: progress.rowsDone,
+    rows_failed: progress.rowsFailed,
+    result_bytes: progress.resultBytes,
+  });
   return {
     async add(job, maxActive) {
       const row = {
@@ -99,11 +103,25 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
     },
     async list(storeId, resources, limit) {
       if (resources.length === 0) return [];
-      const rows = await db.selectFrom('bulk_operations').selectAll().where('store_id', '=', storeId).where('resource', 'in', resources).orderBy('id', 'desc').limit(limit).execute();
+      const rows = await db
+        .selectFrom('bulk_operations')
+        .selectAll()
+        .where('store_id', '=', storeId)
+        .where('resource', 'in', resources)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
       return rows.map(jobOf);
     },
     async finishedBefore(at, limit) {
-      const rows = await db.selectFrom('bulk_operations').selectAll().where('state', 'in', ['completed', 'failed']).where('finished_at', '<', at).orderBy('id').limit(limit).execute();
+      const rows = await db
+        .selectFrom('bulk_operations')
+        .selectAll()
+        .where('state', 'in', ['completed', 'failed'])
+        .where('finished_at', '<', at)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
       return rows.map(jobOf);
     },
     async claimable(limit) {
@@ -122,7 +140,12 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
       const now = databaseNow(database);
       const result = await db
         .updateTable('bulk_operations')
-        .set((eb) => ({ state: 'running', lease_owner: owner, lease_until: iso(now + leaseMs), started_at: eb.fn.coalesce('started_at', eb.val(iso(now))) }))
+        .set((eb) => ({
+          state: 'running',
+          lease_owner: owner,
+          lease_until: iso(now + leaseMs),
+          started_at: eb.fn.coalesce('started_at', eb.val(iso(now))),
+        }))
         .where('id', '=', id)
         .where('state', 'in', activeStates)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now))]))
@@ -143,7 +166,14 @@ export function jobTable(database: StoreDatabase, leaseMs: number): JobTable {
     },
     async finish(id, owner, outcome) {
       const result = await owned(id, owner)
-        .set({ ...(outcome.progress === undefined ? {} : progressColumns(outcome.progress)), state: outcome.state, error: outcome.error ?? null, finished_at: iso(databaseNow(database)), lease_owner: null, lease_until: null })
+        .set({
+          ...(outcome.progress === undefined ? {} : progressColumns(outcome.progress)),
+          state: outcome.state,
+          error: outcome.error ?? null,
+          finished_at: iso(databaseNow(database)),
+          lease_owner: null,
+          lease_until: null,
+        })
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -86,7 +86,12 @@ export class LineSplitter {
 
   private finish(lines: NdjsonLine[]): void {
     this.number += 1;
-    if (this.filled) lines.push({ number: this.number, bytes: this.bytes, text: this.bytes <= this.keep ? Buffer.concat(this.parts, this.bytes) : undefined });
+    if (this.filled)
+      lines.push({
+        number: this.number,
+        bytes: this.bytes,
+        text: this.bytes <= this.keep ? Buffer.concat(this.parts, this.bytes) : undefined,
+      });
     this.bytes = 0;
     this.filled = false;
     if (this.parts.length > 0) this.parts = [];

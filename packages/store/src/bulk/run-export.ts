@@ -17,7 +17,13 @@ import { exportQuery } from './export-query.ts';
 import type { JobControl } from './job-control.ts';
 import type { Progress } from './job-table.ts';
 
-export async function runExport(database: StoreDatabase, job: BulkJob, file: string, control: JobControl, pageSize?: number): Promise<Progress> {
+export async function runExport(
+  database: StoreDatabase,
+  job: BulkJob,
+  file: string,
+  control: JobControl,
+  pageSize?: number,
+): Promise<Progress> {
   const resource = resourceNamed(job.resource);
   const query = exportQuery(resource, job.query ?? '', pageSize);
   const records = recordsOf(database, resource);

@@ -16,7 +16,12 @@ export interface ImportOptions extends LineOptions {
   written: (resource: string) => void;
 }
 
-export async function runImport(job: BulkJob, files: { input: string; result: string }, control: JobControl, options: ImportOptions): Promise<Progress> {
+export async function runImport(
+  job: BulkJob,
+  files: { input: string; result: string },
+  control: JobControl,
+  options: ImportOptions,
+): Promise<Progress> {
   const write = lineWriter(resourceNamed(job.resource), options);
   const out = await open(files.result, 'a+');
   let done = job.rowsDone;

@@ -69,7 +69,13 @@ export class ResponseCache {
     const previous = this.#entries.peek(key, { allowStale: true });
     const same = previous !== undefined && previous.body.equals(fresh) ? previous : undefined;
     // The cached copy of the same bytes is kept, so the fresh one dies young instead of aging in the heap.
-    const entry: CachedResponse = { body: same?.body ?? fresh, etag: etag ?? same?.etag ?? etagOf(fresh), lastModified: snapshot.lastModified, tags: snapshot.tags, versions: snapshot.versions };
+    const entry: CachedResponse = {
+      body: same?.body ?? fresh,
+      etag: etag ?? same?.etag ?? etagOf(fresh),
+      lastModified: snapshot.lastModified,
+      tags: snapshot.tags,
+      versions: snapshot.versions,
+    };
     if (this.#current(entry)) this.#entries.set(key, entry, { ttl: ttlSeconds * 1000 });
     return entry;
   }

@@ -21,7 +21,9 @@ export function shareInvalidations(cache: ResponseCache, url: string, log: Count
   const warn = (error: unknown) => {
     if (warned) return;
     warned = true;
-    log.warn(`Redis cache invalidation unreachable (${error instanceof Error ? error.message : String(error)}); other instances may serve reads up to their max-age old`);
+    log.warn(
+      `Redis cache invalidation unreachable (${error instanceof Error ? error.message : String(error)}); other instances may serve reads up to their max-age old`,
+    );
   };
   publisher.on('error', warn);
   subscriber.on('error', warn);

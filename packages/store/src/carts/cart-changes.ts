@@ -27,7 +27,14 @@ export interface Carting {
 }
 
 export function carting(options: CartRoutesOptions, replies: ReplyAsker, log: FastifyBaseLogger): Carting {
-  return { options, db: options.database.db, replies, now: () => new Date(options.now?.() ?? Date.now()), cartRecords: recordsOf(options.database, carts), log };
+  return {
+    options,
+    db: options.database.db,
+    replies,
+    now: () => new Date(options.now?.() ?? Date.now()),
+    cartRecords: recordsOf(options.database, carts),
+    log,
+  };
 }
 
 /** A line the caller adds: a product, with its variants and personalizations. */
@@ -53,7 +60,8 @@ export async function openCartOf(c: Carting, request: FastifyRequest): Promise<R
   return cart;
 }
 
-export const itemsOf = (c: Carting, cartId: number) => c.db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
+export const itemsOf = (c: Carting, cartId: number) =>
+  c.db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
 
 /** Stores the cart's current figures (and `changes`, and the lines' prices from GetPrice), then answers the cart with its items. */
 export async function saved(c: Carting, cart: Row, changes: Row = {}): Promise<Row> {
@@ -63,12 +71,22 @@ export async function saved(c: Carting, cart: Row, changes: Row = {}): Promise<R
   const { figures, lines } = await cartFigures(db, c.replies, { ...cart, ...changes }, items, c.now());
   const stamp = c.now().toISOString();
   // GetPrice answers a new object for each line it priced.
-  const repriced = lines.filter((line, i) => line !== items[i] && (Number(line.price) !== Number(items[i]?.price) || Number(line.cost) !== Number(items[i]?.cost)));
-  const updateCart = db.updateTable('carts').set({ ...changes, ...figures, updated_at: stamp }).where('id', '=', cartId);
+  const repriced = lines.filter(
+    (line, i) => line !== items[i] && (Number(line.price) !== Number(items[i]?.price) || Number(line.cost) !== Number(items[i]?.cost)),
+  );
+  const updateCart = db
+    .updateTable('carts')
+    .set({ ...changes, ...figures, updated_at: stamp })
+    .where('id', '=', cartId);
   if (repriced.length === 0) await updateCart.execute();
   else {
     await db.transaction().execute(async (trx) => {
-      for (const line of repriced) await trx.updateTable('cart_items').set({ price: line.price, cost: line.cost ?? null, updated_at: stamp }).where('id', '=', Number(line.id)).execute();
+      for (const line of repriced)
+        await trx
+          .updateTable('cart_items')
+          .set({ price: line.price, cost: line.cost ?? null, updated_at: stamp })
+          .where('id', '=', Number(line.id))
+          .execute();
       await trx.executeQuery(updateCart.compile());
     });
   }
@@ -105,20 +123,43 @@ export async function changeLines(c: Carting, cart: Row, change: (trx: Kysely<St
 
 /** Adds `item` (the `index`-th of the request) to the cart: to its line of the same product and choices, else as a new line priced from its product. */
 export async function addLine(c: Carting, trx: Kysely<StoreSchema>, cartId: number, item: NewLine, index: number): Promise<void> {
-  const product = await trx.selectFrom('products').select(columnsOf(resourceNamed('products'))).where('id', '=', item.product_id).executeTakeFirst();
+  const product = await trx
+    .selectFrom('products')
+    .select(columnsOf(resourceNamed('products')))
+    .where('id', '=', item.product_id)
+    .executeTakeFirst();
   if (product === undefined) throw new ApiError(409, `items[${index}].product_id: there is no product with id ${item.product_id}`);
   const variantIds = [...new Set(item.variant_ids ?? [])].sort((a, b) => a - b);
-  const variants = variantIds.length === 0 ? [] : await trx.selectFrom('product_variants').selectAll().where('id', 'in', variantIds).where('product_id', '=', item.product_id).execute();
-  if (variants.length !== variantIds.length) throw new ApiError(409, `items[${index}].variant_ids: not every variant belongs to product ${item.product_id}`);
-  const variantJson = JSON.stringify(variants.map((v) => ({ id: Number(v.id), description: v.description ?? null, variant_group_id: v.variant_group_id === null ? null : Number(v.variant_group_id) })));
+  const variants =
+    variantIds.length === 0
+      ? []
+      : await trx
+          .selectFrom('product_variants')
+          .selectAll()
+          .where('id', 'in', variantIds)
+          .where('product_id', '=', item.product_id)
+          .execute();
+  if (variants.length !== variantIds.length)
+    throw new ApiError(409, `items[${index}].variant_ids: not every variant belongs to product ${item.product_id}`);
+  const variantJson = JSON.stringify(
+    variants.map((v) => ({
+      id: Number(v.id),
+      description: v.description ?? null,
+      variant_group_id: v.variant_group_id === null ? null : Number(v.variant_group_id),
+    })),
+  );
   const personalizations = JSON.stringify(item.personalizations ?? []);
   // The same product with the same choices adds to the line already in the cart.
-  const same = (await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).where('product_id', '=', item.product_id).execute()).find(
-    (line) => line.variants === variantJson && line.personalizations === personalizations,
-  );
+  const same = (
+    await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).where('product_id', '=', item.product_id).execute()
+  ).find((line) => line.variants === variantJson && line.personalizations === personalizations);
   const stamp = c.now().toISOString();
   if (same !== undefined) {
-    await trx.updateTable('cart_items').set({ quantity: Number(same.quantity) + item.quantity, updated_at: stamp }).where('id', '=', Number(same.id)).execute();
+    await trx
+      .updateTable('cart_items')
+      .set({ quantity: Number(same.quantity) + item.quantity, updated_at: stamp })
+      .where('id', '=', Number(same.id))
+      .execute();
     return;
   }
   const price = Number(product.price ?? 0) + variants.reduce((sum, v) => sum + Number(v.price_adjustment ?? 0), 0);

@@ -1,13 +1,25 @@
 // The carting API in the OpenAPI document: every body is the schema its route validates with, every answer has a
 // schema, and each carries an example that works on a fresh store (Try it out starts from it).
 import type { JsonSchema } from '../model/json-schema.ts';
-import { addItemsSchema, chooseShippingSchema, couponSchema, estimationSchema, removeItemsSchema, updateItemsSchema } from './cart-routes.ts';
+import {
+  addItemsSchema,
+  chooseShippingSchema,
+  couponSchema,
+  estimationSchema,
+  removeItemsSchema,
+  updateItemsSchema,
+} from './cart-routes.ts';
 import { placeOrderSchema } from './place-order.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonSchema, example?: unknown) => ({ content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } } });
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
-const id = { parameters: [{ name: 'id', in: 'path', required: true, description: 'id of the cart', schema: { type: 'integer', minimum: 1 } }] };
+const json = (schema: JsonSchema, example?: unknown) => ({
+  content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+});
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [String(status), { description: 'Error', ...json(ref('Error')) }]));
+const id = {
+  parameters: [{ name: 'id', in: 'path', required: true, description: 'id of the cart', schema: { type: 'integer', minimum: 1 } }],
+};
 
 const shippingRate: JsonSchema = {
   type: 'object',
@@ -23,7 +35,11 @@ const shippingRate: JsonSchema = {
     lead_time: { type: ['string', 'null'] },
   },
 };
-const shippingRates: JsonSchema = { type: 'object', required: ['total_count', 'rates'], properties: { total_count: { type: 'integer' }, rates: { type: 'array', items: shippingRate } } };
+const shippingRates: JsonSchema = {
+  type: 'object',
+  required: ['total_count', 'rates'],
+  properties: { total_count: { type: 'integer' }, rates: { type: 'array', items: shippingRate } },
+};
 const paymentMethods: JsonSchema = {
   type: 'object',
   required: ['total_count', 'payment_methods'],
@@ -31,18 +47,40 @@ const paymentMethods: JsonSchema = {
     total_count: { type: 'integer' },
     payment_methods: {
       type: 'array',
-      items: { type: 'object', required: ['payment_method_id', 'name'], properties: { payment_method_id: { type: 'integer', description: '0: a card, no gateway' }, name: { type: ['string', 'null'] }, payment_type: { type: ['string', 'null'] } } },
+      items: {
+        type: 'object',
+        required: ['payment_method_id', 'name'],
+        properties: {
+          payment_method_id: { type: 'integer', description: '0: a card, no gateway' },
+          name: { type: ['string', 'null'] },
+          payment_type: { type: ['string', 'null'] },
+        },
+      },
     },
   },
 };
 const placedOrder: JsonSchema = {
   type: 'object',
   required: ['order_id', 'order_approved', 'message'],
-  properties: { order_id: { type: 'integer' }, order_approved: { type: 'boolean' }, redirect_url: { type: 'string' }, message: { type: 'string' } },
+  properties: {
+    order_id: { type: 'integer' },
+    order_approved: { type: 'boolean' },
+    redirect_url: { type: 'string' },
+    message: { type: 'string' },
+  },
 };
 
 const address = { name: 'John Doe', address_line_1: '123 Test St', city: 'Beaumont', state: 'TX', postal_code: '77702', country: 'US' };
-const rateExample = { shipping_provider_service_id: 0, custom_shipping_method_id: 1, provider: 'Custom', name: '1', description: 'Free Ground Shipping', identifier: 'Custom;1;Free Ground Shipping', total_charges: 0, lead_time: null };
+const rateExample = {
+  shipping_provider_service_id: 0,
+  custom_shipping_method_id: 1,
+  provider: 'Custom',
+  name: '1',
+  description: 'Free Ground Shipping',
+  identifier: 'Custom;1;Free Ground Shipping',
+  total_charges: 0,
+  lead_time: null,
+};
 
 /** The bodies' examples, for the docs and for a test that places an order with them. */
 export const cartExamples = {
@@ -64,7 +102,11 @@ export const cartExamples = {
 export function cartPaths(): Record<string, unknown> {
   const security = [{ token: [] }];
   const cartAnswer = { 200: { description: 'The cart with its items and recalculated totals', ...json(ref('Cart')) } };
-  const operation = (summary: string, responses: Record<string, unknown>, body?: { schema: JsonSchema; example: unknown; required?: boolean }) => ({
+  const operation = (
+    summary: string,
+    responses: Record<string, unknown>,
+    body?: { schema: JsonSchema; example: unknown; required?: boolean },
+  ) => ({
     tags: ['carts'],
     security,
     summary,
@@ -74,30 +116,77 @@ export function cartPaths(): Record<string, unknown> {
   return {
     '/carts/{id}/items': {
       ...id,
-      post: operation('Add items (the same product with the same choices adds to its line)', cartAnswer, { schema: addItemsSchema, example: cartExamples.addItems }),
-      put: operation('Change item quantities (0 takes a line out)', cartAnswer, { schema: updateItemsSchema, example: cartExamples.updateItems }),
-      delete: operation('Remove items (all of them without a body)', cartAnswer, { schema: removeItemsSchema, example: cartExamples.removeItems, required: false }),
+      post: operation('Add items (the same product with the same choices adds to its line)', cartAnswer, {
+        schema: addItemsSchema,
+        example: cartExamples.addItems,
+      }),
+      put: operation('Change item quantities (0 takes a line out)', cartAnswer, {
+        schema: updateItemsSchema,
+        example: cartExamples.updateItems,
+      }),
+      delete: operation('Remove items (all of them without a body)', cartAnswer, {
+        schema: removeItemsSchema,
+        example: cartExamples.removeItems,
+        required: false,
+      }),
     },
     '/carts/{id}/shipping': {
       ...id,
       get: {
-        ...operation('Shipping rates for an address', { 200: { description: 'The rates this cart may choose', ...json(shippingRates, { total_count: 1, rates: [rateExample] }) } }),
-        parameters: ['city', 'state', 'postal_code', 'country'].map((name) => ({ name, in: 'query', required: true, description: `The address's ${name.replace('_', ' ')}`, schema: { type: 'string', minLength: 1 }, example: (address as Record<string, string>)[name] })),
+        ...operation('Shipping rates for an address', {
+          200: { description: 'The rates this cart may choose', ...json(shippingRates, { total_count: 1, rates: [rateExample] }) },
+        }),
+        parameters: ['city', 'state', 'postal_code', 'country'].map((name) => ({
+          name,
+          in: 'query',
+          required: true,
+          description: `The address's ${name.replace('_', ' ')}`,
+          schema: { type: 'string', minLength: 1 },
+          example: (address as Record<string, string>)[name],
+        })),
       },
-      put: operation('Choose a shipping rate by its identifier', cartAnswer, { schema: chooseShippingSchema, example: cartExamples.chooseShipping }),
+      put: operation('Choose a shipping rate by its identifier', cartAnswer, {
+        schema: chooseShippingSchema,
+        example: cartExamples.chooseShipping,
+      }),
     },
-    '/carts/{id}/shipping_estimation': { ...id, put: operation('Set the address shipping is estimated for', cartAnswer, { schema: estimationSchema, example: cartExamples.estimation }) },
-    '/carts/{id}/coupon_code': { ...id, put: operation('Apply a coupon code (409 when it is not valid now)', cartAnswer, { schema: couponSchema, example: cartExamples.coupon }) },
+    '/carts/{id}/shipping_estimation': {
+      ...id,
+      put: operation('Set the address shipping is estimated for', cartAnswer, {
+        schema: estimationSchema,
+        example: cartExamples.estimation,
+      }),
+    },
+    '/carts/{id}/coupon_code': {
+      ...id,
+      put: operation('Apply a coupon code (409 when it is not valid now)', cartAnswer, {
+        schema: couponSchema,
+        example: cartExamples.coupon,
+      }),
+    },
     '/carts/{id}/payment_methods': {
       ...id,
-      get: operation('Payment methods for this cart (0: card, no gateway)', { 200: { description: 'The methods', ...json(paymentMethods, { total_count: 1, payment_methods: [{ payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' }] }) } }),
+      get: operation('Payment methods for this cart (0: card, no gateway)', {
+        200: {
+          description: 'The methods',
+          ...json(paymentMethods, {
+            total_count: 1,
+            payment_methods: [{ payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' }],
+          }),
+        },
+      }),
     },
     '/carts/{id}/calculated': { ...id, get: operation('The cart with its totals recalculated', cartAnswer) },
     '/carts/{id}/place_order': {
       ...id,
       post: operation(
         'Place the order: customer, addresses, order, items and payment in one transaction',
-        { 200: { description: 'The order placed', ...json(placedOrder, { order_id: 1, order_approved: true, redirect_url: '', message: 'Order Successfully Placed. OrderID 1' }) } },
+        {
+          200: {
+            description: 'The order placed',
+            ...json(placedOrder, { order_id: 1, order_approved: true, redirect_url: '', message: 'Order Successfully Placed. OrderID 1' }),
+          },
+        },
         { schema: placeOrderSchema, example: cartExamples.placeOrder },
       ),
     },

@@ -43,7 +43,13 @@ export function subtotalOf(items: readonly Row[]): number {
 }
 
 export async function shippingRates(db: Kysely<StoreSchema>, subtotal: number): Promise<ShippingRate[]> {
-  const methods = await db.selectFrom('custom_shipping_methods').selectAll().where('is_enabled', '=', true).where('admin_only', '=', false).orderBy('id').execute();
+  const methods = await db
+    .selectFrom('custom_shipping_methods')
+    .selectAll()
+    .where('is_enabled', '=', true)
+    .where('admin_only', '=', false)
+    .orderBy('id')
+    .execute();
   return methods.map((method) => ({
     shipping_provider_service_id: 0,
     custom_shipping_method_id: Number(method.id),
@@ -103,7 +109,13 @@ export async function couponDiscountMissing(db: Kysely<StoreSchema>, code: strin
   if (methods.length === 0) return `discount rule ${rules.map((r) => String(r.rule)).join(', ')} names no existing discount method`;
   const enabled = [...new Set(rules.filter((r) => r.method !== null && Boolean(r.enabled)).map((r) => Number(r.method)))];
   if (enabled.length === 0) return `discount method ${methods.join(', ')} (its rule targets "${code}") is not enabled`;
-  const action = await db.selectFrom('discount_actions').select('id').where('discount_method_id', 'in', enabled).where('is_active', '=', true).limit(1).executeTakeFirst();
+  const action = await db
+    .selectFrom('discount_actions')
+    .select('id')
+    .where('discount_method_id', 'in', enabled)
+    .where('is_active', '=', true)
+    .limit(1)
+    .executeTakeFirst();
   return action === undefined ? `discount method ${enabled.join(', ')} has no active discount action` : undefined;
 }
 
@@ -114,7 +126,13 @@ export interface PricedCart {
 }
 
 /** The cart's figures now; a reply webhook whose failure_type is Error fails this with 502. */
-export async function cartFigures(db: Kysely<StoreSchema>, replies: ReplyAsker, cart: Row, items: readonly Row[], now: Date): Promise<PricedCart> {
+export async function cartFigures(
+  db: Kysely<StoreSchema>,
+  replies: ReplyAsker,
+  cart: Row,
+  items: readonly Row[],
+  now: Date,
+): Promise<PricedCart> {
   const customerTypeId = await customerTypeOf(db, cart.customer_id);
   const lines = await askPrices(replies, items, customerTypeId);
   const subtotal = subtotalOf(lines);
@@ -126,9 +144,22 @@ export async function cartFigures(db: Kysely<StoreSchema>, replies: ReplyAsker, 
   const asked = await askDiscounts(db, replies, { cart, lines, customerTypeId, shippingTotal: shipping_total });
   const discount_total = Math.min(subtotal, cents(coupon + asked.discount));
   const discounted_shipping_total = Math.max(0, cents(shipping_total - asked.shippingDiscount));
-  const tax_total = await askTax(db, replies, { cart, lines, subtotal, discountTotal: discount_total, shippingTotal: discounted_shipping_total });
+  const tax_total = await askTax(db, replies, {
+    cart,
+    lines,
+    subtotal,
+    discountTotal: discount_total,
+    shippingTotal: discounted_shipping_total,
+  });
   return {
-    figures: { subtotal, discount_total, shipping_total, discounted_shipping_total, tax_total, grand_total: cents(subtotal - discount_total + discounted_shipping_total + tax_total) },
+    figures: {
+      subtotal,
+      discount_total,
+      shipping_total,
+      discounted_shipping_total,
+      tax_total,
+      grand_total: cents(subtotal - discount_total + discounted_shipping_total + tax_total),
+    },
     lines,
   };
 }

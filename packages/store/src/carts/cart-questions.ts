@@ -12,7 +12,8 @@ const cents = (value: number) => Math.round(value * 100) / 100;
 /** A finite number from a reply, or undefined: replies are untrusted JSON. */
 const amount = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 const sum = (values: readonly unknown[]) => values.reduce<number>((total, value) => total + (amount(value) ?? 0), 0);
-const list = (value: unknown): Row[] => (Array.isArray(value) ? value.filter((entry): entry is Row => entry !== null && typeof entry === 'object') : []);
+const list = (value: unknown): Row[] =>
+  Array.isArray(value) ? value.filter((entry): entry is Row => entry !== null && typeof entry === 'object') : [];
 
 function variantsOf(line: Row): Row[] {
   try {
@@ -35,12 +36,18 @@ export async function customerTypeOf(db: Kysely<StoreSchema>, customerId: unknow
  */
 export async function askPrices(replies: ReplyAsker, lines: readonly Row[], customerTypeId: number | null): Promise<Row[]> {
   if (lines.length === 0 || !(await replies.subscribed('GetPrice'))) return [...lines];
-  const items = lines.map((line) => ({ item_number: line.item_number ?? null, quantity: Number(line.quantity), variant_ids: variantsOf(line).map((v) => v.id), variant_inventory_id: null }));
+  const items = lines.map((line) => ({
+    item_number: line.item_number ?? null,
+    quantity: Number(line.quantity),
+    variant_ids: variantsOf(line).map((v) => v.id),
+    variant_inventory_id: null,
+  }));
   const prices = new Map<string, Row>();
   for (const reply of await replies.ask('GetPrice', { items, customer_type_id: customerTypeId })) {
     for (const entry of list(reply.prices)) {
       const price = amount(entry.price);
-      if (typeof entry.item_number === 'string' && price !== undefined && price >= 0 && !prices.has(entry.item_number)) prices.set(entry.item_number, entry);
+      if (typeof entry.item_number === 'string' && price !== undefined && price >= 0 && !prices.has(entry.item_number))
+        prices.set(entry.item_number, entry);
     }
   }
   return lines.map((line) => {
@@ -55,19 +62,31 @@ export async function askPrices(replies: ReplyAsker, lines: readonly Row[], cust
 async function productFacts(db: Kysely<StoreSchema>, lines: readonly Row[]): Promise<Map<number, { product: Row; categoryIds: number[] }>> {
   const ids = [...new Set(lines.map((line) => Number(line.product_id)).filter((id) => Number.isInteger(id) && id > 0))];
   if (ids.length === 0) return new Map();
-  const products = await db.selectFrom('products').select(columnsOf(resourceNamed('products'))).where('id', 'in', ids).execute();
+  const products = await db
+    .selectFrom('products')
+    .select(columnsOf(resourceNamed('products')))
+    .where('id', 'in', ids)
+    .execute();
   const links = await db.selectFrom('product_categories').select(['product_id', 'category_id']).where('product_id', 'in', ids).execute();
   return new Map(
     products.map((product) => [
       Number(product.id),
-      { product, categoryIds: links.filter((link) => Number(link.product_id) === Number(product.id)).map((link) => Number(link.category_id)) },
+      {
+        product,
+        categoryIds: links.filter((link) => Number(link.product_id) === Number(product.id)).map((link) => Number(link.category_id)),
+      },
     ]),
   );
 }
 
 /** The cart's shipping estimation address, the only destination a cart knows before checkout. */
 function destinationOf(cart: Row): Row {
-  return { city: cart.shipping_estimate_city ?? null, state: cart.shipping_estimate_state_code ?? null, postal_code: cart.shipping_estimate_postal_code ?? null, country: cart.shipping_estimate_country_code ?? null };
+  return {
+    city: cart.shipping_estimate_city ?? null,
+    state: cart.shipping_estimate_state_code ?? null,
+    postal_code: cart.shipping_estimate_postal_code ?? null,
+    country: cart.shipping_estimate_country_code ?? null,
+  };
 }
 
 export interface DiscountQuestion {
@@ -82,7 +101,11 @@ export interface DiscountQuestion {
  * `shipping_discount`, summed over the replies (each subscriber gives its own discounts). `add_items` is not
  * honoured: a discount does not put products in a cart.
  */
-export async function askDiscounts(db: Kysely<StoreSchema>, replies: ReplyAsker, question: DiscountQuestion): Promise<{ discount: number; shippingDiscount: number }> {
+export async function askDiscounts(
+  db: Kysely<StoreSchema>,
+  replies: ReplyAsker,
+  question: DiscountQuestion,
+): Promise<{ discount: number; shippingDiscount: number }> {
   const { cart, lines } = question;
   if (lines.length === 0 || !(await replies.subscribed('GetDiscount'))) return { discount: 0, shippingDiscount: 0 };
   const facts = await productFacts(db, lines);
@@ -108,7 +131,10 @@ export async function askDiscounts(db: Kysely<StoreSchema>, replies: ReplyAsker,
       shipping_classification_code: null,
     };
   });
-  const customerType = question.customerTypeId === null ? undefined : await db.selectFrom('customer_types').select('name').where('id', '=', question.customerTypeId).executeTakeFirst();
+  const customerType =
+    question.customerTypeId === null
+      ? undefined
+      : await db.selectFrom('customer_types').select('name').where('id', '=', question.customerTypeId).executeTakeFirst();
   const body = {
     cart_id: Number(cart.id),
     store_id: cart.store_id ?? null,
@@ -122,16 +148,31 @@ export async function askDiscounts(db: Kysely<StoreSchema>, replies: ReplyAsker,
     shipping_region_id: null,
     tax_region_id: null,
     items,
-    shipping_method_list: typeof cart.selected_shipping_method === 'string' ? { ship_method: cart.selected_shipping_method, shipping_method_name: cart.selected_shipping_method.split(';').slice(2).join(';') } : null,
+    shipping_method_list:
+      typeof cart.selected_shipping_method === 'string'
+        ? { ship_method: cart.selected_shipping_method, shipping_method_name: cart.selected_shipping_method.split(';').slice(2).join(';') }
+        : null,
     shipping_total: question.shippingTotal,
-    subscription_subtotal: cents(lines.filter((line) => Boolean(line.is_subscription_product)).reduce((total, line) => total + Number(line.price) * Number(line.quantity), 0)),
+    subscription_subtotal: cents(
+      lines
+        .filter((line) => Boolean(line.is_subscription_product))
+        .reduce((total, line) => total + Number(line.price) * Number(line.quantity), 0),
+    ),
     total_weight: cents(lines.reduce((total, line) => total + weightOf(line), 0)),
   };
   const lineIds = new Set(lines.map((line) => Number(line.id)));
   const answers = await replies.ask('GetDiscount', body);
   // The docs name the item entries' key `cart_id` ("must match the cart_id sent"); `cart_item_id` names a line of it.
-  const ours = (entry: Row) => (entry.cart_item_id === undefined ? Number(entry.cart_id) === Number(cart.id) : lineIds.has(Number(entry.cart_item_id)));
-  const discount = sum(answers.flatMap((reply: Reply) => [reply.discount, ...list(reply.cart_items).filter(ours).map((entry) => entry.discount_amount)]));
+  const ours = (entry: Row) =>
+    entry.cart_item_id === undefined ? Number(entry.cart_id) === Number(cart.id) : lineIds.has(Number(entry.cart_item_id));
+  const discount = sum(
+    answers.flatMap((reply: Reply) => [
+      reply.discount,
+      ...list(reply.cart_items)
+        .filter(ours)
+        .map((entry) => entry.discount_amount),
+    ]),
+  );
   const shippingDiscount = sum(answers.map((reply) => reply.shipping_discount));
   return { discount: Math.max(0, cents(discount)), shippingDiscount: Math.max(0, cents(shippingDiscount)) };
 }
@@ -154,7 +195,8 @@ export async function askTax(db: Kysely<StoreSchema>, replies: ReplyAsker, quest
   if (lines.length === 0 || !(await replies.subscribed('GetTax'))) return 0;
   const facts = await productFacts(db, lines);
   const warehouseIds = [...new Set(lines.map((line) => Number(line.warehouse_id)).filter((id) => Number.isInteger(id) && id > 0))];
-  const warehouses = warehouseIds.length === 0 ? [] : await db.selectFrom('warehouses').selectAll().where('id', 'in', warehouseIds).execute();
+  const warehouses =
+    warehouseIds.length === 0 ? [] : await db.selectFrom('warehouses').selectAll().where('id', 'in', warehouseIds).execute();
   const destination = destinationOf(cart);
   const items = lines.map((line) => {
     const product = facts.get(Number(line.product_id))?.product;
@@ -173,13 +215,31 @@ export async function askTax(db: Kysely<StoreSchema>, replies: ReplyAsker, quest
       is_tax_exempt: Boolean(product?.is_non_taxable),
       tax_code: product?.tax_code ?? null,
       line_item_subtotal: lineSubtotal,
-      origin_address: warehouse === undefined ? null : { name: warehouse.name ?? null, address_line_1: warehouse.address_line_1 ?? null, city: warehouse.city ?? null, state: warehouse.state ?? null, postal_code: warehouse.postal_code ?? null, country: warehouse.country ?? null },
+      origin_address:
+        warehouse === undefined
+          ? null
+          : {
+              name: warehouse.name ?? null,
+              address_line_1: warehouse.address_line_1 ?? null,
+              city: warehouse.city ?? null,
+              state: warehouse.state ?? null,
+              postal_code: warehouse.postal_code ?? null,
+              country: warehouse.country ?? null,
+            },
       destination_address: destination,
     };
   });
   const lineIds = new Set(lines.map((line) => Number(line.id)));
   const answers = await replies.ask('GetTax', { items, shipping_total: question.shippingTotal, handling_total: 0 });
-  const tax = sum(answers.flatMap((reply) => [...list(reply.items).filter((entry) => lineIds.has(Number(entry.cart_item_id))).map((entry) => entry.tax_amount), reply.shipping_tax_amount, reply.handling_tax_amount]));
+  const tax = sum(
+    answers.flatMap((reply) => [
+      ...list(reply.items)
+        .filter((entry) => lineIds.has(Number(entry.cart_item_id)))
+        .map((entry) => entry.tax_amount),
+      reply.shipping_tax_amount,
+      reply.handling_tax_amount,
+    ]),
+  );
   return Math.max(0, cents(tax));
 }
 

@@ -31,7 +31,15 @@ export const addItemsSchema = {
           product_id: idSchema,
           quantity: { type: 'integer', minimum: 1, maximum: columnRanges.integer.maximum },
           variant_ids: { type: 'array', maxItems: 50, items: idSchema },
-          personalizations: { type: 'array', maxItems: 50, items: { type: 'object', required: ['personalization_id', 'answer'], properties: { personalization_id: idSchema, answer: { type: 'string', maxLength: 2000 } } } },
+          personalizations: {
+            type: 'array',
+            maxItems: 50,
+            items: {
+              type: 'object',
+              required: ['personalization_id', 'answer'],
+              properties: { personalization_id: idSchema, answer: { type: 'string', maxLength: 2000 } },
+            },
+          },
         },
       },
     },
@@ -40,12 +48,29 @@ export const addItemsSchema = {
 export const updateItemsSchema = {
   type: 'object',
   required: ['items'],
-  properties: { items: { type: 'array', minItems: 1, maxItems: 500, items: { type: 'object', required: ['cart_item_id', 'quantity'], properties: { cart_item_id: idSchema, quantity: { type: 'integer', minimum: 0, maximum: columnRanges.integer.maximum } } } } },
+  properties: {
+    items: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+      items: {
+        type: 'object',
+        required: ['cart_item_id', 'quantity'],
+        properties: { cart_item_id: idSchema, quantity: { type: 'integer', minimum: 0, maximum: columnRanges.integer.maximum } },
+      },
+    },
+  },
 };
-export const removeItemsSchema = { type: ['object', 'null'], properties: { cart_item_ids: { type: 'array', maxItems: 500, items: idSchema } } };
+export const removeItemsSchema = {
+  type: ['object', 'null'],
+  properties: { cart_item_ids: { type: 'array', maxItems: 500, items: idSchema } },
+};
 const text = (max: number) => ({ type: 'string', maxLength: max });
 export const chooseShippingSchema = { type: 'object', required: ['identifier'], properties: { identifier: text(500) } };
-export const estimationSchema = { type: 'object', properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) } };
+export const estimationSchema = {
+  type: 'object',
+  properties: { city: text(100), state_code: text(50), postal_code: text(20), country_code: text(50) },
+};
 export const couponSchema = { type: 'object', required: ['coupon_code'], properties: { coupon_code: text(100) } };
 
 export function cartRoutes(app: FastifyInstance, options: CartRoutesOptions): Promise<void> {
@@ -76,7 +101,12 @@ function lineRoutes(app: FastifyInstance, c: Carting): void {
       for (const item of items) {
         // A quantity of 0 takes the line out.
         if (item.quantity === 0) await trx.deleteFrom('cart_items').where('id', '=', item.cart_item_id).execute();
-        else await trx.updateTable('cart_items').set({ quantity: item.quantity, updated_at: c.now().toISOString() }).where('id', '=', item.cart_item_id).execute();
+        else
+          await trx
+            .updateTable('cart_items')
+            .set({ quantity: item.quantity, updated_at: c.now().toISOString() })
+            .where('id', '=', item.cart_item_id)
+            .execute();
       }
     });
   });
@@ -107,7 +137,8 @@ function shippingRoutes(app: FastifyInstance, c: Carting): void {
     const cart = await openCartOf(c, request);
     const { identifier } = request.body as { identifier: string };
     const rates = await shippingRates(c.db, subtotalOf(await itemsOf(c, Number(cart.id))));
-    if (!rates.some((rate) => rate.identifier === identifier)) throw new ApiError(409, `identifier: "${identifier}" is not one of this cart's shipping rates`);
+    if (!rates.some((rate) => rate.identifier === identifier))
+      throw new ApiError(409, `identifier: "${identifier}" is not one of this cart's shipping rates`);
     return saved(c, cart, { selected_shipping_method: identifier });
   });
 
@@ -115,7 +146,8 @@ function shippingRoutes(app: FastifyInstance, c: Carting): void {
     const cart = await openCartOf(c, request);
     const body = request.body as Record<string, string | undefined>;
     const changes: Row = {};
-    for (const name of ['city', 'state_code', 'postal_code', 'country_code']) if (body[name] !== undefined) changes[`shipping_estimate_${name}`] = body[name];
+    for (const name of ['city', 'state_code', 'postal_code', 'country_code'])
+      if (body[name] !== undefined) changes[`shipping_estimate_${name}`] = body[name];
     return saved(c, cart, changes);
   });
 }
@@ -132,15 +164,31 @@ function checkoutRoutes(app: FastifyInstance, c: Carting): void {
     // A valid code no discount action reaches costs nothing, which a client would otherwise only guess from a 0.
     const missing = await couponDiscountMissing(db, coupon_code);
     if (missing === undefined) return answer;
-    const webhook = (await replies.subscribed('GetDiscount')) ? '; a GetDiscount webhook may still discount it (it gets the code as campaign_code)' : '';
-    return { ...answer, warnings: [`coupon_code: "${coupon_code}" is applied but no discount method gives it a discount: ${missing}${webhook}. A coupon discounts through an enabled discount method with a discount rule of type "CouponCode" whose target is the code, and an active discount action`] };
+    const webhook = (await replies.subscribed('GetDiscount'))
+      ? '; a GetDiscount webhook may still discount it (it gets the code as campaign_code)'
+      : '';
+    return {
+      ...answer,
+      warnings: [
+        `coupon_code: "${coupon_code}" is applied but no discount method gives it a discount: ${missing}${webhook}. A coupon discounts through an enabled discount method with a discount rule of type "CouponCode" whose target is the code, and an active discount action`,
+      ],
+    };
   });
 
   app.get('/carts/:id/payment_methods', { config: read }, async (request) => {
     await cartOf(c, request);
-    const methods = await db.selectFrom('payment_methods').select(['id', 'name', 'payment_type']).where('is_hidden', '=', false).orderBy('sort_order').orderBy('id').execute();
+    const methods = await db
+      .selectFrom('payment_methods')
+      .select(['id', 'name', 'payment_type'])
+      .where('is_hidden', '=', false)
+      .orderBy('sort_order')
+      .orderBy('id')
+      .execute();
     // Method 0 takes a card without a gateway; every store has it.
-    const list = [{ payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' }, ...methods.map((m) => ({ payment_method_id: Number(m.id), name: m.name, payment_type: m.payment_type }))];
+    const list = [
+      { payment_method_id: 0, name: 'Credit Card', payment_type: 'CreditCard' },
+      ...methods.map((m) => ({ payment_method_id: Number(m.id), name: m.name, payment_type: m.payment_type })),
+    ];
     return { total_count: list.length, payment_methods: list };
   });
 
@@ -154,13 +202,31 @@ function checkoutRoutes(app: FastifyInstance, c: Carting): void {
   });
 
   const orderEvents = placeOrderEvents(c.options);
-  const touchesAll: ResourceRouteConfig = { ...write, touches: ['cart_items', 'customers', 'addresses', 'orders', 'order_items', 'order_addresses', 'order_payments', 'coupon_codes', 'products'] };
+  const touchesAll: ResourceRouteConfig = {
+    ...write,
+    touches: [
+      'cart_items',
+      'customers',
+      'addresses',
+      'orders',
+      'order_items',
+      'order_addresses',
+      'order_payments',
+      'coupon_codes',
+      'products',
+    ],
+  };
   // The schema's problems and the body's missing parts are answered together (attachValidation keeps the first for here).
-  app.post('/carts/:id/place_order', { config: touchesAll, schema: { body: placeOrderSchema }, attachValidation: true }, async (request) => {
-    const validation = (request.validationError as FastifyError | undefined)?.validation;
-    const schemaProblems = validation === undefined ? [] : validationProblems(validation);
-    if (schemaProblems.length > 0) throw new ApiError(400, [...new Set([...schemaProblems, ...placeOrderProblems(request.body)])].join('; '));
-    const cart = await openCartOf(c, request);
-    return placeOrder({ ...c.options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, c.now());
-  });
+  app.post(
+    '/carts/:id/place_order',
+    { config: touchesAll, schema: { body: placeOrderSchema }, attachValidation: true },
+    async (request) => {
+      const validation = (request.validationError as FastifyError | undefined)?.validation;
+      const schemaProblems = validation === undefined ? [] : validationProblems(validation);
+      if (schemaProblems.length > 0)
+        throw new ApiError(400, [...new Set([...schemaProblems, ...placeOrderProblems(request.body)])].join('; '));
+      const cart = await openCartOf(c, request);
+      return placeOrder({ ...c.options, replies, events: orderEvents }, cart, request.body as PlaceOrderBody, c.now());
+    },
+  );
 }

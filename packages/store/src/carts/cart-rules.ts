@@ -18,31 +18,39 @@ export function closedCart(cart: Row): ApiError {
  * refused when it became an order: what changes its lines or places it runs one at a time per cart.
  */
 export async function lockOpenCart(trx: Kysely<StoreSchema>, dialect: StoreDatabase['dialect'], cartId: number): Promise<Row> {
-  const cart = await dialectSqlOf({ dialect }).lockForWrite(trx.selectFrom('carts').selectAll().where('id', '=', cartId)).executeTakeFirst();
+  const cart = await dialectSqlOf({ dialect })
+    .lockForWrite(trx.selectFrom('carts').selectAll().where('id', '=', cartId))
+    .executeTakeFirst();
   if (cart === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
   if (isPlaced(cart)) throw closedCart(cart);
   return cart;
 }
 
-export const isPlaced = (cart: Row | undefined): cart is Row => cart !== undefined && cart.associated_order_id !== null && cart.associated_order_id !== undefined;
+export const isPlaced = (cart: Row | undefined): cart is Row =>
+  cart !== undefined && cart.associated_order_id !== null && cart.associated_order_id !== undefined;
 
 /** The rules as a before-write check of the carts and their lines, whoever writes them. */
 export function cartRules(database: StoreDatabase): BeforeWriteCheck {
   const { db } = database;
   const cartById = (id: unknown) => {
     const cartId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
-    return cartId === undefined ? Promise.resolve(undefined) : db.selectFrom('carts').selectAll().where('id', '=', cartId).executeTakeFirst();
+    return cartId === undefined
+      ? Promise.resolve(undefined)
+      : db.selectFrom('carts').selectAll().where('id', '=', cartId).executeTakeFirst();
   };
   const lineById = (id: unknown) => {
     const lineId = parseRecordId(typeof id === 'number' || typeof id === 'string' ? id : undefined);
-    return lineId === undefined ? Promise.resolve(undefined) : db.selectFrom('cart_items').selectAll().where('id', '=', lineId).executeTakeFirst();
+    return lineId === undefined
+      ? Promise.resolve(undefined)
+      : db.selectFrom('cart_items').selectAll().where('id', '=', lineId).executeTakeFirst();
   };
 
   /** The line's price and cost from its product; a line without a product has none. */
   async function productPrice(productId: unknown): Promise<Row> {
     const id = parseRecordId(typeof productId === 'number' ? productId : undefined);
     // A product that does not exist is the write's own 409, from the reference check.
-    const product = id === undefined ? undefined : await db.selectFrom('products').select(['price', 'cost']).where('id', '=', id).executeTakeFirst();
+    const product =
+      id === undefined ? undefined : await db.selectFrom('products').select(['price', 'cost']).where('id', '=', id).executeTakeFirst();
     return { price: product?.price ?? null, cost: product?.cost ?? null };
   }
 
@@ -63,7 +71,10 @@ export function cartRules(database: StoreDatabase): BeforeWriteCheck {
     if (kind === 'remove') return;
     // A new line, or a line given another product, takes that product's price; otherwise the price stays as it is.
     if (existing === undefined || (body.product_id !== undefined && body.product_id !== existing.product_id)) {
-      write.serverValues = { ...write.serverValues, ...(await productPrice(body.product_id === undefined ? existing?.product_id : body.product_id)) };
+      write.serverValues = {
+        ...write.serverValues,
+        ...(await productPrice(body.product_id === undefined ? existing?.product_id : body.product_id)),
+      };
     }
   }
 

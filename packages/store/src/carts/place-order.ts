@@ -96,7 +96,10 @@ export const placeOrderSchema = {
     private_comments: text(2000),
     instructions: text(2000),
     payment_method_id: { type: 'integer', minimum: 0, maximum: ID_RANGE.maximum },
-    credit_card: { type: 'object', properties: { number: cardPart, name: text(200), expiration_month: cardPart, expiration_year: cardPart, cvv: cardPart } },
+    credit_card: {
+      type: 'object',
+      properties: { number: cardPart, name: text(200), expiration_month: cardPart, expiration_year: cardPart, cvv: cardPart },
+    },
     customer_payment_method_id: idSchema,
   },
 };
@@ -107,7 +110,9 @@ const addressFields = ['address_line_1', 'city', 'state', 'postal_code', 'countr
 function addressProblems(address: AddressInput | undefined, prefix: string): string[] {
   if (address === undefined) return [`${prefix}: is required`];
   if (address.id !== undefined) return [];
-  return (['name', ...addressFields] as const).filter((name) => String(address[name] ?? '').trim() === '').map((name) => `${prefix}.${name}: is required`);
+  return (['name', ...addressFields] as const)
+    .filter((name) => String(address[name] ?? '').trim() === '')
+    .map((name) => `${prefix}.${name}: is required`);
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -119,17 +124,24 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 export function placeOrderProblems(body: unknown): string[] {
   if (!isObject(body)) return [];
   const { customer } = body;
-  const address = (value: unknown, prefix: string) => (value === undefined ? [`${prefix}: is required`] : isObject(value) ? addressProblems(value, prefix) : []);
+  const address = (value: unknown, prefix: string) =>
+    value === undefined ? [`${prefix}: is required`] : isObject(value) ? addressProblems(value, prefix) : [];
   const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
   return [
-    ...(isObject(customer) && customer.id === undefined ? (['first_name', 'last_name', 'email'] as const).filter((name) => blank(customer[name])).map((name) => `customer.${name}: is required`) : []),
+    ...(isObject(customer) && customer.id === undefined
+      ? (['first_name', 'last_name', 'email'] as const)
+          .filter((name) => blank(customer[name]))
+          .map((name) => `customer.${name}: is required`)
+      : []),
     ...(body.billing_address === undefined ? [] : address(body.billing_address, 'billing_address')),
     ...(body.use_billing_address_for_shipping === true ? [] : address(body.shipping_address, 'shipping_address')),
   ];
 }
 
 function splitName(name: string | undefined): { first_name: string; last_name: string } {
-  const parts = String(name ?? '').trim().split(/\s+/);
+  const parts = String(name ?? '')
+    .trim()
+    .split(/\s+/);
   return { first_name: parts.slice(0, -1).join(' ') || (parts[0] ?? ''), last_name: parts.length > 1 ? (parts.at(-1) ?? '') : '' };
 }
 
@@ -153,7 +165,10 @@ const asCart = rowShaper(resourceNamed('carts'));
 const asCartItem = rowShaper(resourceNamed('cart_items'));
 
 export function placeOrderEvents(options: Pick<CartRoutesOptions, 'database'>): PlaceOrderEvents {
-  return { customers: resourceWriteEvents(options.database, resourceNamed('customers')), orders: resourceWriteEvents(options.database, resourceNamed('orders')) };
+  return {
+    customers: resourceWriteEvents(options.database, resourceNamed('customers')),
+    orders: resourceWriteEvents(options.database, resourceNamed('orders')),
+  };
 }
 
 export interface PlaceOrderContext extends CartRoutesOptions {
@@ -172,17 +187,28 @@ async function recordOf(db: Db, resourceName: string, id: number): Promise<Row |
 }
 
 /** ValidateCart and ValidateCheckout: what their subscribers object to in this order, before anything is written. */
-async function checkoutMessages(context: PlaceOrderContext, cart: Row, lines: readonly Row[], figures: CartFigures, body: PlaceOrderBody): Promise<string[]> {
+async function checkoutMessages(
+  context: PlaceOrderContext,
+  cart: Row,
+  lines: readonly Row[],
+  figures: CartFigures,
+  body: PlaceOrderBody,
+): Promise<string[]> {
   const { replies } = context;
   const { db } = context.database;
   if (!(await replies.subscribed('ValidateCart')) && !(await replies.subscribed('ValidateCheckout'))) return [];
-  const address = async (given: AddressInput | undefined) => (given?.id === undefined ? { ...given } : ((await recordOf(db, 'addresses', given.id)) ?? { ...given }));
+  const address = async (given: AddressInput | undefined) =>
+    given?.id === undefined ? { ...given } : ((await recordOf(db, 'addresses', given.id)) ?? { ...given });
   const billingAddress = await address(body.billing_address);
   const paymentMethodId = body.payment_method_id ?? 0;
-  const method = paymentMethodId === 0 ? undefined : await db.selectFrom('payment_methods').select('name').where('id', '=', paymentMethodId).executeTakeFirst();
+  const method =
+    paymentMethodId === 0
+      ? undefined
+      : await db.selectFrom('payment_methods').select('name').where('id', '=', paymentMethodId).executeTakeFirst();
   return askCheckoutMessages(replies, {
     cart: { ...asCart({ ...cart, ...figures }), items: lines.map(asCartItem) },
-    customer: body.customer.id === undefined ? { ...body.customer } : ((await recordOf(db, 'customers', body.customer.id)) ?? { ...body.customer }),
+    customer:
+      body.customer.id === undefined ? { ...body.customer } : ((await recordOf(db, 'customers', body.customer.id)) ?? { ...body.customer }),
     billingAddress,
     shippingAddress: body.use_billing_address_for_shipping === true ? billingAddress : await address(body.shipping_address),
     isGift: typeof body.gift_message === 'string' && body.gift_message !== '',
@@ -202,9 +228,12 @@ async function useCoupon(trx: Db, code: string): Promise<void> {
     .updateTable('coupon_codes')
     .set((eb) => ({ usage_count: eb(eb.fn.coalesce('usage_count', eb.lit(0)), '+', 1) }))
     .where('coupon_code', '=', code)
-    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('max_uses', '<=', 0), eb(eb.fn.coalesce('usage_count', eb.lit(0)), '<', eb.ref('max_uses'))]))
+    .where((eb) =>
+      eb.or([eb('max_uses', 'is', null), eb('max_uses', '<=', 0), eb(eb.fn.coalesce('usage_count', eb.lit(0)), '<', eb.ref('max_uses'))]),
+    )
     .executeTakeFirst();
-  if (Number(used.numUpdatedRows) < 1) throw new ApiError(409, `coupon_code: "${code}" is used up (or no longer exists); remove it from the cart or use another`);
+  if (Number(used.numUpdatedRows) < 1)
+    throw new ApiError(409, `coupon_code: "${code}" is used up (or no longer exists); remove it from the cart or use another`);
 }
 
 const yes = (value: unknown) => value === true || Number(value) === 1;
@@ -224,14 +253,31 @@ async function variantRowOf(trx: Db, productId: number, line: Row): Promise<numb
   } catch {
     return undefined;
   }
-  const ids = Array.isArray(chosen) ? chosen.map((variant: { id?: unknown }) => Number(variant.id)).filter((id) => Number.isInteger(id) && id > 0) : [];
+  const ids = Array.isArray(chosen)
+    ? chosen.map((variant: { id?: unknown }) => Number(variant.id)).filter((id) => Number.isInteger(id) && id > 0)
+    : [];
   if (ids.length === 0) return undefined;
-  const product = await trx.selectFrom('products').select(['item_number', 'use_variant_inventory']).where('id', '=', productId).executeTakeFirst();
+  const product = await trx
+    .selectFrom('products')
+    .select(['item_number', 'use_variant_inventory'])
+    .where('id', '=', productId)
+    .executeTakeFirst();
   if (product === undefined || !yes(product.use_variant_inventory)) return undefined;
-  const variants = await trx.selectFrom('product_variants').select(['id', 'item_number_extension', 'item_number_sort_order']).where('id', 'in', ids).execute();
+  const variants = await trx
+    .selectFrom('product_variants')
+    .select(['id', 'item_number_extension', 'item_number_sort_order'])
+    .where('id', 'in', ids)
+    .execute();
   variants.sort((a, b) => Number(a.item_number_sort_order ?? 0) - Number(b.item_number_sort_order ?? 0) || Number(a.id) - Number(b.id));
   const full = `${textOf(product.item_number ?? '')}${variants.map((v) => textOf(v.item_number_extension ?? '')).join('')}`;
-  const row = await trx.selectFrom('variant_inventory').select('id').where('product_id', '=', productId).where('item_number', '=', full).orderBy('id').limit(1).executeTakeFirst();
+  const row = await trx
+    .selectFrom('variant_inventory')
+    .select('id')
+    .where('product_id', '=', productId)
+    .where('item_number', '=', full)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
   return row === undefined ? undefined : Number(row.id);
 }
 
@@ -289,13 +335,19 @@ async function takeStock(trx: Db, lines: readonly Row[]): Promise<void> {
     const taken = await update.executeTakeFirst();
     if (Number(taken.numUpdatedRows) !== 1) {
       const what = table === 'products' ? '' : ` variant inventory ${rowId}`;
-      throw new ApiError(409, `product ${productId} (${textOf(product.item_name)})${what}: not enough in stock for ${quantity}; ${textOf(onHand)} on hand when the order was checked`);
+      throw new ApiError(
+        409,
+        `product ${productId} (${textOf(product.item_name)})${what}: not enough in stock for ${quantity}; ${textOf(onHand)} on hand when the order was checked`,
+      );
     }
   }
 }
 
 /** What of a cart's lines the order is made from; a change to any of it between pricing and writing is a conflict. */
-const linesKey = (lines: readonly Row[]) => JSON.stringify(lines.map((line) => [line.id, line.product_id, line.quantity, line.price, line.variants, line.personalizations, line.updated_at]));
+const linesKey = (lines: readonly Row[]) =>
+  JSON.stringify(
+    lines.map((line) => [line.id, line.product_id, line.quantity, line.price, line.variants, line.personalizations, line.updated_at]),
+  );
 
 /** What every step of writing an order is given: the transaction, and the request it writes. */
 interface OrderWrite {
@@ -317,7 +369,8 @@ interface OrderWrite {
 async function lockUnchangedCart({ trx, context, cart }: OrderWrite, priced: readonly Row[]): Promise<void> {
   await lockOpenCart(trx, context.database.dialect, Number(cart.id));
   const current = await trx.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
-  if (linesKey(current) !== linesKey(priced)) throw new ApiError(409, `cart ${String(cart.id)}: its lines changed while the order was being placed; place it again`);
+  if (linesKey(current) !== linesKey(priced))
+    throw new ApiError(409, `cart ${String(cart.id)}: its lines changed while the order was being placed; place it again`);
 }
 
 /** The customer named by id, or a new one made from the body (CustomerCreated queued); an e-mail already known is 409. */
@@ -347,11 +400,17 @@ async function orderCustomer({ trx, context, body, now, insert }: OrderWrite): P
 }
 
 /** The customer's address (given by id, or made), and the order's own copy of it; the copy's id. */
-async function orderAddress({ trx, insert }: OrderWrite, customerId: number, input: AddressInput, type: 'Billing' | 'Shipping'): Promise<number> {
+async function orderAddress(
+  { trx, insert }: OrderWrite,
+  customerId: number,
+  input: AddressInput,
+  type: 'Billing' | 'Shipping',
+): Promise<number> {
   let address: Row;
   if (input.id !== undefined) {
     address = await existing(trx, 'addresses', input.id, `${type.toLowerCase()}_address.id`);
-    if (Number(address.customer_id) !== customerId) throw new ApiError(409, `${type.toLowerCase()}_address.id: address ${input.id} is not the customer's`);
+    if (Number(address.customer_id) !== customerId)
+      throw new ApiError(409, `${type.toLowerCase()}_address.id: address ${input.id} is not the customer's`);
   } else {
     address = {
       customer_id: customerId,
@@ -369,14 +428,31 @@ async function orderAddress({ trx, insert }: OrderWrite, customerId: number, inp
     await insert('addresses', address);
   }
   const { first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments } = address;
-  return insert('order_addresses', { customer_id: customerId, first_name, last_name, company, address_line_1, address_line_2, city, state, postal_code, country, phone, comments, address_type: type });
+  return insert('order_addresses', {
+    customer_id: customerId,
+    first_name,
+    last_name,
+    company,
+    address_line_1,
+    address_line_2,
+    city,
+    state,
+    postal_code,
+    country,
+    phone,
+    comments,
+    address_type: type,
+  });
 }
 
 /** The order's billing and shipping address copies (one, when it ships to the billing address). */
 async function orderAddresses(write: OrderWrite, customerId: number): Promise<{ billingId: number; shippingId: number }> {
   const { body } = write;
   const billingId = await orderAddress(write, customerId, body.billing_address, 'Billing');
-  const shippingId = body.use_billing_address_for_shipping === true ? billingId : await orderAddress(write, customerId, body.shipping_address ?? {}, 'Shipping');
+  const shippingId =
+    body.use_billing_address_for_shipping === true
+      ? billingId
+      : await orderAddress(write, customerId, body.shipping_address ?? {}, 'Shipping');
   return { billingId, shippingId };
 }
 
@@ -385,17 +461,28 @@ async function orderPayment({ trx, context, body, now }: OrderWrite, customerId:
   const paymentMethodId = body.payment_method_id ?? 0;
   if (paymentMethodId !== 0) {
     const method = await existing(trx, 'payment_methods', paymentMethodId, 'payment_method_id');
-    if (method.is_hidden === true || Number(method.is_hidden) === 1) throw new ApiError(409, `payment_method_id: payment method ${paymentMethodId} is not available`);
+    if (method.is_hidden === true || Number(method.is_hidden) === 1)
+      throw new ApiError(409, `payment_method_id: payment method ${paymentMethodId} is not available`);
     return { payment_method_id: paymentMethodId, payment_type: method.payment_type ?? 'Custom', payment_method_name: method.name };
   }
   let card;
   if (body.credit_card?.number === undefined && body.customer_payment_method_id !== undefined) {
     // A card on file: its stored last four and expiry; the number was never kept.
     const method = await existing(trx, 'customer_payment_methods', body.customer_payment_method_id, 'customer_payment_method_id');
-    if (Number(method.customer_id) !== customerId) throw new ApiError(409, 'customer_payment_method_id: not a payment method of this customer');
-    const stored = method.card_id === null ? undefined : await trx.selectFrom('credit_cards').selectAll().where('id', '=', Number(method.card_id)).executeTakeFirst();
+    if (Number(method.customer_id) !== customerId)
+      throw new ApiError(409, 'customer_payment_method_id: not a payment method of this customer');
+    const stored =
+      method.card_id === null
+        ? undefined
+        : await trx.selectFrom('credit_cards').selectAll().where('id', '=', Number(method.card_id)).executeTakeFirst();
     if (stored === undefined) throw new ApiError(409, 'customer_payment_method_id: no card on file for this payment method');
-    card = { lastFour: textOf(stored.last_four), cardType: textOf(stored.card_type), name: null, month: stored.expiration_month, year: stored.expiration_year };
+    card = {
+      lastFour: textOf(stored.last_four),
+      cardType: textOf(stored.card_type),
+      name: null,
+      month: stored.expiration_month,
+      year: stored.expiration_year,
+    };
   } else card = checkCard(body.credit_card, now);
   return {
     payment_method_id: 0,
@@ -419,7 +506,10 @@ interface OrderParts {
 }
 
 /** The order, its items and its payment; the order's id. */
-async function writeOrder({ trx, cart, body, now, insert }: OrderWrite, { customer, addresses, payment, figures, lines }: OrderParts): Promise<number> {
+async function writeOrder(
+  { trx, cart, body, now, insert }: OrderWrite,
+  { customer, addresses, payment, figures, lines }: OrderParts,
+): Promise<number> {
   const customerId = Number(customer.id);
   const orderId = await insert('orders', {
     customer_id: customerId,
@@ -428,7 +518,8 @@ async function writeOrder({ trx, cart, body, now, insert }: OrderWrite, { custom
     ordered_at: now.toISOString(),
     order_type: 'Order',
     ...figures,
-    selected_shipping_method: typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null,
+    selected_shipping_method:
+      typeof cart.selected_shipping_method === 'string' ? cart.selected_shipping_method.split(';').slice(2).join(';') : null,
     coupon_code: cart.coupon_code ?? null,
     order_billing_address_id: addresses.billingId,
     order_shipping_address_id: addresses.shippingId,
@@ -442,7 +533,11 @@ async function writeOrder({ trx, cart, body, now, insert }: OrderWrite, { custom
     entered_by_type: 'API',
   });
   for (const item of lines) {
-    const product = await trx.selectFrom('products').select(['weight', 'is_non_taxable']).where('id', '=', Number(item.product_id)).executeTakeFirst();
+    const product = await trx
+      .selectFrom('products')
+      .select(['weight', 'is_non_taxable'])
+      .where('id', '=', Number(item.product_id))
+      .executeTakeFirst();
     await insert('order_items', {
       order_id: orderId,
       product_id: item.product_id,
@@ -460,7 +555,15 @@ async function writeOrder({ trx, cart, body, now, insert }: OrderWrite, { custom
       is_subscription_product: Boolean(item.is_subscription_product),
     });
   }
-  await insert('order_payments', { ...payment, order_id: orderId, customer_id: customerId, amount: figures.grand_total, transaction_type: 'None', is_approved: false, paid_at: now.toISOString() });
+  await insert('order_payments', {
+    ...payment,
+    order_id: orderId,
+    customer_id: customerId,
+    amount: figures.grand_total,
+    transaction_type: 'None',
+    is_approved: false,
+    paid_at: now.toISOString(),
+  });
   return orderId;
 }
 
@@ -490,13 +593,26 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
   const items = await db.selectFrom('cart_items').selectAll().where('cart_id', '=', Number(cart.id)).orderBy('id').execute();
   if (items.length === 0) throw new ApiError(409, `cart ${String(cart.id)} has no items`);
   // Priced for the customer the order is for, when it names one.
-  const { figures, lines } = await cartFigures(db, context.replies, { ...cart, customer_id: body.customer.id ?? cart.customer_id ?? null }, items, now);
+  const { figures, lines } = await cartFigures(
+    db,
+    context.replies,
+    { ...cart, customer_id: body.customer.id ?? cart.customer_id ?? null },
+    items,
+    now,
+  );
   const messages = await checkoutMessages(context, cart, lines, figures, body);
   if (messages.length > 0) throw new ApiError(400, messages.join('; '));
 
   const stamp = now.toISOString();
   const answer = await db.transaction().execute(async (trx) => {
-    const write: OrderWrite = { trx, context, cart, body, now, insert: (table, row) => dialectSqlOf(context.database).insertRow(trx, table, { ...row, created_at: stamp, updated_at: stamp }) };
+    const write: OrderWrite = {
+      trx,
+      context,
+      cart,
+      body,
+      now,
+      insert: (table, row) => dialectSqlOf(context.database).insertRow(trx, table, { ...row, created_at: stamp, updated_at: stamp }),
+    };
     await lockUnchangedCart(write, items);
     await takeStock(trx, lines);
     if (typeof cart.coupon_code === 'string' && cart.coupon_code !== '') await useCoupon(trx, cart.coupon_code);

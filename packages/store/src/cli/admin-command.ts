@@ -15,10 +15,19 @@ The store is --database, else STORE_DATABASE_URL, else store.sqlite in DATA_DIR 
 repository's data/ folder, the one npm start uses); the command says which on stderr. A database
 with no store yet is an error unless --create is given.`;
 
-export async function adminCreate(argv: string[], ctx: AuthContext, storeId: number, io: CommandIo & { readPassword: () => Promise<string> }): Promise<number> {
+export async function adminCreate(
+  argv: string[],
+  ctx: AuthContext,
+  storeId: number,
+  io: CommandIo & { readPassword: () => Promise<string> },
+): Promise<number> {
   let values: { email?: string; access?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { email: { type: 'string' }, access: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { email: { type: 'string' }, access: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
   } catch (error) {
     io.err(`store admin create: ${(error as Error).message}\n${adminCreateUsage}`);
     return 2;
@@ -38,7 +47,11 @@ export async function adminCreate(argv: string[], ctx: AuthContext, storeId: num
     return 2;
   }
   try {
-    const admin = await createAdmin(ctx, storeId, { email: values.email, password: await io.readPassword(), access: access as ResourceGroup[] | undefined });
+    const admin = await createAdmin(ctx, storeId, {
+      email: values.email,
+      password: await io.readPassword(),
+      access: access as ResourceGroup[] | undefined,
+    });
     io.out(`admin ${admin.email} can sign in at /admin`);
     return 0;
   } catch (error) {

@@ -40,7 +40,10 @@ const noStoreYet = `store: there is no store in that database yet. \`store serve
  * Opens and migrates the store's database, says which one it is, and runs \`body\` with the auth context.
  * A database without a store is an error unless --create is given: a mistyped path must not make a second store.
  */
-async function withStore(args: string[], body: (rest: string[], ctx: AuthContext, storeId: number, create: boolean) => Promise<number>): Promise<number> {
+async function withStore(
+  args: string[],
+  body: (rest: string[], ctx: AuthContext, storeId: number, create: boolean) => Promise<number>,
+): Promise<number> {
   const { database: given, create, rest } = splitStoreOptions(args);
   const location = storeLocation(given);
   io.err(`store: ${location.description}`);
@@ -59,7 +62,8 @@ async function withStore(args: string[], body: (rest: string[], ctx: AuthContext
       return 2;
     }
     const first = await ensureStore(database);
-    if (first !== undefined) io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
+    if (first !== undefined)
+      io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
     const store = await db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
     const ctx = authContext({ db, dialect: database.dialect, key: loadAuthKey({ file: join(location.dataDir, 'auth.key') }) });
     return await body(rest, ctx, store.id, create);

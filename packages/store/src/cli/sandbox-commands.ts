@@ -63,12 +63,17 @@ function databaseOption(args: string[]): { database: string | undefined; rest: s
   return { database, rest };
 }
 
-async function withDatabase<T>(location: StoreLocation, io: Io, body: (database: StoreDatabase, storeId: number) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  location: StoreLocation,
+  io: Io,
+  body: (database: StoreDatabase, storeId: number) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase<StoreSchema>(location.databaseUrl);
   try {
     await migrateStore(database);
     const first = await ensureStore(database);
-    if (first !== undefined) io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
+    if (first !== undefined)
+      io.err(`store: made a new store; its admin is ${first.email} with password ${first.password} (shown only this once)`);
     const store = await database.db.selectFrom('stores').select('id').orderBy('id').executeTakeFirstOrThrow();
     return await body(database, Number(store.id));
   } finally {
@@ -133,7 +138,9 @@ export async function resetCommand(args: string[], io: Io = consoleIo): Promise<
   const location = storeLocation(given);
   io.err(`store: ${location.description}`);
   if (!rest.includes('--yes')) {
-    const answer = await io.ask('store: this deletes every product, category, customer, cart and order of that store. Type "reset" to go on: ');
+    const answer = await io.ask(
+      'store: this deletes every product, category, customer, cart and order of that store. Type "reset" to go on: ',
+    );
     if (answer.trim() !== 'reset') {
       io.err('store: nothing was deleted');
       return 1;

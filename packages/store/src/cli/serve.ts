@@ -60,15 +60,31 @@ export async function serveCommand(args: string[]): Promise<void> {
   console.log(`Store ${location.description}`);
   const plan = values.plan ?? env.STORE_PLAN;
   if (plan !== undefined && !isPlan(plan)) throw new Error(`--plan: "${plan}" is not one of ${plans.join(', ')}`);
-  const proxies = values['trusted-proxy'] ?? env.STORE_TRUSTED_PROXIES?.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const allowedHosts = values['allowed-host'] ?? env.STORE_ALLOWED_HOSTS?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const proxies =
+    values['trusted-proxy'] ??
+    env.STORE_TRUSTED_PROXIES?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+  const allowedHosts =
+    values['allowed-host'] ??
+    env.STORE_ALLOWED_HOSTS?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   const httpPort = port(values['http-port'] ?? env.STORE_HTTP_PORT, '--http-port');
   const certFile = values.cert ?? env.STORE_TLS_CERT;
   const keyFile = values.key ?? env.STORE_TLS_KEY;
-  const webhookNetworks = env.STORE_WEBHOOK_ALLOWED_NETWORKS?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? [];
-  const eventLogDays = env.STORE_EVENT_LOG_DAYS === undefined || env.STORE_EVENT_LOG_DAYS === '' ? undefined : Number(env.STORE_EVENT_LOG_DAYS);
-  if (eventLogDays !== undefined && !(Number.isFinite(eventLogDays) && eventLogDays > 0)) throw new Error('STORE_EVENT_LOG_DAYS: a number of days above 0');
-  const webhookCa = env.STORE_WEBHOOK_CA_FILE === undefined || env.STORE_WEBHOOK_CA_FILE === '' ? undefined : readFileSync(env.STORE_WEBHOOK_CA_FILE, 'utf8');
+  const webhookNetworks =
+    env.STORE_WEBHOOK_ALLOWED_NETWORKS?.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '') ?? [];
+  const eventLogDays =
+    env.STORE_EVENT_LOG_DAYS === undefined || env.STORE_EVENT_LOG_DAYS === '' ? undefined : Number(env.STORE_EVENT_LOG_DAYS);
+  if (eventLogDays !== undefined && !(Number.isFinite(eventLogDays) && eventLogDays > 0))
+    throw new Error('STORE_EVENT_LOG_DAYS: a number of days above 0');
+  const webhookCa =
+    env.STORE_WEBHOOK_CA_FILE === undefined || env.STORE_WEBHOOK_CA_FILE === ''
+      ? undefined
+      : readFileSync(env.STORE_WEBHOOK_CA_FILE, 'utf8');
 
   const store = await serveStore({
     databaseUrl: location.databaseUrl,
@@ -83,7 +99,11 @@ export async function serveCommand(args: string[]): Promise<void> {
     ...(plan === undefined ? {} : { plan }),
     ...(values.sandbox === true || env.STORE_SANDBOX === '1' ? { sandbox: true } : {}),
     ...(env.STORE_REDIS_URL === undefined || env.STORE_REDIS_URL === '' ? {} : { redisUrl: env.STORE_REDIS_URL }),
-    webhooks: { allowedNetworks: webhookNetworks, ...(webhookCa === undefined ? {} : { ca: webhookCa }), ...(eventLogDays === undefined ? {} : { eventLogDays }) },
+    webhooks: {
+      allowedNetworks: webhookNetworks,
+      ...(webhookCa === undefined ? {} : { ca: webhookCa }),
+      ...(eventLogDays === undefined ? {} : { eventLogDays }),
+    },
   });
   if (store.firstStart !== undefined) {
     console.log('A new store was created. Its admin account (shown only this once):');

@@ -21,8 +21,16 @@ export function storeLocation(given: string | undefined, env: NodeJS.ProcessEnv 
   const dataDirWhy = fromEnv ? `DATA_DIR=${env.DATA_DIR ?? ''}` : 'the default data directory; set DATA_DIR for another';
   const envUrl = env.STORE_DATABASE_URL !== undefined && env.STORE_DATABASE_URL !== '' ? env.STORE_DATABASE_URL : undefined;
   const [url, why] =
-    given !== undefined ? [absoluteSqlite(given), '--database'] : envUrl !== undefined ? [absoluteSqlite(envUrl), 'STORE_DATABASE_URL'] : [`sqlite:${join(dataDir, 'store.sqlite')}`, dataDirWhy];
-  return { dataDir, databaseUrl: url, description: `database ${url.startsWith('sqlite:') ? url : redactUrl(url)} (${why}); data directory ${dataDir}` };
+    given !== undefined
+      ? [absoluteSqlite(given), '--database']
+      : envUrl !== undefined
+        ? [absoluteSqlite(envUrl), 'STORE_DATABASE_URL']
+        : [`sqlite:${join(dataDir, 'store.sqlite')}`, dataDirWhy];
+  return {
+    dataDir,
+    databaseUrl: url,
+    description: `database ${url.startsWith('sqlite:') ? url : redactUrl(url)} (${why}); data directory ${dataDir}`,
+  };
 }
 
 /** A relative SQLite path is made absolute here, so the message names the file that is really opened. */

@@ -20,10 +20,20 @@ export interface CommandIo {
 }
 
 /** Returns the exit status: 0 with the token on stdout, 2 for bad arguments. */
-export async function tokenCreate(argv: string[], ctx: AuthContext, storeId: number, io: CommandIo, options: { create: boolean }): Promise<number> {
+export async function tokenCreate(
+  argv: string[],
+  ctx: AuthContext,
+  storeId: number,
+  io: CommandIo,
+  options: { create: boolean },
+): Promise<number> {
   let values: { app?: string; scopes?: string; label?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ args: argv, options: { app: { type: 'string' }, scopes: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { app: { type: 'string' }, scopes: { type: 'string' }, label: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    }));
   } catch (error) {
     io.err(`store token create: ${(error as Error).message}\n${tokenCreateUsage}`);
     return 2;
@@ -41,7 +51,9 @@ export async function tokenCreate(argv: string[], ctx: AuthContext, storeId: num
     let app = await findApp(ctx, { name: values.app.trim(), storeId });
     if (app === undefined && !options.create) {
       const names = (await listApps(ctx, storeId)).map((a) => `"${a.name}"`);
-      io.err(`store token create: this store has no app named "${values.app.trim()}" (its apps: ${names.length === 0 ? 'none yet' : names.join(', ')}); pass --create to make it`);
+      io.err(
+        `store token create: this store has no app named "${values.app.trim()}" (its apps: ${names.length === 0 ? 'none yet' : names.join(', ')}); pass --create to make it`,
+      );
       return 2;
     }
     if (app === undefined) {

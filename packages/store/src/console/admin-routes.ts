@@ -1,7 +1,16 @@
 // Settings › Admins: who may sign in to this store's console, adding one (with a first password shown
 // once, to pass on) and removing one.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addAdmin, AdminInputError, allGroups, listAdmins, newAdminPassword, removeAdmin, type Admin, type AdminListing } from '../auth/admins.ts';
+import {
+  addAdmin,
+  AdminInputError,
+  allGroups,
+  listAdmins,
+  newAdminPassword,
+  removeAdmin,
+  type Admin,
+  type AdminListing,
+} from '../auth/admins.ts';
 import type { ResourceGroup } from '../auth/scopes.ts';
 import { formField, formList, requireAdmin, sendNotFound, sendPage, sessionCsrf, type ConsoleOptions } from './console-request.ts';
 import { parseRecordId } from '../http/record-id.ts';
@@ -14,48 +23,98 @@ const LIST: Crumb = { text: 'Admins', href: '/admin/admins' };
 const groupName = (group: ResourceGroup) => areas.find((a) => a.id === group)?.name ?? group;
 
 function adminRows(admins: AdminListing[], me: Admin): Markup {
-  return html`<table class="stack"><caption class="skip">Admins of this store</caption>
-<thead><tr><th scope="col">Email</th><th scope="col">Access</th><th scope="col">Added</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
-<tbody>${admins.map((a) => html`<tr><td data-label="Email">${a.email}${a.id === me.id ? html` <span class="badge">you</span>` : ''}</td>
-<td data-label="Access">${a.access.length === allGroups.length ? 'Every area' : a.access.map(groupName).join(', ')}</td><td data-label="Added">${a.createdAt.slice(0, 10)}</td>
-<td>${a.id === me.id ? html`<a href="/admin/account">Change your password</a>` : admins.length > 1 ? html`<a href="/admin/admins/${a.id}/remove" aria-label="Remove ${a.email}">Remove…</a>` : ''}</td></tr>`)}</tbody></table>`;
+  return html`<table class="stack">
+    <caption class="skip">
+      Admins of this store
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Email</th>
+        <th scope="col">Access</th>
+        <th scope="col">Added</th>
+        <th scope="col"><span class="skip">Actions</span></th>
+      </tr>
+    </thead>
+    <tbody>
+      ${admins.map(
+        (a) =>
+          html`<tr>
+            <td data-label="Email">${a.email}${a.id === me.id ? html` <span class="badge">you</span>` : ''}</td>
+            <td data-label="Access">${a.access.length === allGroups.length ? 'Every area' : a.access.map(groupName).join(', ')}</td>
+            <td data-label="Added">${a.createdAt.slice(0, 10)}</td>
+            <td>
+              ${a.id === me.id ? html`<a href="/admin/account">Change your password</a>` : admins.length > 1 ? html`<a href="/admin/admins/${a.id}/remove" aria-label="Remove ${a.email}">Remove…</a>` : ''}
+            </td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }
 
-function listPage(input: { csrf: string; admins: AdminListing[]; me: Admin; email: string; access: readonly string[]; errors: string[]; removed: boolean }): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST)}<h1>Admins</h1>
-${input.removed ? html`<div class="notice" role="status">The admin was removed and signed out.</div>` : ''}
-${adminRows(input.admins, input.me)}
-<h2 id="add">Add an admin</h2>
-${errorBox(input.errors)}
-<form class="card" method="post" action="/admin/admins" aria-labelledby="add">
-  <input type="hidden" name="_csrf" value="${input.csrf}">
-  <div class="field"><label for="email">Email</label>
-    <input id="email" name="email" type="email" maxlength="254" required autocomplete="off" value="${input.email}"></div>
-  <fieldset><legend>Access</legend><p class="hint">The areas this admin may see. Settings includes this page, apps, webhooks and the plan.</p>
-    <div class="scopes">${allGroups.map((g) => html`<label class="choice"><input type="checkbox" name="access" value="${g}" ${input.access.includes(g) ? 'checked' : ''}> <span>${groupName(g)}</span></label>`)}</div>
-  </fieldset>
-  <p class="hint">The store makes a first password and shows it once, for you to pass on; they can change it under their email at the top of any page.</p>
-  <div class="actions"><button type="submit">Add admin</button></div>
-</form>`;
+function listPage(input: {
+  csrf: string;
+  admins: AdminListing[];
+  me: Admin;
+  email: string;
+  access: readonly string[];
+  errors: string[];
+  removed: boolean;
+}): Markup {
+  return html`${crumbs(...SETTINGS_TRAIL, LIST)}
+    <h1>Admins</h1>
+    ${input.removed ? html`<div class="notice" role="status">The admin was removed and signed out.</div>` : ''}
+    ${adminRows(input.admins, input.me)}
+    <h2 id="add">Add an admin</h2>
+    ${errorBox(input.errors)}
+    <form class="card" method="post" action="/admin/admins" aria-labelledby="add">
+      <input type="hidden" name="_csrf" value="${input.csrf}" />
+      <div class="field">
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" maxlength="254" required autocomplete="off" value="${input.email}" />
+      </div>
+      <fieldset>
+        <legend>Access</legend>
+        <p class="hint">The areas this admin may see. Settings includes this page, apps, webhooks and the plan.</p>
+        <div class="scopes">
+          ${allGroups.map((g) => html`<label class="choice"><input type="checkbox" name="access" value="${g}" ${input.access.includes(g) ? 'checked' : ''} /> <span>${groupName(g)}</span></label>`)}
+        </div>
+      </fieldset>
+      <p class="hint">
+        The store makes a first password and shows it once, for you to pass on; they can change it under their email at the top of any page.
+      </p>
+      <div class="actions"><button type="submit">Add admin</button></div>
+    </form>`;
 }
 
 function addedPage(admin: Admin, password: string): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Added' })}<h1>Admin added</h1>
-<div class="notice" role="status">Pass this password on to ${admin.email} now. It is shown only this once; the store keeps only its hash.</div>
-<div class="card"><dl class="facts">
-  <dt>Email</dt><dd>${admin.email}</dd>
-  <dt>Sign-in address</dt><dd><code>/admin/sign-in</code> on this site</dd>
-  <dt>First password</dt><dd>${copyable('admin-password', password, 'the password')}</dd>
-</dl><div class="actions"><a class="button" href="/admin/admins">Back to admins</a></div></div>`;
+  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Added' })}
+    <h1>Admin added</h1>
+    <div class="notice" role="status">
+      Pass this password on to ${admin.email} now. It is shown only this once; the store keeps only its hash.
+    </div>
+    <div class="card">
+      <dl class="facts">
+        <dt>Email</dt>
+        <dd>${admin.email}</dd>
+        <dt>Sign-in address</dt>
+        <dd><code>/admin/sign-in</code> on this site</dd>
+        <dt>First password</dt>
+        <dd>${copyable('admin-password', password, 'the password')}</dd>
+      </dl>
+      <div class="actions"><a class="button" href="/admin/admins">Back to admins</a></div>
+    </div>`;
 }
 
 function removePage(csrf: string, admin: AdminListing): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Remove' })}<h1>Remove ${admin.email}?</h1>
-<form class="card" method="post" action="/admin/admins/${admin.id}/remove">
-  <input type="hidden" name="_csrf" value="${csrf}">
-  <p>They are signed out at once and can no longer sign in. Apps and tokens they made stay.</p>
-  <div class="actions"><button class="danger big" type="submit">Remove ${admin.email}</button><a class="button secondary" href="/admin/admins">Cancel</a></div>
-</form>`;
+  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Remove' })}
+    <h1>Remove ${admin.email}?</h1>
+    <form class="card" method="post" action="/admin/admins/${admin.id}/remove">
+      <input type="hidden" name="_csrf" value="${csrf}" />
+      <p>They are signed out at once and can no longer sign in. Apps and tokens they made stay.</p>
+      <div class="actions">
+        <button class="danger big" type="submit">Remove ${admin.email}</button><a class="button secondary" href="/admin/admins">Cancel</a>
+      </div>
+    </form>`;
 }
 
 export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void {
@@ -63,11 +122,17 @@ export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void
     const session = requireAdmin(request, reply);
     if (session === undefined) return undefined;
     const csrf = sessionCsrf(ctx, request);
-    const show = (status: number, title: string, body: Markup) => sendPage(reply, status, page({ title, signedIn: { email: session.admin.email, csrf, section: 'admins' }, body }));
+    const show = (status: number, title: string, body: Markup) =>
+      sendPage(reply, status, page({ title, signedIn: { email: session.admin.email, csrf, section: 'admins' }, body }));
     return { me: session.admin, csrf, show };
   }
 
-  async function showList(c: NonNullable<ReturnType<typeof consoleFor>>, status: number, form: { email: string; access: readonly string[]; errors: string[] }, removed = false) {
+  async function showList(
+    c: NonNullable<ReturnType<typeof consoleFor>>,
+    status: number,
+    form: { email: string; access: readonly string[]; errors: string[] },
+    removed = false,
+  ) {
     const admins = await listAdmins(ctx, c.me.storeId);
     return c.show(status, 'Admins', listPage({ csrf: c.csrf, admins, me: c.me, removed, ...form }));
   }
@@ -103,7 +168,8 @@ export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void
     if (c === undefined) return reply;
     const found = await adminFor(c.me.storeId, request.params.id);
     if (found === undefined) return sendNotFound(reply);
-    if (found.id === c.me.id) return showList(c, 400, { email: '', access: [], errors: ['You cannot remove yourself; ask another admin to do it.'] });
+    if (found.id === c.me.id)
+      return showList(c, 400, { email: '', access: [], errors: ['You cannot remove yourself; ask another admin to do it.'] });
     return c.show(200, `Remove ${found.email}`, removePage(c.csrf, found));
   });
 

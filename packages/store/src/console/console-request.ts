@@ -56,7 +56,19 @@ export function sendPage(reply: FastifyReply, status: number, body: string): Fas
 
 /** The console's answer for a path or record it does not have: an HTML page, as every console answer is. */
 export function sendNotFound(reply: FastifyReply): FastifyReply {
-  return sendPage(reply, 404, page({ title: 'Not found', narrow: true, body: html`<h1>Not found</h1><div class="card"><p>The console has no such page or record.</p><p><a href="/admin">Back to the console</a></p></div>` }));
+  return sendPage(
+    reply,
+    404,
+    page({
+      title: 'Not found',
+      narrow: true,
+      body: html`<h1>Not found</h1>
+        <div class="card">
+          <p>The console has no such page or record.</p>
+          <p><a href="/admin">Back to the console</a></p>
+        </div>`,
+    }),
+  );
 }
 
 // A stand-in for the console's own origin: `next` must resolve to the same one.
@@ -86,16 +98,33 @@ const MAX_NEXT = 2048;
  * The signed-in admin, or undefined after answering: a redirect to sign in (coming back here), or
  * 403 when the page manages store settings and the admin's access does not include them.
  */
-export function requireAdmin(request: FastifyRequest, reply: FastifyReply, need: 'signed-in' | 'settings' = 'settings'): Session | undefined {
+export function requireAdmin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  need: 'signed-in' | 'settings' = 'settings',
+): Session | undefined {
   const session = request.adminSession;
   if (session === undefined) {
     // A query of kilobytes, encoded once more into next=, would make a Location header clients refuse to read.
-    const back = request.method !== 'GET' ? '/admin' : request.url.length <= MAX_NEXT ? request.url : (request.url.split('?')[0] ?? '/admin');
+    const back =
+      request.method !== 'GET' ? '/admin' : request.url.length <= MAX_NEXT ? request.url : (request.url.split('?')[0] ?? '/admin');
     void reply.redirect(`/admin/sign-in?next=${encodeURIComponent(back)}`, 303);
     return undefined;
   }
   if (need === 'settings' && !session.admin.access.includes('settings')) {
-    void sendPage(reply, 403, page({ title: 'Not allowed', narrow: true, body: html`<h1>Not allowed</h1><div class="card"><p>Your admin account cannot manage store settings.</p><p><a href="/admin">Back to the console</a></p></div>` }));
+    void sendPage(
+      reply,
+      403,
+      page({
+        title: 'Not allowed',
+        narrow: true,
+        body: html`<h1>Not allowed</h1>
+          <div class="card">
+            <p>Your admin account cannot manage store settings.</p>
+            <p><a href="/admin">Back to the console</a></p>
+          </div>`,
+      }),
+    );
     return undefined;
   }
   return session;

@@ -30,7 +30,17 @@ type Checked =
   | { ok: false; redirect: string };
 
 // `app_id` and `redirect_url`: the names the platform's later samples use for client_id and redirect_uri.
-const PARAMS = ['client_id', 'app_id', 'redirect_uri', 'redirect_url', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method'] as const;
+const PARAMS = [
+  'client_id',
+  'app_id',
+  'redirect_uri',
+  'redirect_url',
+  'scope',
+  'state',
+  'response_type',
+  'code_challenge',
+  'code_challenge_method',
+] as const;
 
 function one(params: Params, name: string): string | undefined {
   const value = params[name];
@@ -54,13 +64,19 @@ async function check(options: ConsoleOptions, params: Params): Promise<Checked> 
   if (app === undefined) return { ok: false, page: 'The app asking for access is not registered with this store (unknown client_id).' };
   const given = one(params, 'redirect_uri') ?? one(params, 'redirect_url');
   if (app.redirectUri === null) return { ok: false, page: `${app.name} has no redirect URI registered, so it cannot use OAuth.` };
-  if (given !== undefined && !sameRedirect(app.redirectUri, given)) return { ok: false, page: `The redirect_uri does not match the one registered for ${app.name}.` };
+  if (given !== undefined && !sameRedirect(app.redirectUri, given))
+    return { ok: false, page: `The redirect_uri does not match the one registered for ${app.name}.` };
   const redirectUri = app.redirectUri;
   const state = one(params, 'state');
-  const fail = (error: string, reason: string, description: string): Checked => ({ ok: false, redirect: errorRedirect(redirectUri, error, reason, description, state) });
+  const fail = (error: string, reason: string, description: string): Checked => ({
+    ok: false,
+    redirect: errorRedirect(redirectUri, error, reason, description, state),
+  });
   const responseType = one(params, 'response_type');
-  if (responseType !== undefined && responseType !== 'code') return fail('unsupported_response_type', 'unsupported_response_type', 'Only response_type=code is supported.');
-  if (state !== undefined && state.length > 500) return fail('invalid_request', 'invalid_state', 'The state parameter is longer than 500 characters.');
+  if (responseType !== undefined && responseType !== 'code')
+    return fail('unsupported_response_type', 'unsupported_response_type', 'Only response_type=code is supported.');
+  if (state !== undefined && state.length > 500)
+    return fail('invalid_request', 'invalid_state', 'The state parameter is longer than 500 characters.');
   const scopeText = one(params, 'scope') ?? '';
   let scopes: Scope[];
   try {
@@ -72,9 +88,14 @@ async function check(options: ConsoleOptions, params: Params): Promise<Checked> 
   if (scopes.length === 0) return fail('invalid_scope', 'invalid_scope', 'Ask for at least one scope.');
   const challengeText = one(params, 'code_challenge');
   const method = parseChallengeMethod(one(params, 'code_challenge_method'));
-  if (challengeText === undefined && one(params, 'code_challenge_method') !== undefined) return fail('invalid_request', 'invalid_request', 'code_challenge_method was sent without a code_challenge.');
+  if (challengeText === undefined && one(params, 'code_challenge_method') !== undefined)
+    return fail('invalid_request', 'invalid_request', 'code_challenge_method was sent without a code_challenge.');
   if (challengeText !== undefined && (!isPkceText(challengeText) || method === undefined)) {
-    return fail('invalid_request', 'invalid_request', 'The code_challenge must be 43 to 128 characters and code_challenge_method S256 or plain.');
+    return fail(
+      'invalid_request',
+      'invalid_request',
+      'The code_challenge must be 43 to 128 characters and code_challenge_method S256 or plain.',
+    );
   }
   const challenge = challengeText === undefined || method === undefined ? undefined : { value: challengeText, method };
   return { ok: true, request: { app, redirectUri, scopeText, scopes, state, challenge } };
@@ -98,24 +119,43 @@ function grantPage(request: AuthorizeRequest, params: Params, csrf: string, emai
     title: `Grant access to ${app.name}`,
     narrow: true,
     body: html`<h1>Grant access to ${app.name}?</h1>
-<form class="card" method="post" action="/api/oauth">
-  <p><strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to act for you in this store. It will be able to:</p>
-  <ul id="requested-scopes" class="grants">${asked.map((d) =>
-    d.level === undefined
-      ? html`<li><strong>${d.name}</strong></li>`
-      : html`<li><strong>${d.level === 'read' ? 'See' : 'See and change'}</strong> ${d.name.toLowerCase()} <span class="muted">(${d.detail})</span></li>`,
-  )}</ul>
-  <p class="hint">It asked for <code>${request.scopes.join(' ')}</code>. Anything else stays out of its reach.${request.scopes.includes('no_expiry') ? '' : ' Its access lasts an hour at a time and is renewed for up to 30 days unless you revoke it.'}</p>
-  <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
-  <input type="hidden" name="_csrf" value="${csrf}">
-  ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}">`))}
-  <div class="actions"><button type="submit" name="decision" value="allow">Allow ${app.name}</button><button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
-</form>`,
+      <form class="card" method="post" action="/api/oauth">
+        <p>
+          <strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to act
+          for you in this store. It will be able to:
+        </p>
+        <ul id="requested-scopes" class="grants">
+          ${asked.map((d) =>
+            d.level === undefined
+              ? html`<li><strong>${d.name}</strong></li>`
+              : html`<li>
+                  <strong>${d.level === 'read' ? 'See' : 'See and change'}</strong> ${d.name.toLowerCase()}
+                  <span class="muted">(${d.detail})</span>
+                </li>`,
+          )}
+        </ul>
+        <p class="hint">
+          It asked for <code>${request.scopes.join(' ')}</code>. Anything else stays out of its
+          reach.${request.scopes.includes('no_expiry') ? '' : ' Its access lasts an hour at a time and is renewed for up to 30 days unless you revoke it.'}
+        </p>
+        <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
+        <input type="hidden" name="_csrf" value="${csrf}" />
+        ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}" />`))}
+        <div class="actions">
+          <button type="submit" name="decision" value="allow">Allow ${app.name}</button
+          ><button class="secondary" type="submit" name="decision" value="deny">Deny</button>
+        </div>
+      </form>`,
   });
 }
 
 function problemPage(text: string): string {
-  return page({ title: 'Cannot grant access', narrow: true, body: html`<h1>Cannot grant access</h1><div class="error" role="alert"><p>${text}</p></div>` });
+  return page({
+    title: 'Cannot grant access',
+    narrow: true,
+    body: html`<h1>Cannot grant access</h1>
+      <div class="error" role="alert"><p>${text}</p></div>`,
+  });
 }
 
 export function grantRoutes(app: FastifyInstance, options: ConsoleOptions): void {
@@ -139,13 +179,32 @@ export function grantRoutes(app: FastifyInstance, options: ConsoleOptions): void
     if (!checked.ok) return answer(reply, checked);
     const grant = checked.request;
     if (one(request.body, 'decision') !== 'allow') {
-      return reply.redirect(errorRedirect(grant.redirectUri, 'access_denied', 'user_denied', 'The admin denied the request.', grant.state), 303);
+      return reply.redirect(
+        errorRedirect(grant.redirectUri, 'access_denied', 'user_denied', 'The admin denied the request.', grant.state),
+        303,
+      );
     }
     const beyond = beyondAccess(session.admin, grant.scopes);
     if (beyond.length > 0) {
-      return reply.redirect(errorRedirect(grant.redirectUri, 'access_denied', 'insufficient_access', `The admin's account cannot grant ${beyond.join(', ')}.`, grant.state), 303);
+      return reply.redirect(
+        errorRedirect(
+          grant.redirectUri,
+          'access_denied',
+          'insufficient_access',
+          `The admin's account cannot grant ${beyond.join(', ')}.`,
+          grant.state,
+        ),
+        303,
+      );
     }
-    const { authId, code } = await issueCode(options.ctx, { app: grant.app, adminUserId: session.admin.id, scopeText: grant.scopeText, scopes: grant.scopes, redirectUri: grant.redirectUri, challenge: grant.challenge });
+    const { authId, code } = await issueCode(options.ctx, {
+      app: grant.app,
+      adminUserId: session.admin.id,
+      scopeText: grant.scopeText,
+      scopes: grant.scopes,
+      redirectUri: grant.redirectUri,
+      challenge: grant.challenge,
+    });
     const target = new URL(grant.redirectUri);
     target.searchParams.set('auth_id', authId);
     target.searchParams.set('code', code);

@@ -15,13 +15,31 @@ export interface Area {
 }
 
 export const areas: readonly Area[] = [
-  { id: 'catalog', name: 'Catalog', covers: 'products, categories, manufacturers, inventory, reviews', read: 'read_catalog', modify: 'catalog' },
+  {
+    id: 'catalog',
+    name: 'Catalog',
+    covers: 'products, categories, manufacturers, inventory, reviews',
+    read: 'read_catalog',
+    modify: 'catalog',
+  },
   { id: 'orders', name: 'Orders', covers: 'orders, carts, shipments, quotes, subscriptions', read: 'read_orders', modify: 'orders' },
   { id: 'people', name: 'Customers', covers: 'customers, addresses, wish lists', read: 'read_people', modify: 'people' },
   { id: 'content', name: 'Content', covers: 'pages, blog posts, links, email templates', read: 'read_content', modify: 'content' },
-  { id: 'marketing', name: 'Marketing', covers: 'coupons, discounts, gift certificates, mailing lists', read: 'read_marketing', modify: 'marketing' },
+  {
+    id: 'marketing',
+    name: 'Marketing',
+    covers: 'coupons, discounts, gift certificates, mailing lists',
+    read: 'read_marketing',
+    modify: 'marketing',
+  },
   { id: 'webhooks', name: 'Webhooks', covers: 'webhook subscriptions and their deliveries', read: 'read_webhooks', modify: 'webhooks' },
-  { id: 'settings', name: 'Store settings', covers: 'shipping, payment and tax settings, locations, admin users', read: undefined, modify: 'settings' },
+  {
+    id: 'settings',
+    name: 'Store settings',
+    covers: 'shipping, payment and tax settings, locations, admin users',
+    read: undefined,
+    modify: 'settings',
+  },
 ];
 
 export const levelText: Record<Level, string> = { none: 'No access', read: 'Read', modify: 'Read and modify' };

@@ -13,16 +13,20 @@ function signInPage(input: { csrf: string; next: string; email: string; errors: 
     title: 'Sign in',
     narrow: true,
     body: html`<h1>Sign in to the store admin</h1>
-${errorBox(input.errors)}
-<form class="card" method="post" action="/admin/sign-in">
-  <input type="hidden" name="_csrf" value="${input.csrf}">
-  <input type="hidden" name="next" value="${input.next}">
-  <div class="field"><label for="email">Email</label>
-    <input id="email" name="email" type="email" autocomplete="username" required value="${input.email}"></div>
-  <div class="field"><label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required></div>
-  <div class="actions"><button type="submit">Sign in</button></div>
-</form>`,
+      ${errorBox(input.errors)}
+      <form class="card" method="post" action="/admin/sign-in">
+        <input type="hidden" name="_csrf" value="${input.csrf}" />
+        <input type="hidden" name="next" value="${input.next}" />
+        <div class="field">
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" autocomplete="username" required value="${input.email}" />
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required />
+        </div>
+        <div class="actions"><button type="submit">Sign in</button></div>
+      </form>`,
   });
 }
 
@@ -50,7 +54,16 @@ export function signInRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): voi
       const csrf = csrfToken(ctx, presession(request, reply));
       if (result.reason === 'locked') {
         const minutes = Math.max(1, Math.ceil((result.until - ctx.now()) / 60_000));
-        return sendPage(reply, 429, signInPage({ csrf, next, email, errors: [`Too many failed sign-ins to this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`] }));
+        return sendPage(
+          reply,
+          429,
+          signInPage({
+            csrf,
+            next,
+            email,
+            errors: [`Too many failed sign-ins to this account. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`],
+          }),
+        );
       }
       return sendPage(reply, 401, signInPage({ csrf, next, email, errors: ['The email or password is not right.'] }));
     }

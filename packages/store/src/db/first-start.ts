@@ -13,7 +13,10 @@ export interface FirstStart {
 }
 
 /** Creates the store and its admin when there is none yet; returns the credentials only then. */
-export async function ensureStore(database: StoreDatabase, options: { name?: string; plan?: Plan; adminEmail?: string } = {}): Promise<FirstStart | undefined> {
+export async function ensureStore(
+  database: StoreDatabase,
+  options: { name?: string; plan?: Plan; adminEmail?: string } = {},
+): Promise<FirstStart | undefined> {
   const { db } = database;
   const createOnce = () =>
     db.transaction().execute(async (trx) => {
@@ -23,14 +26,18 @@ export async function ensureStore(database: StoreDatabase, options: { name?: str
       const storeId = await dialectSqlOf(database).insertRow(trx, 'stores', store);
       const email = options.adminEmail ?? 'admin@store.localhost';
       const password = randomBytes(18).toString('base64url');
-      await trx.insertInto('users').values({ store_id: storeId, email, password_hash: await hashPassword(password), created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto('users')
+        .values({ store_id: storeId, email, password_hash: await hashPassword(password), created_at: now, updated_at: now })
+        .execute();
       return { storeId, email, password };
     });
   try {
     return await createOnce();
   } catch (error) {
     // Two instances starting on one new database: the one that lost the race finds the store made.
-    if (constraintViolation(error) === 'unique' && (await db.selectFrom('stores').select('id').executeTakeFirst()) !== undefined) return undefined;
+    if (constraintViolation(error) === 'unique' && (await db.selectFrom('stores').select('id').executeTakeFirst()) !== undefined)
+      return undefined;
     throw error;
   }
 }

@@ -39,7 +39,12 @@ export const coreMigrations: Record<string, ProductMigration> = {
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */
-export const storeMigrations: Record<string, ProductMigration> = { ...coreMigrations, ...authMigrations, ...idempotencyMigrations, ...webhookMigrations };
+export const storeMigrations: Record<string, ProductMigration> = {
+  ...coreMigrations,
+  ...authMigrations,
+  ...idempotencyMigrations,
+  ...webhookMigrations,
+};
 
 export const MIGRATION_PRODUCT = 'store';
 

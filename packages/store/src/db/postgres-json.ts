@@ -30,8 +30,14 @@ function valueSql(column: string, field: FieldDeclaration): string {
 /** The SQL text of postgresRecordJson, its columns read from `source` (a table, or `new` in a trigger). */
 function recordJsonSql(resource: ResourceDeclaration, fields: readonly string[] | undefined, source: string): string | undefined {
   const chosen = visibleFields(resource).filter(([name]) => fields === undefined || fields.includes(name));
-  const unsupported = (name: string, field: FieldDeclaration) => field.encrypted === true || field.type === 'json' || name.length > MAX_NAME;
-  if (Object.entries(resource.fields).some(([name, field]) => field.encrypted === true || (chosen.some(([c]) => c === name) && unsupported(name, field)))) return undefined;
+  const unsupported = (name: string, field: FieldDeclaration) =>
+    field.encrypted === true || field.type === 'json' || name.length > MAX_NAME;
+  if (
+    Object.entries(resource.fields).some(
+      ([name, field]) => field.encrypted === true || (chosen.some(([c]) => c === name) && unsupported(name, field)),
+    )
+  )
+    return undefined;
   const columns = chosen.map(([name, field]) => `${valueSql(`${source}.${identifier(name)}`, field)} as ${identifier(name)}`);
   // A row subquery names each value by its key (json_build_object takes at most 100 arguments: 50 fields).
   return `(select row_to_json(r) from (select ${columns.join(', ')}) r)::text`;
@@ -91,7 +97,8 @@ export function storedRecordJson(resource: ResourceDeclaration): StoredRecordJso
   if (stored === undefined) {
     const ofNew = STORED_JSON_TABLES.includes(resource.table) ? recordJsonSql(resource, undefined, 'new') : undefined;
     // Declarations that share a table and answer the same fields the same way write the same SQL, so the same version.
-    stored = ofNew === undefined ? null : { version: createHash('sha256').update(`record json 1\n${ofNew}`).digest('hex').slice(0, 16), ofNew };
+    stored =
+      ofNew === undefined ? null : { version: createHash('sha256').update(`record json 1\n${ofNew}`).digest('hex').slice(0, 16), ofNew };
     storedByResource.set(resource, stored);
   }
   return stored ?? undefined;

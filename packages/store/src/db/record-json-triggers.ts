@@ -35,9 +35,12 @@ export async function writeRecordJsonTriggers<DB>(db: Kysely<DB>, options: { rew
       end
       $$`.execute(db);
     await sql`drop trigger if exists ${sql.id(trigger)} on ${sql.table(table)}`.execute(db);
-    await sql`create trigger ${sql.id(trigger)} before insert or update on ${sql.table(table)} for each row execute function ${sql.id(functionName(table))}()`.execute(db);
+    await sql`create trigger ${sql.id(trigger)} before insert or update on ${sql.table(table)} for each row execute function ${sql.id(functionName(table))}()`.execute(
+      db,
+    );
     // The trigger writes each row's JSON; the update changes nothing else.
-    if (options.rewriteRows) await sql`update ${sql.table(table)} set ${version} = null where ${version} is distinct from ${sql.lit(stored.version)}`.execute(db);
+    if (options.rewriteRows)
+      await sql`update ${sql.table(table)} set ${version} = null where ${version} is distinct from ${sql.lit(stored.version)}`.execute(db);
   }
 }
 

@@ -52,7 +52,11 @@ export async function syncResourceTables(db: Kysely<any>, dialect: DialectName, 
       let create = withIdColumn(db.schema.createTable(table), dialect);
       for (const [name, field] of fields) {
         if (name === 'id') continue;
-        create = create.addColumn(name, columnType(field, dialect), name === 'created_at' || name === 'updated_at' ? (c) => c.notNull() : columnOptions(field));
+        create = create.addColumn(
+          name,
+          columnType(field, dialect),
+          name === 'created_at' || name === 'updated_at' ? (c) => c.notNull() : columnOptions(field),
+        );
       }
       await create.execute();
       // Incremental sync reads `updated_at > t` in updated_at order.

@@ -35,9 +35,13 @@ export async function readClockOffset<DB>(db: Kysely<DB>): Promise<number | unde
 export async function ensureSandboxClock<DB>(db: Kysely<DB>): Promise<void> {
   if ((await readClockOffset(db)) !== undefined) return;
   // Two instances starting at once may both insert: the loser's duplicate key is the row it wanted.
-  await clockDb(db).insertInto('sandbox_clock').values({ id: ROW, offset_ms: 0 }).execute().catch(async (error: unknown) => {
-    if ((await readClockOffset(db)) === undefined) throw error;
-  });
+  await clockDb(db)
+    .insertInto('sandbox_clock')
+    .values({ id: ROW, offset_ms: 0 })
+    .execute()
+    .catch(async (error: unknown) => {
+      if ((await readClockOffset(db)) === undefined) throw error;
+    });
 }
 
 /** Moves the kept clock forward by `ms` (one UPDATE, so concurrent moves add up); the new offset. */

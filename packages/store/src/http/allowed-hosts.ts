@@ -60,7 +60,8 @@ export function answersTo(name: string, rules: HostRules, localAddress: string |
 export function hostNames(values: readonly string[], where: string): string[] {
   return values.map((value) => {
     const host = parseHost(value.trim());
-    if (host === undefined || host.port !== undefined) throw new Error(`${where}: "${value}" is not a host name (give names without a scheme or port)`);
+    if (host === undefined || host.port !== undefined)
+      throw new Error(`${where}: "${value}" is not a host name (give names without a scheme or port)`);
     return host.name;
   });
 }
@@ -70,11 +71,20 @@ export function hostNames(values: readonly string[], where: string): string[] {
  * An HTTP/1.0 request may name no host (a load balancer's health check, say): it is taken as addressed to the
  * address the connection arrived at, which no client chooses.
  */
-export function requestHost(hostValue: string, rules: HostRules, localAddress: string | undefined, localPort?: number): RequestHost | ApiError {
+export function requestHost(
+  hostValue: string,
+  rules: HostRules,
+  localAddress: string | undefined,
+  localPort?: number,
+): RequestHost | ApiError {
   if (hostValue === '') return { name: withoutV4Mapping(localAddress ?? rules.listenHost), port: localPort };
   const host = parseHost(hostValue);
   if (host === undefined) return new ApiError(400, 'Host: not a host name with an optional port');
-  if (!answersTo(host.name, rules, localAddress)) return new ApiError(421, 'This store does not answer to the host name in Host; its operator lists the names it answers to in STORE_ALLOWED_HOSTS');
+  if (!answersTo(host.name, rules, localAddress))
+    return new ApiError(
+      421,
+      'This store does not answer to the host name in Host; its operator lists the names it answers to in STORE_ALLOWED_HOSTS',
+    );
   return host;
 }
 

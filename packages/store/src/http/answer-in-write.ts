@@ -56,7 +56,9 @@ export function answerInWrite<T>(request: FastifyRequest, answerOf: (value: T) =
         .where('status_code', 'is', null)
         .compile();
       if (Number(stored.numAffectedRows ?? 0) !== 1) {
-        throw new ApiError(409, 'A retry with this Idempotency-Key took over while this request ran too long; its answer is the one kept', { 'retry-after': '1' });
+        throw new ApiError(409, 'A retry with this Idempotency-Key took over while this request ran too long; its answer is the one kept', {
+          'retry-after': '1',
+        });
       }
       kept = answer;
     },

@@ -5,7 +5,13 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyError } from 'fastify';
 import { validationProblems } from './error-format.ts';
 
-export const BODY_VALIDATION = { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, allowUnionTypes: true } as const;
+export const BODY_VALIDATION = {
+  removeAdditional: false,
+  coerceTypes: false,
+  useDefaults: false,
+  allErrors: true,
+  allowUnionTypes: true,
+} as const;
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 type Compile = (route: { schema: unknown; method: string; url: string; httpPart: string }) => Validate;

@@ -22,7 +22,8 @@ export function validationProblems(validation: NonNullable<FastifyError['validat
           const extra = (issue.params as { additionalProperty?: string }).additionalProperty ?? '';
           return `${within}${extra}: is not a writable field`;
         }
-        if (issue.keyword === 'required') return `${within}${(issue.params as { missingProperty?: string }).missingProperty ?? ''}: is required`;
+        if (issue.keyword === 'required')
+          return `${within}${(issue.params as { missingProperty?: string }).missingProperty ?? ''}: is required`;
         return `${path === '' ? 'body' : path}: ${issue.message ?? 'is invalid'}`;
       })
   );
@@ -58,12 +59,20 @@ export const errorFormat = fp(
       }
       if (isUnavailableDatabase(error)) {
         request.log.warn({ err: error }, 'database unavailable');
-        return reply.code(503).header('retry-after', '2').send(errorBody(503, 'The store cannot reach its database right now; retry in a moment'));
+        return reply
+          .code(503)
+          .header('retry-after', '2')
+          .send(errorBody(503, 'The store cannot reach its database right now; retry in a moment'));
       }
       request.log.error({ err: error }, 'request failed');
       return reply.code(500).send(errorBody(500, 'The server failed to handle this request; it has been logged'));
     });
-    app.setNotFoundHandler((request, reply) => reply.code(404).header('cache-control', 'no-store').send(errorBody(404, `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}`)));
+    app.setNotFoundHandler((request, reply) =>
+      reply
+        .code(404)
+        .header('cache-control', 'no-store')
+        .send(errorBody(404, `No resource at ${request.method} ${request.url.split('?')[0] ?? ''}`)),
+    );
   },
   { name: 'error-format' },
 );
@@ -83,7 +92,9 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
   const body = JSON.stringify(errorBody(status, details));
   const tls = 'encrypted' in socket && socket.encrypted === true ? `Strict-Transport-Security: ${HSTS}\r\n` : '';
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${tls}Connection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\n${tls}Connection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy(error);
 }

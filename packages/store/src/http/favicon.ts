@@ -15,7 +15,7 @@ function pixel(x: number, y: number): number[] {
   const dy = Math.max(corner - y, y - (SIZE - 1 - corner), 0);
   if (dx * dx + dy * dy > corner * corner) return CLEAR;
   const body = x >= 8 && x <= 23 && y >= 12 && y <= 26;
-  const handle = y >= 6 && y <= 12 && (Math.abs(Math.hypot(x - 15.5, y - 12) - 4.5) < 1.2);
+  const handle = y >= 6 && y <= 12 && Math.abs(Math.hypot(x - 15.5, y - 12) - 4.5) < 1.2;
   return body || handle ? WHITE : BLUE;
 }
 
@@ -33,13 +33,21 @@ function png(): Buffer {
   header.writeUInt32BE(SIZE, 0);
   header.writeUInt32BE(SIZE, 4);
   header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, no interlace
-  const rows = Buffer.concat(Array.from({ length: SIZE }, (_, y) => Buffer.from([0, ...Array.from({ length: SIZE }, (_, x) => pixel(x, y)).flat()])));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  const rows = Buffer.concat(
+    Array.from({ length: SIZE }, (_, y) => Buffer.from([0, ...Array.from({ length: SIZE }, (_, x) => pixel(x, y)).flat()])),
+  );
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export function favicon(app: FastifyInstance): Promise<void> {
   const icon = png();
   app.get('/favicon.ico', { config: { notRateLimited: true } }, (_request, reply) =>
-    reply.type('image/png').header('cache-control', 'public, max-age=86400').send(icon));
+    reply.type('image/png').header('cache-control', 'public, max-age=86400').send(icon),
+  );
   return Promise.resolve();
 }

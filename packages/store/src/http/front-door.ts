@@ -28,7 +28,11 @@ export function frontDoor(app: FastifyInstance, { apiPrefix }: FrontDoorOptions)
     void reply.header('vary', 'accept').header('cache-control', 'no-cache');
     // Browsers ask for HTML first; API clients ask for JSON or anything.
     const wantsHtml = /\btext\/html\b/.test(String(request.headers.accept ?? ''));
-    if (wantsHtml) return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'").send(html);
+    if (wantsHtml)
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'")
+        .send(html);
     return reply.type('application/json; charset=utf-8').send(json);
   });
   return Promise.resolve();

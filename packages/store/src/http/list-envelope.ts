@@ -16,7 +16,13 @@ function pageUrl(request: FastifyRequest, page: number, after: string | undefine
   const original = request.originalUrl;
   const queryAt = original.indexOf('?');
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
-  const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^(page|after)(=|$)/.test(part));
+  const kept =
+    queryAt === -1
+      ? []
+      : original
+          .slice(queryAt + 1)
+          .split('&')
+          .filter((part) => part !== '' && !/^(page|after)(=|$)/.test(part));
   const position = after === undefined ? [] : [`after=${after}`];
   return `${publicOrigin(request)}${path}?${[...kept, `page=${page}`, ...position].join('&')}`;
 }
@@ -53,9 +59,19 @@ export function nextPageOfText(text: string): string | undefined {
  * A list route's onSend hook: the Link header from the envelope sent, whether the route wrote it or the response
  * cache answered it (a cached body is sent as it was stored, without the headers it first had).
  */
-export function linkNextPage(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
+export function linkNextPage(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: null, payload: unknown) => void,
+): void {
   if (reply.statusCode === 200 && !reply.hasHeader('link')) {
-    const head = typeof payload === 'string' ? payload.slice(0, 4096) : Buffer.isBuffer(payload) ? payload.subarray(0, 4096).toString('utf8') : undefined;
+    const head =
+      typeof payload === 'string'
+        ? payload.slice(0, 4096)
+        : Buffer.isBuffer(payload)
+          ? payload.subarray(0, 4096).toString('utf8')
+          : undefined;
     const link = head === undefined ? undefined : nextLink(nextPageOfText(head));
     if (link !== undefined) void reply.header('link', link);
   }

@@ -9,7 +9,12 @@ import { ApiError } from '../model/api-error.ts';
 export function nulPath(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? path || 'the body' : undefined;
   // Only what JSON parsing makes: an upload streamed to a file is an object of another kind.
-  if (value === null || typeof value !== 'object' || !(Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null))) return undefined;
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    !(Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null))
+  )
+    return undefined;
   for (const [key, item] of Object.entries(value)) {
     const here = path === '' ? key : `${path}.${key}`;
     if (key.includes('\0')) return here;

@@ -10,10 +10,19 @@ export function createRedirectServer(httpsPort: number, rules: HostRules): Serve
     const host = requestHost(request.headers.host ?? '', rules, request.socket.localAddress, request.socket.localPort);
     if (host instanceof Error) {
       const body = JSON.stringify(errorBody(host.statusCode, host.message));
-      response.writeHead(host.statusCode, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' });
+      response.writeHead(host.statusCode, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
       response.end(body);
     } else {
-      response.writeHead(308, { location: httpsLocation(host.name, request.url ?? '/', httpsPort), 'content-length': '0', connection: 'close' });
+      response.writeHead(308, {
+        location: httpsLocation(host.name, request.url ?? '/', httpsPort),
+        'content-length': '0',
+        connection: 'close',
+      });
       response.end();
     }
     request.resume();

@@ -13,7 +13,8 @@ export interface CursorSeal {
 export function cursorSeal(authKey: Uint8Array, purpose: string): CursorSeal {
   const key = createHmac('sha256', authKey).update(`cursor\0${purpose}`, 'utf8').digest();
   // 128 bits of the MAC: nobody guesses them, and the cursor stays short.
-  const mac = (encoded: string, context: string) => createHmac('sha256', key).update(`${context}\0${encoded}`, 'utf8').digest().subarray(0, 16).toString('base64url');
+  const mac = (encoded: string, context: string) =>
+    createHmac('sha256', key).update(`${context}\0${encoded}`, 'utf8').digest().subarray(0, 16).toString('base64url');
   return {
     seal(payload, context) {
       const encoded = Buffer.from(payload, 'utf8').toString('base64url');

@@ -43,7 +43,10 @@ export async function receiveUpload(payload: Readable, path: string, limits: Upl
     await new Promise<void>((resolve, reject) => {
       // A caller trickling its upload would otherwise hold the connection and the file for as long as it likes.
       const idle = setTimeout(() => stop(new ApiError(408, `Nothing of the upload arrived for ${limits.idleMs / 1000} s`)), limits.idleMs);
-      const total = setTimeout(() => stop(new ApiError(408, `The upload did not arrive within ${limits.totalMs / 1000} s`)), limits.totalMs);
+      const total = setTimeout(
+        () => stop(new ApiError(408, `The upload did not arrive within ${limits.totalMs / 1000} s`)),
+        limits.totalMs,
+      );
       const stop = (error: unknown) => {
         clearTimeout(idle);
         clearTimeout(total);

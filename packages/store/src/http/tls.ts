@@ -12,13 +12,15 @@ export interface TlsMaterial {
 
 export async function loadOrCreateCertificate(options: { dataDir: string; certFile?: string; keyFile?: string }): Promise<TlsMaterial> {
   if (options.certFile !== undefined || options.keyFile !== undefined) {
-    if (options.certFile === undefined || options.keyFile === undefined) throw new Error('Give both a TLS certificate and its key, or neither');
+    if (options.certFile === undefined || options.keyFile === undefined)
+      throw new Error('Give both a TLS certificate and its key, or neither');
     return { cert: readFileSync(options.certFile, 'utf8'), key: readFileSync(options.keyFile, 'utf8'), created: false };
   }
   const dir = join(options.dataDir, 'tls');
   const certFile = join(dir, 'store-cert.pem');
   const keyFile = join(dir, 'store-key.pem');
-  if (existsSync(certFile) && existsSync(keyFile)) return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), created: false };
+  if (existsSync(certFile) && existsSync(keyFile))
+    return { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8'), created: false };
   const now = new Date();
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
@@ -30,7 +32,14 @@ export async function loadOrCreateCertificate(options: { dataDir: string; certFi
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
     ],
   });
   mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -58,7 +58,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The kept keys: claiming one (or waiting for its first request's answer, then replaying it), and keeping an answer. */
 function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
   const findRow = (keyHash: string) =>
-    db.selectFrom('idempotency_keys').select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body']).where('key_hash', '=', keyHash).executeTakeFirst() as Promise<KeyRow | undefined>;
+    db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'created_at', 'status_code', 'content_type', 'body'])
+      .where('key_hash', '=', keyHash)
+      .executeTakeFirst() as Promise<KeyRow | undefined>;
 
   /** The claim when this request now holds the key; undefined when another request's row is there. */
   async function claim(keyHash: string, fingerprint: string): Promise<Claim | undefined> {
@@ -90,7 +94,12 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
       }
       if (mayTakeOver && row.status_code === null && row.fingerprint === fingerprint && age >= TAKE_OVER_AFTER_MS) {
         // An unanswered claim had no effect here: its holder, if still alive, finds the claim gone when it commits.
-        await db.deleteFrom('idempotency_keys').where('key_hash', '=', keyHash).where('created_at', '=', row.created_at).where('status_code', 'is', null).execute();
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('key_hash', '=', keyHash)
+          .where('created_at', '=', row.created_at)
+          .where('status_code', 'is', null)
+          .execute();
         continue;
       }
       if (row.fingerprint !== fingerprint) {
@@ -106,7 +115,11 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
         return;
       }
       if (Date.now() > deadline) {
-        throw new ApiError(409, 'A request with this Idempotency-Key has not finished (it is still running, or the server stopped during it); retry later', { 'retry-after': '1' });
+        throw new ApiError(
+          409,
+          'A request with this Idempotency-Key has not finished (it is still running, or the server stopped during it); retry later',
+          { 'retry-after': '1' },
+        );
       }
       await sleep(POLL_MS);
     }
@@ -115,10 +128,21 @@ function idempotencyKeys(db: Kysely<StoreSchema>, now: () => number) {
   /** Keeps the answer under the claimed key, or releases the key when there is none to keep; a claim taken over is left to its new holder. */
   async function keep(reply: FastifyReply, claimed: Claim, payload: unknown): Promise<void> {
     // The write kept this very answer in its transaction.
-    if (claimed.keptBody !== undefined && (payload === claimed.keptBody || (Buffer.isBuffer(payload) && payload.toString() === claimed.keptBody))) return;
-    const where = db.deleteFrom('idempotency_keys').where('key_hash', '=', claimed.keyHash).where('created_at', '=', claimed.since).where('status_code', 'is', null);
+    if (
+      claimed.keptBody !== undefined &&
+      (payload === claimed.keptBody || (Buffer.isBuffer(payload) && payload.toString() === claimed.keptBody))
+    )
+      return;
+    const where = db
+      .deleteFrom('idempotency_keys')
+      .where('key_hash', '=', claimed.keyHash)
+      .where('created_at', '=', claimed.since)
+      .where('status_code', 'is', null);
     // A server-side failure is not an answer to keep: the key is released so a retry runs again.
-    if (reply.statusCode >= 500 || (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)) {
+    if (
+      reply.statusCode >= 500 ||
+      (typeof payload !== 'string' && !Buffer.isBuffer(payload) && payload !== undefined && payload !== null)
+    ) {
       await where.execute();
       return;
     }
@@ -151,7 +175,12 @@ export const idempotency = fp(
       const principal = request.principal;
       let key: string | undefined;
       try {
-        key = (request.method === 'POST' || request.method === 'PUT') && principal !== undefined && request.url.startsWith(`${options.apiPrefix}/`) ? keyOf(request) : undefined;
+        key =
+          (request.method === 'POST' || request.method === 'PUT') &&
+          principal !== undefined &&
+          request.url.startsWith(`${options.apiPrefix}/`)
+            ? keyOf(request)
+            : undefined;
       } catch (error) {
         done(error as Error);
         return;
@@ -163,7 +192,10 @@ export const idempotency = fp(
       // Hashed before any later hook rewrites the body (encrypted fields get a fresh nonce each time).
       // A body streamed to a file (an import's NDJSON lines) is known by the hash of its bytes, taken as it arrived.
       const body = request.body;
-      const fingerprint = body instanceof StreamedUpload ? sha256(`${request.method} ${request.url}\nupload ${body.sha256}`) : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
+      const fingerprint =
+        body instanceof StreamedUpload
+          ? sha256(`${request.method} ${request.url}\nupload ${body.sha256}`)
+          : sha256(`${request.method} ${request.url}\n${JSON.stringify(body) ?? ''}`);
       keys.settle(request, reply, sha256(`${callerOf(principal)}\n${key}`), fingerprint).then(
         // A replayed answer has been sent: the request goes no further.
         () => (reply.sent ? undefined : done()),
@@ -187,7 +219,10 @@ export const idempotency = fp(
     // Answers are kept 24 hours; older rows are removed now and then.
     const purge = setInterval(() => {
       const cutoff = new Date(now() - KEY_LIFETIME_MS).toISOString();
-      db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).execute().catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
+      db.deleteFrom('idempotency_keys')
+        .where('created_at', '<', cutoff)
+        .execute()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'purging idempotency keys failed'));
     }, PURGE_EVERY_MS);
     purge.unref();
     app.addHook('onClose', () => clearInterval(purge));

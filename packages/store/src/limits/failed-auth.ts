@@ -34,11 +34,19 @@ export function failedAuthGate(counter: WindowCounter, now: () => number = Date.
         return undefined;
       }
       const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-      return new ApiError(429, `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in 10 seconds; retry in ${retryAfter} s`, { 'retry-after': String(retryAfter) });
+      return new ApiError(
+        429,
+        `More than ${FAILED_AUTH_LIMIT} failed authentications from this address in 10 seconds; retry in ${retryAfter} s`,
+        { 'retry-after': String(retryAfter) },
+      );
     },
     failed(address) {
       const hit = counter.hit(`auth-failed:${address}`, now());
-      if (hit instanceof Promise) hit.then((found) => counted(address, found), () => undefined);
+      if (hit instanceof Promise)
+        hit.then(
+          (found) => counted(address, found),
+          () => undefined,
+        );
       else counted(address, hit);
     },
   };

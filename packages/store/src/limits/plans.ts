@@ -78,7 +78,10 @@ export interface FollowedPlan {
 export async function followPlan(db: PlanDb): Promise<FollowedPlan> {
   let plan = await servedPlan(db);
   const refresh = setInterval(() => {
-    servedPlan(db).then((fresh) => (plan = fresh), () => undefined);
+    servedPlan(db).then(
+      (fresh) => (plan = fresh),
+      () => undefined,
+    );
   }, PLAN_REFRESH_MS);
   refresh.unref();
   return { current: () => plan, stop: () => clearInterval(refresh) };

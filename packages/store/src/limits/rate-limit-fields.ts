@@ -49,7 +49,8 @@ export const rateLimitHeaderDocs = {
     example: `"default";q=20;w=${WINDOW_SECONDS}`,
   },
   RateLimit: {
-    description: 'What is left (IETF RateLimit, a structured-field list): r calls remain until the window resets in t seconds; a client that waits t seconds once r is 0 is never refused',
+    description:
+      'What is left (IETF RateLimit, a structured-field list): r calls remain until the window resets in t seconds; a client that waits t seconds once r is 0 is never refused',
     schema: { type: 'string' },
     example: '"default";r=17;t=6',
   },

@@ -62,7 +62,9 @@ export const rateLimit = fp(
     function count(request: FastifyRequest, reply: FastifyReply): Counted | Promise<Counted> {
       const caller = callerOf(request, options.plan());
       const hit = options.counter.hit(caller.key, now());
-      return hit instanceof Promise ? hit.then((found) => record(request, reply, caller.limit, found)) : record(request, reply, caller.limit, hit);
+      return hit instanceof Promise
+        ? hit.then((found) => record(request, reply, caller.limit, found))
+        : record(request, reply, caller.limit, hit);
     }
 
     app.addHook('onRequest', (request, reply, done) => {
@@ -71,7 +73,11 @@ export const rateLimit = fp(
         return;
       }
       const result = count(request, reply);
-      if (result instanceof Promise) result.then((found) => done(found.used > found.limit ? refusal(found) : undefined), (error: unknown) => done(error as Error));
+      if (result instanceof Promise)
+        result.then(
+          (found) => done(found.used > found.limit ? refusal(found) : undefined),
+          (error: unknown) => done(error as Error),
+        );
       else done(result.used > result.limit ? refusal(result) : undefined);
     });
 
@@ -83,7 +89,11 @@ export const rateLimit = fp(
         return;
       }
       const result = count(request, reply);
-      if (result instanceof Promise) result.then(() => done(null, payload), (error: unknown) => done(error as Error));
+      if (result instanceof Promise)
+        result.then(
+          () => done(null, payload),
+          (error: unknown) => done(error as Error),
+        );
       else done(null, payload);
     });
 

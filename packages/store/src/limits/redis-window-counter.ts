@@ -34,14 +34,20 @@ export function redisWindowCounter(url: string, log: CounterLog): WindowCounter 
       const redisKey = `store:rl:${key}:${window.id}`;
       try {
         if (redis.status !== 'ready') throw new Error(`connection ${redis.status}`);
-        const result = await redis.multi().incr(redisKey).pexpire(redisKey, WINDOW_MS * 2).exec();
+        const result = await redis
+          .multi()
+          .incr(redisKey)
+          .pexpire(redisKey, WINDOW_MS * 2)
+          .exec();
         const count = Number(result?.[0]?.[1]);
         if (!Number.isFinite(count)) throw new Error('unexpected INCR reply');
         return { count, resetInMs: window.resetInMs };
       } catch (error) {
         if (!degraded) {
           degraded = true;
-          log.warn(`Redis rate-limit counters unreachable (${error instanceof Error ? error.message : String(error)}); limiting per instance until it answers`);
+          log.warn(
+            `Redis rate-limit counters unreachable (${error instanceof Error ? error.message : String(error)}); limiting per instance until it answers`,
+          );
         }
         return local.hit(key, now);
       }

@@ -56,7 +56,13 @@ export type NestedDeclaration =
   | { readonly kind: 'link'; readonly resource: string; readonly table: string; readonly parentKey: string; readonly childKey: string };
 
 export const children = (resource: string, foreignKey: string): NestedDeclaration => ({ kind: 'children', resource, foreignKey });
-export const link = (resource: string, table: string, parentKey: string, childKey: string): NestedDeclaration => ({ kind: 'link', resource, table, parentKey, childKey });
+export const link = (resource: string, table: string, parentKey: string, childKey: string): NestedDeclaration => ({
+  kind: 'link',
+  resource,
+  table,
+  parentKey,
+  childKey,
+});
 
 /** What the platform lets clients do with a resource (`/stores` is read-only, for one). */
 export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete';
@@ -108,7 +114,15 @@ export interface ResourceSource {
   readonly closedWith?: ClosedWith;
 }
 
-const defaultMaxAge: Record<ScopeGroup, number> = { catalog: 60, orders: 30, people: 60, content: 300, marketing: 120, webhooks: 0, settings: 300 };
+const defaultMaxAge: Record<ScopeGroup, number> = {
+  catalog: 60,
+  orders: 30,
+  people: 60,
+  content: 300,
+  marketing: 120,
+  webhooks: 0,
+  settings: 300,
+};
 const fieldTypes: readonly FieldType[] = ['string', 'integer', 'number', 'boolean', 'flag', 'datetime', 'json'];
 const FIELD_TEXT = /^(\w+)(?:\((\d+)\))?((?: (?:required|encrypted|hidden))*)(?: -> (\w+))?$/;
 
@@ -139,11 +153,37 @@ const commonFields = {
  * may be cheaper than its base.
  */
 export const UNSIGNED_MONEY: ReadonlySet<string> = new Set([
-  'price', 'cost', 'retail', 'specific_base_price', 'handling_fee', 'insurance_cost', 'shipping_override', 'credit_limit',
-  'subtotal', 'tax_total', 'shipping_total', 'handling_total', 'discount_total', 'grand_total', 'cost_total', 'discounted_shipping_total',
-  'additional_fees', 'gift_certificate_discount', 'non_shipping_discount', 'delivery_tax', 'tax', 'tax_rate', 'discount_amount',
-  'discount_percentage', 'original_amount', 'current_amount', 'manufacturer_invoice_amount', 'provider_total_shipping_cost',
-  'provider_other_charges', 'provider_insurance_cost', 'provider_handling_cost',
+  'price',
+  'cost',
+  'retail',
+  'specific_base_price',
+  'handling_fee',
+  'insurance_cost',
+  'shipping_override',
+  'credit_limit',
+  'subtotal',
+  'tax_total',
+  'shipping_total',
+  'handling_total',
+  'discount_total',
+  'grand_total',
+  'cost_total',
+  'discounted_shipping_total',
+  'additional_fees',
+  'gift_certificate_discount',
+  'non_shipping_discount',
+  'delivery_tax',
+  'tax',
+  'tax_rate',
+  'discount_amount',
+  'discount_percentage',
+  'original_amount',
+  'current_amount',
+  'manufacturer_invoice_amount',
+  'provider_total_shipping_cost',
+  'provider_other_charges',
+  'provider_insurance_cost',
+  'provider_handling_cost',
 ]);
 
 /** Reads a written declaration, adding the fields every record has (id, created_at, updated_at). */

@@ -11,7 +11,13 @@ export interface EncryptedFields {
 
 export function encryptedFields(all: readonly ResourceDeclaration[]): EncryptedFields {
   const byName = new Map(all.map((r) => [r.name, r]));
-  const names = new Set(all.flatMap((r) => Object.entries(r.fields).filter(([, f]) => f.encrypted === true).map(([name]) => name)));
+  const names = new Set(
+    all.flatMap((r) =>
+      Object.entries(r.fields)
+        .filter(([, f]) => f.encrypted === true)
+        .map(([name]) => name),
+    ),
+  );
   const hasEncrypted = (name: string) => Object.values(byName.get(name)?.fields ?? {}).some((f) => f.encrypted === true);
   // A route's answer holds its resource, its nested collections (nested routes) and theirs (expand= on those).
   const reachable = (name: string, depth: number): boolean =>
@@ -21,7 +27,12 @@ export function encryptedFields(all: readonly ResourceDeclaration[]): EncryptedF
 }
 
 /** Decrypts, or drops, the encrypted fields of every object in an answer, however deeply expanded. */
-export function revealOrDrop(value: unknown, fields: ReadonlySet<string>, reveal: ((stored: string) => string | undefined) | undefined, depth = 0): unknown {
+export function revealOrDrop(
+  value: unknown,
+  fields: ReadonlySet<string>,
+  reveal: ((stored: string) => string | undefined) | undefined,
+  depth = 0,
+): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => revealOrDrop(item, fields, reveal, depth + 1));
   const out: Record<string, unknown> = {};

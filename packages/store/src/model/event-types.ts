@@ -31,7 +31,11 @@ export const eventTypes = {
   GetTax: { replies: true, description: 'tax of a cart is calculated', needs: decides('settings') },
   NewOrder: { replies: false, description: 'an order of any status was created', needs: reads('orders') },
   NewQuote: { replies: false, description: 'a quote was created', needs: reads('orders') },
-  NewValidOrder: { replies: false, description: 'an order was created with a status neither cancelled nor declined', needs: reads('orders') },
+  NewValidOrder: {
+    replies: false,
+    description: 'an order was created with a status neither cancelled nor declined',
+    needs: reads('orders'),
+  },
   OrderApproved: { replies: false, description: "an order's payment was approved", needs: reads('orders') },
   OrderCanceled: { replies: false, description: 'an order was given a cancelled status', needs: reads('orders') },
   OrderDeclined: { replies: false, description: 'an order was given a declined status', needs: reads('orders') },

@@ -1,5 +1,12 @@
 // JSON Schemas of a declared resource: what a record looks like, and what create and update accept.
-import { columnRanges, perResource, visibleFields, writableFields, type FieldDeclaration, type ResourceDeclaration } from './declaration.ts';
+import {
+  columnRanges,
+  perResource,
+  visibleFields,
+  writableFields,
+  type FieldDeclaration,
+  type ResourceDeclaration,
+} from './declaration.ts';
 import { resourceNamed } from './registry.ts';
 
 export type JsonSchema = Record<string, unknown>;
@@ -93,13 +100,19 @@ export function createSchema(resource: ResourceDeclaration): JsonSchema {
   const required = requiredFields(resource);
   return {
     type: ['object', 'null'],
-    properties: { id: { type: ['integer', 'null'], ...columnRanges.integer }, ...Object.fromEntries(writableFields(resource).map(([name, field]) => [name, inputFieldSchema(field)])) },
+    properties: {
+      id: { type: ['integer', 'null'], ...columnRanges.integer },
+      ...Object.fromEntries(writableFields(resource).map(([name, field]) => [name, inputFieldSchema(field)])),
+    },
     ...(required.length === 0 ? {} : { if: { not: { required: ['id'] } }, then: { required } }),
   };
 }
 
 export function updateSchema(resource: ResourceDeclaration): JsonSchema {
-  return { type: 'object', properties: Object.fromEntries(writableFields(resource).map(([name, field]) => [name, inputFieldSchema(field)])) };
+  return {
+    type: 'object',
+    properties: Object.fromEntries(writableFields(resource).map(([name, field]) => [name, inputFieldSchema(field)])),
+  };
 }
 
 export function listSchema(resource: ResourceDeclaration): JsonSchema {

@@ -84,7 +84,13 @@ interface AfterPosition {
   total: number | undefined;
 }
 
-function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], filters: readonly FieldFilter[], text: string | undefined, positions: ListPositions | undefined): AfterPosition {
+function decodeAfter(
+  resource: ResourceDeclaration,
+  sort: readonly SortKey[],
+  filters: readonly FieldFilter[],
+  text: string | undefined,
+  positions: ListPositions | undefined,
+): AfterPosition {
   if (text === undefined) return { values: undefined, total: undefined };
   const fields = [...sort.map((key) => key.field), 'id'];
   // Only a position this list sealed: one made up or changed would skip records without a word.
@@ -95,17 +101,24 @@ function decodeAfter(resource: ResourceDeclaration, sort: readonly SortKey[], fi
   } catch {
     decoded = undefined;
   }
-  const carried = typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? (decoded as { at?: unknown; total?: unknown }) : {};
+  const carried =
+    typeof decoded === 'object' && decoded !== null && !Array.isArray(decoded) ? (decoded as { at?: unknown; total?: unknown }) : {};
   const values = carried.at;
   const total = carried.total;
   const fits =
     keysetPageable(resource, sort) &&
     Array.isArray(values) &&
     values.length === fields.length &&
-    values.every((value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string')) &&
+    values.every(
+      (value, i) => typeof value === (['integer', 'number'].includes(fieldOf(resource, fields[i] ?? '')?.type ?? '') ? 'number' : 'string'),
+    ) &&
     Number.isSafeInteger(total) &&
     (total as number) >= 0;
-  if (!fits) throw new ApiError(400, 'after: not a position this list gave out for this sort and these filters; follow next_page as given, or start again without after');
+  if (!fits)
+    throw new ApiError(
+      400,
+      'after: not a position this list gave out for this sort and these filters; follow next_page as given, or start again without after',
+    );
   return { values: values as FilterValue[], total: total as number };
 }
 
@@ -130,7 +143,12 @@ function visibleField(resource: ResourceDeclaration, name: string): FieldDeclara
 const isNested = (resource: ResourceDeclaration, name: string) => nestedOf(resource, name) !== undefined;
 
 /** The list query; `expand` comes parsed already (see expand.ts), and `positions` check an `after` (without them, any is refused). */
-export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, expand: readonly string[], positions?: ListPositions): ListQuery {
+export function parseListQuery(
+  resource: ResourceDeclaration,
+  query: RawQuery,
+  expand: readonly string[],
+  positions?: ListPositions,
+): ListQuery {
   const sort = (optionalList(query, 'sort', () => undefined) ?? []).map((key) => {
     const descending = key.startsWith('-');
     const field = descending ? key.slice(1) : key;
@@ -157,7 +175,8 @@ export function parseListQuery(resource: ResourceDeclaration, query: RawQuery, e
   const [first, second] = filters;
   if (first?.joinWithOr === true && second !== undefined && !second.joinWithOr) filters[1] = { ...second, joinWithOr: true };
   const named = optionalList(query, 'fields', (name) => {
-    if (visibleField(resource, name) === undefined && !isNested(resource, name)) throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
+    if (visibleField(resource, name) === undefined && !isNested(resource, name))
+      throw new ApiError(400, `fields: ${resource.name} has no field "${name}"`);
   });
   const after = decodeAfter(resource, sort, filters, single(query, 'after'), positions);
   return {
@@ -203,7 +222,10 @@ function positiveInteger(name: string, text: string, max: number): number {
 function optionalList(query: RawQuery, name: string, check: (item: string) => void): string[] | undefined {
   const text = single(query, name);
   if (text === undefined) return undefined;
-  const items = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   for (const item of items) check(item);
   return items;
 }
@@ -242,7 +264,8 @@ function filterValue(name: string, field: FieldDeclaration, text: string): Filte
       return text;
     case 'integer': {
       const { minimum, maximum } = columnRanges.integer;
-      if (!/^-?\d+$/.test(text) || Number(text) < minimum || Number(text) > maximum) throw new ApiError(400, `${name}: "${text}" is not a whole number from ${minimum} to ${maximum}`);
+      if (!/^-?\d+$/.test(text) || Number(text) < minimum || Number(text) > maximum)
+        throw new ApiError(400, `${name}: "${text}" is not a whole number from ${minimum} to ${maximum}`);
       return Number(text);
     }
     case 'number':

@@ -8,7 +8,10 @@ import { settings } from './declarations/settings.ts';
 import { webhooks } from './declarations/webhooks.ts';
 
 /** Every resource the API serves, in the order the OpenAPI document lists them. */
-export const resources: readonly ResourceDeclaration[] = [...[...catalog, ...orders, ...people, ...content, ...marketing, ...settings].map(defineResource), webhooks];
+export const resources: readonly ResourceDeclaration[] = [
+  ...[...catalog, ...orders, ...people, ...content, ...marketing, ...settings].map(defineResource),
+  webhooks,
+];
 
 const byName = new Map(resources.map((r) => [r.name, r]));
 
@@ -21,12 +24,14 @@ export function resourceNamed(name: string): ResourceDeclaration {
 // A declaration naming a resource that does not exist is a mistake found at start-up, not on some request.
 for (const resource of resources) {
   for (const [name, field] of Object.entries(resource.fields)) {
-    if (field.references !== undefined && !byName.has(field.references)) throw new Error(`${resource.name}.${name} refers to undeclared ${field.references}`);
+    if (field.references !== undefined && !byName.has(field.references))
+      throw new Error(`${resource.name}.${name} refers to undeclared ${field.references}`);
   }
   for (const [name, nested] of Object.entries(resource.nested)) {
     const child = byName.get(nested.resource);
     if (child === undefined) throw new Error(`${resource.name}/${name} lists undeclared ${nested.resource}`);
-    if (nested.kind === 'children' && !(nested.foreignKey in child.fields)) throw new Error(`${resource.name}/${name}: ${child.name} has no ${nested.foreignKey}`);
+    if (nested.kind === 'children' && !(nested.foreignKey in child.fields))
+      throw new Error(`${resource.name}/${name}: ${child.name} has no ${nested.foreignKey}`);
     if (name in resource.fields) throw new Error(`${resource.name}/${name} is both a field and a nested collection`);
   }
 }

@@ -6,7 +6,12 @@ import { nestedOf, type ResourceDeclaration } from '../model/declaration.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { rowShaper } from './row-shape.ts';
 
-export async function expandRows(db: Kysely<StoreSchema>, resource: ResourceDeclaration, rows: Row[], names: readonly string[]): Promise<void> {
+export async function expandRows(
+  db: Kysely<StoreSchema>,
+  resource: ResourceDeclaration,
+  rows: Row[],
+  names: readonly string[],
+): Promise<void> {
   const ids = rows.map((row) => row.id as number);
   for (const name of names) {
     const nested = nestedOf(resource, name);
@@ -16,7 +21,14 @@ export async function expandRows(db: Kysely<StoreSchema>, resource: ResourceDecl
       ids.length === 0
         ? []
         : nested.kind === 'children'
-          ? (await db.selectFrom(resourceNamed(nested.resource).table).selectAll().where(nested.foreignKey, 'in', ids).orderBy('id').execute()).map((child) => ({
+          ? (
+              await db
+                .selectFrom(resourceNamed(nested.resource).table)
+                .selectAll()
+                .where(nested.foreignKey, 'in', ids)
+                .orderBy('id')
+                .execute()
+            ).map((child) => ({
               parent: child[nested.foreignKey],
               child,
             }))

@@ -23,7 +23,17 @@ export function filtersExpression(eb: Where, filters: readonly FieldFilter[]): E
     if (run !== undefined) combined = balanced(eb, run.join, run.terms);
   };
   for (const filter of filters) {
-    const expression = balanced(eb, 'or', filter.anyOf.map((all) => balanced(eb, 'and', all.map((condition) => conditionExpression(eb, condition)))));
+    const expression = balanced(
+      eb,
+      'or',
+      filter.anyOf.map((all) =>
+        balanced(
+          eb,
+          'and',
+          all.map((condition) => conditionExpression(eb, condition)),
+        ),
+      ),
+    );
     const join = filter.joinWithOr ? 'or' : 'and';
     if (run === undefined) run = { join, terms: [expression] };
     else if (run.join === join) run.terms.push(expression);
@@ -85,4 +95,3 @@ function conditionExpression(eb: Where, { field, operator, value }: Condition): 
       return eb(column, '<=', value);
   }
 }
-

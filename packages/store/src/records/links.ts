@@ -6,7 +6,13 @@ import type { NestedDeclaration, ResourceDeclaration } from '../model/declaratio
 import type { Where } from './filters.ts';
 
 /** Links or unlinks two records through a join table; true when the link changed. */
-export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDeclaration, { kind: 'link' }>, parentId: number, childId: number, linked: boolean): Promise<boolean> {
+export async function setLink(
+  db: Kysely<StoreSchema>,
+  nested: Extract<NestedDeclaration, { kind: 'link' }>,
+  parentId: number,
+  childId: number,
+  linked: boolean,
+): Promise<boolean> {
   const pair = { [nested.parentKey]: parentId, [nested.childKey]: childId };
   const where = (eb: Where) => eb.and([eb(eb.ref(nested.parentKey), '=', parentId), eb(eb.ref(nested.childKey), '=', childId)]);
   const existing = await db.selectFrom(nested.table).select(nested.parentKey).where(where).executeTakeFirst();
@@ -26,4 +32,3 @@ export async function setLink(db: Kysely<StoreSchema>, nested: Extract<NestedDec
 export async function recordExists(db: Kysely<StoreSchema>, resource: ResourceDeclaration, id: number): Promise<boolean> {
   return (await db.selectFrom(resource.table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
-

@@ -59,7 +59,12 @@ export function listPages(statements: RecordStatements): ListPages {
   function orderedSelect(query: ListQuery) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
     let select = db.selectFrom(table);
-    select = query.fields !== undefined ? select.select([...new Set([...keyFields, ...query.fields])]) : wholeColumns === undefined ? select.selectAll() : select.select(wholeColumns);
+    select =
+      query.fields !== undefined
+        ? select.select([...new Set([...keyFields, ...query.fields])])
+        : wholeColumns === undefined
+          ? select.selectAll()
+          : select.select(wholeColumns);
     for (const key of query.sort) select = select.orderBy(key.field, key.descending ? 'desc' : 'asc');
     return { keyFields, select: select.orderBy('id', 'asc') };
   }
@@ -106,7 +111,11 @@ export function listPages(statements: RecordStatements): ListPages {
       // Past an offset, the page's ids are found first (the index alone), then their records written: the database
       // would write the JSON of every row it skips (20 s for page 500 of a million products on PostgreSQL).
       const late = json !== undefined && offset > 0 && query.after === undefined;
-      let select = late ? orderedSelect({ ...query, fields: ['id'] }).select.clearSelect().select('id') : ordered.select;
+      let select = late
+        ? orderedSelect({ ...query, fields: ['id'] })
+            .select.clearSelect()
+            .select('id')
+        : ordered.select;
       if (!unfiltered) select = select.where(where);
       if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
       // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
@@ -136,10 +145,16 @@ export function listPages(statements: RecordStatements): ListPages {
               ? offset + rows.length
               : await countRows();
       const last = rows.at(-1);
-      const nextAfter = last !== undefined && keysetPageable(resource, query.sort) ? keyFields.map((field) => keyValue(resource, field, last[field])) : undefined;
+      const nextAfter =
+        last !== undefined && keysetPageable(resource, query.sort)
+          ? keyFields.map((field) => keyValue(resource, field, last[field]))
+          : undefined;
       if (json !== undefined) {
         const texts = rows.map((row) => row[JSON_COLUMN] as string);
-        const textHashes = json === allFieldsJson && allFieldsHash !== undefined ? rows.map((row) => (row[HASH_COLUMN] ?? null) as string | null) : undefined;
+        const textHashes =
+          json === allFieldsJson && allFieldsHash !== undefined
+            ? rows.map((row) => (row[HASH_COLUMN] ?? null) as string | null)
+            : undefined;
         return { total: Number(total), rows: [], texts, ...(textHashes === undefined ? {} : { textHashes }), hasMore, nextAfter };
       }
       const records = rows.map(toJson);

@@ -43,7 +43,9 @@ export function recordStatements(database: StoreDatabase, resource: ResourceDecl
     let compiled = idLookups.get(key);
     if (compiled === undefined) {
       const select = db.selectFrom(of).where('id', '=', 0);
-      compiled = (whole ? (of === table && wholeColumns !== undefined ? select.select(wholeColumns) : select.selectAll()) : select.select('id')).compile();
+      compiled = (
+        whole ? (of === table && wholeColumns !== undefined ? select.select(wholeColumns) : select.selectAll()) : select.select('id')
+      ).compile();
       idLookups.set(key, compiled);
     }
     return compiled;
@@ -57,16 +59,34 @@ export function recordStatements(database: StoreDatabase, resource: ResourceDecl
     let compiled = inserts.get(key);
     if (compiled === undefined) {
       const statement = db.insertInto(table).values(row);
-      compiled = !dialect.returning ? statement.compile() : wholeColumns === undefined ? statement.returningAll().compile() : statement.returning(wholeColumns).compile();
+      compiled = !dialect.returning
+        ? statement.compile()
+        : wholeColumns === undefined
+          ? statement.returningAll().compile()
+          : statement.returning(wholeColumns).compile();
       if (compiled.parameters.length !== columns.length) return compiled;
       if (inserts.size < 100) inserts.set(key, compiled);
     }
-    return withParameters(compiled, columns.map((column) => row[column]));
+    return withParameters(
+      compiled,
+      columns.map((column) => row[column]),
+    );
   }
 
   const allFieldsJson = dialect.recordJson(resource, undefined);
-  const answerById = allFieldsJson === undefined ? undefined : db.selectFrom(table).select(allFieldsJson.as(JSON_COLUMN)).where('id', '=', 0).compile();
-  return { database, resource, dialect, wholeColumns, idLookup, byId: (id) => withParameters(idLookup(table, true), [id]), insert, allFieldsJson, answerById };
+  const answerById =
+    allFieldsJson === undefined ? undefined : db.selectFrom(table).select(allFieldsJson.as(JSON_COLUMN)).where('id', '=', 0).compile();
+  return {
+    database,
+    resource,
+    dialect,
+    wholeColumns,
+    idLookup,
+    byId: (id) => withParameters(idLookup(table, true), [id]),
+    insert,
+    allFieldsJson,
+    answerById,
+  };
 }
 
 export function withParameters(compiled: CompiledQuery, parameters: readonly unknown[]): CompiledQuery {

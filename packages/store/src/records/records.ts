@@ -28,7 +28,8 @@ export interface Records extends ListPages {
   remove(id: number): Promise<boolean>;
 }
 
-const then = <T>(steps: WriteSteps<T>, after: AfterWrite<T> | undefined): WriteSteps<T> => (after === undefined ? steps : followedBy(steps, after));
+const then = <T>(steps: WriteSteps<T>, after: AfterWrite<T> | undefined): WriteSteps<T> =>
+  after === undefined ? steps : followedBy(steps, after);
 
 const recordsByDatabase = new WeakMap<StoreDatabase, Map<ResourceDeclaration, Records>>();
 
@@ -64,11 +65,16 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
     createAnswer: (values, after) => writes.run(() => then(steps.create(values, true), after)).then(announced),
     update: (id, values, after) => writes.run(() => then(steps.update(id, values), after)).then(announced),
     remove: (id) =>
-      writes.run(() => steps.remove(id)).catch(async (error: unknown) => {
-        if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
-        const referrers = await referrersOf(database, resource, id);
-        if (referrers.length === 0) throw error;
-        throw new ApiError(409, `${resource.singular} ${id} is still referred to by ${referrers.join('; ')}: change or delete those first`);
-      }),
+      writes
+        .run(() => steps.remove(id))
+        .catch(async (error: unknown) => {
+          if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+          const referrers = await referrersOf(database, resource, id);
+          if (referrers.length === 0) throw error;
+          throw new ApiError(
+            409,
+            `${resource.singular} ${id} is still referred to by ${referrers.join('; ')}: change or delete those first`,
+          );
+        }),
   };
 }

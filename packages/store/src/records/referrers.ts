@@ -8,7 +8,9 @@ const SHOWN = 5;
 
 /** The fields of other resources that refer to `target`, minus its own children (they go with it). */
 function referringFields(target: ResourceDeclaration): { resource: ResourceDeclaration; field: string }[] {
-  const ownChildren = new Set(Object.values(target.nested).flatMap((n) => (n.kind === 'children' ? [`${n.resource}.${n.foreignKey}`] : [])));
+  const ownChildren = new Set(
+    Object.values(target.nested).flatMap((n) => (n.kind === 'children' ? [`${n.resource}.${n.foreignKey}`] : [])),
+  );
   const seen = new Set<string>();
   return resources.flatMap((resource) =>
     Object.entries(resource.fields).flatMap(([field, declaration]) => {

@@ -79,4 +79,3 @@ export function rowShaper(resource: ResourceDeclaration): (row: Row) => Row {
     return out;
   };
 }
-

@@ -30,7 +30,9 @@ export interface WriteChecks {
 export function writeChecks(statements: RecordStatements): WriteChecks {
   const { database, resource, dialect, idLookup, byId } = statements;
   const { db } = database;
-  const references = Object.entries(resource.fields).flatMap(([name, field]) => (field.references === undefined ? [] : [{ name, target: resourceNamed(field.references) }]));
+  const references = Object.entries(resource.fields).flatMap(([name, field]) =>
+    field.references === undefined ? [] : [{ name, target: resourceNamed(field.references) }],
+  );
 
   // A parent that closes for good (a cart once it is an order). Its row is locked first (before the reference checks,
   // in the order place_order locks: cart, then products), so a close racing this write either waits for it or is
@@ -46,7 +48,9 @@ export function writeChecks(statements: RecordStatements): WriteChecks {
 
   // Fields pointing at records of the same resource (a category's parent): no record may become its own ancestor.
   const selfReferences = references.filter(({ target }) => target.name === resource.name).map(({ name }) => name);
-  const parentLookups = new Map(selfReferences.map((name) => [name, dialect.lockForWrite(db.selectFrom(resource.table).select(name).where('id', '=', 0)).compile()]));
+  const parentLookups = new Map(
+    selfReferences.map((name) => [name, dialect.lockForWrite(db.selectFrom(resource.table).select(name).where('id', '=', 0)).compile()]),
+  );
   // One tree change at a time (see the dialect's treeLock).
   const treeLock = dialect.treeLock(db, resource.table);
 
@@ -56,7 +60,10 @@ export function writeChecks(statements: RecordStatements): WriteChecks {
       if (id === undefined || id === null) continue;
       const closedBy = (yield withParameters(closing.lookup, [id])).rows[0]?.[closing.column];
       if (closedBy !== null && closedBy !== undefined) {
-        throw new ApiError(409, `${closing.singular} ${textOf(id)} is closed (its ${closing.column} is ${textOf(closedBy)}): it takes no more ${resource.name}`);
+        throw new ApiError(
+          409,
+          `${closing.singular} ${textOf(id)} is closed (its ${closing.column} is ${textOf(closedBy)}): it takes no more ${resource.name}`,
+        );
       }
     }
   }
@@ -86,7 +93,8 @@ export function writeChecks(statements: RecordStatements): WriteChecks {
         let ancestor = values[name];
         for (let hops = 0; lookup !== undefined && ancestor !== undefined && ancestor !== null; hops += 1) {
           // A loop already in the data (made before this check) would otherwise never end.
-          if (Number(ancestor) === id || hops > 10_000) throw new ApiError(409, `${name}: ${resource.singular} ${id} would become its own ancestor`);
+          if (Number(ancestor) === id || hops > 10_000)
+            throw new ApiError(409, `${name}: ${resource.singular} ${id} would become its own ancestor`);
           ancestor = (yield withParameters(lookup, [ancestor])).rows[0]?.[name];
         }
       }
@@ -97,7 +105,8 @@ export function writeChecks(statements: RecordStatements): WriteChecks {
       } catch (error) {
         // A referenced row deleted between the check and the write still lands here as a clear 409.
         const kind = constraintViolation(error);
-        if (kind === 'foreign-key') throw new ApiError(409, `${resource.singular}: a referenced record does not exist, or other records still refer to this one`);
+        if (kind === 'foreign-key')
+          throw new ApiError(409, `${resource.singular}: a referenced record does not exist, or other records still refer to this one`);
         if (kind === 'unique') throw new ApiError(409, `${resource.singular}: a record with these values already exists`);
         throw error;
       }

@@ -65,7 +65,10 @@ export function recordLookup(database: StoreDatabase): RecordLookup {
     let lookup = lookups.get(name);
     if (lookup === undefined) {
       const target = resourceNamed(name);
-      lookups.set(name, (lookup = { query: database.db.selectFrom(target.table).selectAll().where('id', '=', 0).compile(), shape: rowShaper(target) }));
+      lookups.set(
+        name,
+        (lookup = { query: database.db.selectFrom(target.table).selectAll().where('id', '=', 0).compile(), shape: rowShaper(target) }),
+      );
     }
     const row = (yield { ...lookup.query, parameters: [id] }).rows[0];
     return row === undefined ? undefined : lookup.shape(row);

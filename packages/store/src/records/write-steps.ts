@@ -65,9 +65,16 @@ export function writeSteps(statements: RecordStatements, checks: WriteChecks): R
     if (checks.hasReferences) yield* checks.references(values);
     if (checks.changesTree(values)) yield* checks.noLoop(id, values);
     const before = events?.needsBefore === true ? yield* readBack(id) : undefined;
-    const statement = db.updateTable(resource.table).set({ ...values, updated_at: isoNow(databaseNow(database)) }).where('id', '=', id);
+    const statement = db
+      .updateTable(resource.table)
+      .set({ ...values, updated_at: isoNow(databaseNow(database)) })
+      .where('id', '=', id);
     let updated: Row | undefined;
-    if (returning) updated = shaped((yield* checks.guarded((wholeColumns === undefined ? statement.returningAll() : statement.returning(wholeColumns)).compile())).rows[0]);
+    if (returning)
+      updated = shaped(
+        (yield* checks.guarded((wholeColumns === undefined ? statement.returningAll() : statement.returning(wholeColumns)).compile()))
+          .rows[0],
+      );
     else {
       yield* checks.guarded(statement.compile());
       updated = yield* readBack(id);

@@ -50,37 +50,42 @@ export function importManyRoute(app: FastifyInstance, options: { database: Store
     if (entry.lookup_by_sku === true) {
       const sku = product.item_number;
       if (typeof sku !== 'string' || sku === '') throw new ApiError(400, 'product.item_number: is required with lookup_by_sku');
-      const found = await options.database.db.selectFrom('products').select('id').where('item_number', '=', sku).orderBy('id').executeTakeFirst();
+      const found = await options.database.db
+        .selectFrom('products')
+        .select('id')
+        .where('item_number', '=', sku)
+        .orderBy('id')
+        .executeTakeFirst();
       if (found !== undefined) product.id = Number(found.id);
     }
-    if (entry.category !== undefined && entry.category !== null) product.primary_category_id = (await writes.upsert(categories, { ...entry.category, id: null })).row.id;
-    if (entry.manufacturer !== undefined && entry.manufacturer !== null) product.manufacturer_id = (await writes.upsert(manufacturers, { ...entry.manufacturer, id: null })).row.id;
+    if (entry.category !== undefined && entry.category !== null)
+      product.primary_category_id = (await writes.upsert(categories, { ...entry.category, id: null })).row.id;
+    if (entry.manufacturer !== undefined && entry.manufacturer !== null)
+      product.manufacturer_id = (await writes.upsert(manufacturers, { ...entry.manufacturer, id: null })).row.id;
     const { created, row } = await writes.upsert(products, product);
     return { created, id: Number(row.id) };
   }
 
-  app.post(
-    '/products/importMany',
-    { config, schema: { body: { type: 'array', maxItems: MAX_LINES, items: line } } },
-    async (request) => {
-      const results: LineResult[] = [];
-      for (const [index, entry] of (request.body as ImportLine[]).entries()) {
-        try {
-          // Every problem of the line at once, in the error format's words.
-          const problems = (['product', 'category', 'manufacturer'] as const).flatMap((part) => {
-            const validate = request.compileValidationSchema(schemas[part]);
-            return entry[part] === undefined || entry[part] === null || validate(entry[part]) ? [] : (validate.errors ?? []).map((e) => `${part}${e.instancePath.replaceAll('/', '.')}: ${e.message ?? 'is invalid'}`);
-          });
-          if (problems.length > 0) throw new ApiError(400, problems.join('; '));
-          const { created, id } = await importLine(entry);
-          results.push({ line_item: index, status_code: created ? 201 : 200, entity_id: id });
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          results.push({ line_item: index, status_code: error.statusCode, message: error.message });
-        }
+  app.post('/products/importMany', { config, schema: { body: { type: 'array', maxItems: MAX_LINES, items: line } } }, async (request) => {
+    const results: LineResult[] = [];
+    for (const [index, entry] of (request.body as ImportLine[]).entries()) {
+      try {
+        // Every problem of the line at once, in the error format's words.
+        const problems = (['product', 'category', 'manufacturer'] as const).flatMap((part) => {
+          const validate = request.compileValidationSchema(schemas[part]);
+          return entry[part] === undefined || entry[part] === null || validate(entry[part])
+            ? []
+            : (validate.errors ?? []).map((e) => `${part}${e.instancePath.replaceAll('/', '.')}: ${e.message ?? 'is invalid'}`);
+        });
+        if (problems.length > 0) throw new ApiError(400, problems.join('; '));
+        const { created, id } = await importLine(entry);
+        results.push({ line_item: index, status_code: created ? 201 : 200, entity_id: id });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results.push({ line_item: index, status_code: error.statusCode, message: error.message });
       }
-      return { total_errors: results.filter((r) => r.status_code >= 400).length, results };
-    },
-  );
+    }
+    return { total_errors: results.filter((r) => r.status_code >= 400).length, results };
+  });
   return Promise.resolve();
 }

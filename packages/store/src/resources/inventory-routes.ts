@@ -78,23 +78,45 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
     }
     const productColumn = name === 'product_id' ? 'id' : name;
     const productValue = name === 'product_id' ? idOf(name, value) : String(value);
-    const product = await db.selectFrom('products').select('id').where(productColumn, '=', productValue).orderBy('id').limit(1).executeTakeFirst();
+    const product = await db
+      .selectFrom('products')
+      .select('id')
+      .where(productColumn, '=', productValue)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     if (product !== undefined) return { kind: 'product', id: product.id as number };
     // Variants have their own item numbers and GTINs; their name is their product's.
     if (name !== 'item_number' && name !== 'gtin') return undefined;
-    const variant = await db.selectFrom('variant_inventory').select('id').where(name, '=', String(value)).orderBy('id').limit(1).executeTakeFirst();
+    const variant = await db
+      .selectFrom('variant_inventory')
+      .select('id')
+      .where(name, '=', String(value))
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     return variant === undefined ? undefined : { kind: 'variant', id: variant.id as number };
   }
 
   async function itemOf(stock: Stock): Promise<InventoryItem | undefined> {
     if (stock.kind === 'product') {
-      const row = await db.selectFrom('products').select(['id', 'item_number', 'item_name', 'gtin', 'quantity_on_hand']).where('id', '=', stock.id).executeTakeFirst();
+      const row = await db
+        .selectFrom('products')
+        .select(['id', 'item_number', 'item_name', 'gtin', 'quantity_on_hand'])
+        .where('id', '=', stock.id)
+        .executeTakeFirst();
       return row === undefined ? undefined : item(row, null, row.quantity_on_hand);
     }
     const row = await db
       .selectFrom('variant_inventory')
       .innerJoin('products', 'products.id', 'variant_inventory.product_id')
-      .select(['products.id', 'variant_inventory.item_number', 'products.item_name', 'variant_inventory.gtin', 'variant_inventory.inventory'])
+      .select([
+        'products.id',
+        'variant_inventory.item_number',
+        'products.item_name',
+        'variant_inventory.gtin',
+        'variant_inventory.inventory',
+      ])
       .where('variant_inventory.id', '=', stock.id)
       .executeTakeFirst();
     return row === undefined ? undefined : item(row, stock.id, row.inventory);
@@ -130,9 +152,11 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
       const column = stock.kind === 'product' ? 'quantity_on_hand' : 'inventory';
       const before = (await itemOf(stock))?.quantity ?? 0;
       const after = apply(before, body.quantity);
-      if (after > columnRanges.integer.maximum || after < columnRanges.integer.minimum) throw new ApiError(400, `quantity: ${change} would leave ${after} in stock, beyond what can be kept`);
+      if (after > columnRanges.integer.maximum || after < columnRanges.integer.minimum)
+        throw new ApiError(400, `quantity: ${change} would leave ${after} in stock, beyond what can be kept`);
       // Added or removed in the database, not from the value read above, so concurrent changes all count.
-      const value = change === 'set' ? body.quantity : sql`coalesce(${sql.ref(column)}, 0) ${sql.raw(change === 'add' ? '+' : '-')} ${body.quantity}`;
+      const value =
+        change === 'set' ? body.quantity : sql`coalesce(${sql.ref(column)}, 0) ${sql.raw(change === 'add' ? '+' : '-')} ${body.quantity}`;
       const records = stock.kind === 'product' ? products : variants;
       // Through the records, so the write sends the resource's webhook events like any other.
       if ((await records.update(stock.id, { [column]: value })) === undefined) throw new ApiError(404, 'That item was deleted meanwhile');
@@ -146,7 +170,9 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
       method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((method) => method !== allowed),
       url: path,
       handler: (request) => {
-        throw new ApiError(405, `${request.method} is not allowed here; use ${allowed}`, { allow: allowed === 'GET' ? 'GET, HEAD' : allowed });
+        throw new ApiError(405, `${request.method} is not allowed here; use ${allowed}`, {
+          allow: allowed === 'GET' ? 'GET, HEAD' : allowed,
+        });
       },
     });
   }

@@ -35,9 +35,20 @@ export interface RecordWrites {
    */
   upsert(resource: ResourceDeclaration, body: Row | null, serverValues?: Row): Promise<{ created: boolean; row: Row }>;
   /** upsert for a record that is only sent on: a new one may come as its JSON text (Records.createAnswer). */
-  upsertAnswer(resource: ResourceDeclaration, body: Row | null, serverValues?: Row, after?: AfterWrite<Upserted<Row | string>>): Promise<Upserted<Row | string>>;
+  upsertAnswer(
+    resource: ResourceDeclaration,
+    body: Row | null,
+    serverValues?: Row,
+    after?: AfterWrite<Upserted<Row | string>>,
+  ): Promise<Upserted<Row | string>>;
   /** PUT: the body applied to record `id`; undefined when there is none (an id below 1 names none). */
-  update(resource: ResourceDeclaration, id: number, body: Row, serverValues?: Row, after?: AfterWrite<Row | undefined>): Promise<Row | undefined>;
+  update(
+    resource: ResourceDeclaration,
+    id: number,
+    body: Row,
+    serverValues?: Row,
+    after?: AfterWrite<Row | undefined>,
+  ): Promise<Row | undefined>;
   /** DELETE: false when there was no such record. */
   remove(resource: ResourceDeclaration, id: number): Promise<boolean>;
   /** upsert of a body no request's schema checked (an import line, the demo seed): its problems are a 400 first. */
@@ -68,7 +79,13 @@ export function recordWrites(database: StoreDatabase, options: RecordWritesOptio
   const checkOf = beforeWriteChecks(options.checks);
 
   /** The write's values once encrypted and checked: the body's writable fields, then the server's. */
-  async function checked(resource: ResourceDeclaration, kind: PendingWrite['kind'], id: number | undefined, given: Row | null, serverValues: Row): Promise<Row> {
+  async function checked(
+    resource: ResourceDeclaration,
+    kind: PendingWrite['kind'],
+    id: number | undefined,
+    given: Row | null,
+    serverValues: Row,
+  ): Promise<Row> {
     const body: Row = { ...given };
     for (const name of encryptedFieldsOf(resource)) {
       const value = body[name];
@@ -93,7 +110,11 @@ export function recordWrites(database: StoreDatabase, options: RecordWritesOptio
     const id = typeof given?.id === 'number' ? parseRecordId(given.id) : undefined;
     if (id !== undefined) {
       // An id naming no record writes nothing: nothing to add to it.
-      const updated = await records.update(id, values, after && ((row) => (row === undefined ? nothing() : after({ created: false, row }))));
+      const updated = await records.update(
+        id,
+        values,
+        after && ((row) => (row === undefined ? nothing() : after({ created: false, row }))),
+      );
       if (updated !== undefined) return { created: false, row: updated };
     }
     checkRequired(resource, values);
@@ -101,9 +122,16 @@ export function recordWrites(database: StoreDatabase, options: RecordWritesOptio
   }
 
   return {
-    upsert: (resource, body, serverValues = {}) => upsertWith(resource, body, serverValues, (values) => recordsOf(database, resource).create(values)),
+    upsert: (resource, body, serverValues = {}) =>
+      upsertWith(resource, body, serverValues, (values) => recordsOf(database, resource).create(values)),
     upsertAnswer: (resource, body, serverValues = {}, after = undefined) =>
-      upsertWith<Row | string>(resource, body, serverValues, (values, afterCreate) => recordsOf(database, resource).createAnswer(values, afterCreate), after),
+      upsertWith<Row | string>(
+        resource,
+        body,
+        serverValues,
+        (values, afterCreate) => recordsOf(database, resource).createAnswer(values, afterCreate),
+        after,
+      ),
     async update(resource, id, body, serverValues = {}, after = undefined) {
       const values = await checked(resource, 'update', id, body, serverValues);
       return id < 1 ? undefined : recordsOf(database, resource).update(id, values, after);

@@ -38,7 +38,8 @@ export function recordId(request: FastifyRequest, resource: ResourceDeclaration)
   return id;
 }
 
-const notFound = (resource: ResourceDeclaration, id: number | string) => new ApiError(404, `There is no ${resource.singular} with id ${id}`);
+const notFound = (resource: ResourceDeclaration, id: number | string) =>
+  new ApiError(404, `There is no ${resource.singular} with id ${id}`);
 
 /** `PUT /products/5/categories/3` links, `DELETE` unlinks; both answer 404 when either record is missing. */
 function linkRoutes(
@@ -74,7 +75,8 @@ function linkRoutes(
 /** `ids=1,5,9` of select_many: required, whole numbers, at most MAX_SELECT_MANY. */
 function idsOf(query: RawQuery): number[] {
   const text = query.ids;
-  if (typeof text !== 'string' || text.trim() === '') throw new ApiError(400, 'ids: this method requires one or more resource ids, as ids=1,5,9');
+  if (typeof text !== 'string' || text.trim() === '')
+    throw new ApiError(400, 'ids: this method requires one or more resource ids, as ids=1,5,9');
   const ids = text.split(',').map((part) => part.trim());
   const bad = ids.find((part) => idFrom(part) < 1);
   if (bad !== undefined) throw new ApiError(400, `ids: "${bad}" is not a record id`);
@@ -95,7 +97,8 @@ function pickFields(row: Row, query: ListQuery): Row {
 
 /** A list page as the API answers it: the envelope, with the JSON the database wrote where it did. */
 function sendPage(request: FastifyRequest, reply: FastifyReply, name: string, page: Page, query: ListQuery, positions: ListPositions) {
-  if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0) throw new ApiError(404, `Page ${query.page} is past the last page`);
+  if (query.page > 1 && query.after === undefined && page.rows.length === 0 && (page.texts?.length ?? 0) === 0)
+    throw new ApiError(404, `Page ${query.page} is past the last page`);
   const after = page.nextAfter === undefined ? undefined : encodeAfter(page.nextAfter, page.total, positions, query);
   const position = { page: query.page, hasMore: page.hasMore, after };
   if (page.texts === undefined) return listEnvelope(request, name, page.rows, page.total, position);
@@ -114,17 +117,26 @@ function notAllowedElsewhere(app: FastifyInstance, paths: readonly [string, HTTP
       method: others,
       url: path,
       handler: (request) => {
-        throw new ApiError(405, `${request.method} is not allowed here; use ${allowed.join(', ')}`, { allow: [...allowed, 'HEAD'].join(', ') });
+        throw new ApiError(405, `${request.method} is not allowed here; use ${allowed.join(', ')}`, {
+          allow: [...allowed, 'HEAD'].join(', '),
+        });
       },
     });
   }
 }
 
 // The answers the routes send, as the write keeps them for an Idempotency-Key (no preSerialization changes them).
-const upsertAnswerText = ({ created, row }: Upserted<Row | string>): AnswerText => ({ status: created ? 201 : 200, body: typeof row === 'string' ? row : JSON.stringify(row) });
-const updateAnswerText = (row: Row | undefined): AnswerText | undefined => (row === undefined ? undefined : { status: 200, body: JSON.stringify(row) });
+const upsertAnswerText = ({ created, row }: Upserted<Row | string>): AnswerText => ({
+  status: created ? 201 : 200,
+  body: typeof row === 'string' ? row : JSON.stringify(row),
+});
+const updateAnswerText = (row: Row | undefined): AnswerText | undefined =>
+  row === undefined ? undefined : { status: 200, body: JSON.stringify(row) };
 
-export function resourceRoutes(app: FastifyInstance, options: { database: StoreDatabase; authKey: Uint8Array; writes: RecordWrites }): Promise<void> {
+export function resourceRoutes(
+  app: FastifyInstance,
+  options: { database: StoreDatabase; authKey: Uint8Array; writes: RecordWrites },
+): Promise<void> {
   const seal: CursorSeal = cursorSeal(options.authKey, 'list-position');
   const positionsOf = (list: string): ListPositions => ({ seal, list });
   const { writes } = options;

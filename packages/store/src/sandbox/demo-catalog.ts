@@ -78,19 +78,71 @@ const SHIPPING_METHODS: DemoShippingMethod[] = [
   { name: 'Free Ground Shipping', markup_type: 'Flat', markup_amount: '0' },
   { name: 'Express', markup_type: 'Flat', markup_amount: '12.50' },
 ];
-const COUPONS: DemoCoupon[] = [{ coupon_code: 'SAVE10', method: 'Ten percent off with SAVE10', modifier_type: 'Percent', modifier_amount: '10' }];
+const COUPONS: DemoCoupon[] = [
+  { coupon_code: 'SAVE10', method: 'Ten percent off with SAVE10', modifier_type: 'Percent', modifier_amount: '10' },
+];
 
 const CATEGORIES: Record<string, { nouns: string[]; low: number; high: number }> = {
-  Kitchen: { nouns: ['Kettle', 'Skillet', 'Chef Knife', 'Cutting Board', 'Teapot', 'Mixing Bowl', 'Spatula', 'Colander'], low: 8, high: 120 },
+  Kitchen: {
+    nouns: ['Kettle', 'Skillet', 'Chef Knife', 'Cutting Board', 'Teapot', 'Mixing Bowl', 'Spatula', 'Colander'],
+    low: 8,
+    high: 120,
+  },
   Garden: { nouns: ['Trowel', 'Watering Can', 'Pruner', 'Planter', 'Hose Reel', 'Seed Tray', 'Rake', 'Gloves'], low: 5, high: 90 },
-  Outdoor: { nouns: ['Tent', 'Sleeping Bag', 'Lantern', 'Camp Chair', 'Backpack', 'Water Bottle', 'Hammock', 'Compass'], low: 12, high: 260 },
-  Office: { nouns: ['Notebook', 'Desk Lamp', 'Stapler', 'Pen Set', 'Monitor Stand', 'Organizer', 'Planner', 'Mouse Pad'], low: 3, high: 80 },
+  Outdoor: {
+    nouns: ['Tent', 'Sleeping Bag', 'Lantern', 'Camp Chair', 'Backpack', 'Water Bottle', 'Hammock', 'Compass'],
+    low: 12,
+    high: 260,
+  },
+  Office: {
+    nouns: ['Notebook', 'Desk Lamp', 'Stapler', 'Pen Set', 'Monitor Stand', 'Organizer', 'Planner', 'Mouse Pad'],
+    low: 3,
+    high: 80,
+  },
   Apparel: { nouns: ['T-Shirt', 'Hoodie', 'Rain Jacket', 'Beanie', 'Socks', 'Scarf', 'Cap', 'Fleece'], low: 9, high: 140 },
   Toys: { nouns: ['Puzzle', 'Kite', 'Building Set', 'Yo-Yo', 'Board Game', 'Plush Bear', 'Spinning Top', 'Marble Run'], low: 4, high: 70 },
 };
 const ADJECTIVES = ['Classic', 'Everyday', 'Deluxe', 'Compact', 'Rustic', 'Nordic', 'Coastal', 'Urban'];
-const FIRST = ['Ada', 'Ben', 'Chloe', 'Diego', 'Emma', 'Farid', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olga', 'Priya', 'Quinn', 'Rosa', 'Sami', 'Tara'];
-const LAST = ['Alder', 'Brook', 'Castro', 'Dunn', 'Ellis', 'Ferreira', 'Gupta', 'Hale', 'Ito', 'Jensen', 'Khan', 'Lopez', 'Moreau', 'Novak', 'Okafor', 'Park'];
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Chloe',
+  'Diego',
+  'Emma',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tara',
+];
+const LAST = [
+  'Alder',
+  'Brook',
+  'Castro',
+  'Dunn',
+  'Ellis',
+  'Ferreira',
+  'Gupta',
+  'Hale',
+  'Ito',
+  'Jensen',
+  'Khan',
+  'Lopez',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Park',
+];
 const CITIES = [
   { city: 'Austin', state: 'TX', zip: '787' },
   { city: 'Portland', state: 'OR', zip: '972' },
@@ -153,7 +205,14 @@ export function demoData(seed = DEMO_SEED): DemoData {
       last_name,
       email,
       phone_number: `555-01${String(Math.floor(between(0, 100))).padStart(2, '0')}`,
-      address: { name: `${first_name} ${last_name}`, address_line_1: `${Math.floor(between(1, 999))} ${pick(STREETS)}`, city: place.city, state: place.state, postal_code: `${place.zip}${String(Math.floor(between(0, 100))).padStart(2, '0')}`, country: 'US' },
+      address: {
+        name: `${first_name} ${last_name}`,
+        address_line_1: `${Math.floor(between(1, 999))} ${pick(STREETS)}`,
+        city: place.city,
+        state: place.state,
+        postal_code: `${place.zip}${String(Math.floor(between(0, 100))).padStart(2, '0')}`,
+        country: 'US',
+      },
     });
   }
 
@@ -170,7 +229,12 @@ export function demoData(seed = DEMO_SEED): DemoData {
     // Twelve become orders; the rest stay open, some with a known customer.
     const placed = i < 12;
     const customer = placed || random() < 0.5 ? Math.floor(between(0, customers.length)) : undefined;
-    carts.push({ ...(customer === undefined ? {} : { customer }), lines, placed, ...(i === 12 ? { coupon: COUPONS[0]?.coupon_code } : {}) });
+    carts.push({
+      ...(customer === undefined ? {} : { customer }),
+      lines,
+      placed,
+      ...(i === 12 ? { coupon: COUPONS[0]?.coupon_code } : {}),
+    });
   }
   return { categories: Object.keys(CATEGORIES), products, customers, carts, shippingMethods: SHIPPING_METHODS, coupons: COUPONS };
 }

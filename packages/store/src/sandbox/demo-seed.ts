@@ -29,9 +29,11 @@ export class SeedRefused extends Error {}
 /** Fills an empty store with the demo data through `app` (a store app built on `database`, not listening). */
 export async function seedDemo(app: FastifyInstance, database: StoreDatabase, storeId: number, seed = DEMO_SEED): Promise<SeedCounts> {
   const existing = await database.db.selectFrom('products').select('id').limit(1).executeTakeFirst();
-  if (existing !== undefined) throw new SeedRefused('the store already has products; run `store reset` first to seed it with the demo data');
+  if (existing !== undefined)
+    throw new SeedRefused('the store already has products; run `store reset` first to seed it with the demo data');
   const ctx = app.storeAuth;
-  const client = (await findApp(ctx, { name: 'Demo data', storeId })) ?? (await createApp(ctx, storeId, { name: 'Demo data', kind: 'custom' })).app;
+  const client =
+    (await findApp(ctx, { name: 'Demo data', storeId })) ?? (await createApp(ctx, storeId, { name: 'Demo data', kind: 'custom' })).app;
   const issued = await createConsoleToken(ctx, client, { scopes: 'system', label: 'store seed --demo' });
   try {
     return await send(app, app.recordWrites, issued.accessToken, demoData(seed));
@@ -42,14 +44,35 @@ export async function seedDemo(app: FastifyInstance, database: StoreDatabase, st
 
 async function send(app: FastifyInstance, writes: RecordWrites, token: string, data: DemoData): Promise<SeedCounts> {
   // Undefined values are left out, as a JSON body leaves them.
-  const create = async (resource: string, body: Row): Promise<Row> => (await writes.upsertUnchecked(resourceNamed(resource), Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)))).row;
+  const create = async (resource: string, body: Row): Promise<Row> =>
+    (
+      await writes.upsertUnchecked(
+        resourceNamed(resource),
+        Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)),
+      )
+    ).row;
   const call = async (method: 'POST' | 'PUT', url: string, body: unknown): Promise<Record<string, unknown>> => {
     // In process, as a TLS-terminating proxy on loopback would hand it over.
-    const reply = await app.inject({ method, url: `/api/v1${url}`, payload: body as Record<string, unknown>, headers: { 'x-ac-auth-token': token, 'x-forwarded-proto': 'https', 'content-type': 'application/json' } });
+    const reply = await app.inject({
+      method,
+      url: `/api/v1${url}`,
+      payload: body as Record<string, unknown>,
+      headers: { 'x-ac-auth-token': token, 'x-forwarded-proto': 'https', 'content-type': 'application/json' },
+    });
     if (reply.statusCode >= 300) throw new Error(`${method} ${url}: ${reply.statusCode} ${reply.body}`);
     return reply.json();
   };
-  const counts: SeedCounts = { categories: 0, products: 0, variants: 0, pictures: 0, customers: 0, carts: 0, orders: 0, shippingMethods: 0, coupons: 0 };
+  const counts: SeedCounts = {
+    categories: 0,
+    products: 0,
+    variants: 0,
+    pictures: 0,
+    customers: 0,
+    carts: 0,
+    orders: 0,
+    shippingMethods: 0,
+    coupons: 0,
+  };
   for (const method of data.shippingMethods) {
     await call('POST', '/custom_shipping_methods', { ...method, is_enabled: true });
     counts.shippingMethods += 1;
@@ -59,7 +82,12 @@ async function send(app: FastifyInstance, writes: RecordWrites, token: string, d
     await call('POST', '/coupon_codes', { coupon_code: coupon.coupon_code, is_active: true });
     const method = Number((await call('POST', '/discount_methods', { name: coupon.method, is_enabled: true })).id);
     await call('POST', '/discount_rules', { discount_method_id: method, type: 'CouponCode', target: coupon.coupon_code });
-    await call('POST', '/discount_actions', { discount_method_id: method, is_active: true, modifier_type: coupon.modifier_type, modifier_amount: coupon.modifier_amount });
+    await call('POST', '/discount_actions', {
+      discount_method_id: method,
+      is_active: true,
+      modifier_type: coupon.modifier_type,
+      modifier_amount: coupon.modifier_amount,
+    });
     counts.coupons += 1;
   }
   const categoryIds = new Map<string, number>();
@@ -68,23 +96,48 @@ async function send(app: FastifyInstance, writes: RecordWrites, token: string, d
     categoryIds.set(name, Number(made.id));
     counts.categories += 1;
   }
-  const sizeGroup = data.products.some((p) => p.sizes.length > 0) ? Number((await create('variant_groups', { name: 'Size', sort_order: 1 })).id) : undefined;
+  const sizeGroup = data.products.some((p) => p.sizes.length > 0)
+    ? Number((await create('variant_groups', { name: 'Size', sort_order: 1 })).id)
+    : undefined;
   const products: { id: number; variants: number[] }[] = [];
   for (const product of data.products) {
     const { images, sizes, category, ...fields } = product;
-    const made = await create('products', { ...fields, primary_category_id: categoryIds.get(category), product_status_id: 1, use_variant_inventory: sizes.length > 0 });
+    const made = await create('products', {
+      ...fields,
+      primary_category_id: categoryIds.get(category),
+      product_status_id: 1,
+      use_variant_inventory: sizes.length > 0,
+    });
     const id = Number(made.id);
     await call('PUT', `/products/${id}/categories/${categoryIds.get(category) ?? 1}`, {});
     for (const [i, image] of images.entries()) {
-      await create('product_pictures', { product_id: id, image_file: image, thumbnail_file: image.replace('.jpg', '-thumb.jpg'), alt: product.item_name, is_primary: i === 0, sort_order: i + 1 });
+      await create('product_pictures', {
+        product_id: id,
+        image_file: image,
+        thumbnail_file: image.replace('.jpg', '-thumb.jpg'),
+        alt: product.item_name,
+        is_primary: i === 0,
+        sort_order: i + 1,
+      });
       counts.pictures += 1;
     }
     const variants: number[] = [];
     for (const [i, size] of sizes.entries()) {
-      const variant = await create('product_variants', { product_id: id, variant_group_id: sizeGroup, ...size, sort_order: i + 1, item_number_sort_order: i + 1, is_default_selection: i === 0 });
+      const variant = await create('product_variants', {
+        product_id: id,
+        variant_group_id: sizeGroup,
+        ...size,
+        sort_order: i + 1,
+        item_number_sort_order: i + 1,
+        is_default_selection: i === 0,
+      });
       variants.push(Number(variant.id));
       // Stock kept per size (the product's use_variant_inventory): orders take it off these rows.
-      await create('variant_inventory', { product_id: id, item_number: `${product.item_number}${size.item_number_extension}`, inventory: product.quantity_on_hand });
+      await create('variant_inventory', {
+        product_id: id,
+        item_number: `${product.item_number}${size.item_number_extension}`,
+        inventory: product.quantity_on_hand,
+      });
       counts.variants += 1;
     }
     products.push({ id, variants });
@@ -111,7 +164,12 @@ async function send(app: FastifyInstance, writes: RecordWrites, token: string, d
     counts.carts += 1;
     if (!cart.placed || cart.customer === undefined || customerId === undefined) continue;
     const customer = data.customers[cart.customer];
-    await call('POST', `/carts/${cartId}/place_order`, { customer: { id: customerId }, billing_address: customer?.address, use_billing_address_for_shipping: true, credit_card: { ...DEMO_CARD, name: customer?.address.name } });
+    await call('POST', `/carts/${cartId}/place_order`, {
+      customer: { id: customerId },
+      billing_address: customer?.address,
+      use_billing_address_for_shipping: true,
+      credit_card: { ...DEMO_CARD, name: customer?.address.name },
+    });
     counts.orders += 1;
   }
   return counts;

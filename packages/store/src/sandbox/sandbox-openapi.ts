@@ -11,13 +11,20 @@ const clock = {
       schema: {
         type: 'object',
         required: ['now', 'offset_ms'],
-        properties: { now: { type: 'string', format: 'date-time' }, offset_ms: { type: 'integer', minimum: 0, description: 'how far the clock is ahead of real time' } },
+        properties: {
+          now: { type: 'string', format: 'date-time' },
+          offset_ms: { type: 'integer', minimum: 0, description: 'how far the clock is ahead of real time' },
+        },
       },
     },
   },
 };
 
-export const sandboxTag = { name: TAG, description: "Our extension: a sandbox store's clock, moved forward so expiries, retention and retry schedules play out at once; 403 outside sandbox mode" };
+export const sandboxTag = {
+  name: TAG,
+  description:
+    "Our extension: a sandbox store's clock, moved forward so expiries, retention and retry schedules play out at once; 403 outside sandbox mode",
+};
 
 export function sandboxPaths(): Record<string, unknown> {
   return {
@@ -26,10 +33,20 @@ export function sandboxPaths(): Record<string, unknown> {
       post: {
         tags: [TAG],
         security,
-        summary: 'Move the sandbox store\'s time forward: tokens, OAuth codes, idempotency keys, the event log and bulk links age by it',
+        summary: "Move the sandbox store's time forward: tokens, OAuth codes, idempotency keys, the event log and bulk links age by it",
         requestBody: {
           required: true,
-          content: { 'application/json': { schema: { type: 'object', required: ['advance'], additionalProperties: false, properties: { advance: { type: 'string', pattern: ADVANCE_PATTERN } } }, example: { advance: '30d' } } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['advance'],
+                additionalProperties: false,
+                properties: { advance: { type: 'string', pattern: ADVANCE_PATTERN } },
+              },
+              example: { advance: '30d' },
+            },
+          },
         },
         responses: { 200: clock, 400: error, 401: error, 403: error, 415: error, 429: error },
       },

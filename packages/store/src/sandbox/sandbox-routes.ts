@@ -20,11 +20,21 @@ const advanceBody = {
   type: 'object',
   required: ['advance'],
   additionalProperties: false,
-  properties: { advance: { type: 'string', pattern: ADVANCE_PATTERN, description: 'how far to move time forward: 90s, 12h, 30d, 1d12h (units ms, s, m, h, d, w)' } },
+  properties: {
+    advance: {
+      type: 'string',
+      pattern: ADVANCE_PATTERN,
+      description: 'how far to move time forward: 90s, 12h, 30d, 1d12h (units ms, s, m, h, d, w)',
+    },
+  },
 } as const;
 
 function clockOf(options: SandboxRoutesOptions): SandboxClock {
-  if (options.clock === undefined) throw new ApiError(403, 'This store is not in sandbox mode: its clock is real time and cannot be moved (a sandbox is served with --sandbox)');
+  if (options.clock === undefined)
+    throw new ApiError(
+      403,
+      'This store is not in sandbox mode: its clock is real time and cannot be moved (a sandbox is served with --sandbox)',
+    );
   return options.clock;
 }
 

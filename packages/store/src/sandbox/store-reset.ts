@@ -23,7 +23,15 @@ export async function resetStore(database: StoreDatabase): Promise<number> {
   const { db, dialect } = database;
   const tables = resetTables();
   let rows = 0;
-  for (const table of tables) rows += Number(((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()) as { n: number | string }).n);
+  for (const table of tables)
+    rows += Number(
+      (
+        (await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()) as { n: number | string }
+      ).n,
+    );
   await dialectSqlOf(database).emptyTables(db, tables);
   await freshStoreDefaults.up(db, dialect);
   return rows;

@@ -43,7 +43,20 @@ function entry(row: Row): DeliveryEntry {
 export async function recentDeliveries(database: StoreDatabase, subscriptionId: number, limit = 100): Promise<DeliveryEntry[]> {
   const rows = await database.db
     .selectFrom('webhook_deliveries')
-    .select(['id', 'event_type', 'state', 'attempts', 'created_at', 'next_attempt_at', 'last_attempt_at', 'last_status', 'last_error', 'delivered_at', 'delivered_to', 'resent_from'])
+    .select([
+      'id',
+      'event_type',
+      'state',
+      'attempts',
+      'created_at',
+      'next_attempt_at',
+      'last_attempt_at',
+      'last_status',
+      'last_error',
+      'delivered_at',
+      'delivered_to',
+      'resent_from',
+    ])
     .where('subscription_id', '=', subscriptionId)
     .orderBy('id', 'desc')
     .limit(limit)
@@ -74,14 +87,35 @@ export async function deliveryCounts(database: StoreDatabase): Promise<Map<numbe
  */
 export async function sendAgain(database: StoreDatabase, subscriptionId: number, deliveryId: number): Promise<number | undefined> {
   const { db } = database;
-  const original = await db.selectFrom('webhook_deliveries').select(['event_type', 'body']).where('id', '=', deliveryId).where('subscription_id', '=', subscriptionId).executeTakeFirst();
+  const original = await db
+    .selectFrom('webhook_deliveries')
+    .select(['event_type', 'body'])
+    .where('id', '=', deliveryId)
+    .where('subscription_id', '=', subscriptionId)
+    .executeTakeFirst();
   if (original === undefined) return undefined;
   const now = new Date(databaseNow(database)).toISOString();
   await db
     .insertInto('webhook_deliveries')
-    .values({ subscription_id: subscriptionId, event_type: original.event_type, body: original.body, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now, resent_from: deliveryId })
+    .values({
+      subscription_id: subscriptionId,
+      event_type: original.event_type,
+      body: original.body,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      resent_from: deliveryId,
+    })
     .execute();
-  const made = await db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', subscriptionId).where('resent_from', '=', deliveryId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const made = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('subscription_id', '=', subscriptionId)
+    .where('resent_from', '=', deliveryId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   announceQueued(database);
   return Number(made.id);
 }
@@ -127,8 +161,26 @@ export async function sendTestEvent(database: StoreDatabase, subscription: Row):
   const { db } = database;
   const now = new Date(databaseNow(database)).toISOString();
   const body = JSON.stringify({ test: true, event_type: subscription.event_type, webhook_id: Number(subscription.id), sent_at: now });
-  await db.insertInto('webhook_deliveries').values({ subscription_id: Number(subscription.id), event_type: String(subscription.event_type), body, state: 'pending', attempts: 0, next_attempt_at: now, created_at: now }).execute();
-  const made = await db.selectFrom('webhook_deliveries').select('id').where('subscription_id', '=', Number(subscription.id)).where('body', '=', body).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      subscription_id: Number(subscription.id),
+      event_type: String(subscription.event_type),
+      body,
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+    })
+    .execute();
+  const made = await db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('subscription_id', '=', Number(subscription.id))
+    .where('body', '=', body)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   announceQueued(database);
   return Number(made.id);
 }

@@ -58,7 +58,15 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
         const at = iso(clock());
         await writes
           .updateTable('webhook_deliveries')
-          .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: at, last_status: run.status, state: 'delivered', last_error: null, delivered_at: at, delivered_to: run.to }))
+          .set((eb) => ({
+            attempts: eb('attempts', '+', 1),
+            last_attempt_at: at,
+            last_status: run.status,
+            state: 'delivered',
+            last_error: null,
+            delivered_at: at,
+            delivered_to: run.to,
+          }))
           .where('id', 'in', run.ids)
           .execute();
       })
@@ -91,7 +99,13 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
 }
 
 /** Records a failed attempt at `delivery`: its next attempt, or given up past the retry window (answered true). */
-export async function recordFailure(writes: Kysely<StoreSchema>, retry: RetrySchedule, delivery: Row, outcome: { status: number | undefined; error: string }, clock: () => number): Promise<boolean> {
+export async function recordFailure(
+  writes: Kysely<StoreSchema>,
+  retry: RetrySchedule,
+  delivery: Row,
+  outcome: { status: number | undefined; error: string },
+  clock: () => number,
+): Promise<boolean> {
   const now = clock();
   const attempts = Number(delivery.attempts) + 1;
   const windowEnd = Date.parse(String(delivery.created_at)) + retry.windowMs;

@@ -18,4 +18,5 @@ export interface DeliveryThreadData {
 
 export type ToDeliveryThread = 'wake' | 'stop' | ForwardedAnswer;
 
-export type FromDeliveryThread = { kind: 'ready'; instance: string } | { kind: 'warn'; message: string } | { kind: 'stopped' } | ForwardedQuery;
+export type FromDeliveryThread =
+  { kind: 'ready'; instance: string } | { kind: 'warn'; message: string } | { kind: 'stopped' } | ForwardedQuery;

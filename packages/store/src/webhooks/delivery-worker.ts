@@ -102,7 +102,12 @@ async function lease(worker: Worker, id: number): Promise<boolean> {
 }
 
 async function release(worker: Worker, id: number): Promise<void> {
-  await worker.writes.updateTable('webhooks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', worker.instance).execute();
+  await worker.writes
+    .updateTable('webhooks')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', worker.instance)
+    .execute();
 }
 
 const subscriptionOf = (worker: Worker, id: number) => worker.db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
@@ -129,7 +134,14 @@ async function serve(worker: Worker, id: number): Promise<void> {
   try {
     while (!worker.stopped) {
       // The next few in order; each is sent only once the one before it is done.
-      const batch = await worker.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', id).where('state', '=', 'pending').orderBy('id').limit(worker.batchSize).execute();
+      const batch = await worker.db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('subscription_id', '=', id)
+        .where('state', '=', 'pending')
+        .orderBy('id')
+        .limit(worker.batchSize)
+        .execute();
       if (batch.length === 0) return;
       // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
       subscription = await subscriptionOf(worker, id);
@@ -164,7 +176,13 @@ async function serve(worker: Worker, id: number): Promise<void> {
  */
 async function dueSubscriptions(worker: Worker): Promise<number[]> {
   const oldestPending = (eb: ExpressionBuilder<StoreSchema, 'webhooks'>) =>
-    eb.selectFrom('webhook_deliveries as d').select('d.next_attempt_at').whereRef('d.subscription_id', '=', 'webhooks.id').where('d.state', '=', 'pending').orderBy('d.id').limit(1);
+    eb
+      .selectFrom('webhook_deliveries as d')
+      .select('d.next_attempt_at')
+      .whereRef('d.subscription_id', '=', 'webhooks.id')
+      .where('d.state', '=', 'pending')
+      .orderBy('d.id')
+      .limit(1);
   const due = await worker.db
     .selectFrom('webhooks')
     .select('webhooks.id')

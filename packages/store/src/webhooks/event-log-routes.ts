@@ -8,7 +8,17 @@ import type { StoreDatabase } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import { isEventName, type EventName } from '../model/event-types.ts';
 import { eventSequencerOf } from './event-sequencer.ts';
-import { DEFAULT_EVENT_COUNT, MAX_EVENT_COUNT, eventCursors, eventGroup, lastSeq, loggedEvents, notACursor, readEvents, type LoggedEvent } from './event-log.ts';
+import {
+  DEFAULT_EVENT_COUNT,
+  MAX_EVENT_COUNT,
+  eventCursors,
+  eventGroup,
+  lastSeq,
+  loggedEvents,
+  notACursor,
+  readEvents,
+  type LoggedEvent,
+} from './event-log.ts';
 
 export interface EventsAnswer {
   events: LoggedEvent[];
@@ -25,15 +35,23 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 
 function typesOf(text: string | undefined): readonly EventName[] {
   if (text === undefined || text.trim() === '') return loggedEvents;
-  const names = text.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const unknown = names.filter((name) => !isEventName(name) || !loggedEvents.includes(name));
-  if (unknown.length > 0) throw new ApiError(400, `types: ${unknown.slice(0, 5).join(', ').slice(0, 200)} not in the event log; it holds ${loggedEvents.join(', ')}`);
+  if (unknown.length > 0)
+    throw new ApiError(
+      400,
+      `types: ${unknown.slice(0, 5).join(', ').slice(0, 200)} not in the event log; it holds ${loggedEvents.join(', ')}`,
+    );
   return [...new Set(names)] as EventName[];
 }
 
 function countOf(text: string | undefined): number {
   if (text === undefined) return DEFAULT_EVENT_COUNT;
-  if (!/^[0-9]{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_EVENT_COUNT) throw new ApiError(400, `count: a whole number from 1 to ${MAX_EVENT_COUNT}`);
+  if (!/^[0-9]{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_EVENT_COUNT)
+    throw new ApiError(400, `count: a whole number from 1 to ${MAX_EVENT_COUNT}`);
   return Number(text);
 }
 
@@ -41,7 +59,13 @@ function nextUrl(request: FastifyRequest, next: string): string {
   const original = request.originalUrl;
   const queryAt = original.indexOf('?');
   const path = queryAt === -1 ? original : original.slice(0, queryAt);
-  const kept = queryAt === -1 ? [] : original.slice(queryAt + 1).split('&').filter((part) => part !== '' && !/^after(=|$)/.test(part));
+  const kept =
+    queryAt === -1
+      ? []
+      : original
+          .slice(queryAt + 1)
+          .split('&')
+          .filter((part) => part !== '' && !/^after(=|$)/.test(part));
   return `${publicOrigin(request)}${path}?${[...kept, `after=${next}`].join('&')}`;
 }
 
@@ -62,7 +86,8 @@ export function eventLogRoutes(app: FastifyInstance, options: { database: StoreD
       .catch((error: unknown) => request.log.warn({ err: error }, 'numbering the event log failed'));
     // Positions only grow, so a cursor past the end was not made by this log (one made before the database was
     // replaced, say): taking it would skip every event up to it.
-    if (afterText !== undefined && after > (await lastSeq(options.database))) throw notACursor(afterText, 'is past the end of this event log');
+    if (afterText !== undefined && after > (await lastSeq(options.database)))
+      throw notACursor(afterText, 'is past the end of this event log');
     const { events, last } = await readEvents(options.database, after, readable, count, cursors);
     // Behind the last event listed, or where the caller stood when there was none yet.
     const next = last !== undefined ? cursors.cursor(last) : afterText === undefined ? null : cursors.cursor(after);

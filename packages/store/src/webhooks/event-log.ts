@@ -13,7 +13,9 @@ export const MAX_EVENT_COUNT = EVENT_LOG_COUNT.max;
 const PRUNE_BATCH = 500;
 
 /** Every event the log holds: those the writes of resources send (the ones webhooks carry). */
-export const loggedEvents: readonly EventName[] = [...new Set(Object.values(resourceEvents).flatMap((declared) => declared.rules.map((rule) => rule.event)))].sort();
+export const loggedEvents: readonly EventName[] = [
+  ...new Set(Object.values(resourceEvents).flatMap((declared) => declared.rules.map((rule) => rule.event))),
+].sort();
 
 /** The scope group whose read scope an event needs: that of the records it carries. */
 export function eventGroup(event: EventName): ScopeGroup {
@@ -53,12 +55,18 @@ export function eventCursors(authKey: Uint8Array): EventCursors {
 }
 
 export function notACursor(text: string, why = 'is not a cursor of this event log'): ApiError {
-  return new ApiError(400, `after: ${JSON.stringify(text.slice(0, 80))} ${why}; pass the \`next\` of an earlier answer, or leave it out to start at the oldest event`);
+  return new ApiError(
+    400,
+    `after: ${JSON.stringify(text.slice(0, 80))} ${why}; pass the \`next\` of an earlier answer, or leave it out to start at the oldest event`,
+  );
 }
 
 /** The highest log position given out so far (0 for an empty log): no cursor this server made stands past it. */
 export async function lastSeq(database: StoreDatabase): Promise<number> {
-  const top = await database.db.selectFrom('event_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+  const top = await database.db
+    .selectFrom('event_log')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .executeTakeFirst();
   return Number(top?.seq ?? 0);
 }
 
@@ -77,21 +85,28 @@ export interface LoggedEvent {
  * Up to `count` events of `types` after log position `after`, oldest first; `last` is the seq of the last one.
  * Only numbered rows are read: those committed since are numbered after them (event-sequencer.ts).
  */
-export async function readEvents(database: StoreDatabase, after: number, types: readonly EventName[], count: number, cursors: EventCursors): Promise<{ events: LoggedEvent[]; last: number | undefined }> {
+export async function readEvents(
+  database: StoreDatabase,
+  after: number,
+  types: readonly EventName[],
+  count: number,
+  cursors: EventCursors,
+): Promise<{ events: LoggedEvent[]; last: number | undefined }> {
   if (types.length === 0) return { events: [], last: undefined };
-  let query = database.db.selectFrom('event_log').select(['seq', 'event_type', 'resource', 'record_id', 'body', 'created_at']).where('seq', '>', after);
+  let query = database.db
+    .selectFrom('event_log')
+    .select(['seq', 'event_type', 'resource', 'record_id', 'body', 'created_at'])
+    .where('seq', '>', after);
   if (types.length < loggedEvents.length) query = query.where('event_type', 'in', [...types]);
   const rows = await query.orderBy('seq').limit(count).execute();
-  const events = rows.map(
-    (row): LoggedEvent => ({
-      id: cursors.cursor(Number(row.seq)),
-      event_type: row.event_type as EventName,
-      resource: String(row.resource),
-      record_id: row.record_id === null || row.record_id === undefined ? null : Number(row.record_id),
-      created_at: String(row.created_at),
-      data: JSON.parse(String(row.body)) as unknown,
-    }),
-  );
+  const events = rows.map((row): LoggedEvent => ({
+    id: cursors.cursor(Number(row.seq)),
+    event_type: row.event_type as EventName,
+    resource: String(row.resource),
+    record_id: row.record_id === null || row.record_id === undefined ? null : Number(row.record_id),
+    created_at: String(row.created_at),
+    data: JSON.parse(String(row.body)) as unknown,
+  }));
   return { events, last: rows.length === 0 ? undefined : Number(rows.at(-1)?.seq) };
 }
 

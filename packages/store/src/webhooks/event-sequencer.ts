@@ -27,14 +27,24 @@ async function numberBatch(database: StoreDatabase): Promise<number> {
     .setIsolationLevel('read committed')
     .execute(async (trx) => {
       await trx.selectFrom('event_sequencer').select('id').where('id', '=', 1).forUpdate().execute();
-      const ids = (await trx.selectFrom('event_log').select('id').where('seq', 'is', null).orderBy('id').limit(BATCH).execute()).map((row) => Number(row.id));
+      const ids = (await trx.selectFrom('event_log').select('id').where('seq', 'is', null).orderBy('id').limit(BATCH).execute()).map(
+        (row) => Number(row.id),
+      );
       if (ids.length === 0) return 0;
-      const top = await trx.selectFrom('event_log').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirst();
+      const top = await trx
+        .selectFrom('event_log')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
       const base = Number(top?.seq ?? 0);
       await trx
         .updateTable('event_log')
         // Numbers as literals (ours, never a caller's): PostgreSQL would type bare parameters of a CASE as text.
-        .set({ seq: sql`case id ${sql.join(ids.map((id, i) => sql`when ${sql.lit(id)} then ${sql.lit(base + i + 1)}`), sql` `)} end` })
+        .set({
+          seq: sql`case id ${sql.join(
+            ids.map((id, i) => sql`when ${sql.lit(id)} then ${sql.lit(base + i + 1)}`),
+            sql` `,
+          )} end`,
+        })
         .where('id', 'in', ids)
         .execute();
       return ids.length;

@@ -3,7 +3,16 @@
 // snapshot; through the one connection they simply come before or after. Its writes are few (a lease, one
 // UPDATE and one INSERT per batch of sends), so the round trip costs little.
 import type { MessagePort, Worker } from 'node:worker_threads';
-import { CompiledQuery, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
 
 export interface ForwardedQuery {
@@ -12,10 +21,12 @@ export interface ForwardedQuery {
   sql: string;
   parameters: readonly unknown[];
 }
-export type ForwardedAnswer = { kind: 'result'; id: number; rows: unknown[]; numAffectedRows: bigint | undefined } | { kind: 'failed'; id: number; message: string };
+export type ForwardedAnswer =
+  { kind: 'result'; id: number; rows: unknown[]; numAffectedRows: bigint | undefined } | { kind: 'failed'; id: number; message: string };
 
 export const isForwardedQuery = (message: unknown): message is ForwardedQuery => (message as { kind?: unknown } | null)?.kind === 'query';
-export const isForwardedAnswer = (message: unknown): message is ForwardedAnswer => ['result', 'failed'].includes(String((message as { kind?: unknown } | null)?.kind));
+export const isForwardedAnswer = (message: unknown): message is ForwardedAnswer =>
+  ['result', 'failed'].includes(String((message as { kind?: unknown } | null)?.kind));
 
 /** Thread side: a Kysely whose statements run on the other end of `port`. Single statements only (no transactions). */
 export function forwardingKysely(port: MessagePort): { db: Kysely<StoreSchema>; answer(message: ForwardedAnswer): void } {
@@ -44,7 +55,12 @@ export function forwardingKysely(port: MessagePort): { db: Kysely<StoreSchema>; 
     destroy: () => Promise.resolve(),
   };
   const db = new Kysely<StoreSchema>({
-    dialect: { createAdapter: () => new SqliteAdapter(), createDriver: () => driver, createIntrospector: (kysely) => new SqliteIntrospector(kysely), createQueryCompiler: () => new SqliteQueryCompiler() },
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => driver,
+      createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
   });
   return {
     db,
@@ -52,7 +68,11 @@ export function forwardingKysely(port: MessagePort): { db: Kysely<StoreSchema>; 
       const pending = waiting.get(message.id);
       waiting.delete(message.id);
       if (message.kind === 'failed') pending?.reject(new Error(message.message));
-      else pending?.resolve({ rows: message.rows, ...(message.numAffectedRows === undefined ? {} : { numAffectedRows: message.numAffectedRows }) });
+      else
+        pending?.resolve({
+          rows: message.rows,
+          ...(message.numAffectedRows === undefined ? {} : { numAffectedRows: message.numAffectedRows }),
+        });
     },
   };
 }
@@ -60,7 +80,18 @@ export function forwardingKysely(port: MessagePort): { db: Kysely<StoreSchema>; 
 /** API side: runs a forwarded statement on this database and answers the thread. */
 export function runForwarded(database: StoreDatabase, thread: Worker, query: ForwardedQuery): void {
   database.db.executeQuery(CompiledQuery.raw(query.sql, [...query.parameters])).then(
-    (result) => thread.postMessage({ kind: 'result', id: query.id, rows: result.rows, numAffectedRows: result.numAffectedRows } satisfies ForwardedAnswer),
-    (error: unknown) => thread.postMessage({ kind: 'failed', id: query.id, message: error instanceof Error ? error.message : String(error) } satisfies ForwardedAnswer),
+    (result) =>
+      thread.postMessage({
+        kind: 'result',
+        id: query.id,
+        rows: result.rows,
+        numAffectedRows: result.numAffectedRows,
+      } satisfies ForwardedAnswer),
+    (error: unknown) =>
+      thread.postMessage({
+        kind: 'failed',
+        id: query.id,
+        message: error instanceof Error ? error.message : String(error),
+      } satisfies ForwardedAnswer),
   );
 }

@@ -56,7 +56,13 @@ function parsed(outcome: Outcome): Reply | string {
 }
 
 /** One more failure in a row; at `suspendAfter` the subscription is suspended, with the reason the console shows. */
-async function countFailure(database: StoreDatabase, suspendAfter: number, event: EventName, subscription: Row, error: string): Promise<void> {
+async function countFailure(
+  database: StoreDatabase,
+  suspendAfter: number,
+  event: EventName,
+  subscription: Row,
+  error: string,
+): Promise<void> {
   const id = Number(subscription.id);
   const { db } = database;
   await db
@@ -88,7 +94,13 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
   function subscriptionsTo(event: EventName): Promise<Row[]> {
     const known = fresh(event);
     if (known !== undefined) return known.rows;
-    const rows = database.db.selectFrom('webhooks').selectAll().where('event_type', '=', event).where('suspended_at', 'is', null).orderBy('id').execute();
+    const rows = database.db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('event_type', '=', event)
+      .where('suspended_at', 'is', null)
+      .orderBy('id')
+      .execute();
     const entry: { at: number; rows: Promise<Row[]>; read?: readonly Row[] } = { at: Date.now(), rows };
     subscribed.set(event, entry);
     rows.then(
@@ -105,7 +117,10 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
       subscribed.delete(event);
       return undefined;
     }
-    const cacheLength = typeof subscription.cache_length === 'string' && Object.hasOwn(cacheLengths, subscription.cache_length) ? cacheLengths[subscription.cache_length as CacheLength] : 0;
+    const cacheLength =
+      typeof subscription.cache_length === 'string' && Object.hasOwn(cacheLengths, subscription.cache_length)
+        ? cacheLengths[subscription.cache_length as CacheLength]
+        : 0;
     const key = `${String(subscription.id)}\n${String(subscription.url)}\n${bodyHash}`;
     const cached = cacheLength > 0 ? replies.get(key) : undefined;
     if (cached !== undefined) return cached;
@@ -120,14 +135,26 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
               deliveryId: `reply-${bodyHash.slice(0, 16)}`,
               body: text,
               secret,
-              ...(options.signing === undefined ? {} : { standard: { id: `reply-${String(subscription.id)}-${bodyHash.slice(0, 16)}`, secrets: options.signing.of(subscription) } }),
+              ...(options.signing === undefined
+                ? {}
+                : {
+                    standard: {
+                      id: `reply-${String(subscription.id)}-${bodyHash.slice(0, 16)}`,
+                      secrets: options.signing.of(subscription),
+                    },
+                  }),
               timeoutMs: limitMs,
               maxReplyBytes: 256 * 1024,
             }),
           );
     let answer = await send(String(subscription.url));
     const failure = (subscription.failure_type ?? 'Ignore') as FailureType;
-    if (typeof answer === 'string' && failure === 'Fallback' && typeof subscription.fallback_url === 'string' && subscription.fallback_url !== '') {
+    if (
+      typeof answer === 'string' &&
+      failure === 'Fallback' &&
+      typeof subscription.fallback_url === 'string' &&
+      subscription.fallback_url !== ''
+    ) {
       answer = await send(subscription.fallback_url);
     }
     if (typeof answer === 'string') {
@@ -163,5 +190,7 @@ export function replyAsker(database: StoreDatabase, options: ReplyOptions): Repl
 
 /** The validation messages of Validate* replies, all together. */
 export function validationMessages(replies: readonly Reply[]): string[] {
-  return replies.flatMap((reply) => (Array.isArray(reply.validation_messages) ? reply.validation_messages.filter((m): m is string => typeof m === 'string' && m !== '') : []));
+  return replies.flatMap((reply) =>
+    Array.isArray(reply.validation_messages) ? reply.validation_messages.filter((m): m is string => typeof m === 'string' && m !== '') : [],
+  );
 }

@@ -133,7 +133,15 @@ function eventStatements(db: Kysely<StoreSchema>, resource: ResourceDeclaration)
     .expression(
       db
         .selectFrom('webhooks')
-        .select((eb) => ['id', eb.val(EVENT).as('event_type'), eb.val(BODY).as('body'), sql.lit('pending').as('state'), sql.lit(0).as('attempts'), eb.val(AT).as('next_attempt_at'), eb.val(AT).as('created_at')])
+        .select((eb) => [
+          'id',
+          eb.val(EVENT).as('event_type'),
+          eb.val(BODY).as('body'),
+          sql.lit('pending').as('state'),
+          sql.lit(0).as('attempts'),
+          eb.val(AT).as('next_attempt_at'),
+          eb.val(AT).as('created_at'),
+        ])
         .where('event_type', '=', EVENT),
     )
     .compile();
@@ -150,7 +158,19 @@ function eventStatements(db: Kysely<StoreSchema>, resource: ResourceDeclaration)
     }),
     log: (event: EventName, recordId: unknown, body: string, at: string): CompiledQuery => ({
       ...logInsert,
-      parameters: logInsert.parameters.map((p) => (p === EVENT ? event : p === RECORD ? (typeof recordId === 'number' ? recordId : Number(recordId) || null) : p === BODY ? body : p === AT ? at : p)),
+      parameters: logInsert.parameters.map((p) =>
+        p === EVENT
+          ? event
+          : p === RECORD
+            ? typeof recordId === 'number'
+              ? recordId
+              : Number(recordId) || null
+            : p === BODY
+              ? body
+              : p === AT
+                ? at
+                : p,
+      ),
     }),
     anyOf: (event: EventName): CompiledQuery => ({ ...probe, parameters: probe.parameters.map((p) => (p === EVENT ? event : p)) }),
   };
@@ -180,13 +200,21 @@ interface EventReads {
 function* referencedBy(reads: EventReads, sending: Sending, field: string): WriteSteps<Row | undefined> {
   if (!sending.referenced.has(field)) {
     const target = reads.resource.fields[field]?.references;
-    sending.referenced.set(field, target === undefined ? undefined : reads.visible(target, yield* reads.lookup(target, sending.written[field])));
+    sending.referenced.set(
+      field,
+      target === undefined ? undefined : reads.visible(target, yield* reads.lookup(target, sending.written[field])),
+    );
   }
   return sending.referenced.get(field);
 }
 
 /** The body of a rule's event for this write; undefined when the rule's conditions do not hold. */
-function* eventBody(reads: EventReads, rule: EventRule, sending: Sending, before: Row | undefined): WriteSteps<Record<string, unknown> | undefined> {
+function* eventBody(
+  reads: EventReads,
+  rule: EventRule,
+  sending: Sending,
+  before: Row | undefined,
+): WriteSteps<Record<string, unknown> | undefined> {
   const { record } = sending;
   const referenced = (field: string) => referencedBy(reads, sending, field);
   for (const condition of rule.when ?? []) {
@@ -196,7 +224,16 @@ function* eventBody(reads: EventReads, rule: EventRule, sending: Sending, before
   let body: Record<string, unknown>;
   if (rule.body === 'item') {
     const status = yield* referenced('product_status_id');
-    body = { item: { product_id: record.id, product_status_id: record.product_status_id, product: record, product_status: status ?? null, inventory: record.quantity_on_hand, item_number: record.item_number } };
+    body = {
+      item: {
+        product_id: record.id,
+        product_status_id: record.product_status_id,
+        product: record,
+        product_status: status ?? null,
+        inventory: record.quantity_on_hand,
+        item_number: record.item_number,
+      },
+    };
   } else {
     body = { [reads.key]: record };
   }
@@ -310,7 +347,11 @@ export function writeEventsOf(
 }
 
 /** The webhook events of a resource's writes, reading the records they refer to inside the write; undefined when it sends none. */
-export function resourceWriteEvents(database: StoreDatabase, resource: ResourceDeclaration, lookup: RecordLookup = recordLookup(database)): WriteEvents | undefined {
+export function resourceWriteEvents(
+  database: StoreDatabase,
+  resource: ResourceDeclaration,
+  lookup: RecordLookup = recordLookup(database),
+): WriteEvents | undefined {
   return writeEventsOf(database, resource, lookup, (name) => encryptedFieldsOf(resourceNamed(name)));
 }
 

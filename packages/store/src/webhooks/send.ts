@@ -63,7 +63,13 @@ export type Outcome =
 
 /** Connects only to addresses the policy allows; for plain http, only to loopback ones (whatever the name says). */
 function connectLookup(policy: TargetPolicy, loopbackOnly: boolean): LookupFunction {
-  return guardedLookup(policy, loopbackOnly ? (hostname, address) => (isLoopback(address) ? undefined : `${hostname} resolves to ${address}, not loopback, and the URL is plain http`) : undefined);
+  return guardedLookup(
+    policy,
+    loopbackOnly
+      ? (hostname, address) =>
+          isLoopback(address) ? undefined : `${hostname} resolves to ${address}, not loopback, and the URL is plain http`
+      : undefined,
+  );
 }
 
 /** The innermost message of an error undici wraps (a refused lookup reaches the caller as the cause). */
@@ -104,7 +110,12 @@ export async function sendSigned(sender: Sender, out: Outgoing): Promise<Outcome
     timedOut = true;
     abort.abort();
   }, out.timeoutMs);
-  const tooSlow = () => ({ ok: false as const, status: undefined, error: `no answer within ${out.timeoutMs / 1000} s`, latencyMs: latency() });
+  const tooSlow = () => ({
+    ok: false as const,
+    status: undefined,
+    error: `no answer within ${out.timeoutMs / 1000} s`,
+    latencyMs: latency(),
+  });
   let status: number | undefined;
   try {
     const response = await request(url, {
@@ -121,7 +132,13 @@ export async function sendSigned(sender: Sender, out: Outgoing): Promise<Outcome
       size += chunk.length;
       if (size > out.maxReplyBytes) {
         response.body.destroy();
-        return { ok: false, status, error: `the reply was longer than ${out.maxReplyBytes} bytes`, latencyMs: latency(), head: Buffer.concat(chunks).subarray(0, REPLY_HEAD_BYTES).toString('utf8') };
+        return {
+          ok: false,
+          status,
+          error: `the reply was longer than ${out.maxReplyBytes} bytes`,
+          latencyMs: latency(),
+          head: Buffer.concat(chunks).subarray(0, REPLY_HEAD_BYTES).toString('utf8'),
+        };
       }
       chunks.push(chunk);
     }

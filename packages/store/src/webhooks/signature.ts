@@ -12,7 +12,13 @@ export function signDelivery(secret: string, timestamp: number, body: string): s
 }
 
 /** What a receiver does: recompute, compare in constant time, and refuse a timestamp older than `toleranceSeconds`. */
-export function verifyDelivery(secret: string, headers: { signature: string | undefined; timestamp: string | undefined }, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifyDelivery(
+  secret: string,
+  headers: { signature: string | undefined; timestamp: string | undefined },
+  body: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const timestamp = Number(headers.timestamp);
   if (headers.signature === undefined || !Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
   const expected = Buffer.from(signDelivery(secret, timestamp, body));

@@ -28,7 +28,12 @@ export function signingAnswer(keys: SigningKeys, subscription: Row, nowMs = Date
 }
 
 /** Rotates a subscription's secret; the previous one keeps signing for `overlapSeconds`. */
-export async function rotateSigningSecret(database: StoreDatabase, subscription: Row, overlapSeconds: number, nowMs = Date.now()): Promise<Row> {
+export async function rotateSigningSecret(
+  database: StoreDatabase,
+  subscription: Row,
+  overlapSeconds: number,
+  nowMs = Date.now(),
+): Promise<Row> {
   const values = {
     signing_nonce: newSigningNonce(),
     previous_signing_nonce: subscription.signing_nonce ?? null,
@@ -42,7 +47,8 @@ export async function rotateSigningSecret(database: StoreDatabase, subscription:
     .where('id', '=', Number(subscription.id))
     .where((eb) => (previous === null ? eb('signing_nonce', 'is', null) : eb('signing_nonce', '=', previous as string)))
     .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new ApiError(409, `webhook ${String(subscription.id)}: its secret was rotated meanwhile; read it again`);
+  if (Number(updated.numUpdatedRows) !== 1)
+    throw new ApiError(409, `webhook ${String(subscription.id)}: its secret was rotated meanwhile; read it again`);
   return { ...subscription, ...values };
 }
 

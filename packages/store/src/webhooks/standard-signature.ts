@@ -14,7 +14,9 @@ export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 
 /** `v1,<sig>` per secret, space-separated, as the specification writes several signatures. */
 export function standardSignature(secrets: readonly Uint8Array[], id: string, timestamp: number, body: string): string {
-  return secrets.map((secret) => `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`).join(' ');
+  return secrets
+    .map((secret) => `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64')}`)
+    .join(' ');
 }
 
 /** How a receiver is given a secret: `whsec_` and its bytes in base64. */
@@ -30,7 +32,8 @@ export interface SigningKeys {
 
 export function signingKeys(serverKey: Uint8Array): SigningKeys {
   // A subscription never rotated has no nonce: its first secret comes from its id alone.
-  const derive = (subscription: Row, nonce: unknown) => deriveBytes(serverKey, 'webhook-signing', String(subscription.id), typeof nonce === 'string' ? nonce : '');
+  const derive = (subscription: Row, nonce: unknown) =>
+    deriveBytes(serverKey, 'webhook-signing', String(subscription.id), typeof nonce === 'string' ? nonce : '');
   // A delivery worker signs hundreds of events with one subscription row: its secrets are derived once, and
   // kept while the same nonces hold and the previous secret's overlap has not ended.
   const known = new WeakMap<Row, { keys: Uint8Array[]; nonces: string; from: number; until: number }>();

@@ -15,7 +15,15 @@ export interface DeliveryThread {
   stop(): Promise<void>;
 }
 
-export function startDeliveryThread(data: DeliveryThreadData, options: { database: StoreDatabase; nudges: (wake: () => void) => () => void; log: { warn(message: string): void }; stopWithinMs: number }): DeliveryThread {
+export function startDeliveryThread(
+  data: DeliveryThreadData,
+  options: {
+    database: StoreDatabase;
+    nudges: (wake: () => void) => () => void;
+    log: { warn(message: string): void };
+    stopWithinMs: number;
+  },
+): DeliveryThread {
   let thread: Worker | undefined;
   let stopping = false;
   let restart: NodeJS.Timeout | undefined;

@@ -30,7 +30,13 @@ export function subscriberCheck(database: StoreDatabase, now: () => number = Dat
       .select('api_tokens.scopes')
       .where('api_apps.client_id', '=', clientId)
       .where('api_tokens.revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('api_tokens.expires_at', 'is', null), eb('api_tokens.expires_at', '>', at), eb('api_tokens.refresh_expires_at', '>', at)]))
+      .where((eb) =>
+        eb.or([
+          eb('api_tokens.expires_at', 'is', null),
+          eb('api_tokens.expires_at', '>', at),
+          eb('api_tokens.refresh_expires_at', '>', at),
+        ]),
+      )
       .execute();
     return rows.flatMap((row) => {
       try {
@@ -58,7 +64,10 @@ export function subscriberCheck(database: StoreDatabase, now: () => number = Dat
       if (typeof clientId !== 'string' || typeof event !== 'string' || !isEventName(event)) return undefined;
       const { group, write } = eventTypes[event].needs;
       const scopes = await scopesOf(clientId);
-      const missing = [...(allows(scopes, 'webhooks', false) ? [] : [requiredScope('webhooks', false)]), ...(allows(scopes, group, write) ? [] : [requiredScope(group, write)])];
+      const missing = [
+        ...(allows(scopes, 'webhooks', false) ? [] : [requiredScope('webhooks', false)]),
+        ...(allows(scopes, group, write) ? [] : [requiredScope(group, write)]),
+      ];
       if (missing.length === 0) return undefined;
       return `the app that made it (${clientId}) no longer holds the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''} ${event} needs: its grants were revoked, narrowed or ran out`;
     },

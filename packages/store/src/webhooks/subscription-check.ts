@@ -7,9 +7,12 @@ import type { TargetPolicy } from './target-policy.ts';
 export async function subscriptionProblems(policy: TargetPolicy, values: Row, creating: boolean): Promise<string[]> {
   const problems: string[] = [];
   const { event_type: event, failure_type: failure, cache_length: cache } = values;
-  if (event !== undefined && (typeof event !== 'string' || !isEventName(event))) problems.push('event_type: is not one of the webhook event types');
-  if (failure !== undefined && failure !== null && !(failureTypes as readonly unknown[]).includes(failure)) problems.push(`failure_type: must be one of ${failureTypes.join(', ')}`);
-  if (cache !== undefined && cache !== null && (typeof cache !== 'string' || !Object.hasOwn(cacheLengths, cache))) problems.push(`cache_length: must be one of ${Object.keys(cacheLengths).join(', ')}`);
+  if (event !== undefined && (typeof event !== 'string' || !isEventName(event)))
+    problems.push('event_type: is not one of the webhook event types');
+  if (failure !== undefined && failure !== null && !(failureTypes as readonly unknown[]).includes(failure))
+    problems.push(`failure_type: must be one of ${failureTypes.join(', ')}`);
+  if (cache !== undefined && cache !== null && (typeof cache !== 'string' || !Object.hasOwn(cacheLengths, cache)))
+    problems.push(`cache_length: must be one of ${Object.keys(cacheLengths).join(', ')}`);
   for (const field of ['url', 'fallback_url'] as const) {
     const value = values[field];
     if (typeof value !== 'string' || value === '') continue;

@@ -11,5 +11,8 @@ export function madeBy(principal: Principal | undefined, subscription: Row): boo
 /** A 403 naming the owner, for any caller but the app that made the subscription. */
 export function refuseUnlessMadeBy(principal: Principal | undefined, subscription: Row, action: string): void {
   if (madeBy(principal, subscription)) return;
-  throw new ApiError(403, `webhook ${String(subscription.id)}: only the app that made it (App ID ${String(subscription.app_client_id)}) ${action}; admins do so in the console`);
+  throw new ApiError(
+    403,
+    `webhook ${String(subscription.id)}: only the app that made it (App ID ${String(subscription.app_client_id)}) ${action}; admins do so in the console`,
+  );
 }

@@ -26,7 +26,8 @@ const isLiteral = (host: string) => isIP(host.replace(/^\[|\]$/g, '')) !== 0;
 export function targetPolicy(allowedNetworks: readonly string[] = [], lookup: Lookup = systemLookup): TargetPolicy {
   const { addressProblem } = outboundPolicy({
     allowedNetworks,
-    refusalEnd: "not allowed for webhooks; the store's operator allows one by listing it in STORE_WEBHOOK_ALLOWED_NETWORKS (addresses or CIDR networks, comma-separated)",
+    refusalEnd:
+      "not allowed for webhooks; the store's operator allows one by listing it in STORE_WEBHOOK_ALLOWED_NETWORKS (addresses or CIDR networks, comma-separated)",
   });
 
   function urlProblem(text: string): string | undefined {
@@ -38,7 +39,8 @@ export function targetPolicy(allowedNetworks: readonly string[] = [], lookup: Lo
     }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const literal = isLiteral(host);
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (!literal || isLoopback(host)))) return 'must use https (plain http only on loopback)';
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (!literal || isLoopback(host))))
+      return 'must use https (plain http only on loopback)';
     if (url.username !== '' || url.password !== '') return 'must not carry a user name or password';
     // A name is judged by the addresses it resolves to: here for plain http, and at each delivery (see send.ts).
     return literal ? addressProblem(host) : undefined;
@@ -59,7 +61,8 @@ export function targetPolicy(allowedNetworks: readonly string[] = [], lookup: Lo
         return `must use https (plain http only on loopback; ${url.hostname} does not resolve)`;
       }
       const outside = addresses.find((address) => !isLoopback(address));
-      if (addresses.length === 0 || outside !== undefined) return `must use https (plain http only on loopback; ${url.hostname} resolves to ${outside ?? 'nothing'})`;
+      if (addresses.length === 0 || outside !== undefined)
+        return `must use https (plain http only on loopback; ${url.hostname} resolves to ${outside ?? 'nothing'})`;
       return addresses.map(addressProblem).find((p) => p !== undefined);
     },
   };

@@ -60,7 +60,18 @@ const SUBSCRIPTION_ROUTE = /\/webhooks(\/:id)?$/;
 const CHANGES = new Set(['POST', 'PUT', 'DELETE']);
 
 export const webhooksPlugin = fp(
-  (app: FastifyInstance, options: { database: StoreDatabase; databaseUrl?: string | undefined; auth: AuthContext; policy: TargetPolicy; settings: WebhookSettings; now?: (() => number) | undefined; sandbox?: boolean }) => {
+  (
+    app: FastifyInstance,
+    options: {
+      database: StoreDatabase;
+      databaseUrl?: string | undefined;
+      auth: AuthContext;
+      policy: TargetPolicy;
+      settings: WebhookSettings;
+      now?: (() => number) | undefined;
+      sandbox?: boolean;
+    },
+  ) => {
     const { policy } = options;
     // Record writes queue their events; registered before any route writes.
     const stopListening = listenToWrites(options.database, webhookWriteListener);
@@ -82,14 +93,18 @@ export const webhooksPlugin = fp(
       if (current !== undefined && principal.kind !== 'session') refuseUnlessMadeBy(principal, current, 'changes or deletes it');
       if (request.method === 'DELETE') return;
       const problems = await subscriptionProblems(policy, body, creating);
-      if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId) problems.push(`store_id: must be this store's id, ${principal.storeId}`);
+      if (body.store_id !== undefined && body.store_id !== null && body.store_id !== principal.storeId)
+        problems.push(`store_id: must be this store's id, ${principal.storeId}`);
       if (problems.length > 0) throw new ApiError(400, problems.join('; '));
       // The event the subscription is (or stays) for: what it carries or decides needs its own scope.
       const event = body.event_type ?? current?.event_type;
       if (typeof event === 'string' && isEventName(event)) {
         const { group, write } = eventTypes[event].needs;
         if (!allows(principal.scopes, group, write)) {
-          throw new ApiError(403, `event_type: ${event} ${write ? `decides for the ${group} area` : `carries ${group} records`}; subscribing to it needs the ${requiredScope(group, write)} scope`);
+          throw new ApiError(
+            403,
+            `event_type: ${event} ${write ? `decides for the ${group} area` : `carries ${group} records`}; subscribing to it needs the ${requiredScope(group, write)} scope`,
+          );
         }
       }
       if (creating) {
@@ -122,7 +137,16 @@ export const webhooksPlugin = fp(
         // In a thread of its own where it can open the database again; an in-memory one only this connection sees.
         if (databaseUrl !== undefined && !inMemory(databaseUrl)) {
           const thread = startDeliveryThread(
-            { databaseUrl, key: options.auth.key, allowedNetworks: settings.allowedNetworks ?? [], ca: settings.ca, retry: settings.retry, pollMs: settings.pollMs, timeoutMs: settings.timeoutMs, sandbox: options.sandbox === true },
+            {
+              databaseUrl,
+              key: options.auth.key,
+              allowedNetworks: settings.allowedNetworks ?? [],
+              ca: settings.ca,
+              retry: settings.retry,
+              pollMs: settings.pollMs,
+              timeoutMs: settings.timeoutMs,
+              sandbox: options.sandbox === true,
+            },
             { database: options.database, nudges, log: app.log, stopWithinMs: 2 * (settings.timeoutMs ?? 10_000) + 5000 },
           );
           worker = thread;
@@ -146,7 +170,11 @@ export const webhooksPlugin = fp(
     // Every instance prunes: the batches are small, and two deleting the same old rows harm nothing.
     let pruning: { stop(): Promise<void> } | undefined;
     app.addHook('onReady', () => {
-      pruning = startEventLogPruning(options.database, { days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS, log: app.log, ...(options.now === undefined ? {} : { now: options.now }) });
+      pruning = startEventLogPruning(options.database, {
+        days: options.settings.eventLogDays ?? DEFAULT_EVENT_LOG_DAYS,
+        log: app.log,
+        ...(options.now === undefined ? {} : { now: options.now }),
+      });
       return Promise.resolve();
     });
     app.addHook('onClose', async () => {

@@ -15,7 +15,10 @@ describe('scopes', () => {
     assert.deepEqual(parseScopes('catalog,read_orders  no_expiry+read_catalog'), ['read_catalog', 'catalog', 'read_orders', 'no_expiry']);
   });
   test('an unknown scope is an error naming it', () => {
-    assert.throws(() => parseScopes('read_catalog admin everything'), (e: Error) => e instanceof ScopeError && /admin, everything/.test(e.message));
+    assert.throws(
+      () => parseScopes('read_catalog admin everything'),
+      (e: Error) => e instanceof ScopeError && /admin, everything/.test(e.message),
+    );
   });
   test('reads need read_<group>, writes need <group>; a write scope covers reads', () => {
     assert.equal(requiredScope('orders', false), 'read_orders');
@@ -41,8 +44,16 @@ describe('secrets', () => {
 
 describe('platform signatures', () => {
   test('follow the documented concatenation, with the redirect URI lower-cased', () => {
-    const expected = createHash('sha256').update('s3cret' + 'c0de' + 'app1' + 'read_catalog catalog' + 'https://app.example/cb').digest('hex');
-    const got = accessTokenSignature({ secret: 's3cret', code: 'c0de', clientId: 'app1', scope: 'read_catalog catalog', redirectUri: 'HTTPS://App.Example/CB' });
+    const expected = createHash('sha256')
+      .update('s3cret' + 'c0de' + 'app1' + 'read_catalog catalog' + 'https://app.example/cb')
+      .digest('hex');
+    const got = accessTokenSignature({
+      secret: 's3cret',
+      code: 'c0de',
+      clientId: 'app1',
+      scope: 'read_catalog catalog',
+      redirectUri: 'HTTPS://App.Example/CB',
+    });
     assert.equal(got, expected);
     assert.equal(signatureMatches(got, got.toUpperCase()), true);
     assert.equal(signatureMatches(got, got.slice(1) + '0'), false);
@@ -76,8 +87,31 @@ describe('lockout', () => {
     assert.equal(lockedUntil(fails, 33_001, policy), undefined);
   });
   test('a success resets the count; old failures fall out of the window', () => {
-    assert.equal(lockedUntil([{ at: 1, succeeded: false }, { at: 2, succeeded: false }, { at: 3, succeeded: true }, { at: 4, succeeded: false }], 5, policy), undefined);
-    assert.equal(lockedUntil([{ at: 0, succeeded: false }, { at: 70_000, succeeded: false }, { at: 70_001, succeeded: false }], 70_002, policy), undefined);
+    assert.equal(
+      lockedUntil(
+        [
+          { at: 1, succeeded: false },
+          { at: 2, succeeded: false },
+          { at: 3, succeeded: true },
+          { at: 4, succeeded: false },
+        ],
+        5,
+        policy,
+      ),
+      undefined,
+    );
+    assert.equal(
+      lockedUntil(
+        [
+          { at: 0, succeeded: false },
+          { at: 70_000, succeeded: false },
+          { at: 70_001, succeeded: false },
+        ],
+        70_002,
+        policy,
+      ),
+      undefined,
+    );
   });
 });
 
@@ -86,7 +120,15 @@ test('plan levels read as people write them', () => {
 });
 
 describe('principal cache', () => {
-  const principal = (expiresAt: string | null) => ({ kind: 'token' as const, storeId: 1, appId: 'a', appKind: 'custom' as const, tokenId: 1, scopes: [], expiresAt });
+  const principal = (expiresAt: string | null) => ({
+    kind: 'token' as const,
+    storeId: 1,
+    appId: 'a',
+    appKind: 'custom' as const,
+    tokenId: 1,
+    scopes: [],
+    expiresAt,
+  });
   test('keeps a resolved token for a minute at most, and never past its expiry', () => {
     const cache = principalCache(() => Promise.resolve(0));
     cache.set('h1', principal(null), 0, cache.generation);
@@ -132,9 +174,17 @@ describe('principal cache', () => {
 test('a redirect URI is named by its query values encoded or decoded, never by another address', () => {
   const encoded = 'http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000&q=a%20b';
   assert.ok(redirectSpellings(encoded).includes('http://localhost:3000/callback?r=http://localhost:3000&q=a b'));
-  assert.ok(redirectSpellings(encoded).includes('http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000&q=a+b'), 'as a form encodes it');
+  assert.ok(
+    redirectSpellings(encoded).includes('http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000&q=a+b'),
+    'as a form encodes it',
+  );
   assert.ok(sameRedirect('https://app.example/cb', 'https://app.example/cb'));
-  assert.ok(sameRedirect('http://localhost:3000/callback?r=http://localhost:3000', 'http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000'));
+  assert.ok(
+    sameRedirect(
+      'http://localhost:3000/callback?r=http://localhost:3000',
+      'http://localhost:3000/callback?r=http%3A%2F%2Flocalhost%3A3000',
+    ),
+  );
   assert.equal(sameRedirect('https://app.example/cb', 'https://app.example/cb?x=1'), false);
   assert.equal(sameRedirect('https://app.example/cb?r=1', 'https://app.example/cb?r=2'), false);
   assert.equal(sameRedirect('https://app.example/cb', 'https://evil.example/cb'), false);

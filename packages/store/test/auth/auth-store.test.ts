@@ -26,9 +26,18 @@ for (const target of await testDatabaseTargets()) {
       throwaway = await target.create();
       database = await openDatabase<AuthTables>(throwaway.url);
       await migrateToLatest(database, MIGRATION_PRODUCT, storeMigrations);
-      await database.db.insertInto('stores').values({ name: 'Test store', plan: 'silver', created_at: new Date(clock).toISOString() }).execute();
+      await database.db
+        .insertInto('stores')
+        .values({ name: 'Test store', plan: 'silver', created_at: new Date(clock).toISOString() })
+        .execute();
       storeId = (await database.db.selectFrom('stores').select('id').executeTakeFirstOrThrow()).id;
-      ctx = authContext({ db: database.db, dialect: database.dialect, key: randomBytes(32), now: () => clock, lockout: { maxFailures: 3, maxFailuresPerAccount: 6, windowMs: 60_000, lockMs: 120_000 } });
+      ctx = authContext({
+        db: database.db,
+        dialect: database.dialect,
+        key: randomBytes(32),
+        now: () => clock,
+        lockout: { maxFailures: 3, maxFailuresPerAccount: 6, windowMs: 60_000, lockMs: 120_000 },
+      });
     });
     after(async () => {
       await database?.close();
@@ -37,13 +46,17 @@ for (const target of await testDatabaseTargets()) {
 
     test('an app gets an App ID and a secret the server can reproduce but does not store', async () => {
       const { app, secret } = await createApp(ctx, storeId, { name: 'Sync', kind: 'custom', redirectUri: 'https://sync.example/callback' });
-      assert.equal(app.clientId, String(app.id), 'the App ID is the app\'s number, as on the platform');
+      assert.equal(app.clientId, String(app.id), "the App ID is the app's number, as on the platform");
       assert.equal(await secretOf(ctx, app.clientId), secret);
       const row = await database.db.selectFrom('api_apps').selectAll().where('id', '=', app.id).executeTakeFirstOrThrow();
       assert.ok(!JSON.stringify(row).includes(secret), 'the secret itself is not in the row');
       assert.equal((await authenticateClient(ctx, app.clientId, secret))?.id, app.id);
       assert.equal(await authenticateClient(ctx, app.clientId, secret + 'x'), undefined);
-      assert.notEqual(appSecret({ ...ctx, key: randomBytes(32) }, app.clientId, row.secret_nonce), secret, 'another server key yields another secret');
+      assert.notEqual(
+        appSecret({ ...ctx, key: randomBytes(32) }, app.clientId, row.secret_nonce),
+        secret,
+        'another server key yields another secret',
+      );
       await assert.rejects(createApp(ctx, storeId, { name: 'Sync', kind: 'custom' }), /already exists/);
       await assert.rejects(createApp(ctx, storeId, { name: 'Bad', kind: 'custom', redirectUri: 'http://evil.example/' }), /https/);
     });
@@ -66,7 +79,11 @@ for (const target of await testDatabaseTargets()) {
       const app = (await findApp(ctx, { name: 'Sync', storeId }))!;
       const issued = await createConsoleToken(ctx, app, { scopes: 'read_catalog,orders' });
       assert.deepEqual(issued.record.scopes, ['read_catalog', 'orders', 'no_expiry']);
-      const stored = await database.db.selectFrom('api_tokens').select('token_hash').where('id', '=', issued.record.id).executeTakeFirstOrThrow();
+      const stored = await database.db
+        .selectFrom('api_tokens')
+        .select('token_hash')
+        .where('id', '=', issued.record.id)
+        .executeTakeFirstOrThrow();
       assert.notEqual(stored.token_hash, issued.accessToken);
       clock += 400 * 24 * 3600_000;
       const found = await resolveToken(ctx, issued.accessToken);
@@ -97,7 +114,13 @@ for (const target of await testDatabaseTargets()) {
     test('a code is single use, short lived, and its reuse revokes what it issued', async () => {
       const app = (await findApp(ctx, { name: 'Sync', storeId }))!;
       const admin = await createAdmin(ctx, storeId, { email: 'owner@example.com', password: 'a long enough password' });
-      const grant = { app, adminUserId: admin.id, scopeText: 'read_catalog', scopes: ['read_catalog' as const], redirectUri: app.redirectUri! };
+      const grant = {
+        app,
+        adminUserId: admin.id,
+        scopeText: 'read_catalog',
+        scopes: ['read_catalog' as const],
+        redirectUri: app.redirectUri!,
+      };
       const { authId, code } = await issueCode(ctx, grant);
       const stored = (await findCode(ctx, { authId }))!;
       assert.equal(stored.code, code);
@@ -115,7 +138,8 @@ for (const target of await testDatabaseTargets()) {
       const here = '198.51.100.7';
       await createAdmin(ctx, storeId, { email: 'clerk@example.com', password: 'the right password' });
       assert.equal((await signIn(ctx, 'clerk@example.com', 'the right password', here)).ok, true);
-      for (let i = 0; i < 2; i++) assert.deepEqual(await signIn(ctx, 'clerk@example.com', 'wrong', here), { ok: false, reason: 'bad-credentials' });
+      for (let i = 0; i < 2; i++)
+        assert.deepEqual(await signIn(ctx, 'clerk@example.com', 'wrong', here), { ok: false, reason: 'bad-credentials' });
       const third = await signIn(ctx, 'CLERK@example.com', 'wrong', here);
       assert.equal(!third.ok && third.reason, 'locked');
       const during = await signIn(ctx, 'clerk@example.com', 'the right password', here);
@@ -130,7 +154,11 @@ for (const target of await testDatabaseTargets()) {
       for (let i = 0; i < 3; i++) await signIn(ctx, 'buyer@example.com', 'wrong', '203.0.113.1');
       const attacker = await signIn(ctx, 'buyer@example.com', 'the right password', '203.0.113.1');
       assert.equal(!attacker.ok && attacker.reason, 'locked');
-      assert.equal((await signIn(ctx, 'buyer@example.com', 'the right password', '198.51.100.7')).ok, true, 'the owner, from another address');
+      assert.equal(
+        (await signIn(ctx, 'buyer@example.com', 'the right password', '198.51.100.7')).ok,
+        true,
+        'the owner, from another address',
+      );
       // Six failures since that success, from three addresses, lock the account for every address.
       for (const from of ['203.0.113.2', '203.0.113.2', '203.0.113.3', '203.0.113.3', '203.0.113.4']) {
         assert.deepEqual(await signIn(ctx, 'buyer@example.com', 'wrong', from), { ok: false, reason: 'bad-credentials' });

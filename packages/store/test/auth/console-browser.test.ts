@@ -46,7 +46,16 @@ describe('admin console in Chromium', { skip }, () => {
     admin = { email: first.email, password: first.password };
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     // No bypassCSP: the console's own CSP stays in force, so a blocked script would show.
     context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: DESKTOP });
@@ -65,17 +74,26 @@ describe('admin console in Chromium', { skip }, () => {
 
   /** At desktop width and at 360 px: no sideways scrolling, no serious or critical axe finding, and a screenshot each. */
   async function check(name: string): Promise<void> {
-    for (const [label, size] of [['desktop', DESKTOP], ['360px', PHONE]] as const) {
+    for (const [label, size] of [
+      ['desktop', DESKTOP],
+      ['360px', PHONE],
+    ] as const) {
       await page.setViewportSize(size);
-      const widths = await page.evaluate<{ scroll: number; view: number }>('({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })');
+      const widths = await page.evaluate<{ scroll: number; view: number }>(
+        '({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })',
+      );
       assert.ok(widths.scroll <= widths.view, `${name} at ${label}: the page is ${widths.scroll} px wide in a ${widths.view} px window`);
       await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
       // Evaluated through the debugging protocol, which the page's CSP does not govern.
       await page.evaluate(axeSource);
-      const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
+      const violations = await page.evaluate<
+        { id: string; impact: string; targets: string[] }[]
+      >(`axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] })
         .then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`);
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      console.log(`# axe ${name} ${label}: ${violations.length === 0 ? 'no violations' : violations.map((v) => `${v.impact} ${v.id}`).join(', ')}`);
+      console.log(
+        `# axe ${name} ${label}: ${violations.length === 0 ? 'no violations' : violations.map((v) => `${v.impact} ${v.id}`).join(', ')}`,
+      );
       assert.deepEqual(serious, [], `${name} at ${label}: ${JSON.stringify(serious)}`);
     }
     await page.setViewportSize(DESKTOP);
@@ -135,8 +153,14 @@ describe('admin console in Chromium', { skip }, () => {
     assert.deepEqual(await crumbLinks(), ['Store admin', 'Tools', 'Apps & Addons', 'API Apps & Integrations']);
     await check('06-app');
     await page.getByLabel('Label').fill('Nightly sync');
-    await page.getByRole('radiogroup', { name: /^Catalog/ }).getByLabel('Read', { exact: true }).check();
-    await page.getByRole('radiogroup', { name: /^Orders/ }).getByLabel('Modify').check();
+    await page
+      .getByRole('radiogroup', { name: /^Catalog/ })
+      .getByLabel('Read', { exact: true })
+      .check();
+    await page
+      .getByRole('radiogroup', { name: /^Orders/ })
+      .getByLabel('Modify')
+      .check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const token = (await page.locator('#token').textContent()) ?? '';
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
@@ -174,7 +198,10 @@ describe('admin console in Chromium', { skip }, () => {
     assert.notEqual(rotated, secret);
     await check('09-secret-rotated');
     const clientAuth = (withSecret: string) =>
-      sut.call('POST', `${origin}/api/oauth/token`, { anonymous: true, body: { grant_type: 'refresh_token', client_id: appId, client_secret: withSecret, refresh_token: 'not-a-refresh-token' } });
+      sut.call('POST', `${origin}/api/oauth/token`, {
+        anonymous: true,
+        body: { grant_type: 'refresh_token', client_id: appId, client_secret: withSecret, refresh_token: 'not-a-refresh-token' },
+      });
     const old = await clientAuth(secret);
     assert.equal(old.status, 401, 'the old secret no longer authenticates the app');
     assert.equal(old.json.error, 'invalid_client');
@@ -182,7 +209,10 @@ describe('admin console in Chromium', { skip }, () => {
     assert.equal(current.json.error, 'invalid_grant', 'the new secret does; only the made-up refresh token is wrong');
 
     await page.getByRole('link', { name: 'Continue to the app' }).click();
-    await page.getByRole('radiogroup', { name: /^Catalog/ }).getByLabel('Read', { exact: true }).check();
+    await page
+      .getByRole('radiogroup', { name: /^Catalog/ })
+      .getByLabel('Read', { exact: true })
+      .check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const second = (await page.locator('#token').textContent()) ?? '';
     assert.equal((await sut.call('GET', '/products', { headers: { 'x-ac-auth-token': second } })).status, 200);
@@ -194,7 +224,11 @@ describe('admin console in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Delete Warehouse sync EU' }).click();
     await page.waitForURL(`${origin}/admin/apps?deleted=1`);
     assert.doesNotMatch((await page.getByRole('main').textContent()) ?? '', /Warehouse sync/);
-    assert.equal((await sut.call('GET', '/products', { headers: { 'x-ac-auth-token': second } })).status, 401, "a deleted app's tokens stop working");
+    assert.equal(
+      (await sut.call('GET', '/products', { headers: { 'x-ac-auth-token': second } })).status,
+      401,
+      "a deleted app's tokens stop working",
+    );
     assert.equal((await clientAuth(rotated)).json.error, 'invalid_client');
   });
 
@@ -331,14 +365,21 @@ async function startClientApp(store: string, certificate: string): Promise<Clien
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (url.pathname === '/connect') {
       const target = new URL('/api/oauth', store);
-      target.search = new URLSearchParams({ client_id: credentials.clientId, scope, redirect_uri: redirectUri, state: 'client-state' }).toString();
+      target.search = new URLSearchParams({
+        client_id: credentials.clientId,
+        scope,
+        redirect_uri: redirectUri,
+        state: 'client-state',
+      }).toString();
       res.writeHead(302, { location: target.toString() }).end();
       return;
     }
     if (url.pathname === '/callback') {
       void (async () => {
         const code = url.searchParams.get('code') ?? '';
-        const signature = createHash('sha256').update(credentials.secret + code + credentials.clientId + scope + redirectUri.toLowerCase()).digest('hex');
+        const signature = createHash('sha256')
+          .update(credentials.secret + code + credentials.clientId + scope + redirectUri.toLowerCase())
+          .digest('hex');
         const exchange = await request(new URL('/api/oauth/access_token', store), {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -346,10 +387,17 @@ async function startClientApp(store: string, certificate: string): Promise<Clien
           dispatcher,
         });
         const tokens = (await exchange.body.json()) as { access_token?: string };
-        const products = await request(new URL('/api/v1/products', store), { headers: { 'x-ac-auth-token': tokens.access_token ?? '' }, dispatcher });
+        const products = await request(new URL('/api/v1/products', store), {
+          headers: { 'x-ac-auth-token': tokens.access_token ?? '' },
+          dispatcher,
+        });
         const list = (await products.body.json()) as { total_count?: number };
         const ok = url.searchParams.get('state') === 'client-state' && products.statusCode === 200;
-        res.writeHead(ok ? 200 : 500, { 'content-type': 'text/html' }).end(`<!doctype html><title>Reports portal</title><h1>${ok ? `Connected to the store: ${list.total_count} products` : 'Failed'}</h1>`);
+        res
+          .writeHead(ok ? 200 : 500, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><title>Reports portal</title><h1>${ok ? `Connected to the store: ${list.total_count} products` : 'Failed'}</h1>`,
+          );
       })().catch((error: unknown) => res.writeHead(500).end(String(error)));
       return;
     }

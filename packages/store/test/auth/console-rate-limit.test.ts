@@ -21,7 +21,11 @@ describe('console pages and the API rate limit', () => {
     origin = new URL(s.api).origin;
     const admin = s.store.firstStart;
     assert.ok(admin !== undefined);
-    const made = await createApp(s.store.app.storeAuth, admin.storeId, { name: 'Reports portal', kind: 'custom', redirectUri: 'https://reports.example/callback' });
+    const made = await createApp(s.store.app.storeAuth, admin.storeId, {
+      name: 'Reports portal',
+      kind: 'custom',
+      redirectUri: 'https://reports.example/callback',
+    });
     appPath = `/admin/apps/${made.app.id}`;
     consentPath = `/api/oauth?client_id=${made.app.clientId}&scope=read_catalog&redirect_uri=${encodeURIComponent('https://reports.example/callback')}`;
     const signed = await signInOverHttp(s, admin.email, admin.password);
@@ -33,7 +37,18 @@ describe('console pages and the API rate limit', () => {
   });
 
   test('30 console page loads on a Steel plan (5 calls per 10 s) are all served, uncounted, and leave the API window untouched', async () => {
-    const pages = ['/admin', '/admin/apps', '/admin/apps/new', appPath, `${appPath}/edit`, '/admin/plan', '/admin/admins', '/admin/account', '/admin/webhooks', consentPath];
+    const pages = [
+      '/admin',
+      '/admin/apps',
+      '/admin/apps/new',
+      appPath,
+      `${appPath}/edit`,
+      '/admin/plan',
+      '/admin/admins',
+      '/admin/account',
+      '/admin/webhooks',
+      consentPath,
+    ];
     for (let i = 0; i < 30; i += 1) {
       const path = pages[i % pages.length] ?? '/admin';
       const reply = await s.call('GET', `${origin}${path}`, { headers: { cookie: session.cookie } });
@@ -52,7 +67,8 @@ describe('console pages and the API rate limit', () => {
   });
 
   test('API calls are still limited: the sixth read in the window is refused', async () => {
-    for (let i = 2; i <= 5; i += 1) assert.equal((await s.call('GET', '/products', { headers: { cookie: session.cookie } })).headers['x-ac-call-limit'], `${i}/5`);
+    for (let i = 2; i <= 5; i += 1)
+      assert.equal((await s.call('GET', '/products', { headers: { cookie: session.cookie } })).headers['x-ac-call-limit'], `${i}/5`);
     assert.equal((await s.call('GET', '/products', { headers: { cookie: session.cookie } })).status, 429);
     // ...while the console keeps working.
     assert.equal((await s.call('GET', `${origin}/admin/apps`, { headers: { cookie: session.cookie } })).status, 200);

@@ -54,8 +54,12 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(await findApp(ctx, { id: app.id, storeId }), updated);
       assert.equal(updated.redirectUri, 'https://editor.example/cb');
       const after = await principalOf(accessToken);
-      assert.equal(typeof after === 'object' && after.appKind, 'installed', 'the token now counts against the installed apps\' limit');
-      assert.deepEqual(await updateApp(ctx, updated, { name: 'Editor II', kind: 'installed' }), { ...updated, redirectUri: null }, 'keeping its own name is fine');
+      assert.equal(typeof after === 'object' && after.appKind, 'installed', "the token now counts against the installed apps' limit");
+      assert.deepEqual(
+        await updateApp(ctx, updated, { name: 'Editor II', kind: 'installed' }),
+        { ...updated, redirectUri: null },
+        'keeping its own name is fine',
+      );
     });
 
     test('rotating the secret: the new one authenticates and signs, the old one nothing; it is stored only as a hash', async () => {
@@ -78,7 +82,14 @@ for (const target of await testDatabaseTargets()) {
       const doomed = await createConsoleToken(ctx, app, { scopes: 'read_catalog' });
       const kept = await createConsoleToken(ctx, other, { scopes: 'read_catalog' });
       assert.equal(typeof (await principalOf(doomed.accessToken)), 'object', 'cached before the deletion');
-      const { authId } = await issueCode(ctx, { app, adminUserId: admin.id, scopeText: 'read_catalog', scopes: ['read_catalog'], redirectUri: 'https://doomed.example/cb', challenge: undefined });
+      const { authId } = await issueCode(ctx, {
+        app,
+        adminUserId: admin.id,
+        scopeText: 'read_catalog',
+        scopes: ['read_catalog'],
+        redirectUri: 'https://doomed.example/cb',
+        challenge: undefined,
+      });
       await deleteApp(ctx, app);
       assert.equal(await findApp(ctx, { id: app.id, storeId }), undefined);
       assert.equal(await principalOf(doomed.accessToken), 'unknown');
@@ -93,8 +104,14 @@ for (const target of await testDatabaseTargets()) {
       assert.deepEqual(added.access, ['catalog']);
       const hash = await database.db.selectFrom('users').select('password_hash').where('id', '=', added.id).executeTakeFirstOrThrow();
       assert.match(hash.password_hash, /^scrypt\$/);
-      await assert.rejects(addAdmin(ctx, storeId, { email: 'new@example.com', password: 'another password', access: ['catalog'] }), /already an admin/);
-      await assert.rejects(addAdmin(ctx, storeId, { email: 'none@example.com', password: 'another password', access: [] }), /at least one area/);
+      await assert.rejects(
+        addAdmin(ctx, storeId, { email: 'new@example.com', password: 'another password', access: ['catalog'] }),
+        /already an admin/,
+      );
+      await assert.rejects(
+        addAdmin(ctx, storeId, { email: 'none@example.com', password: 'another password', access: [] }),
+        /at least one area/,
+      );
       const theirs = await startSession(ctx, added);
       await assert.rejects(removeAdmin(ctx, me, me.id), /cannot remove yourself/);
       await removeAdmin(ctx, me, added.id);
@@ -112,7 +129,10 @@ for (const target of await testDatabaseTargets()) {
       const input = { next: 'the new long password', repeated: 'the new long password', keepSessionId: session.id, address: '192.0.2.8' };
       await assert.rejects(changePassword(ctx, me, { ...input, current: 'not it' }), /current password is not right/);
       await assert.rejects(changePassword(ctx, me, { ...input, current: 'the old long password', repeated: 'something else' }), /differ/);
-      await assert.rejects(changePassword(ctx, me, { ...input, current: 'the old long password', next: 'short', repeated: 'short' }), /at least 10/);
+      await assert.rejects(
+        changePassword(ctx, me, { ...input, current: 'the old long password', next: 'short', repeated: 'short' }),
+        /at least 10/,
+      );
       await changePassword(ctx, me, { ...input, current: 'the old long password' });
       assert.ok(await findSession(ctx, here.cookie));
       assert.equal(await findSession(ctx, elsewhere.cookie), undefined);

@@ -25,7 +25,9 @@ describe('console pages: sessions, settings access and CSRF', () => {
     const ctx = s.store.app.storeAuth;
     ({ app, secret } = await createApp(ctx, first.storeId, { name: 'Guarded', kind: 'custom' }));
     ownerId = (await createAdmin(ctx, first.storeId, { email: first.email, password: first.password })).id;
-    helperId = (await addAdmin(ctx, first.storeId, { email: 'catalog@example.com', password: 'catalog only password', access: ['catalog'] })).id;
+    helperId = (
+      await addAdmin(ctx, first.storeId, { email: 'catalog@example.com', password: 'catalog only password', access: ['catalog'] })
+    ).id;
     const signedOwner = await signInOverHttp(s, first.email, first.password);
     const signedLimited = await signInOverHttp(s, 'catalog@example.com', 'catalog only password');
     assert.ok(signedOwner.session && signedLimited.session);
@@ -36,26 +38,47 @@ describe('console pages: sessions, settings access and CSRF', () => {
     await s?.close();
   });
 
-  const get = (path: string, cookie?: string) => s.call('GET', `${origin}${path}`, cookie === undefined ? { anonymous: true } : { headers: { cookie } });
+  const get = (path: string, cookie?: string) =>
+    s.call('GET', `${origin}${path}`, cookie === undefined ? { anonymous: true } : { headers: { cookie } });
   const post = (path: string, fields: Record<string, string>, cookie?: string) =>
-    s.call('POST', `${origin}${path}`, { rawBody: form(fields), headers: { 'content-type': FORM, ...(cookie === undefined ? {} : { cookie }) }, anonymous: cookie === undefined });
+    s.call('POST', `${origin}${path}`, {
+      rawBody: form(fields),
+      headers: { 'content-type': FORM, ...(cookie === undefined ? {} : { cookie }) },
+      anonymous: cookie === undefined,
+    });
 
   const unchanged = async () => {
-    assert.equal((await authenticateClient(s.store.app.storeAuth, app.clientId, secret))?.name, 'Guarded', 'the app, its name and its secret are as they were');
-    assert.equal((await signIn(s.store.app.storeAuth, 'catalog@example.com', 'catalog only password', '192.0.2.1')).ok, true, 'the other admin is still there');
+    assert.equal(
+      (await authenticateClient(s.store.app.storeAuth, app.clientId, secret))?.name,
+      'Guarded',
+      'the app, its name and its secret are as they were',
+    );
+    assert.equal(
+      (await signIn(s.store.app.storeAuth, 'catalog@example.com', 'catalog only password', '192.0.2.1')).ok,
+      true,
+      'the other admin is still there',
+    );
   };
 
-  const forms = () => [
-    [`/admin/apps/${app.id}`, { name: 'Renamed', kind: 'custom', redirect_uri: '' }],
-    [`/admin/apps/${app.id}/secret`, {}],
-    [`/admin/apps/${app.id}/delete`, {}],
-    ['/admin/admins', { email: 'sneaky@example.com', access: 'settings' }],
-    [`/admin/admins/${helperId}/remove`, {}],
-    ['/admin/account/password', { current: 'x', next: 'sneaky password', repeated: 'sneaky password' }],
-  ] as const;
+  const forms = () =>
+    [
+      [`/admin/apps/${app.id}`, { name: 'Renamed', kind: 'custom', redirect_uri: '' }],
+      [`/admin/apps/${app.id}/secret`, {}],
+      [`/admin/apps/${app.id}/delete`, {}],
+      ['/admin/admins', { email: 'sneaky@example.com', access: 'settings' }],
+      [`/admin/admins/${helperId}/remove`, {}],
+      ['/admin/account/password', { current: 'x', next: 'sneaky password', repeated: 'sneaky password' }],
+    ] as const;
 
   test('signed out: pages send to sign-in, forms are refused', async () => {
-    for (const path of ['/admin', `/admin/apps/${app.id}/edit`, `/admin/apps/${app.id}/delete`, '/admin/admins', `/admin/admins/${helperId}/remove`, '/admin/account']) {
+    for (const path of [
+      '/admin',
+      `/admin/apps/${app.id}/edit`,
+      `/admin/apps/${app.id}/delete`,
+      '/admin/admins',
+      `/admin/admins/${helperId}/remove`,
+      '/admin/account',
+    ]) {
       const reply = await get(path);
       assert.equal(reply.status, 303, path);
       assert.equal(reply.headers.location, `/admin/sign-in?next=${encodeURIComponent(path)}`);
@@ -64,10 +87,14 @@ describe('console pages: sessions, settings access and CSRF', () => {
     await unchanged();
   });
 
-  test('signed in, every form without its CSRF token or with another session\'s is refused', async () => {
+  test("signed in, every form without its CSRF token or with another session's is refused", async () => {
     for (const [path, fields] of forms()) {
       assert.equal((await post(path, fields, owner.cookie)).status, 403, `${path} without a token`);
-      assert.equal((await post(path, { ...fields, _csrf: limited.csrf }, owner.cookie)).status, 403, `${path} with another session's token`);
+      assert.equal(
+        (await post(path, { ...fields, _csrf: limited.csrf }, owner.cookie)).status,
+        403,
+        `${path} with another session's token`,
+      );
     }
     await unchanged();
     assert.equal(await findApp(s.store.app.storeAuth, { id: app.id, storeId: app.storeId }).then((a) => a?.name), 'Guarded');
@@ -79,7 +106,13 @@ describe('console pages: sessions, settings access and CSRF', () => {
     assert.match(home.text, /no settings access/);
     assert.doesNotMatch(home.text, /href="\/admin\/admins"/);
     assert.equal((await get('/admin/account', limited.cookie)).status, 200);
-    for (const path of ['/admin/apps', `/admin/apps/${app.id}/edit`, `/admin/apps/${app.id}/delete`, '/admin/admins', `/admin/admins/${ownerId}/remove`]) {
+    for (const path of [
+      '/admin/apps',
+      `/admin/apps/${app.id}/edit`,
+      `/admin/apps/${app.id}/delete`,
+      '/admin/admins',
+      `/admin/admins/${ownerId}/remove`,
+    ]) {
       assert.equal((await get(path, limited.cookie)).status, 403, path);
     }
     for (const [path, fields] of forms().filter(([path]) => !path.startsWith('/admin/account'))) {

@@ -29,11 +29,15 @@ describe('encrypted fields', () => {
     await sut?.close();
   });
 
-  const oauthToken = async (scopes: Scope[]) => (await issueOAuthTokens(sut.store.app.storeAuth, client, { scopes, adminUserId: 1 })).accessToken;
+  const oauthToken = async (scopes: Scope[]) =>
+    (await issueOAuthTokens(sut.store.app.storeAuth, client, { scopes, adminUserId: 1 })).accessToken;
 
   test('are written encrypted, and a non-expiring token never sees them', async () => {
     const writer = (await createConsoleToken(sut.store.app.storeAuth, client, { scopes: 'people' })).accessToken;
-    const created = await sut.call('POST', '/customers', { headers: { 'x-ac-auth-token': writer }, body: { email: 'ada@example.com', tax_exemption_number: 'GB123456789' } });
+    const created = await sut.call('POST', '/customers', {
+      headers: { 'x-ac-auth-token': writer },
+      body: { email: 'ada@example.com', tax_exemption_number: 'GB123456789' },
+    });
     assert.equal(created.status, 201, created.text);
     assert.equal('tax_exemption_number' in created.json, false);
     customerId = created.json.id as number;
@@ -41,7 +45,11 @@ describe('encrypted fields', () => {
     assert.equal('tax_exemption_number' in read.json, false);
     const database = await openDatabase<{ customers: { id: number; tax_exemption_number: string | null } }>(databaseUrl);
     try {
-      const row = await database.db.selectFrom('customers').select('tax_exemption_number').where('id', '=', customerId).executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom('customers')
+        .select('tax_exemption_number')
+        .where('id', '=', customerId)
+        .executeTakeFirstOrThrow();
       assert.match(row.tax_exemption_number ?? '', /^enc:v1:/);
       assert.ok(!(row.tax_exemption_number ?? '').includes('GB123456789'));
     } finally {

@@ -53,7 +53,15 @@ for (const target of await testDatabaseTargets()) {
     });
     /** Attempts whose password was checked: the ones the lockout let through are the ones it keeps. */
     const checked = async (address: string) =>
-      Number((await database.db.selectFrom('admin_login_attempts').select((eb) => eb.fn.countAll().as('n')).where('address', '=', address).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await database.db
+            .selectFrom('admin_login_attempts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('address', '=', address)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     after(async () => {
       await database?.close();
       await throwaway?.drop();
@@ -62,7 +70,10 @@ for (const target of await testDatabaseTargets()) {
     test('48 concurrent wrong guesses from one address get the 5 tries the lockout allows, no more', async () => {
       const results = await Promise.all(Array.from({ length: 48 }, () => signIn(ctx, 'owner@example.com', 'a wrong guess', '203.0.113.7')));
       assert.ok(results.every((r) => !r.ok));
-      assert.ok((await checked('203.0.113.7')) <= ctx.lockout.maxFailures, `${await checked('203.0.113.7')} guesses had their password checked`);
+      assert.ok(
+        (await checked('203.0.113.7')) <= ctx.lockout.maxFailures,
+        `${await checked('203.0.113.7')} guesses had their password checked`,
+      );
       // Guessing on, one at a time, until locked out: the checks add up to the limit exactly.
       for (let i = 0; i <= ctx.lockout.maxFailures; i += 1) {
         const next = await signIn(ctx, 'owner@example.com', 'another wrong guess', '203.0.113.7');
@@ -78,7 +89,11 @@ for (const target of await testDatabaseTargets()) {
       const results: SignInResult[] = await Promise.all(guesses.map((password) => signIn(ctx, 'owner@example.com', password, address)));
       assert.ok((await checked(address)) <= ctx.lockout.maxFailures, `${await checked(address)} passwords were checked`);
       assert.ok(results.filter((r) => r.ok).length <= 1);
-      assert.equal((await signIn(ctx, 'owner@example.com', 'the right password', '198.51.100.1')).ok, true, 'another address still gets in');
+      assert.equal(
+        (await signIn(ctx, 'owner@example.com', 'the right password', '198.51.100.1')).ok,
+        true,
+        'another address still gets in',
+      );
     });
 
     test('reusing a spent refresh token revokes every token of its grant, the one its first use issued included', async () => {
@@ -95,7 +110,13 @@ for (const target of await testDatabaseTargets()) {
 
     test('replaying an authorization code revokes what its grant became after refreshes too', async () => {
       const { app } = await createApp(ctx, storeId, { name: `Web ${target.name}`, kind: 'custom', redirectUri: 'https://web.example/cb' });
-      const { authId } = await issueCode(ctx, { app, adminUserId: 1, scopeText: 'read_catalog', scopes: ['read_catalog'], redirectUri: 'https://web.example/cb' });
+      const { authId } = await issueCode(ctx, {
+        app,
+        adminUserId: 1,
+        scopeText: 'read_catalog',
+        scopes: ['read_catalog'],
+        redirectUri: 'https://web.example/cb',
+      });
       const stored = await findCode(ctx, { authId });
       assert.ok(stored !== undefined);
       const tokens = await redeemCode(ctx, stored, app);
@@ -108,7 +129,16 @@ for (const target of await testDatabaseTargets()) {
 }
 
 test('after sign-in only this site is a destination, however next is spelled', () => {
-  for (const hostile of ['/\t/evil.example', '/\\evil.example', '//evil.example', '/.//evil.example', '\t//evil.example', 'https://evil.example/', 'javascript:alert(1)', '/a/../..//evil.example']) {
+  for (const hostile of [
+    '/\t/evil.example',
+    '/\\evil.example',
+    '//evil.example',
+    '/.//evil.example',
+    '\t//evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    '/a/../..//evil.example',
+  ]) {
     assert.equal(safeNext(hostile), '/admin/apps', JSON.stringify(hostile));
   }
   assert.equal(safeNext('/api/oauth?client_id=1&scope=read_catalog'), '/api/oauth?client_id=1&scope=read_catalog');

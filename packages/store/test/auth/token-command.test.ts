@@ -20,11 +20,20 @@ async function store(dataDir: string, ...args: string[]): Promise<{ code: number
   return storeWith({}, dataDir, ...args);
 }
 
-async function storeWith(extraEnv: NodeJS.ProcessEnv, dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function storeWith(
+  extraEnv: NodeJS.ProcessEnv,
+  dataDir: string,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return storeIn(process.cwd(), extraEnv, dataDir, ...args);
 }
 
-async function storeIn(cwd: string, extraEnv: NodeJS.ProcessEnv, dataDir: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function storeIn(
+  cwd: string,
+  extraEnv: NodeJS.ProcessEnv,
+  dataDir: string | undefined,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env.STORE_DATABASE_URL;
@@ -53,10 +62,17 @@ test('store token create makes a token the served API accepts, within its scopes
     assert.match(bad.stderr, /unknown scope: everything/);
     assert.equal((await store(dataDir, 'token', 'create', '--scopes', 'read_catalog')).code, 2);
 
-    const served = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+    const served = await serveStore({
+      databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`,
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+    });
     const dispatcher = new Agent({ connect: { ca: served.certificate } });
     try {
-      const get = async (path: string) => (await request(`${served.apiUrl}${path}`, { headers: { 'x-ac-auth-token': token }, dispatcher })).statusCode;
+      const get = async (path: string) =>
+        (await request(`${served.apiUrl}${path}`, { headers: { 'x-ac-auth-token': token }, dispatcher })).statusCode;
       assert.equal(await get('/products'), 200);
       assert.equal(await get('/orders'), 403);
     } finally {
@@ -74,9 +90,25 @@ test('store admin create makes an admin who can sign in; a short password is ref
     const short = await storeWith({ STORE_ADMIN_PASSWORD: 'short' }, dataDir, 'admin', 'create', '--email', 'ops@example.com', '--create');
     assert.equal(short.code, 2);
     assert.match(short.stderr, /at least 10 characters/);
-    const made = await storeWith({ STORE_ADMIN_PASSWORD: 'a long enough password' }, dataDir, 'admin', 'create', '--email', 'Ops@Example.com', '--access', 'catalog,orders', '--create');
+    const made = await storeWith(
+      { STORE_ADMIN_PASSWORD: 'a long enough password' },
+      dataDir,
+      'admin',
+      'create',
+      '--email',
+      'Ops@Example.com',
+      '--access',
+      'catalog,orders',
+      '--create',
+    );
     assert.equal(made.code, 0, made.stderr);
-    const served = await serveStore({ databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent' });
+    const served = await serveStore({
+      databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`,
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+    });
     try {
       const result = await signIn(served.app.storeAuth, 'ops@example.com', 'a long enough password', '127.0.0.1');
       assert.ok(result.ok);
@@ -110,15 +142,40 @@ test('a data directory or database with no store is an error naming it, and no f
   try {
     const token = await store(dataDir, 'token', 'create', '--app', 'Export', '--scopes', 'read_catalog');
     assert.equal(token.code, 2);
-    assert.match(token.stderr, new RegExp(`^store: database sqlite:${escapeRegExp(join(dataDir, 'store.sqlite'))} .*\\nstore: there is no store in that database yet`, 'm'));
+    assert.match(
+      token.stderr,
+      new RegExp(
+        `^store: database sqlite:${escapeRegExp(join(dataDir, 'store.sqlite'))} .*\\nstore: there is no store in that database yet`,
+        'm',
+      ),
+    );
     assert.match(token.stderr, /store serve` makes one on its first start;\s+pass --create/);
-    const admin = await storeWith({ STORE_ADMIN_PASSWORD: 'a long enough password' }, dataDir, 'admin', 'create', '--email', 'ops@example.com');
+    const admin = await storeWith(
+      { STORE_ADMIN_PASSWORD: 'a long enough password' },
+      dataDir,
+      'admin',
+      'create',
+      '--email',
+      'ops@example.com',
+    );
     assert.equal(admin.code, 2);
     assert.match(admin.stderr, /there is no store in/);
     assert.deepEqual(readdirSync(dataDir), [], 'neither command made a database, key or certificate');
 
     // A relative --database is named as the absolute file it is, from wherever the command runs.
-    const relative = await storeIn(dataDir, {}, dataDir, 'token', 'create', '--app', 'Export', '--scopes', 'read_catalog', '--database', 'sqlite:other.sqlite');
+    const relative = await storeIn(
+      dataDir,
+      {},
+      dataDir,
+      'token',
+      'create',
+      '--app',
+      'Export',
+      '--scopes',
+      'read_catalog',
+      '--database',
+      'sqlite:other.sqlite',
+    );
     assert.equal(relative.code, 2);
     assert.match(relative.stderr, new RegExp(`store: database sqlite:${escapeRegExp(join(dataDir, 'other.sqlite'))} \\(--database\\)`));
   } finally {
@@ -126,7 +183,7 @@ test('a data directory or database with no store is an error naming it, and no f
   }
 });
 
-test('without DATA_DIR the store lives in the repository\'s data/ whatever the current directory', async () => {
+test("without DATA_DIR the store lives in the repository's data/ whatever the current directory", async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), 'store-cli-cwd-'));
   try {
     const env: NodeJS.ProcessEnv = { DATA_DIR: '', STORE_DATABASE_URL: 'sqlite:' + join(elsewhere, 'nothing-here', 'store.sqlite') };

@@ -57,11 +57,22 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   /** The console session the session test started, used again while PostgreSQL is down. */
   let session = '';
 
-  async function call(base: string, method: 'GET' | 'POST' | 'PUT', path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  async function call(
+    base: string,
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    token: string | undefined,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const response = await request(`${base}${path}`, {
       method,
       dispatcher,
-      headers: { ...(token === undefined ? {} : { 'x-ac-auth-token': token }), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        ...(token === undefined ? {} : { 'x-ac-auth-token': token }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.body.text();
@@ -83,11 +94,20 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     receiver = await startReceiver({ tls });
     const caFile = join(dir, 'receiver-ca.pem');
     writeFileSync(caFile, tls.cert);
-    cluster = await startCluster({ databaseUrl, redisUrl: redis.url, dir: join(dir, 'cluster'), webhookNetworks: '127.0.0.0/8', webhookCaFile: caFile });
+    cluster = await startCluster({
+      databaseUrl,
+      redisUrl: redis.url,
+      dir: join(dir, 'cluster'),
+      webhookNetworks: '127.0.0.0/8',
+      webhookCaFile: caFile,
+    });
     dispatcher = new Agent({ connect: { ca: cluster.certificate }, connections: 64 });
     database = await openDatabase<StoreSchema>(databaseUrl);
     tokens = await cluster.tokens(9);
-    const subscribed = await call(cluster.apiUrl, 'POST', '/webhooks', tokens[8], { event_type: 'NewOrder', url: `${receiver.origin}/orders` });
+    const subscribed = await call(cluster.apiUrl, 'POST', '/webhooks', tokens[8], {
+      event_type: 'NewOrder',
+      url: `${receiver.origin}/orders`,
+    });
     assert.equal(subscribed.status, 201, subscribed.text);
   });
 
@@ -109,7 +129,11 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     const [token] = await cluster.tokens(1);
     // Windows are aligned to the clock's 10 s; start early in one so every call falls in it.
     while (Date.now() % 10_000 > 3000) await sleep(100);
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(instance(i % 3), 'GET', '/products?count=1', token, undefined, { 'cache-control': 'no-cache' })));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        call(instance(i % 3), 'GET', '/products?count=1', token, undefined, { 'cache-control': 'no-cache' }),
+      ),
+    );
     const statuses = answers.map((a) => a.status);
     assert.equal(statuses.filter((s) => s === 200).length, 50, statuses.join(' '));
     assert.equal(statuses.filter((s) => s === 429).length, 10);
@@ -119,7 +143,10 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   test('an Idempotency-Key holds across instances, also for two requests at once on different instances', async () => {
     const key = `two-at-once-${Date.now()}`;
     const body = { admin_comments: key, grand_total: 12.5 };
-    const [one, two] = await Promise.all([call(instance(0), 'POST', '/orders', checker(), body, { 'idempotency-key': key }), call(instance(1), 'POST', '/orders', checker(), body, { 'idempotency-key': key })]);
+    const [one, two] = await Promise.all([
+      call(instance(0), 'POST', '/orders', checker(), body, { 'idempotency-key': key }),
+      call(instance(1), 'POST', '/orders', checker(), body, { 'idempotency-key': key }),
+    ]);
     assert.equal(one?.status, 201, one?.text);
     assert.equal(two?.status, 201, two?.text);
     assert.equal(one.json.id, two.json.id);
@@ -167,11 +194,23 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     const client = await cluster.oauthClient(redirectUri);
     const origin = (n: number) => instance(n).replace(/\/api\/v1$/, '');
     const verifier = randomBytes(40).toString('base64url');
-    const query = new URLSearchParams({ response_type: 'code', client_id: client.clientId, scope: 'read_catalog', redirect_uri: redirectUri, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.clientId,
+      scope: 'read_catalog',
+      redirect_uri: redirectUri,
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    });
     const shown = await request(`${origin(0)}/api/oauth?${query.toString()}`, { dispatcher, headers: { cookie: session } });
     const page = await shown.body.text();
     assert.equal(shown.statusCode, 200, page.slice(0, 300));
-    const fields = Object.fromEntries([...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1] ?? '', (m[2] ?? '').replaceAll('&amp;', '&')]));
+    const fields = Object.fromEntries(
+      [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [
+        m[1] ?? '',
+        (m[2] ?? '').replaceAll('&amp;', '&'),
+      ]),
+    );
     const consent = await request(`${origin(1)}/api/oauth`, {
       method: 'POST',
       dispatcher,
@@ -181,13 +220,20 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     await consent.body.dump();
     assert.equal(consent.statusCode, 303);
     const back = new URL(String(consent.headers.location));
-    const exchanged = await call(origin(2), 'POST', '/api/oauth/token', undefined, { grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: redirectUri, client_id: client.clientId, client_secret: client.secret, code_verifier: verifier });
+    const exchanged = await call(origin(2), 'POST', '/api/oauth/token', undefined, {
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code'),
+      redirect_uri: redirectUri,
+      client_id: client.clientId,
+      client_secret: client.secret,
+      code_verifier: verifier,
+    });
     assert.equal(exchanged.status, 200, exchanged.text);
     const read = await call(cluster.apiUrl, 'GET', '/products?count=1', String(exchanged.json.access_token));
     assert.equal(read.status, 200);
   });
 
-  test('caching across instances: a write on one drops the others\' cached reads', async () => {
+  test("caching across instances: a write on one drops the others' cached reads", async () => {
     const created = await call(instance(0), 'POST', '/products', checker(), { item_name: 'Before' });
     assert.equal(created.status, 201, created.text);
     const path = `/products/${String(created.json.id)}`;
@@ -231,7 +277,9 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
   }
 
   test('each webhook event is delivered once, whichever instance wrote it', async () => {
-    const written = await Promise.all(Array.from({ length: 24 }, (_, i) => call(cluster.apiUrl, 'POST', '/orders', checker(), { admin_comments: `once ${i}` })));
+    const written = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => call(cluster.apiUrl, 'POST', '/orders', checker(), { admin_comments: `once ${i}` })),
+    );
     assert.deepEqual(
       written.map((w) => w.status),
       written.map(() => 201),
@@ -239,7 +287,10 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     assert.deepEqual(await everyOrderDelivered(30_000), []);
     await sleep(1500); // a second delivery, if any, would come within the workers' next look
     const { deliveries } = receivedOrders();
-    assert.deepEqual([...deliveries.entries()].filter(([, n]) => n > 1), []);
+    assert.deepEqual(
+      [...deliveries.entries()].filter(([, n]) => n > 1),
+      [],
+    );
   });
 
   interface Write {
@@ -269,7 +320,14 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
         while (Date.now() < end + 8000) {
           let answer: Answer;
           try {
-            answer = await call(cluster.apiUrl, 'POST', '/orders', token, { admin_comments: write.key, grand_total: 1 }, { 'idempotency-key': write.key });
+            answer = await call(
+              cluster.apiUrl,
+              'POST',
+              '/orders',
+              token,
+              { admin_comments: write.key, grand_total: 1 },
+              { 'idempotency-key': write.key },
+            );
           } catch {
             write.statuses.push(0);
             await sleep(200);
@@ -307,7 +365,11 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
       storeBusy.every((a) => a.headers['retry-after'] !== undefined),
       `${label}: a 503 without Retry-After`,
     );
-    const rows = await database.db.selectFrom('orders').select(['id', 'admin_comments']).where('admin_comments', 'like', `${label}-%`).execute();
+    const rows = await database.db
+      .selectFrom('orders')
+      .select(['id', 'admin_comments'])
+      .where('admin_comments', 'like', `${label}-%`)
+      .execute();
     const byKey = new Map<string, number[]>();
     for (const row of rows) byKey.set(String(row.admin_comments), [...(byKey.get(String(row.admin_comments)) ?? []), Number(row.id)]);
     // Every acknowledged write is there, with the id the API answered.
@@ -324,7 +386,9 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
     assert.deepEqual(await everyOrderDelivered(60_000), []);
     const statuses = new Map<number, number>();
     for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-    console.log(`# ${label}: ${writes.length} writes, ${acknowledged.length} acknowledged, ${rows.length} orders; answers ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `# ${label}: ${writes.length} writes, ${acknowledged.length} acknowledged, ${rows.length} orders; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
   }
 
   test('one instance killed with SIGKILL and restarted loses nothing', async () => {
@@ -363,7 +427,14 @@ describe('a cluster of three instances behind HAProxy', { skip }, () => {
       // The console and the OAuth token endpoint say so too, each in its own format.
       const page = await request(`${cluster.origin}/admin/apps`, { dispatcher, headers: { cookie: session } });
       others.push({ status: page.statusCode, headers: page.headers, text: await page.body.text(), json: undefined });
-      others.push(await call(cluster.origin, 'POST', '/api/oauth/token', undefined, { grant_type: 'refresh_token', refresh_token: 'x', client_id: '1', client_secret: 'y' }));
+      others.push(
+        await call(cluster.origin, 'POST', '/api/oauth/token', undefined, {
+          grant_type: 'refresh_token',
+          refresh_token: 'x',
+          client_id: '1',
+          client_secret: 'y',
+        }),
+      );
       await sleep(1500);
       await postgres.start();
     });

@@ -3,7 +3,19 @@
 // dates past what columns hold, malformed JSON and percent-encoding, deep nesting and oversized bodies.
 import fc from 'fast-check';
 
-export const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'prototype', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
+export const PROTOTYPE_NAMES = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'prototype',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  '__defineGetter__',
+  '__lookupSetter__',
+];
 
 const CONTROL = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).concat('\u007f', '\u0085', '\u2028', '\u2029');
 
@@ -80,7 +92,10 @@ const texts = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...CONTROL, '\ud800', '\udc00', 'a', ','), maxLength: 20 }) },
   { weight: 1, arbitrary: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) },
-  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.double({ noNaN: true })).map(String) },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }), fc.double({ noNaN: true })).map(String),
+  },
 );
 
 /** Bytes as %XX, except the unreserved characters; lone surrogates become U+FFFD as UTF-8 encoding does. */
@@ -94,17 +109,51 @@ export function percentEncoded(text: string): string {
 }
 
 // Escapes no decoder should accept, and shapes other query parsers read as nested objects.
-const RAW_QUERY_PARTS = ['%', '%zz', '%C0%80', '%ED%A0%80', '%FF%FE', '%00', '&&&', '=', '==', 'a[b]=1', 'sort[]=id', '__proto__[x]=1', 'constructor[prototype][x]=1', 'fields[0]=id', '+', '%2B%2B'];
+const RAW_QUERY_PARTS = [
+  '%',
+  '%zz',
+  '%C0%80',
+  '%ED%A0%80',
+  '%FF%FE',
+  '%00',
+  '&&&',
+  '=',
+  '==',
+  'a[b]=1',
+  'sort[]=id',
+  '__proto__[x]=1',
+  'constructor[prototype][x]=1',
+  'fields[0]=id',
+  '+',
+  '%2B%2B',
+];
 
 /** A query string (without `?`) using the route's own parameter names among hostile ones. */
 export function queryArbitrary(knownNames: readonly string[]): fc.Arbitrary<string> {
   const names = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('sort', 'fields', 'expand', 'page', 'count', 'after', 'ids', ...(knownNames.length === 0 ? ['id'] : knownNames)) },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        'sort',
+        'fields',
+        'expand',
+        'page',
+        'count',
+        'after',
+        'ids',
+        ...(knownNames.length === 0 ? ['id'] : knownNames),
+      ),
+    },
     { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
     { weight: 1, arbitrary: texts },
   );
   // sort/fields/expand lists: known names, inherited ones, minus signs, repeats.
-  const list = fc.array(fc.oneof(fc.constantFrom(...knownNames, ...PROTOTYPE_NAMES), texts).chain((n) => fc.constantFrom(n, `-${n}`)), { maxLength: 6 }).map((items) => items.join(','));
+  const list = fc
+    .array(
+      fc.oneof(fc.constantFrom(...knownNames, ...PROTOTYPE_NAMES), texts).chain((n) => fc.constantFrom(n, `-${n}`)),
+      { maxLength: 6 },
+    )
+    .map((items) => items.join(','));
   const value = fc.oneof(texts, list);
   const pair = fc.oneof(
     { weight: 8, arbitrary: fc.tuple(names, value).map(([name, v]) => `${percentEncoded(name)}=${percentEncoded(v)}`) },
@@ -136,8 +185,34 @@ export function jsonText(tree: JsonTree): string {
   return JSON.stringify(tree);
 }
 
-const NUMBER_TEXTS = ['-9007199254740993', '9007199254740993', '9223372036854775807', '-9223372036854775808', '1e308', '-1e308', '1e999', '-0', '5e-324', '2147483647', '2147483648', '-2147483649', '4294967296', '0.1e1', '1.00000000000000000001', '99999999999999999999999999999', '9999999999.99995', '0.00001'];
-const numbers = fc.oneof(fc.constantFrom(...NUMBER_TEXTS), fc.integer().map(String), fc.double({ noNaN: true, noDefaultInfinity: true }).map(String), fc.integer({ min: 0, max: 5 }).map(String)).map((text) => new RawJson(text));
+const NUMBER_TEXTS = [
+  '-9007199254740993',
+  '9007199254740993',
+  '9223372036854775807',
+  '-9223372036854775808',
+  '1e308',
+  '-1e308',
+  '1e999',
+  '-0',
+  '5e-324',
+  '2147483647',
+  '2147483648',
+  '-2147483649',
+  '4294967296',
+  '0.1e1',
+  '1.00000000000000000001',
+  '99999999999999999999999999999',
+  '9999999999.99995',
+  '0.00001',
+];
+const numbers = fc
+  .oneof(
+    fc.constantFrom(...NUMBER_TEXTS),
+    fc.integer().map(String),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+    fc.integer({ min: 0, max: 5 }).map(String),
+  )
+  .map((text) => new RawJson(text));
 
 /**
  * A JSON body (as text) for a route whose records have `fieldNames`: mostly objects of those fields with wrong
@@ -145,13 +220,21 @@ const numbers = fc.oneof(fc.constantFrom(...NUMBER_TEXTS), fc.integer().map(Stri
  * `idValues` are what an `id` key gets, so a suite knows which records a body may address.
  */
 export function jsonBodyArbitrary(fieldNames: readonly string[], idValues: readonly string[]): fc.Arbitrary<string> {
-  const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...(fieldNames.length === 0 ? ['name'] : fieldNames)) }, { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) }, { weight: 1, arbitrary: texts });
+  const key = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...(fieldNames.length === 0 ? ['name'] : fieldNames)) },
+    { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
+    { weight: 1, arbitrary: texts },
+  );
   const { tree } = fc.letrec<{ tree: JsonTree; leaf: JsonTree; object: JsonTree }>((tie) => ({
     leaf: fc.oneof(fc.constant(null), fc.boolean(), texts, numbers),
     tree: fc.oneof({ depthSize: 'small' }, tie('leaf'), tie('leaf'), fc.array(tie('tree'), { maxLength: 4 }), tie('object')),
     object: fc
       .array(
-        key.chain((name) => (name === 'id' ? fc.constantFrom(...idValues).map((id): [string, JsonTree] => [name, new RawJson(id)]) : tie('tree').map((value): [string, JsonTree] => [name, value]))),
+        key.chain((name) =>
+          name === 'id'
+            ? fc.constantFrom(...idValues).map((id): [string, JsonTree] => [name, new RawJson(id)])
+            : tie('tree').map((value): [string, JsonTree] => [name, value]),
+        ),
         { maxLength: 8 },
       )
       .map((pairs) => new JsonPairs(pairs)),
@@ -161,7 +244,27 @@ export function jsonBodyArbitrary(fieldNames: readonly string[], idValues: reado
     { weight: 12, arbitrary: tree.map(jsonText) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom('{', '{"a":1,}', "{'a':1}", '[1,2', 'undefined', 'NaN', '{"a":01}', '\ufeff{}', '{"a":"\\ud800"}', '{"a":"\\u0000"}', '"\\x"', '', ' ', 'null', '[]', '""', '0', '{"__proto__":{"isAdmin":true}}', '{"constructor":{"prototype":{"x":1}}}'),
+      arbitrary: fc.constantFrom(
+        '{',
+        '{"a":1,}',
+        "{'a':1}",
+        '[1,2',
+        'undefined',
+        'NaN',
+        '{"a":01}',
+        '\ufeff{}',
+        '{"a":"\\ud800"}',
+        '{"a":"\\u0000"}',
+        '"\\x"',
+        '',
+        ' ',
+        'null',
+        '[]',
+        '""',
+        '0',
+        '{"__proto__":{"isAdmin":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+      ),
     },
     { weight: 1, arbitrary: tree.chain((t) => fc.nat().map((cut) => jsonText(t).slice(0, cut % Math.max(1, jsonText(t).length)))) },
     { weight: 1, arbitrary: deep.map((n) => `${'['.repeat(n)}${']'.repeat(n)}`) },
@@ -173,7 +276,11 @@ export function jsonBodyArbitrary(fieldNames: readonly string[], idValues: reado
 
 /** A form body: the page's own field names and hostile ones, each maybe repeated, plus the CSRF token given. */
 export function formArbitrary(fieldNames: readonly string[], csrf: fc.Arbitrary<string | undefined>): fc.Arbitrary<string> {
-  const name = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...fieldNames) }, { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) }, { weight: 1, arbitrary: texts });
+  const name = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...fieldNames) },
+    { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
+    { weight: 1, arbitrary: texts },
+  );
   const pairs = fc.array(fc.tuple(name, texts), { maxLength: 8 });
   return fc.tuple(csrf, pairs, fc.constantFrom(...RAW_QUERY_PARTS, '')).map(([token, fields, raw]) => {
     const all = token === undefined ? fields : [['_csrf', token] as [string, string], ...fields];
@@ -186,6 +293,24 @@ export function pathValueArbitrary(ids: readonly string[]): fc.Arbitrary<string>
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...ids) },
     { weight: 2, arbitrary: texts.filter((t) => t !== '' && !/^\s*\+?\d+\s*$/.test(t)).map(percentEncoded) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%2e%2e', '%2F', '0', '-1', '00', '1e3', '0x1', '4294967297', '99999999999999999999', '%C0%80', '%ED%A0%80') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '%00',
+        '%2e%2e',
+        '%2F',
+        '0',
+        '-1',
+        '00',
+        '1e3',
+        '0x1',
+        '4294967297',
+        '99999999999999999999',
+        '%C0%80',
+        '%ED%A0%80',
+      ),
+    },
   );
 }

@@ -20,7 +20,9 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const started = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child = started;
     let output = '';
     await new Promise<void>((resolve, reject) => {

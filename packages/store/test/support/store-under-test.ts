@@ -21,7 +21,11 @@ export interface StoreUnderTest {
   api: string;
   databaseUrl: string;
   /** Sends the harness's all-scopes token unless the request carries its own credentials or is `anonymous`. */
-  call(method: string, pathOrUrl: string, options?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; anonymous?: boolean }): Promise<Reply>;
+  call(
+    method: string,
+    pathOrUrl: string,
+    options?: { body?: unknown; rawBody?: string; headers?: Record<string, string>; anonymous?: boolean },
+  ): Promise<Reply>;
   close(): Promise<void>;
 }
 
@@ -41,7 +45,15 @@ export async function startStoreUnderTest(target: TestDatabaseTarget, extra: Par
   const throwaway: ThrowawayDatabase = await target.create();
   const dataDir = mkdtempSync(join(tmpdir(), 'store-test-'));
   // Suites about other behaviour make more calls than any plan allows in 10 s; the limit's own suite turns it on.
-  const store = await serveStore({ databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', without: { rateLimit: true }, ...extra });
+  const store = await serveStore({
+    databaseUrl: throwaway.url,
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'silent',
+    without: { rateLimit: true },
+    ...extra,
+  });
   const dispatcher = new Agent({ connect: { ca: store.certificate } });
   const storeId = store.firstStart?.storeId ?? 1;
   const token = await issueTestToken(store.app, storeId);

@@ -23,9 +23,13 @@ for (const target of await testDatabaseTargets()) {
     before(async () => {
       receiver = await startReceiver();
       // A 1-second limit instead of the platform's 3, so the timeout cases run quickly.
-      s = await startStoreUnderTest(target, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false } });
+      s = await startStoreUnderTest(target, {
+        webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false },
+      });
       bolt = (await s.call('POST', '/products', { body: { item_name: 'Bolt', item_number: 'B-1', price: 2.5, weight: 0.25 } })).json;
-      await s.call('POST', '/custom_shipping_methods', { body: { name: 'Express', is_enabled: true, markup_type: 'Flat', markup_amount: '12.50' } });
+      await s.call('POST', '/custom_shipping_methods', {
+        body: { name: 'Express', is_enabled: true, markup_type: 'Flat', markup_amount: '12.50' },
+      });
     });
     after(async () => {
       await s?.close();
@@ -51,13 +55,21 @@ for (const target of await testDatabaseTargets()) {
       const rates = await s.call('GET', `/carts/${made.id}/shipping?city=Beaumont&state=TX&postal_code=77701&country=US`);
       express = rates.json.rates.find((r: { description: string }) => r.description === 'Express').identifier;
       await s.call('PUT', `/carts/${made.id}/shipping`, { body: { identifier: express } });
-      const estimated = await s.call('PUT', `/carts/${made.id}/shipping_estimation`, { body: { city: 'Beaumont', state_code: 'TX', postal_code: '77701', country_code: 'US' } });
+      const estimated = await s.call('PUT', `/carts/${made.id}/shipping_estimation`, {
+        body: { city: 'Beaumont', state_code: 'TX', postal_code: '77701', country_code: 'US' },
+      });
       return { id: made.id, lineId: Number(filled.json.items[0].id), json: estimated.json };
     };
     const placeOrder = (cartId: number) => {
       orderEmail += 1;
       return s.call('POST', `/carts/${cartId}/place_order`, {
-        body: { customer: { first_name: 'John', last_name: 'Doe', email: `buyer${orderEmail}@example.test` }, billing_address: address, use_billing_address_for_shipping: true, credit_card: card, gift_message: 'Enjoy' },
+        body: {
+          customer: { first_name: 'John', last_name: 'Doe', email: `buyer${orderEmail}@example.test` },
+          billing_address: address,
+          use_billing_address_for_shipping: true,
+          credit_card: card,
+          gift_message: 'Enjoy',
+        },
       });
     };
 
@@ -68,7 +80,16 @@ for (const target of await testDatabaseTargets()) {
 
       const { id, lineId } = await cart();
       // A line of another cart, and text where a number belongs, count for nothing.
-      receiver.answer('/tax', { body: { items: [{ cart_item_id: lineId, tax_amount: 0.83 }, { cart_item_id: 999999, tax_amount: 100 }], shipping_tax_amount: 1.03, handling_tax_amount: 'lots' } });
+      receiver.answer('/tax', {
+        body: {
+          items: [
+            { cart_item_id: lineId, tax_amount: 0.83 },
+            { cart_item_id: 999999, tax_amount: 100 },
+          ],
+          shipping_tax_amount: 1.03,
+          handling_tax_amount: 'lots',
+        },
+      });
       await subscribe('GetTax', '/tax');
       const calculated = await s.call('GET', `/carts/${id}/calculated`);
       assert.equal(calculated.status, 200, calculated.text);
@@ -106,16 +127,36 @@ for (const target of await testDatabaseTargets()) {
     });
 
     test('GetPrice sets the price of the lines it knows; GetDiscount adds discounts and a shipping discount', async () => {
-      receiver.answer('/price', { body: { prices: [{ item_number: 'B-1', price: 2, cost: 1.1 }, { item_number: 'OTHER', price: 0 }] } });
+      receiver.answer('/price', {
+        body: {
+          prices: [
+            { item_number: 'B-1', price: 2, cost: 1.1 },
+            { item_number: 'OTHER', price: 0 },
+          ],
+        },
+      });
       await subscribe('GetPrice', '/price');
       const { id, lineId } = await cart();
       const priced = await s.call('GET', `/carts/${id}/calculated`);
       assert.equal(priced.json.items[0].price, 2);
       assert.equal(priced.json.items[0].cost, 1.1);
       assert.equal(priced.json.subtotal, 8);
-      assert.deepEqual(asked('/price').at(-1)?.json, { items: [{ item_number: 'B-1', quantity: 4, variant_ids: [], variant_inventory_id: null }], customer_type_id: null });
+      assert.deepEqual(asked('/price').at(-1)?.json, {
+        items: [{ item_number: 'B-1', quantity: 4, variant_ids: [], variant_inventory_id: null }],
+        customer_type_id: null,
+      });
 
-      receiver.answer('/discount', { body: { discount: 1, cart_items: [{ cart_item_id: lineId, discount_amount: 0.5 }, { cart_item_id: 999999, discount_amount: 50 }], shipping_discount: 5, add_items: [{ product_id: bolt.id, quantity: 1 }] } });
+      receiver.answer('/discount', {
+        body: {
+          discount: 1,
+          cart_items: [
+            { cart_item_id: lineId, discount_amount: 0.5 },
+            { cart_item_id: 999999, discount_amount: 50 },
+          ],
+          shipping_discount: 5,
+          add_items: [{ product_id: bolt.id, quantity: 1 }],
+        },
+      });
       await subscribe('GetDiscount', '/discount');
       const discounted = await s.call('GET', `/carts/${id}/calculated`);
       assert.equal(discounted.json.discount_total, 1.5);
@@ -140,9 +181,15 @@ for (const target of await testDatabaseTargets()) {
       // A cart of a known customer is asked about with that customer's type.
       const wholesale = (await s.call('POST', '/customers', { body: { email: 'trade@example.test', customer_type_id: 2 } })).json;
       const theirs = (await s.call('POST', '/carts', { body: { customer_id: wholesale.id } })).json;
-      assert.equal((await s.call('POST', `/carts/${theirs.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status, 200);
+      assert.equal(
+        (await s.call('POST', `/carts/${theirs.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status,
+        200,
+      );
       assert.equal((asked('/price').at(-1)?.json as any).customer_type_id, 2);
-      assert.deepEqual([(asked('/discount').at(-1)?.json as any).customer_type_id, (asked('/discount').at(-1)?.json as any).customer_type], [2, 'Wholesale']);
+      assert.deepEqual(
+        [(asked('/discount').at(-1)?.json as any).customer_type_id, (asked('/discount').at(-1)?.json as any).customer_type],
+        [2, 'Wholesale'],
+      );
     });
 
     test('failure_type Error: a cart change whose tax cannot be had is 502 and leaves the cart as it was', async () => {
@@ -155,10 +202,17 @@ for (const target of await testDatabaseTargets()) {
       const added = await s.call('POST', `/carts/${id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } });
       assert.equal(added.status, 502);
       const lines = (await s.call('GET', `/carts/${id}/items`, { headers: { 'cache-control': 'no-cache' } })).json.cart_items;
-      assert.deepEqual(lines.map((line: { id: number; quantity: number }) => [line.id, line.quantity]), [[lineId, 4]]);
+      assert.deepEqual(
+        lines.map((line: { id: number; quantity: number }) => [line.id, line.quantity]),
+        [[lineId, 4]],
+      );
       const orders = (await s.call('GET', '/orders', { headers: { 'cache-control': 'no-cache' } })).json.total_count;
       assert.equal((await placeOrder(id)).status, 502);
-      assert.equal((await s.call('GET', '/orders', { headers: { 'cache-control': 'no-cache' } })).json.total_count, orders, 'no order without its tax');
+      assert.equal(
+        (await s.call('GET', '/orders', { headers: { 'cache-control': 'no-cache' } })).json.total_count,
+        orders,
+        'no order without its tax',
+      );
     });
 
     test('failure_type Ignore goes on without the reply; Fallback asks the fallback URL', async () => {
@@ -171,7 +225,10 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(ignored.json.tax_total, 0);
       assert.ok(Date.now() - started < 1450, 'the request did not wait past the limit');
 
-      await s.call('DELETE', `/webhooks/${(await s.call('GET', '/webhooks?event_type=GetTax', { headers: { 'cache-control': 'no-cache' } })).json.webhooks[0].id}`);
+      await s.call(
+        'DELETE',
+        `/webhooks/${(await s.call('GET', '/webhooks?event_type=GetTax', { headers: { 'cache-control': 'no-cache' } })).json.webhooks[0].id}`,
+      );
       receiver.answer('/tax-fallback', { body: { shipping_tax_amount: 2 } });
       await subscribe('GetTax', '/tax-slow', { failure_type: 'Fallback', fallback_url: `${receiver.origin}/tax-fallback` });
       const fallback = await s.call('GET', `/carts/${id}/calculated`);
@@ -233,7 +290,9 @@ describe("a cart question waits the platform's 3 seconds by default", () => {
   let s: StoreUnderTest;
   before(async () => {
     receiver = await startReceiver();
-    s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, deliver: false } });
+    s = await startStoreUnderTest(await sqliteTarget(), {
+      webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, deliver: false },
+    });
   });
   after(async () => {
     await s?.close();
@@ -243,8 +302,15 @@ describe("a cart question waits the platform's 3 seconds by default", () => {
   test('an answer after 2 s counts; one after 4 s does not, and the request goes on at 3 s', async () => {
     const bolt = (await s.call('POST', '/products', { body: { item_name: 'Bolt', item_number: 'B-1', price: 2.5 } })).json;
     const cart = (await s.call('POST', '/carts', { body: {} })).json;
-    assert.equal((await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status, 200);
-    receiver.answer('/tax', { delayMs: 2000, body: { shipping_tax_amount: 0, handling_tax_amount: 0.2 } }, { delayMs: 4000, body: { handling_tax_amount: 9 } });
+    assert.equal(
+      (await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 1 }] } })).status,
+      200,
+    );
+    receiver.answer(
+      '/tax',
+      { delayMs: 2000, body: { shipping_tax_amount: 0, handling_tax_amount: 0.2 } },
+      { delayMs: 4000, body: { handling_tax_amount: 9 } },
+    );
     assert.equal((await s.call('POST', '/webhooks', { body: { event_type: 'GetTax', url: `${receiver.origin}/tax` } })).status, 201);
     await pause(1100);
     assert.equal((await s.call('GET', `/carts/${cart.id}/calculated`)).json.tax_total, 0.2);

@@ -27,7 +27,10 @@ describe('webhooks in the admin console', () => {
   const page = (path: string) => s.call('GET', `${origin}${path}`, { headers: { cookie: session.cookie } });
   const submit = async (path: string, fields: Record<string, string>) => {
     const csrf = csrfIn((await page('/admin/webhooks')).text);
-    return s.call('POST', `${origin}${path}`, { rawBody: form({ _csrf: csrf, ...fields }), headers: { 'content-type': FORM, cookie: session.cookie } });
+    return s.call('POST', `${origin}${path}`, {
+      rawBody: form({ _csrf: csrf, ...fields }),
+      headers: { 'content-type': FORM, cookie: session.cookie },
+    });
   };
 
   test('an admin subscribes, sees the delivery in the log, and sends it again', async () => {
@@ -37,12 +40,26 @@ describe('webhooks in the admin console', () => {
     assert.match(list.text, /Test harness/, 'the app whose secret signs is offered');
     const appId = /<option value="([1-9]\d*)"/.exec(list.text)?.[1] ?? '';
 
-    const refused = await submit('/admin/webhooks', { event_type: 'ProductCreated', url: 'http://hooks.example.test/', failure_type: 'Ignore', fallback_url: '', cache_length: 'NoCache', app: appId });
+    const refused = await submit('/admin/webhooks', {
+      event_type: 'ProductCreated',
+      url: 'http://hooks.example.test/',
+      failure_type: 'Ignore',
+      fallback_url: '',
+      cache_length: 'NoCache',
+      app: appId,
+    });
     assert.equal(refused.status, 400);
     assert.match(refused.text, /url: must use https/);
     assert.match(refused.text, /value="http:\/\/hooks.example.test\/"/, 'the form keeps what was typed');
 
-    const saved = await submit('/admin/webhooks', { event_type: 'ProductCreated', url: `${receiver.origin}/console`, failure_type: 'Ignore', fallback_url: '', cache_length: 'NoCache', app: appId });
+    const saved = await submit('/admin/webhooks', {
+      event_type: 'ProductCreated',
+      url: `${receiver.origin}/console`,
+      failure_type: 'Ignore',
+      fallback_url: '',
+      cache_length: 'NoCache',
+      app: appId,
+    });
     assert.equal(saved.status, 303);
     const api = await s.call('GET', '/webhooks?event_type=ProductCreated');
     assert.equal(api.json.total_count, 1);
@@ -72,7 +89,10 @@ describe('webhooks in the admin console', () => {
 
     assert.equal((await submit(`/admin/webhooks/${subscription.id}/deliveries/999999/resend`, {})).status, 404);
     assert.equal((await submit(`/admin/webhooks/${subscription.id}/delete`, {})).status, 303);
-    assert.equal((await s.call('GET', '/webhooks?event_type=ProductCreated', { headers: { 'cache-control': 'no-cache' } })).json.total_count, 0);
+    assert.equal(
+      (await s.call('GET', '/webhooks?event_type=ProductCreated', { headers: { 'cache-control': 'no-cache' } })).json.total_count,
+      0,
+    );
     assert.equal((await page(`/admin/webhooks/${subscription.id}`)).status, 404);
   });
 
@@ -80,7 +100,10 @@ describe('webhooks in the admin console', () => {
     const anonymous = await s.call('GET', `${origin}/admin/webhooks`, { anonymous: true });
     assert.equal(anonymous.status, 303);
     assert.match(String(anonymous.headers.location), /^\/admin\/sign-in/);
-    const forged = await s.call('POST', `${origin}/admin/webhooks`, { rawBody: form({ _csrf: 'forged', event_type: 'NewOrder', url: 'https://hooks.example.test/' }), headers: { 'content-type': FORM, cookie: session.cookie } });
+    const forged = await s.call('POST', `${origin}/admin/webhooks`, {
+      rawBody: form({ _csrf: 'forged', event_type: 'NewOrder', url: 'https://hooks.example.test/' }),
+      headers: { 'content-type': FORM, cookie: session.cookie },
+    });
     assert.equal(forged.status, 403);
   });
 });

@@ -37,7 +37,8 @@ describe('webhook delivery', () => {
     assert.equal(made.status, 201, made.text);
     return made.json;
   };
-  const deliveriesOf = (subscription: number) => database.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscription).orderBy('id').execute();
+  const deliveriesOf = (subscription: number) =>
+    database.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscription).orderBy('id').execute();
   const eventually = async (check: () => Promise<boolean>, what: string, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
@@ -70,7 +71,10 @@ describe('webhook delivery', () => {
   test('a subscription whose app lost the scope its event needs is suspended, not delivered to, and says why', async () => {
     const storeId = s.store.firstStart?.storeId ?? 1;
     const token = await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog', 'Shrinking app');
-    const made = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: `${receiver.origin}/shrinking` }, headers: { 'x-ac-auth-token': token } });
+    const made = await s.call('POST', '/webhooks', {
+      body: { event_type: 'ProductCreated', url: `${receiver.origin}/shrinking` },
+      headers: { 'x-ac-auth-token': token },
+    });
     assert.equal(made.status, 201, made.text);
     await s.call('POST', '/products', { body: { item_name: 'Seen bolt' } });
     await receiver.waitFor('/shrinking', 1);
@@ -79,12 +83,24 @@ describe('webhook delivery', () => {
     await database.db.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('app_id', '=', app.id).execute();
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await s.call('POST', '/products', { body: { item_name: 'Unseen bolt' } });
-    await eventually(async () => (await database.db.selectFrom('webhooks').select('suspended_reason').where('id', '=', made.json.id).executeTakeFirstOrThrow()).suspended_reason !== null, 'suspending it');
-    const hook = await database.db.selectFrom('webhooks').select('suspended_reason').where('id', '=', made.json.id).executeTakeFirstOrThrow();
+    await eventually(
+      async () =>
+        (await database.db.selectFrom('webhooks').select('suspended_reason').where('id', '=', made.json.id).executeTakeFirstOrThrow())
+          .suspended_reason !== null,
+      'suspending it',
+    );
+    const hook = await database.db
+      .selectFrom('webhooks')
+      .select('suspended_reason')
+      .where('id', '=', made.json.id)
+      .executeTakeFirstOrThrow();
     assert.match(String(hook.suspended_reason), /no longer holds the read_webhooks and read_catalog scopes ProductCreated needs/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(receiver.received.filter((r) => r.path === '/shrinking').length, 1, 'nothing more was sent');
-    assert.deepEqual((await deliveriesOf(made.json.id)).map((d) => d.state), ['delivered', 'pending']);
+    assert.deepEqual(
+      (await deliveriesOf(made.json.id)).map((d) => d.state),
+      ['delivered', 'pending'],
+    );
   });
 
   test('answers of 500 are retried until one succeeds', async () => {
@@ -111,7 +127,10 @@ describe('webhook delivery', () => {
 
   test('failure_type Fallback sends to the fallback URL when the URL fails', async () => {
     receiver.answer('/broken', { status: 500 });
-    const subscription = await subscribe('ProductCreated', '/broken', { failure_type: 'Fallback', fallback_url: `${receiver.origin}/fallback` });
+    const subscription = await subscribe('ProductCreated', '/broken', {
+      failure_type: 'Fallback',
+      fallback_url: `${receiver.origin}/fallback`,
+    });
     const product = await s.call('POST', '/products', { body: { item_name: 'Fallback bolt' } });
     const [got] = await receiver.waitFor('/fallback', 1);
     assert.deepEqual(got?.json, { product: product.json });
@@ -131,13 +150,20 @@ describe('webhook delivery', () => {
   test('an event that fails for its whole retry window is given up, and later ones still go', async () => {
     // A store of its own whose retry window is short enough to watch it close.
     const short = await startStoreUnderTest(await sqliteTarget(), {
-      webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, retry: { ...quickRetry, windowMs: 1500 }, pollMs: 100, timeoutMs: 700 },
+      webhooks: {
+        allowedNetworks: ['127.0.0.0/8'],
+        ca: receiver.ca,
+        retry: { ...quickRetry, windowMs: 1500 },
+        pollMs: 100,
+        timeoutMs: 700,
+      },
     });
     const shortDatabase = await openDatabase<StoreSchema>(short.databaseUrl);
     try {
       receiver.answer('/down', { status: 500 });
       const made = await short.call('POST', '/webhooks', { body: { event_type: 'CustomerCreated', url: `${receiver.origin}/down` } });
-      const rows = () => shortDatabase.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', made.json.id).orderBy('id').execute();
+      const rows = () =>
+        shortDatabase.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', made.json.id).orderBy('id').execute();
       await short.call('POST', '/customers', { body: { email: 'first@example.test' } });
       await eventually(async () => (await rows())[0]?.state === 'failed', 'giving up');
       const [failed] = await rows();
@@ -156,7 +182,8 @@ describe('webhook delivery', () => {
     const open = await s.call('POST', '/order_statuses', { body: { name: 'Open', is_open: true } });
     const shipped = await s.call('POST', '/order_statuses', { body: { name: 'Shipped', is_shipped: true } });
     const cancelled = await s.call('POST', '/order_statuses', { body: { name: 'Cancelled', is_cancelled: true } });
-    for (const event of ['NewOrder', 'NewValidOrder', 'OrderStatusChanged', 'OrderShipped', 'OrderCanceled']) await subscribe(event, `/orders/${event}`);
+    for (const event of ['NewOrder', 'NewValidOrder', 'OrderStatusChanged', 'OrderShipped', 'OrderCanceled'])
+      await subscribe(event, `/orders/${event}`);
     const valid = await s.call('POST', '/orders', { body: { order_status_id: open.json.id } });
     await s.call('POST', '/orders', { body: { order_status_id: cancelled.json.id } });
     await s.call('PUT', `/orders/${valid.json.id}`, { body: { order_status_id: shipped.json.id } });

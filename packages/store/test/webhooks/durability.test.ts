@@ -23,7 +23,12 @@ function client(apiUrl: string, certificate: string, token: string) {
   const dispatcher = new Agent({ connect: { ca: certificate } });
   return {
     async call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown): Promise<any> {
-      const response = await request(`${apiUrl}${path}`, { method, dispatcher, headers: { 'x-ac-auth-token': token, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const response = await request(`${apiUrl}${path}`, {
+        method,
+        dispatcher,
+        headers: { 'x-ac-auth-token': token, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       const text = await response.body.text();
       assert.ok(response.statusCode < 300, `${method} ${path}: ${response.statusCode} ${text}`);
       return JSON.parse(text);
@@ -45,13 +50,24 @@ describe('webhook events when the store process is killed', () => {
     const port = probe.port;
     await probe.close();
     const webhooks = { allowedNetworks: ['127.0.0.0/8'], ca: tls.cert, pollMs: 100, retry: quickRetry, timeoutMs: 1000 };
-    const options: ServeOptions = { databaseUrl: throwaway.url, dataDir, host: '127.0.0.1', port: 0, logLevel: 'silent', without: { rateLimit: true }, webhooks };
+    const options: ServeOptions = {
+      databaseUrl: throwaway.url,
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      logLevel: 'silent',
+      without: { rateLimit: true },
+      webhooks,
+    };
     const child = fork(new URL('../support/store-process.ts', import.meta.url), [JSON.stringify(options)], { stdio: 'inherit' });
     let restarted: RunningStore | undefined;
     try {
       const [ready] = (await once(child, 'message')) as [{ apiUrl: string; certificate: string; token: string }];
       const api = client(ready.apiUrl, ready.certificate, ready.token);
-      const subscription = await api.call('POST', '/webhooks', { event_type: 'ProductCreated', url: `https://127.0.0.1:${port}/after-crash` });
+      const subscription = await api.call('POST', '/webhooks', {
+        event_type: 'ProductCreated',
+        url: `https://127.0.0.1:${port}/after-crash`,
+      });
       const product = await api.call('POST', '/products', { item_name: 'Written before the crash' });
       await api.close();
       child.kill('SIGKILL');
@@ -66,7 +82,12 @@ describe('webhook events when the store process is killed', () => {
         try {
           const deadline = Date.now() + 5000;
           let row;
-          do row = await database.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', subscription.id).executeTakeFirst();
+          do
+            row = await database.db
+              .selectFrom('webhook_deliveries')
+              .selectAll()
+              .where('subscription_id', '=', subscription.id)
+              .executeTakeFirst();
           while (row?.state !== 'delivered' && Date.now() < deadline && (await new Promise((r) => setTimeout(r, 50))) === undefined);
           assert.equal(row?.state, 'delivered');
         } finally {
@@ -104,7 +125,8 @@ for (const target of await testDatabaseTargets()) {
         stores.push(await serveStore(options));
         // Same data directory: the same server key, so both sign with the same App Secret.
         stores.push(await serveStore(options));
-        for (const store of stores) clients.push(client(store.apiUrl, store.certificate, await issueTestToken(store.app, store.firstStart?.storeId ?? 1)));
+        for (const store of stores)
+          clients.push(client(store.apiUrl, store.certificate, await issueTestToken(store.app, store.firstStart?.storeId ?? 1)));
         const [a, b] = clients as [ReturnType<typeof client>, ReturnType<typeof client>];
         await a.call('POST', '/webhooks', { event_type: 'ProductCreated', url: `${receiver.origin}/pair` });
         receiver.answer('/pair', { status: 500 }, { status: 200 });

@@ -25,7 +25,8 @@ for (const target of await testDatabaseTargets()) {
       s = await startStoreUnderTest(target, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, pollMs: 100 } });
       database = await openDatabase<StoreSchema>(s.databaseUrl);
       bolt = (await s.call('POST', '/products', { body: { item_name: 'Bolt', item_number: 'B-1', price: 2.5 } })).json;
-      for (const event of events) assert.equal((await s.call('POST', '/webhooks', { body: { event_type: event, url: `${receiver.origin}/${event}` } })).status, 201);
+      for (const event of events)
+        assert.equal((await s.call('POST', '/webhooks', { body: { event_type: event, url: `${receiver.origin}/${event}` } })).status, 201);
     });
     after(async () => {
       await database?.close();
@@ -35,14 +36,32 @@ for (const target of await testDatabaseTargets()) {
 
     const cartWithBolts = async () => {
       const cart = (await s.call('POST', '/carts', { body: {} })).json as { id: number };
-      assert.equal((await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 2 }] } })).status, 200);
+      assert.equal(
+        (await s.call('POST', `/carts/${cart.id}/items`, { body: { items: [{ product_id: bolt.id, quantity: 2 }] } })).status,
+        200,
+      );
       return cart;
     };
-    const outbox = async () => Number((await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const outbox = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('webhook_deliveries')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     test('a placed order sends NewOrder, NewValidOrder and OrderPlaced with the order as the API answers it, and CustomerCreated', async () => {
       const cart = await cartWithBolts();
-      const placed = await s.call('POST', `/carts/${cart.id}/place_order`, { body: { customer: { first_name: 'John', last_name: 'Doe', email: 'jdoe@example.test' }, billing_address: address, use_billing_address_for_shipping: true, credit_card: card } });
+      const placed = await s.call('POST', `/carts/${cart.id}/place_order`, {
+        body: {
+          customer: { first_name: 'John', last_name: 'Doe', email: 'jdoe@example.test' },
+          billing_address: address,
+          use_billing_address_for_shipping: true,
+          credit_card: card,
+        },
+      });
       assert.equal(placed.status, 200, placed.text);
       const order = (await s.call('GET', `/orders/${placed.json.order_id}`)).json;
       assert.equal(order.grand_total, 5);
@@ -58,7 +77,9 @@ for (const target of await testDatabaseTargets()) {
 
       // The same customer again, by id: a second order, no second CustomerCreated.
       const again = await cartWithBolts();
-      const second = await s.call('POST', `/carts/${again.id}/place_order`, { body: { customer: { id: customer.id }, billing_address: address, use_billing_address_for_shipping: true, payment_method_id: 1 } });
+      const second = await s.call('POST', `/carts/${again.id}/place_order`, {
+        body: { customer: { id: customer.id }, billing_address: address, use_billing_address_for_shipping: true, payment_method_id: 1 },
+      });
       assert.equal(second.status, 200, second.text);
       const [, got] = await receiver.waitFor('/OrderPlaced', 2);
       assert.equal((got?.json as { order: { id: number } }).order.id, second.json.order_id);
@@ -71,7 +92,12 @@ for (const target of await testDatabaseTargets()) {
       const before = await outbox();
       const cart = await cartWithBolts();
       const refused = await s.call('POST', `/carts/${cart.id}/place_order`, {
-        body: { customer: { first_name: 'Jane', last_name: 'Roe', email: 'jroe@example.test' }, billing_address: address, use_billing_address_for_shipping: true, credit_card: { ...card, number: '4111 1111 1111 1112' } },
+        body: {
+          customer: { first_name: 'Jane', last_name: 'Roe', email: 'jroe@example.test' },
+          billing_address: address,
+          use_billing_address_for_shipping: true,
+          credit_card: { ...card, number: '4111 1111 1111 1112' },
+        },
       });
       assert.equal(refused.status, 400, refused.text);
       assert.equal(await outbox(), before, 'nothing queued by a write that did not happen');

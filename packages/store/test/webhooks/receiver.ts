@@ -42,7 +42,16 @@ export function receiverCertificate(): Promise<ReceiverTls> {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] }],
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+          { type: 7, ip: '::1' },
+        ],
+      },
+    ],
   });
 }
 

@@ -15,7 +15,9 @@ describe('webhooks that expect a reply', () => {
   before(async () => {
     receiver = await startReceiver();
     // A 1-second limit instead of the platform's 3, so the timeout cases run quickly.
-    s = await startStoreUnderTest(await sqliteTarget(), { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false } });
+    s = await startStoreUnderTest(await sqliteTarget(), {
+      webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 1000, deliver: false },
+    });
   });
   after(async () => {
     await s?.close();
@@ -33,7 +35,9 @@ describe('webhooks that expect a reply', () => {
     assert.equal(made.status, 201, made.text);
     return made.json;
   };
-  const count = async (name: string) => (await s.call('GET', `/products?item_name=${encodeURIComponent(name)}`, { headers: { 'cache-control': 'no-cache' } })).json.total_count as number;
+  const count = async (name: string) =>
+    (await s.call('GET', `/products?item_name=${encodeURIComponent(name)}`, { headers: { 'cache-control': 'no-cache' } })).json
+      .total_count as number;
 
   test("ValidateProduct's messages refuse the write; an empty list lets it through", async () => {
     receiver.answer('/validate', { body: { validation_messages: ['Item numbers start with SKU-', 'A price is required'] } });
@@ -46,7 +50,15 @@ describe('webhooks that expect a reply', () => {
     assert.deepEqual(asked?.json, { product: { item_name: 'Unchecked', item_number: 'X1' } });
     assert.equal(asked?.headers['x-ac-event'], 'ValidateProduct');
     const secret = await secretOf(s.store.app.storeAuth, hook.app_client_id);
-    assert.equal(verifyDelivery(secret ?? '', { signature: asked?.headers['x-ac-signature'] as string, timestamp: asked?.headers['x-ac-timestamp'] as string }, asked?.body ?? '', Math.floor(Date.now() / 1000)), true);
+    assert.equal(
+      verifyDelivery(
+        secret ?? '',
+        { signature: asked?.headers['x-ac-signature'] as string, timestamp: asked?.headers['x-ac-timestamp'] as string },
+        asked?.body ?? '',
+        Math.floor(Date.now() / 1000),
+      ),
+      true,
+    );
 
     receiver.answer('/validate', { body: { validation_messages: [] } });
     const made = await s.call('POST', '/products', { body: { item_name: 'Checked', item_number: 'SKU-1', price: 2 } });

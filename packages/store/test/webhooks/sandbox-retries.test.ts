@@ -24,7 +24,10 @@ for (const target of await testDatabaseTargets()) {
     let database: StoreDatabase;
     before(async () => {
       receiver = await startReceiver();
-      s = await startStoreUnderTest(target, { sandbox: true, webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, pollMs: 100, timeoutMs: 1500 } });
+      s = await startStoreUnderTest(target, {
+        sandbox: true,
+        webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, pollMs: 100, timeoutMs: 1500 },
+      });
       database = await openDatabase<StoreSchema>(s.databaseUrl);
     });
     after(async () => {
@@ -37,7 +40,13 @@ for (const target of await testDatabaseTargets()) {
       receiver.answer('/down', { status: 500 });
       const made = await s.call('POST', '/webhooks', { body: { event_type: 'CustomerCreated', url: `${receiver.origin}/down` } });
       assert.equal(made.status, 201, made.text);
-      const rows = () => database.db.selectFrom('webhook_deliveries').selectAll().where('subscription_id', '=', (made.json as { id: number }).id).orderBy('id').execute();
+      const rows = () =>
+        database.db
+          .selectFrom('webhook_deliveries')
+          .selectAll()
+          .where('subscription_id', '=', (made.json as { id: number }).id)
+          .orderBy('id')
+          .execute();
       const advance = async (by: string) => assert.equal((await s.call('POST', '/sandbox/clock', { body: { advance: by } })).status, 200);
 
       await s.call('POST', '/customers', { body: { email: 'first@example.test' } });

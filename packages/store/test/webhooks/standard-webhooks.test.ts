@@ -37,7 +37,15 @@ for (const target of await testDatabaseTargets()) {
     let otherToken: string;
     before(async () => {
       receiver = await startReceiver();
-      s = await startStoreUnderTest(target, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, pollMs: 100, timeoutMs: 2000, retry: { firstDelayMs: 100, maxDelayMs: 200, windowMs: 60_000 } } });
+      s = await startStoreUnderTest(target, {
+        webhooks: {
+          allowedNetworks: ['127.0.0.0/8'],
+          ca: receiver.ca,
+          pollMs: 100,
+          timeoutMs: 2000,
+          retry: { firstDelayMs: 100, maxDelayMs: 200, windowMs: 60_000 },
+        },
+      });
       origin = new URL(s.api).origin;
       const storeId = s.store.firstStart?.storeId ?? 1;
       token = await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog,catalog', 'Integrator');
@@ -50,7 +58,10 @@ for (const target of await testDatabaseTargets()) {
     });
     const as = (who: string) => ({ 'x-ac-auth-token': who });
     const subscribe = async (path: string) => {
-      const made = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url: `${receiver.origin}${path}` }, headers: as(token) });
+      const made = await s.call('POST', '/webhooks', {
+        body: { event_type: 'ProductCreated', url: `${receiver.origin}${path}` },
+        headers: as(token),
+      });
       assert.equal(made.status, 201, made.text);
       return made.json as { id: number };
     };
@@ -86,14 +97,24 @@ for (const target of await testDatabaseTargets()) {
       assert.equal((await s.call('GET', `/webhooks/${hook.id}/signing_secret`, { headers: as(otherToken) })).status, 403);
       assert.equal((await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: {}, headers: as(otherToken) })).status, 403);
       assert.equal((await s.call('GET', '/webhooks/999999/signing_secret', { headers: as(token) })).status, 404);
-      assert.equal((await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: -1 }, headers: as(token) })).status, 400);
-      assert.equal((await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: 8 * 86400 }, headers: as(token) })).status, 400);
+      assert.equal(
+        (await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: -1 }, headers: as(token) })).status,
+        400,
+      );
+      assert.equal(
+        (await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: 8 * 86400 }, headers: as(token) }))
+          .status,
+        400,
+      );
     });
 
     test('a rotation keeps the old secret signing for the overlap chosen; without overlap it stops at once', async () => {
       const hook = await subscribe('/rotating');
       const old = (await secretOf(hook.id)).secret;
-      const rotated = await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: 3600 }, headers: as(token) });
+      const rotated = await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, {
+        body: { overlap_seconds: 3600 },
+        headers: as(token),
+      });
       assert.equal(rotated.status, 200, rotated.text);
       const fresh = rotated.json.secret as string;
       assert.notEqual(fresh, old);
@@ -103,7 +124,10 @@ for (const target of await testDatabaseTargets()) {
       assert.ok(during !== undefined);
       assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2, 'two signatures during the overlap');
       assert.ok(verifies(old, during) && verifies(fresh, during), 'both secrets verify during the overlap');
-      const again = await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, { body: { overlap_seconds: 0 }, headers: as(token) });
+      const again = await s.call('POST', `/webhooks/${hook.id}/signing_secret/rotate`, {
+        body: { overlap_seconds: 0 },
+        headers: as(token),
+      });
       assert.equal(again.json.previous_secret_expires_at, null);
       await s.call('POST', '/products', { body: { item_name: 'After bolt' } });
       const got = await receiver.waitFor('/rotating', 2);
@@ -136,22 +160,32 @@ for (const target of await testDatabaseTargets()) {
       const { secret } = await secretOf(hook.id);
       assert.ok(log.text.includes(secret), 'the console shows the signing secret');
 
-      const tested = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/test`, { rawBody: form({ _csrf: csrfIn(log.text) }), headers: { 'content-type': FORM, ...cookie } });
+      const tested = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/test`, {
+        rawBody: form({ _csrf: csrfIn(log.text) }),
+        headers: { 'content-type': FORM, ...cookie },
+      });
       assert.equal(tested.status, 303);
       const [, , testEvent] = await receiver.waitFor('/flaky', 3);
       assert.ok(testEvent !== undefined);
       assert.equal((testEvent.json as { test: boolean }).test, true);
       assert.equal(verifies(secret, testEvent), true);
 
-      const resent = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/deliveries/${String(testEvent.headers['x-ac-delivery'])}/resend`, {
-        rawBody: form({ _csrf: csrfIn(log.text) }),
-        headers: { 'content-type': FORM, ...cookie },
-      });
+      const resent = await s.call(
+        'POST',
+        `${origin}/admin/webhooks/${hook.id}/deliveries/${String(testEvent.headers['x-ac-delivery'])}/resend`,
+        {
+          rawBody: form({ _csrf: csrfIn(log.text) }),
+          headers: { 'content-type': FORM, ...cookie },
+        },
+      );
       assert.equal(resent.status, 303);
       const [, , , again] = await receiver.waitFor('/flaky', 4);
       assert.equal(again?.body, testEvent.body);
 
-      const rotated = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/rotate`, { rawBody: form({ _csrf: csrfIn(log.text), overlap: '3600' }), headers: { 'content-type': FORM, ...cookie } });
+      const rotated = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/rotate`, {
+        rawBody: form({ _csrf: csrfIn(log.text), overlap: '3600' }),
+        headers: { 'content-type': FORM, ...cookie },
+      });
       assert.equal(rotated.status, 303);
       const after = await secretOf(hook.id);
       assert.notEqual(after.secret, secret);

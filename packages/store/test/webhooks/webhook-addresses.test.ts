@@ -14,7 +14,8 @@ const names: Record<string, string[]> = {
   'mapped.dev.test': ['::ffff:127.0.0.1'],
   'compatible.dev.test': ['::127.0.0.1'],
 };
-const lookup: Lookup = (hostname) => (Object.hasOwn(names, hostname) ? Promise.resolve(names[hostname] ?? []) : Promise.reject(new Error(`${hostname} does not resolve`)));
+const lookup: Lookup = (hostname) =>
+  Object.hasOwn(names, hostname) ? Promise.resolve(names[hostname] ?? []) : Promise.reject(new Error(`${hostname} does not resolve`));
 
 describe('the webhook address rule', () => {
   const development = targetPolicy(['127.0.0.0/8', '::1'], lookup);
@@ -22,20 +23,38 @@ describe('the webhook address rule', () => {
 
   test('plain http is judged on the addresses a name resolves to, not on its spelling', async () => {
     assert.match((await development.resolvedUrlProblem('http://127.evil.example/')) ?? '', /must use https.*203\.0\.113\.7/);
-    assert.match((await development.resolvedUrlProblem('http://split.dev.test/')) ?? '', /must use https/, 'every address must be loopback');
+    assert.match(
+      (await development.resolvedUrlProblem('http://split.dev.test/')) ?? '',
+      /must use https/,
+      'every address must be loopback',
+    );
     assert.match((await development.resolvedUrlProblem('http://nowhere.dev.test/')) ?? '', /does not resolve/);
     assert.equal(await development.resolvedUrlProblem('http://hooks.dev.test:8080/hook'), undefined);
     assert.equal(await development.resolvedUrlProblem('http://mapped.dev.test/'), undefined);
     assert.match((await development.resolvedUrlProblem('http://compatible.dev.test/')) ?? '', /must use https/);
-    assert.match((await strict.resolvedUrlProblem('http://hooks.dev.test/')) ?? '', /not allowed for webhooks/, 'loopback still needs the operator\'s leave');
+    assert.match(
+      (await strict.resolvedUrlProblem('http://hooks.dev.test/')) ?? '',
+      /not allowed for webhooks/,
+      "loopback still needs the operator's leave",
+    );
     assert.equal(await strict.resolvedUrlProblem('https://127.evil.example/'), undefined, 'an https name is checked when connecting');
   });
 
   test('IPv4-compatible, 6to4 and NAT64 spellings of loopback and private addresses are refused, allowed networks or not', async () => {
-    for (const url of ['https://[::127.0.0.1]/', 'https://[::7f00:1]/', 'https://[2002:7f00:1::]/', 'https://[2002:a00:1::1]/', 'https://[2002:c0a8:101::]/', 'https://[64:ff9b::7f00:1]/', 'http://[::7f00:1]/', 'http://[2002:7f00:1::]/']) {
+    for (const url of [
+      'https://[::127.0.0.1]/',
+      'https://[::7f00:1]/',
+      'https://[2002:7f00:1::]/',
+      'https://[2002:a00:1::1]/',
+      'https://[2002:c0a8:101::]/',
+      'https://[64:ff9b::7f00:1]/',
+      'http://[::7f00:1]/',
+      'http://[2002:7f00:1::]/',
+    ]) {
       for (const policy of [development, strict]) assert.ok((await policy.resolvedUrlProblem(url)) !== undefined, url);
     }
-    for (const address of ['::127.0.0.1', '::7f00:1', '2002:7f00:1::1', '::10.0.0.1', '2002:a9fe:a9fe::']) assert.ok(development.addressProblem(address) !== undefined, address);
+    for (const address of ['::127.0.0.1', '::7f00:1', '2002:7f00:1::1', '::10.0.0.1', '2002:a9fe:a9fe::'])
+      assert.ok(development.addressProblem(address) !== undefined, address);
     // A mapped address is the IPv4 address itself: refused unless allowed, and loopback for plain http.
     assert.ok(strict.addressProblem('::ffff:127.0.0.1') !== undefined);
     assert.equal(await development.resolvedUrlProblem('http://[::ffff:127.0.0.1]:8080/'), undefined);
@@ -52,7 +71,13 @@ describe('the webhook address rule through the API', () => {
   after(() => s?.close());
 
   test('http://127.evil.example/ and IPv6 spellings of loopback are a 400', async () => {
-    for (const url of ['http://127.evil.example/', 'http://127.0.0.1.evil.example/', 'https://[::127.0.0.1]/', 'https://[2002:7f00:1::]/', 'http://[::7f00:1]/']) {
+    for (const url of [
+      'http://127.evil.example/',
+      'http://127.0.0.1.evil.example/',
+      'https://[::127.0.0.1]/',
+      'https://[2002:7f00:1::]/',
+      'http://[::7f00:1]/',
+    ]) {
       const reply = await s.call('POST', '/webhooks', { body: { event_type: 'ProductCreated', url } });
       assert.equal(reply.status, 400, `${url}: ${reply.text}`);
       assert.match(reply.json.details, /^url: /);

@@ -21,7 +21,9 @@ for (const target of await testDatabaseTargets()) {
     const tokens: Record<string, string> = {};
     before(async () => {
       receiver = await startReceiver();
-      s = await startStoreUnderTest(target, { webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 300, deliver: false } });
+      s = await startStoreUnderTest(target, {
+        webhooks: { allowedNetworks: ['127.0.0.0/8'], ca: receiver.ca, replyLimitMs: 300, deliver: false },
+      });
       origin = new URL(s.api).origin;
       const storeId = s.store.firstStart?.storeId ?? 1;
       for (const scopes of ['webhooks', 'webhooks,read_people', 'webhooks,read_catalog', 'webhooks,catalog', 'webhooks,read_orders']) {
@@ -39,12 +41,25 @@ for (const target of await testDatabaseTargets()) {
 
     test('a token with only the webhooks scope cannot subscribe to customers, orders, prices or product validation', async () => {
       assert.equal((await s.call('GET', '/customers', { headers: { 'x-ac-auth-token': tokens.webhooks ?? '' } })).status, 403);
-      for (const event of ['CustomerCreated', 'NewOrder', 'GetPrice', 'GetTax', 'GetDiscount', 'ValidateProduct', 'ValidateCheckout', 'ProductCreated']) {
+      for (const event of [
+        'CustomerCreated',
+        'NewOrder',
+        'GetPrice',
+        'GetTax',
+        'GetDiscount',
+        'ValidateProduct',
+        'ValidateCheckout',
+        'ProductCreated',
+      ]) {
         const reply = await subscribeAs('webhooks', event);
         assert.equal(reply.status, 403, `${event}: ${reply.text}`);
         assert.match(reply.json.details, new RegExp(`event_type: ${event} .* needs the \\w+ scope`));
       }
-      assert.equal((await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.total_count, 0, 'nothing was subscribed');
+      assert.equal(
+        (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.total_count,
+        0,
+        'nothing was subscribed',
+      );
     });
 
     test('an event needs the read scope of what it carries; a reply event the write scope of what it decides', async () => {
@@ -59,12 +74,23 @@ for (const target of await testDatabaseTargets()) {
       const customers = await subscribeAs('webhooks,read_people', 'CustomerUpdated');
       const headers = { 'x-ac-auth-token': tokens['webhooks,read_people'] ?? '' };
       assert.equal((await s.call('PUT', `/webhooks/${customers.json.id}`, { body: { event_type: 'GetPrice' }, headers })).status, 403);
-      assert.equal((await s.call('PUT', `/webhooks/${pricing.json.id}`, { body: { url: `${receiver.origin}/mine` }, headers })).status, 403);
-      assert.equal((await s.call('GET', `/webhooks/${pricing.json.id}`, { headers: { 'cache-control': 'no-cache' } })).json.url, `${receiver.origin}/hook`);
+      assert.equal(
+        (await s.call('PUT', `/webhooks/${pricing.json.id}`, { body: { url: `${receiver.origin}/mine` }, headers })).status,
+        403,
+      );
+      assert.equal(
+        (await s.call('GET', `/webhooks/${pricing.json.id}`, { headers: { 'cache-control': 'no-cache' } })).json.url,
+        `${receiver.origin}/hook`,
+      );
       // Each app's subscriptions are its own to delete; an admin removes them all in the console.
       const list = await s.call('GET', `${origin}/admin/webhooks`, { headers: { cookie: session.cookie } });
-      for (const hook of (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.webhooks as { id: number }[]) {
-        const deleted = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/delete`, { rawBody: form({ _csrf: csrfIn(list.text) }), headers: { 'content-type': FORM, cookie: session.cookie } });
+      for (const hook of (await s.call('GET', '/webhooks', { headers: { 'cache-control': 'no-cache' } })).json.webhooks as {
+        id: number;
+      }[]) {
+        const deleted = await s.call('POST', `${origin}/admin/webhooks/${hook.id}/delete`, {
+          rawBody: form({ _csrf: csrfIn(list.text) }),
+          headers: { 'content-type': FORM, cookie: session.cookie },
+        });
         assert.equal(deleted.status, 303, deleted.text);
       }
     });
@@ -73,14 +99,31 @@ for (const target of await testDatabaseTargets()) {
       const storeId = s.store.firstStart?.storeId ?? 1;
       const token = await issueTestToken(s.store.app, storeId, 'webhooks,catalog', 'Narrowed app');
       receiver.answer('/refuses', { body: { validation_messages: ['not today'] } });
-      const hook = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/refuses` }, headers: { 'x-ac-auth-token': token } });
+      const hook = await s.call('POST', '/webhooks', {
+        body: { event_type: 'ValidateProduct', url: `${receiver.origin}/refuses` },
+        headers: { 'x-ac-auth-token': token },
+      });
       assert.equal(hook.status, 201, hook.text);
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      assert.equal((await s.call('POST', '/products', { body: { item_name: 'Refused' } })).status, 400, 'the hook refuses writes while its app may');
+      assert.equal(
+        (await s.call('POST', '/products', { body: { item_name: 'Refused' } })).status,
+        400,
+        'the hook refuses writes while its app may',
+      );
       // The app is left with reading the catalog only (a narrower grant, its old one revoked).
       await issueTestToken(s.store.app, storeId, 'webhooks,read_catalog', 'Narrowed app');
-      const app = await s.store.app.storeAuth.db.selectFrom('api_apps').select('id').where('name', '=', 'Narrowed app').executeTakeFirstOrThrow();
-      await s.store.app.storeAuth.db.updateTable('api_tokens').set({ revoked_at: new Date().toISOString() }).where('app_id', '=', app.id).where('scopes', 'like', '%catalog%').where('scopes', 'not like', '%read_catalog%').execute();
+      const app = await s.store.app.storeAuth.db
+        .selectFrom('api_apps')
+        .select('id')
+        .where('name', '=', 'Narrowed app')
+        .executeTakeFirstOrThrow();
+      await s.store.app.storeAuth.db
+        .updateTable('api_tokens')
+        .set({ revoked_at: new Date().toISOString() })
+        .where('app_id', '=', app.id)
+        .where('scopes', 'like', '%catalog%')
+        .where('scopes', 'not like', '%read_catalog%')
+        .execute();
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const asked = receiver.received.filter((r) => r.path === '/refuses').length;
       const written = await s.call('POST', '/products', { body: { item_name: 'Written' } });
@@ -94,7 +137,9 @@ for (const target of await testDatabaseTargets()) {
 
     test(`a ValidateProduct hook that never answers stops failing other apps' writes after ${SUSPEND_AFTER} tries, and the console says why`, async () => {
       receiver.answer('/never', { delayMs: 5000 });
-      const hook = await s.call('POST', '/webhooks', { body: { event_type: 'ValidateProduct', url: `${receiver.origin}/never`, failure_type: 'Error' } });
+      const hook = await s.call('POST', '/webhooks', {
+        body: { event_type: 'ValidateProduct', url: `${receiver.origin}/never`, failure_type: 'Error' },
+      });
       assert.equal(hook.status, 201, hook.text);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       for (let i = 0; i < SUSPEND_AFTER; i += 1) {
@@ -114,7 +159,10 @@ for (const target of await testDatabaseTargets()) {
       assert.match(list.text, /Suspended<\/span>/);
 
       // Resumed, it is asked again.
-      const resumed = await s.call('POST', `${origin}/admin/webhooks/${hook.json.id}/resume`, { rawBody: form({ _csrf: csrfIn(log.text) }), headers: { 'content-type': FORM, cookie: session.cookie } });
+      const resumed = await s.call('POST', `${origin}/admin/webhooks/${hook.json.id}/resume`, {
+        rawBody: form({ _csrf: csrfIn(log.text) }),
+        headers: { 'content-type': FORM, cookie: session.cookie },
+      });
       assert.equal(resumed.status, 303);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       assert.equal((await s.call('POST', '/products', { body: { item_name: 'Blocked again' } })).status, 502);

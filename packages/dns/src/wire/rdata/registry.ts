@@ -6,13 +6,31 @@ import type { Writer } from '../writer.ts';
 import { aaaaCodec, aCodec, type AddressData } from './address-records.ts';
 import type { RdataCodec } from './codec.ts';
 import {
-  dnskeyCodec, dsCodec, nsec3Codec, nsec3ParamCodec, nsecCodec, rrsigCodec,
-  type DnskeyData, type DsData, type Nsec3Data, type Nsec3ParamData, type NsecData, type RrsigData,
+  dnskeyCodec,
+  dsCodec,
+  nsec3Codec,
+  nsec3ParamCodec,
+  nsecCodec,
+  rrsigCodec,
+  type DnskeyData,
+  type DsData,
+  type Nsec3Data,
+  type Nsec3ParamData,
+  type NsecData,
+  type RrsigData,
 } from './dnssec-records.ts';
 import { sshfpCodec, tlsaCodec, type SshfpData, type TlsaData } from './fingerprint-records.ts';
 import {
-  mxCodec, naptrCodec, soaCodec, srvCodec, targetCodec,
-  type MxData, type NaptrData, type SoaData, type SrvData, type TargetData,
+  mxCodec,
+  naptrCodec,
+  soaCodec,
+  srvCodec,
+  targetCodec,
+  type MxData,
+  type NaptrData,
+  type SoaData,
+  type SrvData,
+  type TargetData,
 } from './name-records.ts';
 import { optCodec, type OptData } from './opt-record.ts';
 import { caaCodec, hinfoCodec, txtCodec, type CaaData, type HinfoData, type TxtData } from './text-records.ts';
@@ -91,9 +109,30 @@ const codecs = new Map<number, Entry>([
 
 /** Types whose rdata names are lower-cased in the canonical form (RFC 4034 §6.2, RFC 6840 §5.1). */
 const canonicalLowercase = new Set<number>([
-  RRType.NS, RRType.MD, RRType.MF, RRType.CNAME, RRType.SOA, RRType.MB, RRType.MG, RRType.MR, RRType.PTR,
-  RRType.HINFO, RRType.MINFO, RRType.MX, RRType.RP, RRType.AFSDB, RRType.RT, RRType.SIG,
-  RRType.PX, RRType.NXT, RRType.NAPTR, RRType.KX, RRType.SRV, RRType.DNAME, RRType.A6, RRType.RRSIG,
+  RRType.NS,
+  RRType.MD,
+  RRType.MF,
+  RRType.CNAME,
+  RRType.SOA,
+  RRType.MB,
+  RRType.MG,
+  RRType.MR,
+  RRType.PTR,
+  RRType.HINFO,
+  RRType.MINFO,
+  RRType.MX,
+  RRType.RP,
+  RRType.AFSDB,
+  RRType.RT,
+  RRType.SIG,
+  RRType.PX,
+  RRType.NXT,
+  RRType.NAPTR,
+  RRType.KX,
+  RRType.SRV,
+  RRType.DNAME,
+  RRType.A6,
+  RRType.RRSIG,
 ]);
 
 const compressed = { compress: true, lowercase: false };
@@ -127,6 +166,7 @@ export function encodeRdata(w: Writer, type: number, data: Rdata, mode: 'message
   }
   const known = codecs.get(type);
   if (!known) throw new TypeError(`type ${type} has no structured rdata; pass the bytes`);
-  const options = mode === 'message' ? (known.compress ? compressed : plain) : mode === 'canonical' && canonicalLowercase.has(type) ? lowercased : plain;
+  const options =
+    mode === 'message' ? (known.compress ? compressed : plain) : mode === 'canonical' && canonicalLowercase.has(type) ? lowercased : plain;
   known.codec.encode(w, data as never, options);
 }

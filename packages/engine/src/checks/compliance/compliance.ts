@@ -25,7 +25,16 @@ export function probeFlags(test: ProtocolTest): QueryFlags {
     cd: test.cd ?? false,
     fallback: !test.ignoreTc,
     ...(edns && { edns }),
-    header: { opcode: test.opcode ?? 0, aa: test.aa, tc: test.tc, ra: test.ra, z: test.z, ad: test.ad, noQuestion: (test.opcode ?? 0) !== 0, ...(test.tsig && { tsig: wellKnownKey }) },
+    header: {
+      opcode: test.opcode ?? 0,
+      aa: test.aa,
+      tc: test.tc,
+      ra: test.ra,
+      z: test.z,
+      ad: test.ad,
+      noQuestion: (test.opcode ?? 0) !== 0,
+      ...(test.tsig && { tsig: wellKnownKey }),
+    },
   };
 }
 
@@ -43,7 +52,9 @@ async function runGroup(context: TestContext, groups: readonly ProtocolGroup[]):
   const tests = protocolTests.filter((t) => groups.includes(t.group));
   // Every server's every test at once, as genreport sends them; the probes' own caps per address and
   // per run (net/network.ts) bound the load.
-  const outcomes = await Promise.all(servers.map((server) => Promise.all(tests.map((test) => server.probe(zone.name, test.qtype, probeFlags(test))))));
+  const outcomes = await Promise.all(
+    servers.map((server) => Promise.all(tests.map((test) => server.probe(zone.name, test.qtype, probeFlags(test))))),
+  );
   const messages: Message[] = [];
   servers.forEach((server, i) => {
     const zoneText = zone.nameText;

@@ -12,7 +12,10 @@ import { OptionCode } from './protocol-tests.ts';
 
 const BADCOOKIE = 23;
 
-const cookieFlags = (data: Uint8Array): QueryFlags => ({ dnssec: false, edns: { version: 0, udpSize: 4096, options: [{ code: OptionCode.COOKIE, data }] } });
+const cookieFlags = (data: Uint8Array): QueryFlags => ({
+  dnssec: false,
+  edns: { version: 0, udpSize: 4096, options: [{ code: OptionCode.COOKIE, data }] },
+});
 
 /** The COOKIE option of a reply, split into client and server cookie. */
 function cookieOf(reply: DnsMessage | undefined): { client: Uint8Array; server: Uint8Array } | undefined {
@@ -39,19 +42,25 @@ async function checkServer(zone: TestContext['zone'], server: Nameserver, sameAd
   if (!cookie) return [{ tag: 'COOKIE_NOT_SUPPORTED', args: { ns } }];
   const messages: Message[] = [];
   if (!same(cookie.client, client)) messages.push({ tag: 'COOKIE_CLIENT_NOT_ECHOED', args: { ns } });
-  if (cookie.server.length < 8 || cookie.server.length > 32) messages.push({ tag: 'COOKIE_BAD_LENGTH', args: { ns, length: cookie.server.length } });
+  if (cookie.server.length < 8 || cookie.server.length > 32)
+    messages.push({ tag: 'COOKIE_BAD_LENGTH', args: { ns, length: cookie.server.length } });
   if (messages.length > 0) return messages;
 
   const valid = concat(client, cookie.server);
   // The wrong one: the server cookie with every bit flipped, the same length.
-  const wrong = concat(client, cookie.server.map((byte) => byte ^ 0xff));
+  const wrong = concat(
+    client,
+    cookie.server.map((byte) => byte ^ 0xff),
+  );
   const [again, refused, ...others] = await Promise.all([
     server.probe(zone.name, RRType.SOA, cookieFlags(valid)),
     server.probe(zone.name, RRType.SOA, cookieFlags(wrong)),
     ...sameAddress.map((other) => other.probe(zone.name, RRType.SOA, cookieFlags(valid))),
   ]);
-  const accepted = (reply: DnsMessage | undefined): boolean => reply !== undefined && reply.rcode === Rcode.NOERROR && freshFor(reply, client);
-  if (again?.message && !accepted(again.message)) messages.push({ tag: 'COOKIE_VALID_REJECTED', args: { ns, rcode: rcodeText(again.message) } });
+  const accepted = (reply: DnsMessage | undefined): boolean =>
+    reply !== undefined && reply.rcode === Rcode.NOERROR && freshFor(reply, client);
+  if (again?.message && !accepted(again.message))
+    messages.push({ tag: 'COOKIE_VALID_REJECTED', args: { ns, rcode: rcodeText(again.message) } });
   const wrongReply = refused?.message;
   if (wrongReply) {
     const fresh = freshFor(wrongReply, client) && !same(cookieOf(wrongReply)!.server, wrong.subarray(8));
@@ -59,7 +68,8 @@ async function checkServer(zone: TestContext['zone'], server: Nameserver, sameAd
     if (!allowed) messages.push({ tag: 'COOKIE_WRONG_MISHANDLED', args: { ns, rcode: rcodeText(wrongReply) } });
   }
   others.forEach((outcome, i) => {
-    if (outcome?.message && !accepted(outcome.message)) messages.push({ tag: 'COOKIE_SHARED_ADDRESS_REJECTED', args: { ns, ns2: sameAddress[i].toString() } });
+    if (outcome?.message && !accepted(outcome.message))
+      messages.push({ tag: 'COOKIE_SHARED_ADDRESS_REJECTED', args: { ns, ns2: sameAddress[i].toString() } });
   });
   if (messages.length === 0) messages.push({ tag: 'COOKIE_OK', args: { ns, length: cookie.server.length } });
   return messages;
@@ -68,7 +78,15 @@ async function checkServer(zone: TestContext['zone'], server: Nameserver, sameAd
 export const cookies: TestCase = {
   id: 'Compliance03',
   spec: 'RFC 7873 §5.2-5.4, RFC 9018 §3-4',
-  tags: ['COOKIE_NOT_SUPPORTED', 'COOKIE_CLIENT_NOT_ECHOED', 'COOKIE_BAD_LENGTH', 'COOKIE_VALID_REJECTED', 'COOKIE_WRONG_MISHANDLED', 'COOKIE_SHARED_ADDRESS_REJECTED', 'COOKIE_OK'],
+  tags: [
+    'COOKIE_NOT_SUPPORTED',
+    'COOKIE_CLIENT_NOT_ECHOED',
+    'COOKIE_BAD_LENGTH',
+    'COOKIE_VALID_REJECTED',
+    'COOKIE_WRONG_MISHANDLED',
+    'COOKIE_SHARED_ADDRESS_REJECTED',
+    'COOKIE_OK',
+  ],
   async run(context) {
     const { zone } = context;
     const servers = (await zone.allServers()).filter((s) => zone.familyEnabled(s.family));

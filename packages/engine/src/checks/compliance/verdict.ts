@@ -7,9 +7,27 @@ import { OptionCode, sendsCookie, testClientCookie, wellKnownKey, type ProtocolT
 
 const BADCOOKIE = 23;
 
-const opcodeWords: Record<number, string> = { [Opcode.QUERY]: 'query', 1: 'iquery', [Opcode.STATUS]: 'status', [Opcode.NOTIFY]: 'notify', [Opcode.UPDATE]: 'update' };
+const opcodeWords: Record<number, string> = {
+  [Opcode.QUERY]: 'query',
+  1: 'iquery',
+  [Opcode.STATUS]: 'status',
+  [Opcode.NOTIFY]: 'notify',
+  [Opcode.UPDATE]: 'update',
+};
 const rcodeWords: Record<number, string> = {
-  0: 'noerror', 1: 'formerr', 2: 'servfail', 3: 'nxdomain', 4: 'notimp', 5: 'refused', 6: 'yxdomain', 7: 'yxrrset', 8: 'nxrrset', 9: 'notauth', 10: 'notzone', 16: 'badvers', 23: 'badcookie',
+  0: 'noerror',
+  1: 'formerr',
+  2: 'servfail',
+  3: 'nxdomain',
+  4: 'notimp',
+  5: 'refused',
+  6: 'yxdomain',
+  7: 'yxrrset',
+  8: 'nxrrset',
+  9: 'notauth',
+  10: 'notzone',
+  16: 'badvers',
+  23: 'badcookie',
 };
 const opcodeWord = (code: number): string => opcodeWords[code] ?? `opcode${code}`;
 const rcodeWord = (code: number): string => rcodeWords[code] ?? `rcode${code}`;
@@ -25,7 +43,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 function malformedOptions(reply: Message): boolean {
   return (reply.edns?.options ?? []).some(
-    (o) => (o.code === OptionCode.COOKIE && o.data.length !== 8 && (o.data.length < 16 || o.data.length > 40)) || (o.code === OptionCode.EXPIRE && o.data.length !== 0 && o.data.length !== 4),
+    (o) =>
+      (o.code === OptionCode.COOKIE && o.data.length !== 8 && (o.data.length < 16 || o.data.length > 40)) ||
+      (o.code === OptionCode.EXPIRE && o.data.length !== 0 && o.data.length !== 4),
   );
 }
 
@@ -40,14 +60,22 @@ export function verdictWords(test: ProtocolTest, outcome: SendOutcome): string[]
     problems.push(word);
     ok = false;
   };
-  const asked = { opcode: test.opcode ?? 0, version: test.edns?.version ?? 0, rd: test.rd ?? false, ad: test.ad ?? false, cd: test.cd ?? false, do: test.edns?.do ?? false };
+  const asked = {
+    opcode: test.opcode ?? 0,
+    version: test.edns?.version ?? 0,
+    rd: test.rd ?? false,
+    ad: test.ad ?? false,
+    cd: test.cd ?? false,
+    do: test.edns?.do ?? false,
+  };
   const unknownOpcode = asked.opcode !== 0;
   const rcode = reply.rcode;
   // A reply to an unknown opcode is read no further than its header and section counts.
   const edns = unknownOpcode ? undefined : reply.edns;
   const options = edns?.options ?? [];
   const zoneApex = reply.question[0]?.name;
-  const seenSoa = !unknownOpcode && reply.answer.some((rr) => rr.type === RRType.SOA && (zoneApex === undefined || rr.name.equals(zoneApex)));
+  const seenSoa =
+    !unknownOpcode && reply.answer.some((rr) => rr.type === RRType.SOA && (zoneApex === undefined || rr.name.equals(zoneApex)));
   const seenRrsig = reply.answer.some((rr) => rr.type === RRType.RRSIG);
 
   // A request without a question gets a reply without records.
@@ -147,7 +175,8 @@ function tsigWords(test: ProtocolTest, outcome: SendOutcome, rcodeSaid: boolean)
   if (fudgeSeconds(Math.floor(Date.now() / 1000), tsig.timeSigned, tsig.fudge)) words.push('tsig-bad-time');
   if (tsig.fudge === 0) words.push('tsig-bad-fudge');
   if (tsig.error === 18 && tsig.otherLength !== 6) words.push('tsig-bad-other-len');
-  const checksOut = outcome.bytes !== undefined && outcome.requestMac !== undefined && replyMacValid(outcome.bytes, outcome.requestMac, wellKnownKey, tsig);
+  const checksOut =
+    outcome.bytes !== undefined && outcome.requestMac !== undefined && replyMacValid(outcome.bytes, outcome.requestMac, wellKnownKey, tsig);
   if ((tsig.error === 0 || tsig.error === 18) && (wrongKey || wrongAlgorithm || !checksOut)) words.push('tsig-bad-sig');
   return words;
 }

@@ -12,7 +12,13 @@ export const dnssec01: TestCase = {
   id: 'DNSSEC01',
   spec: `${specs}/dnssec01.md`,
   tags: [
-    ...digestTags, 'DS01_DS_ALGO_2_MISSING', 'DS01_NO_RESPONSE', 'DS01_PARENT_SERVER_NO_DS', 'DS01_PARENT_ZONE_NO_DS', 'DS01_ROOT_N_NO_UNDEL_DS', 'DS01_UNDEL_N_NO_UNDEL_DS',
+    ...digestTags,
+    'DS01_DS_ALGO_2_MISSING',
+    'DS01_NO_RESPONSE',
+    'DS01_PARENT_SERVER_NO_DS',
+    'DS01_PARENT_ZONE_NO_DS',
+    'DS01_ROOT_N_NO_UNDEL_DS',
+    'DS01_UNDEL_N_NO_UNDEL_DS',
     ...familyTags,
   ],
   ...gated,
@@ -47,7 +53,8 @@ export const dnssec01: TestCase = {
     for (const tag of digestTags) {
       for (const [digest, keys] of numbered(seen)) {
         if (digestTag(digest) !== tag) continue;
-        for (const [keytag, servers] of numbered(keys)) messages.push({ tag, args: { ns_list: nsList(servers), keytag, ds_algo_num: digest, ds_algo_descr: digestName(digest) } });
+        for (const [keytag, servers] of numbered(keys))
+          messages.push({ tag, args: { ns_list: nsList(servers), keytag, ds_algo_num: digest, ds_algo_descr: digestName(digest) } });
       }
     }
     for (const [keytag, servers] of numbered(other)) {
@@ -55,10 +62,16 @@ export const dnssec01: TestCase = {
       const missing = servers.filter((server) => !with256.has(server));
       if (missing.length > 0) messages.push({ tag: 'DS01_DS_ALGO_2_MISSING', args: { ns_list: textList(missing), keytag } });
     }
-    if (without.length === 0 && withDs.length === 0 && ignored.length > 0) messages.push({ tag: 'DS01_NO_RESPONSE', args: { ns_list: nsList(ignored) } });
+    if (without.length === 0 && withDs.length === 0 && ignored.length > 0)
+      messages.push({ tag: 'DS01_NO_RESPONSE', args: { ns_list: nsList(ignored) } });
     if (zone.name.isRoot && given.length === 0) messages.push({ tag: 'DS01_ROOT_N_NO_UNDEL_DS', args: {} });
-    if (!zone.name.isRoot && (zone.undelegated?.nameservers.length ?? 0) > 0 && given.length === 0) messages.push({ tag: 'DS01_UNDEL_N_NO_UNDEL_DS', args: {} });
-    if (without.length > 0) messages.push({ tag: withDs.length === 0 ? 'DS01_PARENT_ZONE_NO_DS' : 'DS01_PARENT_SERVER_NO_DS', args: { ns_list: nsList(without) } });
+    if (!zone.name.isRoot && (zone.undelegated?.nameservers.length ?? 0) > 0 && given.length === 0)
+      messages.push({ tag: 'DS01_UNDEL_N_NO_UNDEL_DS', args: {} });
+    if (without.length > 0)
+      messages.push({
+        tag: withDs.length === 0 ? 'DS01_PARENT_ZONE_NO_DS' : 'DS01_PARENT_SERVER_NO_DS',
+        args: { ns_list: nsList(without) },
+      });
     return messages;
   },
 };

@@ -12,7 +12,13 @@ import { specs, gated } from './declaration.ts';
 function dsCheck(owner: Name, ds: DsData, keys: readonly Dnskey[], rrsigs: readonly Rrsig[]): DsCheck {
   const check = checkDs(owner, ds, keys, rrsigs, now());
   if (check.digest !== 'match' || check.key?.rdata.algorithm === ds.algorithm) return check;
-  const same = checkDs(owner, ds, keys.filter((key) => key.rdata.algorithm === ds.algorithm), rrsigs, now());
+  const same = checkDs(
+    owner,
+    ds,
+    keys.filter((key) => key.rdata.algorithm === ds.algorithm),
+    rrsigs,
+    now(),
+  );
   if (same.digest === 'match') return same;
   const key = keys.find((candidate) => tagOf(candidate) === ds.keyTag)!;
   return { ...check, key, digest: 'mismatch', zoneKey: (key.rdata.flags & ZONE_KEY) !== 0, sep: (key.rdata.flags & SEP) !== 0 };
@@ -23,8 +29,16 @@ export const dnssec02: TestCase = {
   id: 'DNSSEC02',
   spec: `${specs}/dnssec02.md`,
   tags: [
-    'DS02_ALGO_NOT_SUPPORTED_BY_ZM', 'DS02_DNSKEY_NOT_FOR_ZONE_SIGNING', 'DS02_DNSKEY_NOT_SEP', 'DS02_DNSKEY_NOT_SIGNED_BY_ANY_DS', 'DS02_NO_DNSKEY_FOR_DS',
-    'DS02_NO_MATCHING_DNSKEY_RRSIG', 'DS02_NO_MATCH_DS_DNSKEY', 'DS02_NO_VALID_DNSKEY_FOR_ANY_DS', 'DS02_RRSIG_NOT_VALID_BY_DNSKEY', ...familyTags,
+    'DS02_ALGO_NOT_SUPPORTED_BY_ZM',
+    'DS02_DNSKEY_NOT_FOR_ZONE_SIGNING',
+    'DS02_DNSKEY_NOT_SEP',
+    'DS02_DNSKEY_NOT_SIGNED_BY_ANY_DS',
+    'DS02_NO_DNSKEY_FOR_DS',
+    'DS02_NO_MATCHING_DNSKEY_RRSIG',
+    'DS02_NO_MATCH_DS_DNSKEY',
+    'DS02_NO_VALID_DNSKEY_FOR_ANY_DS',
+    'DS02_RRSIG_NOT_VALID_BY_DNSKEY',
+    ...familyTags,
   ],
   ...gated,
   async run(context) {
@@ -32,7 +46,14 @@ export const dnssec02: TestCase = {
     const messages: Message[] = [];
     const dsRecords = await parentDsRecords(context, messages);
     if (dsRecords.length === 0) return messages;
-    const [noKey, mismatch, notZone, notSep, unsignedByDs, invalid] = [new Grouped(), new Grouped(), new Grouped(), new Grouped(), new Grouped(), new Grouped()];
+    const [noKey, mismatch, notZone, notSep, unsignedByDs, invalid] = [
+      new Grouped(),
+      new Grouped(),
+      new Grouped(),
+      new Grouped(),
+      new Grouped(),
+      new Grouped(),
+    ];
     const unsupported = new Unsupported();
     const responding: string[] = [];
     const withKey = new Set<string>();
@@ -88,7 +109,11 @@ export const dnssec02: TestCase = {
     );
     const noValidKey = responding.filter((ip) => !withKey.has(ip));
     const notSigned = responding.filter((ip) => !withSignature.has(ip));
-    messages.push(...(noValidKey.length > 0 ? listed('DS02_NO_VALID_DNSKEY_FOR_ANY_DS', noValidKey) : listed('DS02_DNSKEY_NOT_SIGNED_BY_ANY_DS', notSigned)));
+    messages.push(
+      ...(noValidKey.length > 0
+        ? listed('DS02_NO_VALID_DNSKEY_FOR_ANY_DS', noValidKey)
+        : listed('DS02_DNSKEY_NOT_SIGNED_BY_ANY_DS', notSigned)),
+    );
     return messages;
   },
 };

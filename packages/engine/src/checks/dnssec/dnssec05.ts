@@ -10,7 +10,13 @@ import { specs, gated } from './declaration.ts';
 export const dnssec05: TestCase = {
   id: 'DNSSEC05',
   spec: `${specs}/dnssec05.md`,
-  tags: [...algorithmStatuses.map((status) => `DS05_ALGO_${status}`), 'DS05_NO_RESPONSE', 'DS05_SERVER_NO_DNSSEC', 'DS05_ZONE_NO_DNSSEC', ...familyTags],
+  tags: [
+    ...algorithmStatuses.map((status) => `DS05_ALGO_${status}`),
+    'DS05_NO_RESPONSE',
+    'DS05_SERVER_NO_DNSSEC',
+    'DS05_ZONE_NO_DNSSEC',
+    ...familyTags,
+  ],
   ...gated,
   async run(context) {
     const { zone } = context;
@@ -36,12 +42,16 @@ export const dnssec05: TestCase = {
         const { status: own, description, mnemonic: mnemo } = algorithm(algo);
         if (own !== status) continue;
         for (const [keytag, servers] of numbered(keys)) {
-          messages.push({ tag: `DS05_ALGO_${status}`, args: { ns_list: nsList(servers), keytag, algo_num: algo, algo_descr: description, algo_mnemo: mnemo } });
+          messages.push({
+            tag: `DS05_ALGO_${status}`,
+            args: { ns_list: nsList(servers), keytag, algo_num: algo, algo_descr: description, algo_mnemo: mnemo },
+          });
         }
       }
     }
     if (without.length === 0 && withKeys.length === 0) messages.push({ tag: 'DS05_NO_RESPONSE', args: { ns_list: nsList(ignored) } });
-    if (without.length > 0) messages.push({ tag: withKeys.length === 0 ? 'DS05_ZONE_NO_DNSSEC' : 'DS05_SERVER_NO_DNSSEC', args: { ns_list: nsList(without) } });
+    if (without.length > 0)
+      messages.push({ tag: withKeys.length === 0 ? 'DS05_ZONE_NO_DNSSEC' : 'DS05_SERVER_NO_DNSSEC', args: { ns_list: nsList(without) } });
     return messages;
   },
 };

@@ -15,9 +15,20 @@ export const dnssec07: TestCase = {
   id: 'DNSSEC07',
   spec: `${specs}/dnssec07.md`,
   tags: [
-    'DS07_DS_FOR_SIGNED_ZONE', 'DS07_DS_ON_PARENT_SERVER', 'DS07_INCONSISTENT_DS', 'DS07_INCONSISTENT_SIGNED', 'DS07_NON_AUTH_RESPONSE_DNSKEY', 'DS07_NOT_SIGNED',
-    'DS07_NOT_SIGNED_ON_SERVER', 'DS07_NO_DS_FOR_SIGNED_ZONE', 'DS07_NO_DS_ON_PARENT_SERVER', 'DS07_NO_RESPONSE_DNSKEY', 'DS07_SIGNED', 'DS07_SIGNED_ON_SERVER',
-    'DS07_UNEXP_RCODE_RESP_DNSKEY', ...familyTags,
+    'DS07_DS_FOR_SIGNED_ZONE',
+    'DS07_DS_ON_PARENT_SERVER',
+    'DS07_INCONSISTENT_DS',
+    'DS07_INCONSISTENT_SIGNED',
+    'DS07_NON_AUTH_RESPONSE_DNSKEY',
+    'DS07_NOT_SIGNED',
+    'DS07_NOT_SIGNED_ON_SERVER',
+    'DS07_NO_DS_FOR_SIGNED_ZONE',
+    'DS07_NO_DS_ON_PARENT_SERVER',
+    'DS07_NO_RESPONSE_DNSKEY',
+    'DS07_SIGNED',
+    'DS07_SIGNED_ON_SERVER',
+    'DS07_UNEXP_RCODE_RESP_DNSKEY',
+    ...familyTags,
   ],
   // The module's gate: every other DNSSEC test case waits for it, and it waits for the zone's servers'
   // own addresses. Its lookups are made as soon as the delegation is known.
@@ -64,10 +75,12 @@ export const dnssec07: TestCase = {
     if (unusable.size === all.size && [...all].every((ns) => unusable.has(ns))) messages.push({ tag: 'DS07_NOT_SIGNED', args: {} });
     if (noResponse.length > 0) messages.push({ tag: 'DS07_NO_RESPONSE_DNSKEY', args: { ns_list: nsList(noResponse) } });
     if (noAuth.length > 0) messages.push({ tag: 'DS07_NON_AUTH_RESPONSE_DNSKEY', args: { ns_list: nsList(noAuth) } });
-    for (const [rcode, ns] of [...rcodes].sort(([a], [b]) => byText(a, b))) messages.push({ tag: 'DS07_UNEXP_RCODE_RESP_DNSKEY', args: { ns_list: nsList(ns), rcode } });
+    for (const [rcode, ns] of [...rcodes].sort(([a], [b]) => byText(a, b)))
+      messages.push({ tag: 'DS07_UNEXP_RCODE_RESP_DNSKEY', args: { ns_list: nsList(ns), rcode } });
     if (signed.length > 0) messages.push({ tag: 'DS07_SIGNED_ON_SERVER', args: { ns_list: nsList(signed) } });
     if (unsigned.length > 0) messages.push({ tag: 'DS07_NOT_SIGNED_ON_SERVER', args: { ns_list: nsList(unsigned) } });
-    if (signed.length > 0) messages.push(unsigned.length > 0 ? { tag: 'DS07_INCONSISTENT_SIGNED', args: {} } : { tag: 'DS07_SIGNED', args: {} });
+    if (signed.length > 0)
+      messages.push(unsigned.length > 0 ? { tag: 'DS07_INCONSISTENT_SIGNED', args: {} } : { tag: 'DS07_SIGNED', args: {} });
     else if (unsigned.length > 0) messages.push({ tag: 'DS07_NOT_SIGNED', args: {} });
     if (noDs.length > 0) messages.push({ tag: 'DS07_NO_DS_ON_PARENT_SERVER', args: { ns_list: nsList(noDs) } });
     if (withDs.length > 0) messages.push({ tag: 'DS07_DS_ON_PARENT_SERVER', args: { ns_list: nsList(withDs) } });

@@ -15,8 +15,13 @@ function rrsigCheck(id: 'DNSSEC08' | 'DNSSEC09', prefix: 'DS08' | 'DS09', type: 
     id,
     spec: `${specs}/${id.toLowerCase()}.md`,
     tags: [
-      `${prefix}_ALGO_NOT_SUPPORTED_BY_ZM`, `${prefix}_MISSING_RRSIG_IN_RESPONSE`, `${prefix}_NO_MATCHING_DNSKEY`, `${prefix}_RRSIG_NOT_VALID_BY_DNSKEY`,
-      `${prefix}_${rrsetWord}_RRSIG_EXPIRED`, `${prefix}_${rrsetWord}_RRSIG_NOT_YET_VALID`, ...familyTags,
+      `${prefix}_ALGO_NOT_SUPPORTED_BY_ZM`,
+      `${prefix}_MISSING_RRSIG_IN_RESPONSE`,
+      `${prefix}_NO_MATCHING_DNSKEY`,
+      `${prefix}_RRSIG_NOT_VALID_BY_DNSKEY`,
+      `${prefix}_${rrsetWord}_RRSIG_EXPIRED`,
+      `${prefix}_${rrsetWord}_RRSIG_NOT_YET_VALID`,
+      ...familyTags,
     ],
     ...gated,
     async run(context) {

@@ -1,5 +1,14 @@
 import {
-  base32hexEncode, nsec3Hash, RRType, recordIs, verifyWithKeys, type Message as DnsMessage, type Name, type Nsec3Data, type NsecData, type ResourceRecord,
+  base32hexEncode,
+  nsec3Hash,
+  RRType,
+  recordIs,
+  verifyWithKeys,
+  type Message as DnsMessage,
+  type Name,
+  type Nsec3Data,
+  type NsecData,
+  type ResourceRecord,
 } from '@app/dns';
 import type { Message } from '../../finding.ts';
 import type { TestCase } from '../../framework/test-case.ts';
@@ -21,9 +30,19 @@ class DenialSignatures {
   readonly invalid = new Map<number, string[]>();
 
   /** The reference's order of checks: a key with the tag, the time window, then each such key in turn. */
-  check(response: DnsMessage, records: readonly ResourceRecord[], type: number, keys: readonly Dnskey[], time: number, ns: string[], unsupported: Map<string, string[]>): void {
+  check(
+    response: DnsMessage,
+    records: readonly ResourceRecord[],
+    type: number,
+    keys: readonly Dnskey[],
+    time: number,
+    ns: string[],
+    unsupported: Map<string, string[]>,
+  ): void {
     const owner = records[0].name;
-    const rrsigs = recordsFor(response, RRType.RRSIG, owner).filter((rr): rr is Rrsig => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === type);
+    const rrsigs = recordsFor(response, RRType.RRSIG, owner).filter(
+      (rr): rr is Rrsig => recordIs(rr, RRType.RRSIG) && rr.rdata.typeCovered === type,
+    );
     if (rrsigs.length === 0) return void this.missing.push(...ns);
     const rrset = records.filter((rr) => rr.name.equals(owner));
     for (const rrsig of rrsigs) {
@@ -48,8 +67,14 @@ class DenialSignatures {
 
   messages(word: 'NSEC' | 'NSEC3'): Message[] {
     const messages: Message[] = [];
-    const keyed: [Map<number, string[]>, string][] = [[this.noKey, 'RRSIG_NO_DNSKEY'], [this.expired, 'RRSIG_EXPIRED'], [this.notYetValid, 'RRSIG_NOT_YET_VALID'], [this.invalid, 'RRSIG_VERIFY_ERROR']];
-    for (const [map, suffix] of keyed) for (const [keytag, ns] of numbered(map)) messages.push({ tag: `DS10_${word}_${suffix}`, args: { keytag, ns_list: nsList(ns) } });
+    const keyed: [Map<number, string[]>, string][] = [
+      [this.noKey, 'RRSIG_NO_DNSKEY'],
+      [this.expired, 'RRSIG_EXPIRED'],
+      [this.notYetValid, 'RRSIG_NOT_YET_VALID'],
+      [this.invalid, 'RRSIG_VERIFY_ERROR'],
+    ];
+    for (const [map, suffix] of keyed)
+      for (const [keytag, ns] of numbered(map)) messages.push({ tag: `DS10_${word}_${suffix}`, args: { keytag, ns_list: nsList(ns) } });
     const verified = new Set(this.verified);
     const unverified = keyed.flatMap(([map]) => [...map.values()].flat()).filter((ns) => !verified.has(ns));
     if (unverified.length > 0) messages.push({ tag: `DS10_${word}_NO_VERIFIED_SIGNATURE`, args: { ns_list: nsList(unverified) } });
@@ -70,9 +95,29 @@ function symmetricDifference(a: Iterable<string>, b: Iterable<string>): Set<stri
 }
 
 const listNames = [
-  'ignored', 'withKey', 'withoutKey', 'multNsec', 'multNsec3', 'nsecInResponse', 'nonstandard', 'nsec3paramInAnswer', 'nsecTypes', 'nsec3Types', 'nsecApex',
-  'nsec3Apex', 'nsec3paramApex', 'nsecMissingSoa', 'nsec3MissingSoa', 'nsecWrongSoa', 'nsec3WrongSoa', 'nsecErrAnswer', 'nsec3paramErrAnswer', 'nsecNsec3Nodata',
-  'nsec3paramNsecNodata', 'nsecError', 'nsec3paramError',
+  'ignored',
+  'withKey',
+  'withoutKey',
+  'multNsec',
+  'multNsec3',
+  'nsecInResponse',
+  'nonstandard',
+  'nsec3paramInAnswer',
+  'nsecTypes',
+  'nsec3Types',
+  'nsecApex',
+  'nsec3Apex',
+  'nsec3paramApex',
+  'nsecMissingSoa',
+  'nsec3MissingSoa',
+  'nsecWrongSoa',
+  'nsec3WrongSoa',
+  'nsecErrAnswer',
+  'nsec3paramErrAnswer',
+  'nsecNsec3Nodata',
+  'nsec3paramNsecNodata',
+  'nsecError',
+  'nsec3paramError',
 ] as const;
 
 /** What DNSSEC10 saw, server by server: the lists of servers per observation, and the denial records' signatures. */
@@ -133,7 +178,9 @@ class ChainObservations {
     const soa = recordsOfType(response, RRType.SOA, ['authority']);
     if (soa.length === 0) l.nsecMissingSoa.push(...ns);
     else if (!soa[0].name.equals(this.apex)) l.nsecWrongSoa.push(...ns);
-    const records = recordsOfType(response, RRType.NSEC, ['authority']).filter((rr): rr is ResourceRecord<NsecData> => recordIs(rr, RRType.NSEC));
+    const records = recordsOfType(response, RRType.NSEC, ['authority']).filter((rr): rr is ResourceRecord<NsecData> =>
+      recordIs(rr, RRType.NSEC),
+    );
     if (records.length > 1) return void l.multNsec.push(...ns);
     if (!records[0].name.equals(this.apex)) l.nsecApex.push(...ns);
     else if (wrongTypes(records[0].rdata.types, nsecMandatory, [RRType.NSEC3PARAM, RRType.NSEC3])) l.nsecTypes.push(...ns);
@@ -146,11 +193,15 @@ class ChainObservations {
     const soa = recordsOfType(response, RRType.SOA, ['authority']);
     if (soa.length === 0) l.nsec3MissingSoa.push(...ns);
     else if (!soa[0].name.equals(this.apex)) l.nsec3WrongSoa.push(...ns);
-    const records = recordsOfType(response, RRType.NSEC3, ['authority']).filter((rr): rr is ResourceRecord<Nsec3Data> => recordIs(rr, RRType.NSEC3));
+    const records = recordsOfType(response, RRType.NSEC3, ['authority']).filter((rr): rr is ResourceRecord<Nsec3Data> =>
+      recordIs(rr, RRType.NSEC3),
+    );
     if (records.length > 1) return void l.multNsec3.push(...ns);
     const [record] = records;
     const apexHash = base32hexEncode(nsec3Hash(this.apex, record.rdata.salt, record.rdata.iterations)).toLowerCase();
-    const firstLabel = Buffer.from(record.name.labels[0] ?? []).toString('latin1').toLowerCase();
+    const firstLabel = Buffer.from(record.name.labels[0] ?? [])
+      .toString('latin1')
+      .toLowerCase();
     if (apexHash !== firstLabel) l.nsec3Apex.push(...ns);
     else if (wrongTypes(record.rdata.types, nsec3Mandatory, [RRType.NSEC, RRType.NSEC3])) l.nsec3Types.push(...ns);
     this.nsec3Sigs.check(response, records, RRType.NSEC3, keys, this.time, ns, this.unsupported);
@@ -160,34 +211,45 @@ class ChainObservations {
   messages(apexText: string, all: readonly string[]): Message[] {
     const { l, nsecSigs, nsec3Sigs } = this;
     const messages: Message[] = [];
-    const list = (tag: string, items: readonly string[]): Message[] => (items.length > 0 ? [{ tag, args: { ns_list: nsList(items) } }] : []);
+    const list = (tag: string, items: readonly string[]): Message[] =>
+      items.length > 0 ? [{ tag, args: { ns_list: nsList(items) } }] : [];
     const withNsec = [...l.nsecInResponse, ...l.nsec3paramNsecNodata];
     const withNsec3 = [...l.nsec3paramInAnswer, ...l.nsecNsec3Nodata];
-    messages.push(...list('DS10_ERR_MULT_NSEC', l.multNsec), ...list('DS10_ERR_MULT_NSEC3', l.multNsec3), ...list('DS10_NONSTANDARD_NSEC_RESPONSE', l.nonstandard));
+    messages.push(
+      ...list('DS10_ERR_MULT_NSEC', l.multNsec),
+      ...list('DS10_ERR_MULT_NSEC3', l.multNsec3),
+      ...list('DS10_NONSTANDARD_NSEC_RESPONSE', l.nonstandard),
+    );
     // The reference's own set arithmetic for servers that answer one way to one query and another way to the other.
     const nsecDiff = symmetricDifference(l.nsecInResponse, l.nsec3paramNsecNodata);
     const nsecFinal = symmetricDifference(nsecDiff, withNsec3);
     if (nsecDiff.size > 0 && nsecFinal.size > 0) messages.push({ tag: 'DS10_INCONSISTENT_NSEC', args: { ns_list: textList(nsecFinal) } });
     const nsec3Diff = symmetricDifference(l.nsec3paramInAnswer, l.nsecNsec3Nodata);
     const nsec3Final = symmetricDifference(nsec3Diff, withNsec);
-    if (nsec3Diff.size > 0 && nsec3Final.size > 0) messages.push({ tag: 'DS10_INCONSISTENT_NSEC3', args: { ns_list: textList(nsec3Final) } });
+    if (nsec3Diff.size > 0 && nsec3Final.size > 0)
+      messages.push({ tag: 'DS10_INCONSISTENT_NSEC3', args: { ns_list: textList(nsec3Final) } });
     const nsecSet = new Set(withNsec);
     const nsec3Set = new Set(withNsec3);
     const mixed = withNsec3.filter((ns) => nsecSet.has(ns));
     if (mixed.length > 0) messages.push({ tag: 'DS10_MIXED_NSEC_NSEC3', args: { ns_list: textList(mixed) } });
     if (withNsec.length > 0 && withNsec3.length === 0) messages.push(...list('DS10_HAS_NSEC', withNsec));
     if (withNsec3.length > 0 && withNsec.length === 0) messages.push(...list('DS10_HAS_NSEC3', withNsec3));
-    if (withNsec3.some((ns) => !nsecSet.has(ns)) && withNsec.some((ns) => !nsec3Set.has(ns))) messages.push(...list('DS10_INCONSISTENT_NSEC_NSEC3', [...withNsec3, ...withNsec]));
+    if (withNsec3.some((ns) => !nsecSet.has(ns)) && withNsec.some((ns) => !nsec3Set.has(ns)))
+      messages.push(...list('DS10_INCONSISTENT_NSEC_NSEC3', [...withNsec3, ...withNsec]));
     messages.push(
       ...list('DS10_NSEC_ERR_TYPE_LIST', l.nsecTypes),
       ...list('DS10_NSEC_MISMATCHES_APEX', l.nsecApex),
-      ...(l.nsecWrongSoa.length > 0 ? [{ tag: 'DS10_NSEC_NODATA_WRONG_SOA', args: { domain: apexText, ns_list: nsList(l.nsecWrongSoa) } }] : []),
+      ...(l.nsecWrongSoa.length > 0
+        ? [{ tag: 'DS10_NSEC_NODATA_WRONG_SOA', args: { domain: apexText, ns_list: nsList(l.nsecWrongSoa) } }]
+        : []),
       ...list('DS10_NSEC_NODATA_MISSING_SOA', l.nsecMissingSoa),
       ...list('DS10_NSEC_GIVES_ERR_ANSWER', l.nsecErrAnswer),
       ...list('DS10_NSEC_QUERY_RESPONSE_ERR', l.nsecError),
       ...list('DS10_NSEC3_ERR_TYPE_LIST', l.nsec3Types),
       ...list('DS10_NSEC3_MISMATCHES_APEX', l.nsec3Apex),
-      ...(l.nsec3WrongSoa.length > 0 ? [{ tag: 'DS10_NSEC3_NODATA_WRONG_SOA', args: { domain: apexText, ns_list: nsList(l.nsec3WrongSoa) } }] : []),
+      ...(l.nsec3WrongSoa.length > 0
+        ? [{ tag: 'DS10_NSEC3_NODATA_WRONG_SOA', args: { domain: apexText, ns_list: nsList(l.nsec3WrongSoa) } }]
+        : []),
       ...list('DS10_NSEC3_NODATA_MISSING_SOA', l.nsec3MissingSoa),
       ...list('DS10_NSEC3PARAM_GIVES_ERR_ANSWER', l.nsec3paramErrAnswer),
       ...list('DS10_NSEC3PARAM_MISMATCHES_APEX', l.nsec3paramApex),
@@ -199,9 +261,13 @@ class ChainObservations {
     );
     for (const [key, ns] of [...this.unsupported].sort(([a], [b]) => byText(a, b))) {
       const [keytag, algo] = key.split('/').map(Number);
-      messages.push({ tag: 'DS10_ALGO_NOT_SUPPORTED_BY_ZM', args: { keytag, algo_num: algo, algo_mnemo: mnemonic(algo), ns_ip_list: nsList(ns) } });
+      messages.push({
+        tag: 'DS10_ALGO_NOT_SUPPORTED_BY_ZM',
+        args: { keytag, algo_num: algo, algo_mnemo: mnemonic(algo), ns_ip_list: nsList(ns) },
+      });
     }
-    if (l.withoutKey.length > 0) messages.push(...list(l.withKey.length > 0 ? 'DS10_SERVER_NO_DNSSEC' : 'DS10_ZONE_NO_DNSSEC', l.withoutKey));
+    if (l.withoutKey.length > 0)
+      messages.push(...list(l.withKey.length > 0 ? 'DS10_SERVER_NO_DNSSEC' : 'DS10_ZONE_NO_DNSSEC', l.withoutKey));
     const accounted = new Set([...l.ignored, ...l.withoutKey, ...withNsec, ...withNsec3]);
     const missing = all.filter((ns) => !accounted.has(ns));
     if (missing.length > 0) messages.push({ tag: 'DS10_EXPECTED_NSEC_NSEC3_MISSING', args: { ns_list: textList(missing) } });
@@ -214,15 +280,45 @@ export const dnssec10: TestCase = {
   id: 'DNSSEC10',
   spec: `${specs}/dnssec10.md`,
   tags: [
-    'DS10_ALGO_NOT_SUPPORTED_BY_ZM', 'DS10_ERR_MULT_NSEC', 'DS10_ERR_MULT_NSEC3', 'DS10_EXPECTED_NSEC_NSEC3_MISSING', 'DS10_HAS_NSEC', 'DS10_HAS_NSEC3',
-    'DS10_INCONSISTENT_NSEC', 'DS10_INCONSISTENT_NSEC3', 'DS10_INCONSISTENT_NSEC_NSEC3', 'DS10_MIXED_NSEC_NSEC3', 'DS10_NONSTANDARD_NSEC_RESPONSE',
-    'DS10_NSEC3PARAM_GIVES_ERR_ANSWER', 'DS10_NSEC3PARAM_MISMATCHES_APEX', 'DS10_NSEC3PARAM_QUERY_RESPONSE_ERR', 'DS10_NSEC3_ERR_TYPE_LIST',
-    'DS10_NSEC3_MISMATCHES_APEX', 'DS10_NSEC3_MISSING_SIGNATURE', 'DS10_NSEC3_NODATA_MISSING_SOA', 'DS10_NSEC3_NODATA_WRONG_SOA',
-    'DS10_NSEC3_NO_VERIFIED_SIGNATURE', 'DS10_NSEC3_RRSIG_EXPIRED', 'DS10_NSEC3_RRSIG_NOT_YET_VALID', 'DS10_NSEC3_RRSIG_NO_DNSKEY',
-    'DS10_NSEC3_RRSIG_VERIFY_ERROR', 'DS10_NSEC_ERR_TYPE_LIST', 'DS10_NSEC_GIVES_ERR_ANSWER', 'DS10_NSEC_MISMATCHES_APEX', 'DS10_NSEC_MISSING_SIGNATURE',
-    'DS10_NSEC_NODATA_MISSING_SOA', 'DS10_NSEC_NODATA_WRONG_SOA', 'DS10_NSEC_NO_VERIFIED_SIGNATURE', 'DS10_NSEC_QUERY_RESPONSE_ERR',
-    'DS10_NSEC_RRSIG_EXPIRED', 'DS10_NSEC_RRSIG_NOT_YET_VALID', 'DS10_NSEC_RRSIG_NO_DNSKEY', 'DS10_NSEC_RRSIG_VERIFY_ERROR', 'DS10_SERVER_NO_DNSSEC',
-    'DS10_ZONE_NO_DNSSEC', ...familyTags,
+    'DS10_ALGO_NOT_SUPPORTED_BY_ZM',
+    'DS10_ERR_MULT_NSEC',
+    'DS10_ERR_MULT_NSEC3',
+    'DS10_EXPECTED_NSEC_NSEC3_MISSING',
+    'DS10_HAS_NSEC',
+    'DS10_HAS_NSEC3',
+    'DS10_INCONSISTENT_NSEC',
+    'DS10_INCONSISTENT_NSEC3',
+    'DS10_INCONSISTENT_NSEC_NSEC3',
+    'DS10_MIXED_NSEC_NSEC3',
+    'DS10_NONSTANDARD_NSEC_RESPONSE',
+    'DS10_NSEC3PARAM_GIVES_ERR_ANSWER',
+    'DS10_NSEC3PARAM_MISMATCHES_APEX',
+    'DS10_NSEC3PARAM_QUERY_RESPONSE_ERR',
+    'DS10_NSEC3_ERR_TYPE_LIST',
+    'DS10_NSEC3_MISMATCHES_APEX',
+    'DS10_NSEC3_MISSING_SIGNATURE',
+    'DS10_NSEC3_NODATA_MISSING_SOA',
+    'DS10_NSEC3_NODATA_WRONG_SOA',
+    'DS10_NSEC3_NO_VERIFIED_SIGNATURE',
+    'DS10_NSEC3_RRSIG_EXPIRED',
+    'DS10_NSEC3_RRSIG_NOT_YET_VALID',
+    'DS10_NSEC3_RRSIG_NO_DNSKEY',
+    'DS10_NSEC3_RRSIG_VERIFY_ERROR',
+    'DS10_NSEC_ERR_TYPE_LIST',
+    'DS10_NSEC_GIVES_ERR_ANSWER',
+    'DS10_NSEC_MISMATCHES_APEX',
+    'DS10_NSEC_MISSING_SIGNATURE',
+    'DS10_NSEC_NODATA_MISSING_SOA',
+    'DS10_NSEC_NODATA_WRONG_SOA',
+    'DS10_NSEC_NO_VERIFIED_SIGNATURE',
+    'DS10_NSEC_QUERY_RESPONSE_ERR',
+    'DS10_NSEC_RRSIG_EXPIRED',
+    'DS10_NSEC_RRSIG_NOT_YET_VALID',
+    'DS10_NSEC_RRSIG_NO_DNSKEY',
+    'DS10_NSEC_RRSIG_VERIFY_ERROR',
+    'DS10_SERVER_NO_DNSSEC',
+    'DS10_ZONE_NO_DNSSEC',
+    ...familyTags,
   ],
   ...gated,
   async run(context) {
@@ -240,7 +336,9 @@ export const dnssec10: TestCase = {
         const server = group[0];
         const dnskey = await dnskeyQuery(server, zone.name);
         if (!good(dnskey) || dnskeysIn(dnskey, zone.name).length === 0) return { dnskey };
-        const [nsec, nsec3param] = await Promise.all([RRType.NSEC, RRType.NSEC3PARAM].map((type) => server.query(zone.name, type, { dnssec: true })));
+        const [nsec, nsec3param] = await Promise.all(
+          [RRType.NSEC, RRType.NSEC3PARAM].map((type) => server.query(zone.name, type, { dnssec: true })),
+        );
         return { dnskey, nsec, nsec3param };
       }),
     );

@@ -12,8 +12,16 @@ export const dnssec11: TestCase = {
   id: 'DNSSEC11',
   spec: `${specs}/dnssec11.md`,
   tags: [
-    'DS11_INCONSISTENT_DS', 'DS11_INCONSISTENT_SIGNED_ZONE', 'DS11_UNDETERMINED_DS', 'DS11_UNDETERMINED_SIGNED_ZONE', 'DS11_PARENT_WITHOUT_DS',
-    'DS11_PARENT_WITH_DS', 'DS11_NS_WITH_SIGNED_ZONE', 'DS11_NS_WITH_UNSIGNED_ZONE', 'DS11_DS_BUT_UNSIGNED_ZONE', ...familyTags,
+    'DS11_INCONSISTENT_DS',
+    'DS11_INCONSISTENT_SIGNED_ZONE',
+    'DS11_UNDETERMINED_DS',
+    'DS11_UNDETERMINED_SIGNED_ZONE',
+    'DS11_PARENT_WITHOUT_DS',
+    'DS11_PARENT_WITH_DS',
+    'DS11_NS_WITH_SIGNED_ZONE',
+    'DS11_NS_WITH_UNSIGNED_ZONE',
+    'DS11_DS_BUT_UNSIGNED_ZONE',
+    ...familyTags,
   ],
   async run(context) {
     const { zone } = context;
@@ -29,9 +37,15 @@ export const dnssec11: TestCase = {
         if (!good(response)) undetermined.push(server.address);
         else (dsIn(response, RRType.DS, zone.name).length > 0 ? withDs : without).push(server.address);
       });
-      if (undetermined.length > 0 && without.length === 0 && withDs.length === 0) return [...messages, { tag: 'DS11_UNDETERMINED_DS', args: {} }];
+      if (undetermined.length > 0 && without.length === 0 && withDs.length === 0)
+        return [...messages, { tag: 'DS11_UNDETERMINED_DS', args: {} }];
       if (without.length > 0 && withDs.length === 0) return messages;
-      if (without.length > 0) messages.push({ tag: 'DS11_INCONSISTENT_DS', args: {} }, ...listed('DS11_PARENT_WITHOUT_DS', without), ...listed('DS11_PARENT_WITH_DS', withDs));
+      if (without.length > 0)
+        messages.push(
+          { tag: 'DS11_INCONSISTENT_DS', args: {} },
+          ...listed('DS11_PARENT_WITHOUT_DS', without),
+          ...listed('DS11_PARENT_WITH_DS', withDs),
+        );
     }
     const [undetermined, unsigned, signed] = [[], [], []] as string[][];
     // Each server's two questions in turn, the servers side by side (the verdicts kept in server order).
@@ -45,9 +59,15 @@ export const dnssec11: TestCase = {
       }),
     );
     servers.forEach((server, i) => verdicts[i]?.push(server.address));
-    if (undetermined.length > 0 && unsigned.length === 0 && signed.length === 0) messages.push({ tag: 'DS11_UNDETERMINED_SIGNED_ZONE', args: {} });
+    if (undetermined.length > 0 && unsigned.length === 0 && signed.length === 0)
+      messages.push({ tag: 'DS11_UNDETERMINED_SIGNED_ZONE', args: {} });
     else if (unsigned.length > 0 && signed.length === 0) messages.push({ tag: 'DS11_DS_BUT_UNSIGNED_ZONE', args: {} });
-    else if (unsigned.length > 0) messages.push({ tag: 'DS11_INCONSISTENT_SIGNED_ZONE', args: {} }, ...listed('DS11_NS_WITH_UNSIGNED_ZONE', unsigned), ...listed('DS11_NS_WITH_SIGNED_ZONE', signed));
+    else if (unsigned.length > 0)
+      messages.push(
+        { tag: 'DS11_INCONSISTENT_SIGNED_ZONE', args: {} },
+        ...listed('DS11_NS_WITH_UNSIGNED_ZONE', unsigned),
+        ...listed('DS11_NS_WITH_SIGNED_ZONE', signed),
+      );
     return messages;
   },
 };

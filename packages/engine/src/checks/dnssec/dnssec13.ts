@@ -42,7 +42,13 @@ export const dnssec13: TestCase = {
     servers.forEach((server, i) => {
       for (const [type, algo] of perServer[i]) missing[type].add(algo, server.address);
     });
-    for (const type of types) messages.push(...missing[type].messages(`DS13_ALGO_NOT_SIGNED_${type}`, (algo) => ({ algo_num: Number(algo), algo_mnemo: mnemonic(Number(algo)) })));
+    for (const type of types)
+      messages.push(
+        ...missing[type].messages(`DS13_ALGO_NOT_SIGNED_${type}`, (algo) => ({
+          algo_num: Number(algo),
+          algo_mnemo: mnemonic(Number(algo)),
+        })),
+      );
     return messages;
   },
 };

@@ -1,7 +1,4 @@
-import {
-keyTag,verifyWithKeys,
-type DnskeyData
-} from '@app/dns';
+import { keyTag, verifyWithKeys, type DnskeyData } from '@app/dns';
 import type { Message } from '../../finding.ts';
 import type { TestCase } from '../../framework/test-case.ts';
 import type { Rrsig } from './records.ts';
@@ -17,9 +14,16 @@ function childKeyCheck(id: 'DNSSEC16' | 'DNSSEC17'): TestCase {
   const x = cds ? 'DS16' : 'DS17';
   const word = cds ? 'CDS' : 'CDNSKEY';
   const tags = {
-    withoutDnskey: `${p}_WITHOUT_DNSKEY`, mixedDelete: `${x}_MIXED_DELETE_${word}`, delete: `${x}_DELETE_${word}`, noMatch: `${p}_MATCHES_NO_DNSKEY`,
-    nonZone: cds ? 'DS16_CDS_MATCHES_NON_ZONE_DNSKEY' : 'DS17_CDNSKEY_IS_NON_ZONE', nonSep: cds ? 'DS16_CDS_MATCHES_NON_SEP_DNSKEY' : 'DS17_CDNSKEY_IS_NON_SEP',
-    dnskeyNotSigned: `${x}_DNSKEY_NOT_SIGNED_BY_${word}`, notSignedBySelf: `${p}_NOT_SIGNED_BY_${word}`, invalid: `${p}_INVALID_RRSIG`, unsigned: `${p}_UNSIGNED`,
+    withoutDnskey: `${p}_WITHOUT_DNSKEY`,
+    mixedDelete: `${x}_MIXED_DELETE_${word}`,
+    delete: `${x}_DELETE_${word}`,
+    noMatch: `${p}_MATCHES_NO_DNSKEY`,
+    nonZone: cds ? 'DS16_CDS_MATCHES_NON_ZONE_DNSKEY' : 'DS17_CDNSKEY_IS_NON_ZONE',
+    nonSep: cds ? 'DS16_CDS_MATCHES_NON_SEP_DNSKEY' : 'DS17_CDNSKEY_IS_NON_SEP',
+    dnskeyNotSigned: `${x}_DNSKEY_NOT_SIGNED_BY_${word}`,
+    notSignedBySelf: `${p}_NOT_SIGNED_BY_${word}`,
+    invalid: `${p}_INVALID_RRSIG`,
+    unsigned: `${p}_UNSIGNED`,
     unknownSigner: `${p}_SIGNED_BY_UNKNOWN_DNSKEY`,
   };
   return {
@@ -29,7 +33,9 @@ function childKeyCheck(id: 'DNSSEC16' | 'DNSSEC17'): TestCase {
     ...gated,
     async run(context) {
       const messages: Message[] = [];
-      const g = Object.fromEntries(['noMatch', 'nonZone', 'nonSep', 'dnskeyNotSigned', 'notSignedBySelf', 'invalid', 'unknownSigner'].map((k) => [k, new Grouped()])) as Record<string, Grouped>;
+      const g = Object.fromEntries(
+        ['noMatch', 'nonZone', 'nonSep', 'dnskeyNotSigned', 'notSignedBySelf', 'invalid', 'unknownSigner'].map((k) => [k, new Grouped()]),
+      ) as Record<string, Grouped>;
       const s = { withoutDnskey: [] as string[], mixedDelete: [] as string[], delete: [] as string[], unsigned: [] as string[] };
       const time = now();
       for (const [ip, sets] of await childKeySets(context, [word, 'DNSKEY'], messages)) {

@@ -26,8 +26,14 @@ export const dnssec18: TestCase = {
     const unmatched = (rrsigs: readonly Rrsig[], keys: readonly Dnskey[]): boolean =>
       !dsRecords.some((ds) => keys.some((key) => tagOf(key) === ds.keyTag) && rrsigs.some((sig) => sig.rdata.keyTag === ds.keyTag));
     messages.push(
-      ...listed('DS18_NO_MATCH_CDS_RRSIG_DS', cds.filter(([, s]) => unmatched(s.cds!.rrsigs, dnskeyOf(s))).map(([ip]) => ip)),
-      ...listed('DS18_NO_MATCH_CDNSKEY_RRSIG_DS', cdnskey.filter(([, s]) => unmatched(s.cdnskey!.rrsigs, dnskeyOf(s))).map(([ip]) => ip)),
+      ...listed(
+        'DS18_NO_MATCH_CDS_RRSIG_DS',
+        cds.filter(([, s]) => unmatched(s.cds!.rrsigs, dnskeyOf(s))).map(([ip]) => ip),
+      ),
+      ...listed(
+        'DS18_NO_MATCH_CDNSKEY_RRSIG_DS',
+        cdnskey.filter(([, s]) => unmatched(s.cdnskey!.rrsigs, dnskeyOf(s))).map(([ip]) => ip),
+      ),
     );
     return messages;
   },

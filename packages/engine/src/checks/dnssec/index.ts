@@ -22,5 +22,23 @@ import { dnssec18 } from './dnssec18.ts';
 export const dnssec: TestModule = {
   name: 'DNSSEC',
   // In the reference's order: DNSSEC07 and DNSSEC11 first.
-  testCases: [dnssec07, dnssec11, dnssec01, dnssec02, dnssec03, dnssec04, dnssec05, dnssec06, dnssec08, dnssec09, dnssec10, dnssec13, dnssec14, dnssec15, dnssec16, dnssec17, dnssec18],
+  testCases: [
+    dnssec07,
+    dnssec11,
+    dnssec01,
+    dnssec02,
+    dnssec03,
+    dnssec04,
+    dnssec05,
+    dnssec06,
+    dnssec08,
+    dnssec09,
+    dnssec10,
+    dnssec13,
+    dnssec14,
+    dnssec15,
+    dnssec16,
+    dnssec17,
+    dnssec18,
+  ],
 };

@@ -22,7 +22,12 @@ export const byAddress = (servers: readonly Nameserver[]): Nameserver[] => {
 };
 
 /** The zone's name servers (delegation and zone, Method 4 ∪ 5) whose family is on, once per address; the others reported. */
-export async function childServers(context: TestContext, rrtypes: readonly string[], into: Message[], perAddress = true): Promise<Nameserver[]> {
+export async function childServers(
+  context: TestContext,
+  rrtypes: readonly string[],
+  into: Message[],
+  perAddress = true,
+): Promise<Nameserver[]> {
   const all = await context.zone.allServers();
   return (perAddress ? byAddress(all) : all).filter((server) => !familyOff(context, server, rrtypes, into));
 }
@@ -52,12 +57,19 @@ export async function parentGroups(context: TestContext): Promise<Nameserver[][]
 }
 
 /** The zone's name servers (delegation and zone, Method 4 ∪ 5, the glue as given), per address. */
-export const childGroups = async ({ zone }: TestContext): Promise<Nameserver[][]> => perAddress(await withDelegationGlue(zone, await zone.allServers()));
+export const childGroups = async ({ zone }: TestContext): Promise<Nameserver[][]> =>
+  perAddress(await withDelegationGlue(zone, await zone.allServers()));
 
 /** The DS records the parent's servers give (DO set, TCP on truncation), without repeats; in an undelegated test, those given. */
 export async function parentDsRecords(context: TestContext, into: Message[]): Promise<DsData[]> {
   const { zone } = context;
-  if (zone.undelegated) return (await zone.dsFromParent()).map((d) => ({ keyTag: d.keytag, algorithm: d.algorithm, digestType: d.digtype, digest: Buffer.from(d.digest, 'hex') }));
+  if (zone.undelegated)
+    return (await zone.dsFromParent()).map((d) => ({
+      keyTag: d.keytag,
+      algorithm: d.algorithm,
+      digestType: d.digtype,
+      digest: Buffer.from(d.digest, 'hex'),
+    }));
   const servers = await parentServers(context, into);
   const responses = await Promise.all(servers.map((server) => server.query(zone.name, RRType.DS, { dnssec: true })));
   const found = new Map<string, DsData>();
@@ -68,7 +80,8 @@ export async function parentDsRecords(context: TestContext, into: Message[]): Pr
   return [...found.values()];
 }
 
-export const dnskeyQuery = (server: Nameserver, zone: Name): Promise<DnsMessage | undefined> => server.query(zone, RRType.DNSKEY, { dnssec: true });
+export const dnskeyQuery = (server: Nameserver, zone: Name): Promise<DnsMessage | undefined> =>
+  server.query(zone, RRType.DNSKEY, { dnssec: true });
 
 /** The rule DNSSEC08/09/10 share for the DNSKEY answer they verify with. */
 export async function zoneKeysFrom(server: Nameserver, zone: Name): Promise<Dnskey[] | undefined> {
@@ -94,7 +107,6 @@ export async function dnskeysPerServer(context: TestContext, messages: Message[]
   });
 }
 
-
 export interface ChildKeySets {
   cds?: { records: ResourceRecord<DsData>[]; rrsigs: Rrsig[] };
   cdnskey?: { records: Dnskey[]; rrsigs: Rrsig[] };
@@ -102,16 +114,26 @@ export interface ChildKeySets {
 }
 
 /** CDS, CDNSKEY and DNSKEY (DO set) per server address, each only when its answer was authoritative NOERROR. */
-export async function childKeySets(context: TestContext, rrtypes: readonly string[], messages: Message[]): Promise<Map<string, ChildKeySets>> {
+export async function childKeySets(
+  context: TestContext,
+  rrtypes: readonly string[],
+  messages: Message[],
+): Promise<Map<string, ChildKeySets>> {
   const { zone } = context;
   const out = new Map<string, ChildKeySets>();
   const servers = await childServers(context, rrtypes, messages);
   await Promise.all(
     servers.map(async (server) => {
       const sets: ChildKeySets = {};
-      const [cds, cdnskey, dnskey] = await Promise.all([RRType.CDS, RRType.CDNSKEY, RRType.DNSKEY].map((type) => server.query(zone.name, type, { dnssec: true })));
+      const [cds, cdnskey, dnskey] = await Promise.all(
+        [RRType.CDS, RRType.CDNSKEY, RRType.DNSKEY].map((type) => server.query(zone.name, type, { dnssec: true })),
+      );
       if (good(cds)) sets.cds = { records: dsIn(cds, RRType.CDS), rrsigs: rrsigsIn(cds) };
-      if (good(cdnskey)) sets.cdnskey = { records: recordsOfType(cdnskey, RRType.CDNSKEY, ['answer']).filter((rr): rr is Dnskey => recordIs(rr, RRType.CDNSKEY)), rrsigs: rrsigsIn(cdnskey) };
+      if (good(cdnskey))
+        sets.cdnskey = {
+          records: recordsOfType(cdnskey, RRType.CDNSKEY, ['answer']).filter((rr): rr is Dnskey => recordIs(rr, RRType.CDNSKEY)),
+          rrsigs: rrsigsIn(cdnskey),
+        };
       if (good(dnskey)) sets.dnskey = { records: dnskeysIn(dnskey), rrsigs: rrsigsIn(dnskey) };
       out.set(server.address, sets);
     }),

@@ -9,7 +9,13 @@ import { Grouped } from './finding-lists.ts';
 export type SignatureFault = 'unsupported' | 'no-key' | 'invalid' | 'not-yet-valid' | 'expired' | undefined;
 
 /** The reference's order of checks on one RRSIG: time window first when asked, then algorithm, key, signature. */
-export function signatureFault(rrset: readonly RecordInput[], rrsig: Rrsig, keys: readonly DnskeyRecord[], time: number, window: boolean): SignatureFault {
+export function signatureFault(
+  rrset: readonly RecordInput[],
+  rrsig: Rrsig,
+  keys: readonly DnskeyRecord[],
+  time: number,
+  window: boolean,
+): SignatureFault {
   if (window && rrsig.rdata.inception > time) return 'not-yet-valid';
   if (window && rrsig.rdata.expiration < time) return 'expired';
   if (!isSupportedAlgorithm(rrsig.rdata.algorithm)) return 'unsupported';

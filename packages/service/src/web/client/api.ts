@@ -1,6 +1,20 @@
 // The JSON-RPC methods the interface calls, typed as the spec describes their results. Calls go
 // to the page's own origin, where the service answers POSTs on any path.
-import type { NameServer, DsInfo, TestParams, TestResults, HistoryEntry, TestEvidence, QueryView, ChainJson, TestActivity, BatchStatus, Watch, Credentials, ValidationError } from '../../shared/api-shapes.ts';
+import type {
+  NameServer,
+  DsInfo,
+  TestParams,
+  TestResults,
+  HistoryEntry,
+  TestEvidence,
+  QueryView,
+  ChainJson,
+  TestActivity,
+  BatchStatus,
+  Watch,
+  Credentials,
+  ValidationError,
+} from '../../shared/api-shapes.ts';
 
 export type * from '../../shared/api-shapes.ts';
 
@@ -22,7 +36,9 @@ export class RpcError extends Error {
   /** The -32602 list of `{path, message}`, or an empty list for any other error. */
   get validationErrors(): ValidationError[] {
     if (this.code !== -32602 || !Array.isArray(this.data)) return [];
-    return (this.data as unknown[]).filter((e): e is ValidationError => typeof e === 'object' && e !== null && typeof (e as ValidationError).path === 'string');
+    return (this.data as unknown[]).filter(
+      (e): e is ValidationError => typeof e === 'object' && e !== null && typeof (e as ValidationError).path === 'string',
+    );
   }
 }
 
@@ -45,7 +61,8 @@ export const api = {
   languageTags: () => call<string[]>('get_language_tags'),
   dataFromParentZone: (domain: string, language: string) =>
     call<{ ns_list: NameServer[]; ds_list: DsInfo[] }>('get_data_from_parent_zone', { domain, language }),
-  startDomainTest: (params: TestParams & { language: string }) => call<string>('start_domain_test', { ...params, client_id: 'web-interface' }),
+  startDomainTest: (params: TestParams & { language: string }) =>
+    call<string>('start_domain_test', { ...params, client_id: 'web-interface' }),
   testProgress: (testId: string) => call<number>('test_progress', { test_id: testId }),
   testParams: (testId: string) => call<TestParams>('get_test_params', { test_id: testId }),
   testResults: (id: string, language: string) => call<TestResults>('get_test_results', { id, language }),
@@ -57,7 +74,10 @@ export const api = {
   testActivity: (testId: string) => call<TestActivity>('test_activity', { test_id: testId }),
   batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
   watchList: (credentials: Credentials, domain: string) => call<{ watches: Watch[] }>('watch_list', { ...credentials, domain }),
-  watchAdd: (credentials: Credentials, watch: { domain: string; schedule: string; language: string; webhook_url?: string; email?: string }) =>
-    call<{ watch_id: number; next_run_at: string; webhook_secret?: string }>('watch_add', { ...credentials, ...watch }),
-  watchRemove: (credentials: Credentials, watchId: number) => call<{ removed: true }>('watch_remove', { ...credentials, watch_id: watchId }),
+  watchAdd: (
+    credentials: Credentials,
+    watch: { domain: string; schedule: string; language: string; webhook_url?: string; email?: string },
+  ) => call<{ watch_id: number; next_run_at: string; webhook_secret?: string }>('watch_add', { ...credentials, ...watch }),
+  watchRemove: (credentials: Credentials, watchId: number) =>
+    call<{ removed: true }>('watch_remove', { ...credentials, watch_id: watchId }),
 };

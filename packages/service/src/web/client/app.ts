@@ -2,7 +2,17 @@
 import { h } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
-import { I18nContext, useI18n, LANGUAGE_TABLE, LANGUAGES, loadStrings, makeI18n, rememberLanguage, type Language, type Strings } from './i18n.ts';
+import {
+  I18nContext,
+  useI18n,
+  LANGUAGE_TABLE,
+  LANGUAGES,
+  loadStrings,
+  makeI18n,
+  rememberLanguage,
+  type Language,
+  type Strings,
+} from './i18n.ts';
 import { Link, useLocation } from './navigation.ts';
 import { parseRoute, paths, type Route } from '../../shared/page-routes.ts';
 import { useAsync } from './use-async.ts';
@@ -16,18 +26,30 @@ import { ResultPage } from './views/result-page.ts';
 function Page(props: { route: Route; search: URLSearchParams }) {
   const { route } = props;
   switch (route.page) {
-    case 'home': return h(HomePage, { domain: props.search.get('domain') ?? '' });
-    case 'result': return h(ResultPage, { id: route.id });
-    case 'history': return h(HistoryPage, { domain: route.domain });
-    case 'compare': return h(ComparePage, { from: route.from, to: route.to });
-    case 'batch': return h(BatchPage, { id: route.id });
-    case 'not-found': return h(NotFound, null);
+    case 'home':
+      return h(HomePage, { domain: props.search.get('domain') ?? '' });
+    case 'result':
+      return h(ResultPage, { id: route.id });
+    case 'history':
+      return h(HistoryPage, { domain: route.domain });
+    case 'compare':
+      return h(ComparePage, { from: route.from, to: route.to });
+    case 'batch':
+      return h(BatchPage, { id: route.id });
+    case 'not-found':
+      return h(NotFound, null);
   }
 }
 
 function NotFound() {
   const { t } = useI18n();
-  return h('section', null, h(PageHeading, null, t('not_found_title')), h('p', null, t('not_found_text')), h(Link, { href: paths.home() }, t('nav_new_test')));
+  return h(
+    'section',
+    null,
+    h(PageHeading, null, t('not_found_title')),
+    h('p', null, t('not_found_text')),
+    h(Link, { href: paths.home() }, t('nav_new_test')),
+  );
 }
 
 export function App(props: { language: Language; strings: Strings }) {
@@ -57,19 +79,42 @@ export function App(props: { language: Language; strings: Strings }) {
 
   const choose = (next: Language) => {
     rememberLanguage(next);
-    loadStrings(next).then((loaded) => setLanguage({ language: next, strings: loaded }), (error: unknown) => console.error(error));
+    loadStrings(next).then(
+      (loaded) => setLanguage({ language: next, strings: loaded }),
+      (error: unknown) => console.error(error),
+    );
   };
 
-  return h(I18nContext.Provider, { value: i18n },
+  return h(
+    I18nContext.Provider,
+    { value: i18n },
     h('a', { class: 'skip-link', href: '#main' }, i18n.t('skip_to_content')),
-    h('header', { class: 'site-header' },
+    h(
+      'header',
+      { class: 'site-header' },
       h(Link, { href: paths.home(), class: 'brand' }, i18n.t('app_name')),
       h('nav', { 'aria-label': i18n.t('app_name') }, h(Link, { href: paths.home() }, i18n.t('nav_new_test'))),
-      h('div', { class: 'language' },
+      h(
+        'div',
+        { class: 'language' },
         h('label', { for: 'language' }, i18n.t('language')),
-        h('select', { id: 'language', value: language, onChange: (e: Event) => choose((e.currentTarget as HTMLSelectElement).value as Language) },
-          languages.map((l) => h('option', { value: l, lang: l, key: l }, LANGUAGE_TABLE[l].name))))),
+        h(
+          'select',
+          { id: 'language', value: language, onChange: (e: Event) => choose((e.currentTarget as HTMLSelectElement).value as Language) },
+          languages.map((l) => h('option', { value: l, lang: l, key: l }, LANGUAGE_TABLE[l].name)),
+        ),
+      ),
+    ),
     h('main', { id: 'main', tabIndex: -1 }, h(Page, { route, search, key: pathname })),
-    h('footer', { class: 'site-footer' },
-      versions.status === 'done' && h('p', null, i18n.t('footer_versions', { engine: versions.value.service_engine ?? '', backend: versions.value.service_backend ?? '' }))));
+    h(
+      'footer',
+      { class: 'site-footer' },
+      versions.status === 'done' &&
+        h(
+          'p',
+          null,
+          i18n.t('footer_versions', { engine: versions.value.service_engine ?? '', backend: versions.value.service_backend ?? '' }),
+        ),
+    ),
+  );
 }

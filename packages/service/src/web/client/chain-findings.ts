@@ -32,7 +32,11 @@ function concerns(node: ChainNode, result: TestResult, tag: string, args: Args):
       return keyTags(args).includes(node.key.key_tag) && (domain === undefined || sameName(domain, node.zone));
     case 'ds':
       // DS01 (digest types) and DS02 (DS against keys) speak of the DS records with that key tag.
-      return keyTags(args).includes(node.ds.key_tag) && /^DS0[12]_|(^|_)DS(_|$)/.test(tag) && (domain === undefined || sameName(domain, node.child));
+      return (
+        keyTags(args).includes(node.ds.key_tag) &&
+        /^DS0[12]_|(^|_)DS(_|$)/.test(tag) &&
+        (domain === undefined || sameName(domain, node.child))
+      );
     case 'rrset':
       return isDnssec(result) && rrTypes(tag, args).includes(node.type) && (domain === undefined || sameName(domain, node.zone));
     case 'no-ds':
@@ -46,7 +50,12 @@ function concerns(node: ChainNode, result: TestResult, tag: string, args: Args):
  * For each node, the findings that concern it, in the report's order. Without the evidence (an older
  * service) nothing can be matched and every list is empty.
  */
-export function findingsByNode(model: ChainModel, results: readonly TestResult[], evidence: TestEvidence | undefined, domain: string): Map<string, TestResult[]> {
+export function findingsByNode(
+  model: ChainModel,
+  results: readonly TestResult[],
+  evidence: TestEvidence | undefined,
+  domain: string,
+): Map<string, TestResult[]> {
   const found = new Map<string, TestResult[]>([...model.nodes.keys()].map((id) => [id, []]));
   const coded = evidence?.results.length === results.length ? evidence.results : undefined;
   if (coded === undefined) return found;
@@ -60,7 +69,10 @@ export function findingsByNode(model: ChainModel, results: readonly TestResult[]
       placed = true;
     }
     for (const zone of model.zones) {
-      if (concerns(zone.node, result, tag, args) || (!placed && zone === tested && isDnssec(result) && severity(result.level) > severity('INFO'))) {
+      if (
+        concerns(zone.node, result, tag, args) ||
+        (!placed && zone === tested && isDnssec(result) && severity(result.level) > severity('INFO'))
+      ) {
         found.get(zone.node.id)!.push(result);
       }
     }

@@ -18,17 +18,31 @@ interface NodeBase {
 }
 
 export type ChainNode =
-  | NodeBase & { kind: 'zone'; data: GrokZone }
-  | NodeBase & { kind: 'dnskey'; key: GrokDnskey; rrsigs: GrokRrsig[] }
-  | NodeBase & { kind: 'ds'; child: string; ds: GrokDs; rrsigs: GrokRrsig[] }
-  | NodeBase & { kind: 'rrset'; type: string; rrsets: GrokRrset[] }
-  | NodeBase & { kind: 'no-ds'; child: string; negative: GrokNegative[]; proofStatus: string };
+  | (NodeBase & { kind: 'zone'; data: GrokZone })
+  | (NodeBase & { kind: 'dnskey'; key: GrokDnskey; rrsigs: GrokRrsig[] })
+  | (NodeBase & { kind: 'ds'; child: string; ds: GrokDs; rrsigs: GrokRrsig[] })
+  | (NodeBase & { kind: 'rrset'; type: string; rrsets: GrokRrset[] })
+  | (NodeBase & { kind: 'no-ds'; child: string; negative: GrokNegative[]; proofStatus: string });
 
-export interface ChainEdge { from: string; to: string; kind: 'signs' | 'digest'; tone: Tone }
+export interface ChainEdge {
+  from: string;
+  to: string;
+  kind: 'signs' | 'digest';
+  tone: Tone;
+}
 
-export interface ChainZoneView { name: string; parent?: string; node: ChainNode & { kind: 'zone' }; nodes: ChainNode[] }
+export interface ChainZoneView {
+  name: string;
+  parent?: string;
+  node: ChainNode & { kind: 'zone' };
+  nodes: ChainNode[];
+}
 
-export interface ChainModel { zones: ChainZoneView[]; nodes: Map<string, ChainNode>; edges: ChainEdge[] }
+export interface ChainModel {
+  zones: ChainZoneView[];
+  nodes: Map<string, ChainNode>;
+  edges: ChainEdge[];
+}
 
 const nodeId = (...parts: string[]): string => JSON.stringify(parts);
 export const keyNodeId = (zone: string, keyId: string): string => nodeId(zone, 'DNSKEY', keyId);
@@ -57,7 +71,12 @@ export function chainModel(chain: ChainJson): ChainModel {
     const parent = i > 0 ? names[i - 1] : undefined;
     const status = data.delegation?.status ?? (parent === undefined ? 'root' : 'NONE');
     const tone = zoneTone(data.delegation?.status);
-    const view: ChainZoneView = { name, ...(parent !== undefined && { parent }), node: add({ kind: 'zone', id: nodeId(name), zone: name, status, tone, data }), nodes: [] };
+    const view: ChainZoneView = {
+      name,
+      ...(parent !== undefined && { parent }),
+      node: add({ kind: 'zone', id: nodeId(name), zone: name, status, tone, data }),
+      nodes: [],
+    };
     zones.push(view);
 
     const dnskeySigs = sigsOf(answers(data, name, 'DNSKEY'));
@@ -65,14 +84,24 @@ export function chainModel(chain: ChainJson): ChainModel {
       const own = dnskeySigs.filter((sig) => sig.signer === name && sig.algorithm === key.algorithm && sig.key_tag === key.key_tag);
       view.nodes.push(add({ kind: 'dnskey', id: keyNodeId(name, key.id), zone: name, status: keyRole(key.flags), tone, key, rrsigs: own }));
     }
-    for (const sig of dnskeySigs) for (const key of data.dnskey ?? []) link({ from: signerKey(sig), to: keyNodeId(name, key.id), kind: 'signs', tone: toneOf(sig.status) });
+    for (const sig of dnskeySigs)
+      for (const key of data.dnskey ?? [])
+        link({ from: signerKey(sig), to: keyNodeId(name, key.id), kind: 'signs', tone: toneOf(sig.status) });
 
     for (const type of ['SOA', 'NS']) {
       const rrsets = answers(data, name, type);
       if (rrsets.length === 0) continue;
       const sigs = sigsOf(rrsets);
       const statuses = [...new Set(sigs.map((sig) => sig.status))];
-      const node = add({ kind: 'rrset', id: nodeId(name, type), zone: name, type, status: signedWord(sigs.map((sig) => sig.status)), tone: worstTone(statuses.map(toneOf), 'insecure'), rrsets });
+      const node = add({
+        kind: 'rrset',
+        id: nodeId(name, type),
+        zone: name,
+        type,
+        status: signedWord(sigs.map((sig) => sig.status)),
+        tone: worstTone(statuses.map(toneOf), 'insecure'),
+        rrsets,
+      });
       view.nodes.push(node);
       for (const sig of sigs) link({ from: signerKey(sig), to: node.id, kind: 'signs', tone: toneOf(sig.status) });
     }
@@ -88,7 +117,9 @@ export function chainModel(chain: ChainJson): ChainModel {
     for (const ds of data.delegation?.ds ?? []) {
       const id = nodeId(box.name, 'DS', zone.name, ds.id);
       if (nodes.has(id)) continue;
-      box.nodes.push(add({ kind: 'ds', id, zone: box.name, child: zone.name, status: ds.status, tone: toneOf(ds.status), ds, rrsigs: dsSigs }));
+      box.nodes.push(
+        add({ kind: 'ds', id, zone: box.name, child: zone.name, status: ds.status, tone: toneOf(ds.status), ds, rrsigs: dsSigs }),
+      );
       const key = keyNodeId(zone.name, `${ds.algorithm}/${ds.key_tag}`);
       if (nodes.has(key)) link({ from: id, to: key, kind: 'digest', tone: toneOf(ds.status) });
       for (const sig of dsSigs) link({ from: signerKey(sig), to: id, kind: 'signs', tone: toneOf(sig.status) });
@@ -99,12 +130,19 @@ export function chainModel(chain: ChainJson): ChainModel {
       const proofStatus = [...new Set(proofs.map((p) => p.status))].join(', ');
       // A valid proof that there is no DS makes the delegation insecure, not bogus.
       const node = add({
-        kind: 'no-ds', id: nodeId(box.name, 'no DS', zone.name), zone: box.name, child: zone.name, negative, proofStatus,
-        status: proofStatus || 'no proof', tone: proofs.some((p) => p.status !== 'VALID') ? 'bogus' : 'insecure',
+        kind: 'no-ds',
+        id: nodeId(box.name, 'no DS', zone.name),
+        zone: box.name,
+        child: zone.name,
+        negative,
+        proofStatus,
+        status: proofStatus || 'no proof',
+        tone: proofs.some((p) => p.status !== 'VALID') ? 'bogus' : 'insecure',
       });
       box.nodes.push(node);
       for (const proof of proofs) {
-        for (const sig of sigsOf([...(proof.nsec ?? []), ...(proof.nsec3 ?? [])])) link({ from: signerKey(sig), to: node.id, kind: 'signs', tone: toneOf(sig.status) });
+        for (const sig of sigsOf([...(proof.nsec ?? []), ...(proof.nsec3 ?? [])]))
+          link({ from: signerKey(sig), to: node.id, kind: 'signs', tone: toneOf(sig.status) });
       }
     }
   }

@@ -15,16 +15,27 @@ export function roleText(flags: number, t: Translate): string {
 }
 
 /** The key's size as its algorithm names it (P-256: 256 bits). */
-export const keySizeText = (algorithm: number, keyLength: number, t: Translate): string => t('chain_bits', { bits: keyBits(algorithm, keyLength) });
+export const keySizeText = (algorithm: number, keyLength: number, t: Translate): string =>
+  t('chain_bits', { bits: keyBits(algorithm, keyLength) });
 
 /** The node's two lines: what it is, and its status (a zone's heading is one line: label and detail). */
 export function nodeTexts(node: ChainNode, t: Translate): { label: string; detail: string } {
   switch (node.kind) {
-    case 'zone': return node.zone === '.' ? { label: rootHeading(t('chain_root')), detail: node.data.delegation?.status ?? '' } : { label: humanName(node.zone), detail: node.status };
-    case 'dnskey': return { label: `DNSKEY ${node.key.id}`, detail: `${roleText(node.key.flags, t)}, ${keySizeText(node.key.algorithm, node.key.key_length, t)}` };
-    case 'ds': return { label: `DS ${node.ds.id}`, detail: node.status };
-    case 'rrset': return { label: `${node.type} RRset`, detail: node.status };
-    case 'no-ds': return { label: t('chain_no_ds', { zone: humanName(node.child) }), detail: node.status };
+    case 'zone':
+      return node.zone === '.'
+        ? { label: rootHeading(t('chain_root')), detail: node.data.delegation?.status ?? '' }
+        : { label: humanName(node.zone), detail: node.status };
+    case 'dnskey':
+      return {
+        label: `DNSKEY ${node.key.id}`,
+        detail: `${roleText(node.key.flags, t)}, ${keySizeText(node.key.algorithm, node.key.key_length, t)}`,
+      };
+    case 'ds':
+      return { label: `DS ${node.ds.id}`, detail: node.status };
+    case 'rrset':
+      return { label: `${node.type} RRset`, detail: node.status };
+    case 'no-ds':
+      return { label: t('chain_no_ds', { zone: humanName(node.child) }), detail: node.status };
   }
 }
 

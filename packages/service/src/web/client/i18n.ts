@@ -75,7 +75,8 @@ export function makeI18n(language: Language, strings: Strings): I18n {
   const locale = regionalLocale(language);
   const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const percentages = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
-  const fill = (text: string, args?: Record<string, string | number>) => text.replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
+  const fill = (text: string, args?: Record<string, string | number>) =>
+    text.replace(/\{(\w+)\}/g, (whole, name: string) => (args && name in args ? String(args[name]) : whole));
   const t: I18n['t'] = (key, args) => fill(strings[key], args);
   return {
     language,

@@ -12,7 +12,10 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
 
 /** The current address (path and query), updated on navigate() and on back/forward. */
 export function useLocation(): { pathname: string; search: URLSearchParams } {
-  const [location, setLocation] = useState(() => ({ pathname: window.location.pathname, search: new URLSearchParams(window.location.search) }));
+  const [location, setLocation] = useState(() => ({
+    pathname: window.location.pathname,
+    search: new URLSearchParams(window.location.search),
+  }));
   useEffect(() => {
     const update = () => setLocation({ pathname: window.location.pathname, search: new URLSearchParams(window.location.search) });
     window.addEventListener('popstate', update);

@@ -17,17 +17,30 @@ const byteOrderMark = '\uFEFF';
  * The report as a file; with the evidence, each finding carries its tag and arguments beside its text (get_test_evidence
  * lists them entry for entry), so that scripts need not parse messages.
  */
-export function reportFile(report: TestResults, format: ExportFormat, evidence?: TestEvidence): { name: string; type: string; text: string } {
+export function reportFile(
+  report: TestResults,
+  format: ExportFormat,
+  evidence?: TestEvidence,
+): { name: string; type: string; text: string } {
   const name = `${report.params.domain || 'root'}-${report.hash_id}.${format}`;
   const coded = evidence?.results.length === report.results.length ? evidence.results : undefined;
   if (format === 'json') {
-    const results = coded === undefined ? report.results : report.results.map((r, i) => ({ ...r, tag: coded[i]?.tag, args: coded[i]?.args }));
+    const results =
+      coded === undefined ? report.results : report.results.map((r, i) => ({ ...r, tag: coded[i]?.tag, args: coded[i]?.args }));
     return { name, type: 'application/json', text: `${JSON.stringify({ ...report, results }, null, 2)}\n` };
   }
   if (format === 'csv') {
     const rows = [
       ['module', 'testcase', 'level', 'tag', 'message', 'ns', 'args'],
-      ...report.results.map((r, i) => [r.module, r.testcase, r.level, coded?.[i]?.tag ?? '', r.message, r.ns ?? '', coded === undefined ? '' : JSON.stringify(coded[i]?.args ?? {})]),
+      ...report.results.map((r, i) => [
+        r.module,
+        r.testcase,
+        r.level,
+        coded?.[i]?.tag ?? '',
+        r.message,
+        r.ns ?? '',
+        coded === undefined ? '' : JSON.stringify(coded[i]?.args ?? {}),
+      ]),
     ];
     return { name, type: 'text/csv', text: byteOrderMark + rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n' };
   }

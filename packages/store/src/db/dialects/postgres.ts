@@ -17,9 +17,13 @@ export const postgresSql: DialectSql = {
   // harmless alone cannot close a loop together.
   treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
   // PostgreSQL has no insert id, only RETURNING.
-  insertRow: async (db, table, row) => Number((await anyTables(db).insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
+  insertRow: async (db, table, row) =>
+    Number((await anyTables(db).insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
   keptCount: async (db, table) => {
-    const { rows } = await sql<{ total: string; parts: string }>`select coalesce(sum(delta), 0) as total, count(*) as parts from record_counts where table_name = ${table}`.execute(db);
+    const { rows } = await sql<{
+      total: string;
+      parts: string;
+    }>`select coalesce(sum(delta), 0) as total, count(*) as parts from record_counts where table_name = ${table}`.execute(db);
     const parts = Number(rows[0]?.parts ?? 0);
     if (parts === 0) return undefined;
     if (parts > FOLD_AT) await fold(db, table);

@@ -60,7 +60,10 @@ export const authMigrations: Record<string, ProductMigration> = {
   '0103_auth_sessions': {
     up: async (db, dialect) => {
       // The core's `users` are the console's admins; auth adds which resource groups each may see.
-      await db.schema.alterTable('users').addColumn('access', 'varchar(255)', (c) => c.notNull().defaultTo('catalog orders people content marketing settings')).execute();
+      await db.schema
+        .alterTable('users')
+        .addColumn('access', 'varchar(255)', (c) => c.notNull().defaultTo('catalog orders people content marketing settings'))
+        .execute();
       await withIdColumn(db.schema.createTable('admin_sessions'), dialect)
         .addColumn('session_hash', 'varchar(64)', (c) => c.notNull().unique())
         .addColumn('admin_user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))

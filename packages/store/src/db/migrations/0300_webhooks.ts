@@ -38,7 +38,11 @@ export const webhookMigrations: Record<string, ProductMigration> = {
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
-      await db.schema.createIndex('webhook_deliveries_subscription').on('webhook_deliveries').columns(['subscription_id', 'state', 'id']).execute();
+      await db.schema
+        .createIndex('webhook_deliveries_subscription')
+        .on('webhook_deliveries')
+        .columns(['subscription_id', 'state', 'id'])
+        .execute();
     },
   },
   // Numbered after 0401 so a database that ran every earlier step takes it next.

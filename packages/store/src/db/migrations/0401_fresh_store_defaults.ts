@@ -36,10 +36,17 @@ export const freshStoreDefaults: ProductMigration = {
   up: async (db) => {
     const now = new Date().toISOString();
     for (const [table, rows] of Object.entries(defaults)) {
-      const { count } = (await db.selectFrom(table).select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()) as { count: number | string };
+      const { count } = (await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirstOrThrow()) as { count: number | string };
       if (Number(count) > 0) continue;
       // One at a time: the ids follow the order above on every database.
-      for (const row of rows) await db.insertInto(table).values({ ...row, created_at: now, updated_at: now }).execute();
+      for (const row of rows)
+        await db
+          .insertInto(table)
+          .values({ ...row, created_at: now, updated_at: now })
+          .execute();
     }
   },
 };

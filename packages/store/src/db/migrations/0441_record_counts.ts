@@ -43,9 +43,15 @@ export const recordCounts: ProductMigration = {
     for (const table of counted) {
       // No write may land between the first count and the triggers (the migration's transaction holds the lock).
       await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(db);
-      await sql`create trigger ${sql.id(`${table}_count_insert`)} after insert on ${sql.table(table)} referencing new table as new_rows for each statement execute function store_count_rows()`.execute(db);
-      await sql`create trigger ${sql.id(`${table}_count_delete`)} after delete on ${sql.table(table)} referencing old table as old_rows for each statement execute function store_count_rows()`.execute(db);
-      await sql`create trigger ${sql.id(`${table}_count_truncate`)} after truncate on ${sql.table(table)} for each statement execute function store_count_rows()`.execute(db);
+      await sql`create trigger ${sql.id(`${table}_count_insert`)} after insert on ${sql.table(table)} referencing new table as new_rows for each statement execute function store_count_rows()`.execute(
+        db,
+      );
+      await sql`create trigger ${sql.id(`${table}_count_delete`)} after delete on ${sql.table(table)} referencing old table as old_rows for each statement execute function store_count_rows()`.execute(
+        db,
+      );
+      await sql`create trigger ${sql.id(`${table}_count_truncate`)} after truncate on ${sql.table(table)} for each statement execute function store_count_rows()`.execute(
+        db,
+      );
       await sql`insert into record_counts (table_name, slot, delta) select ${table}, 0, count(*) from ${sql.table(table)}`.execute(db);
     }
   },

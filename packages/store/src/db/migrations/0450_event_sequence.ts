@@ -8,13 +8,19 @@ import { sql } from 'kysely';
 export const eventSequence: ProductMigration = {
   up: async (db, dialect) => {
     await db.schema.alterTable('event_log').addColumn('seq', 'bigint').execute();
-    await db.updateTable('event_log').set({ seq: sql`id` }).execute();
+    await db
+      .updateTable('event_log')
+      .set({ seq: sql`id` })
+      .execute();
     await db.schema.createIndex('event_log_seq').on('event_log').column('seq').unique().execute();
     await db.schema.createIndex('event_log_type_seq').on('event_log').columns(['event_type', 'seq']).execute();
     // The listing by type now goes by seq; MariaDB names the table an index is dropped from, the others do not.
     const drop = db.schema.dropIndex('event_log_type');
     await (dialect === 'mysql' ? drop.on('event_log') : drop).execute();
-    await db.schema.createTable('event_sequencer').addColumn('id', 'integer', (c) => c.primaryKey()).execute();
+    await db.schema
+      .createTable('event_sequencer')
+      .addColumn('id', 'integer', (c) => c.primaryKey())
+      .execute();
     await db.insertInto('event_sequencer').values({ id: 1 }).execute();
   },
 };

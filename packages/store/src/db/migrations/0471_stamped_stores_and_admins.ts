@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 // updated_at null where the document promises a time: they take their creation time.
 export const stampedStoresAndAdmins: ProductMigration = {
   up: async (db) => {
-    for (const table of ['stores', 'users']) await sql`update ${sql.table(table)} set updated_at = created_at where updated_at is null`.execute(db);
+    for (const table of ['stores', 'users'])
+      await sql`update ${sql.table(table)} set updated_at = created_at where updated_at is null`.execute(db);
   },
 };

@@ -15,7 +15,15 @@ export const webhooks = defineResource({
     failure_type: { type: 'string', enum: failureTypes, description: 'Ignore (default), Error or Fallback' },
     fallback_url: { type: 'string', maxLength: 2000, description: 'Called when the url fails and failure_type is Fallback' },
     store_id: { type: 'integer', description: "The store whose events are sent; the caller's store" },
-    cache_length: { type: 'string', enum: Object.keys(cacheLengths), description: 'How long a reply is reused: Short (5 min), Long (30 min) or NoCache (default)' },
-    app_client_id: { type: 'string', readOnly: true, description: 'App ID of the app that made the subscription; its App Secret signs every delivery' },
+    cache_length: {
+      type: 'string',
+      enum: Object.keys(cacheLengths),
+      description: 'How long a reply is reused: Short (5 min), Long (30 min) or NoCache (default)',
+    },
+    app_client_id: {
+      type: 'string',
+      readOnly: true,
+      description: 'App ID of the app that made the subscription; its App Secret signs every delivery',
+    },
   },
 });

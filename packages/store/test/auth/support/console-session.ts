@@ -5,7 +5,12 @@ import type { Reply, StoreUnderTest } from '../../support/store-under-test.ts';
 export function cookiesOf(reply: Reply): Record<string, string> {
   const header = reply.headers['set-cookie'];
   const lines = header === undefined ? [] : Array.isArray(header) ? header : [header];
-  return Object.fromEntries(lines.map((line) => /^([^=]+)=([^;]*)/.exec(line)).filter((m) => m !== null).map((m) => [m[1] ?? '', m[2] ?? '']));
+  return Object.fromEntries(
+    lines
+      .map((line) => /^([^=]+)=([^;]*)/.exec(line))
+      .filter((m) => m !== null)
+      .map((m) => [m[1] ?? '', m[2] ?? '']),
+  );
 }
 
 export function csrfIn(text: string): string {
@@ -27,7 +32,11 @@ export interface ConsoleSession {
 
 export const FORM = 'application/x-www-form-urlencoded';
 
-export async function signInOverHttp(sut: StoreUnderTest, email: string, password: string): Promise<{ reply: Reply; session?: ConsoleSession }> {
+export async function signInOverHttp(
+  sut: StoreUnderTest,
+  email: string,
+  password: string,
+): Promise<{ reply: Reply; session?: ConsoleSession }> {
   const origin = new URL(sut.api).origin;
   const page = await sut.call('GET', `${origin}/admin/sign-in`);
   const pre = cookiesOf(page)['__Host-store_presession'];

@@ -23,18 +23,21 @@ export function BatchPage(props: { id: string }) {
     return () => clearInterval(timer);
   }, [running, reload]);
 
-  return h('section', { class: 'batch' },
+  return h(
+    'section',
+    { class: 'batch' },
     h(PageHeading, null, t('batch_title', { id: props.id })),
     asyncView(status, (batch) => {
-        const total = batch.nb_finished + batch.nb_running;
-        return [
-          h('label', { for: 'batch-progress', class: 'progress-label' }, t('batch_progress')),
-          h('progress', { id: 'batch-progress', max: Math.max(total, 1), value: batch.nb_finished }),
-          h('p', { role: 'status' }, t('batch_counts', { finished: batch.nb_finished, total, running: batch.nb_running })),
-          h('h2', null, t('finished_tests')),
-          batch.finished_test_ids.length === 0 ? h('p', null, t('no_finished_tests')) : h(FinishedTests, { ids: batch.finished_test_ids }),
-        ];
-    }));
+      const total = batch.nb_finished + batch.nb_running;
+      return [
+        h('label', { for: 'batch-progress', class: 'progress-label' }, t('batch_progress')),
+        h('progress', { id: 'batch-progress', max: Math.max(total, 1), value: batch.nb_finished }),
+        h('p', { role: 'status' }, t('batch_counts', { finished: batch.nb_finished, total, running: batch.nb_running })),
+        h('h2', null, t('finished_tests')),
+        batch.finished_test_ids.length === 0 ? h('p', null, t('no_finished_tests')) : h(FinishedTests, { ids: batch.finished_test_ids }),
+      ];
+    }),
+  );
 }
 
 function FinishedTests(props: { ids: string[] }) {
@@ -42,22 +45,54 @@ function FinishedTests(props: { ids: string[] }) {
   const [page, setPage] = useState(0);
   const pages = Math.ceil(props.ids.length / PAGE);
   const ids = props.ids.slice(page * PAGE, (page + 1) * PAGE);
-  const tests = useAsync(() => Promise.all(ids.map((id) => api.testResults(id, language).then(
-    (report): { domain: string; result?: OverallResult } => ({ domain: report.params.domain, result: overallResult(report.results) }),
-    (): { domain: string; result?: OverallResult } => ({ domain: '?' })))), [ids.join(), language]);
-  return h('div', null,
-    h('div', { class: 'table-wrap' },
-      h('table', null,
+  const tests = useAsync(
+    () =>
+      Promise.all(
+        ids.map((id) =>
+          api.testResults(id, language).then(
+            (report): { domain: string; result?: OverallResult } => ({
+              domain: report.params.domain,
+              result: overallResult(report.results),
+            }),
+            (): { domain: string; result?: OverallResult } => ({ domain: '?' }),
+          ),
+        ),
+      ),
+    [ids.join(), language],
+  );
+  return h(
+    'div',
+    null,
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        null,
         h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('domain')), h('th', { scope: 'col' }, t('overall_result')))),
         // The domain links to its report: a third column for the test id had no room on a phone.
-        h('tbody', null, ids.map((id, i) => {
-          const test = tests.status === 'done' ? tests.value[i] : undefined;
-          return h('tr', { key: id },
-            h('td', null, h(Link, { href: paths.result(id) }, test === undefined || test.domain === '?' ? id : test.domain)),
-            h('td', null, test?.result === undefined ? (test === undefined ? '…' : '?') : h(OverallBadge, { result: test.result })));
-        })))),
-    pages > 1 && h('nav', { class: 'pager', 'aria-label': t('finished_tests') },
-      h('button', { type: 'button', class: 'secondary', disabled: page === 0, onClick: () => setPage(page - 1) }, t('previous_page')),
-      h('span', null, t('page_n_of', { n: page + 1, total: pages })),
-      h('button', { type: 'button', class: 'secondary', disabled: page + 1 >= pages, onClick: () => setPage(page + 1) }, t('next_page'))));
+        h(
+          'tbody',
+          null,
+          ids.map((id, i) => {
+            const test = tests.status === 'done' ? tests.value[i] : undefined;
+            return h(
+              'tr',
+              { key: id },
+              h('td', null, h(Link, { href: paths.result(id) }, test === undefined || test.domain === '?' ? id : test.domain)),
+              h('td', null, test?.result === undefined ? (test === undefined ? '…' : '?') : h(OverallBadge, { result: test.result })),
+            );
+          }),
+        ),
+      ),
+    ),
+    pages > 1 &&
+      h(
+        'nav',
+        { class: 'pager', 'aria-label': t('finished_tests') },
+        h('button', { type: 'button', class: 'secondary', disabled: page === 0, onClick: () => setPage(page - 1) }, t('previous_page')),
+        h('span', null, t('page_n_of', { n: page + 1, total: pages })),
+        h('button', { type: 'button', class: 'secondary', disabled: page + 1 >= pages, onClick: () => setPage(page + 1) }, t('next_page')),
+      ),
+  );
 }

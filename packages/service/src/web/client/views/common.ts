@@ -21,9 +21,12 @@ export function Loading() {
 
 export function ErrorMessage(props: { error: Error; retry?: () => void }) {
   const { t } = useI18n();
-  return h('div', { class: 'alert', role: 'alert' },
+  return h(
+    'div',
+    { class: 'alert', role: 'alert' },
     h('p', null, t('error', { message: props.error.message })),
-    props.retry && h('button', { type: 'button', onClick: props.retry }, t('retry')));
+    props.retry && h('button', { type: 'button', onClick: props.retry }, t('retry')),
+  );
 }
 
 /** `done(value)` once the state has a value; the loading or error state before. */

@@ -22,13 +22,17 @@ export const errorId = (id: string) => `${id}-error`;
 
 export function Field(props: FieldProps) {
   const described = [props.hint ? `${props.id}-hint` : '', props.error ? errorId(props.id) : ''].filter(Boolean).join(' ');
-  return h('div', { class: `field ${props.class ?? ''}` },
+  return h(
+    'div',
+    { class: `field ${props.class ?? ''}` },
     h('label', { for: props.id }, props.label),
     props.hint && h('p', { class: 'hint', id: `${props.id}-hint` }, props.hint),
     // Above the input, not below: below it, the message would land under the buttons that share
     // the domain's line on a phone, and would push its input out of line with its neighbours' in a row.
     props.error && h('p', { class: 'field-error', id: errorId(props.id) }, props.error),
-    h('div', { class: 'input-line' },
+    h(
+      'div',
+      { class: 'input-line' },
       h('input', {
         id: props.id,
         type: props.type ?? 'text',
@@ -42,5 +46,7 @@ export function Field(props: FieldProps) {
         'aria-invalid': props.error ? 'true' : undefined,
         'aria-describedby': described || undefined,
       }),
-      props.after));
+      props.after,
+    ),
+  );
 }

@@ -13,12 +13,24 @@ export const outsideTestCase = (testcase: string) => testcase.toLowerCase() === 
 
 export function FindingList(props: { results: TestResult[]; withModule?: boolean }) {
   const { t, plural } = useI18n();
-  return h('ul', { class: 'finding-list' },
+  return h(
+    'ul',
+    { class: 'finding-list' },
     collapseRepeats(props.results).map(({ result: r, times }, i) =>
-      h('li', { key: i, class: `finding level-${r.level.toLowerCase()}` },
+      h(
+        'li',
+        { key: i, class: `finding level-${r.level.toLowerCase()}` },
         h(LevelBadge, { level: r.level }),
-        h('span', { class: 'message' },
-          props.withModule ? h('span', { class: 'testcase-id' }, `${outsideTestCase(r.testcase) ? t('testcase_general') : r.testcase} `) : null,
+        h(
+          'span',
+          { class: 'message' },
+          props.withModule
+            ? h('span', { class: 'testcase-id' }, `${outsideTestCase(r.testcase) ? t('testcase_general') : r.testcase} `)
+            : null,
           r.message,
-          times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null))));
+          times > 1 ? h('span', { class: 'repeated' }, ` (${plural('repeated', times)})`) : null,
+        ),
+      ),
+    ),
+  );
 }

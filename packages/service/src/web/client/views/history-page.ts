@@ -35,36 +35,89 @@ export function HistoryPage(props: { domain: string }) {
     if (from && to) navigate(paths.compare(from.id, to.id));
   };
 
-  return h('section', { class: 'history' },
+  return h(
+    'section',
+    { class: 'history' },
     h(PageHeading, null, t('history_title', { domain: props.domain })),
-    h('div', { class: 'inline-form' },
+    h(
+      'div',
+      { class: 'inline-form' },
       h('label', { for: 'history-filter' }, t('show')),
-      h('select', { id: 'history-filter', value: filter, onChange: (e: Event) => setFilter((e.currentTarget as HTMLSelectElement).value as Filter) },
-        (['all', 'delegated', 'undelegated'] as const).map((f) => h('option', { key: f, value: f }, t(`filter_${f}`))))),
+      h(
+        'select',
+        { id: 'history-filter', value: filter, onChange: (e: Event) => setFilter((e.currentTarget as HTMLSelectElement).value as Filter) },
+        (['all', 'delegated', 'undelegated'] as const).map((f) => h('option', { key: f, value: f }, t(`filter_${f}`))),
+      ),
+    ),
     asyncView(history, (entries: HistoryEntry[]) => {
-        if (entries.length === 0) return h('p', null, t('no_history'));
-        const rows = entries.slice(0, limit);
-        return [
-          h('p', { class: 'hint', id: 'compare-hint' }, t('compare_hint')),
-          h('div', { class: 'table-wrap' },
-            h('table', { class: 'history-table' },
-              h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('compare')), h('th', { scope: 'col' }, t('date')), h('th', { scope: 'col' }, t('type')), h('th', { scope: 'col' }, t('result')), h('th', { scope: 'col' }, t('run_parameters')))),
-              h('tbody', null, rows.map((entry) =>
-                h('tr', { key: entry.id },
-                  h('td', null, h('input', {
-                    type: 'checkbox',
-                    checked: selected.includes(entry.id),
-                    onChange: () => toggle(entry.id),
-                    'aria-label': t('select_for_compare', { date: dateTime(entry.created_at) }),
-                  })),
+      if (entries.length === 0) return h('p', null, t('no_history'));
+      const rows = entries.slice(0, limit);
+      return [
+        h('p', { class: 'hint', id: 'compare-hint' }, t('compare_hint')),
+        h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            { class: 'history-table' },
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', { scope: 'col' }, t('compare')),
+                h('th', { scope: 'col' }, t('date')),
+                h('th', { scope: 'col' }, t('type')),
+                h('th', { scope: 'col' }, t('result')),
+                h('th', { scope: 'col' }, t('run_parameters')),
+              ),
+            ),
+            h(
+              'tbody',
+              null,
+              rows.map((entry) =>
+                h(
+                  'tr',
+                  { key: entry.id },
+                  h(
+                    'td',
+                    null,
+                    h('input', {
+                      type: 'checkbox',
+                      checked: selected.includes(entry.id),
+                      onChange: () => toggle(entry.id),
+                      'aria-label': t('select_for_compare', { date: dateTime(entry.created_at) }),
+                    }),
+                  ),
                   h('td', null, h(Link, { href: paths.result(entry.id) }, dateTime(entry.created_at))),
                   h('td', null, entry.undelegated ? t('undelegated') : t('delegated')),
                   h('td', null, h(OverallBadge, { result: entry.overall_result })),
-                  h('td', null, h(RunParameters, { id: entry.id }))))))),
-          h('div', { class: 'buttons' },
-            h('button', { type: 'button', class: 'primary', disabled: selected.length !== 2, 'aria-describedby': 'compare-hint', onClick: () => compare(entries) }, t('compare_selected')),
-            entries.length > limit && h('button', { type: 'button', class: 'secondary', onClick: () => setLimit(limit + PAGE) }, t('show_more'))),
-        ];
+                  h('td', null, h(RunParameters, { id: entry.id })),
+                ),
+              ),
+            ),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'buttons' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'primary',
+              disabled: selected.length !== 2,
+              'aria-describedby': 'compare-hint',
+              onClick: () => compare(entries),
+            },
+            t('compare_selected'),
+          ),
+          entries.length > limit &&
+            h('button', { type: 'button', class: 'secondary', onClick: () => setLimit(limit + PAGE) }, t('show_more')),
+        ),
+      ];
     }),
-    h(WatchSection, { domain: props.domain }));
+    h(WatchSection, { domain: props.domain }),
+  );
 }

@@ -5,7 +5,16 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, RpcError, type Level, type TestEvidence, type TestParams, type TestResult, type TestResults } from '../api.ts';
 import { useI18n, type I18n } from '../i18n.ts';
 import { Link } from '../navigation.ts';
-import { countByLevel, delegationFailed, groupByModule, LEVELS, overallResult, severity, worstLevel, type ModuleGroup } from '../../../shared/report-model.ts';
+import {
+  countByLevel,
+  delegationFailed,
+  groupByModule,
+  LEVELS,
+  overallResult,
+  severity,
+  worstLevel,
+  type ModuleGroup,
+} from '../../../shared/report-model.ts';
 import { reportFile, type ExportFormat } from '../report-export.ts';
 import { paths } from '../../../shared/page-routes.ts';
 import { specificationUrl } from '../specifications.ts';
@@ -15,7 +24,8 @@ import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 import { FindingList, outsideTestCase } from './finding-list.ts';
 import { ComplianceTables } from './compliance-table.ts';
 
-export const isUndelegated = (report: TestResults) => (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
+export const isUndelegated = (report: TestResults) =>
+  (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
 
 /** Undelegated (given name servers or DS), delegated, or neither: the parent zone delegates no such domain. */
 export const kindOf = (report: TestResults, t: I18n['t'], evidence?: TestEvidence) =>
@@ -24,7 +34,8 @@ export const kindOf = (report: TestResults, t: I18n['t'], evidence?: TestEvidenc
 const tagsOf = (evidence: TestEvidence | undefined) => evidence?.results.map((r) => r.tag) ?? [];
 
 /** A DS mismatch: DNSSEC02 (DS records match the zone's keys) found a problem. */
-const dsMismatch = (results: readonly TestResult[]) => results.some((r) => r.testcase.toLowerCase() === 'dnssec02' && severity(r.level) >= severity('WARNING'));
+const dsMismatch = (results: readonly TestResult[]) =>
+  results.some((r) => r.testcase.toLowerCase() === 'dnssec02' && severity(r.level) >= severity('WARNING'));
 
 function download(report: TestResults, format: ExportFormat, evidence: TestEvidence | undefined): void {
   saveFile(reportFile(report, format, evidence));
@@ -45,7 +56,9 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
   const modules = groupByModule(report);
   const counts = countByLevel(report.results);
   const [shown, setShown] = useState<ReadonlySet<Level>>(new Set(LEVELS));
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(modules.filter((m) => severity(m.worst) >= severity('WARNING')).map((m) => m.module)));
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(
+    () => new Set(modules.filter((m) => severity(m.worst) >= severity('WARNING')).map((m) => m.module)),
+  );
   const [copied, setCopied] = useState('');
   const domain = report.params.domain;
   // The chain view's code comes with the first report (serve.ts does not preload it), with the chain.
@@ -75,65 +88,146 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
     setExpanded(next);
   };
 
-  return h('article', { class: 'report' },
+  return h(
+    'article',
+    { class: 'report' },
     h(PageHeading, null, t('report_title', { domain })),
-    h('p', { class: 'report-meta' },
+    h(
+      'p',
+      { class: 'report-meta' },
       h('span', null, t('tested_at', { date: dateTime(report.created_at) })),
       h('span', { class: 'kind' }, kindOf(report, t, evidence)),
       h(Link, { href: paths.history(domain) }, t('earlier_tests')),
-      h(Link, { href: `${paths.home()}?domain=${encodeURIComponent(domain)}` }, t('test_again'))),
+      h(Link, { href: `${paths.home()}?domain=${encodeURIComponent(domain)}` }, t('test_again')),
+    ),
     props.reused === true && evidence !== undefined ? h(ReusedNotice, { createdAt: report.created_at, evidence }) : null,
 
-    h('section', { class: 'summary', 'aria-labelledby': 'summary-heading' },
+    h(
+      'section',
+      { class: 'summary', 'aria-labelledby': 'summary-heading' },
       h('h2', { id: 'summary-heading' }, t('summary')),
-      h('p', { class: 'overall' }, h('span', null, `${t('label_colon', { label: t('overall_result') })} `), h(OverallBadge, { result: overallResult(report.results) })),
-      h('ul', { class: 'level-counts' },
-        [...LEVELS].reverse().map((level) => h('li', { key: level }, h(LevelBadge, { level }), ' ', h('strong', null, counts[level])))),
-      evidence !== undefined && dsMismatch(report.results) ? h(DsSuggestion, { evidence }) : null),
+      h(
+        'p',
+        { class: 'overall' },
+        h('span', null, `${t('label_colon', { label: t('overall_result') })} `),
+        h(OverallBadge, { result: overallResult(report.results) }),
+      ),
+      h(
+        'ul',
+        { class: 'level-counts' },
+        [...LEVELS].reverse().map((level) => h('li', { key: level }, h(LevelBadge, { level }), ' ', h('strong', null, counts[level]))),
+      ),
+      evidence !== undefined && dsMismatch(report.results) ? h(DsSuggestion, { evidence }) : null,
+    ),
 
-    h('div', { class: 'toolbar' },
-      h('fieldset', { class: 'level-filter' },
+    h(
+      'div',
+      { class: 'toolbar' },
+      h(
+        'fieldset',
+        { class: 'level-filter' },
         h('legend', null, t('show_levels')),
-        [...LEVELS].reverse().map((level) =>
-          h('label', { key: level, class: 'filter' },
-            h('input', { type: 'checkbox', checked: shown.has(level), onChange: () => toggleLevel(level) }),
-            h(LevelBadge, { level }),
-            h('span', { class: 'count' }, counts[level])))),
-      h('div', { class: 'buttons' },
-        h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set(modules.map((m) => m.module))) }, t('expand_all')),
-        h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set()) }, t('collapse_all'))),
-      h('div', { class: 'buttons', role: 'group', 'aria-label': t('export') },
+        [...LEVELS]
+          .reverse()
+          .map((level) =>
+            h(
+              'label',
+              { key: level, class: 'filter' },
+              h('input', { type: 'checkbox', checked: shown.has(level), onChange: () => toggleLevel(level) }),
+              h(LevelBadge, { level }),
+              h('span', { class: 'count' }, counts[level]),
+            ),
+          ),
+      ),
+      h(
+        'div',
+        { class: 'buttons' },
+        h(
+          'button',
+          { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set(modules.map((m) => m.module))) },
+          t('expand_all'),
+        ),
+        h('button', { type: 'button', class: 'secondary', onClick: () => setExpanded(new Set()) }, t('collapse_all')),
+      ),
+      h(
+        'div',
+        { class: 'buttons', role: 'group', 'aria-label': t('export') },
         h('span', { class: 'group-label', 'aria-hidden': 'true' }, t('label_colon', { label: t('export') })),
         (['json', 'csv', 'txt'] as const).map((format) =>
-          h('button', { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format, evidence) }, t(`export_${format}`))),
+          h(
+            'button',
+            { key: format, type: 'button', class: 'secondary', onClick: () => download(report, format, evidence) },
+            t(`export_${format}`),
+          ),
+        ),
         chain.status === 'done'
-          ? h('button', { type: 'button', class: 'secondary', onClick: () => saveChain(report, chain.value[1].chainSvgFile()) }, t('chain_export_svg'))
+          ? h(
+              'button',
+              { type: 'button', class: 'secondary', onClick: () => saveChain(report, chain.value[1].chainSvgFile()) },
+              t('chain_export_svg'),
+            )
           : null,
         h('button', { type: 'button', class: 'secondary', onClick: () => window.print() }, t('print')),
-        h('button', {
-          type: 'button',
-          class: 'secondary',
-          onClick: () => navigator.clipboard.writeText(window.location.href).then(() => setCopied(t('link_copied')), () => setCopied(window.location.href)),
-        }, t('copy_link')),
-        h('span', { role: 'status', class: 'status' }, copied))),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'secondary',
+            onClick: () =>
+              navigator.clipboard.writeText(window.location.href).then(
+                () => setCopied(t('link_copied')),
+                () => setCopied(window.location.href),
+              ),
+          },
+          t('copy_link'),
+        ),
+        h('span', { role: 'status', class: 'status' }, copied),
+      ),
+    ),
 
     h(ViewTabs, { view, onChange: showView }),
-    h('div', { id: 'findings-panel', role: 'tabpanel', 'aria-labelledby': 'tab-findings', class: 'view-panel', hidden: view !== 'findings' },
-      h('section', { class: 'findings', 'aria-labelledby': 'findings-heading' },
+    h(
+      'div',
+      { id: 'findings-panel', role: 'tabpanel', 'aria-labelledby': 'tab-findings', class: 'view-panel', hidden: view !== 'findings' },
+      h(
+        'section',
+        { class: 'findings', 'aria-labelledby': 'findings-heading' },
         h('h2', { id: 'findings-heading' }, t('findings')),
         (evidence?.query_log ?? null) !== null ? h('p', { class: 'hint' }, t('query_log_hint')) : null,
         visible ? null : h('p', null, t('nothing_at_levels')),
-        modules.map((group) => h(ModuleSection, { key: group.module, group, shown, open: expanded.has(group.module), onToggle: () => toggleModule(group.module), testId: report.hash_id, queryCounts: evidence?.query_counts ?? {}, notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)) }))),
-      report.compliance !== undefined && report.compliance.length > 0 ? h(ComplianceTables, { compliance: report.compliance, evidence }) : null),
-    h('div', { id: 'chain-panel', role: 'tabpanel', 'aria-labelledby': 'tab-chain', class: 'view-panel', hidden: view !== 'chain' },
-      h('section', { class: 'chain', 'aria-labelledby': 'chain-heading' },
+        modules.map((group) =>
+          h(ModuleSection, {
+            key: group.module,
+            group,
+            shown,
+            open: expanded.has(group.module),
+            onToggle: () => toggleModule(group.module),
+            testId: report.hash_id,
+            queryCounts: evidence?.query_counts ?? {},
+            notDelegated: !isUndelegated(report) && delegationFailed(report.results, tagsOf(evidence)),
+          }),
+        ),
+      ),
+      report.compliance !== undefined && report.compliance.length > 0
+        ? h(ComplianceTables, { compliance: report.compliance, evidence })
+        : null,
+    ),
+    h(
+      'div',
+      { id: 'chain-panel', role: 'tabpanel', 'aria-labelledby': 'tab-chain', class: 'view-panel', hidden: view !== 'chain' },
+      h(
+        'section',
+        { class: 'chain', 'aria-labelledby': 'chain-heading' },
         h('h2', { id: 'chain-heading' }, t('chain_title')),
         h('p', { class: 'hint' }, t('chain_intro')),
         chain.status === 'failed' && chain.error instanceof RpcError
           ? h('p', { class: 'hint' }, t('chain_unavailable'))
-          : asyncView(chain, ([value, { ChainView }]) => h(ChainView, { chain: value, domain, results: report.results, evidence })))),
+          : asyncView(chain, ([value, { ChainView }]) => h(ChainView, { chain: value, domain, results: report.results, evidence })),
+      ),
+    ),
 
-    h(Parameters, { report }));
+    h(Parameters, { report }),
+  );
 }
 
 const VIEWS = ['findings', 'chain'] as const;
@@ -149,11 +243,27 @@ function ViewTabs(props: { view: 'findings' | 'chain'; onChange: (view: 'finding
     props.onChange(next);
     document.getElementById(`tab-${next}`)?.focus();
   };
-  return h('div', { class: 'view-tabs', role: 'tablist', 'aria-label': t('report_views') },
-    VIEWS.map((view) => h('button', {
-      key: view, id: `tab-${view}`, type: 'button', role: 'tab', 'aria-selected': props.view === view ? 'true' : 'false', 'aria-controls': `${view}-panel`,
-      tabIndex: props.view === view ? 0 : -1, onClick: () => props.onChange(view), onKeyDown: keys,
-    }, t(view === 'findings' ? 'findings' : 'chain_tab'))));
+  return h(
+    'div',
+    { class: 'view-tabs', role: 'tablist', 'aria-label': t('report_views') },
+    VIEWS.map((view) =>
+      h(
+        'button',
+        {
+          key: view,
+          id: `tab-${view}`,
+          type: 'button',
+          role: 'tab',
+          'aria-selected': props.view === view ? 'true' : 'false',
+          'aria-controls': `${view}-panel`,
+          tabIndex: props.view === view ? 0 : -1,
+          onClick: () => props.onChange(view),
+          onKeyDown: keys,
+        },
+        t(view === 'findings' ? 'findings' : 'chain_tab'),
+      ),
+    ),
+  );
 }
 
 function saveChain(report: TestResults, text: string | undefined): void {
@@ -163,22 +273,54 @@ function saveChain(report: TestResults, text: string | undefined): void {
 /** Modules the extended profile adds, which Zonemaster does not have. */
 const beyondReference = new Set(['COMPLIANCE']);
 
-function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; open: boolean; onToggle: () => void; testId: string; queryCounts: Record<string, number>; notDelegated: boolean }) {
+function ModuleSection(props: {
+  group: ModuleGroup;
+  shown: ReadonlySet<Level>;
+  open: boolean;
+  onToggle: () => void;
+  testId: string;
+  queryCounts: Record<string, number>;
+  notDelegated: boolean;
+}) {
   const { t } = useI18n();
   const { group, shown } = props;
   const results = group.results.filter((r) => shown.has(r.level));
   if (results.length === 0) return null;
   const bodyId = `module-${group.module.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-  return h('section', { class: `module worst-${group.worst.toLowerCase()}` },
-    h('h3', null,
-      h('button', { type: 'button', class: 'module-toggle', 'aria-expanded': props.open ? 'true' : 'false', 'aria-controls': bodyId, onClick: props.onToggle },
+  return h(
+    'section',
+    { class: `module worst-${group.worst.toLowerCase()}` },
+    h(
+      'h3',
+      null,
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'module-toggle',
+          'aria-expanded': props.open ? 'true' : 'false',
+          'aria-controls': bodyId,
+          onClick: props.onToggle,
+        },
         h('span', { class: 'chevron', 'aria-hidden': 'true' }),
-        h('span', { class: 'module-name' }, group.module, beyondReference.has(group.module) ? [' ', h('span', { class: 'beyond' }, t('beyond_zonemaster'))] : null),
-        h(LevelBadge, { level: group.worst },
+        h(
+          'span',
+          { class: 'module-name' },
+          group.module,
+          beyondReference.has(group.module) ? [' ', h('span', { class: 'beyond' }, t('beyond_zonemaster'))] : null,
+        ),
+        h(
+          LevelBadge,
+          { level: group.worst },
           h('span', { class: 'visually-hidden' }, t('worst_level', { level: t(`level_${group.worst}`) })),
-          h('span', { 'aria-hidden': 'true' }, t(`level_${group.worst}`))),
-        h('span', { class: 'module-count' }, t('finding_count', { count: results.length })))),
-    h('div', { id: bodyId, class: 'module-body', hidden: !props.open },
+          h('span', { 'aria-hidden': 'true' }, t(`level_${group.worst}`)),
+        ),
+        h('span', { class: 'module-count' }, t('finding_count', { count: results.length })),
+      ),
+    ),
+    h(
+      'div',
+      { id: bodyId, class: 'module-body', hidden: !props.open },
       group.testcases.map((testcase) => {
         const shownResults = testcase.results.filter((r) => shown.has(r.level));
         if (shownResults.length === 0) return null;
@@ -186,16 +328,45 @@ function ModuleSection(props: { group: ModuleGroup; shown: ReadonlySet<Level>; o
         const described = !general && testcase.description !== testcase.testcase;
         // A description says what is checked; when the check failed the heading says so, rather than read as a fact.
         // Basic01's description says the parent delegates the domain: not so when there is no delegation, whatever its findings.
-        const failed = severity(worstLevel(testcase.results) ?? 'INFO') >= severity('ERROR') || (props.notDelegated && testcase.testcase.toLowerCase() === 'basic01');
+        const failed =
+          severity(worstLevel(testcase.results) ?? 'INFO') >= severity('ERROR') ||
+          (props.notDelegated && testcase.testcase.toLowerCase() === 'basic01');
         const specification = specificationUrl(group.module, testcase.testcase);
-        const id = specification === undefined
-          ? h('span', { class: 'testcase-id' }, testcase.testcase)
-          : h('a', { class: 'testcase-id', href: specification, target: '_blank', rel: 'noopener noreferrer', title: t('specification_of', { testcase: testcase.testcase }) }, testcase.testcase);
-        return h('section', { key: testcase.testcase, class: 'testcase' },
-          h('h4', null, general ? t('testcase_general') : described ? (failed ? t('testcase_not_met', { description: testcase.description }) : testcase.description) : testcase.testcase, described ? [' ', id] : null),
+        const id =
+          specification === undefined
+            ? h('span', { class: 'testcase-id' }, testcase.testcase)
+            : h(
+                'a',
+                {
+                  class: 'testcase-id',
+                  href: specification,
+                  target: '_blank',
+                  rel: 'noopener noreferrer',
+                  title: t('specification_of', { testcase: testcase.testcase }),
+                },
+                testcase.testcase,
+              );
+        return h(
+          'section',
+          { key: testcase.testcase, class: 'testcase' },
+          h(
+            'h4',
+            null,
+            general
+              ? t('testcase_general')
+              : described
+                ? failed
+                  ? t('testcase_not_met', { description: testcase.description })
+                  : testcase.description
+                : testcase.testcase,
+            described ? [' ', id] : null,
+          ),
           h(FindingList, { results: shownResults }),
-          h(QueryLog, { testId: props.testId, testcase: testcase.testcase, count: props.queryCounts[testcase.testcase] ?? 0 }));
-      })));
+          h(QueryLog, { testId: props.testId, testcase: testcase.testcase, count: props.queryCounts[testcase.testcase] ?? 0 }),
+        );
+      }),
+    ),
+  );
 }
 
 /** A run's parameters as label and value: profile, IP versions, and the name servers and DS records it was given. */
@@ -204,22 +375,37 @@ export function parameterRows(params: TestParams, t: I18n['t']): [string, string
     [t('profile'), params.profile ?? 'default'],
     [t('ip_versions'), [params.ipv4 !== false ? 'IPv4' : '', params.ipv6 !== false ? 'IPv6' : ''].filter(Boolean).join(', ')],
   ];
-  if (params.nameservers?.length) rows.push([t('nameservers'), params.nameservers.map((n) => (n.ip ? `${n.ns} (${n.ip})` : n.ns)).join(', ')]);
-  if (params.ds_info?.length) rows.push([t('ds_records'), params.ds_info.map((d) => `${d.keytag} ${d.algorithm} ${d.digtype} ${d.digest}`).join(', ')]);
+  if (params.nameservers?.length)
+    rows.push([t('nameservers'), params.nameservers.map((n) => (n.ip ? `${n.ns} (${n.ip})` : n.ns)).join(', ')]);
+  if (params.ds_info?.length)
+    rows.push([t('ds_records'), params.ds_info.map((d) => `${d.keytag} ${d.algorithm} ${d.digtype} ${d.digest}`).join(', ')]);
   return rows;
 }
 
 /** The parameters in one line, for history and comparison. */
 export function ParameterLine(props: { params: TestParams }) {
   const { t } = useI18n();
-  return h('span', { class: 'run-parameters' }, parameterRows(props.params, t).map(([label, value]) => `${t('label_colon', { label })} ${value}`).join(' · '));
+  return h(
+    'span',
+    { class: 'run-parameters' },
+    parameterRows(props.params, t)
+      .map(([label, value]) => `${t('label_colon', { label })} ${value}`)
+      .join(' · '),
+  );
 }
 
 function Parameters(props: { report: TestResults }) {
   const { t } = useI18n();
   const { params } = props.report;
   const rows: [string, string][] = [[t('domain'), params.domain], ...parameterRows(params, t)];
-  return h('details', { class: 'parameters' },
+  return h(
+    'details',
+    { class: 'parameters' },
     h('summary', null, t('test_parameters')),
-    h('dl', null, rows.map(([term, value]) => [h('dt', { key: `${term}-t` }, term), h('dd', { key: `${term}-d` }, value)])));
+    h(
+      'dl',
+      null,
+      rows.map(([term, value]) => [h('dt', { key: `${term}-t` }, term), h('dd', { key: `${term}-d` }, value)]),
+    ),
+  );
 }

@@ -55,7 +55,8 @@ export function ResultPage(props: { id: string }) {
   }, [props.id]);
 
   const domain = params.status === 'done' ? params.value.domain : '';
-  if (failure) return h('section', null, h(PageHeading, null, t('report_title', { domain: domain || props.id })), h(ErrorMessage, { error: failure }));
+  if (failure)
+    return h('section', null, h(PageHeading, null, t('report_title', { domain: domain || props.id })), h(ErrorMessage, { error: failure }));
   const bar = h(ProgressBar, { domain, activity: activity ?? { progress: 0 } });
   if (progress === 100) return h(FinishedReport, { id: props.id, language, whileLoading: bar, asked });
   return bar;
@@ -66,27 +67,61 @@ function ProgressBar(props: { domain: string; activity: TestActivity }) {
   const { activity } = props;
   const total = activity.testcases_total ?? 0;
   // The bar follows the test cases done; the last ones are often the ones waiting for a silent server.
-  const value = activity.progress === 100 ? 100 : total > 0 ? Math.min(99, Math.floor(((activity.testcases_done ?? 0) / total) * 100)) : activity.progress;
+  const value =
+    activity.progress === 100
+      ? 100
+      : total > 0
+        ? Math.min(99, Math.floor(((activity.testcases_done ?? 0) / total) * 100))
+        : activity.progress;
   const waiting = activity.waiting_for ?? [];
-  return h('section', { class: 'progress-page' },
+  return h(
+    'section',
+    { class: 'progress-page' },
     h(PageHeading, null, t('testing_title', { domain: props.domain || '…' })),
     h('label', { for: 'test-progress', class: 'progress-label' }, t('progress')),
     h('progress', { id: 'test-progress', max: 100, value }),
     h('p', { class: 'progress-value', 'aria-hidden': 'true' }, percent(value)),
     activity.progress === 0 && h('p', { class: 'hint' }, t('waiting_for_agent')),
-    h('div', { class: 'activity', role: 'status', 'aria-live': 'polite' },
-      total > 0 && activity.progress < 100 ? h('p', { class: 'testcases-done' }, t('testcases_done', { done: activity.testcases_done ?? 0, total })) : null,
+    h(
+      'div',
+      { class: 'activity', role: 'status', 'aria-live': 'polite' },
+      total > 0 && activity.progress < 100
+        ? h('p', { class: 'testcases-done' }, t('testcases_done', { done: activity.testcases_done ?? 0, total }))
+        : null,
       waiting.length > 0
-        ? h('ul', { class: 'waiting' },
-            waiting.slice(0, 3).map((q, i) => h('li', { key: i }, t('waiting_for_answer', { server: q.server, qtype: q.qtype, qname: q.qname, seconds: q.seconds, testcase: q.testcase }))),
-            waiting.length + (activity.more_waiting ?? 0) > 3 ? h('li', null, plural('waiting_more', waiting.length + (activity.more_waiting ?? 0) - 3)) : null)
-        : null));
+        ? h(
+            'ul',
+            { class: 'waiting' },
+            waiting
+              .slice(0, 3)
+              .map((q, i) =>
+                h(
+                  'li',
+                  { key: i },
+                  t('waiting_for_answer', { server: q.server, qtype: q.qtype, qname: q.qname, seconds: q.seconds, testcase: q.testcase }),
+                ),
+              ),
+            waiting.length + (activity.more_waiting ?? 0) > 3
+              ? h('li', null, plural('waiting_more', waiting.length + (activity.more_waiting ?? 0) - 3))
+              : null,
+          )
+        : null,
+    ),
+  );
 }
 
 /** The report and its evidence once loaded; until then the bar stays on screen, full. */
 function FinishedReport(props: { id: string; language: string; whileLoading: ComponentChildren; asked: number | undefined }) {
-  const results = useAsync(() => Promise.all([api.testResults(props.id, props.language), api.testEvidence(props.id).catch(() => undefined)]), [props.id, props.language]);
+  const results = useAsync(
+    () => Promise.all([api.testResults(props.id, props.language), api.testEvidence(props.id).catch(() => undefined)]),
+    [props.id, props.language],
+  );
   if (results.status === 'loading') return props.whileLoading;
   return asyncView(results, ([report, evidence]) =>
-    h(Report, { report, ...(evidence && { evidence }), reused: props.asked !== undefined && Date.parse(report.created_at) < props.asked - CLOCK_SLACK_MS }));
+    h(Report, {
+      report,
+      ...(evidence && { evidence }),
+      reused: props.asked !== undefined && Date.parse(report.created_at) < props.asked - CLOCK_SLACK_MS,
+    }),
+  );
 }

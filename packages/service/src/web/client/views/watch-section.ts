@@ -57,45 +57,119 @@ export function WatchSection(props: { domain: string }) {
         ...(form.webhook.trim() !== '' && { webhook_url: form.webhook.trim() }),
         ...(form.email.trim() !== '' && { email: form.email.trim() }),
       });
-      setNotice([t('watch_added', { date: dateTime(added.next_run_at) }), ...(added.webhook_secret === undefined ? [] : [t('watch_secret', { secret: added.webhook_secret })])]);
+      setNotice([
+        t('watch_added', { date: dateTime(added.next_run_at) }),
+        ...(added.webhook_secret === undefined ? [] : [t('watch_secret', { secret: added.webhook_secret })]),
+      ]);
       await reload();
     });
   };
-  const remove = (watch: Watch) => void attempt(async () => {
-    await api.watchRemove(credentials, watch.watch_id);
-    setNotice([]);
-    await reload();
-  });
-  const field = (id: string, label: string, value: string, onInput: (value: string) => void, extra: Partial<Parameters<typeof Field>[0]> = {}) =>
-    h(Field, { id, label, value, onInput, error: errors.fields.get(id), ...extra });
+  const remove = (watch: Watch) =>
+    void attempt(async () => {
+      await api.watchRemove(credentials, watch.watch_id);
+      setNotice([]);
+      await reload();
+    });
+  const field = (
+    id: string,
+    label: string,
+    value: string,
+    onInput: (value: string) => void,
+    extra: Partial<Parameters<typeof Field>[0]> = {},
+  ) => h(Field, { id, label, value, onInput, error: errors.fields.get(id), ...extra });
 
-  return h('section', { class: 'watches', 'aria-labelledby': 'watch-heading' },
+  return h(
+    'section',
+    { class: 'watches', 'aria-labelledby': 'watch-heading' },
     h('h2', { id: 'watch-heading' }, t('watch_title')),
     h('p', { class: 'hint' }, t('watch_intro')),
-    h('form', { onSubmit: show, class: 'watch-credentials' },
-      field('watch-username', t('watch_username'), credentials.username, (username) => setCredentials({ ...credentials, username }), { autoComplete: 'username' }),
-      field('watch-api-key', t('watch_api_key'), credentials.api_key, (api_key) => setCredentials({ ...credentials, api_key }), { type: 'password', autoComplete: 'current-password' }),
-      h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'secondary' }, t('watch_show')))),
-    errors.other.length > 0 && h('div', { class: 'alert', role: 'alert' }, errors.other.map((text) => h('p', { key: text }, text))),
-    notice.length > 0 && h('div', { class: 'notice', role: 'status' }, notice.map((text) => h('p', { key: text }, text))),
-    watches !== undefined && (watches.length === 0
-      ? h('p', null, t('watch_none'))
-      : h('div', { class: 'table-wrap' },
-          h('table', { class: 'watch-table' },
-            h('thead', null, h('tr', null,
-              h('th', { scope: 'col' }, t('watch_schedule')),
-              h('th', { scope: 'col' }, t('watch_next_run')),
-              h('th', { scope: 'col' }, t('watch_alerts_to')),
-              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('watch_remove'))))),
-            h('tbody', null, watches.map((watch) =>
-              h('tr', { key: watch.watch_id },
-                h('td', null, watch.schedule),
-                h('td', null, dateTime(watch.next_run_at)),
-                h('td', null, [watch.webhook_url, watch.email].filter((to) => to !== null).join(', ') || t('watch_no_alerts')),
-                h('td', null, h('button', { type: 'button', class: 'secondary', onClick: () => remove(watch), 'aria-label': t('watch_remove_n', { schedule: watch.schedule }) }, '×')))))))),
-    h('form', { onSubmit: add, class: 'watch-add' },
-      field('watch-schedule', t('watch_schedule'), form.schedule, (schedule) => setForm({ ...form, schedule }), { hint: t('watch_schedule_hint'), required: true }),
+    h(
+      'form',
+      { onSubmit: show, class: 'watch-credentials' },
+      field('watch-username', t('watch_username'), credentials.username, (username) => setCredentials({ ...credentials, username }), {
+        autoComplete: 'username',
+      }),
+      field('watch-api-key', t('watch_api_key'), credentials.api_key, (api_key) => setCredentials({ ...credentials, api_key }), {
+        type: 'password',
+        autoComplete: 'current-password',
+      }),
+      h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'secondary' }, t('watch_show'))),
+    ),
+    errors.other.length > 0 &&
+      h(
+        'div',
+        { class: 'alert', role: 'alert' },
+        errors.other.map((text) => h('p', { key: text }, text)),
+      ),
+    notice.length > 0 &&
+      h(
+        'div',
+        { class: 'notice', role: 'status' },
+        notice.map((text) => h('p', { key: text }, text)),
+      ),
+    watches !== undefined &&
+      (watches.length === 0
+        ? h('p', null, t('watch_none'))
+        : h(
+            'div',
+            { class: 'table-wrap' },
+            h(
+              'table',
+              { class: 'watch-table' },
+              h(
+                'thead',
+                null,
+                h(
+                  'tr',
+                  null,
+                  h('th', { scope: 'col' }, t('watch_schedule')),
+                  h('th', { scope: 'col' }, t('watch_next_run')),
+                  h('th', { scope: 'col' }, t('watch_alerts_to')),
+                  h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, t('watch_remove'))),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                watches.map((watch) =>
+                  h(
+                    'tr',
+                    { key: watch.watch_id },
+                    h('td', null, watch.schedule),
+                    h('td', null, dateTime(watch.next_run_at)),
+                    h('td', null, [watch.webhook_url, watch.email].filter((to) => to !== null).join(', ') || t('watch_no_alerts')),
+                    h(
+                      'td',
+                      null,
+                      h(
+                        'button',
+                        {
+                          type: 'button',
+                          class: 'secondary',
+                          onClick: () => remove(watch),
+                          'aria-label': t('watch_remove_n', { schedule: watch.schedule }),
+                        },
+                        '×',
+                      ),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+          )),
+    h(
+      'form',
+      { onSubmit: add, class: 'watch-add' },
+      field('watch-schedule', t('watch_schedule'), form.schedule, (schedule) => setForm({ ...form, schedule }), {
+        hint: t('watch_schedule_hint'),
+        required: true,
+      }),
       field('watch-webhook', t('watch_webhook'), form.webhook, (webhook) => setForm({ ...form, webhook }), { inputMode: 'url' }),
-      field('watch-email', t('watch_email'), form.email, (email) => setForm({ ...form, email }), { inputMode: 'email', autoComplete: 'email' }),
-      h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, t('watch_add')))));
+      field('watch-email', t('watch_email'), form.email, (email) => setForm({ ...form, email }), {
+        inputMode: 'email',
+        autoComplete: 'email',
+      }),
+      h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, t('watch_add'))),
+    ),
+  );
 }
