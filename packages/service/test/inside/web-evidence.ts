@@ -36,6 +36,7 @@ async function rpc<T = unknown>(method: string, params: unknown): Promise<T> {
   return reply.result as T;
 }
 
+// The form starts a test on the extended profile (Zonemaster's test cases and ours beyond them), as a visitor leaves it.
 async function startTest(domain: string): Promise<string> {
   await page.goto(origin);
   await page.getByLabel('Domain name').fill(domain);
@@ -249,13 +250,13 @@ describe('the report shows its evidence', () => {
       assert.equal(await page.getByRole('heading', { name: 'Findings that went away (0)' }).count(), 1);
       const sides = await page.locator('.compare-sides .run-parameters').allInnerTexts();
       assert.equal(sides.length, 2);
-      for (const side of sides) assert.match(side, /^Profile: default · IP versions: IPv4, IPv6$/);
+      for (const side of sides) assert.match(side, /^Profile: extended · IP versions: IPv4, IPv6$/);
       await shot('compare-unchanged');
       await page.goto(`${origin}/history/healthy.test`);
       await page.locator('.history-table .run-parameters').first().waitFor();
       assert.match(
         await page.locator('.history-table .run-parameters').first().innerText(),
-        /^Profile: default · IP versions: IPv4, IPv6$/,
+        /^Profile: extended · IP versions: IPv4, IPv6$/,
       );
       await shot('history-parameters');
     },
