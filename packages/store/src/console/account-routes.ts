@@ -6,35 +6,22 @@ import { html, type Markup } from './html.ts';
 import { crumbs, errorBox, HOME, page } from './layout.ts';
 
 function accountPage(csrf: string, email: string, errors: string[], saved: boolean): Markup {
-  return html`${crumbs(HOME, { text: 'Your account' })}
-    <h1>Your account</h1>
-    ${saved ? html`<div class="notice" role="status">Password changed. Your other sessions were signed out.</div>` : ''}
-    <div class="card">
-      <dl class="facts">
-        <dt>Email</dt>
-        <dd>${email}</dd>
-      </dl>
-    </div>
-    <h2 id="password">Change your password</h2>
-    ${errorBox(errors)}
-    <form class="card" method="post" action="/admin/account/password" aria-labelledby="password">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <input type="text" name="username" autocomplete="username" value="${email}" hidden />
-      <div class="field">
-        <label for="current">Current password</label>
-        <input id="current" name="current" type="password" autocomplete="current-password" required />
-      </div>
-      <div class="field">
-        <label for="next">New password</label>
-        <p class="hint" id="next_hint">At least 10 characters.</p>
-        <input id="next" name="next" type="password" autocomplete="new-password" minlength="10" required aria-describedby="next_hint" />
-      </div>
-      <div class="field">
-        <label for="repeated">New password again</label>
-        <input id="repeated" name="repeated" type="password" autocomplete="new-password" minlength="10" required />
-      </div>
-      <div class="actions"><button type="submit">Change password</button></div>
-    </form>`;
+  return html`${crumbs(HOME, { text: 'Your account' })}<h1>Your account</h1>
+${saved ? html`<div class="notice" role="status">Password changed. Your other sessions were signed out.</div>` : ''}
+<div class="card"><dl class="facts"><dt>Email</dt><dd>${email}</dd></dl></div>
+<h2 id="password">Change your password</h2>
+${errorBox(errors)}
+<form class="card" method="post" action="/admin/account/password" aria-labelledby="password">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <input type="text" name="username" autocomplete="username" value="${email}" hidden>
+  <div class="field"><label for="current">Current password</label>
+    <input id="current" name="current" type="password" autocomplete="current-password" required></div>
+  <div class="field"><label for="next">New password</label><p class="hint" id="next_hint">At least 10 characters.</p>
+    <input id="next" name="next" type="password" autocomplete="new-password" minlength="10" required aria-describedby="next_hint"></div>
+  <div class="field"><label for="repeated">New password again</label>
+    <input id="repeated" name="repeated" type="password" autocomplete="new-password" minlength="10" required></div>
+  <div class="actions"><button type="submit">Change password</button></div>
+</form>`;
 }
 
 export function accountRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void {

@@ -23,32 +23,13 @@ const LIST: Crumb = { text: 'Admins', href: '/admin/admins' };
 const groupName = (group: ResourceGroup) => areas.find((a) => a.id === group)?.name ?? group;
 
 function adminRows(admins: AdminListing[], me: Admin): Markup {
-  return html`<table class="stack">
-    <caption class="skip">
-      Admins of this store
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Email</th>
-        <th scope="col">Access</th>
-        <th scope="col">Added</th>
-        <th scope="col"><span class="skip">Actions</span></th>
-      </tr>
-    </thead>
-    <tbody>
-      ${admins.map(
-        (a) =>
-          html`<tr>
-            <td data-label="Email">${a.email}${a.id === me.id ? html` <span class="badge">you</span>` : ''}</td>
-            <td data-label="Access">${a.access.length === allGroups.length ? 'Every area' : a.access.map(groupName).join(', ')}</td>
-            <td data-label="Added">${a.createdAt.slice(0, 10)}</td>
-            <td>
-              ${a.id === me.id ? html`<a href="/admin/account">Change your password</a>` : admins.length > 1 ? html`<a href="/admin/admins/${a.id}/remove" aria-label="Remove ${a.email}">Remove…</a>` : ''}
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="stack"><caption class="skip">Admins of this store</caption>
+<thead><tr><th scope="col">Email</th><th scope="col">Access</th><th scope="col">Added</th><th scope="col"><span class="skip">Actions</span></th></tr></thead>
+<tbody>${admins.map(
+    (a) => html`<tr><td data-label="Email">${a.email}${a.id === me.id ? html` <span class="badge">you</span>` : ''}</td>
+<td data-label="Access">${a.access.length === allGroups.length ? 'Every area' : a.access.map(groupName).join(', ')}</td><td data-label="Added">${a.createdAt.slice(0, 10)}</td>
+<td>${a.id === me.id ? html`<a href="/admin/account">Change your password</a>` : admins.length > 1 ? html`<a href="/admin/admins/${a.id}/remove" aria-label="Remove ${a.email}">Remove…</a>` : ''}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function listPage(input: {
@@ -60,61 +41,40 @@ function listPage(input: {
   errors: string[];
   removed: boolean;
 }): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST)}
-    <h1>Admins</h1>
-    ${input.removed ? html`<div class="notice" role="status">The admin was removed and signed out.</div>` : ''}
-    ${adminRows(input.admins, input.me)}
-    <h2 id="add">Add an admin</h2>
-    ${errorBox(input.errors)}
-    <form class="card" method="post" action="/admin/admins" aria-labelledby="add">
-      <input type="hidden" name="_csrf" value="${input.csrf}" />
-      <div class="field">
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" maxlength="254" required autocomplete="off" value="${input.email}" />
-      </div>
-      <fieldset>
-        <legend>Access</legend>
-        <p class="hint">The areas this admin may see. Settings includes this page, apps, webhooks and the plan.</p>
-        <div class="scopes">
-          ${allGroups.map((g) => html`<label class="choice"><input type="checkbox" name="access" value="${g}" ${input.access.includes(g) ? 'checked' : ''} /> <span>${groupName(g)}</span></label>`)}
-        </div>
-      </fieldset>
-      <p class="hint">
-        The store makes a first password and shows it once, for you to pass on; they can change it under their email at the top of any page.
-      </p>
-      <div class="actions"><button type="submit">Add admin</button></div>
-    </form>`;
+  return html`${crumbs(...SETTINGS_TRAIL, LIST)}<h1>Admins</h1>
+${input.removed ? html`<div class="notice" role="status">The admin was removed and signed out.</div>` : ''}
+${adminRows(input.admins, input.me)}
+<h2 id="add">Add an admin</h2>
+${errorBox(input.errors)}
+<form class="card" method="post" action="/admin/admins" aria-labelledby="add">
+  <input type="hidden" name="_csrf" value="${input.csrf}">
+  <div class="field"><label for="email">Email</label>
+    <input id="email" name="email" type="email" maxlength="254" required autocomplete="off" value="${input.email}"></div>
+  <fieldset><legend>Access</legend><p class="hint">The areas this admin may see. Settings includes this page, apps, webhooks and the plan.</p>
+    <div class="scopes">${allGroups.map((g) => html`<label class="choice"><input type="checkbox" name="access" value="${g}" ${input.access.includes(g) ? 'checked' : ''}> <span>${groupName(g)}</span></label>`)}</div>
+  </fieldset>
+  <p class="hint">The store makes a first password and shows it once, for you to pass on; they can change it under their email at the top of any page.</p>
+  <div class="actions"><button type="submit">Add admin</button></div>
+</form>`;
 }
 
 function addedPage(admin: Admin, password: string): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Added' })}
-    <h1>Admin added</h1>
-    <div class="notice" role="status">
-      Pass this password on to ${admin.email} now. It is shown only this once; the store keeps only its hash.
-    </div>
-    <div class="card">
-      <dl class="facts">
-        <dt>Email</dt>
-        <dd>${admin.email}</dd>
-        <dt>Sign-in address</dt>
-        <dd><code>/admin/sign-in</code> on this site</dd>
-        <dt>First password</dt>
-        <dd>${copyable('admin-password', password, 'the password')}</dd>
-      </dl>
-      <div class="actions"><a class="button" href="/admin/admins">Back to admins</a></div>
-    </div>`;
+  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Added' })}<h1>Admin added</h1>
+<div class="notice" role="status">Pass this password on to ${admin.email} now. It is shown only this once; the store keeps only its hash.</div>
+<div class="card"><dl class="facts">
+  <dt>Email</dt><dd>${admin.email}</dd>
+  <dt>Sign-in address</dt><dd><code>/admin/sign-in</code> on this site</dd>
+  <dt>First password</dt><dd>${copyable('admin-password', password, 'the password')}</dd>
+</dl><div class="actions"><a class="button" href="/admin/admins">Back to admins</a></div></div>`;
 }
 
 function removePage(csrf: string, admin: AdminListing): Markup {
-  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Remove' })}
-    <h1>Remove ${admin.email}?</h1>
-    <form class="card" method="post" action="/admin/admins/${admin.id}/remove">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <p>They are signed out at once and can no longer sign in. Apps and tokens they made stay.</p>
-      <div class="actions">
-        <button class="danger big" type="submit">Remove ${admin.email}</button><a class="button secondary" href="/admin/admins">Cancel</a>
-      </div>
-    </form>`;
+  return html`${crumbs(...SETTINGS_TRAIL, LIST, { text: 'Remove' })}<h1>Remove ${admin.email}?</h1>
+<form class="card" method="post" action="/admin/admins/${admin.id}/remove">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <p>They are signed out at once and can no longer sign in. Apps and tokens they made stay.</p>
+  <div class="actions"><button class="danger big" type="submit">Remove ${admin.email}</button><a class="button secondary" href="/admin/admins">Cancel</a></div>
+</form>`;
 }
 
 export function adminRoutes(app: FastifyInstance, { ctx }: ConsoleOptions): void {

@@ -26,119 +26,59 @@ interface AppValues {
 }
 
 function listPage(apps: App[], deleted: boolean): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST)}
-    <h1>API Apps &amp; Integrations</h1>
-    ${deleted ? html`<div class="notice" role="status">The app was deleted, with its tokens.</div>` : ''}
-    <div class="actions toolbar"><a class="button" href="/admin/apps/new">New</a></div>
-    ${
-      apps.length === 0
-        ? html`<div class="card">
-            <p>No apps yet. Choose <strong>New</strong> to register one; saving it shows its App ID and App Secret.</p>
-          </div>`
-        : html`<table class="stack">
-            <caption class="skip">
-              Registered apps
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">App ID</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${apps.map(
-                (a) =>
-                  html`<tr>
-                    <td data-label="Name"><a href="/admin/apps/${a.id}">${a.name}</a></td>
-                    <td data-label="App ID"><code>${a.clientId}</code></td>
-                    <td data-label="Kind">${kindText[a.kind]}</td>
-                    <td data-label="Created">${a.createdAt.slice(0, 10)}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
-    }`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST)}<h1>API Apps &amp; Integrations</h1>
+${deleted ? html`<div class="notice" role="status">The app was deleted, with its tokens.</div>` : ''}
+<div class="actions toolbar"><a class="button" href="/admin/apps/new">New</a></div>
+${
+  apps.length === 0
+    ? html`<div class="card"><p>No apps yet. Choose <strong>New</strong> to register one; saving it shows its App ID and App Secret.</p></div>`
+    : html`<table class="stack"><caption class="skip">Registered apps</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">App ID</th><th scope="col">Kind</th><th scope="col">Created</th></tr></thead>
+<tbody>${apps.map((a) => html`<tr><td data-label="Name"><a href="/admin/apps/${a.id}">${a.name}</a></td><td data-label="App ID"><code>${a.clientId}</code></td><td data-label="Kind">${kindText[a.kind]}</td><td data-label="Created">${a.createdAt.slice(0, 10)}</td></tr>`)}</tbody></table>`
+}`;
 }
 
 /** The fields of a new app and of an app being edited. */
 function appFields(values: AppValues): Markup {
   const kind = values.kind === 'installed' ? 'installed' : 'custom';
-  return html`<div class="field">
-      <label for="name">App name</label> <input id="name" name="name" type="text" maxlength="100" required value="${values.name}" />
-    </div>
-    <fieldset>
-      <legend>Kind</legend>
-      <label class="choice"
-        ><input type="radio" name="kind" value="custom" ${kind === 'custom' ? 'checked' : ''} />
-        <span>Custom app <span class="muted">— made for this store only; its rate limit follows the store plan</span></span></label
-      >
-      <label class="choice"
-        ><input type="radio" name="kind" value="installed" ${kind === 'installed' ? 'checked' : ''} />
-        <span
-          >Installed app
-          <span class="muted">— from the app store or an integration; installed apps share 50 calls per 10 seconds</span></span
-        ></label
-      >
-    </fieldset>
-    <div class="field">
-      <label for="redirect_uri">OAuth redirect URI</label>
-      <p class="hint" id="redirect_hint">
-        Where the store sends admins back after they grant access. Leave empty if the app only uses tokens made here.
-      </p>
-      <input
-        id="redirect_uri"
-        name="redirect_uri"
-        type="url"
-        maxlength="2000"
-        aria-describedby="redirect_hint"
-        value="${values.redirectUri}"
-      />
-    </div>`;
+  return html`<div class="field"><label for="name">App name</label>
+    <input id="name" name="name" type="text" maxlength="100" required value="${values.name}"></div>
+  <fieldset><legend>Kind</legend>
+    <label class="choice"><input type="radio" name="kind" value="custom" ${kind === 'custom' ? 'checked' : ''}> <span>Custom app <span class="muted">— made for this store only; its rate limit follows the store plan</span></span></label>
+    <label class="choice"><input type="radio" name="kind" value="installed" ${kind === 'installed' ? 'checked' : ''}> <span>Installed app <span class="muted">— from the app store or an integration; installed apps share 50 calls per 10 seconds</span></span></label>
+  </fieldset>
+  <div class="field"><label for="redirect_uri">OAuth redirect URI</label>
+    <p class="hint" id="redirect_hint">Where the store sends admins back after they grant access. Leave empty if the app only uses tokens made here.</p>
+    <input id="redirect_uri" name="redirect_uri" type="url" maxlength="2000" aria-describedby="redirect_hint" value="${values.redirectUri}"></div>`;
 }
 
 function newAppForm(csrf: string, values: AppValues, errors: string[]): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'New' })}
-    <h1>New API app</h1>
-    ${errorBox(errors)}
-    <form class="card" method="post" action="/admin/apps">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      ${appFields(values)}
-      <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/admin/apps">Cancel</a></div>
-    </form>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'New' })}<h1>New API app</h1>${errorBox(errors)}
+<form class="card" method="post" action="/admin/apps">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  ${appFields(values)}
+  <div class="actions"><button type="submit">Save</button><a class="button secondary" href="/admin/apps">Cancel</a></div>
+</form>`;
 }
 
 function editForm(csrf: string, app: App, values: AppValues, errors: string[]): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Edit' })}
-    <h1>Edit ${app.name}</h1>
-    ${errorBox(errors)}
-    <form class="card" method="post" action="/admin/apps/${app.id}">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      ${appFields(values)}
-      <div class="actions">
-        <button type="submit">Save changes</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a>
-      </div>
-    </form>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Edit' })}<h1>Edit ${app.name}</h1>${errorBox(errors)}
+<form class="card" method="post" action="/admin/apps/${app.id}">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  ${appFields(values)}
+  <div class="actions"><button type="submit">Save changes</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a></div>
+</form>`;
 }
 
 function secretShownPage(app: App, secret: string, rotated: boolean): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: rotated ? 'New secret' : 'Saved' })}
-    <h1>${rotated ? 'New App Secret' : 'App saved'}</h1>
-    <div class="notice" role="status">
-      ${rotated ? 'The previous secret no longer works. ' : ''}Copy the App Secret now. It is shown only this once.
-    </div>
-    <div class="card">
-      <dl class="facts">
-        <dt>App name</dt>
-        <dd>${app.name}</dd>
-        <dt>App ID</dt>
-        <dd>${copyable('app-id', app.clientId, 'the App ID')}</dd>
-        <dt>App Secret</dt>
-        <dd>${copyable('app-secret', secret, 'the App Secret')}</dd>
-      </dl>
-      <div class="actions"><a class="button" href="/admin/apps/${app.id}">Continue to the app</a></div>
-    </div>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: rotated ? 'New secret' : 'Saved' })}<h1>${rotated ? 'New App Secret' : 'App saved'}</h1>
+<div class="notice" role="status">${rotated ? 'The previous secret no longer works. ' : ''}Copy the App Secret now. It is shown only this once.</div>
+<div class="card"><dl class="facts">
+  <dt>App name</dt><dd>${app.name}</dd>
+  <dt>App ID</dt><dd>${copyable('app-id', app.clientId, 'the App ID')}</dd>
+  <dt>App Secret</dt><dd>${copyable('app-secret', secret, 'the App Secret')}</dd>
+</dl>
+<div class="actions"><a class="button" href="/admin/apps/${app.id}">Continue to the app</a></div></div>`;
 }
 
 function statusOf(token: TokenRecord, now: string): Markup {
@@ -149,33 +89,14 @@ function statusOf(token: TokenRecord, now: string): Markup {
 
 function tokenTable(app: App, tokens: TokenRecord[], csrf: string, now: string): Markup {
   if (tokens.length === 0) return html`<p class="muted">This app has no tokens yet.</p>`;
-  return html`<table class="stack" aria-labelledby="tokens">
-    <thead>
-      <tr>
-        <th scope="col">Label</th>
-        <th scope="col">Kind</th>
-        <th scope="col">Access</th>
-        <th scope="col">Expires</th>
-        <th scope="col">Status</th>
-        <th scope="col"><span class="skip">Action</span></th>
-      </tr>
-    </thead>
-    <tbody>
-      ${tokens.map(
-        (t) =>
-          html`<tr>
-            <td data-label="Label">${t.label}</td>
-            <td data-label="Kind">${t.kind === 'console' ? 'Non-expiring' : 'OAuth'}</td>
-            <td data-label="Access">${scopeSummary(t.scopes)}</td>
-            <td data-label="Expires">${t.expiresAt === null ? 'never' : minutes(t.expiresAt)}</td>
-            <td data-label="Status">${statusOf(t, now)}</td>
-            <td>
-              ${t.revokedAt === null ? html`<form method="post" action="/admin/apps/${app.id}/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${csrf}" /><button class="danger" type="submit" aria-label="Revoke ${t.label}">Revoke</button></form>` : ''}
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="stack" aria-labelledby="tokens"><thead><tr><th scope="col">Label</th><th scope="col">Kind</th><th scope="col">Access</th><th scope="col">Expires</th><th scope="col">Status</th><th scope="col"><span class="skip">Action</span></th></tr></thead>
+<tbody>${tokens.map(
+    (
+      t,
+    ) => html`<tr><td data-label="Label">${t.label}</td><td data-label="Kind">${t.kind === 'console' ? 'Non-expiring' : 'OAuth'}</td><td data-label="Access">${scopeSummary(t.scopes)}</td>
+<td data-label="Expires">${t.expiresAt === null ? 'never' : minutes(t.expiresAt)}</td><td data-label="Status">${statusOf(t, now)}</td>
+<td>${t.revokedAt === null ? html`<form method="post" action="/admin/apps/${app.id}/tokens/${t.id}/revoke"><input type="hidden" name="_csrf" value="${csrf}"><button class="danger" type="submit" aria-label="Revoke ${t.label}">Revoke</button></form>` : ''}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function appPage(input: {
@@ -188,86 +109,61 @@ function appPage(input: {
   saved: boolean;
 }): Markup {
   const { app, csrf } = input;
-  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: app.name })}
-    <h1>${app.name}</h1>
-    ${input.saved ? html`<div class="notice" role="status">Changes saved.</div>` : ''}
-    <div class="card">
-      <dl class="facts">
-        <dt>App ID</dt>
-        <dd>${copyable('app-id', app.clientId, 'the App ID', false)}</dd>
-        <dt>App Secret</dt>
-        <dd><span class="muted">shown only when saved or rotated</span></dd>
-        <dt>Kind</dt>
-        <dd>${kindText[app.kind]}</dd>
-        <dt>Redirect URI</dt>
-        <dd>${app.redirectUri === null ? html`<span class="muted">none (tokens only)</span>` : html`<code>${app.redirectUri}</code>`}</dd>
-        <dt>Created</dt>
-        <dd>${minutes(app.createdAt)}</dd>
-      </dl>
-      <div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/edit">Edit app</a></div>
-    </div>
-    <h2 id="tokens">Tokens</h2>
-    ${tokenTable(app, input.tokens, csrf, input.now)}
-    <h2 id="new-token">New non-expiring token</h2>
-    ${errorBox(input.errors)}
-    <form class="card" method="post" action="/admin/apps/${app.id}/tokens" aria-labelledby="new-token">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <div class="field">
-        <label for="label">Label</label>
-        <p class="hint" id="label_hint">Who or what uses it, for example "Nightly sync".</p>
-        <input id="label" name="label" type="text" maxlength="100" aria-describedby="label_hint" />
-      </div>
-      ${accessFieldset(input.chosen)}
-      <p class="hint">A non-expiring token never reads fields kept encrypted; an OAuth grant with <code>decrypt</code> can.</p>
-      <div class="actions"><button type="submit">Create token</button></div>
-    </form>
-    <h2 id="danger">Secret and deletion</h2>
-    <div class="card">
-      <form method="post" action="/admin/apps/${app.id}/secret">
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        <p id="rotate_hint">
-          A new App Secret replaces the current one at once: OAuth exchanges and webhook signatures then need the new one. Tokens already
-          issued keep working.
-        </p>
-        <button class="danger big" type="submit" aria-describedby="rotate_hint">Rotate secret</button>
-      </form>
-      <div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/delete">Delete app…</a></div>
-    </div>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, { text: app.name })}<h1>${app.name}</h1>
+${input.saved ? html`<div class="notice" role="status">Changes saved.</div>` : ''}
+<div class="card"><dl class="facts">
+  <dt>App ID</dt><dd>${copyable('app-id', app.clientId, 'the App ID', false)}</dd>
+  <dt>App Secret</dt><dd><span class="muted">shown only when saved or rotated</span></dd>
+  <dt>Kind</dt><dd>${kindText[app.kind]}</dd>
+  <dt>Redirect URI</dt><dd>${app.redirectUri === null ? html`<span class="muted">none (tokens only)</span>` : html`<code>${app.redirectUri}</code>`}</dd>
+  <dt>Created</dt><dd>${minutes(app.createdAt)}</dd>
+</dl>
+<div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/edit">Edit app</a></div></div>
+<h2 id="tokens">Tokens</h2>
+${tokenTable(app, input.tokens, csrf, input.now)}
+<h2 id="new-token">New non-expiring token</h2>
+${errorBox(input.errors)}
+<form class="card" method="post" action="/admin/apps/${app.id}/tokens" aria-labelledby="new-token">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <div class="field"><label for="label">Label</label><p class="hint" id="label_hint">Who or what uses it, for example "Nightly sync".</p>
+    <input id="label" name="label" type="text" maxlength="100" aria-describedby="label_hint"></div>
+  ${accessFieldset(input.chosen)}
+  <p class="hint">A non-expiring token never reads fields kept encrypted; an OAuth grant with <code>decrypt</code> can.</p>
+  <div class="actions"><button type="submit">Create token</button></div>
+</form>
+<h2 id="danger">Secret and deletion</h2>
+<div class="card">
+  <form method="post" action="/admin/apps/${app.id}/secret">
+    <input type="hidden" name="_csrf" value="${csrf}">
+    <p id="rotate_hint">A new App Secret replaces the current one at once: OAuth exchanges and webhook signatures then need the new one. Tokens already issued keep working.</p>
+    <button class="danger big" type="submit" aria-describedby="rotate_hint">Rotate secret</button>
+  </form>
+  <div class="actions"><a class="button secondary" href="/admin/apps/${app.id}/delete">Delete app…</a></div>
+</div>`;
 }
 
 function deletePage(csrf: string, app: App, activeTokens: number, subscriptions: number): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Delete' })}
-    <h1>Delete ${app.name}?</h1>
-    <form class="card" method="post" action="/admin/apps/${app.id}/delete">
-      <input type="hidden" name="_csrf" value="${csrf}" />
-      <p>This cannot be undone. Deleting the app:</p>
-      <ul>
-        <li>stops its ${activeTokens} active token${activeTokens === 1 ? '' : 's'} at once,</li>
-        ${subscriptions === 0 ? '' : html`<li>removes its ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'} (they are signed with its secret),</li>`}
-        <li>and its App ID and App Secret stop working.</li>
-      </ul>
-      <div class="actions">
-        <button class="danger big" type="submit">Delete ${app.name}</button
-        ><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a>
-      </div>
-    </form>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'Delete' })}<h1>Delete ${app.name}?</h1>
+<form class="card" method="post" action="/admin/apps/${app.id}/delete">
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <p>This cannot be undone. Deleting the app:</p>
+  <ul>
+    <li>stops its ${activeTokens} active token${activeTokens === 1 ? '' : 's'} at once,</li>
+    ${subscriptions === 0 ? '' : html`<li>removes its ${subscriptions} webhook subscription${subscriptions === 1 ? '' : 's'} (they are signed with its secret),</li>`}
+    <li>and its App ID and App Secret stop working.</li>
+  </ul>
+  <div class="actions"><button class="danger big" type="submit">Delete ${app.name}</button><a class="button secondary" href="/admin/apps/${app.id}">Cancel</a></div>
+</form>`;
 }
 
 function tokenShownPage(app: App, token: string, scopes: Scope[]): Markup {
-  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'New token' })}
-    <h1>Token created</h1>
-    <div class="notice" role="status">Copy the token now. It is shown only this once; the store keeps only its hash.</div>
-    <div class="card">
-      <dl class="facts">
-        <dt>Token</dt>
-        <dd>${copyable('token', token, 'the token')}</dd>
-        <dt>Access</dt>
-        <dd>${scopeSummary(scopes)} <span class="muted">(${scopes.join(' ')})</span></dd>
-        <dt>Use</dt>
-        <dd>Send it in the <code>X-AC-Auth-Token</code> header.</dd>
-      </dl>
-      <div class="actions"><a class="button" href="/admin/apps/${app.id}">Back to ${app.name}</a></div>
-    </div>`;
+  return html`${crumbs(...TOOLS_TRAIL, LIST, appCrumb(app), { text: 'New token' })}<h1>Token created</h1>
+<div class="notice" role="status">Copy the token now. It is shown only this once; the store keeps only its hash.</div>
+<div class="card"><dl class="facts">
+  <dt>Token</dt><dd>${copyable('token', token, 'the token')}</dd>
+  <dt>Access</dt><dd>${scopeSummary(scopes)} <span class="muted">(${scopes.join(' ')})</span></dd>
+  <dt>Use</dt><dd>Send it in the <code>X-AC-Auth-Token</code> header.</dd>
+</dl><div class="actions"><a class="button" href="/admin/apps/${app.id}">Back to ${app.name}</a></div></div>`;
 }
 
 /** The signed-in admin (with settings access), the CSRF token, and a page renderer. */
@@ -309,9 +205,7 @@ const notFound = (show: ConsolePage['show']) =>
   show(
     404,
     'No such app',
-    html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'No such app' })}
-      <h1>No such app</h1>
-      <p><a href="/admin/apps">All apps</a></p>`,
+    html`${crumbs(...TOOLS_TRAIL, LIST, { text: 'No such app' })}<h1>No such app</h1><p><a href="/admin/apps">All apps</a></p>`,
   );
 
 function appPages(options: ConsoleOptions): AppPages {

@@ -31,11 +31,7 @@ function messagePage(title: string, text: string): string {
   return page({
     title,
     narrow: true,
-    body: html`<h1>${title}</h1>
-      <div class="card">
-        <p>${text}</p>
-        <p><a href="/admin">Back to the console</a></p>
-      </div>`,
+    body: html`<h1>${title}</h1><div class="card"><p>${text}</p><p><a href="/admin">Back to the console</a></p></div>`,
   });
 }
 

@@ -62,11 +62,7 @@ export function sendNotFound(reply: FastifyReply): FastifyReply {
     page({
       title: 'Not found',
       narrow: true,
-      body: html`<h1>Not found</h1>
-        <div class="card">
-          <p>The console has no such page or record.</p>
-          <p><a href="/admin">Back to the console</a></p>
-        </div>`,
+      body: html`<h1>Not found</h1><div class="card"><p>The console has no such page or record.</p><p><a href="/admin">Back to the console</a></p></div>`,
     }),
   );
 }
@@ -118,11 +114,7 @@ export function requireAdmin(
       page({
         title: 'Not allowed',
         narrow: true,
-        body: html`<h1>Not allowed</h1>
-          <div class="card">
-            <p>Your admin account cannot manage store settings.</p>
-            <p><a href="/admin">Back to the console</a></p>
-          </div>`,
+        body: html`<h1>Not allowed</h1><div class="card"><p>Your admin account cannot manage store settings.</p><p><a href="/admin">Back to the console</a></p></div>`,
       }),
     );
     return undefined;

@@ -119,33 +119,19 @@ function grantPage(request: AuthorizeRequest, params: Params, csrf: string, emai
     title: `Grant access to ${app.name}`,
     narrow: true,
     body: html`<h1>Grant access to ${app.name}?</h1>
-      <form class="card" method="post" action="/api/oauth">
-        <p>
-          <strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to act
-          for you in this store. It will be able to:
-        </p>
-        <ul id="requested-scopes" class="grants">
-          ${asked.map((d) =>
-            d.level === undefined
-              ? html`<li><strong>${d.name}</strong></li>`
-              : html`<li>
-                  <strong>${d.level === 'read' ? 'See' : 'See and change'}</strong> ${d.name.toLowerCase()}
-                  <span class="muted">(${d.detail})</span>
-                </li>`,
-          )}
-        </ul>
-        <p class="hint">
-          It asked for <code>${request.scopes.join(' ')}</code>. Anything else stays out of its
-          reach.${request.scopes.includes('no_expiry') ? '' : ' Its access lasts an hour at a time and is renewed for up to 30 days unless you revoke it.'}
-        </p>
-        <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
-        <input type="hidden" name="_csrf" value="${csrf}" />
-        ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}" />`))}
-        <div class="actions">
-          <button type="submit" name="decision" value="allow">Allow ${app.name}</button
-          ><button class="secondary" type="submit" name="decision" value="deny">Deny</button>
-        </div>
-      </form>`,
+<form class="card" method="post" action="/api/oauth">
+  <p><strong>${app.name}</strong> <span class="badge">${app.kind === 'installed' ? 'Installed app' : 'Custom app'}</span> asks to act for you in this store. It will be able to:</p>
+  <ul id="requested-scopes" class="grants">${asked.map((d) =>
+    d.level === undefined
+      ? html`<li><strong>${d.name}</strong></li>`
+      : html`<li><strong>${d.level === 'read' ? 'See' : 'See and change'}</strong> ${d.name.toLowerCase()} <span class="muted">(${d.detail})</span></li>`,
+  )}</ul>
+  <p class="hint">It asked for <code>${request.scopes.join(' ')}</code>. Anything else stays out of its reach.${request.scopes.includes('no_expiry') ? '' : ' Its access lasts an hour at a time and is renewed for up to 30 days unless you revoke it.'}</p>
+  <p class="hint">You are signed in as ${email}. You will be sent back to <code>${new URL(request.redirectUri).origin}</code>.</p>
+  <input type="hidden" name="_csrf" value="${csrf}">
+  ${PARAMS.map((name) => (one(params, name) === undefined ? '' : html`<input type="hidden" name="${name}" value="${one(params, name)}">`))}
+  <div class="actions"><button type="submit" name="decision" value="allow">Allow ${app.name}</button><button class="secondary" type="submit" name="decision" value="deny">Deny</button></div>
+</form>`,
   });
 }
 
@@ -153,8 +139,7 @@ function problemPage(text: string): string {
   return page({
     title: 'Cannot grant access',
     narrow: true,
-    body: html`<h1>Cannot grant access</h1>
-      <div class="error" role="alert"><p>${text}</p></div>`,
+    body: html`<h1>Cannot grant access</h1><div class="error" role="alert"><p>${text}</p></div>`,
   });
 }
 

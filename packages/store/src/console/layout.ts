@@ -37,40 +37,35 @@ export function page(input: PageInput): string {
   const current = (section: Section) => (nav?.section === section ? html`aria-current="page"` : '');
   return (
     '<!doctype html>\n' +
-    markupText(
-      html`<html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>${input.title} · Store admin</title>
-          <link rel="stylesheet" href="/admin/console.css" />
-          <script src="/admin/console.js" defer></script>
-        </head>
-        <body>
-          <a class="skip" href="#main">Skip to content</a>
-          <header class="top">
-            <div class="bar">
-              ${nav === undefined ? html`<span class="brand">Store admin</span>` : html`<a class="brand" href="/admin" ${current('home')}>Store admin</a>`}
-              ${
-                nav === undefined
-                  ? ''
-                  : html`<nav aria-label="Main">
-                        ${nav.settings === false ? '' : sections.map((s) => html`<a href="${s.href}" ${current(s.section)}>${s.text}</a>`)}
-                        <a href="/api/v1/docs">API docs</a>
-                      </nav>
-                      <div class="who">
-                        <a href="/admin/account" ${current('account')}>${nav.email}</a>
-                        <form method="post" action="/admin/sign-out">
-                          <input type="hidden" name="_csrf" value="${nav.csrf}" /><button type="submit">Sign out</button>
-                        </form>
-                      </div>`
-              }
-            </div>
-          </header>
-          <main id="main" class="${input.narrow === true ? 'narrow' : ''}">${input.body}</main>
-        </body>
-      </html> `,
-    )
+    markupText(html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.title} · Store admin</title>
+<link rel="stylesheet" href="/admin/console.css">
+<script src="/admin/console.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><div class="bar">
+  ${nav === undefined ? html`<span class="brand">Store admin</span>` : html`<a class="brand" href="/admin" ${current('home')}>Store admin</a>`}
+  ${
+    nav === undefined
+      ? ''
+      : html`<nav aria-label="Main">
+    ${nav.settings === false ? '' : sections.map((s) => html`<a href="${s.href}" ${current(s.section)}>${s.text}</a>`)}
+    <a href="/api/v1/docs">API docs</a>
+  </nav>
+  <div class="who"><a href="/admin/account" ${current('account')}>${nav.email}</a>
+  <form method="post" action="/admin/sign-out"><input type="hidden" name="_csrf" value="${nav.csrf}"><button type="submit">Sign out</button></form></div>`
+  }
+</div></header>
+<main id="main" class="${input.narrow === true ? 'narrow' : ''}">
+${input.body}
+</main>
+</body>
+</html>
+`)
   );
 }
 
@@ -90,25 +85,16 @@ export const SETTINGS_TRAIL: readonly Crumb[] = [HOME, { text: 'Settings', href:
 
 export function crumbs(...items: Crumb[]): Markup {
   const last = items.length - 1;
-  return html`<nav aria-label="Breadcrumb">
-    <ol class="crumbs">
-      ${items.map((item, i) =>
-        i === last || item.href === undefined
-          ? html`<li${i === last ? html` aria-current="page"` : ''}>${item.text}</li>`
-          : html`<li><a href="${item.href}">${item.text}</a></li>`,
-      )}
-    </ol>
-  </nav>`;
+  return html`<nav aria-label="Breadcrumb"><ol class="crumbs">${items.map((item, i) =>
+    i === last || item.href === undefined
+      ? html`<li${i === last ? html` aria-current="page"` : ''}>${item.text}</li>`
+      : html`<li><a href="${item.href}">${item.text}</a></li>`,
+  )}</ol></nav>`;
 }
 
 export function errorBox(messages: readonly string[]): Markup {
   if (messages.length === 0) return html``;
-  return html`<div class="error" role="alert">
-    <strong>Please fix this:</strong>
-    <ul>
-      ${messages.map((m) => html`<li>${m}</li>`)}
-    </ul>
-  </div>`;
+  return html`<div class="error" role="alert"><strong>Please fix this:</strong><ul>${messages.map((m) => html`<li>${m}</li>`)}</ul></div>`;
 }
 
 /**
@@ -116,9 +102,5 @@ export function errorBox(messages: readonly string[]): Markup {
  * shows and wires up; without scripts the button stays hidden and the text can still be selected.
  */
 export function copyable(id: string, value: string, what: string, secret = true): Markup {
-  return html`<div class="copyable">
-    <code class="${secret ? 'secret' : 'value'}" id="${id}">${value}</code
-    ><button type="button" class="secondary copy" data-copy="${id}" aria-label="Copy ${what}" hidden>Copy</button
-    ><span class="copy-status" role="status" aria-live="polite"></span>
-  </div>`;
+  return html`<div class="copyable"><code class="${secret ? 'secret' : 'value'}" id="${id}">${value}</code><button type="button" class="secondary copy" data-copy="${id}" aria-label="Copy ${what}" hidden>Copy</button><span class="copy-status" role="status" aria-live="polite"></span></div>`;
 }

@@ -10,28 +10,21 @@ import type { FormBody } from './console-request.ts';
 const FIELD = (areaId: string) => `access_${areaId}`;
 
 export function accessFieldset(chosen: readonly Scope[], legend = 'Access'): Markup {
-  return html`<fieldset>
-    <legend>${legend}</legend>
-    <p class="hint">Choose what the token may do in each area. Modify includes reading; settings have no read-only access.</p>
-    ${areas.map((area) => {
-      const current = chosen.includes('system') ? 'none' : levelIn(chosen, area);
-      return html`<div class="level-row" role="radiogroup" aria-labelledby="area-${area.id}">
-        <p class="area-name" id="area-${area.id}">${area.name}<span class="muted">${area.covers}</span></p>
-        ${(['none', 'read', 'modify'] as const).map((level) =>
-          levelsOf(area).includes(level)
-            ? html`<label class="level"
-                ><input type="radio" name="${FIELD(area.id)}" value="${level}" ${level === current ? 'checked' : ''} />
-                ${choiceText[level]}</label
-              >`
-            : html`<span class="level muted" aria-hidden="true">—</span>`,
-        )}
-      </div>`;
-    })}
-    <label class="choice"
-      ><input type="checkbox" name="access_all" value="system" ${chosen.includes('system') ? 'checked' : ''} />
-      <span>Full access <span class="muted">— every area, including areas added later (<code>system</code>)</span></span></label
-    >
-  </fieldset>`;
+  return html`<fieldset><legend>${legend}</legend>
+<p class="hint">Choose what the token may do in each area. Modify includes reading; settings have no read-only access.</p>
+${areas.map((area) => {
+  const current = chosen.includes('system') ? 'none' : levelIn(chosen, area);
+  return html`<div class="level-row" role="radiogroup" aria-labelledby="area-${area.id}">
+  <p class="area-name" id="area-${area.id}">${area.name}<span class="muted">${area.covers}</span></p>
+  ${(['none', 'read', 'modify'] as const).map((level) =>
+    levelsOf(area).includes(level)
+      ? html`<label class="level"><input type="radio" name="${FIELD(area.id)}" value="${level}" ${level === current ? 'checked' : ''}> ${choiceText[level]}</label>`
+      : html`<span class="level muted" aria-hidden="true">—</span>`,
+  )}
+</div>`;
+})}
+<label class="choice"><input type="checkbox" name="access_all" value="system" ${chosen.includes('system') ? 'checked' : ''}> <span>Full access <span class="muted">— every area, including areas added later (<code>system</code>)</span></span></label>
+</fieldset>`;
 }
 
 /** The scopes an access form asks for. */

@@ -13,20 +13,16 @@ function signInPage(input: { csrf: string; next: string; email: string; errors: 
     title: 'Sign in',
     narrow: true,
     body: html`<h1>Sign in to the store admin</h1>
-      ${errorBox(input.errors)}
-      <form class="card" method="post" action="/admin/sign-in">
-        <input type="hidden" name="_csrf" value="${input.csrf}" />
-        <input type="hidden" name="next" value="${input.next}" />
-        <div class="field">
-          <label for="email">Email</label>
-          <input id="email" name="email" type="email" autocomplete="username" required value="${input.email}" />
-        </div>
-        <div class="field">
-          <label for="password">Password</label>
-          <input id="password" name="password" type="password" autocomplete="current-password" required />
-        </div>
-        <div class="actions"><button type="submit">Sign in</button></div>
-      </form>`,
+${errorBox(input.errors)}
+<form class="card" method="post" action="/admin/sign-in">
+  <input type="hidden" name="_csrf" value="${input.csrf}">
+  <input type="hidden" name="next" value="${input.next}">
+  <div class="field"><label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required value="${input.email}"></div>
+  <div class="field"><label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required></div>
+  <div class="actions"><button type="submit">Sign in</button></div>
+</form>`,
   });
 }
 
