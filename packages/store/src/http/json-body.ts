@@ -3,6 +3,7 @@
 // json fields) then overflows the stack; no record of the platform nests anywhere near the limit.
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../model/api-error.ts';
+import { nulPath, refuseNul } from './no-nul-text.ts';
 
 export const MAX_BODY_DEPTH = 64;
 
@@ -33,6 +34,14 @@ export function jsonBodies(app: FastifyInstance): void {
       done(new ApiError(400, `The body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels`), undefined);
       return;
     }
-    void parse(request, text, done);
+    // NUL in JSON text is always the escape \u0000: only a body that has one is walked for where it is.
+    if (!/\\u0000/i.test(text)) {
+      void parse(request, text, done);
+      return;
+    }
+    void parse(request, text, (error, body) => {
+      const at = error ? undefined : nulPath(body);
+      done(at === undefined ? error : refuseNul(at), at === undefined ? body : undefined);
+    });
   });
 }

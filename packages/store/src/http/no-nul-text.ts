@@ -1,6 +1,7 @@
 // PostgreSQL's text cannot hold U+0000 and fails the whole statement when given it, so no API request may
 // carry it: not in the path, a query parameter or a JSON body. Refusing it here, before any route, keeps
-// every route (and every database) answering the same 400 instead of each one meeting it on its own.
+// every route (and every database) answering the same 400 instead of each one meeting it on its own. JSON bodies
+// are checked where they are parsed (json-body.ts).
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../model/api-error.ts';
@@ -8,13 +9,7 @@ import { ApiError } from '../model/api-error.ts';
 /** The dotted name of the first string (or key) in `value` that holds NUL, or undefined. */
 export function nulPath(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? path || 'the body' : undefined;
-  // Only what JSON parsing makes: an upload streamed to a file is an object of another kind.
-  if (
-    value === null ||
-    typeof value !== 'object' ||
-    !(Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null))
-  )
-    return undefined;
+  if (value === null || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value)) {
     const here = path === '' ? key : `${path}.${key}`;
     if (key.includes('\0')) return here;
@@ -24,7 +19,7 @@ export function nulPath(value: unknown, path = ''): string | undefined {
   return undefined;
 }
 
-function refuse(name: string): ApiError {
+export function refuseNul(name: string): ApiError {
   return new ApiError(400, `${name}: text cannot hold the NUL character`);
 }
 
@@ -39,17 +34,13 @@ export const noNulText = fp(
       const queryAt = url.indexOf('?');
       const path = queryAt === -1 ? url : url.slice(0, queryAt);
       if (/%00|\0/i.test(path)) {
-        done(refuse('the path'));
+        done(refuseNul('the path'));
         return;
       }
       // The parsed query is an object of the parser's own kind, with text (or lists of text) for values.
       const query = Object.entries(request.query as Record<string, unknown>);
       const name = query.find(([key, value]) => key.includes('\0') || nulPath(value) !== undefined)?.[0];
-      done(refuse(name ?? 'the query'));
-    });
-    app.addHook('preValidation', (request, _reply, done) => {
-      const name = request.url.startsWith(options.apiPrefix) ? nulPath(request.body) : undefined;
-      done(name === undefined ? undefined : refuse(name));
+      done(refuseNul(name ?? 'the query'));
     });
   },
   { name: 'no-nul-text' },
