@@ -32,6 +32,11 @@ export interface TestCase {
    * while the server could still be found silent (net/server-order.ts).
    */
   afterEarlierModules?: boolean;
+  /**
+   * It reads no findings and asks only questions of its own (probes), so it runs from the start of the
+   * run, beside Basic, instead of after it; what it finds is kept only where Basic's gate lets the run go on.
+   */
+  besideBasic?: boolean;
   run(context: TestContext): Promise<Message[]>;
   /**
    * Lookups its run will make, made ahead of its turn from the start of the run (net/server-order.ts's

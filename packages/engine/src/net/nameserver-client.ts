@@ -76,7 +76,7 @@ export interface ProbeHeader {
 }
 
 /** The least a probe waits for its reply. */
-const probeWaitMs = 400;
+const probeWaitMs = 250;
 
 /** What one query came to: the reply (with its size on the wire), or why none. */
 export interface SendOutcome {
@@ -290,11 +290,27 @@ export class Nameserver {
     if (!this.#network.familyEnabled(this.family)) return undefined;
     // A probe the server drops is the result `timeout`, not a server gone quiet: it waits a few times
     // the server's own answers (at least probeWaitMs), not the profile's timeout, so that a few dropped
-    // probes cost the run no more than its other questions do.
+    // probes cost the run no more than its other questions do. A server not heard from yet is first
+    // sent a plain SOA probe, with the profile's timeout, to learn that time.
+    if (this.statistics.responses === 0) {
+      this.#firstProbe ??= this.#sendProbe(qname, RRType.SOA, {}, this.#network.options.resolver.timeout * 1000);
+      await this.#firstProbe;
+    }
     const { responses, answeredMs } = this.statistics;
     const profileMs = this.#network.options.resolver.timeout * 1000;
-    const waitMs = Math.min(profileMs, Math.max(probeWaitMs, responses > 0 ? 6 * (answeredMs / responses) : profileMs));
-    const header: ProbeHeader = { timeoutMs: waitMs, retries: 1, resendMs: waitMs / 2, ...flags.header };
+    return this.#sendProbe(
+      qname,
+      qtype,
+      flags,
+      Math.min(profileMs, Math.max(probeWaitMs, responses > 0 ? 6 * (answeredMs / responses) : profileMs)),
+    );
+  }
+
+  #firstProbe: Promise<unknown> | undefined;
+
+  async #sendProbe(qname: Name, qtype: number, flags: QueryFlags, waitMs: number): Promise<SendOutcome | undefined> {
+    // Sent twice, half the wait apart: the last send waits the other half, so silence costs waitMs.
+    const header: ProbeHeader = { timeoutMs: waitMs / 2, retries: 1, resendMs: waitMs / 2, ...flags.header };
     // `header` sends it in the address's line of probes (network.ts).
     const sent = await this.#network.send(
       this,

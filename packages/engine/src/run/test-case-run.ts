@@ -32,10 +32,8 @@ export function canContinue(findings: readonly Finding[]): boolean {
 export async function runTestCase({ module, testCase, explicit }: PlannedTestCase, run: TestCaseRunContext): Promise<Finding[] | null> {
   const { domain, zone, profile, signal, finding } = run;
   const own: Finding[] = [];
-  const before = await run.order.findingsOf([...(module.name === 'BASIC' ? [] : run.order.basicIds), ...(testCase.after ?? [])]);
-  if (module.name !== 'BASIC' && run.gated && !canContinue(before)) return null;
-  signal.throwIfAborted();
-  const context: TestContext = {
+  const enabled = explicit || isTestCaseEnabled(profile, testCase.id);
+  const contextWith = (earlier: readonly Finding[]): TestContext => ({
     domain,
     get zone(): Zone {
       if (!zone) throw new Error(`"${domain}" is not a usable domain name`);
@@ -43,8 +41,18 @@ export async function runTestCase({ module, testCase, explicit }: PlannedTestCas
     },
     profile,
     signal,
-    earlier: before,
-  };
+    earlier,
+  });
+  const beside =
+    testCase.besideBasic && zone && enabled && !testCase.precondition
+      ? inTestCase(testCase.id, () => testCase.run(contextWith([])))
+      : undefined;
+  // Its outcome is read below unless Basic's gate closes; then nobody waits for it.
+  beside?.catch(() => {});
+  const before = await run.order.findingsOf([...(module.name === 'BASIC' ? [] : run.order.basicIds), ...(testCase.after ?? [])]);
+  if (module.name !== 'BASIC' && run.gated && !canContinue(before)) return null;
+  signal.throwIfAborted();
+  const context = contextWith(before);
   const record = (moduleName: string, testcase: string, message: Message): void => {
     own.push(finding(moduleName, testcase, message));
     if (!testCase.tags.includes(message.tag)) {
@@ -60,10 +68,11 @@ export async function runTestCase({ module, testCase, explicit }: PlannedTestCas
   if (!precondition.run) {
     // The reference reports this outside any test case.
     if ('instead' in precondition && precondition.instead) record(module.name, systemTestCase, precondition.instead);
-  } else if (explicit || isTestCaseEnabled(profile, testCase.id)) {
+  } else if (enabled) {
     own.push(finding(module.name, testCase.id, { tag: 'TEST_CASE_START', args: { testcase: testCase.id } }));
     try {
-      for (const message of await inTestCase(testCase.id, () => testCase.run(context))) record(module.name, testCase.id, message);
+      for (const message of await (beside ?? inTestCase(testCase.id, () => testCase.run(context))))
+        record(module.name, testCase.id, message);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       own.push(finding('SYSTEM', testCase.id, { tag: 'MODULE_ERROR', args: { module: module.name, msg: (error as Error).message } }));

@@ -5,6 +5,7 @@ import type { TestCase, TestContext, TestModule } from '../../framework/test-cas
 import type { Nameserver, QueryFlags, SendOutcome } from '../../net/nameserver-client.ts';
 import { cookies } from './cookies.ts';
 import { digCommand, protocolTests, signedTest, wellKnownKey, type ProtocolGroup, type ProtocolTest } from './protocol-tests.ts';
+import { onEachServer, serversAhead } from './servers.ts';
 import { carriesRrsig, passes, verdict } from './verdict.ts';
 
 const spec = 'ISC DNS compliance testing, genreport(1): TESTS; RFC 1035 §4.1.1, RFC 6891, RFC 7873';
@@ -48,15 +49,15 @@ function resultMessage(server: Nameserver, test: string, result: string, command
 
 async function runGroup(context: TestContext, groups: readonly ProtocolGroup[]): Promise<Message[]> {
   const { zone } = context;
-  const servers = (await zone.allServers()).filter((s) => zone.familyEnabled(s.family));
   const tests = protocolTests.filter((t) => groups.includes(t.group));
   // Every server's every test at once, as genreport sends them; the probes' own caps per address and
   // per run (net/network.ts) bound the load.
-  const outcomes = await Promise.all(
-    servers.map((server) => Promise.all(tests.map((test) => server.probe(zone.name, test.qtype, probeFlags(test))))),
+  const probed = await onEachServer(context, (server) =>
+    Promise.all(tests.map((test) => server.probe(zone.name, test.qtype, probeFlags(test)))),
   );
+  const outcomes = probed.map((p) => p.result);
   const messages: Message[] = [];
-  servers.forEach((server, i) => {
+  probed.forEach(({ server }, i) => {
     const zoneText = zone.nameText;
     let failed = 0;
     tests.forEach((test, j) => {
@@ -85,6 +86,8 @@ export const compliance01: TestCase = {
   id: 'Compliance01',
   spec,
   tags: resultTags,
+  besideBasic: true,
+  lookAhead: serversAhead,
   run: (context) => runGroup(context, ['EDNS']),
 };
 
@@ -92,6 +95,8 @@ export const compliance02: TestCase = {
   id: 'Compliance02',
   spec,
   tags: resultTags,
+  besideBasic: true,
+  lookAhead: serversAhead,
   run: (context) => runGroup(context, ['FULL', 'COMMON']),
 };
 

@@ -9,6 +9,7 @@ import type { TestCase, TestContext } from '../../framework/test-case.ts';
 import type { Nameserver, QueryFlags } from '../../net/nameserver-client.ts';
 import { rcodeName } from '../../net/response.ts';
 import { OptionCode } from './protocol-tests.ts';
+import { probedServers, serversAhead } from './servers.ts';
 
 const BADCOOKIE = 23;
 
@@ -87,9 +88,11 @@ export const cookies: TestCase = {
     'COOKIE_SHARED_ADDRESS_REJECTED',
     'COOKIE_OK',
   ],
+  besideBasic: true,
+  lookAhead: serversAhead,
   async run(context) {
     const { zone } = context;
-    const servers = (await zone.allServers()).filter((s) => zone.familyEnabled(s.family));
+    const servers = await probedServers(context);
     // The first name at each address is asked; the others at that address must take its cookie.
     const byAddress = Map.groupBy(servers, (s) => s.address);
     const results = await Promise.all([...byAddress.values()].map(([first, ...rest]) => checkServer(zone, first, rest)));
