@@ -117,8 +117,35 @@ describe('X-AC-Api-Version on the store', () => {
     assert.match(String((reply.json as { details: string }).details), /before the first version/);
   });
 
-  test("the document's info.version is the newest version", async () => {
+  test("the document's info.version is the newest version, and every /api/v1 operation takes the header and may answer it", async () => {
     const reply = await s.call('GET', '/openapi.json');
-    assert.equal((reply.json as { info: { version: string } }).info.version, NEWEST_API_VERSION);
+    const document = reply.json as {
+      info: { version: string };
+      paths: Record<
+        string,
+        Record<string, { parameters?: { $ref?: string }[]; responses: Record<string, { headers?: Record<string, unknown> }> }>
+      >;
+      components: { parameters: Record<string, { name: string; in: string }> };
+    };
+    assert.equal(document.info.version, NEWEST_API_VERSION);
+    assert.deepEqual(
+      { name: document.components.parameters.apiVersion?.name, in: document.components.parameters.apiVersion?.in },
+      { name: 'X-AC-Api-Version', in: 'header' },
+    );
+    let operations = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      if (path.startsWith('/oauth')) continue;
+      for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+        const operation = item[method];
+        if (operation === undefined) continue;
+        operations += 1;
+        assert.ok(
+          operation.parameters?.some((p) => p.$ref === '#/components/parameters/apiVersion'),
+          `${method} ${path}`,
+        );
+        assert.ok(operation.responses['200'] === undefined || operation.responses['200'].headers?.['X-AC-Api-Version'] !== undefined);
+      }
+    }
+    assert.ok(operations > 500, `${operations} operations`);
   });
 });

@@ -13,7 +13,7 @@ import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
 import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
 import { documentPart } from './openapi-groups.ts';
-import { versionsDescription, withRemovals } from './openapi-versions.ts';
+import { versionHeaderDocs, versionParameter, versionsDescription, withRemovals, withVersionHeader } from './openapi-versions.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -475,6 +475,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
           description: 'Comma-separated fields; a leading - sorts descending; id breaks ties',
           schema: { type: 'string' },
         },
+        apiVersion: versionParameter,
         idempotencyKey: {
           name: idempotencyHeader.name,
           in: 'header',
@@ -489,7 +490,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
           schema: { type: 'string' },
         },
       },
-      headers: rateLimitHeaderDocs,
+      headers: { ...rateLimitHeaderDocs, ...versionHeaderDocs },
       responses: {
         BadRequest: {
           description: 'The request holds what the store cannot take (a NUL character in the query, say)',
@@ -527,7 +528,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
         withHeaderLimit(
           withRateLimitHeaders(
             mergedPaths([
-              withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])),
+              withVersionHeader(withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()]))),
               oauthPaths(),
             ]),
           ),
