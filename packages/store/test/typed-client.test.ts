@@ -4,7 +4,7 @@
 // that describes a path, a body or an answer wrongly fails the type check or the run.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +15,8 @@ import { describeOnEachDatabase } from './support/each-database.ts';
 import { issueTestToken } from './support/test-token.ts';
 import { receiverCertificate, startReceiver } from './webhooks/receiver.ts';
 import { NEWEST_API_VERSION } from '../src/model/api-versions.ts';
+
+type Json = Record<string, unknown>;
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -84,8 +86,8 @@ export async function run(baseUrl: string, token: string, version: string, recei
 }
 `;
 
-/** tsc, strict, on one file of `dir` as a client project would compile it; fails the test with tsc's words. */
-async function typeCheck(dir: string, file: string, failure: string): Promise<void> {
+/** tsc, strict, on one file of `dir` as a client project would compile it: undefined when it passes, else tsc's words. */
+async function tscProblems(dir: string, file: string): Promise<string | undefined> {
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   const options = [
     '--noEmit',
@@ -103,11 +105,15 @@ async function typeCheck(dir: string, file: string, failure: string): Promise<vo
     '--types',
     'node',
   ];
-  await promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).catch(
-    (error: Error & { stdout?: string }) => {
-      assert.fail(`${failure}:\n${error.stdout ?? error.message}`);
-    },
+  return promisify(execFile)(process.execPath, [tsc, ...options, join(dir, file)], { cwd: dir }).then(
+    () => undefined,
+    (error: Error & { stdout?: string }) => error.stdout ?? error.message,
   );
+}
+
+async function typeCheck(dir: string, file: string, failure: string): Promise<void> {
+  const problems = await tscProblems(dir, file);
+  if (problems !== undefined) assert.fail(`${failure}:\n${problems}`);
 }
 
 /** The five-line example under "A typed client" in docs/store-api.md, as a reader copies it. */
@@ -182,6 +188,33 @@ await describeOnEachDatabase(
         'OrderPlaced carried the order',
       );
     });
+
+    // The same client against a document whose place_order answer lost order_id: the change breaks it, and tsc says so.
+    test(
+      'a document that drops a field the client reads makes the same client fail the type check',
+      { skip: target.dialect === 'sqlite' ? false : 'the type check is the same on every database' },
+      async () => {
+        const served = (await s.call('GET', '/openapi.json', { anonymous: true })).json as {
+          paths: Record<
+            string,
+            { post: { responses: Record<string, { content: Record<string, { schema: { properties: Json; required: string[] } }> }> } }
+          >;
+        };
+        const answer = served.paths['/carts/{id}/place_order']?.post.responses['200']?.content['application/json']?.schema;
+        assert.ok(answer?.properties.order_id !== undefined, 'place_order answers order_id');
+        delete answer.properties.order_id;
+        answer.required = answer.required.filter((name) => name !== 'order_id');
+        const broken = join(dir, 'broken');
+        mkdirSync(broken);
+        symlinkSync(join(ROOT, 'node_modules'), join(broken, 'node_modules'), 'dir');
+        writeFileSync(join(broken, 'api.ts'), astToString(await openapiTS(JSON.stringify(served))));
+        writeFileSync(join(broken, 'client.ts'), CLIENT);
+        assert.match(
+          (await tscProblems(broken, 'client.ts')) ?? 'tsc passed',
+          /client\.ts\(\d+,\d+\): error TS2339: Property 'order_id' does not exist/,
+        );
+      },
+    );
 
     // The example reads no more of the database than the client above: one database shows it works.
     test(
