@@ -86,6 +86,22 @@ describe('X-AC-Api-Version on an app with a removed operation', () => {
     assert.match(reply.json<{ details: string }>().details, /sunset, 2027-09-01, has passed/);
   });
 
+  test('a removal naming no version, or a sunset before its removal, stops the app from starting', async () => {
+    for (const bad of [{ removedIn: '2027-04-01' }, { sunset: '2027-02-01' }, { sunset: 'soon' }]) {
+      const other = Fastify();
+      await assert.rejects(
+        async () => {
+          await other.register(apiVersion, { apiPrefix: '/api/v1', versions, removals: [{ ...removals[0], ...bad }] as typeof removals });
+          await other.ready();
+        },
+        /the removal of GET \/widgets\/\{id\}\/legacy needs/,
+        JSON.stringify(bad),
+      );
+      // Closing an app whose start failed reports the same error again.
+      await other.close().catch(() => undefined);
+    }
+  });
+
   test('other operations carry no deprecation, and paths outside the API are not versioned', async () => {
     const reply = await get('/api/v1/widgets/7', '2026-11-01');
     assert.equal(reply.headers.deprecation, undefined);

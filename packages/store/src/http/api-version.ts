@@ -38,7 +38,16 @@ export const apiVersion = fp(
   (app: FastifyInstance, options: ApiVersionOptions) => {
     const versions = options.versions ?? API_VERSIONS;
     const now = options.now ?? Date.now;
-    const removals = new Map((options.removals ?? REMOVALS).map((r) => [`${r.method} ${routeShape(options.apiPrefix + r.path)}`, r]));
+    const declared = options.removals ?? REMOVALS;
+    // A mistake in the data would otherwise refuse (or serve) an operation quietly. Rejected, not thrown: the start fails.
+    const wrong = declared.find(
+      (r) => !versions.some((v) => v.date === r.removedIn) || dayStart(r.sunset) === undefined || r.sunset <= r.removedIn,
+    );
+    if (wrong !== undefined)
+      return Promise.reject(
+        new Error(`the removal of ${wrong.method} ${wrong.path} needs removedIn among the versions and a later sunset date`),
+      );
+    const removals = new Map(declared.map((r) => [`${r.method} ${routeShape(options.apiPrefix + r.path)}`, r]));
     const underPrefix = (request: FastifyRequest): boolean => {
       const url = request.url;
       return url === options.apiPrefix || url.startsWith(`${options.apiPrefix}/`) || url.startsWith(`${options.apiPrefix}?`);
@@ -80,6 +89,7 @@ export const apiVersion = fp(
         void reply.header('deprecation', `@${Math.floor(removedIn / 1000)}`).header('sunset', new Date(sunset).toUTCString());
       }
     }
+    return Promise.resolve();
   },
   { name: 'api-version' },
 );
