@@ -23,6 +23,7 @@ import { jsonBodies } from './http/json-body.ts';
 import { noNulText } from './http/no-nul-text.ts';
 import { unreadBodies } from './http/unread-bodies.ts';
 import { httpsOnly } from './http/https-only.ts';
+import { apiVersion } from './http/api-version.ts';
 import { allowedHosts, type HostRules } from './http/allowed-hosts.ts';
 import { idempotency } from './idempotency/idempotency-plugin.ts';
 import { withoutJsonSuffix } from './http/json-suffix.ts';
@@ -100,6 +101,8 @@ export async function buildStoreApp(options: StoreAppOptions): Promise<FastifyIn
   await app.register(noNulText, { apiPrefix: API_PREFIX });
   await app.register(allowedHosts, options.hosts ?? { listenHost: '127.0.0.1', names: [] });
   await app.register(httpsOnly, { httpsPort: options.httpsPort });
+  // Before authentication: a request naming no version the store has is refused whoever sends it.
+  await app.register(apiVersion, { apiPrefix: API_PREFIX, ...(options.now === undefined ? {} : { now: options.now }) });
   const authKey = options.authKey ?? randomBytes(32);
   const auth = await registerStoreAuth(app, {
     db: options.database.db as unknown as Kysely<AuthTables>,

@@ -205,7 +205,13 @@ describe('OpenAPI document and docs page', () => {
       }
     }
     assert.ok(answers > 1000, `${answers} answers checked`);
-    assert.deepEqual(Object.keys(document.components.headers).sort(), ['RateLimit', 'RateLimitPolicy', 'RetryAfter', 'XAcCallLimit']);
+    assert.deepEqual(Object.keys(document.components.headers).sort(), [
+      'RateLimit',
+      'RateLimitPolicy',
+      'RetryAfter',
+      'XAcApiVersion',
+      'XAcCallLimit',
+    ]);
   });
 
   test('the docs page is Swagger UI served from this store, under a strict CSP', async () => {

@@ -7,11 +7,13 @@ import { DEFAULT_COUNT, MAX_COUNT, operators, operatorsFor } from '../model/quer
 import { visibleFields, type ResourceDeclaration } from '../model/declaration.ts';
 import { createSchema, errorSchema, listSchema, recordSchema, updateSchema, type JsonSchema } from '../model/json-schema.ts';
 import { resourceNamed, resources } from '../model/registry.ts';
+import { NEWEST_API_VERSION } from '../model/api-versions.ts';
 import { EVENT_LOG_COUNT } from '../model/event-types.ts';
 import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
 import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
 import { documentPart } from './openapi-groups.ts';
+import { versionHeaderDocs, versionParameter, versionsDescription, withRemovals, withVersionHeader } from './openapi-versions.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -423,7 +425,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
     openapi: '3.1.0',
     info: {
       title: 'Store API',
-      version: '1',
+      version: NEWEST_API_VERSION,
       description: [
         'JSON over HTTPS. Names are snake_case, datetimes ISO 8601 UTC. `.json` after a path is optional.',
         '',
@@ -436,6 +438,8 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
         `**Safe retries:** any POST or PUT may carry \`${idempotencyHeader.name}\` (1 to 255 visible ASCII characters, such as a UUID). ${idempotencyHeader.description}`,
         '',
         '**OAuth** (under `/api/oauth`, see the oauth part) gives tokens that expire, for apps acting for an admin.',
+        '',
+        versionsDescription,
       ].join('\n'),
     },
     servers: [{ url: '/api/v1' }],
@@ -471,6 +475,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
           description: 'Comma-separated fields; a leading - sorts descending; id breaks ties',
           schema: { type: 'string' },
         },
+        apiVersion: versionParameter,
         idempotencyKey: {
           name: idempotencyHeader.name,
           in: 'header',
@@ -485,7 +490,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
           schema: { type: 'string' },
         },
       },
-      headers: rateLimitHeaderDocs,
+      headers: { ...rateLimitHeaderDocs, ...versionHeaderDocs },
       responses: {
         BadRequest: {
           description: 'The request holds what the store cannot take (a NUL character in the query, say)',
@@ -519,9 +524,14 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
     ],
     // OAuth (beside /api/v1) takes no Idempotency-Key.
     paths: withOperationIds(
-      withHeaderLimit(
-        withRateLimitHeaders(
-          mergedPaths([withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()])), oauthPaths()]),
+      withRemovals(
+        withHeaderLimit(
+          withRateLimitHeaders(
+            mergedPaths([
+              withVersionHeader(withIdempotencyKey(mergedPaths([...resources.map(resourcePaths), operationPaths(), sandboxPaths()]))),
+              oauthPaths(),
+            ]),
+          ),
         ),
       ),
     ) as Parameters<typeof documentPart>[0]['paths'],
