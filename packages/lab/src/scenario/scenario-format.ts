@@ -193,6 +193,16 @@ const parentSchema = z
   })
   .strict();
 
+/** An RFC 9615 bootstrapping signal this zone publishes for a child: the child's CDS/CDNSKEY (made as `cds` says) at `_dsboot.<child>._signal.<ns>`. */
+const signalSchema = z
+  .object({
+    child: fqdn,
+    /** A name server name inside this zone. */
+    ns: fqdn,
+    cds: z.enum(cdsModes).default('correct'),
+  })
+  .strict();
+
 const zoneSchema = z
   .object({
     origin: fqdn,
@@ -205,6 +215,7 @@ const zoneSchema = z
     parent: parentSchema.default({ glue: true }),
     /** Signed with the key store's keys of this other zone (a variant's copy: its original's keys, so the same key tags). */
     keysFrom: fqdn.optional(),
+    signals: z.array(signalSchema).default([]),
   })
   .strict();
 

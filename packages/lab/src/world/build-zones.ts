@@ -131,7 +131,8 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     entries.map(async ({ zone, base }, index) => {
       const additions = parentSide(zone, apexNs(canonical[index], zone.origin), childrenOf(zone.origin), delegations, scenario);
       const zoneKeys = keys.get(zone.origin);
-      const text = `${sources[index]}${additions.join('\n')}\n`;
+      const signals = await signalLines(zone, keys, scenario);
+      const text = `${sources[index]}${[...additions, ...signals].join('\n')}\n`;
       if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
         await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
         signedOne();
@@ -299,6 +300,20 @@ async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined, dir: stri
     ...(d.ds === 'correct' || d.ds === 'zsk' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'))),
     ...extra,
   ];
+}
+
+/** The zone's RFC 9615 signals: each child's CDS/CDNSKEY lines, moved to `_dsboot.<child>._signal.<ns>`. */
+async function signalLines(zone: ZoneSpec, keys: Map<string, ZoneKeys>, scenario: Scenario): Promise<string[]> {
+  const lines: string[] = [];
+  for (const signal of zone.signals) {
+    const childKeys = keys.get(signal.child);
+    const child = scenario.zones.find((z) => z.origin === signal.child)?.dnssec;
+    if (childKeys === undefined || child === undefined)
+      throw new Error(`${zone.origin}: a signal for ${signal.child}, which is not signed`);
+    const owner = `_dsboot.${signal.child}_signal.${signal.ns}`;
+    for (const line of await childKeyLines(signal.child, signal.cds, childKeys, child.digestType)) lines.push(line.replace(/^\S+/, owner));
+  }
+  return lines;
 }
 
 /** The key tag in a key file's name (Kzone.+alg+tag.key). */
