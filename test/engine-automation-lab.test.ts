@@ -112,5 +112,5 @@ test('a bootstrappable delegation gets parent_ds "publish" with the child CDS as
   const printed = await run('auto-boot-ok.test.');
   assert.equal(printed.parent_ds?.action, 'publish');
   assert.ok((printed.parent_ds?.ds.length ?? 0) > 0);
-  assert.match(printed.parent_ds!.ds[0], /^auto-boot-ok\.test\. \d+ IN DS \d+ 13 2 [0-9A-F]{64}$/);
+  assert.match(printed.parent_ds.ds[0], /^auto-boot-ok\.test\. \d+ IN DS \d+ 13 2 [0-9A-F]{64}$/);
 });

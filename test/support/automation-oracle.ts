@@ -66,9 +66,7 @@ export async function oracleParentDs(lab: Lab, domain: string, parent: string, s
   const oldSet = canonical(old.flatMap((l) => normalDs(l) ?? []));
   const runs: Record<string, string> = {};
   const outputs = await Promise.all(servers.map((server) => runDnssecCds(lab, dir, domain, server, dsset)));
-  servers.forEach(
-    (server, i) => (runs[server] = typeof outputs[i] === 'string' ? (outputs[i] as string) : (outputs[i] as string[]).join('\n')),
-  );
+  servers.forEach((server, i) => (runs[server] = typeof outputs[i] === 'string' ? outputs[i] : outputs[i].join('\n')));
   const texts = new Set(Object.values(runs));
   let verdict: Pick<OracleParentDs, 'action' | 'ds'> = { action: 'none', ds: [] };
   const [only] = outputs;
