@@ -1,7 +1,7 @@
 // dnscheck: test one domain and print the findings; or show a saved run again; or tell what it knows.
 import { readFile } from 'node:fs/promises';
 import { dnsVersion, domainToAscii } from '@app/dns';
-import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
+import { formatFinding, testCaseDescription, uiText } from '../catalogue/catalogue.ts';
 import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
@@ -101,7 +101,7 @@ function show(
   const shown = visible(findings, output.level);
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
-  const parent = parentDs(findings, output.locale);
+  const parent = parentDs(findings, (f) => formatFinding(f, output.locale));
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)

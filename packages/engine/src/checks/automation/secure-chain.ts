@@ -2,11 +2,16 @@
 // through. The engine has no trust anchor: the root's DNSKEY RRset is taken as its servers give it,
 // once it is signed by one of its own keys.
 import { checkDs, RRType, type Message as DnsMessage, type Name, type RecordInput } from '@app/dns';
-import type { TraceStep } from '../../resolver/resolver.ts';
 import { Nameserver } from '../../net/nameserver-client.ts';
 import type { Dnskey, Rrsig } from '../dnssec/records.ts';
 import { dnskeysIn, dsIn, good, rrsigsIn } from '../dnssec/records.ts';
 import { verifyWithKeys } from '@app/dns';
+
+/** A zone a resolution went through, with its servers (names not yet resolved among them). */
+export interface TraceStep {
+  zone: Name;
+  servers: readonly unknown[];
+}
 
 export type ChainVerdict = { secure: true } | { secure: false; zone: string };
 
