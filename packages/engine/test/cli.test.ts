@@ -195,9 +195,10 @@ test("--profile names a shipped profile: default runs the reference's test cases
   assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
   assert.deepEqual(
     extended.test_cases.filter((id) => !plain.test_cases.includes(id)),
-    ['compliance01', 'compliance02', 'compliance03'],
+    ['compliance01', 'compliance02', 'compliance03', 'automation01', 'automation02', 'automation03', 'automation04'],
   );
   assert.ok(extended.test_levels.COMPLIANCE);
+  assert.ok(extended.test_levels.AUTOMATION && plain.test_levels.AUTOMATION === undefined);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
