@@ -3,9 +3,10 @@
 // world is found broken for the reason it was built with.
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { useLab } from '@app/lab/testing';
 import { oracleParentDs } from './support/automation-oracle.ts';
 import { dnscheck, strip, type Finding } from './support/lab-engines.ts';
@@ -22,6 +23,10 @@ const shared = await useLab(
 );
 const { skip } = shared;
 const parent = '198.51.100.11';
+const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../docs/results.schema.json'), 'utf8')) as { $id: string };
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+ajv.addSchema(schema);
+const printedShape = ajv.getSchema(`${schema.$id}#/$defs/findings_with_compliance`)!;
 
 interface Printed {
   findings: Finding[];
@@ -37,7 +42,9 @@ function run(domain: string): Promise<Printed> {
         const args = [dnscheck, strip(domain), '--hints', shared.lab.hintsPath, '--json', '--level', 'DEBUG', '--profile', 'extended'];
         const result = await shared.lab.exec(process.execPath, [...args, '--test', 'Automation'], { timeoutMs: 180_000 });
         assert.ok(result.stdout.trim().startsWith('{'), `${domain}: ${result.stderr.slice(-400)}`);
-        return JSON.parse(result.stdout) as Printed;
+        const printed = JSON.parse(result.stdout) as Printed;
+        assert.ok(printedShape(printed), `${domain}: ${ajv.errorsText(printedShape.errors)}`);
+        return printed;
       })(),
     );
   return runs.get(domain)!;
