@@ -52,7 +52,9 @@ function run(domain: string): Promise<Printed> {
 const tags = async (domain: string): Promise<string[]> =>
   (await run(domain)).findings.filter((f) => f.module === 'AUTOMATION').map((f) => f.tag);
 
-const dsDomains = domains.filter((d) => d.startsWith('auto-ds-') || d.startsWith('auto-multi-') || d.startsWith('auto-csync-'));
+const dsDomains = domains.filter(
+  (d) => d.startsWith('auto-ds-') || d.startsWith('auto-kasp-') || d.startsWith('auto-multi-') || d.startsWith('auto-csync-'),
+);
 
 test(
   'the DS RRset we say a parent should publish equals dnssec-cds, byte for byte, in every signed delegation',
@@ -88,6 +90,10 @@ const expected: Record<string, string[]> = {
   'auto-ds-wrong-ds.test.': ['PARENT_DS_DNSKEY_NOT_TRUSTED'],
   'auto-ds-inconsistent.test.': ['PARENT_DS_INCONSISTENT'],
   'auto-ds-knot.test.': ['PARENT_DS_PUBLISH'],
+  'auto-kasp-publish.test.': ['PARENT_DS_PUBLISH'],
+  'auto-kasp-unchanged.test.': ['PARENT_DS_UNCHANGED'],
+  'auto-kasp-no-cds.test.': ['PARENT_DS_NO_CDS'],
+  'auto-kasp-inconsistent.test.': ['PARENT_DS_INCONSISTENT'],
   'auto-boot-ok.test.': ['PARENT_DS_UNSIGNED_DELEGATION', 'BOOTSTRAP_SIGNAL_OK', 'BOOTSTRAP_POSSIBLE'],
   'auto-boot-missing.test.': ['BOOTSTRAP_SIGNAL_OK', 'BOOTSTRAP_SIGNAL_MISSING', 'BOOTSTRAP_NOT_POSSIBLE'],
   'auto-boot-unsigned.test.': ['BOOTSTRAP_SIGNAL_UNSIGNED', 'BOOTSTRAP_NOT_POSSIBLE'],

@@ -183,6 +183,12 @@ const dnssecSchema = z
     denialGap: z.string().min(1).optional(),
     removeRrsigs: z.array(removeRrsigSchema).default([]),
     spoilRrsigs: z.array(spoilRrsigSchema).default([]),
+    /**
+     * `lab`: signed by dnssec-signzone when the world is built. `knot-kasp`: served unsigned to Knot DNS,
+     * which signs it itself (automatic signing, a KASP policy with the zone's stored keys imported, CDS
+     * and CDNSKEY published for the KSK when `cds` is not `none`); only Knot servers may serve it.
+     */
+    signer: z.enum(['lab', 'knot-kasp']).default('lab'),
   })
   .strict();
 

@@ -133,7 +133,10 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const zoneKeys = keys.get(zone.origin);
       const signals = await signalLines(zone, keys, scenario);
       const text = `${sources[index]}${[...additions, ...signals].join('\n')}\n`;
-      if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
+      if (zoneKeys !== undefined && zone.dnssec?.signer === 'knot-kasp') {
+        await writeFile(`${base}.db`, text);
+        signedOne();
+      } else if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
         await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
         signedOne();
       } else {
@@ -148,6 +151,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     scenario,
     entries.map(({ zone }, index) => ({ zone, file: files[index] })),
     bulk,
+    keys,
   );
   const hintsPath = join(dir, 'root.hints');
   await writeFile(hintsPath, rootHintsText(servers.filter((s) => s.zones.some((z) => z.origin === '.'))));
@@ -229,9 +233,25 @@ async function writeSignedZone(
 }
 
 /** Each server of the scenario with the zone files it serves. */
-function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: string }[], bulk: Map<string, ServedZone[]>): LabServer[] {
+function labServers(
+  scenario: Scenario,
+  built: readonly { zone: ZoneSpec; file: string }[],
+  bulk: Map<string, ServedZone[]>,
+  keys: Map<string, ZoneKeys>,
+): LabServer[] {
+  const serverSigned = (zone: ZoneSpec): boolean => zone.dnssec?.signer === 'knot-kasp';
   const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
-    zone.dnssec === undefined || !zone.dnssec.signed ? undefined : zone.dnssec.denial === 'nsec3' ? { nsec3: zone.dnssec.nsec3 } : {};
+    zone.dnssec === undefined || !zone.dnssec.signed || serverSigned(zone)
+      ? undefined
+      : zone.dnssec.denial === 'nsec3'
+        ? { nsec3: zone.dnssec.nsec3 }
+        : {};
+  const kaspOf = (zone: ZoneSpec): ServedZone['kasp'] =>
+    serverSigned(zone) ? { keyFiles: keys.get(zone.origin)?.keyFiles ?? [], cds: zone.dnssec?.cds !== 'none' } : undefined;
+  for (const zone of built.map((b) => b.zone).filter(serverSigned))
+    for (const name of zone.servers)
+      if (scenario.servers.find((s) => s.name === name)?.implementation !== 'knot')
+        throw new Error(`${zone.origin}: signer knot-kasp, but ${name} is not a Knot server`);
   return scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
@@ -240,7 +260,9 @@ function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: 
     behaviour: server.behaviour,
     zones: [
       ...built.flatMap(({ zone, file }) =>
-        zone.servers.includes(server.name) ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [],
+        zone.servers.includes(server.name)
+          ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }), ...(kaspOf(zone) && { kasp: kaspOf(zone) }) }]
+          : [],
       ),
       ...(bulk.get(server.name) ?? []),
     ],
