@@ -127,3 +127,9 @@ test('a bootstrappable delegation gets parent_ds "publish" with the child CDS as
   assert.ok((printed.parent_ds?.ds.length ?? 0) > 0);
   assert.match(printed.parent_ds.ds[0], /^auto-boot-ok\.test\. \d+ IN DS \d+ 13 2 [0-9A-F]{64}$/);
 });
+
+test('an unsigned zone gets no multi-signer verdict and no DS to publish', { skip, timeout: 300_000 }, async () => {
+  const found = await tags('auto-csync-unsigned.test.');
+  assert.ok(!found.includes('MULTI_SIGNER_CONSISTENT') && !found.includes('MULTI_SIGNER_DNSKEY_DIFFERS'), found.join(', '));
+  assert.equal((await run('auto-csync-unsigned.test.')).parent_ds?.action, 'none');
+});

@@ -58,7 +58,9 @@ export const automation04: TestCase = {
       findings.push({ tag: 'MULTI_SIGNER_DNSKEY_DIFFERS', args: { providers: dnskey.providers.join(';'), ns_list: dnskey.ns.join(';') } });
     if (cds.ns.length > 0)
       findings.push({ tag: 'MULTI_SIGNER_CDS_DIFFERS', args: { providers: cds.providers.join(';'), ns_list: cds.ns.join(';') } });
-    if (dnskey.ns.length === 0 && cds.ns.length === 0 && answers.size > 0)
+    // An unsigned zone has nothing to agree on: no verdict.
+    const signed = [...answers.values()].some((sets) => (sets.dnskey?.records.length ?? 0) > 0);
+    if (dnskey.ns.length === 0 && cds.ns.length === 0 && signed)
       findings.push({ tag: 'MULTI_SIGNER_CONSISTENT', args: { count: providers.length } });
     return [...messages, ...findings];
   },
