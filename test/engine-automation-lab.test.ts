@@ -53,7 +53,12 @@ const tags = async (domain: string): Promise<string[]> =>
   (await run(domain)).findings.filter((f) => f.module === 'AUTOMATION').map((f) => f.tag);
 
 const dsDomains = domains.filter(
-  (d) => d.startsWith('auto-ds-') || d.startsWith('auto-kasp-') || d.startsWith('auto-multi-') || d.startsWith('auto-csync-'),
+  (d) =>
+    d.startsWith('auto-ds-') ||
+    d.startsWith('auto-kasp-') ||
+    d.startsWith('auto-policy-') ||
+    d.startsWith('auto-multi-') ||
+    d.startsWith('auto-csync-'),
 );
 
 test(
@@ -91,6 +96,10 @@ const expected: Record<string, string[]> = {
   'auto-ds-inconsistent.test.': ['PARENT_DS_INCONSISTENT'],
   'auto-ds-knot.test.': ['PARENT_DS_PUBLISH'],
   'auto-kasp-publish.test.': ['PARENT_DS_PUBLISH'],
+  'auto-policy-publish.test.': ['PARENT_DS_PUBLISH'],
+  'auto-policy-unchanged.test.': ['PARENT_DS_UNCHANGED'],
+  'auto-policy-inconsistent.test.': ['PARENT_DS_INCONSISTENT', 'MULTI_SIGNER_CDS_DIFFERS'],
+  'auto-multi-signers.test.': ['MULTI_SIGNER_CONSISTENT', 'PARENT_DS_UNCHANGED'],
   'auto-kasp-unchanged.test.': ['PARENT_DS_UNCHANGED'],
   'auto-kasp-no-cds.test.': ['PARENT_DS_NO_CDS'],
   'auto-kasp-inconsistent.test.': ['PARENT_DS_INCONSISTENT'],

@@ -187,8 +187,10 @@ const dnssecSchema = z
      * `lab`: signed by dnssec-signzone when the world is built. `knot-kasp`: served unsigned to Knot DNS,
      * which signs it itself (automatic signing, a KASP policy with the zone's stored keys imported, CDS
      * and CDNSKEY published for the KSK when `cds` is not `none`); only Knot servers may serve it.
+     * `bind-policy`: served unsigned to BIND, which signs it with a `dnssec-policy` (inline signing) that
+     * adopts the zone's stored keys and publishes CDS/CDNSKEY for the KSK; only BIND servers may serve it.
      */
-    signer: z.enum(['lab', 'knot-kasp']).default('lab'),
+    signer: z.enum(['lab', 'knot-kasp', 'bind-policy']).default('lab'),
   })
   .strict();
 

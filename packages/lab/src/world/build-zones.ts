@@ -133,7 +133,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const zoneKeys = keys.get(zone.origin);
       const signals = await signalLines(zone, keys, scenario);
       const text = `${sources[index]}${[...additions, ...signals].join('\n')}\n`;
-      if (zoneKeys !== undefined && zone.dnssec?.signer === 'knot-kasp') {
+      if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signer !== 'lab') {
         await writeFile(`${base}.db`, text);
         signedOne();
       } else if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
@@ -239,7 +239,7 @@ function labServers(
   bulk: Map<string, ServedZone[]>,
   keys: Map<string, ZoneKeys>,
 ): LabServer[] {
-  const serverSigned = (zone: ZoneSpec): boolean => zone.dnssec?.signer === 'knot-kasp';
+  const serverSigned = (zone: ZoneSpec): boolean => zone.dnssec !== undefined && zone.dnssec.signer !== 'lab';
   const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
     zone.dnssec === undefined || !zone.dnssec.signed || serverSigned(zone)
       ? undefined
@@ -248,10 +248,14 @@ function labServers(
         : {};
   const kaspOf = (zone: ZoneSpec): ServedZone['kasp'] =>
     serverSigned(zone) ? { keyFiles: keys.get(zone.origin)?.keyFiles ?? [], cds: zone.dnssec?.cds !== 'none' } : undefined;
-  for (const zone of built.map((b) => b.zone).filter(serverSigned))
-    for (const name of zone.servers)
-      if (scenario.servers.find((s) => s.name === name)?.implementation !== 'knot')
-        throw new Error(`${zone.origin}: signer knot-kasp, but ${name} is not a Knot server`);
+  for (const zone of built.map((b) => b.zone).filter(serverSigned)) {
+    const wanted = zone.dnssec?.signer === 'knot-kasp' ? 'knot' : 'bind';
+    for (const name of zone.servers) {
+      const server = scenario.servers.find((s) => s.name === name);
+      if (server?.implementation !== wanted || needsResponder(server))
+        throw new Error(`${zone.origin}: signer ${zone.dnssec?.signer}, but ${name} is not a plain ${wanted} server`);
+    }
+  }
   return scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
