@@ -4,6 +4,16 @@
 import type { LabServer } from './world-plan.ts';
 import { quote } from './config-quote.ts';
 
+// Signing by hand-picked keys (the lab imports them), CDS/CDNSKEY for the KSK published or not.
+const kaspPolicies = `policy:
+  - id: lab
+    manual: on
+    cds-cdnskey-publish: none
+  - id: lab-cds
+    manual: on
+    cds-cdnskey-publish: always
+`;
+
 export function knotConfig(server: LabServer, dir: string, port: number): string {
   const b = server.behaviour;
   const zones = server.zones.map(
@@ -24,14 +34,7 @@ log:
     any: info
 database:
     storage: ${quote(`${dir}/db`)}
-policy:
-  - id: lab
-    manual: on
-    cds-cdnskey-publish: none
-  - id: lab-cds
-    manual: on
-    cds-cdnskey-publish: always
-acl:
+${server.zones.some((z) => z.kasp) ? kaspPolicies : ''}acl:
   - id: transfer
     address: [ 0.0.0.0/0, ::/0 ]
     action: transfer
