@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -195,9 +195,10 @@ test("--profile names a shipped profile: default runs the reference's test cases
   assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
   assert.deepEqual(
     extended.test_cases.filter((id) => !plain.test_cases.includes(id)),
-    ['compliance01', 'compliance02', 'compliance03'],
+    ['compliance01', 'compliance02', 'compliance03', 'automation01', 'automation02', 'automation03', 'automation04'],
   );
   assert.ok(extended.test_levels.COMPLIANCE);
+  assert.ok(extended.test_levels.AUTOMATION && plain.test_levels.AUTOMATION === undefined);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {
@@ -268,4 +269,29 @@ test('a saved run is shown again from the file alone, in another locale and leve
   assert.match(notARun.stderr, /^dnscheck: .* is not a saved run: not JSON\n/);
   const wrongShape = await capture(['--restore', await fixture('x.json', '{"format":"dnscheck-run","version":1}')]);
   assert.match(wrongShape.stderr, /is not a saved run: engine: /);
+});
+
+test('a run with an Automation verdict prints what the parent should publish: under parent_ds in --json, after the table otherwise', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'dnscheck-parent-ds-'));
+  const file = join(dir, 'run.json');
+  await capture([...(await unreachableRoot()), '--json', '--save', file, '--no-progress']);
+  const saved = JSON.parse(await readFile(file, 'utf8')) as { findings: object[] };
+  const ds = `example.test. 3600 IN DS 12345 13 2 ${'AB'.repeat(32)}`;
+  saved.findings.push({
+    module: 'AUTOMATION',
+    testcase: 'Automation01',
+    tag: 'PARENT_DS_PUBLISH',
+    level: 'NOTICE',
+    args: { count: 1, ds_list: ds },
+    timestamp: 1,
+  });
+  await writeFile(file, JSON.stringify(saved));
+  const json = JSON.parse((await capture(['--restore', file, '--json'])).stdout) as {
+    parent_ds: { action: string; ds: string[]; reason: string };
+  };
+  assert.deepEqual({ action: json.parent_ds.action, ds: json.parent_ds.ds }, { action: 'publish', ds: [ds] });
+  assert.match(json.parent_ds.reason, /would now publish 1 DS record/);
+  const table = (await capture(['--restore', file, '--locale', 'sv'])).stdout;
+  assert.match(table, /^Vad föräldern bör publicera \(DS-poster\): publish: /m);
+  assert.ok(table.includes(`\n${ds}\n`), 'the record on a line of its own, ready to paste');
 });

@@ -4,6 +4,7 @@ import {
   createServiceLookups,
   engineVersion,
   formatFinding,
+  parentDs,
   testCaseDescription,
   testCaseIds,
   toDnsvizJson,
@@ -11,6 +12,7 @@ import {
   type ComplianceEntry,
   type DsInput,
   type Finding,
+  type ParentDs,
 } from '@app/engine';
 import { rootHintsOf } from './config/root-hints.ts';
 
@@ -29,6 +31,8 @@ export interface EngineAdapter {
   chainJson(analysis: ChainAnalysis): Record<string, unknown>;
   /** The Compliance module's table (one entry per address) from a run's findings, all levels. */
   complianceTable(findings: readonly Finding[]): ComplianceEntry[];
+  /** The Automation module's parent_ds verdict from a run's findings, worded in `locale`; undefined when it did not run. */
+  parentDs(findings: readonly Finding[], locale: string): ParentDs | undefined;
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -45,5 +49,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     testCaseIds,
     chainJson: toDnsvizJson,
     complianceTable,
+    parentDs: (findings, locale) => parentDs(findings, (finding) => formatFinding(finding, locale)),
   };
 }

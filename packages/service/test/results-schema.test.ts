@@ -63,6 +63,30 @@ for (const target of await testDatabaseTargets()) {
       assert.doesNotMatch(report.findings[1].message, /IS_A_RECURSOR/, 'the text, not the tag');
     });
 
+    test('get_test_results carries the Automation module verdict under parent_ds, worded in the language asked for', async () => {
+      const id = (await h.call('start_domain_test', { domain: 'parent-ds.example.se' })).result as string;
+      const { db, dialect } = h.service.context.database;
+      await claimNextTest(db, dialect, 0, { agent: 'schema', leaseSeconds: 60 });
+      const ds = `parent-ds.example.se. 3600 IN DS 12345 13 2 ${'AB'.repeat(32)}`;
+      const verdict: Finding = {
+        module: 'AUTOMATION',
+        testcase: 'Automation01',
+        tag: 'PARENT_DS_PUBLISH',
+        level: 'NOTICE',
+        args: { count: 1, ds_list: ds },
+        timestamp: 2,
+      };
+      assert.equal(await finishTest(db, id, [...entries, verdict]), true);
+      const results = (await h.call('get_test_results', { id, language: 'fr' })).result as {
+        parent_ds?: { action: string; ds: string[]; reason: string };
+      };
+      assertValid('service_results', results);
+      assert.equal(results.parent_ds?.action, 'publish');
+      assert.deepEqual(results.parent_ds?.ds, [ds]);
+      assert.match(results.parent_ds?.reason ?? '', /publierait/);
+      assert.equal(isValid('service_results', { ...results, parent_ds: { action: 'replace', ds: [], reason: 'x' } }), false);
+    });
+
     test('the schema is not a formality: what the service does not promise fails it', () => {
       const finding = { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: {}, timestamp: 0 };
       assert.equal(isValid('findings', [finding]), true);

@@ -1,10 +1,11 @@
 // dnscheck: test one domain and print the findings; or show a saved run again; or tell what it knows.
 import { readFile } from 'node:fs/promises';
 import { dnsVersion, domainToAscii } from '@app/dns';
-import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
+import { formatFinding, testCaseDescription, uiText } from '../catalogue/catalogue.ts';
 import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
+import { parentDs } from '../run/parent-ds-table.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
 import { runTestsWithChain } from '../run/run-with-chain.ts';
@@ -100,15 +101,20 @@ function show(
   const shown = visible(findings, output.level);
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
+  const parent = parentDs(findings, (f) => formatFinding(f, output.locale));
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)
       io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
-  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance)}\n`);
+    if (parent !== undefined)
+      io.stdout(
+        `\n${uiText('parent_ds.heading', output.locale)} ${parent.action}: ${parent.reason}\n${parent.ds.map((d) => `${d}\n`).join('')}`,
+      );
+  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance, parent)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
-    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance)}\n`);
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance, parent)}\n`);
   } else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;

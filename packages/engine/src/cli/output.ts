@@ -3,6 +3,7 @@
 import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
 import type { ComplianceEntry } from '../run/compliance-table.ts';
+import type { ParentDs } from '../run/parent-ds-table.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
 
@@ -29,9 +30,20 @@ function jsonObject(finding: Finding, output: OutputOptions): Finding & { messag
  * --json: the findings as an array; a run with Compliance results (the `extended` profile) is an object
  * with them under `compliance` beside the findings (docs/results.schema.json).
  */
-export function toJson(findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
+export function toJson(
+  findings: readonly Finding[],
+  output: OutputOptions,
+  compliance: readonly ComplianceEntry[] = [],
+  parentDs?: ParentDs,
+): string {
   const list = findings.map((f) => jsonObject(f, output));
-  return JSON.stringify(compliance.length > 0 ? { findings: list, compliance } : list, null, 2);
+  // The Automation module's verdict rides along under `parent_ds`, as the compliance table does.
+  if (compliance.length === 0 && parentDs === undefined) return JSON.stringify(list, null, 2);
+  return JSON.stringify(
+    { findings: list, ...(compliance.length > 0 && { compliance }), ...(parentDs !== undefined && { parent_ds: parentDs }) },
+    null,
+    2,
+  );
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
@@ -40,6 +52,7 @@ export function toJsonRun(
   findings: readonly Finding[],
   output: OutputOptions,
   compliance: readonly ComplianceEntry[] = [],
+  parentDs?: ParentDs,
 ): string {
   return JSON.stringify(
     {
@@ -48,6 +61,7 @@ export function toJsonRun(
       elapsed: Math.round(run.elapsed * 1000) / 1000,
       findings: findings.map((f) => jsonObject(f, output)),
       ...(compliance.length > 0 && { compliance }),
+      ...(parentDs !== undefined && { parent_ds: parentDs }),
     },
     null,
     2,

@@ -1,5 +1,6 @@
 // Modules in the order the reference runs them. A module appears here once it has test cases.
 import { address } from '../checks/address.ts';
+import { automation } from '../checks/automation/automation.ts';
 import { basic } from '../checks/basic.ts';
 import { compliance } from '../checks/compliance/compliance.ts';
 import { connectivity } from '../checks/connectivity.ts';
@@ -11,7 +12,7 @@ import { syntax } from '../checks/syntax.ts';
 import { zone } from '../checks/zone.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
-// COMPLIANCE is beyond the reference: last, and only in profiles that name its test cases (`extended`).
+// COMPLIANCE and AUTOMATION are beyond the reference: last, and only in profiles that name its test cases (`extended`).
 export const moduleOrder = [
   'BASIC',
   'ADDRESS',
@@ -23,10 +24,11 @@ export const moduleOrder = [
   'SYNTAX',
   'ZONE',
   'COMPLIANCE',
+  'AUTOMATION',
 ] as const;
 
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
-export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE');
+export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE' && name !== 'AUTOMATION');
 
 const implemented: readonly TestModule[] = [
   basic,
@@ -39,6 +41,7 @@ const implemented: readonly TestModule[] = [
   syntax,
   zone,
   compliance,
+  automation,
 ];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));

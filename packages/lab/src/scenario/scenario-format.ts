@@ -183,6 +183,14 @@ const dnssecSchema = z
     denialGap: z.string().min(1).optional(),
     removeRrsigs: z.array(removeRrsigSchema).default([]),
     spoilRrsigs: z.array(spoilRrsigSchema).default([]),
+    /**
+     * `lab`: signed by dnssec-signzone when the world is built. `knot-kasp`: served unsigned to Knot DNS,
+     * which signs it itself (automatic signing, a KASP policy with the zone's stored keys imported, CDS
+     * and CDNSKEY published for the KSK when `cds` is not `none`); only Knot servers may serve it.
+     * `bind-policy`: served unsigned to BIND, which signs it with a `dnssec-policy` (inline signing) that
+     * adopts the zone's stored keys and publishes CDS/CDNSKEY for the KSK; only BIND servers may serve it.
+     */
+    signer: z.enum(['lab', 'knot-kasp', 'bind-policy']).default('lab'),
   })
   .strict();
 
@@ -190,6 +198,16 @@ const parentSchema = z
   .object({
     ns: z.array(fqdn).optional(),
     glue: z.boolean().default(true),
+  })
+  .strict();
+
+/** An RFC 9615 bootstrapping signal this zone publishes for a child: the child's CDS/CDNSKEY (made as `cds` says) at `_dsboot.<child>._signal.<ns>`. */
+const signalSchema = z
+  .object({
+    child: fqdn,
+    /** A name server name inside this zone. */
+    ns: fqdn,
+    cds: z.enum(cdsModes).default('correct'),
   })
   .strict();
 
@@ -205,6 +223,7 @@ const zoneSchema = z
     parent: parentSchema.default({ glue: true }),
     /** Signed with the key store's keys of this other zone (a variant's copy: its original's keys, so the same key tags). */
     keysFrom: fqdn.optional(),
+    signals: z.array(signalSchema).default([]),
   })
   .strict();
 

@@ -3,6 +3,7 @@
 // our responder on port 53; their BIND view listens on the backend port behind it.
 import type { LabServer } from './world-plan.ts';
 import { quote } from './config-quote.ts';
+import { bindPolicies, policyOptions } from './bind-policy.ts';
 
 const addressList = (addresses: string[]): string => `{ ${addresses.map((a) => `${a};`).join(' ')} }`;
 
@@ -66,9 +67,10 @@ ${[...listenOn('listen-on', false), ...listenOn('listen-on-v6', true)].join('\n'
 };
 controls { };
 `);
+  if (servers.some((s) => s.zones.some((z) => z.kasp?.keyDir !== undefined))) out.push(bindPolicies());
   for (const server of servers) {
     const b = server.behaviour;
-    const zones = server.zones.map((z) => `  zone ${quote(z.origin)} { type primary; file ${quote(z.file)}; };`);
+    const zones = server.zones.map((z) => `  zone ${quote(z.origin)} { type primary; file ${quote(z.file)};${policyOptions(z)} };`);
     const settings = [`  match-destinations ${addressList(server.addresses)};`];
     if (b.recursion) {
       settings.push('  recursion yes;', '  allow-recursion { any; };', '  allow-query-cache { any; };');

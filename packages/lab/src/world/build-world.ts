@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Scenario } from '../scenario/scenario-format.ts';
 import { backendPort, bindConfig, trustAnchorsText } from './bind-config.ts';
+import { withPolicyCopies } from './bind-policy.ts';
 import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
 import { serverProcesses } from './server-processes.ts';
@@ -20,8 +21,10 @@ export async function buildWorld(
       ? await buildZones(scenario, runDir, undefined, options.progress)
       : await cachedZones(scenario, options.progress);
   // With latency, the responder fronts every server, since only it can wait before answering.
-  const servers =
-    options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
+  const servers = await withPolicyCopies(
+    options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const })),
+    runDir,
+  );
   const namedConfPath = join(runDir, 'named.conf');
   await writeFile(
     namedConfPath,

@@ -131,8 +131,12 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     entries.map(async ({ zone, base }, index) => {
       const additions = parentSide(zone, apexNs(canonical[index], zone.origin), childrenOf(zone.origin), delegations, scenario);
       const zoneKeys = keys.get(zone.origin);
-      const text = `${sources[index]}${additions.join('\n')}\n`;
-      if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
+      const signals = await signalLines(zone, keys, scenario);
+      const text = `${sources[index]}${[...additions, ...signals].join('\n')}\n`;
+      if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signer !== 'lab') {
+        await writeFile(`${base}.db`, text);
+        signedOne();
+      } else if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
         await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
         signedOne();
       } else {
@@ -147,6 +151,7 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
     scenario,
     entries.map(({ zone }, index) => ({ zone, file: files[index] })),
     bulk,
+    keys,
   );
   const hintsPath = join(dir, 'root.hints');
   await writeFile(hintsPath, rootHintsText(servers.filter((s) => s.zones.some((z) => z.origin === '.'))));
@@ -228,9 +233,29 @@ async function writeSignedZone(
 }
 
 /** Each server of the scenario with the zone files it serves. */
-function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: string }[], bulk: Map<string, ServedZone[]>): LabServer[] {
+function labServers(
+  scenario: Scenario,
+  built: readonly { zone: ZoneSpec; file: string }[],
+  bulk: Map<string, ServedZone[]>,
+  keys: Map<string, ZoneKeys>,
+): LabServer[] {
+  const serverSigned = (zone: ZoneSpec): boolean => zone.dnssec !== undefined && zone.dnssec.signer !== 'lab';
   const signedAs = (zone: ZoneSpec): ServedZone['signed'] =>
-    zone.dnssec === undefined || !zone.dnssec.signed ? undefined : zone.dnssec.denial === 'nsec3' ? { nsec3: zone.dnssec.nsec3 } : {};
+    zone.dnssec === undefined || !zone.dnssec.signed || serverSigned(zone)
+      ? undefined
+      : zone.dnssec.denial === 'nsec3'
+        ? { nsec3: zone.dnssec.nsec3 }
+        : {};
+  const kaspOf = (zone: ZoneSpec): ServedZone['kasp'] =>
+    serverSigned(zone) ? { keyFiles: keys.get(zone.origin)?.keyFiles ?? [], cds: zone.dnssec?.cds !== 'none' } : undefined;
+  for (const zone of built.map((b) => b.zone).filter(serverSigned)) {
+    const wanted = zone.dnssec?.signer === 'knot-kasp' ? 'knot' : 'bind';
+    for (const name of zone.servers) {
+      const server = scenario.servers.find((s) => s.name === name);
+      if (server?.implementation !== wanted || needsResponder(server))
+        throw new Error(`${zone.origin}: signer ${zone.dnssec?.signer}, but ${name} is not a plain ${wanted} server`);
+    }
+  }
   return scenario.servers.map((server) => ({
     name: server.name,
     addresses: server.addresses,
@@ -239,7 +264,9 @@ function labServers(scenario: Scenario, built: readonly { zone: ZoneSpec; file: 
     behaviour: server.behaviour,
     zones: [
       ...built.flatMap(({ zone, file }) =>
-        zone.servers.includes(server.name) ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }) }] : [],
+        zone.servers.includes(server.name)
+          ? [{ origin: zone.origin, file, ...(signedAs(zone) && { signed: signedAs(zone) }), ...(kaspOf(zone) && { kasp: kaspOf(zone) }) }]
+          : [],
       ),
       ...(bulk.get(server.name) ?? []),
     ],
@@ -299,6 +326,20 @@ async function dsLines(zone: ZoneSpec, zoneKeys: ZoneKeys | undefined, dir: stri
     ...(d.ds === 'correct' || d.ds === 'zsk' ? lines : lines.map((line) => spoilDs(line, d.ds as 'wrong-digest' | 'wrong-keytag'))),
     ...extra,
   ];
+}
+
+/** The zone's RFC 9615 signals: each child's CDS/CDNSKEY lines, moved to `_dsboot.<child>._signal.<ns>`. */
+async function signalLines(zone: ZoneSpec, keys: Map<string, ZoneKeys>, scenario: Scenario): Promise<string[]> {
+  const lines: string[] = [];
+  for (const signal of zone.signals) {
+    const childKeys = keys.get(signal.child);
+    const child = scenario.zones.find((z) => z.origin === signal.child)?.dnssec;
+    if (childKeys === undefined || child === undefined)
+      throw new Error(`${zone.origin}: a signal for ${signal.child}, which is not signed`);
+    const owner = `_dsboot.${signal.child}_signal.${signal.ns}`;
+    for (const line of await childKeyLines(signal.child, signal.cds, childKeys, child.digestType)) lines.push(line.replace(/^\S+/, owner));
+  }
+  return lines;
 }
 
 /** The key tag in a key file's name (Kzone.+alg+tag.key). */

@@ -1,11 +1,26 @@
 // knot.conf for one Knot DNS process playing one lab server: its addresses, its zones as the lab built
-// them (served as they are: Knot signs nothing and checks nothing, as BIND is told in bind-config.ts).
+// them (served as they are: Knot checks nothing, as BIND is told in bind-config.ts, and signs only the
+// zones a scenario gives to its KASP, with the keys the lab imports: see server-processes.ts).
 import type { LabServer } from './world-plan.ts';
 import { quote } from './config-quote.ts';
 
+// Signing by hand-picked keys (the lab imports them), CDS/CDNSKEY for the KSK published or not.
+const kaspPolicies = `policy:
+  - id: lab
+    manual: on
+    cds-cdnskey-publish: none
+  - id: lab-cds
+    manual: on
+    cds-cdnskey-publish: always
+`;
+
 export function knotConfig(server: LabServer, dir: string, port: number): string {
   const b = server.behaviour;
-  const zones = server.zones.map((z) => `  - domain: ${quote(z.origin)}\n    file: ${quote(z.file)}${b.axfr ? '\n    acl: transfer' : ''}`);
+  const zones = server.zones.map(
+    (z) =>
+      `  - domain: ${quote(z.origin)}\n    file: ${quote(z.file)}${b.axfr ? '\n    acl: transfer' : ''}` +
+      (z.kasp ? `\n    dnssec-signing: on\n    dnssec-policy: ${z.kasp.cds ? 'lab-cds' : 'lab'}` : ''),
+  );
   return `server:
     rundir: ${quote(dir)}
     listen: [ ${server.addresses.map((a) => quote(`${a}@${port}`)).join(', ')} ]
@@ -19,7 +34,7 @@ log:
     any: info
 database:
     storage: ${quote(`${dir}/db`)}
-acl:
+${server.zones.some((z) => z.kasp) ? kaspPolicies : ''}acl:
   - id: transfer
     address: [ 0.0.0.0/0, ::/0 ]
     action: transfer

@@ -1,5 +1,6 @@
 // The lab servers that Knot DNS, NSD or PowerDNS play: one process each (none of them has BIND's
 // views), its configuration written into the run's directory, started by the supervisor.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { knotConfig } from './knot-config.ts';
@@ -25,6 +26,10 @@ export function serverProcesses(servers: LabServer[], runDir: string, backendPor
     if (implementation === 'knot') {
       writeFileSync(join(dir, 'knot.conf'), knotConfig(server, dir, port));
       args = ['-c', join(dir, 'knot.conf')];
+      // Knot's KASP signs with the zone's stored keys, so key tags and DS stay the same from run to run.
+      for (const zone of server.zones)
+        for (const keyFile of zone.kasp?.keyFiles ?? [])
+          execFileSync('keymgr', ['-c', join(dir, 'knot.conf'), zone.origin, 'import-bind', keyFile], { stdio: 'pipe' });
     } else if (implementation === 'nsd') {
       writeFileSync(join(dir, 'nsd.conf'), nsdConfig(server, dir, port));
       args = ['-d', '-c', join(dir, 'nsd.conf')];

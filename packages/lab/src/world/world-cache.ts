@@ -47,7 +47,14 @@ const mapPaths = (set: ZoneSet, map: (path: string) => string): ZoneSet => ({
   ...set,
   hintsPath: map(set.hintsPath),
   chaosZoneFiles: Object.fromEntries(Object.entries(set.chaosZoneFiles).map(([name, path]) => [name, map(path)])),
-  servers: set.servers.map((server) => ({ ...server, zones: server.zones.map((z) => ({ ...z, file: map(z.file) })) })),
+  servers: set.servers.map((server) => ({
+    ...server,
+    zones: server.zones.map((z) => ({
+      ...z,
+      file: map(z.file),
+      ...(z.kasp && { kasp: { ...z.kasp, keyFiles: z.kasp.keyFiles.map(map) } }),
+    })),
+  })),
 });
 
 async function readEntry(dir: string): Promise<ZoneSet | undefined> {

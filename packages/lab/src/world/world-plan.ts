@@ -9,6 +9,12 @@ export interface ServedZone {
   file: string;
   /** Set when the file is signed (servers that sign themselves must serve it as it is); with its NSEC3 parameters if it uses NSEC3. */
   signed?: { nsec3?: { iterations: number; salt: string; optOut: boolean } };
+  /**
+   * Set when the server signs the zone itself (Knot's KASP, BIND's dnssec-policy): the key files (.key
+   * beside .private) it signs with, and whether to publish CDS/CDNSKEY. For BIND, `keyDir` is this
+   * run's own copy of them (named writes its key states there) and `file` a copy of the zone too.
+   */
+  kasp?: { keyFiles: string[]; cds: boolean; keyDir?: string };
 }
 
 export interface LabServer {

@@ -39,6 +39,8 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
   );
   // Ours: the Compliance module's table (profile extended), made from every stored finding, passes included.
   const compliance = engine.complianceTable(stored.map(storedFinding));
+  // And the Automation module's verdict: the DS records a parent should publish (or why none).
+  const parent = engine.parentDs(stored.map(storedFinding), locale);
   return {
     creation_time: deprecatedTimestamp(row.created_at),
     created_at: timestamp(row.created_at),
@@ -47,6 +49,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
     results,
     testcase_descriptions: descriptions,
     ...(compliance.length > 0 && { compliance }),
+    ...(parent !== undefined && { parent_ds: parent }),
   };
 }
 

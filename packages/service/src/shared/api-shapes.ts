@@ -39,6 +39,16 @@ export interface TestResults {
   testcase_descriptions: Record<string, string>;
   /** The Compliance module's table, for a test run with the extended profile. */
   compliance?: ComplianceEntry[];
+  /** The Automation module's verdict, for a test run with the extended profile. */
+  parent_ds?: ParentDs;
+}
+
+/** What a parent should do with the zone's CDS/CDNSKEY (docs/results.schema.json, `parent_ds`). */
+export interface ParentDs {
+  action: 'publish' | 'remove' | 'none';
+  /** DS records in presentation format, to paste at a registrar. */
+  ds: string[];
+  reason: string;
 }
 
 /** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */
