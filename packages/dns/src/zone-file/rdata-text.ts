@@ -5,6 +5,7 @@ import { Reader } from '../wire/reader.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import { decodeRdata, type Rdata } from '../wire/rdata/registry.ts';
 import type { Fields } from './presentation.ts';
+import { encodeZonemd } from '../zone-digest/zonemd.ts';
 
 type Parser = (f: Fields) => Rdata;
 
@@ -130,6 +131,12 @@ const parsers = new Map<number, Parser>([
   [
     RRType.NSEC3PARAM,
     (f) => ({ hashAlgorithm: f.u8('hash algorithm'), flags: f.u8('flags'), iterations: f.u16('iterations'), salt: salt(f) }),
+  ],
+  // ZONEMD rdata stays bytes in memory (RFC 3597), as it does on the wire.
+  [
+    RRType.ZONEMD,
+    (f) =>
+      encodeZonemd({ serial: f.u32('serial'), scheme: f.u8('scheme'), algorithm: f.u8('hash algorithm'), digest: f.hexRest('digest') }),
   ],
 ]);
 
