@@ -100,4 +100,4 @@ export {
   type ZonemdData,
   type ZonemdVerification,
   type ZonemdRecordVerdict,
-} from './zone-digest/zonemd.ts';
+} from './dnssec/zonemd.ts';

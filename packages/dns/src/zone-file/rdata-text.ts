@@ -5,7 +5,7 @@ import { Reader } from '../wire/reader.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import { decodeRdata, type Rdata } from '../wire/rdata/registry.ts';
 import type { Fields } from './presentation.ts';
-import { encodeZonemd } from '../zone-digest/zonemd.ts';
+import { Writer } from '../wire/writer.ts';
 
 type Parser = (f: Fields) => Rdata;
 
@@ -135,8 +135,14 @@ const parsers = new Map<number, Parser>([
   // ZONEMD rdata stays bytes in memory (RFC 3597), as it does on the wire.
   [
     RRType.ZONEMD,
-    (f) =>
-      encodeZonemd({ serial: f.u32('serial'), scheme: f.u8('scheme'), algorithm: f.u8('hash algorithm'), digest: f.hexRest('digest') }),
+    (f) => {
+      const w = new Writer(64);
+      w.u32(f.u32('serial'));
+      w.u8(f.u8('scheme'));
+      w.u8(f.u8('hash algorithm'));
+      w.bytes(f.hexRest('digest'));
+      return w.finish();
+    },
   ],
 ]);
 

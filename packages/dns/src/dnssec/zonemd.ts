@@ -1,7 +1,7 @@
 // ZONEMD (RFC 8976): its rdata, and the digest of a whole zone under the SIMPLE scheme (§3).
 import { createHash } from 'node:crypto';
 import { RRType } from '../constants.ts';
-import { canonicalRdata, compareBytes } from '../dnssec/canonical.ts';
+import { canonicalRdata, compareBytes } from './canonical.ts';
 import type { Name } from '../name.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import type { RecordInput } from '../wire/message.ts';
