@@ -52,7 +52,9 @@ test('every declared tag a user can see has English text', () => {
 });
 
 test("the default profile runs only the reference's test cases; extended adds those beyond it", () => {
-  const beyond = modules.filter((m) => m.name === 'COMPLIANCE').flatMap((m) => m.testCases.map((tc) => tc.id.toLowerCase()));
+  const beyond = modules
+    .filter((m) => m.name === 'COMPLIANCE' || m.name === 'ZONE_INTEGRITY')
+    .flatMap((m) => m.testCases.map((tc) => tc.id.toLowerCase()));
   assert.ok(beyond.length > 0);
   assert.deepEqual(
     defaultProfile().test_cases.filter((id) => beyond.includes(id)),

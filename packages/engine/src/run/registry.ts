@@ -9,9 +9,10 @@ import { dnssec } from '../checks/dnssec/index.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
 import { zone } from '../checks/zone.ts';
+import { zoneIntegrity } from '../checks/zone-integrity/index.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
-// COMPLIANCE is beyond the reference: last, and only in profiles that name its test cases (`extended`).
+// COMPLIANCE and ZONE_INTEGRITY are beyond the reference: last, and only in profiles that name their test cases (`extended`).
 export const moduleOrder = [
   'BASIC',
   'ADDRESS',
@@ -23,10 +24,11 @@ export const moduleOrder = [
   'SYNTAX',
   'ZONE',
   'COMPLIANCE',
+  'ZONE_INTEGRITY',
 ] as const;
 
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
-export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE');
+export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE' && name !== 'ZONE_INTEGRITY');
 
 const implemented: readonly TestModule[] = [
   basic,
@@ -39,6 +41,7 @@ const implemented: readonly TestModule[] = [
   syntax,
   zone,
   compliance,
+  zoneIntegrity,
 ];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));
