@@ -20,6 +20,7 @@ import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
 import { rootHintsText } from './root-hints.ts';
 import { signatureTime } from './signature-time.ts';
+import { zonemdLines } from './zonemd-records.ts';
 import type { LabServer, ServedZone } from './world-plan.ts';
 
 interface ZoneKeys {
@@ -133,8 +134,14 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
       const zoneKeys = keys.get(zone.origin);
       const text = `${sources[index]}${additions.join('\n')}\n`;
       if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
+        // The digest would have to be signed after it is made: dnssec-signzone cannot do that (BIND 9.18).
+        if (zone.zonemd.length > 0) throw new Error(`${zone.origin}: zonemd is for unsigned zones only`);
         await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
         signedOne();
+      } else if (zone.zonemd.length > 0) {
+        await writeFile(`${base}.db`, text);
+        const lines = zonemdLines(zone.origin, await compileZone(zone.origin, `${base}.db`, `${base}.zonemd-canon`), zone.zonemd);
+        await writeFile(`${base}.db`, `${text}${lines.join('\n')}\n`);
       } else {
         await writeFile(`${base}.db`, text);
       }

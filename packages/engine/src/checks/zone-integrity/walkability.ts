@@ -5,6 +5,7 @@ import { base32hexEncode, Name, nsec3Covers, nsec3Hash, nsec3Matches, recordIs, 
 import type { Message } from '../../finding.ts';
 import type { TestCase, TestContext } from '../../framework/test-case.ts';
 import type { Nameserver } from '../../net/nameserver-client.ts';
+import { displayName as nameText } from '../../net/response.ts';
 import { walkNsec } from './nsec-walk.ts';
 import { advisedAgainst, optOut } from './nsec3-advice.ts';
 
@@ -15,7 +16,6 @@ export const walkLimit = 200;
 const SHA1 = 1;
 
 const saltText = (salt: Uint8Array): string => (salt.length === 0 ? '-' : Buffer.from(salt).toString('hex'));
-const nameText = (name: Name): string => name.toString();
 
 async function denialAnswer(context: TestContext): Promise<{ server: Nameserver; response: DnsMessage } | undefined> {
   const { zone } = context;
