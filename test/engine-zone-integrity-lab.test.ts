@@ -3,12 +3,13 @@
 // ldns-walk's listing, nsec3hash's hashes (recorded in test/reference-zone-integrity/). 100% must agree.
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { loadScenario } from '@app/lab';
 import { useLab } from '@app/lab/testing';
-import { ours, type Finding } from './support/lab-engines.ts';
+import { dnscheck, ours, type Finding } from './support/lab-engines.ts';
 import { oracle, type OracleZone } from './support/zone-integrity-oracle.ts';
 
 const dir = resolve(import.meta.dirname, 'scenarios/zone-integrity');
@@ -133,4 +134,54 @@ test('NSEC3: every hash we show equals nsec3hash’s for that name, salt and ite
     }
   }
   assert.equal(compared, 6, 'two names in each of the three NSEC3 zones');
+});
+
+const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../docs/results.schema.json'), 'utf8')) as { $id: string };
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+ajv.addSchema(schema);
+
+async function dnscheckJson(zone: string, ...extra: string[]): Promise<Record<string, unknown>> {
+  const args = [
+    dnscheck,
+    zone,
+    '--hints',
+    shared.lab.hintsPath,
+    '--profile',
+    'extended',
+    '--test',
+    'Zone_Integrity',
+    '--no-progress',
+    ...extra,
+  ];
+  const { stdout } = await shared.lab.exec(process.execPath, args, { timeoutMs: 120_000 });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+test('dnscheck --json and --json-run carry the zone integrity summary, valid against the schema', { skip, timeout: 600_000 }, async () => {
+  const validate = (kind: string, value: unknown): void => {
+    const check = ajv.getSchema(`${schema.$id}#/$defs/${kind}`)!;
+    assert.ok(check(value), `${kind}: ${ajv.errorsText(check.errors, { separator: '\n' })}`);
+  };
+  const split = await dnscheckJson('zonemd-split.test', '--json');
+  validate('findings_with_compliance', split);
+  assert.deepEqual(split.zone_integrity, {
+    zonemd: {
+      verdict: 'failed',
+      same_on_all_servers: false,
+      servers: [
+        { ns: 'ns1.zonemd-split.test', address: '2001:db8:5e03::1', result: 'verified' },
+        { ns: 'ns2.zonemd-split.test', address: '2001:db8:5e03::2', result: 'mismatch' },
+      ],
+    },
+    walk: { denial: 'none', listable: false, hashes: [] },
+  });
+  const weak = await dnscheckJson('walk-nsec3-weak.test', '--json-run', '--raw');
+  validate('run', weak);
+  const walk = (weak.zone_integrity as { walk: Record<string, unknown> }).walk;
+  assert.deepEqual(walk.nsec3, { iterations: 10, salt: 'aabbccdd', opt_out: false, as_rfc9276_advises: false });
+  assert.equal((walk.hashes as unknown[]).length, 2);
+  const nsec = (await dnscheckJson('walk-nsec.test', '--json')).zone_integrity as { walk: Record<string, unknown> };
+  assert.deepEqual(nsec.walk, { denial: 'nsec', listable: true, names: 8, complete: true, hashes: [] });
+  const noxfr = (await dnscheckJson('zonemd-noxfr.test', '--json')).zone_integrity as { zonemd: Record<string, unknown> };
+  assert.equal(noxfr.zonemd.verdict, 'not_transferred');
 });

@@ -5,6 +5,7 @@ import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
 import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
+import { zoneIntegrityLines, zoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
 import { runTestsWithChain } from '../run/run-with-chain.ts';
@@ -100,15 +101,17 @@ function show(
   const shown = visible(findings, output.level);
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
+  const zoneIntegrity = zoneIntegritySummary(findings);
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)
       io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
-  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance)}\n`);
+    if (zoneIntegrity) io.stdout(`\n${uiText('zone_integrity.heading', output.locale)}\n${zoneIntegrityLines(zoneIntegrity).join('\n')}\n`);
+  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance, zoneIntegrity)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
-    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance)}\n`);
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance, zoneIntegrity)}\n`);
   } else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;

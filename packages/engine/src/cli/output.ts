@@ -3,6 +3,7 @@
 import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
 import type { ComplianceEntry } from '../run/compliance-table.ts';
+import type { ZoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
 
@@ -26,12 +27,22 @@ function jsonObject(finding: Finding, output: OutputOptions): Finding & { messag
 }
 
 /**
- * --json: the findings as an array; a run with Compliance results (the `extended` profile) is an object
- * with them under `compliance` beside the findings (docs/results.schema.json).
+ * --json: the findings as an array; a run with Compliance or Zone integrity results (the `extended` profile)
+ * is an object with them under `compliance` and `zone_integrity` beside the findings (docs/results.schema.json).
  */
-export function toJson(findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
+export function toJson(
+  findings: readonly Finding[],
+  output: OutputOptions,
+  compliance: readonly ComplianceEntry[] = [],
+  zoneIntegrity?: ZoneIntegritySummary,
+): string {
   const list = findings.map((f) => jsonObject(f, output));
-  return JSON.stringify(compliance.length > 0 ? { findings: list, compliance } : list, null, 2);
+  if (compliance.length === 0 && zoneIntegrity === undefined) return JSON.stringify(list, null, 2);
+  return JSON.stringify(
+    { findings: list, ...(compliance.length > 0 && { compliance }), ...(zoneIntegrity && { zone_integrity: zoneIntegrity }) },
+    null,
+    2,
+  );
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
@@ -40,6 +51,7 @@ export function toJsonRun(
   findings: readonly Finding[],
   output: OutputOptions,
   compliance: readonly ComplianceEntry[] = [],
+  zoneIntegrity?: ZoneIntegritySummary,
 ): string {
   return JSON.stringify(
     {
@@ -48,6 +60,7 @@ export function toJsonRun(
       elapsed: Math.round(run.elapsed * 1000) / 1000,
       findings: findings.map((f) => jsonObject(f, output)),
       ...(compliance.length > 0 && { compliance }),
+      ...(zoneIntegrity && { zone_integrity: zoneIntegrity }),
     },
     null,
     2,
