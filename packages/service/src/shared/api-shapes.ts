@@ -39,6 +39,25 @@ export interface TestResults {
   testcase_descriptions: Record<string, string>;
   /** The Compliance module's table, for a test run with the extended profile. */
   compliance?: ComplianceEntry[];
+  /** The Zone integrity module's summary, for a test run with the extended profile. */
+  zone_integrity?: ZoneIntegrity;
+}
+
+/** ZONEMD per server address, and whether the zone's names can be listed (docs/results.schema.json, zone_integrity). */
+export interface ZoneIntegrity {
+  zonemd?: {
+    verdict: 'absent' | 'verified' | 'failed' | 'not_verifiable' | 'not_transferred';
+    same_on_all_servers: boolean;
+    servers: { ns: string; address: string; result: string }[];
+  };
+  walk?: {
+    denial: 'nsec' | 'nsec3' | 'none' | 'unknown';
+    listable: boolean;
+    names?: number;
+    complete?: boolean;
+    nsec3?: { iterations: number; salt: string; opt_out: boolean; as_rfc9276_advises: boolean };
+    hashes: { name: string; hash: string }[];
+  };
 }
 
 /** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */
