@@ -187,7 +187,7 @@ const dnssecSchema = z
   .strict();
 
 /**
- * An apex ZONEMD record (RFC 8976) the lab adds to an unsigned zone: the zone's digest with this scheme
+ * An apex ZONEMD record (RFC 8976) the lab adds to a zone (signed ones: signed too): the zone's digest with this scheme
  * and hash algorithm, or spoilt (`digest: wrong`, `serial: other` for the SOA serial plus one).
  */
 const zonemdSchema = z
