@@ -1,4 +1,4 @@
-// The ZONE_INTEGRITY module (ZONEMD, zone walking) on the lab's zone-integrity scenarios, six of twelve
+// The ZONE_INTEGRITY module (ZONEMD, zone walking) on the lab's zone-integrity scenarios, seven of twelve
 // broken on purpose, against Debian's tools: ldns-verify-zone's verdict on each server's transfer,
 // ldns-walk's listing, nsec3hash's hashes (recorded in test/reference-zone-integrity/). 100% must agree.
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
