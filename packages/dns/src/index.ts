@@ -90,3 +90,14 @@ export { parseZoneFile, type ZoneFileOptions } from './zone-file/parse.ts';
 export { ZoneFileError } from './zone-file/errors.ts';
 export { recordToString, rdataToString, quoteCharacterString } from './zone-file/record-text.ts';
 export { dnsVersion } from './version.ts';
+export {
+  parseZonemd,
+  encodeZonemd,
+  zoneDigest,
+  verifyZonemd,
+  isSupportedZonemd,
+  ZONEMD_SCHEME_SIMPLE,
+  type ZonemdData,
+  type ZonemdVerification,
+  type ZonemdRecordVerdict,
+} from './dnssec/zonemd.ts';

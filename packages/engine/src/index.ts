@@ -29,3 +29,4 @@ export { engineVersion, referenceVersion } from './version.ts';
 export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
 export { toDnsvizJson } from './chain/dnsviz-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';
+export { zoneIntegritySummary, zoneIntegrityLines, type ZoneIntegritySummary } from './run/zone-integrity-summary.ts';

@@ -185,7 +185,7 @@ test('--dump-profile prints the effective profile: the default under --profile, 
   assert.ok(dumped.resolver, 'the default fills what the file leaves out');
 });
 
-test("--profile names a shipped profile: default runs the reference's test cases, extended adds Compliance", async () => {
+test("--profile names a shipped profile: default runs the reference's test cases, extended adds Compliance and Zone integrity", async () => {
   const profileOf = async (name: string) =>
     JSON.parse((await capture(['--dump-profile', '--profile', name])).stdout) as {
       test_cases: string[];
@@ -193,12 +193,24 @@ test("--profile names a shipped profile: default runs the reference's test cases
     };
   const [plain, extended] = [await profileOf('default'), await profileOf('extended')];
   assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
+  assert.ok(!plain.test_cases.some((id) => id.startsWith('zoneintegrity')) && plain.test_levels.ZONE_INTEGRITY === undefined);
   assert.deepEqual(
     extended.test_cases.filter((id) => !plain.test_cases.includes(id)),
-    ['compliance01', 'compliance02', 'compliance03', 'automation01', 'automation02', 'automation03', 'automation04'],
+    [
+      'compliance01',
+      'compliance02',
+      'compliance03',
+      'automation01',
+      'automation02',
+      'automation03',
+      'automation04',
+      'zoneintegrity01',
+      'zoneintegrity02',
+    ],
   );
   assert.ok(extended.test_levels.COMPLIANCE);
   assert.ok(extended.test_levels.AUTOMATION && plain.test_levels.AUTOMATION === undefined);
+  assert.ok(extended.test_levels.ZONE_INTEGRITY);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {

@@ -53,7 +53,7 @@ test('every declared tag a user can see has English text', () => {
 
 test("the default profile runs only the reference's test cases; extended adds those beyond it", () => {
   const beyond = modules
-    .filter((m) => m.name === 'COMPLIANCE' || m.name === 'AUTOMATION')
+    .filter((m) => ['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY'].includes(m.name))
     .flatMap((m) => m.testCases.map((tc) => tc.id.toLowerCase()));
   assert.ok(beyond.length > 0);
   assert.deepEqual(

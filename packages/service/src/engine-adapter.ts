@@ -8,11 +8,13 @@ import {
   testCaseDescription,
   testCaseIds,
   toDnsvizJson,
+  zoneIntegritySummary,
   type ChainAnalysis,
   type ComplianceEntry,
   type DsInput,
   type Finding,
   type ParentDs,
+  type ZoneIntegritySummary,
 } from '@app/engine';
 import { rootHintsOf } from './config/root-hints.ts';
 
@@ -33,6 +35,8 @@ export interface EngineAdapter {
   complianceTable(findings: readonly Finding[]): ComplianceEntry[];
   /** The Automation module's parent_ds verdict from a run's findings, worded in `locale`; undefined when it did not run. */
   parentDs(findings: readonly Finding[], locale: string): ParentDs | undefined;
+  /** The Zone integrity module's summary from a run's findings, all levels; undefined when it did not run. */
+  zoneIntegritySummary(findings: readonly Finding[]): ZoneIntegritySummary | undefined;
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -50,5 +54,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     chainJson: toDnsvizJson,
     complianceTable,
     parentDs: (findings, locale) => parentDs(findings, (finding) => formatFinding(finding, locale)),
+    zoneIntegritySummary,
   };
 }

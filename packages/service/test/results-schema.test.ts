@@ -87,6 +87,61 @@ for (const target of await testDatabaseTargets()) {
       assert.equal(isValid('service_results', { ...results, parent_ds: { action: 'replace', ds: [], reason: 'x' } }), false);
     });
 
+    test('an extended run with the Zone integrity module: get_test_results carries its summary, valid against the schema', async () => {
+      const id = (await h.call('start_domain_test', { domain: 'zonemd.example.se' })).result as string;
+      const { db, dialect } = h.service.context.database;
+      await claimNextTest(db, dialect, 0, { agent: 'schema', leaseSeconds: 60 });
+      const zi = (testcase: string, tag: string, level: Finding['level'], args: Finding['args']): Finding => ({
+        module: 'ZONE_INTEGRITY',
+        testcase,
+        tag,
+        level,
+        args,
+        timestamp: 1,
+      });
+      const ns1 = 'ns1.zonemd.example.se/192.0.2.1';
+      const ns2 = 'ns2.zonemd.example.se/192.0.2.2';
+      const findings = [
+        zi('ZoneIntegrity01', 'ZONEMD_SAME_ON_ALL', 'INFO', { zonemd: '1 1 1 ab', count: 2 }),
+        zi('ZoneIntegrity01', 'ZONEMD_DIGEST_VERIFIED', 'INFO', { ns: ns1, serial: 1, scheme: 1, algorithm: 1 }),
+        zi('ZoneIntegrity01', 'ZONEMD_TRANSFER_REFUSED', 'INFO', { ns_list: ns2 }),
+        zi('ZoneIntegrity02', 'NSEC3_HASHED_NAMES', 'INFO', {
+          domain: 'zonemd.example.se',
+          iterations: 0,
+          salt: '-',
+          opt_out: false,
+          guess_cost: 1,
+        }),
+        zi('ZoneIntegrity02', 'NSEC3_HASH_MATCHED', 'INFO', {
+          name: 'zonemd.example.se',
+          hash: 'o6ef24qeh1u4vcdahgdtfuh4vavjf62i',
+          salt: '-',
+          iterations: 0,
+          owner: 'x',
+        }),
+        zi('ZoneIntegrity02', 'NSEC3_PARAMETERS_ADVISED', 'INFO', { domain: 'zonemd.example.se' }),
+      ];
+      assert.equal(await finishTest(db, id, findings), true);
+      const results = (await h.call('get_test_results', { id, language: 'fi' })).result as { zone_integrity: unknown };
+      assertValid('service_results', results);
+      assert.deepEqual(results.zone_integrity, {
+        zonemd: {
+          verdict: 'verified',
+          same_on_all_servers: true,
+          servers: [
+            { ns: 'ns1.zonemd.example.se', address: '192.0.2.1', result: 'verified' },
+            { ns: 'ns2.zonemd.example.se', address: '192.0.2.2', result: 'refused' },
+          ],
+        },
+        walk: {
+          denial: 'nsec3',
+          listable: false,
+          nsec3: { iterations: 0, salt: '-', opt_out: false, as_rfc9276_advises: true },
+          hashes: [{ name: 'zonemd.example.se', hash: 'o6ef24qeh1u4vcdahgdtfuh4vavjf62i' }],
+        },
+      });
+    });
+
     test('the schema is not a formality: what the service does not promise fails it', () => {
       const finding = { module: 'BASIC', testcase: 'Basic01', tag: 'B01_PARENT_FOUND', level: 'INFO', args: {}, timestamp: 0 };
       assert.equal(isValid('findings', [finding]), true);

@@ -5,6 +5,7 @@ import { Reader } from '../wire/reader.ts';
 import { DnsDecodeError } from '../wire/errors.ts';
 import { decodeRdata, type Rdata } from '../wire/rdata/registry.ts';
 import type { Fields } from './presentation.ts';
+import { Writer } from '../wire/writer.ts';
 
 type Parser = (f: Fields) => Rdata;
 
@@ -130,6 +131,18 @@ const parsers = new Map<number, Parser>([
   [
     RRType.NSEC3PARAM,
     (f) => ({ hashAlgorithm: f.u8('hash algorithm'), flags: f.u8('flags'), iterations: f.u16('iterations'), salt: salt(f) }),
+  ],
+  // ZONEMD rdata stays bytes in memory (RFC 3597), as it does on the wire.
+  [
+    RRType.ZONEMD,
+    (f) => {
+      const w = new Writer(64);
+      w.u32(f.u32('serial'));
+      w.u8(f.u8('scheme'));
+      w.u8(f.u8('hash algorithm'));
+      w.bytes(f.hexRest('digest'));
+      return w.finish();
+    },
   ],
 ]);
 

@@ -129,7 +129,8 @@ function parseDs(text: string): DsInput {
 }
 
 function parseTest(text: string): string {
-  if (!/^[A-Za-z]+[0-9]*(\/[A-Za-z]+[0-9]+)?$/.test(text)) throw new UsageError(`--test ${text}: expected Module or Module/TestCase`);
+  if (!/^[A-Za-z][A-Za-z_]*[0-9]*(\/[A-Za-z]+[0-9]+)?$/.test(text))
+    throw new UsageError(`--test ${text}: expected Module or Module/TestCase`);
   return text;
 }
 

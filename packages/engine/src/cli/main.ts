@@ -6,6 +6,7 @@ import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
 import { parentDs } from '../run/parent-ds-table.ts';
+import { zoneIntegrityLines, zoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
 import { runTestsWithChain } from '../run/run-with-chain.ts';
@@ -102,6 +103,8 @@ function show(
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
   const parent = parentDs(findings, (f) => formatFinding(f, output.locale));
+  const zoneIntegrity = zoneIntegritySummary(findings);
+  const beyond = { compliance, parent_ds: parent, zone_integrity: zoneIntegrity };
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)
@@ -110,11 +113,12 @@ function show(
       io.stdout(
         `\n${uiText('parent_ds.heading', output.locale)} ${parent.action}: ${parent.reason}\n${parent.ds.map((d) => `${d}\n`).join('')}`,
       );
-  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance, parent)}\n`);
+    if (zoneIntegrity) io.stdout(`\n${uiText('zone_integrity.heading', output.locale)}\n${zoneIntegrityLines(zoneIntegrity).join('\n')}\n`);
+  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, beyond)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
-    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance, parent)}\n`);
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, beyond)}\n`);
   } else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;

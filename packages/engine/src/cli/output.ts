@@ -4,6 +4,7 @@ import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
 import type { ComplianceEntry } from '../run/compliance-table.ts';
 import type { ParentDs } from '../run/parent-ds-table.ts';
+import type { ZoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
 
@@ -27,23 +28,23 @@ function jsonObject(finding: Finding, output: OutputOptions): Finding & { messag
 }
 
 /**
- * --json: the findings as an array; a run with Compliance results (the `extended` profile) is an object
- * with them under `compliance` beside the findings (docs/results.schema.json).
+ * What the run's modules beyond the reference make of all their findings (the `extended` profile), under
+ * the keys docs/results.schema.json gives them; a key is left out where its module did not run.
  */
-export function toJson(
-  findings: readonly Finding[],
-  output: OutputOptions,
-  compliance: readonly ComplianceEntry[] = [],
-  parentDs?: ParentDs,
-): string {
+export interface BeyondReference {
+  compliance?: readonly ComplianceEntry[];
+  parent_ds?: ParentDs;
+  zone_integrity?: ZoneIntegritySummary;
+}
+
+const present = (beyond: BeyondReference): BeyondReference =>
+  Object.fromEntries(Object.entries(beyond).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0)));
+
+/** --json: the findings as an array; with results beyond the reference, an object with them beside the findings. */
+export function toJson(findings: readonly Finding[], output: OutputOptions, beyond: BeyondReference = {}): string {
   const list = findings.map((f) => jsonObject(f, output));
-  // The Automation module's verdict rides along under `parent_ds`, as the compliance table does.
-  if (compliance.length === 0 && parentDs === undefined) return JSON.stringify(list, null, 2);
-  return JSON.stringify(
-    { findings: list, ...(compliance.length > 0 && { compliance }), ...(parentDs !== undefined && { parent_ds: parentDs }) },
-    null,
-    2,
-  );
+  const extra = present(beyond);
+  return JSON.stringify(Object.keys(extra).length === 0 ? list : { findings: list, ...extra }, null, 2);
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
@@ -51,8 +52,7 @@ export function toJsonRun(
   run: { domain: string; engineVersion: string; elapsed: number },
   findings: readonly Finding[],
   output: OutputOptions,
-  compliance: readonly ComplianceEntry[] = [],
-  parentDs?: ParentDs,
+  beyond: BeyondReference = {},
 ): string {
   return JSON.stringify(
     {
@@ -60,8 +60,7 @@ export function toJsonRun(
       domain: run.domain,
       elapsed: Math.round(run.elapsed * 1000) / 1000,
       findings: findings.map((f) => jsonObject(f, output)),
-      ...(compliance.length > 0 && { compliance }),
-      ...(parentDs !== undefined && { parent_ds: parentDs }),
+      ...present(beyond),
     },
     null,
     2,

@@ -347,6 +347,26 @@ export class Nameserver {
     return pending;
   }
 
+  /** A whole zone transfer of `zone`, every message kept (ZONEMD needs them all); undefined when not asked (IP family off). */
+  async transferAll(zone: Name): Promise<TransferResult | undefined> {
+    if (!this.#network.familyEnabled(this.family)) {
+      this.statistics.blocked++;
+      return undefined;
+    }
+    const result = await this.#network.transfer(
+      this,
+      zone,
+      () => false,
+      () => false,
+    );
+    if (result === 'skipped') return undefined;
+    this.statistics.queries++;
+    this.statistics.totalMs += result.ms;
+    if (result.outcome === 'timeout') this.statistics.timeouts++;
+    else this.statistics.responses++;
+    return result;
+  }
+
   async #startTransfer(zone: Name): Promise<TransferStart | undefined> {
     if (!this.#network.familyEnabled(this.family)) {
       this.statistics.blocked++;

@@ -10,9 +10,10 @@ import { dnssec } from '../checks/dnssec/index.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
 import { zone } from '../checks/zone.ts';
+import { zoneIntegrity } from '../checks/zone-integrity/index.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
-// COMPLIANCE and AUTOMATION are beyond the reference: last, and only in profiles that name its test cases (`extended`).
+// COMPLIANCE, AUTOMATION and ZONE_INTEGRITY are beyond the reference: last, and only in profiles that name their test cases (`extended`).
 export const moduleOrder = [
   'BASIC',
   'ADDRESS',
@@ -25,10 +26,13 @@ export const moduleOrder = [
   'ZONE',
   'COMPLIANCE',
   'AUTOMATION',
+  'ZONE_INTEGRITY',
 ] as const;
 
+const beyondReference: readonly string[] = ['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY'];
+
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
-export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE' && name !== 'AUTOMATION');
+export const referenceModules: readonly string[] = moduleOrder.filter((name) => !beyondReference.includes(name));
 
 const implemented: readonly TestModule[] = [
   basic,
@@ -42,6 +46,7 @@ const implemented: readonly TestModule[] = [
   zone,
   compliance,
   automation,
+  zoneIntegrity,
 ];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));

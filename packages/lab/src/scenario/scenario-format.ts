@@ -194,6 +194,19 @@ const dnssecSchema = z
   })
   .strict();
 
+/**
+ * An apex ZONEMD record (RFC 8976) the lab adds to a zone (signed ones: signed too): the zone's digest with this scheme
+ * and hash algorithm, or spoilt (`digest: wrong`, `serial: other` for the SOA serial plus one).
+ */
+const zonemdSchema = z
+  .object({
+    scheme: z.number().int().min(0).max(255).default(1),
+    algorithm: z.number().int().min(0).max(255).default(1),
+    digest: z.enum(['correct', 'wrong']).default('correct'),
+    serial: z.enum(['soa', 'other']).default('soa'),
+  })
+  .strict();
+
 const parentSchema = z
   .object({
     ns: z.array(fqdn).optional(),
@@ -219,6 +232,7 @@ const zoneSchema = z
     addressRecords: z.boolean().default(true),
     ptrRecords: z.boolean().default(false),
     dnssec: dnssecSchema.optional(),
+    zonemd: z.array(zonemdSchema).default([]),
     delegated: z.boolean().default(true),
     parent: parentSchema.default({ glue: true }),
     /** Signed with the key store's keys of this other zone (a variant's copy: its original's keys, so the same key tags). */
@@ -252,6 +266,7 @@ export type ServerSpec = Omit<z.infer<typeof serverSchema>, 'implementation'> & 
 export type Behaviour = z.infer<typeof behaviourSchema>;
 export type ZoneSpec = z.infer<typeof zoneSchema>;
 export type DnssecSpec = z.infer<typeof dnssecSchema>;
+export type ZonemdSpec = z.infer<typeof zonemdSchema>;
 /** A zone's `dnssec: {}`: every field at its default. */
 export const defaultDnssec = (): DnssecSpec => dnssecSchema.parse({});
 export type EdnsBehaviour = (typeof ednsBehaviours)[number];

@@ -3,7 +3,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { needsResponder } from '../scenario/load-scenario.ts';
-import type { Scenario, ZoneSpec } from '../scenario/scenario-format.ts';
+import type { Scenario, ZoneSpec, ZonemdSpec } from '../scenario/scenario-format.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
 import {
@@ -20,6 +20,7 @@ import { isAtOrBelow, parentOrigin, spoilDs } from './delegation.ts';
 import { reverseName } from './reverse-names.ts';
 import { rootHintsText } from './root-hints.ts';
 import { signatureTime } from './signature-time.ts';
+import { withZonemd, zonemdLines, zonemdPlaceholders } from './zonemd-records.ts';
 import type { LabServer, ServedZone } from './world-plan.ts';
 
 interface ZoneKeys {
@@ -137,8 +138,12 @@ export async function buildZones(scenario: Scenario, dir: string, now: Date = ne
         await writeFile(`${base}.db`, text);
         signedOne();
       } else if (zoneKeys !== undefined && zone.dnssec !== undefined && zone.dnssec.signed) {
-        await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now);
+        await writeSignedZone(zone.origin, zone.dnssec, zoneKeys, text, base, now, zone.zonemd);
         signedOne();
+      } else if (zone.zonemd.length > 0) {
+        await writeFile(`${base}.db`, text);
+        const lines = zonemdLines(zone.origin, await compileZone(zone.origin, `${base}.db`, `${base}.zonemd-canon`), zone.zonemd);
+        await writeFile(`${base}.db`, `${text}${lines.join('\n')}\n`);
       } else {
         await writeFile(`${base}.db`, text);
       }
@@ -209,13 +214,18 @@ async function writeSignedZone(
   unsignedText: string,
   base: string,
   now: Date,
+  zonemd: readonly ZonemdSpec[],
 ): Promise<void> {
+  // Signing again after the digest is made would mend what these spoil, and spoiling after it would break the digest.
+  if (zonemd.length > 0 && (d.denialGap !== undefined || d.removeRrsigs.length > 0 || d.spoilRrsigs.length > 0))
+    throw new Error(`${origin}: zonemd does not go with denialGap, removeRrsigs or spoilRrsigs`);
   let text = unsignedText;
+  if (zonemd.length > 0) text += `${zonemdPlaceholders(origin, zonemd).join('\n')}\n`;
   for (const keyFile of zoneKeys.keyFiles) text += await readFile(keyFile, 'utf8');
   text += `${d.extraDnskeys.map((key) => `${origin} 3600 IN DNSKEY ${key.rdata}`).join('\n')}\n`;
   text += `${(await childKeyLines(origin, d.cds, zoneKeys, d.digestType)).join('\n')}\n`;
   await writeFile(`${base}.unsigned`, text);
-  await signZone(`${base}.unsigned`, `${base}.db`, {
+  const signing = {
     origin,
     keyDir: zoneKeys.keyDir,
     keyFiles: zoneKeys.signingFiles,
@@ -223,7 +233,13 @@ async function writeSignedZone(
     expiration: signatureTime(d.expiration, now),
     nsec3: d.denial === 'nsec3' ? d.nsec3 : undefined,
     allKeysSignAll: d.keys === 'csk',
-  });
+  };
+  await signZone(`${base}.unsigned`, `${base}.db`, signing);
+  if (zonemd.length > 0) {
+    // dnssec-signzone (BIND 9.18) cannot make ZONEMD: the digest of the signed zone goes in, and a second pass signs it.
+    await writeFile(`${base}.zonemd`, withZonemd(origin, await readFile(`${base}.db`, 'utf8'), zonemd));
+    await signZone(`${base}.zonemd`, `${base}.db`, signing);
+  }
   let signedText = await readFile(`${base}.db`, 'utf8');
   if (d.denialGap !== undefined) signedText = removeCoveringDenial(signedText, origin, d.denialGap);
   const tags = { ksk: zoneKeys.kskFiles.map(keyFileTag), zsk: zoneKeys.zskFiles.map(keyFileTag) };

@@ -41,6 +41,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
   const compliance = engine.complianceTable(stored.map(storedFinding));
   // And the Automation module's verdict: the DS records a parent should publish (or why none).
   const parent = engine.parentDs(stored.map(storedFinding), locale);
+  const zoneIntegrity = engine.zoneIntegritySummary(stored.map(storedFinding));
   return {
     creation_time: deprecatedTimestamp(row.created_at),
     created_at: timestamp(row.created_at),
@@ -50,6 +51,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
     testcase_descriptions: descriptions,
     ...(compliance.length > 0 && { compliance }),
     ...(parent !== undefined && { parent_ds: parent }),
+    ...(zoneIntegrity && { zone_integrity: zoneIntegrity }),
   };
 }
 

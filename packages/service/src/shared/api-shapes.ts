@@ -41,6 +41,8 @@ export interface TestResults {
   compliance?: ComplianceEntry[];
   /** The Automation module's verdict, for a test run with the extended profile. */
   parent_ds?: ParentDs;
+  /** The Zone integrity module's summary, for a test run with the extended profile. */
+  zone_integrity?: ZoneIntegrity;
 }
 
 /** What a parent should do with the zone's CDS/CDNSKEY (docs/results.schema.json, `parent_ds`). */
@@ -49,6 +51,23 @@ export interface ParentDs {
   /** DS records in presentation format, to paste at a registrar. */
   ds: string[];
   reason: string;
+}
+
+/** ZONEMD per server address, and whether the zone's names can be listed (docs/results.schema.json, zone_integrity). */
+export interface ZoneIntegrity {
+  zonemd?: {
+    verdict: 'absent' | 'verified' | 'failed' | 'not_verifiable' | 'not_transferred';
+    same_on_all_servers: boolean;
+    servers: { ns: string; address: string; result: string }[];
+  };
+  walk?: {
+    denial: 'nsec' | 'nsec3' | 'none' | 'unknown';
+    listable: boolean;
+    names?: number;
+    complete?: boolean;
+    nsec3?: { iterations: number; salt: string; opt_out: boolean; as_rfc9276_advises: boolean };
+    hashes: { name: string; hash: string }[];
+  };
 }
 
 /** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */

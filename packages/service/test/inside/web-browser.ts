@@ -268,6 +268,16 @@ describe('the web interface', () => {
       /^dig @(192\.0\.2\.10|203\.0\.113\.10) \+noedns \+noad \+norec -y hmac-sha256:\.:A+= SOA healthy\.test$/,
     );
     assert.equal(await page.locator('.compliance-server').first().locator('tbody tr').count(), 35);
+    // The Zone integrity summary: no ZONEMD; NSEC3 as RFC 9276 advises, with the hash of each name asked.
+    await page.locator('#zone-integrity-heading', { hasText: 'Zone integrity' }).waitFor();
+    const integrity = (await page.locator('.zone-integrity').textContent()) ?? '';
+    assert.match(integrity, /no ZONEMD record/);
+    assert.match(integrity, /NSEC3: the chain holds hashes and cannot be walked/);
+    assert.match(integrity, /0 extra iterations, salt -, opt-out: false — as RFC 9276 advises/);
+    assert.deepEqual(
+      (await page.locator('.zone-integrity li').allTextContents()).map((text) => text.replace(/: [0-9a-v]{32}$/, ': <hash>')),
+      ['NSEC3 hash healthy.test: <hash>', 'NSEC3 hash nx-zone-integrity-probe.healthy.test: <hash>'],
+    );
     await shots('04-report-healthy');
   });
 

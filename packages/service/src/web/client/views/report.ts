@@ -24,6 +24,7 @@ import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 import { FindingList, outsideTestCase } from './finding-list.ts';
 import { ComplianceTables } from './compliance-table.ts';
 import { ParentDsSection } from './parent-ds.ts';
+import { ZoneIntegrityPanel } from './zone-integrity-panel.ts';
 
 export const isUndelegated = (report: TestResults) =>
   (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
@@ -213,6 +214,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         ? h(ComplianceTables, { compliance: report.compliance, evidence })
         : null,
       report.parent_ds !== undefined ? h(ParentDsSection, { parentDs: report.parent_ds }) : null,
+      report.zone_integrity === undefined ? null : h(ZoneIntegrityPanel, { summary: report.zone_integrity }),
     ),
     h(
       'div',
@@ -273,7 +275,7 @@ function saveChain(report: TestResults, text: string | undefined): void {
 }
 
 /** Modules the extended profile adds, which Zonemaster does not have. */
-const beyondReference = new Set(['COMPLIANCE', 'AUTOMATION']);
+const beyondReference = new Set(['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY']);
 
 function ModuleSection(props: {
   group: ModuleGroup;
