@@ -7,6 +7,7 @@ import { backendPort, bindConfig, trustAnchorsText } from './bind-config.ts';
 import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
 import { serverProcesses } from './server-processes.ts';
+import { makeLabCertificates } from './tls-certificates.ts';
 import type { Latency } from '../scenario/latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
@@ -22,6 +23,7 @@ export async function buildWorld(
   // With latency, the responder fronts every server, since only it can wait before answering.
   const servers =
     options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const }));
+  const certificates = await makeLabCertificates(servers, runDir);
   const namedConfPath = join(runDir, 'named.conf');
   await writeFile(
     namedConfPath,
@@ -31,6 +33,7 @@ export async function buildWorld(
       servers: servers.filter((s) => s.implementation === 'bind'),
       chaosZoneFiles: zones.chaosZoneFiles,
       trustAnchor: zones.trustAnchor,
+      tls: certificates?.files,
     }),
   );
   let trustAnchorsPath: string | undefined;
@@ -38,7 +41,8 @@ export async function buildWorld(
     trustAnchorsPath = join(runDir, 'trust-anchors.conf');
     await writeFile(trustAnchorsPath, trustAnchorsText(zones.trustAnchor));
   }
-  const processes = serverProcesses(servers, runDir, backendPort);
+  const processes = serverProcesses(servers, runDir, backendPort, certificates?.files);
+  const silentDotAddresses = servers.flatMap((s) => (s.encrypted?.dot === 'silent' ? s.addresses : []));
   const plan: WorldPlan = {
     dir: runDir,
     hintsPath: zones.hintsPath,
@@ -49,6 +53,8 @@ export async function buildWorld(
     domains: scenario.domains,
     ...(trustAnchorsPath !== undefined && { trustAnchorsPath }),
     ...(options.latency && { latency: options.latency }),
+    ...(certificates && { tlsCaPath: certificates.caPath }),
+    ...(silentDotAddresses.length > 0 && { silentDotAddresses }),
   };
   await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
   return plan;
