@@ -141,3 +141,20 @@ describe('a port that never speaks', () => {
     }
   });
 });
+
+test('a closed port is refused over DoT and DoH alike (ECONNREFUSED, not a cancelled HTTP/2 stream)', async () => {
+  const server = createServer();
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const transport of ['dot', 'doh-get', 'doh-post'] as const) {
+    const result = await encryptedQuery(
+      { address: '127.0.0.1', port },
+      { name: 'example.test.', type: RRType.SOA },
+      { transport, timeoutMs: 2000 },
+    );
+    assert.equal(result.outcome, 'network-error', transport);
+    assert.equal(result.outcome === 'network-error' && (result.error as NodeJS.ErrnoException).code, 'ECONNREFUSED', transport);
+  }
+});

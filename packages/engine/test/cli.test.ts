@@ -195,9 +195,10 @@ test("--profile names a shipped profile: default runs the reference's test cases
   assert.ok(!plain.test_cases.some((id) => id.startsWith('compliance')) && plain.test_levels.COMPLIANCE === undefined);
   assert.deepEqual(
     extended.test_cases.filter((id) => !plain.test_cases.includes(id)),
-    ['compliance01', 'compliance02', 'compliance03'],
+    ['compliance01', 'compliance02', 'compliance03', 'transport01', 'transport02', 'transport03'],
   );
   assert.ok(extended.test_levels.COMPLIANCE);
+  assert.ok(extended.test_levels.TRANSPORT && plain.test_levels.TRANSPORT === undefined);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {

@@ -36,6 +36,8 @@ export function httpsExchange(
     const authority = `${options.serverName ?? host}${port === DOH_PORT ? '' : `:${port}`}`;
     let session: TlsSession | undefined;
     let socket: TLSSocket | undefined;
+    // The connection's own error (a refused port, say): HTTP/2 reports it to the request only as a cancelled stream.
+    let socketError: Error | undefined;
     const client = http2Connect(`https://${host}:${port}`, {
       createConnection: () => {
         socket = tlsConnect({
@@ -47,7 +49,8 @@ export function httpsExchange(
           rejectUnauthorized: false,
           ...(options.serverName === undefined && { checkServerIdentity: () => undefined }),
         });
-        socket.once('secureConnect', () => (session = tlsSession(socket!)));
+        socket.once('secureConnect', () => (session = tlsSession(socket!, options.serverName)));
+        socket.on('error', (error: Error) => (socketError = error));
         return socket;
       },
     });
@@ -73,7 +76,7 @@ export function httpsExchange(
       [constants.HTTP2_HEADER_ACCEPT]: mediaType,
       ...(!get && { [constants.HTTP2_HEADER_CONTENT_TYPE]: mediaType, [constants.HTTP2_HEADER_CONTENT_LENGTH]: packet.length }),
     });
-    request.on('error', (error: Error) => exchange.finish({ kind: 'error', error }));
+    request.on('error', (error: Error) => setImmediate(() => exchange.finish({ kind: 'error', error: socketError ?? error })));
     let status = 0;
     let type = '';
     const chunks: Buffer[] = [];

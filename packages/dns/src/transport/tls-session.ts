@@ -1,6 +1,6 @@
 // What a TLS handshake with a name server showed: protocol version, ALPN, the certificate, and whether
 // it checks out against the CA given (or the system's) for the name asked (RFC 8310 §8, RFC 9539 §4.3).
-import type { PeerCertificate, TLSSocket } from 'node:tls';
+import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
 
 export interface TlsCertificateInfo {
   /** Subject alternative names (DNS names and IP addresses), else the subject's common name. */
@@ -10,6 +10,8 @@ export interface TlsCertificateInfo {
   notAfter: string;
   /** Issued by its own subject (no CA behind it). */
   selfSigned: boolean;
+  /** It names the server name asked (whatever its chain and dates); undefined when no name was asked. */
+  validForName?: boolean;
 }
 
 export interface TlsSession {
@@ -38,7 +40,7 @@ const distinguishedName = (fields: PeerCertificate['subject'] | undefined): stri
         .join(', ')
     : '';
 
-function certificateInfo(cert: PeerCertificate): TlsCertificateInfo | undefined {
+function certificateInfo(cert: PeerCertificate, serverName: string | undefined): TlsCertificateInfo | undefined {
   if (!cert || Object.keys(cert).length === 0) return undefined;
   const alt = (cert.subjectaltname ?? '')
     .split(/,\s*/)
@@ -53,12 +55,13 @@ function certificateInfo(cert: PeerCertificate): TlsCertificateInfo | undefined 
     notBefore: new Date(cert.valid_from).toISOString(),
     notAfter: new Date(cert.valid_to).toISOString(),
     selfSigned: issuer === distinguishedName(cert.subject),
+    ...(serverName !== undefined && { validForName: checkServerIdentity(serverName, cert) === undefined }),
   };
 }
 
 /** The session of a socket whose handshake has completed (rejectUnauthorized off, so it completes whatever the certificate). */
-export function tlsSession(socket: TLSSocket): TlsSession {
-  const certificate = certificateInfo(socket.getPeerCertificate());
+export function tlsSession(socket: TLSSocket, serverName?: string): TlsSession {
+  const certificate = certificateInfo(socket.getPeerCertificate(), serverName);
   const error = socket.authorizationError as unknown as Error | string | null;
   return {
     version: socket.getProtocol() ?? '',

@@ -51,7 +51,7 @@ export function tlsExchange(
     socket.on('error', (error: Error) => exchange.finish({ kind: 'error', error }));
     socket.on('close', () => exchange.finish({ kind: 'error', error: new Error('connection closed before a reply') }));
     socket.on('secureConnect', () => {
-      session = tlsSession(socket);
+      session = tlsSession(socket, options.serverName);
       socket.write(tcpFrame(packet));
     });
     socket.on('data', (chunk: Buffer) => {

@@ -5,6 +5,7 @@ import { testCaseDescription, uiText } from '../catalogue/catalogue.ts';
 import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
+import { transportsLines, transportsTable } from '../run/transports-table.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
 import { runTestsWithChain } from '../run/run-with-chain.ts';
@@ -75,6 +76,15 @@ async function rootHints(options: CliOptions): Promise<RootHint[] | undefined> {
   }
 }
 
+/** The --tls-ca file's certificates; a file with none is refused, as a typo would otherwise trust nothing new. */
+async function tlsCa(options: CliOptions): Promise<string | undefined> {
+  if (!options.tlsCaFile) return undefined;
+  const text = await readInputFile(options.tlsCaFile, 'TLS CA');
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`${options.tlsCaFile}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
+  return text;
+}
+
 function listTests(locale: string): string {
   return modules
     .map((module) =>
@@ -100,15 +110,17 @@ function show(
   const shown = visible(findings, output.level);
   // Made from every finding, whatever --level shows.
   const compliance = complianceTable(findings);
+  const transports = transportsTable(findings);
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)
       io.stdout(`\n${uiText('compliance.heading', output.locale)}\n${complianceLines(run.domain, compliance).join('\n')}\n`);
-  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance)}\n`);
+    if (transports.length > 0) io.stdout(`\n${uiText('transports.heading', output.locale)}\n${transportsLines(transports).join('\n')}\n`);
+  } else if (output.format === 'json') io.stdout(`${toJson(shown, output, compliance, transports)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
     const elapsed = run.elapsed ?? Math.max(0, ...findings.map((f) => f.timestamp));
-    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance)}\n`);
+    io.stdout(`${toJsonRun({ ...run, elapsed }, shown, output, compliance, transports)}\n`);
   } else if (!streamed) for (const f of shown) io.stdout(`${toJsonLine(f, output)}\n`);
   // Summaries go with the table; beside JSON they would spoil it, so they go to stderr.
   const summary = output.format === 'table' ? io.stdout : io.stderr;
@@ -124,6 +136,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   const nameservers = options.nameservers.map((n) => ({ ...n, ns: asciiDomain(n.ns) }));
   const profile = await effectiveProfile(options);
   const hints = await rootHints(options);
+  const ca = await tlsCa(options);
   const { output } = options;
 
   const total = selectTestCases(options.only).filter((p) => p.explicit || isTestCaseEnabled(profile, p.testCase.id)).length;
@@ -152,6 +165,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
       { domain, nameservers, dsInfo: options.dsInfo, profile },
       {
         ...(hints && { rootHints: hints }),
+        ...(ca !== undefined && { tlsCa: ca }),
         only: options.only,
         signal: stop.signal,
         onFinding,

@@ -3,6 +3,7 @@
 import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
 import type { ComplianceEntry } from '../run/compliance-table.ts';
+import type { TransportEntry } from '../run/transports-table.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
 
@@ -27,11 +28,18 @@ function jsonObject(finding: Finding, output: OutputOptions): Finding & { messag
 
 /**
  * --json: the findings as an array; a run with Compliance results (the `extended` profile) is an object
- * with them under `compliance` beside the findings (docs/results.schema.json).
+ * with them under `compliance` beside the findings, and the Transport module's under `transports`
+ * (docs/results.schema.json).
  */
-export function toJson(findings: readonly Finding[], output: OutputOptions, compliance: readonly ComplianceEntry[] = []): string {
+export function toJson(
+  findings: readonly Finding[],
+  output: OutputOptions,
+  compliance: readonly ComplianceEntry[] = [],
+  transports: readonly TransportEntry[] = [],
+): string {
   const list = findings.map((f) => jsonObject(f, output));
-  return JSON.stringify(compliance.length > 0 ? { findings: list, compliance } : list, null, 2);
+  const tables = { ...(compliance.length > 0 && { compliance }), ...(transports.length > 0 && { transports }) };
+  return JSON.stringify(Object.keys(tables).length > 0 ? { findings: list, ...tables } : list, null, 2);
 }
 
 /** --json-run: the whole run as one object (docs/results.schema.json, `run`). */
@@ -40,6 +48,7 @@ export function toJsonRun(
   findings: readonly Finding[],
   output: OutputOptions,
   compliance: readonly ComplianceEntry[] = [],
+  transports: readonly TransportEntry[] = [],
 ): string {
   return JSON.stringify(
     {
@@ -48,6 +57,7 @@ export function toJsonRun(
       elapsed: Math.round(run.elapsed * 1000) / 1000,
       findings: findings.map((f) => jsonObject(f, output)),
       ...(compliance.length > 0 && { compliance }),
+      ...(transports.length > 0 && { transports }),
     },
     null,
     2,

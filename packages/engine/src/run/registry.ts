@@ -8,10 +8,11 @@ import { delegation } from '../checks/delegation.ts';
 import { dnssec } from '../checks/dnssec/index.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
+import { transport } from '../checks/transport/transport.ts';
 import { zone } from '../checks/zone.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
-// COMPLIANCE is beyond the reference: last, and only in profiles that name its test cases (`extended`).
+// COMPLIANCE and TRANSPORT are beyond the reference: last, and only in profiles that name their test cases (`extended`).
 export const moduleOrder = [
   'BASIC',
   'ADDRESS',
@@ -23,10 +24,11 @@ export const moduleOrder = [
   'SYNTAX',
   'ZONE',
   'COMPLIANCE',
+  'TRANSPORT',
 ] as const;
 
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
-export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE');
+export const referenceModules: readonly string[] = moduleOrder.filter((name) => name !== 'COMPLIANCE' && name !== 'TRANSPORT');
 
 const implemented: readonly TestModule[] = [
   basic,
@@ -39,6 +41,7 @@ const implemented: readonly TestModule[] = [
   syntax,
   zone,
   compliance,
+  transport,
 ];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));
