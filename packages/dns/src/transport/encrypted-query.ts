@@ -47,6 +47,7 @@ export async function encryptedQuery(
     maxResponseSize: 0xffff,
     serverName: options.serverName,
     ca: options.ca,
+    secureContext: options.secureContext,
     accepts(reply) {
       if (reply.length < 2 || ((reply[0] << 8) | reply[1]) !== id) return false;
       try {

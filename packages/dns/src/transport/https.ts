@@ -45,6 +45,7 @@ export function httpsExchange(
           port,
           ...(options.serverName !== undefined && { servername: options.serverName }),
           ...(options.ca !== undefined && { ca: options.ca }),
+          ...(options.secureContext !== undefined && { secureContext: options.secureContext }),
           ALPNProtocols: ['h2'],
           rejectUnauthorized: false,
           ...(options.serverName === undefined && { checkServerIdentity: () => undefined }),

@@ -1,6 +1,6 @@
 // What a TLS handshake with a name server showed: protocol version, ALPN, the certificate, and whether
 // it checks out against the CA given (or the system's) for the name asked (RFC 8310 §8, RFC 9539 §4.3).
-import { checkServerIdentity, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, type PeerCertificate, type SecureContext, type TLSSocket } from 'node:tls';
 
 export interface TlsCertificateInfo {
   /** Subject alternative names (DNS names and IP addresses), else the subject's common name. */
@@ -31,6 +31,8 @@ export interface TlsClientOptions {
   serverName?: string;
   /** PEM CA certificates to trust instead of the system's. */
   ca?: string | string[];
+  /** Made once by the caller (tls.createSecureContext({ ca })) for many queries: parsing a CA list per connection is slow. */
+  secureContext?: SecureContext;
 }
 
 const distinguishedName = (fields: PeerCertificate['subject'] | undefined): string =>

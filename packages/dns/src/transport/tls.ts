@@ -30,6 +30,7 @@ export function tlsExchange(
       port: server.port ?? DOT_PORT,
       ...(options.serverName !== undefined && { servername: options.serverName }),
       ...(options.ca !== undefined && { ca: options.ca }),
+      ...(options.secureContext !== undefined && { secureContext: options.secureContext }),
       ALPNProtocols: ['dot'],
       rejectUnauthorized: false,
       // Without a name the chain alone is judged.

@@ -1,7 +1,7 @@
 // Questions over DNS over TLS and over HTTPS to the run's name servers: each (name, address,
 // transport, question) asked once per run, a few at a time, each within the profile's timeout; a
 // transport that timed out at an address (a silent port 853) is not waited on again there.
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import pLimit from 'p-limit';
 import { encryptedQuery, type EncryptedTransport, type Name, type Message, type TlsSession } from '@app/dns';
 
@@ -42,11 +42,11 @@ export class EncryptedLanes {
   readonly #answers = new Map<string, Promise<EncryptedOutcome>>();
   /** 'address:transport' that timed out once: later questions there time out at once. */
   readonly #silent = new Set<string>();
-  readonly #ca: string[] | undefined;
+  readonly #context: SecureContext | undefined;
 
   constructor(options: EncryptedLaneOptions) {
     this.#options = options;
-    this.#ca = options.tlsCa === undefined ? undefined : [...rootCertificates, options.tlsCa];
+    this.#context = options.tlsCa === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, options.tlsCa] });
   }
 
   ask(serverName: Name, address: string, qname: Name, qtype: number, transport: EncryptedTransport): Promise<EncryptedOutcome> {
@@ -73,7 +73,7 @@ export class EncryptedLanes {
         signal: this.#options.signal,
         // Certificates name servers, not addresses: a name server's name is what a resolver checks (RFC 9539 §4.3).
         ...(name !== '' && { serverName: name }),
-        ...(this.#ca && { ca: this.#ca }),
+        ...(this.#context && { secureContext: this.#context }),
         edns: { udpSize: 1232 },
       },
     );

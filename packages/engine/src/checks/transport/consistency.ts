@@ -40,15 +40,19 @@ interface Seen {
 async function checkServer(server: Nameserver, context: TestContext): Promise<{ messages: Message[]; dotUsable: boolean }> {
   const zone = context.zone.name;
   const plain = { dnssec: false };
-  const [udpSoa, tcpSoa, udpNs, tcpNs, dotSoa, dotNs, dohSoa, dohNs] = await Promise.all([
+  // The NS question goes over an encrypted transport only once its SOA question was answered there, so a
+  // silent port 853 costs one timeout, not two one after the other.
+  const thenNs = async (transport: 'dot' | 'doh-post'): Promise<[EncryptedOutcome | undefined, EncryptedOutcome | undefined]> => {
+    const soa = await server.encrypted(zone, RRType.SOA, transport);
+    return [soa, soa?.message ? await server.encrypted(zone, RRType.NS, transport) : undefined];
+  };
+  const [udpSoa, tcpSoa, udpNs, tcpNs, [dotSoa, dotNs], [dohSoa, dohNs]] = await Promise.all([
     server.probe(zone, RRType.SOA, plain),
     server.probe(zone, RRType.SOA, { ...plain, tcp: true }),
     server.probe(zone, RRType.NS, plain),
     server.probe(zone, RRType.NS, { ...plain, tcp: true }),
-    server.encrypted(zone, RRType.SOA, 'dot'),
-    server.encrypted(zone, RRType.NS, 'dot'),
-    server.encrypted(zone, RRType.SOA, 'doh-post'),
-    server.encrypted(zone, RRType.NS, 'doh-post'),
+    thenNs('dot'),
+    thenNs('doh-post'),
   ]);
   const ns = server.toString();
   const seen: Record<'udp' | 'tcp' | 'dot' | 'doh', Seen> = {
