@@ -6,8 +6,10 @@
 // Lives outside packages/ because it joins two packages (lab and engine) that must not import each other.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { useLab } from '@app/lab/testing';
 import { dnscheck, type Finding } from './support/lab-engines.ts';
 import { transportOracle } from './support/transport-oracle.ts';
@@ -37,10 +39,14 @@ interface TransportEntry {
   tcp_soa_serial: number | null;
 }
 
-let run: Promise<{ findings: Finding[]; transports: TransportEntry[]; seconds: number }> | undefined;
+const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../docs/results.schema.json'), 'utf8')) as { $id: string };
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+ajv.addSchema(schema);
+
+let run: Promise<{ findings: Finding[]; transports: TransportEntry[]; seconds: number; printed: unknown }> | undefined;
 
 /** One dnscheck run of the Transport module with the lab's CA, shared by the tests. */
-function ours(): Promise<{ findings: Finding[]; transports: TransportEntry[]; seconds: number }> {
+function ours(): Promise<{ findings: Finding[]; transports: TransportEntry[]; seconds: number; printed: unknown }> {
   run ??= (async () => {
     const lab = shared.lab;
     const started = performance.now();
@@ -64,7 +70,7 @@ function ours(): Promise<{ findings: Finding[]; transports: TransportEntry[]; se
     );
     assert.ok(result.stdout.trim().startsWith('{'), `dnscheck printed no JSON object (exit ${result.code}): ${result.stderr.slice(-400)}`);
     const printed = JSON.parse(result.stdout) as { findings: Finding[]; transports: TransportEntry[] };
-    return { ...printed, seconds: (performance.now() - started) / 1000 };
+    return { ...printed, printed, seconds: (performance.now() - started) / 1000 };
   })();
   return run;
 }
@@ -118,25 +124,31 @@ test('a port 853 that never speaks costs the Transport module no more than the p
   assert.ok(span('Transport03') < timeout + 1.5, `Transport03 took ${span('Transport03')} s`);
 });
 
-test('dnscheck --json carries a transports table, with null where the port is closed', { skip, timeout: 300_000 }, async () => {
-  const { transports } = await ours();
-  assert.equal(transports.length, 14, 'twelve servers, two of them with two addresses');
-  const at = (label: string, address?: string) =>
-    transports.find((e) => e.ns === server(label) && (address === undefined || e.address === address))!;
-  const ok = at('ns-ok', '203.0.113.250');
-  assert.equal(ok.dot?.tls_version, 'TLSv1.3');
-  assert.equal(ok.dot?.alpn, 'dot');
-  assert.deepEqual(ok.dot?.cert_names, [server('ns-ok')]);
-  assert.equal(ok.dot?.cert_valid_for_ns, true);
-  assert.ok(Date.parse(ok.dot?.cert_not_after ?? '') > Date.now());
-  assert.deepEqual(ok.doh, { get: true, post: true, soa_serial: 2026112902 });
-  assert.equal(ok.udp_soa_serial, 2026112902);
-  assert.equal(ok.tcp_soa_serial, 2026112902);
-  assert.equal(at('ns-plain').dot, null);
-  assert.equal(at('ns-plain').doh, null);
-  assert.equal(at('ns-silent').dot?.handshake, false);
-  assert.equal(at('ns-stale').dot?.soa_serial, 2026112901);
-});
+test(
+  'dnscheck --json carries a transports table, with null where the port is closed, as the schema says',
+  { skip, timeout: 300_000 },
+  async () => {
+    const { transports, printed } = await ours();
+    const validate = ajv.getSchema(`${schema.$id}#/$defs/findings_with_compliance`)!;
+    assert.ok(validate(printed), ajv.errorsText(validate.errors, { separator: '\n' }));
+    assert.equal(transports.length, 14, 'twelve servers, two of them with two addresses');
+    const at = (label: string, address?: string) =>
+      transports.find((e) => e.ns === server(label) && (address === undefined || e.address === address))!;
+    const ok = at('ns-ok', '203.0.113.250');
+    assert.equal(ok.dot?.tls_version, 'TLSv1.3');
+    assert.equal(ok.dot?.alpn, 'dot');
+    assert.deepEqual(ok.dot?.cert_names, [server('ns-ok')]);
+    assert.equal(ok.dot?.cert_valid_for_ns, true);
+    assert.ok(Date.parse(ok.dot?.cert_not_after ?? '') > Date.now());
+    assert.deepEqual(ok.doh, { get: true, post: true, soa_serial: 2026112902 });
+    assert.equal(ok.udp_soa_serial, 2026112902);
+    assert.equal(ok.tcp_soa_serial, 2026112902);
+    assert.equal(at('ns-plain').dot, null);
+    assert.equal(at('ns-plain').doh, null);
+    assert.equal(at('ns-silent').dot?.handshake, false);
+    assert.equal(at('ns-stale').dot?.soa_serial, 2026112901);
+  },
+);
 
 test('our verdicts equal what kdig, getdns_query and openssl observe, at every address', { skip, timeout: 600_000 }, async (t) => {
   const lab = shared.lab;

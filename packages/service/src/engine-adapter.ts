@@ -7,10 +7,12 @@ import {
   testCaseDescription,
   testCaseIds,
   toDnsvizJson,
+  transportsTable,
   type ChainAnalysis,
   type ComplianceEntry,
   type DsInput,
   type Finding,
+  type TransportEntry,
 } from '@app/engine';
 import { rootHintsOf } from './config/root-hints.ts';
 
@@ -29,6 +31,8 @@ export interface EngineAdapter {
   chainJson(analysis: ChainAnalysis): Record<string, unknown>;
   /** The Compliance module's table (one entry per address) from a run's findings, all levels. */
   complianceTable(findings: readonly Finding[]): ComplianceEntry[];
+  /** The Transport module's table (DoT, DoH, serials per transport, one entry per address) from a run's findings. */
+  transportsTable(findings: readonly Finding[]): TransportEntry[];
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -45,5 +49,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     testCaseIds,
     chainJson: toDnsvizJson,
     complianceTable,
+    transportsTable,
   };
 }

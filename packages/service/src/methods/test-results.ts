@@ -39,6 +39,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
   );
   // Ours: the Compliance module's table (profile extended), made from every stored finding, passes included.
   const compliance = engine.complianceTable(stored.map(storedFinding));
+  const transports = engine.transportsTable(stored.map(storedFinding));
   return {
     creation_time: deprecatedTimestamp(row.created_at),
     created_at: timestamp(row.created_at),
@@ -47,6 +48,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
     results,
     testcase_descriptions: descriptions,
     ...(compliance.length > 0 && { compliance }),
+    ...(transports.length > 0 && { transports }),
   };
 }
 

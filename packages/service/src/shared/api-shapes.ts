@@ -39,6 +39,27 @@ export interface TestResults {
   testcase_descriptions: Record<string, string>;
   /** The Compliance module's table, for a test run with the extended profile. */
   compliance?: ComplianceEntry[];
+  /** The Transport module's table (DoT, DoH), for a test run with the extended profile. */
+  transports?: TransportEntry[];
+}
+
+/** One name server address and its encrypted transports (docs/results.schema.json, `transports`); null where the port is closed. */
+export interface TransportEntry {
+  ns: string;
+  address: string;
+  dot: {
+    handshake: boolean;
+    tls_version: string | null;
+    alpn: string | null;
+    cert_names: string[];
+    cert_valid_for_ns: boolean;
+    cert_not_after: string | null;
+    soa_serial: number | null;
+  } | null;
+  doh: { get: boolean; post: boolean; soa_serial: number | null } | null;
+  udp_soa_serial: number | null;
+  tcp_soa_serial: number | null;
+  ms: { udp: number | null; tcp: number | null; dot: number | null; doh: number | null };
 }
 
 /** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */

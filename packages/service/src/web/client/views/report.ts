@@ -23,6 +23,7 @@ import { useAsync } from '../use-async.ts';
 import { DsSuggestion, QueryLog, ReusedNotice } from './report-evidence.ts';
 import { FindingList, outsideTestCase } from './finding-list.ts';
 import { ComplianceTables } from './compliance-table.ts';
+import { TransportsTable } from './transports-table.ts';
 
 export const isUndelegated = (report: TestResults) =>
   (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
@@ -211,6 +212,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
       report.compliance !== undefined && report.compliance.length > 0
         ? h(ComplianceTables, { compliance: report.compliance, evidence })
         : null,
+      report.transports !== undefined && report.transports.length > 0 ? h(TransportsTable, { transports: report.transports }) : null,
     ),
     h(
       'div',
@@ -271,7 +273,7 @@ function saveChain(report: TestResults, text: string | undefined): void {
 }
 
 /** Modules the extended profile adds, which Zonemaster does not have. */
-const beyondReference = new Set(['COMPLIANCE']);
+const beyondReference = new Set(['COMPLIANCE', 'TRANSPORT']);
 
 function ModuleSection(props: {
   group: ModuleGroup;
