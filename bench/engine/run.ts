@@ -11,7 +11,7 @@
 //   healthy.test (ours: the longest chain of queries each sent after the previous was answered; the
 //   reference asks one question at a time, so all of its queries), and the load at start and end.
 //   BENCH_REFERENCE_QUERIES=1 also counts the reference's queries, in an extra untimed run at DEBUG.
-//   --extended also times ours with the extended profile (the Compliance module beyond the reference)
+//   --extended also times ours with the extended profile (Compliance and Transport, beyond the reference)
 //   on each domain, right after the default one, and prints extended/default per domain and its median.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -218,7 +218,7 @@ function printPass({ latency, rows, loadStart, loadEnd }: Pass): void {
   }
   const extendedRows = rows.filter((r) => r.extended !== undefined);
   if (extendedRows.length > 0) {
-    console.log(`\nextended profile (Compliance beyond the reference) against the default one, ours both:`);
+    console.log(`\nextended profile (Compliance and Transport, beyond the reference) against the default one, ours both:`);
     console.log(
       `${'domain'.padEnd(32)}${'default s'.padStart(10)}${'extended s'.padStart(11)}${'ratio'.padStart(7)}${'queries'.padStart(9)}${'ext q'.padStart(7)}`,
     );

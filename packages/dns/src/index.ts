@@ -47,6 +47,15 @@ export { query, type QueryOptions, type QueryResult, type QuestionInput, type Tr
 export { transferZone, type TransferOptions, type TransferResult } from './transport/transfer.ts';
 export { tcpFrame, TcpFrames } from './transport/tcp-framing.ts';
 export { createQuerier, type Querier } from './transport/limiter.ts';
+export {
+  encryptedQuery,
+  type EncryptedQueryOptions,
+  type EncryptedQueryResult,
+  type EncryptedTransport,
+} from './transport/encrypted-query.ts';
+export { DOT_PORT } from './transport/tls.ts';
+export { DOH_PORT, DOH_PATH } from './transport/https.ts';
+export type { TlsSession, TlsCertificateInfo } from './transport/tls-session.ts';
 export { keyTag } from './dnssec/key-tag.ts';
 export { dsDigest, isSupportedDigestType } from './dnssec/ds.ts';
 export { nsec3Hash } from './dnssec/nsec3-hash.ts';

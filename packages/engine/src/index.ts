@@ -10,6 +10,7 @@ export type { SharedAnswers } from './net/shared-answers.ts';
 export { testCaseIds } from './run/registry.ts';
 export { complianceTable, complianceLines, type ComplianceEntry } from './run/compliance-table.ts';
 export { parentDs, type ParentDs } from './run/parent-ds-table.ts';
+export { transportsTable, transportsLines, type TransportEntry } from './run/transports-table.ts';
 export { readRootHints, ianaRootHints, RootHintsError, type RootHint } from './resolver/root-hints.ts';
 export { createServiceLookups } from './lookups/service-lookups.ts';
 export { LookupFailure } from './lookups/root-watch.ts';

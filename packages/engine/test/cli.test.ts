@@ -99,6 +99,12 @@ test('unreadable profile and hints files are bad arguments too', async () => {
   assert.match(badHints.stderr, /line 2/);
   const badIdn = await capture(['-bad-.example']);
   assert.equal(badIdn.code, 2);
+  const noCa = await capture(['example.com', '--tls-ca', '/nonexistent/ca.pem']);
+  assert.equal(noCa.code, 2);
+  assert.match(noCa.stderr, /^dnscheck: cannot read the TLS CA file \/nonexistent\/ca\.pem: ENOENT\n/);
+  const notPem = await capture(['example.com', '--tls-ca', await fixture('ca.txt', 'not a certificate')]);
+  assert.equal(notPem.code, 2);
+  assert.match(notPem.stderr, /no PEM certificate/);
 });
 
 // Both IP families off: the run ends at once with one CRITICAL finding outside any test case.
@@ -206,11 +212,15 @@ test("--profile names a shipped profile: default runs the reference's test cases
       'automation04',
       'zoneintegrity01',
       'zoneintegrity02',
+      'transport01',
+      'transport02',
+      'transport03',
     ],
   );
   assert.ok(extended.test_levels.COMPLIANCE);
   assert.ok(extended.test_levels.AUTOMATION && plain.test_levels.AUTOMATION === undefined);
   assert.ok(extended.test_levels.ZONE_INTEGRITY);
+  assert.ok(extended.test_levels.TRANSPORT && plain.test_levels.TRANSPORT === undefined);
 });
 
 test('the table speaks the chosen locale, columns come with their switches, --raw shows tags', async () => {

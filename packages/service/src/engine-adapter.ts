@@ -9,12 +9,14 @@ import {
   testCaseIds,
   toDnsvizJson,
   zoneIntegritySummary,
+  transportsTable,
   type ChainAnalysis,
   type ComplianceEntry,
   type DsInput,
   type Finding,
   type ParentDs,
   type ZoneIntegritySummary,
+  type TransportEntry,
 } from '@app/engine';
 import { rootHintsOf } from './config/root-hints.ts';
 
@@ -37,6 +39,8 @@ export interface EngineAdapter {
   parentDs(findings: readonly Finding[], locale: string): ParentDs | undefined;
   /** The Zone integrity module's summary from a run's findings, all levels; undefined when it did not run. */
   zoneIntegritySummary(findings: readonly Finding[]): ZoneIntegritySummary | undefined;
+  /** The Transport module's table (DoT, DoH, serials per transport, one entry per address) from a run's findings. */
+  transportsTable(findings: readonly Finding[]): TransportEntry[];
 }
 
 /** The engine, with its resolver starting from the configured root hints (IANA's when none). */
@@ -55,5 +59,6 @@ export function loadEngine(config: ServiceConfig): EngineAdapter {
     complianceTable,
     parentDs: (findings, locale) => parentDs(findings, (finding) => formatFinding(finding, locale)),
     zoneIntegritySummary,
+    transportsTable,
   };
 }

@@ -34,6 +34,70 @@ for (const target of await testDatabaseTargets()) {
   describe(`results against docs/results.schema.json on ${target.name}`, { skip: target.skip }, () => {
     const h = useService(target, (c) => c, iniFile);
 
+    test('get_test_results of a run with the Transport module carries the transports table, valid, made from every stored finding', async () => {
+      const id = (await h.call('start_domain_test', { domain: 'transports.example.se', profile: 'extended' })).result as string;
+      const { db, dialect } = h.service.context.database;
+      const claimed = await claimNextTest(db, dialect, 0, { agent: 'schema', leaseSeconds: 60 });
+      assert.equal(claimed?.hashId, id);
+      const ns = 'ns1.transports.example.se/192.0.2.53';
+      const transport = (tag: string, level: Finding['level'], args: Finding['args']): Finding => ({
+        module: 'TRANSPORT',
+        testcase: 'Transport01',
+        tag,
+        level,
+        args: { ns, ...args },
+        timestamp: 1,
+      });
+      assert.equal(
+        await finishTest(db, id, [
+          transport('DOT_HANDSHAKE', 'INFO', {
+            tls_version: 'TLSv1.3',
+            alpn: 'dot',
+            cert_names: 'ns1.transports.example.se',
+            issuer: 'CN=CA',
+            not_after: '2027-01-01T00:00:00.000Z',
+            cert_valid: 'yes',
+            soa_serial: 5,
+            ms: 30,
+          }),
+          transport('DOH_NOT_OFFERED', 'INFO', {}),
+          // DEBUG: hidden from the results, still in the table.
+          transport('TRANSPORT_SUMMARY', 'DEBUG', {
+            udp_serial: 5,
+            tcp_serial: 5,
+            dot_serial: 5,
+            doh_serial: '',
+            udp_ms: 3,
+            tcp_ms: 4,
+            dot_ms: 30,
+            doh_ms: '',
+          }),
+        ]),
+        true,
+      );
+      const results = (await h.call('get_test_results', { id, language: 'fi' })).result as { transports: unknown[] };
+      assertValid('service_results', results);
+      assert.deepEqual(results.transports, [
+        {
+          ns: 'ns1.transports.example.se',
+          address: '192.0.2.53',
+          dot: {
+            handshake: true,
+            tls_version: 'TLSv1.3',
+            alpn: 'dot',
+            cert_names: ['ns1.transports.example.se'],
+            cert_valid_for_ns: true,
+            cert_not_after: '2027-01-01T00:00:00.000Z',
+            soa_serial: 5,
+          },
+          doh: null,
+          udp_soa_serial: 5,
+          tcp_soa_serial: 5,
+          ms: { udp: 3, tcp: 4, dot: 30, doh: null },
+        },
+      ]);
+    });
+
     test('get_test_results and get_test_report of a finished test are valid; the report keeps tags, arguments and times', async () => {
       const id = (await h.call('start_domain_test', { domain: 'schema.example.se' })).result as string;
       const early = await h.call('get_test_report', { test_id: id });

@@ -32,8 +32,17 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startNamed(zones: { origin: string; text: string }[], extraOptions = ''): Promise<RunningNamed> {
+/**
+ * `extraOptions` go into the options block; `topLevel(dir)` adds statements beside it (tls, http),
+ * given the directory it may write files into first.
+ */
+export async function startNamed(
+  zones: { origin: string; text: string }[],
+  extraOptions = '',
+  topLevel: (dir: string) => string = () => '',
+): Promise<RunningNamed> {
   const dir = mkdtempSync(join(tmpdir(), 'dns-named-'));
+  const statements = topLevel(dir);
   const port = await freePort();
   const zoneBlocks = zones.map((z, i) => {
     writeFileSync(join(dir, `zone${i}.db`), z.text);
@@ -53,6 +62,7 @@ options {
   ${extraOptions}
 };
 controls { };
+${statements}
 ${zoneBlocks.join('\n')}
 `,
   );

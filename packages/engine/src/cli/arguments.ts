@@ -8,6 +8,7 @@ import { locales } from '../catalogue/catalogue.ts';
 
 export const usage =
   'usage: dnscheck <domain> [--ns name[/ip]]... [--ds keytag,alg,digtype,digest]... [--profile name|file] [--hints file]\n' +
+  '                [--tls-ca file]\n' +
   '                [--level LEVEL] [--locale xx] [--json | --json-run | --json-stream | --raw] [--count] [--elapsed] [--show-module]\n' +
   '                [--show-testcase] [--no-progress] [--stop-level LEVEL] [--no-ipv4] [--no-ipv6] [--test Module[/TestCase]]\n' +
   '                [--save file] [--nagios] [--chain-json file] [--chain-svg file]\n' +
@@ -22,8 +23,10 @@ What to test
   --ns name[/ip]      test this name server instead of the delegation (undelegated test); repeatable
   --ds k,a,d,digest   a DS record (key tag, algorithm, digest type, hex digest) for an undelegated test; repeatable
   --profile name|file "default" (the reference's test cases), "extended" (also those beyond it: the
-                      Compliance module), or a file in the reference JSON format merged over the default
+                      Compliance and Transport modules), or a file in the reference JSON format merged over the default
   --hints file        root hints (a zone file of the root's NS and addresses) instead of IANA's
+  --tls-ca file       PEM CA certificates trusted beside the system's when the Transport module
+                      (extended profile) checks the name servers' DoT and DoH certificates
   --no-ipv4, --no-ipv6  send nothing over that IP version
   --test M[/TestCase] run only this module or test case; repeatable
   --stop-level LEVEL  stop the run at the first finding at LEVEL or above
@@ -84,6 +87,8 @@ export interface CliOptions {
   dsInfo: DsInput[];
   profileFile?: string;
   hintsFile?: string;
+  /** --tls-ca: a PEM file of CA certificates for the Transport module. */
+  tlsCaFile?: string;
   output: OutputOptions;
   progress: boolean;
   stopLevel?: Level;
@@ -145,6 +150,7 @@ const optionSpecs = {
   ds: { type: 'string', multiple: true },
   profile: { type: 'string' },
   hints: { type: 'string' },
+  'tls-ca': { type: 'string' },
   level: { type: 'string' },
   locale: { type: 'string' },
   json: { type: 'boolean' },
@@ -236,6 +242,7 @@ export function parseCommandLine(argv: readonly string[]): CliOptions {
     dsInfo: (values.ds ?? []).map(parseDs),
     ...(values.profile !== undefined && { profileFile: values.profile }),
     ...(values.hints !== undefined && { hintsFile: values.hints }),
+    ...(values['tls-ca'] !== undefined && { tlsCaFile: values['tls-ca'] }),
     output: {
       level: parseLevel(values.level ?? 'INFO', '--level'),
       locale,

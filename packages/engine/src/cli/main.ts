@@ -6,6 +6,7 @@ import { domainNameFault } from '../domain-name-fault.ts';
 import type { Finding } from '../finding.ts';
 import { complianceLines, complianceTable } from '../run/compliance-table.ts';
 import { parentDs } from '../run/parent-ds-table.ts';
+import { transportsLines, transportsTable } from '../run/transports-table.ts';
 import { zoneIntegrityLines, zoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { modules, selectTestCases } from '../run/registry.ts';
 import { runTests } from '../run/run-tests.ts';
@@ -77,6 +78,15 @@ async function rootHints(options: CliOptions): Promise<RootHint[] | undefined> {
   }
 }
 
+/** The --tls-ca file's certificates; a file with none is refused, as a typo would otherwise trust nothing new. */
+async function tlsCa(options: CliOptions): Promise<string | undefined> {
+  if (!options.tlsCaFile) return undefined;
+  const text = await readInputFile(options.tlsCaFile, 'TLS CA');
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(`${options.tlsCaFile}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it`);
+  return text;
+}
+
 function listTests(locale: string): string {
   return modules
     .map((module) =>
@@ -104,7 +114,8 @@ function show(
   const compliance = complianceTable(findings);
   const parent = parentDs(findings, (f) => formatFinding(f, output.locale));
   const zoneIntegrity = zoneIntegritySummary(findings);
-  const beyond = { compliance, parent_ds: parent, zone_integrity: zoneIntegrity };
+  const transports = transportsTable(findings);
+  const beyond = { compliance, parent_ds: parent, zone_integrity: zoneIntegrity, transports };
   if (output.format === 'table') {
     io.stdout(`${toTable(shown, output)}\n`);
     if (compliance.length > 0)
@@ -114,6 +125,7 @@ function show(
         `\n${uiText('parent_ds.heading', output.locale)} ${parent.action}: ${parent.reason}\n${parent.ds.map((d) => `${d}\n`).join('')}`,
       );
     if (zoneIntegrity) io.stdout(`\n${uiText('zone_integrity.heading', output.locale)}\n${zoneIntegrityLines(zoneIntegrity).join('\n')}\n`);
+    if (transports.length > 0) io.stdout(`\n${uiText('transports.heading', output.locale)}\n${transportsLines(transports).join('\n')}\n`);
   } else if (output.format === 'json') io.stdout(`${toJson(shown, output, beyond)}\n`);
   else if (output.format === 'json-run') {
     // A restored run has no measured time; its last finding's time is the closest there is.
@@ -134,6 +146,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
   const nameservers = options.nameservers.map((n) => ({ ...n, ns: asciiDomain(n.ns) }));
   const profile = await effectiveProfile(options);
   const hints = await rootHints(options);
+  const ca = await tlsCa(options);
   const { output } = options;
 
   const total = selectTestCases(options.only).filter((p) => p.explicit || isTestCaseEnabled(profile, p.testCase.id)).length;
@@ -162,6 +175,7 @@ async function run(options: CliOptions, io: CliIo): Promise<number> {
       { domain, nameservers, dsInfo: options.dsInfo, profile },
       {
         ...(hints && { rootHints: hints }),
+        ...(ca !== undefined && { tlsCa: ca }),
         only: options.only,
         signal: stop.signal,
         onFinding,

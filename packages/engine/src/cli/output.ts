@@ -4,6 +4,7 @@ import { formatFinding, uiText } from '../catalogue/catalogue.ts';
 import type { Finding } from '../finding.ts';
 import type { ComplianceEntry } from '../run/compliance-table.ts';
 import type { ParentDs } from '../run/parent-ds-table.ts';
+import type { TransportEntry } from '../run/transports-table.ts';
 import type { ZoneIntegritySummary } from '../run/zone-integrity-summary.ts';
 import { levelRank, levels, worstLevel, type Level } from '../level.ts';
 import type { OutputOptions } from './arguments.ts';
@@ -35,6 +36,7 @@ export interface BeyondReference {
   compliance?: readonly ComplianceEntry[];
   parent_ds?: ParentDs;
   zone_integrity?: ZoneIntegritySummary;
+  transports?: readonly TransportEntry[];
 }
 
 const present = (beyond: BeyondReference): BeyondReference =>

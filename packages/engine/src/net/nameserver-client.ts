@@ -6,6 +6,8 @@ import { currentTestCase } from './query-attribution.ts';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import type { ServerOrder } from './server-order.ts';
 import { displayName } from './response.ts';
+import type { EncryptedLanes, EncryptedOutcome } from './encrypted-lanes.ts';
+import type { EncryptedTransport } from '@app/dns';
 
 /**
  * What a Nameserver asks of the run's network: network.ts's Network gives it (and makes the Nameservers),
@@ -23,6 +25,8 @@ export interface ServerNetwork {
   readonly deciding: Map<string, Promise<{ sent: boolean; message?: Message }>>;
   markAnswering(lane: string): void;
   familyEnabled(family: 4 | 6): boolean;
+  /** Questions over DoT and DoH (encrypted-lanes.ts). */
+  readonly encrypted: EncryptedLanes;
   send(
     server: Nameserver,
     question: Question,
@@ -326,6 +330,15 @@ export class Nameserver {
       this.statistics.answeredMs += sent.ms;
     } else this.statistics.timeouts++;
     return sent;
+  }
+
+  /**
+   * One question over DNS over TLS or HTTPS (asked once per run, under this server's name, which its
+   * certificate must carry); undefined when the profile turns the server's IP family off.
+   */
+  encrypted(qname: Name, qtype: number, transport: EncryptedTransport): Promise<EncryptedOutcome | undefined> {
+    if (!this.#network.familyEnabled(this.family)) return Promise.resolve(undefined);
+    return this.#network.encrypted.ask(this.name, this.address, qname, qtype, transport);
   }
 
   /** The address a response of this server came from; another than `address` for a misconfigured server. */

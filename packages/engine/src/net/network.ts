@@ -14,6 +14,7 @@ import {
 } from '@app/dns';
 import type { ResolverDefaults } from '../profile/profile.ts';
 import { currentTestCase } from './query-attribution.ts';
+import { EncryptedLanes } from './encrypted-lanes.ts';
 import { Nameserver, type QueryFlags, type SendOutcome, type ServerNetwork } from './nameserver-client.ts';
 import { ServerOrder } from './server-order.ts';
 import { replyTtl, type SharedAnswerScope } from './shared-answers.ts';
@@ -43,6 +44,8 @@ export interface NetworkOptions {
   probeName?: Name;
   /** Answers shared with other runs (see shared-answers.ts). */
   shared?: SharedAnswerScope;
+  /** PEM CA certificates trusted beside the system's for DoT and DoH (dnscheck --tls-ca). */
+  tlsCa?: string;
 }
 
 /** A query as it goes out. */
@@ -116,8 +119,15 @@ export class Network implements ServerNetwork {
   /** A lane's own SOA query in flight, by the key of its question: the same question asked meanwhile joins it. */
   readonly deciding = new Map<string, Promise<{ sent: boolean; message?: Message }>>();
 
+  readonly encrypted: EncryptedLanes;
+
   constructor(options: NetworkOptions) {
     this.options = options;
+    this.encrypted = new EncryptedLanes({
+      timeoutMs: options.resolver.timeout * 1000,
+      signal: options.signal,
+      ...(options.tlsCa !== undefined && { tlsCa: options.tlsCa }),
+    });
     this.order = new ServerOrder({ earlierDone: options.earlierDone ?? (() => undefined) });
     this.#all = pLimit(options.maxInFlight ?? 64);
   }

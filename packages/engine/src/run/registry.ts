@@ -9,11 +9,12 @@ import { delegation } from '../checks/delegation.ts';
 import { dnssec } from '../checks/dnssec/index.ts';
 import { nameserver } from '../checks/nameserver.ts';
 import { syntax } from '../checks/syntax.ts';
+import { transport } from '../checks/transport/transport.ts';
 import { zone } from '../checks/zone.ts';
 import { zoneIntegrity } from '../checks/zone-integrity/index.ts';
 import type { TestCase, TestModule } from '../framework/test-case.ts';
 
-// COMPLIANCE, AUTOMATION and ZONE_INTEGRITY are beyond the reference: last, and only in profiles that name their test cases (`extended`).
+// COMPLIANCE, AUTOMATION, ZONE_INTEGRITY and TRANSPORT are beyond the reference: last, and only in profiles that name their test cases (`extended`).
 export const moduleOrder = [
   'BASIC',
   'ADDRESS',
@@ -27,9 +28,10 @@ export const moduleOrder = [
   'COMPLIANCE',
   'AUTOMATION',
   'ZONE_INTEGRITY',
+  'TRANSPORT',
 ] as const;
 
-const beyondReference: readonly string[] = ['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY'];
+const beyondReference: readonly string[] = ['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY', 'TRANSPORT'];
 
 /** The reference's modules, as its module list names them (UNKNOWN_MODULE). */
 export const referenceModules: readonly string[] = moduleOrder.filter((name) => !beyondReference.includes(name));
@@ -47,6 +49,7 @@ const implemented: readonly TestModule[] = [
   compliance,
   automation,
   zoneIntegrity,
+  transport,
 ];
 
 export const modules: readonly TestModule[] = moduleOrder.flatMap((name) => implemented.filter((m) => m.name === name));

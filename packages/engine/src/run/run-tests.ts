@@ -36,6 +36,8 @@ export interface RunOptions {
   onSend?: (sending: Sending) => void;
   /** Answers about names outside the zone, shared with other runs (net/shared-answers.ts). */
   sharedAnswers?: SharedAnswers;
+  /** PEM CA certificates trusted beside the system's when the Transport module checks certificates. */
+  tlsCa?: string;
 }
 
 function normalizeDomain(domain: string): string {
@@ -106,6 +108,7 @@ export async function runPlan(input: TestInput, plan: readonly PlannedTestCase[]
     earlierDone: order.earlierDone,
     ...(probeName && { probeName }),
     ...(probeName && options.sharedAnswers && { shared: { answers: options.sharedAnswers, below: probeName } }),
+    ...(options.tlsCa !== undefined && { tlsCa: options.tlsCa }),
   });
   const rootHints = options.rootHints ?? ianaRootHints;
   const undelegated = undelegatedInput(input);

@@ -26,6 +26,8 @@ export interface Lab {
   hintsPath: string;
   /** With `signedRoot`: the root's key as a BIND `trust-anchors` statement (`delv -a` reads it); DNS_TRUST_ANCHORS inside. */
   trustAnchorsPath?: string;
+  /** The lab's own CA certificate (PEM) when a server offers DoT or DoH (`dnscheck --tls-ca`). */
+  tlsCaPath?: string;
   /** Working directory with zones, keys, named.conf and logs. */
   dir: string;
   servers: LabServer[];
@@ -122,6 +124,7 @@ export async function startLab(scenario: string | string[] | Scenario, options: 
   const lab: Lab = {
     hintsPath: plan.hintsPath,
     ...(plan.trustAnchorsPath !== undefined && { trustAnchorsPath: plan.trustAnchorsPath }),
+    ...(plan.tlsCaPath !== undefined && { tlsCaPath: plan.tlsCaPath }),
     dir,
     servers: plan.servers,
     domains: plan.domains,

@@ -43,6 +43,11 @@ async function start(): Promise<void> {
         const failed = started.find((outcome) => outcome.status === 'rejected');
         if (failed !== undefined) throw failed.reason;
       }),
+    plan.silentDotAddresses !== undefined &&
+      timed('silent', async () => {
+        const { startSilentPorts } = await import('./silent-ports.ts');
+        stoppers.push(await startSilentPorts(plan.silentDotAddresses!));
+      }),
     responderServers.length > 0 &&
       timed('responder', async () => {
         const { startResponders } = await import('../responder/start-responders.ts');

@@ -169,6 +169,11 @@ function checkWorld(scenario: Scenario): void {
     if (server.behaviour.recursion && server.implementation !== 'bind') {
       problems.push(`server ${server.name}: open recursion is played by BIND only (the others are authoritative-only servers)`);
     }
+    const backend = server.encrypted?.backend;
+    if (backend !== undefined && !scenario.servers.some((other) => other.name === backend))
+      problems.push(`server ${server.name}: encrypted.backend names unknown server ${backend}`);
+    const encrypted = server.encrypted && encryptedFront(server);
+    if (encrypted !== undefined && encrypted !== 'native' && encrypted !== 'dnsdist') problems.push(`server ${server.name}: ${encrypted}`);
     if (server.behaviour.recursion && needsResponder(server)) {
       problems.push(`server ${server.name}: open recursion is played by BIND and cannot be combined with responder-only misbehaviours`);
     }
@@ -186,6 +191,21 @@ function checkWorld(scenario: Scenario): void {
     for (const server of zone.servers) if (!names.has(server)) problems.push(`zone ${zone.origin} names unknown server ${server}`);
   if (!scenario.zones.some((zone) => zone.origin === '.')) problems.push('there is no root zone (origin ".")');
   if (problems.length > 0) throw new ScenarioError(`${scenario.sources.map((s) => basename(s)).join(' + ')}:\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * Who serves a server's encrypted transports, or why the scenario cannot have it: BIND serves DoT and
+ * DoH, NSD DoT only; Knot DNS and PowerDNS neither (Debian's Knot 3.2 is built without QUIC and TLS).
+ */
+export function encryptedFront(server: Scenario['servers'][number]): string {
+  const wanted = server.encrypted;
+  if (!wanted) return 'native';
+  const can = server.implementation === 'bind' || (server.implementation === 'nsd' && !wanted.doh);
+  if (wanted.front === 'auto') return can && wanted.backend === undefined ? 'native' : 'dnsdist';
+  if (wanted.backend !== undefined && wanted.front === 'native') return 'a backend is for front: dnsdist';
+  if (wanted.front === 'native' && !can)
+    return `${server.implementation} cannot serve ${wanted.doh ? 'DNS over HTTPS' : 'DNS over TLS'} itself (front: dnsdist can)`;
+  return wanted.front;
 }
 
 /** True when a server misbehaves in a way only our own responder can play (BIND cannot). */

@@ -139,6 +139,27 @@ export const implementations = ['bind', 'knot', 'nsd', 'powerdns'] as const;
 export type Implementation = (typeof implementations)[number];
 const implementationSchema = z.enum(implementations);
 
+/** What is wrong with the certificate a server's DoT and DoH listeners present (all name the server unless said). */
+export const certificateKinds = ['valid', 'expired', 'wrong-name', 'self-signed'] as const;
+/** Who serves DNS over TLS and HTTPS for a server: the implementation itself (BIND: both; NSD: DoT), or dnsdist in front of it. */
+export const encryptedFronts = ['auto', 'native', 'dnsdist'] as const;
+
+/**
+ * DNS over TLS on port 853 and over HTTPS on 443 (`/dns-query`), with a certificate from the lab's own
+ * CA. `dot: silent`: port 853 takes connections and never speaks.
+ */
+const encryptedSchema = z
+  .object({
+    dot: z.union([z.boolean(), z.literal('silent')]).default(true),
+    doh: z.boolean().default(false),
+    certificate: z.enum(certificateKinds).default('valid'),
+    /** `auto`: the implementation where it can serve what is asked, else dnsdist. */
+    front: z.enum(encryptedFronts).default('auto'),
+    /** dnsdist passes queries to this other lab server instead (a TLS front before a stale copy). */
+    backend: fqdn.optional(),
+  })
+  .strict();
+
 const serverSchema = z
   .object({
     name: fqdn,
@@ -148,6 +169,8 @@ const serverSchema = z
     /** Further names of the same server: the lab gives them the same addresses (A/AAAA, glue). */
     aliases: z.array(fqdn).default([]),
     behaviour: behaviourSchema.default(behaviourSchema.parse({})),
+    /** Encrypted transports; none without it. */
+    encrypted: encryptedSchema.optional(),
   })
   .strict();
 
@@ -265,6 +288,8 @@ export type ScenarioFile = z.infer<typeof scenarioSchema>;
 export type ServerSpec = Omit<z.infer<typeof serverSchema>, 'implementation'> & { implementation: Implementation };
 export type Behaviour = z.infer<typeof behaviourSchema>;
 export type ZoneSpec = z.infer<typeof zoneSchema>;
+export type EncryptedSpec = z.infer<typeof encryptedSchema>;
+export type CertificateKind = (typeof certificateKinds)[number];
 export type DnssecSpec = z.infer<typeof dnssecSchema>;
 export type ZonemdSpec = z.infer<typeof zonemdSchema>;
 /** A zone's `dnssec: {}`: every field at its default. */

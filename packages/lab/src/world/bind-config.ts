@@ -1,7 +1,7 @@
 // named.conf for one BIND process that acts as every server of the lab: one view per server, chosen
 // by the address the query was sent to (match-destinations). Servers that misbehave are fronted by
 // our responder on port 53; their BIND view listens on the backend port behind it.
-import type { LabServer } from './world-plan.ts';
+import type { LabServer, TlsFiles } from './world-plan.ts';
 import { quote } from './config-quote.ts';
 import { bindPolicies, policyOptions } from './bind-policy.ts';
 
@@ -15,6 +15,30 @@ export interface BindConfigInput {
   chaosZoneFiles: Record<string, string>;
   /** The root's DS rdata when the root is signed: the lab's open recursors validate with it. */
   trustAnchor?: string[];
+  /** Certificate files of the servers that offer DoT or DoH, by name. */
+  tls?: ReadonlyMap<string, TlsFiles>;
+}
+
+/** BIND's own DoT (853) and DoH (443, /dns-query) listeners, one `tls` block per server for its certificate. */
+function encryptedListeners(servers: LabServer[], tls: ReadonlyMap<string, TlsFiles> | undefined): { listen: string[]; blocks: string[] } {
+  const listen: string[] = [];
+  const blocks: string[] = [];
+  servers.forEach((server, index) => {
+    const wanted = server.encrypted;
+    const files = tls?.get(server.name);
+    if (!wanted || wanted.front !== 'native' || !files) return;
+    const name = quote(`lab-${index}`);
+    blocks.push(`tls ${name} { key-file ${quote(files.key)}; cert-file ${quote(files.cert)}; };`);
+    for (const v6 of [false, true]) {
+      const addresses = server.addresses.filter((a) => a.includes(':') === v6);
+      if (addresses.length === 0) continue;
+      const statement = v6 ? 'listen-on-v6' : 'listen-on';
+      if (wanted.dot === true) listen.push(`  ${statement} port 853 tls ${name} ${addressList(addresses)};`);
+      if (wanted.doh) listen.push(`  ${statement} port 443 tls ${name} http "lab-doh" ${addressList(addresses)};`);
+    }
+  });
+  if (listen.some((line) => line.includes('http'))) blocks.push('http "lab-doh" { endpoints { "/dns-query"; }; };');
+  return { listen, blocks };
 }
 
 /** A `trust-anchors` statement (BIND's, which `delv -a` reads too) for the root's DS rdata. */
@@ -28,7 +52,8 @@ export function trustAnchorsText(ds: readonly string[]): string {
 
 export const backendPort = 5353;
 
-export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles, trustAnchor }: BindConfigInput): string {
+export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles, trustAnchor, tls }: BindConfigInput): string {
+  const encrypted = encryptedListeners(servers, tls);
   const listen = (engine: LabServer['engine'], v6: boolean): string[] =>
     servers.filter((s) => s.engine === engine).flatMap((s) => s.addresses.filter((a) => a.includes(':') === v6));
   const listenOn = (statement: string, v6: boolean): string[] => {
@@ -44,7 +69,7 @@ export function bindConfig({ dir, hintsPath, servers, chaosZoneFiles, trustAncho
   pid-file none;
   session-keyfile none;
   managed-keys-directory ${quote(dir)};
-${[...listenOn('listen-on', false), ...listenOn('listen-on-v6', true)].join('\n')}
+${[...listenOn('listen-on', false), ...listenOn('listen-on-v6', true), ...encrypted.listen].join('\n')}
   automatic-interface-scan no;
   recursion no;
   allow-transfer { none; };
@@ -66,6 +91,7 @@ ${[...listenOn('listen-on', false), ...listenOn('listen-on-v6', true)].join('\n'
   check-dup-records ignore;
 };
 controls { };
+${encrypted.blocks.join('\n')}
 `);
   if (servers.some((s) => s.zones.some((z) => z.kasp?.keyDir !== undefined))) out.push(bindPolicies());
   for (const server of servers) {

@@ -8,6 +8,7 @@ import { withPolicyCopies } from './bind-policy.ts';
 import { buildZones, type BuildProgress } from './build-zones.ts';
 import { cachedZones } from './world-cache.ts';
 import { serverProcesses } from './server-processes.ts';
+import { makeLabCertificates } from './tls-certificates.ts';
 import type { Latency } from '../scenario/latency.ts';
 import type { WorldPlan } from './world-plan.ts';
 
@@ -25,6 +26,7 @@ export async function buildWorld(
     options.latency === undefined ? zones.servers : zones.servers.map((server) => ({ ...server, engine: 'responder' as const })),
     runDir,
   );
+  const certificates = await makeLabCertificates(servers, runDir);
   const namedConfPath = join(runDir, 'named.conf');
   await writeFile(
     namedConfPath,
@@ -34,6 +36,7 @@ export async function buildWorld(
       servers: servers.filter((s) => s.implementation === 'bind'),
       chaosZoneFiles: zones.chaosZoneFiles,
       trustAnchor: zones.trustAnchor,
+      tls: certificates?.files,
     }),
   );
   let trustAnchorsPath: string | undefined;
@@ -41,7 +44,8 @@ export async function buildWorld(
     trustAnchorsPath = join(runDir, 'trust-anchors.conf');
     await writeFile(trustAnchorsPath, trustAnchorsText(zones.trustAnchor));
   }
-  const processes = serverProcesses(servers, runDir, backendPort);
+  const processes = serverProcesses(servers, runDir, backendPort, certificates?.files);
+  const silentDotAddresses = servers.flatMap((s) => (s.encrypted?.dot === 'silent' ? s.addresses : []));
   const plan: WorldPlan = {
     dir: runDir,
     hintsPath: zones.hintsPath,
@@ -52,6 +56,8 @@ export async function buildWorld(
     domains: scenario.domains,
     ...(trustAnchorsPath !== undefined && { trustAnchorsPath }),
     ...(options.latency && { latency: options.latency }),
+    ...(certificates && { tlsCaPath: certificates.caPath }),
+    ...(silentDotAddresses.length > 0 && { silentDotAddresses }),
   };
   await writeFile(join(runDir, 'world.json'), JSON.stringify(plan, null, 2));
   return plan;

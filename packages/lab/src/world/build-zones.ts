@@ -2,7 +2,7 @@
 // need, signed where asked, plus CHAOS zones and the root hints. Runs outside the namespace.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { needsResponder } from '../scenario/load-scenario.ts';
+import { encryptedFront, needsResponder } from '../scenario/load-scenario.ts';
 import type { Scenario, ZoneSpec, ZonemdSpec } from '../scenario/scenario-format.ts';
 import { chaosZoneText } from './bind-config.ts';
 import { childKeyLines, extraKeyDs, removeCoveringDenial, removeSignatures, spoilSignatures } from './dnssec-extras.ts';
@@ -278,6 +278,7 @@ function labServers(
     implementation: server.implementation,
     engine: needsResponder(server) ? 'responder' : 'bind',
     behaviour: server.behaviour,
+    ...(server.encrypted && { encrypted: { ...server.encrypted, front: encryptedFront(server) as 'native' | 'dnsdist' } }),
     zones: [
       ...built.flatMap(({ zone, file }) =>
         zone.servers.includes(server.name)

@@ -3,23 +3,55 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dnsdistCheckPort, dnsdistConfig } from './dnsdist-config.ts';
 import { knotConfig } from './knot-config.ts';
 import { nsdConfig } from './nsd-config.ts';
 import { powerdnsSetup } from './powerdns-config.ts';
-import type { LabServer, ServerProcess } from './world-plan.ts';
+import type { LabServer, ServerProcess, TlsFiles } from './world-plan.ts';
 
 /** The command each implementation runs as, and the Debian package that has it. */
 export const implementationCommands = {
   knot: ['knotd', 'knot'],
   nsd: ['nsd', 'nsd'],
   powerdns: ['pdns_server', 'pdns-server and pdns-backend-bind'],
+  dnsdist: ['dnsdist', 'dnsdist'],
 } as const;
 
-export function serverProcesses(servers: LabServer[], runDir: string, backendPort: number): ServerProcess[] {
+const serverDir = (runDir: string, index: number, server: LabServer): string =>
+  join(runDir, 'servers', `${index}-${server.name.replace(/[^a-z0-9.-]/gi, '_')}`);
+
+/** dnsdist serving DoT and DoH in front of a server (scenario `encrypted.front`). */
+function dnsdistProcess(server: LabServer, dir: string, tls: TlsFiles, backend?: LabServer): ServerProcess {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'dnsdist.conf'), dnsdistConfig(server, tls, backend?.addresses[0]));
+  return {
+    server: server.name,
+    implementation: 'dnsdist',
+    command: implementationCommands.dnsdist[0],
+    args: ['--supervised', '--disable-syslog', '-C', join(dir, 'dnsdist.conf')],
+    logPath: join(dir, 'dnsdist.log'),
+    address: server.addresses[0],
+    port: dnsdistCheckPort,
+    zones: server.zones.map((z) => z.origin),
+  };
+}
+
+export function serverProcesses(
+  servers: LabServer[],
+  runDir: string,
+  backendPort: number,
+  tls: ReadonlyMap<string, TlsFiles> = new Map(),
+): ServerProcess[] {
   return servers.flatMap((server, index): ServerProcess[] => {
     const implementation = server.implementation;
-    if (implementation === 'bind') return [];
-    const dir = join(runDir, 'servers', `${index}-${server.name.replace(/[^a-z0-9.-]/gi, '_')}`);
+    const files = tls.get(server.name);
+    const backend = servers.find((other) => other.name === server.encrypted?.backend);
+    const front =
+      server.encrypted?.front === 'dnsdist' && files
+        ? [dnsdistProcess(server, join(serverDir(runDir, index, server), 'dnsdist'), files, backend)]
+        : [];
+    if (implementation === 'bind') return front;
+    const dir = serverDir(runDir, index, server);
     mkdirSync(join(dir, 'db'), { recursive: true });
     const port = server.engine === 'responder' ? backendPort : 53;
     let args: string[];
@@ -31,7 +63,7 @@ export function serverProcesses(servers: LabServer[], runDir: string, backendPor
         for (const keyFile of zone.kasp?.keyFiles ?? [])
           execFileSync('keymgr', ['-c', join(dir, 'knot.conf'), zone.origin, 'import-bind', keyFile], { stdio: 'pipe' });
     } else if (implementation === 'nsd') {
-      writeFileSync(join(dir, 'nsd.conf'), nsdConfig(server, dir, port));
+      writeFileSync(join(dir, 'nsd.conf'), nsdConfig(server, dir, port, files));
       args = ['-d', '-c', join(dir, 'nsd.conf')];
     } else {
       args = powerdnsSetup(server, dir, port);
@@ -47,6 +79,7 @@ export function serverProcesses(servers: LabServer[], runDir: string, backendPor
         port,
         zones: server.zones.map((z) => z.origin),
       },
+      ...front,
     ];
   });
 }

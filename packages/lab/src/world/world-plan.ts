@@ -1,6 +1,6 @@
 // What a built lab world is on disk: which server plays what, from which zone files. The namespace
 // supervisor starts servers from this plan alone.
-import type { Behaviour, Implementation } from '../scenario/scenario-format.ts';
+import type { Behaviour, EncryptedSpec, Implementation } from '../scenario/scenario-format.ts';
 import type { Latency } from '../scenario/latency.ts';
 
 export interface ServedZone {
@@ -26,6 +26,14 @@ export interface LabServer {
   engine: 'bind' | 'responder';
   behaviour: Behaviour;
   zones: ServedZone[];
+  /** DoT and DoH, with who serves them (see encryptedFront); absent: neither. */
+  encrypted?: EncryptedSpec & { front: 'native' | 'dnsdist' };
+}
+
+/** A server's certificate and key for its encrypted transports, as files. */
+export interface TlsFiles {
+  cert: string;
+  key: string;
 }
 
 export interface WorldPlan {
@@ -42,12 +50,16 @@ export interface WorldPlan {
   trustAnchorsPath?: string;
   /** Set when every server answers after a delay (each is then fronted by the responder). */
   latency?: Latency;
+  /** The lab's own CA certificate (PEM), when a server offers DoT or DoH: `dnscheck --tls-ca` takes it. */
+  tlsCaPath?: string;
+  /** Addresses whose port 853 takes connections and never speaks (`dot: silent`). */
+  silentDotAddresses?: string[];
 }
 
 /** One Knot DNS, NSD or PowerDNS process playing one lab server. */
 export interface ServerProcess {
   server: string;
-  implementation: Exclude<Implementation, 'bind'>;
+  implementation: Exclude<Implementation, 'bind'> | 'dnsdist';
   command: string;
   args: string[];
   /** Where its output goes. */

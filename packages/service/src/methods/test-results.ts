@@ -42,6 +42,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
   // And the Automation module's verdict: the DS records a parent should publish (or why none).
   const parent = engine.parentDs(stored.map(storedFinding), locale);
   const zoneIntegrity = engine.zoneIntegritySummary(stored.map(storedFinding));
+  const transports = engine.transportsTable(stored.map(storedFinding));
   return {
     creation_time: deprecatedTimestamp(row.created_at),
     created_at: timestamp(row.created_at),
@@ -52,6 +53,7 @@ export function resultsAnswer(engine: EngineAdapter, row: TestRow, stored: reado
     ...(compliance.length > 0 && { compliance }),
     ...(parent !== undefined && { parent_ds: parent }),
     ...(zoneIntegrity && { zone_integrity: zoneIntegrity }),
+    ...(transports.length > 0 && { transports }),
   };
 }
 

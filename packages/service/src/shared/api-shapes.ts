@@ -43,6 +43,8 @@ export interface TestResults {
   parent_ds?: ParentDs;
   /** The Zone integrity module's summary, for a test run with the extended profile. */
   zone_integrity?: ZoneIntegrity;
+  /** The Transport module's table (DoT, DoH), for a test run with the extended profile. */
+  transports?: TransportEntry[];
 }
 
 /** What a parent should do with the zone's CDS/CDNSKEY (docs/results.schema.json, `parent_ds`). */
@@ -68,6 +70,25 @@ export interface ZoneIntegrity {
     nsec3?: { iterations: number; salt: string; opt_out: boolean; as_rfc9276_advises: boolean };
     hashes: { name: string; hash: string }[];
   };
+}
+
+/** One name server address and its encrypted transports (docs/results.schema.json, `transports`); null where the port is closed. */
+export interface TransportEntry {
+  ns: string;
+  address: string;
+  dot: {
+    handshake: boolean;
+    tls_version: string | null;
+    alpn: string | null;
+    cert_names: string[];
+    cert_valid_for_ns: boolean;
+    cert_not_after: string | null;
+    soa_serial: number | null;
+  } | null;
+  doh: { get: boolean; post: boolean; soa_serial: number | null } | null;
+  udp_soa_serial: number | null;
+  tcp_soa_serial: number | null;
+  ms: { udp: number | null; tcp: number | null; dot: number | null; doh: number | null };
 }
 
 /** One name server address and its results in ISC's DNS compliance tester's words (docs/results.schema.json). */

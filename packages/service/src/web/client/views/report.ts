@@ -25,6 +25,7 @@ import { FindingList, outsideTestCase } from './finding-list.ts';
 import { ComplianceTables } from './compliance-table.ts';
 import { ParentDsSection } from './parent-ds.ts';
 import { ZoneIntegrityPanel } from './zone-integrity-panel.ts';
+import { TransportsTable } from './transports-table.ts';
 
 export const isUndelegated = (report: TestResults) =>
   (report.params.nameservers?.length ?? 0) > 0 || (report.params.ds_info?.length ?? 0) > 0;
@@ -215,6 +216,7 @@ export function Report(props: { report: TestResults; evidence?: TestEvidence; re
         : null,
       report.parent_ds !== undefined ? h(ParentDsSection, { parentDs: report.parent_ds }) : null,
       report.zone_integrity === undefined ? null : h(ZoneIntegrityPanel, { summary: report.zone_integrity }),
+      report.transports !== undefined && report.transports.length > 0 ? h(TransportsTable, { transports: report.transports }) : null,
     ),
     h(
       'div',
@@ -275,7 +277,7 @@ function saveChain(report: TestResults, text: string | undefined): void {
 }
 
 /** Modules the extended profile adds, which Zonemaster does not have. */
-const beyondReference = new Set(['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY']);
+const beyondReference = new Set(['COMPLIANCE', 'AUTOMATION', 'ZONE_INTEGRITY', 'TRANSPORT']);
 
 function ModuleSection(props: {
   group: ModuleGroup;
