@@ -11,7 +11,7 @@ import { createInterface } from 'node:readline';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
 import type { Lab } from '@app/lab';
 import { sql } from 'kysely';
-import { migrations, PRODUCT, resultEntries, type ServiceSchema } from '@app/service';
+import { agentHeapMb, migrations, PRODUCT, resultEntries, type ServiceSchema } from '@app/service';
 
 export const serviceBin = resolve(import.meta.dirname, '../../packages/service/bin/dns-service.ts');
 // Inside the lab 127.0.0.1 is the lab's own loopback: agents reach PostgreSQL through its Unix socket.
@@ -104,10 +104,14 @@ function innerPid(child: ChildProcess): number | undefined {
 /** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). */
 export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string): AgentProcess {
   const env = { DNS_SERVICE_DATABASE_URL: databaseUrl, ...(redisUrl !== undefined && { DNS_SERVICE_REDIS_URL: redisUrl }) };
-  const child = lab.spawn(process.execPath, [serviceBin, 'agent', '--config', configPath, '--grace', '0'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = lab.spawn(
+    process.execPath,
+    [`--max-old-space-size=${agentHeapMb}`, serviceBin, 'agent', '--config', configPath, '--grace', '0'],
+    {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const log: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   const exited = once(child, 'exit').then(() => undefined);

@@ -4,6 +4,7 @@ export { claimNextTest, reportProgress, finishTest, overallResult, type ClaimedT
 export type { TestParams } from './db/test-params.ts';
 export { Agent, type AgentOptions, type RunTests } from './agent/agent.ts';
 export { redisSharedAnswers, type RedisSharedAnswers } from './agent/redis-shared-answers.ts';
+export { agentHeapMb, heapAdvice } from './agent/heap-limit.ts';
 export { migrations, PRODUCT } from './db/migrations.ts';
 export { batchProgressAtRevision, batchRevision } from './db/batches.ts';
 export type { ServiceSchema } from './db/tables.ts';

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { writeConfigFixture } from './config-fixture.ts';
 import { scrape } from './prometheus-scrape.ts';
+import { agentHeapMb, heapAdvice } from '../src/agent/heap-limit.ts';
 
 const bin = new URL('../bin/dns-service.ts', import.meta.url).pathname;
 
@@ -64,6 +65,32 @@ test('agent --metrics HOST:PORT serves its own /metrics and /readyz, behind the 
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
     assert.equal(code, 0);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('an agent started with a heap limit of its own says so; one left at a default of gigabytes is told how to bound it', async () => {
+  assert.equal(heapAdvice(agentHeapMb), undefined);
+  assert.match(heapAdvice(4144) ?? '', /--max-old-space-size=256/);
+  const config = writeConfigFixture('number_of_processes_for_batch_testing = 2\n');
+  const child = spawn(process.execPath, [`--max-old-space-size=${agentHeapMb}`, bin, 'agent', '--config', config, '--grace', '1'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const errors: string[] = [];
+    createInterface({ input: child.stderr }).on('line', (line) => errors.push(line));
+    const lines = createInterface({ input: child.stdout });
+    const [line] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => ['exited'])])) as [string];
+    const heapMb = Number(/heap at most (\d+) MB$/.exec(line)?.[1]);
+    // The old space given, plus the young generation's semi-spaces.
+    assert.ok(heapMb >= agentHeapMb && heapMb < 1024, line);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    assert.deepEqual(
+      errors.filter((e) => e.includes('max-old-space-size')),
+      [],
+    );
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }

@@ -12,6 +12,7 @@ import { registerHostGuard } from '../rpc/allowed-hosts.ts';
 import { Agent, type AgentOptions } from '../agent/agent.ts';
 import { redisSharedAnswers } from '../agent/redis-shared-answers.ts';
 import { Backoff } from '../agent/backoff.ts';
+import { heapAdvice, heapLimitMb } from '../agent/heap-limit.ts';
 import { loadEngine } from '../engine-adapter.ts';
 import { Watcher } from '../watch/watcher.ts';
 
@@ -45,9 +46,12 @@ export async function runAgentProcess(
     agent.start();
     const watcher = new Watcher({ database, engine: loadEngine(config), settings: config.watch });
     watcher.start();
+    const heapMb = heapLimitMb();
     console.log(
-      `dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})${sharedAnswers ? ', sharing answers through Redis' : ''}`,
+      `dns-service: agent ${agent.name} on queue ${config.lockOnQueue}, up to ${config.frontendProcesses + config.batchProcesses} tests at once (${database.description})${sharedAnswers ? ', sharing answers through Redis' : ''}, heap at most ${heapMb} MB`,
     );
+    const advice = heapAdvice(heapMb);
+    if (advice !== undefined) console.error(advice);
     const server = metrics === undefined ? undefined : Fastify({ logger: false });
     if (server !== undefined && metrics !== undefined && metricsListen !== undefined) {
       registerHostGuard(server, { listenHost: metricsListen.host, names: config.allowedHosts });
