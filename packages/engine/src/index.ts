@@ -28,3 +28,4 @@ export { engineVersion, referenceVersion } from './version.ts';
 export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
 export { toDnsvizJson } from './chain/dnsviz-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';
+export { dnssecSnapshot, type DnssecSnapshot, type ServerDnssec, type SnapshotKey, type SnapshotDs } from './chain/dnssec-snapshot.ts';
