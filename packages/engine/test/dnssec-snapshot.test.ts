@@ -52,3 +52,18 @@ test('a log without the zone gives no server, and an undecodable reply is skippe
   const broken: Exchange = { ...saved.exchanges[0], reply: Buffer.from('not dns').toString('base64') };
   assert.deepEqual(dnssecSnapshot('other.test', [broken, ...saved.exchanges]), { zone: 'other.test.', servers: [], parents: [] });
 });
+
+// Recorded by `bench/rollover/run.ts stopped --record FILE` in the lab: a run of roll. (signatures never
+// renewed) and what check_zone_rrsig_expiration (monitoring-plugins-contrib) said of the same zone two
+// minutes before expiry, bisected to the second with its clock frozen.
+test('the first expiry is the one check_zone_rrsig_expiration reports, to the second', () => {
+  const recorded = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/rrsig-expiration-plugin.json'), 'utf8')) as {
+    domain: string;
+    plugin: { expiration: number; frozenAt: number };
+    exchanges: Exchange[];
+  };
+  const snapshot = dnssecSnapshot(recorded.domain, recorded.exchanges);
+  assert.equal(snapshot.servers.length, 2);
+  for (const server of snapshot.servers) assert.equal(server.earliestExpiry?.expiration, recorded.plugin.expiration, server.server);
+  assert.ok(recorded.plugin.expiration - recorded.plugin.frozenAt < 300, 'recorded while the signatures were about to expire');
+});

@@ -122,7 +122,7 @@ export function rolloverIssues(runs: readonly SnapshotRun[], intervalSeconds: nu
           kind: 'ds_left_early',
           record: `DS ${id}`,
           ttl: ds.ttl,
-          neededUntil: Math.max(...stranded.map((s) => (s === lastSeen ? now : s.at) + maxTtl(s.keys))),
+          neededUntil: Math.ceil(Math.max(...stranded.map((s) => (s === lastSeen ? now : s.at) + maxTtl(s.keys)))),
         });
     }
   }
@@ -140,7 +140,8 @@ export function rolloverIssues(runs: readonly SnapshotRun[], intervalSeconds: nu
         s.run.snapshot.servers.flatMap((server) => server.signingKeys.filter((k) => k.tag === key.tag).map((k) => s.at + k.ttl)),
       );
       const neededUntil = Math.max(...dsNeeds, ...sigNeeds);
-      if (now < neededUntil) issues.push({ kind: 'key_left_early', record: `DNSKEY ${id}`, ttl: key.ttl, neededUntil });
+      if (now < neededUntil)
+        issues.push({ kind: 'key_left_early', record: `DNSKEY ${id}`, ttl: key.ttl, neededUntil: Math.ceil(neededUntil) });
     }
   }
   return issues;
