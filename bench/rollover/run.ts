@@ -4,7 +4,7 @@
 // questions, every INTERVAL s), judged by the service's rollover rules, and delv asks the lab's
 // validator every second. Prints, per run, each alert and the first failure delv saw, and for the
 // stopped run the expiry check_zone_rrsig_expiration reports, found to the second.
-//   npm run lab -- run healthy-signed -- node bench/rollover/run.ts [clean|rushed|stopped ...] [--record FILE]
+//   npm run bench:rollover [-- clean|rushed|stopped ...] [--record FILE]   (a lab around node bench/rollover/run.ts)
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
