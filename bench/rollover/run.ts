@@ -17,9 +17,14 @@ import { ROOT_ADDRESS, RolloverWorld, VALIDATOR, ZONE, type ChildState } from '.
 import { pluginExpiry } from './plugin-expiry.ts';
 
 const run = promisify(execFile);
-const TTL = 10;
-const DS_TTL = 60;
-const INTERVAL = 15;
+// --fast (the lab test): the same steps in less time; the watch's 60 s allowance for a run stays.
+const FAST = process.argv.includes('--fast');
+const TTL = FAST ? 4 : 10;
+const DS_TTL = FAST ? 20 : 60;
+const INTERVAL = FAST ? 8 : 15;
+const WARM = FAST ? 8 : 30;
+const PAD = FAST ? 4 : 10;
+const STOPPED_VALIDITY = FAST ? 90 : 300;
 const now = () => Math.floor(Date.now() / 1000);
 
 interface Outcome {
@@ -119,7 +124,7 @@ async function scenario(name: string, record?: string): Promise<Outcome> {
   const t0 = now();
   const validity = () => ({ inception: now() - 60, expiration: now() + 600 });
   let state: ChildState = { published: [k1, z1], signing: [k1, z1], ds: [k1], ...validity() };
-  if (name === 'stopped') state = { ...state, expiration: t0 + 300 };
+  if (name === 'stopped') state = { ...state, expiration: t0 + STOPPED_VALIDITY };
   await world.start(state);
   const start = t0;
   const lastLog = { exchanges: [] as Exchange[] };
@@ -132,35 +137,33 @@ async function scenario(name: string, record?: string): Promise<Outcome> {
     await delay(wait * 1000);
   };
   console.log(`${name}: TTL ${TTL} s, DS TTL ${DS_TTL} s, watch every ${INTERVAL} s`);
-  await delay(30_000);
+  await delay(WARM * 1000);
   if (name === 'clean') {
     const k2 = world.key(ZONE, true);
     const z2 = world.key(ZONE, false);
-    await step(`KSK ${k2.tag} published and signing the DNSKEY set`, { published: [k1, k2, z1], signing: [k1, k2, z1] }, TTL + 10);
-    await step(`DS swapped ${k1.tag} -> ${k2.tag}`, { ds: [k2] }, DS_TTL + 10);
-    await step(`KSK ${k1.tag} removed`, { published: [k2, z1], signing: [k2, z1] }, TTL + 10);
-    await step(`ZSK ${z2.tag} published`, { published: [k2, z1, z2] }, TTL + 10);
-    await step(`ZSK ${z2.tag} signs, ${z1.tag} no more`, { signing: [k2, z2] }, TTL + 10);
-    await step(`ZSK ${z1.tag} removed`, { published: [k2, z2] }, 40);
+    await step(`KSK ${k2.tag} published and signing the DNSKEY set`, { published: [k1, k2, z1], signing: [k1, k2, z1] }, TTL + PAD);
+    await step(`DS swapped ${k1.tag} -> ${k2.tag}`, { ds: [k2] }, DS_TTL + PAD);
+    await step(`KSK ${k1.tag} removed`, { published: [k2, z1], signing: [k2, z1] }, TTL + PAD);
+    await step(`ZSK ${z2.tag} published`, { published: [k2, z1, z2] }, TTL + PAD);
+    await step(`ZSK ${z2.tag} signs, ${z1.tag} no more`, { signing: [k2, z2] }, TTL + PAD);
+    await step(`ZSK ${z1.tag} removed`, { published: [k2, z2] }, 4 * PAD);
   } else if (name === 'rushed') {
     const k2 = world.key(ZONE, true);
-    await step(`KSK ${k2.tag} published, not signing yet`, { published: [k1, k2, z1] }, TTL + 10);
+    await step(`KSK ${k2.tag} published, not signing yet`, { published: [k1, k2, z1] }, TTL + PAD);
     await afterDsFetch();
-    await step(`DS swapped ${k1.tag} -> ${k2.tag} while ${k2.tag} signs nothing (rushed)`, { ds: [k2] }, DS_TTL + 30);
+    await step(`DS swapped ${k1.tag} -> ${k2.tag} while ${k2.tag} signs nothing (rushed)`, { ds: [k2] }, DS_TTL + 3 * PAD);
   } else {
     console.log(`  signatures expire at +${state.expiration - start}s and are never renewed`);
-    const wait = state.expiration - now() - 120;
-    await delay(wait * 1000);
-    const expiry = await pluginExpiry(world.dir, ZONE, VALIDATOR, ROOT_ADDRESS);
-    const ours = dnssecSnapshot(ZONE, lastLog.exchanges).servers.map((s) => s.earliestExpiry?.expiration);
-    outcome.notes.push(`check_zone_rrsig_expiration: ${expiry.expiration} (${expiry.status}); ours per server: ${ours.join(', ')}`);
-    console.log(`  ${outcome.notes.at(-1)}`);
-    if (record !== undefined)
-      writeFileSync(
-        record,
-        `${JSON.stringify({ domain: ZONE, plugin: expiry, savedAt: new Date().toISOString(), exchanges: lastLog.exchanges }, null, 0)}\n`,
-      );
-    await delay((state.expiration - now() + 20) * 1000);
+    if (record !== undefined) {
+      await delay((state.expiration - now() - 120) * 1000);
+      const expiry = await pluginExpiry(world.dir, ZONE, VALIDATOR, ROOT_ADDRESS);
+      const ours = dnssecSnapshot(ZONE, lastLog.exchanges).servers.map((s) => s.earliestExpiry?.expiration);
+      outcome.notes.push(`check_zone_rrsig_expiration: ${expiry.expiration} (${expiry.status}); ours per server: ${ours.join(', ')}`);
+      console.log(`  ${outcome.notes.at(-1)}`);
+      const saved = { domain: ZONE, plugin: expiry, savedAt: new Date().toISOString(), exchanges: lastLog.exchanges };
+      writeFileSync(record, `${JSON.stringify(saved)}\n`);
+    }
+    await delay((state.expiration - now() + 2 * PAD) * 1000);
   }
   await stopWatch();
   await stopProbes();
@@ -191,3 +194,5 @@ for (const o of outcomes) {
     ].join('  '),
   );
 }
+// For the lab test: the outcomes in one line.
+console.log(`RESULT ${JSON.stringify({ ttl: TTL, dsTtl: DS_TTL, interval: INTERVAL, outcomes })}`);
