@@ -62,14 +62,12 @@ export function DnssecTimeline(props: { domain: string }) {
         h('p', { class: 'hint' }, t('timeline_intro')),
         h(
           'div',
-          { class: 'table-wrap' },
+          { class: 'timeline-canvas' },
           h(
             'svg',
             {
               class: 'timeline-picture',
               viewBox: `0 0 ${LABEL + PLOT + 10} ${height}`,
-              width: LABEL + PLOT + 10,
-              height,
               role: 'img',
               'aria-labelledby': 'timeline-heading',
             },
