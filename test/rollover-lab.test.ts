@@ -1,5 +1,5 @@
 // Rollover monitoring against a validating resolver, in compressed time (bench/rollover/run.ts --fast:
-// TTL 4 s, DS TTL 20 s, a watch run every 8 s): a clean KSK and ZSK rollover gives no alert and delv
+// TTL 4 s, DS TTL 24 s, a watch run every 6 s): a clean KSK and ZSK rollover gives no alert and delv
 // never fails; a DS swapped before the new KSK signs and signatures that stop being renewed each give
 // an alert at least twice the TTL before delv, through the lab's validating BIND, first fails.
 // Lives outside packages/ because it joins the lab, the engine and the service's rollover rules.
