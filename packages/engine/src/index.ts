@@ -31,3 +31,4 @@ export { analyseChain, type ChainAnalysis } from './chain/analyse-chain.ts';
 export { toDnsvizJson } from './chain/dnsviz-json.ts';
 export { drawChainSvg } from './chain/draw-chain.ts';
 export { zoneIntegritySummary, zoneIntegrityLines, type ZoneIntegritySummary } from './run/zone-integrity-summary.ts';
+export { dnssecSnapshot, type DnssecSnapshot, type ServerDnssec, type SnapshotKey, type SnapshotDs } from './chain/dnssec-snapshot.ts';

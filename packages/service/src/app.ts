@@ -13,6 +13,7 @@ import { infoMethods } from './methods/info.ts';
 import { lookupMethods } from './methods/lookups.ts';
 import { testMethods } from './methods/tests.ts';
 import { watchMethods } from './methods/watches.ts';
+import { dnssecTimelineMethods } from './methods/dnssec-timeline.ts';
 import { createDispatcher } from './rpc/envelope.ts';
 import { buildHttpEndpoint } from './rpc/http-endpoint.ts';
 import type { MethodDefinition, MethodTable } from './rpc/method.ts';
@@ -57,6 +58,7 @@ export async function createRpcService(config: ServiceConfig, options: { logger?
       ...batchMethods(context),
       ...evidenceMethods(context),
       ...watchMethods(context),
+      ...dnssecTimelineMethods(context),
     }),
   );
   const metrics = createServiceMetrics(database.db, (name) => methods.has(name), config.queues);

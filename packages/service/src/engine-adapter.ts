@@ -22,6 +22,8 @@ import { rootHintsOf } from './config/root-hints.ts';
 
 /** What a failed lookup rejects with: its `finding`, when set, says why (the root unreachable or intercepted). */
 export { LookupFailure } from '@app/engine';
+/** A run's DNSSEC as its query log shows it, for the watches' rollover alerts (pure: no query). */
+export { dnssecSnapshot, type DnssecSnapshot } from '@app/engine';
 import type { ServiceConfig } from './config/service-config.ts';
 
 export interface EngineAdapter {

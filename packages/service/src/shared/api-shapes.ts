@@ -249,3 +249,22 @@ export interface ValidationError {
   path: string;
   message: string;
 }
+
+/** A domain's DNSSEC over its recent runs, as get_dnssec_timeline gives it (our addition). */
+export interface DnssecTimeline {
+  domain: string;
+  runs: {
+    test_id: string;
+    at: string;
+    servers: {
+      server: string;
+      keys: { id: string; flags: number; signs_keys: boolean }[];
+      earliest_expiry?: { expiration: string; owner: string; type: string; ttl: number };
+    }[];
+    parents: { server: string; ds: string[] }[];
+  }[];
+  alerts: ({ test_id: string; at: string; kind: string; ttl: number } & (
+    | { kind: 'signature_expiry'; owner: string; type: string; expiration: string; servers: string[] }
+    | { kind: 'ds_left_early' | 'key_left_early'; record: string; needed_until: string }
+  ))[];
+}

@@ -47,7 +47,7 @@ export function webhookPayload(alert: Alert) {
 
 const textCache = new Map<Language, Record<string, string>>();
 
-function webTexts(language: Language): Record<string, string> {
+export function webTexts(language: Language): Record<string, string> {
   let texts = textCache.get(language);
   if (texts === undefined) {
     const read = (lang: Language) =>

@@ -6,12 +6,24 @@ import type { Database } from '@app/database';
 import type { OutboundPolicy } from '@app/outbound-address';
 import type { WatchSettings } from '../config/service-config.ts';
 import type { ServiceSchema } from '../db/tables.ts';
-import { claimDueRun, claimFinishedRun, dueWatches, releaseLostRuns, watchesWithFinishedRun, type FinishedRun } from '../db/watches.ts';
+import {
+  claimDueRun,
+  claimFinishedRun,
+  dueWatches,
+  releaseLostRuns,
+  watchesWithFinishedRun,
+  type FinishedRun,
+  type WatchRow,
+} from '../db/watches.ts';
 import type { EngineAdapter } from '../engine-adapter.ts';
 import { isLanguage } from '../shared/languages.ts';
 import { emailMessage, webhookPayload, type Alert } from './alert-message.ts';
 import { alertTargets } from '../alerts/alert-targets.ts';
 import { compareRuns, worthAlerting } from './changes.ts';
+import { newRolloverIssues } from './rollover.ts';
+import { rolloverEmail, rolloverPayload, type RolloverAlert } from './rollover-alert.ts';
+import { RolloverRuns } from './rollover-runs.ts';
+import { parseSchedule } from '../schedules/schedule.ts';
 import { sendEmail } from '../alerts/email.ts';
 import { deliverWebhook, type WebhookOptions } from '../alerts/webhook.ts';
 
@@ -40,6 +52,7 @@ export class Watcher {
   readonly #ca: string | undefined;
   readonly #targets: OutboundPolicy;
   readonly #sending = new Set<Promise<void>>();
+  readonly #rolloverRuns: RolloverRuns;
   #timer: NodeJS.Timeout | undefined;
   #ticking: Promise<unknown> | undefined;
   #ticks = 0;
@@ -49,6 +62,7 @@ export class Watcher {
     this.#log = options.log ?? ((line) => console.error(`watcher: ${line}`));
     this.#ca = options.settings.caFile === undefined ? undefined : readFileSync(options.settings.caFile, 'utf8');
     this.#targets = alertTargets(options.settings);
+    this.#rolloverRuns = new RolloverRuns(options.database.db);
   }
 
   start(): void {
@@ -91,6 +105,7 @@ export class Watcher {
         if (run === undefined) continue;
         compared.push(run);
         if (run.previousTestId !== null) await this.#compare(run, run.previousTestId);
+        await this.#rollover(run);
       }
       return { enqueued, compared };
     } finally {
@@ -112,36 +127,58 @@ export class Watcher {
     this.#log(
       `${watch.domain} changed (${change.overallBefore} → ${change.overallAfter}, ${change.appeared.length} appeared, ${change.disappeared.length} went away); alerting`,
     );
-    const sending = Promise.all([this.#webhook(alert), this.#email(alert)]).then(() => undefined);
+    this.#send(watch, webhookPayload(alert), emailMessage(alert));
+  }
+
+  /** DNSSEC over the domain's recent runs: an alert for each rollover issue this run is the first to see. */
+  async #rollover(run: FinishedRun): Promise<void> {
+    const { watch } = run;
+    const schedule = parseSchedule(watch.schedule);
+    const intervalSeconds = schedule?.kind === 'every' ? schedule.minutes * 60 : 86_400;
+    let issues;
+    try {
+      issues = newRolloverIssues(await this.#rolloverRuns.upTo(run.testId), intervalSeconds);
+    } catch (error) {
+      this.#log(`${watch.domain}: DNSSEC rollover not followed (${describe(error)})`);
+      return;
+    }
+    if (issues.length === 0) return;
+    const alert: RolloverAlert = { watch, testId: run.testId, issues, publicUrl: this.#options.settings.publicUrl };
+    this.#log(`${watch.domain}: DNSSEC ${issues.map((i) => ('record' in i ? `${i.kind} ${i.record}` : i.kind)).join(', ')}; alerting`);
+    this.#send(watch, rolloverPayload(alert), rolloverEmail(alert));
+  }
+
+  #send(watch: WatchRow, payload: Record<string, unknown>, email: { subject: string; text: string }): void {
+    const sending = Promise.all([this.#webhook(watch, payload), this.#email(watch, email)]).then(() => undefined);
     this.#sending.add(sending);
     void sending.finally(() => this.#sending.delete(sending));
   }
 
-  async #webhook(alert: Alert): Promise<void> {
-    const { webhook_url: url, webhook_secret: secret } = alert.watch;
+  async #webhook(watch: WatchRow, payload: Record<string, unknown>): Promise<void> {
+    const { webhook_url: url, webhook_secret: secret } = watch;
     if (url === null || secret === null) return;
-    const delivery = await deliverWebhook(url, secret, webhookPayload(alert), {
+    const delivery = await deliverWebhook(url, secret, payload, {
       ...this.#options.webhook,
       targets: this.#targets,
       ...(this.#ca !== undefined && { ca: this.#ca }),
     });
     if (!delivery.delivered)
-      this.#log(`webhook of watch ${alert.watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
+      this.#log(`webhook of watch ${watch.id} not delivered after ${delivery.attempts} attempt(s): ${delivery.reason}`);
   }
 
-  async #email(alert: Alert): Promise<void> {
-    const to = alert.watch.email;
+  async #email(watch: WatchRow, message: { subject: string; text: string }): Promise<void> {
+    const to = watch.email;
     const smtp = this.#options.settings.smtp;
     if (to === null) return;
     if (smtp === undefined) {
-      this.#log(`watch ${alert.watch.id} has an e-mail address but no SMTP server is configured`);
+      this.#log(`watch ${watch.id} has an e-mail address but no SMTP server is configured`);
       return;
     }
     try {
       // Only to the operator's SMTP server: the recipient's domain never chooses where this connects.
-      await sendEmail({ ...smtp, ...(this.#ca !== undefined && { ca: this.#ca }) }, to, emailMessage(alert));
+      await sendEmail({ ...smtp, ...(this.#ca !== undefined && { ca: this.#ca }) }, to, message);
     } catch (error) {
-      this.#log(`e-mail of watch ${alert.watch.id} not sent: ${describe(error)}`);
+      this.#log(`e-mail of watch ${watch.id} not sent: ${describe(error)}`);
     }
   }
 }

@@ -12,6 +12,7 @@ import type {
   TestActivity,
   BatchStatus,
   Watch,
+  DnssecTimeline,
   Credentials,
   ValidationError,
 } from '../../shared/api-shapes.ts';
@@ -73,6 +74,7 @@ export const api = {
   testChain: (id: string) => call<ChainJson>('get_test_chain', { id }),
   testActivity: (testId: string) => call<TestActivity>('test_activity', { test_id: testId }),
   batchStatus: (batchId: string) => call<BatchStatus>('get_batch_job_result', { batch_id: batchId }),
+  dnssecTimeline: (domain: string) => call<DnssecTimeline>('get_dnssec_timeline', { domain }),
   watchList: (credentials: Credentials, domain: string) => call<{ watches: Watch[] }>('watch_list', { ...credentials, domain }),
   watchAdd: (
     credentials: Credentials,

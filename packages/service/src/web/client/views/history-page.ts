@@ -10,6 +10,7 @@ import { useAsync } from '../use-async.ts';
 import { asyncView, OverallBadge, PageHeading } from './common.ts';
 import { ParameterLine } from './report.ts';
 import { WatchSection } from './watch-section.ts';
+import { DnssecTimeline } from './dnssec-timeline.ts';
 
 const PAGE = 50;
 type Filter = 'all' | 'delegated' | 'undelegated';
@@ -118,6 +119,7 @@ export function HistoryPage(props: { domain: string }) {
         ),
       ];
     }),
+    h(DnssecTimeline, { domain: props.domain }),
     h(WatchSection, { domain: props.domain }),
   );
 }
