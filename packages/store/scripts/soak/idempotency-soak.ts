@@ -103,7 +103,12 @@ try {
         headers: { 'x-ac-auth-token': tokenOf(key), 'content-type': 'application/json', 'idempotency-key': key },
         body: JSON.stringify(body),
       });
-      return { status: response.statusCode, text: await response.body.text() };
+      const retryAfter = Number(response.headers['retry-after']);
+      return {
+        status: response.statusCode,
+        text: await response.body.text(),
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: Math.min(retryAfter, 10) } : {}),
+      };
     },
   });
   clearInterval(killing);
