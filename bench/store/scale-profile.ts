@@ -1,5 +1,5 @@
 // Profiles the server side of one `--scale` list shape: serves the store on the kept million-row PostgreSQL
-// database (built by scale.ts) in this process, asks the shape one request at a time from a child process (so the
+// database (built by scale-build.ts) in this process, asks the shape one request at a time from a child process (so the
 // client's CPU is not in the profile), and writes a CPU profile of the server while it answers, plus the answer times.
 //   node bench/store/scale-profile.ts [shape id, as in scale-shapes.ts: day, category, first, offset, orders-day...] [samples] [file.cpuprofile]
 import { fork } from 'node:child_process';

@@ -18,21 +18,26 @@ export interface Shape {
   path: () => Promise<string> | string;
 }
 
-export function scaleShapes(rows: number, categoryIds: readonly number[], nextPageOf: NextPageOf): Shape[] {
+/** `count`: the page size every list shape asks for. */
+export function scaleShapes(rows: number, categoryIds: readonly number[], nextPageOf: NextPageOf, count = 1000): Shape[] {
   const categoryId = () => categoryIds[random(categoryIds.length)] ?? 1;
   const inADay = (resource: string) =>
-    ((m: number) => `/${resource}?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + DAY)}&sort=updated_at&count=1000`)(
+    ((m: number) => `/${resource}?updated_at=gte:${updatedAt(m)}+AND+lt:${updatedAt(m + DAY)}&sort=updated_at&count=${count}`)(
       random(rows - DAY),
     );
   const sinceRecently = (resource: string) =>
-    `/${resource}?updated_at=gt:${updatedAt(rows - 1 - random(5 * DAY))}&sort=updated_at&count=1000`;
+    `/${resource}?updated_at=gt:${updatedAt(rows - 1 - random(5 * DAY))}&sort=updated_at&count=${count}`;
   return [
-    { id: 'day', name: 'products, updated_at in a day, sort=updated_at, count=1000', path: () => inADay('products') },
-    { id: 'since', name: 'products, updated_at since a recent time (incremental sync), count=1000', path: () => sinceRecently('products') },
+    { id: 'day', name: `products, updated_at in a day, sort=updated_at, count=${count}`, path: () => inADay('products') },
+    {
+      id: 'since',
+      name: `products, updated_at since a recent time (incremental sync), count=${count}`,
+      path: () => sinceRecently('products'),
+    },
     {
       id: 'next',
-      name: 'products, updated_at from any time, sort=updated_at, count=1000, the next page by its cursor',
-      path: () => nextPageOf(`/products?updated_at=gte:${updatedAt(random(rows - 5000))}&sort=updated_at&count=1000`),
+      name: `products, updated_at from any time, sort=updated_at, count=${count}, the next page by its cursor`,
+      path: () => nextPageOf(`/products?updated_at=gte:${updatedAt(random(rows - 5 * count))}&sort=updated_at&count=${count}`),
     },
     {
       id: 'sku',
@@ -41,23 +46,27 @@ export function scaleShapes(rows: number, categoryIds: readonly number[], nextPa
     },
     {
       id: 'category',
-      name: 'products, primary_category_id=eq, count=1000',
-      path: () => `/products?primary_category_id=eq:${categoryId()}&count=1000`,
+      name: `products, primary_category_id=eq, count=${count}`,
+      path: () => `/products?primary_category_id=eq:${categoryId()}&count=${count}`,
     },
     {
       id: 'category-products',
-      name: 'categories/{id}/products, count=1000',
-      path: () => `/categories/${categoryId()}/products?count=1000`,
+      name: `categories/{id}/products, count=${count}`,
+      path: () => `/categories/${categoryId()}/products?count=${count}`,
     },
-    { id: 'first', name: 'products, count=1000, first page', path: () => '/products?count=1000' },
+    { id: 'first', name: `products, count=${count}, first page`, path: () => `/products?count=${count}` },
     {
       id: 'deep',
-      name: 'products, count=1000, a deep page by its cursor (sort=id)',
-      path: () => nextPageOf(`/products?id=gte:${1 + random(rows - 5000)}&count=1000`),
+      name: `products, count=${count}, a deep page by its cursor (sort=id)`,
+      path: () => nextPageOf(`/products?id=gte:${1 + random(rows - 5 * count)}&count=${count}`),
     },
-    { id: 'offset', name: 'products, count=1000, page=N (offset)', path: () => `/products?count=1000&page=${1 + random(rows / 1000 - 1)}` },
-    { id: 'orders-day', name: 'orders, updated_at in a day, sort=updated_at, count=1000', path: () => inADay('orders') },
-    { id: 'orders-since', name: 'orders, updated_at since a recent time, count=1000', path: () => sinceRecently('orders') },
-    { id: 'orders-first', name: 'orders, count=1000, first page', path: () => '/orders?count=1000' },
+    {
+      id: 'offset',
+      name: `products, count=${count}, page=N (offset)`,
+      path: () => `/products?count=${count}&page=${1 + random(Math.floor(rows / count) - 1)}`,
+    },
+    { id: 'orders-day', name: `orders, updated_at in a day, sort=updated_at, count=${count}`, path: () => inADay('orders') },
+    { id: 'orders-since', name: `orders, updated_at since a recent time, count=${count}`, path: () => sinceRecently('orders') },
+    { id: 'orders-first', name: `orders, count=${count}, first page`, path: () => `/orders?count=${count}` },
   ];
 }

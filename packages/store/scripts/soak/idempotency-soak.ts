@@ -1,6 +1,7 @@
 // `npm run soak:store`: Idempotency-Key under faults at full size. Three `store serve` instances on one private
-// PostgreSQL and Redis behind HAProxy (scripts/cluster) get 2,000 keys x 5 copies of a POST, each key's copies sent
-// at once through HAProxy, while instances are SIGKILLed and started again; a copy without an answer (connection
+// PostgreSQL and Redis behind HAProxy (scripts/cluster) get 2,000 keys x 5 copies of a POST (`--write`: record, the
+// default, encrypted, cart-items, inventory or place-order, as test/support/keyed-routes.ts makes them), each key's
+// copies sent at once through HAProxy, while instances are SIGKILLed and started again; a copy without an answer (connection
 // lost, 409, 5xx) is sent again. Prints effects per key (the goal: every key exactly 1), keys whose copies got
 // different answers (goal 0), copies never answered, and the load average.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '@app/database';
 import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/database/testing';
 import { Agent, request } from 'undici';
+import { keyedRoutes, type ApiCall } from '../../test/support/keyed-routes.ts';
 import { startPrivateRedis } from '../../test/support/private-redis.ts';
 import type { StoreSchema } from '../../src/db/schema.ts';
 import { startCluster } from '../cluster/cluster.ts';
@@ -22,8 +24,14 @@ const { values } = parseArgs({
     instances: { type: 'string' },
     'kill-every': { type: 'string' },
     spacing: { type: 'string' },
+    write: { type: 'string' },
   },
 });
+const route = keyedRoutes.find((each) => each.name === (values.write ?? 'record'));
+if (route === undefined) {
+  console.error(`--write: one of ${keyedRoutes.map((each) => each.name).join(', ')}`);
+  process.exit(1);
+}
 const KEYS = Number(values.keys ?? 2000);
 const COPIES = Number(values.copies ?? 5);
 const INSTANCES = Number(values.instances ?? 3);
@@ -54,10 +62,22 @@ let killing: NodeJS.Timeout | undefined;
 let restarting: Promise<void> = Promise.resolve();
 try {
   const tokens = await cluster.tokens(Math.ceil(KEYS / KEYS_PER_APP));
-  const keys = Array.from({ length: KEYS }, (_, i) => `soak-${i}`);
-  const tokenOf = (key: string) => tokens[Math.floor(Number(key.slice(5)) / KEYS_PER_APP)] ?? '';
+  const keys = Array.from({ length: KEYS }, (_, i) => `soak-${route.name}-${i}`);
+  const tokenOf = (key: string) => tokens[Math.floor(Number(key.slice(key.lastIndexOf('-') + 1)) / KEYS_PER_APP)] ?? '';
+  // What the keys need is made through the API too, by every app in turn (each has its own rate limit).
+  let calls = 0;
+  const api: ApiCall = async (method, path, body) => {
+    const response = await request(`${cluster.apiUrl}${path}`, {
+      method: method as 'POST',
+      dispatcher,
+      headers: { 'x-ac-auth-token': tokens[(calls += 1) % tokens.length] ?? '', 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? null),
+    });
+    return { status: response.statusCode, json: (await response.body.json()) as Record<string, unknown> };
+  };
+  const prepared = await route.prepare(api, keys);
   console.log(
-    `${KEYS} keys x ${COPIES} copies through HAProxy to ${INSTANCES} instances on PostgreSQL; an instance SIGKILLed every ${KILL_EVERY_MS / 1000} s; load average ${loads()}`,
+    `${route.name}: ${KEYS} keys x ${COPIES} copies through HAProxy to ${INSTANCES} instances on PostgreSQL; an instance SIGKILLed every ${KILL_EVERY_MS / 1000} s; load average ${loads()}`,
   );
   let kills = 0;
   killing = setInterval(() => {
@@ -76,19 +96,23 @@ try {
     spacingMs: SPACING_MS,
     giveUpMs: 120_000,
     async send(key) {
-      const response = await request(`${cluster.apiUrl}/manufacturers`, {
+      const { path, body } = prepared.requestOf(key);
+      const response = await request(`${cluster.apiUrl}${path}`, {
         method: 'POST',
         dispatcher,
         headers: { 'x-ac-auth-token': tokenOf(key), 'content-type': 'application/json', 'idempotency-key': key },
-        body: JSON.stringify({ name: key }),
+        body: JSON.stringify(body),
       });
-      return { status: response.statusCode, text: await response.body.text() };
+      const retryAfter = Number(response.headers['retry-after']);
+      return {
+        status: response.statusCode,
+        text: await response.body.text(),
+        ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: Math.min(retryAfter, 10) } : {}),
+      };
     },
   });
   clearInterval(killing);
-  const rows = await database.db.selectFrom('manufacturers').select('name').where('name', 'like', 'soak-%').execute();
-  const effects = new Map<string, number>();
-  for (const { name } of rows) effects.set(String(name), (effects.get(String(name)) ?? 0) + 1);
+  const effects = await prepared.effects(database.db);
   const differ = keysAnsweredDifferently(outcome);
   const tally = effectsPerKey(keys, effects);
   const statuses = new Map<number, number>();

@@ -6,6 +6,8 @@
 export interface Answer {
   status: number;
   text: string;
+  /** Seconds the answer's Retry-After asks a client to wait (429, 503, 409 while the first copy runs). */
+  retryAfterS?: number;
 }
 
 export interface KeyedCopies {
@@ -41,11 +43,13 @@ export async function sendKeyedCopies(load: KeyedCopies): Promise<KeyedOutcome> 
     for (let attempt = 0; Date.now() < giveUp; attempt += 1) {
       attempts += 1;
       const answer = await load.send(key, n, attempt).catch(() => undefined);
+      const waitS = answer?.retryAfterS ?? 0;
       if (final(answer)) {
         answers.get(key)?.push(answer);
         return;
       }
-      await sleep(100 + Math.random() * 200);
+      // A careful client waits as long as Retry-After asks: retrying a 429 at once only spends the limit again.
+      await sleep(waitS * 1000 + 100 + Math.random() * 200);
     }
     unanswered += 1;
   }

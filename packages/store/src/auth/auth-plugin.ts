@@ -157,15 +157,16 @@ export const authPlugin = fp(
         const resource = routeConfigOf(request).resource;
         return request.principal === undefined || (resource !== undefined && options.encrypted?.mayCarry(resource) === false);
       };
+      const shown = (request: FastifyRequest, payload: unknown): unknown =>
+        skip(request)
+          ? payload
+          : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined);
+      // Answers kept by a write's transaction (http/answer-in-write.ts) are sent as text, so they are shown the same way first.
+      app.decorate('shownAnswer', shown);
       app.addHook(
         'preSerialization',
         (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
-          done(
-            null,
-            skip(request)
-              ? payload
-              : revealOrDrop(payload, encrypted, mayDecrypt(request.principal) ? (stored) => cipher.decrypt(stored) ?? stored : undefined),
-          );
+          done(null, shown(request, payload));
         },
       );
     }

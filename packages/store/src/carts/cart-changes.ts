@@ -1,6 +1,7 @@
-// How the carting API changes a cart: the cart a path names, a line added (or added to), the lines changed and put
-// back should the figures fail, and the cart's figures saved after each change.
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+// How the carting API changes a cart: the cart a path names, a line added (or added to), and each change saved with
+// the cart's figures (and an Idempotency-Key's answer) in one transaction.
+import type { FastifyRequest } from 'fastify';
+import type { AnswerInWrite } from '../http/answer-in-write.ts';
 import type { Kysely } from 'kysely';
 import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { Row, StoreSchema } from '../db/schema.ts';
@@ -23,17 +24,15 @@ export interface Carting {
   readonly replies: ReplyAsker;
   readonly now: () => Date;
   readonly cartRecords: Records;
-  readonly log: FastifyBaseLogger;
 }
 
-export function carting(options: CartRoutesOptions, replies: ReplyAsker, log: FastifyBaseLogger): Carting {
+export function carting(options: CartRoutesOptions, replies: ReplyAsker): Carting {
   return {
     options,
     db: options.database.db,
     replies,
     now: () => new Date(options.now?.() ?? Date.now()),
     cartRecords: recordsOf(options.database, carts),
-    log,
   };
 }
 
@@ -63,61 +62,94 @@ export async function openCartOf(c: Carting, request: FastifyRequest): Promise<R
 export const itemsOf = (c: Carting, cartId: number) =>
   c.db.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
 
-/** Stores the cart's current figures (and `changes`, and the lines' prices from GetPrice), then answers the cart with its items. */
-export async function saved(c: Carting, cart: Row, changes: Row = {}): Promise<Row> {
-  const { db } = c;
-  const cartId = Number(cart.id);
-  const items = await itemsOf(c, cartId);
-  const { figures, lines } = await cartFigures(db, c.replies, { ...cart, ...changes }, items, c.now());
-  const stamp = c.now().toISOString();
-  // GetPrice answers a new object for each line it priced.
-  const repriced = lines.filter(
-    (line, i) => line !== items[i] && (Number(line.price) !== Number(items[i]?.price) || Number(line.cost) !== Number(items[i]?.cost)),
+/** A change of the cart's lines, made in the transaction given. */
+export type LinesChange = (trx: Kysely<StoreSchema>) => Promise<void>;
+
+/** How a change is saved with the cart's figures: the lines' change, and the answer (kept by the write for an Idempotency-Key). */
+export interface CartWrite {
+  change?: LinesChange;
+  /** The answer made of the cart with its items; the cart itself when not given. */
+  shape?: (cart: Row) => Row;
+  kept?: AnswerInWrite<Row>;
+}
+
+/** How many times the lines are priced again when they changed meanwhile, before the request gives up (409). */
+const ATTEMPTS = 5;
+
+const linesIn = (trx: Kysely<StoreSchema>, cartId: number) =>
+  trx.selectFrom('cart_items').selectAll().where('cart_id', '=', cartId).orderBy('id').execute();
+
+/** What the figures of lines depend on: not the ids and stamps a change gave them, which differ each time it is made. */
+const pricedContent = (lines: readonly Row[]) =>
+  JSON.stringify(
+    lines.map((line) => [line.product_id, line.item_number, line.quantity, line.price, line.cost, line.variants, line.personalizations]),
   );
-  const updateCart = db
-    .updateTable('carts')
-    .set({ ...changes, ...figures, updated_at: stamp })
-    .where('id', '=', cartId);
-  if (repriced.length === 0) await updateCart.execute();
-  else {
-    await db.transaction().execute(async (trx) => {
-      for (const line of repriced)
-        await trx
-          .updateTable('cart_items')
-          .set({ price: line.price, cost: line.cost ?? null, updated_at: stamp })
-          .where('id', '=', Number(line.id))
-          .execute();
-      await trx.executeQuery(updateCart.compile());
-    });
+
+class Rehearsed extends Error {
+  readonly lines: Row[];
+  constructor(lines: Row[]) {
+    super('rehearsed change');
+    this.lines = lines;
   }
-  const answer = await c.cartRecords.get(cartId, ['items']);
-  if (answer === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
-  return answer;
+}
+
+/** The lines `change` leaves, learnt in a transaction rolled back, so they are priced (reply webhooks) outside any transaction. */
+async function rehearse(c: Carting, cartId: number, change: LinesChange): Promise<Row[]> {
+  try {
+    await c.db.transaction().execute(async (trx) => {
+      await lockOpenCart(trx, c.options.database.dialect, cartId);
+      await change(trx);
+      throw new Rehearsed(await linesIn(trx, cartId));
+    });
+  } catch (error) {
+    if (error instanceof Rehearsed) return error.lines;
+    throw error;
+  }
+  throw new Error('a rehearsed change committed');
 }
 
 /**
- * Changes the cart's lines, then its figures. Should the figures fail (a reply webhook whose failure_type is
- * Error), the lines are put back as they were, so the failed request changed nothing and its retry does not add twice.
+ * Makes the change (when given) and stores the cart's figures (and `changes`, and the lines' prices from GetPrice)
+ * in one transaction, with the answer kept for an Idempotency-Key: the cart with its items. The lines are priced
+ * first, from a rehearsal of the change; should they differ in the transaction (another request changed them), they
+ * are priced again. Should the figures fail (a reply webhook whose failure_type is Error), nothing was written.
  */
-export async function changeLines(c: Carting, cart: Row, change: (trx: Kysely<StoreSchema>) => Promise<void>): Promise<Row> {
+export async function saved(c: Carting, cart: Row, changes: Row = {}, how: CartWrite = {}): Promise<Row> {
+  const { db } = c;
   const cartId = Number(cart.id);
-  const before = await itemsOf(c, cartId);
-  await c.db.transaction().execute(async (trx) => {
-    await lockOpenCart(trx, c.options.database.dialect, cartId);
-    await change(trx);
-  });
-  try {
-    return await saved(c, cart);
-  } catch (error) {
-    await c.db
-      .transaction()
-      .execute(async (trx) => {
-        await trx.deleteFrom('cart_items').where('cart_id', '=', cartId).execute();
-        for (const line of before) await trx.insertInto('cart_items').values(line).execute();
-      })
-      // The request's own error is the one to answer; the cart keeps the change and its next calculation fixes the figures.
-      .catch((undoError: unknown) => c.log.error({ err: undoError, cartId }, 'putting back the lines of a cart whose figures failed'));
-    throw error;
+  const { change, shape, kept } = how;
+  for (let attempt = 1; ; attempt += 1) {
+    const items = change === undefined ? await itemsOf(c, cartId) : await rehearse(c, cartId, change);
+    const { figures, lines } = await cartFigures(db, c.replies, { ...cart, ...changes }, items, c.now());
+    const stamp = c.now().toISOString();
+    const answer = await db.transaction().execute(async (trx) => {
+      await lockOpenCart(trx, c.options.database.dialect, cartId);
+      if (change !== undefined) await change(trx);
+      const current = await linesIn(trx, cartId);
+      if (pricedContent(current) !== pricedContent(items)) return undefined;
+      // GetPrice answers a new object for each line it priced.
+      for (const [i, line] of lines.entries()) {
+        const was = items[i];
+        if (line === was || (Number(line.price) === Number(was?.price) && Number(line.cost) === Number(was?.cost))) continue;
+        await trx
+          .updateTable('cart_items')
+          .set({ price: line.price, cost: line.cost ?? null, updated_at: stamp })
+          .where('id', '=', Number(current[i]?.id))
+          .execute();
+      }
+      await trx
+        .updateTable('carts')
+        .set({ ...changes, ...figures, updated_at: stamp })
+        .where('id', '=', cartId)
+        .execute();
+      const row = await c.cartRecords.get(cartId, ['items'], trx);
+      if (row === undefined) throw new ApiError(404, `There is no cart with id ${cartId}`);
+      const shaped = shape === undefined ? row : shape(row);
+      await kept?.keep(trx, shaped);
+      return shaped;
+    });
+    if (answer !== undefined) return answer;
+    if (attempt === ATTEMPTS) throw new ApiError(409, `cart ${cartId}: its lines kept changing while they were priced; try again`);
   }
 }
 

@@ -1,6 +1,7 @@
 // POST /carts/{id}/place_order: the customer (found or made), their address, the order's addresses, the
 // order with its items, and its payment, all in one transaction, with the webhook events of the new
 // customer and order queued in it. No gateway is called.
+import type { AnswerInWrite } from '../http/answer-in-write.ts';
 import { ID_RANGE, idSchema } from '../http/record-id.ts';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../model/api-error.ts';
@@ -584,7 +585,14 @@ async function queueOrderEvents({ trx, context }: OrderWrite, orderId: number): 
   if (orders !== undefined) await runSteps(trx, orders.placed(asOrder(await existing(trx, 'orders', orderId, 'order_id'))));
 }
 
-export async function placeOrder(context: PlaceOrderContext, cart: Row, body: PlaceOrderBody, now: Date): Promise<Row> {
+/** `kept`: an Idempotency-Key's answer, kept by the order's transaction. */
+export async function placeOrder(
+  context: PlaceOrderContext,
+  cart: Row,
+  body: PlaceOrderBody,
+  now: Date,
+  kept?: AnswerInWrite<Row>,
+): Promise<Row> {
   const { events } = context;
   const { db } = context.database;
   const problems = placeOrderProblems(body);
@@ -623,7 +631,9 @@ export async function placeOrder(context: PlaceOrderContext, cart: Row, body: Pl
     const orderId = await writeOrder(write, { customer, addresses, payment, figures, lines });
     await closeCart(write, orderId, customerId, figures);
     await queueOrderEvents(write, orderId);
-    return { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
+    const placed = { order_id: orderId, order_approved: true, redirect_url: '', message: `Order Successfully Placed. OrderID ${orderId}` };
+    await kept?.keep(trx, placed);
+    return placed;
   });
   // Both asked, so neither keeps a stale flag.
   const queued = [events.customers?.takeQueued(), events.orders?.takeQueued()];

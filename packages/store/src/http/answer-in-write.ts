@@ -4,7 +4,7 @@
 // claim must still be this request's when the write commits, else the write is undone (a retry took it over).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { WriteSteps } from '../db/group-commit.ts';
+import { runSteps, type WriteSteps } from '../db/group-commit.ts';
 import type { StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 
@@ -24,6 +24,19 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: Claim | undefined;
   }
+  interface FastifyInstance {
+    /**
+     * An answer as this caller is shown it: what the preSerialization hooks make of it (the auth plugin reveals or
+     * drops encrypted fields). A kept answer is sent as text, which no preSerialization hook sees, so it is shown first.
+     */
+    shownAnswer?: (request: FastifyRequest, payload: unknown) => unknown;
+  }
+}
+
+/** `value` as JSON text, as this caller is shown it. */
+export function shownJson(request: FastifyRequest, value: unknown): string {
+  const shown = request.server.shownAnswer;
+  return JSON.stringify(shown === undefined ? value : shown(request, value));
 }
 
 export interface AnswerText {
@@ -35,33 +48,38 @@ export interface AnswerText {
 export interface AnswerInWrite<T> {
   /** The write's last step: the answer stored under the request's claim. */
   readonly step: (value: T) => WriteSteps<void>;
+  /** The same step in a transaction Kysely holds: a write of several statements that is not one record's. */
+  keep(trx: Kysely<StoreSchema>, value: T): Promise<void>;
   /** Sends the kept answer byte for byte; undefined when the write kept none (it had no answer to keep). */
   send(reply: FastifyReply): FastifyReply | undefined;
 }
 
 /** undefined when the request claimed no key: the write then needs no step of its own. */
 export function answerInWrite<T>(request: FastifyRequest, answerOf: (value: T) => AnswerText | undefined): AnswerInWrite<T> | undefined {
-  const claim = request.idempotencyClaim;
-  if (claim === undefined) return undefined;
+  const found = request.idempotencyClaim;
+  if (found === undefined) return undefined;
+  const claim: Claim = found;
   let kept: AnswerText | undefined;
+  function* step(value: T): WriteSteps<void> {
+    const answer = answerOf(value);
+    if (answer === undefined) return;
+    const stored = yield claim.db
+      .updateTable('idempotency_keys')
+      .set({ status_code: answer.status, content_type: JSON_TYPE, body: answer.body })
+      .where('key_hash', '=', claim.keyHash)
+      .where('created_at', '=', claim.since)
+      .where('status_code', 'is', null)
+      .compile();
+    if (Number(stored.numAffectedRows ?? 0) !== 1) {
+      throw new ApiError(409, 'A retry with this Idempotency-Key took over while this request ran too long; its answer is the one kept', {
+        'retry-after': '1',
+      });
+    }
+    kept = answer;
+  }
   return {
-    *step(value) {
-      const answer = answerOf(value);
-      if (answer === undefined) return;
-      const stored = yield claim.db
-        .updateTable('idempotency_keys')
-        .set({ status_code: answer.status, content_type: JSON_TYPE, body: answer.body })
-        .where('key_hash', '=', claim.keyHash)
-        .where('created_at', '=', claim.since)
-        .where('status_code', 'is', null)
-        .compile();
-      if (Number(stored.numAffectedRows ?? 0) !== 1) {
-        throw new ApiError(409, 'A retry with this Idempotency-Key took over while this request ran too long; its answer is the one kept', {
-          'retry-after': '1',
-        });
-      }
-      kept = answer;
-    },
+    step,
+    keep: (trx, value) => runSteps(trx, step(value)),
     send(reply) {
       if (kept === undefined) return undefined;
       claim.keptBody = kept.body;

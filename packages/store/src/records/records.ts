@@ -2,7 +2,8 @@
 // (record-statements.ts), the checks inside a write (write-checks.ts), the write steps (write-steps.ts) and the list
 // pages (list-page.ts).
 import { followedBy, writeQueueOf, type AfterWrite, type WriteSteps } from '../db/group-commit.ts';
-import type { Row, StoreDatabase } from '../db/schema.ts';
+import type { Kysely } from 'kysely';
+import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { ApiError } from '../model/api-error.ts';
 import type { ResourceDeclaration } from '../model/declaration.ts';
 import { expandRows } from './expansion.ts';
@@ -16,7 +17,8 @@ import { writeSteps } from './write-steps.ts';
 export type { Page, ParentScope } from './list-page.ts';
 
 export interface Records extends ListPages {
-  get(id: number, expand?: readonly string[]): Promise<Row | undefined>;
+  /** `db`: a transaction to read in (what it wrote is seen), else the database. */
+  get(id: number, expand?: readonly string[], db?: Kysely<StoreSchema>): Promise<Row | undefined>;
   /** `after`: steps of the caller's in the write's transaction, given the write's value. */
   create(values: Row, after?: AfterWrite<Row>): Promise<Row>;
   /**
@@ -54,10 +56,10 @@ function makeRecords(database: StoreDatabase, resource: ResourceDeclaration): Re
   return {
     ...listPages(statements),
 
-    async get(id, expandNames = []) {
-      const found = (await database.db.executeQuery<Row>(statements.byId(id))).rows[0];
+    async get(id, expandNames = [], db = database.db) {
+      const found = (await db.executeQuery<Row>(statements.byId(id))).rows[0];
       const row = found === undefined ? undefined : toJson(found);
-      if (row !== undefined && expandNames.length > 0) await expandRows(database.db, resource, [row], expandNames);
+      if (row !== undefined && expandNames.length > 0) await expandRows(db, resource, [row], expandNames);
       return row;
     },
 

@@ -10,11 +10,15 @@ import type { Row, StoreDatabase } from '../db/schema.ts';
 import { columnRanges } from '../model/declaration.ts';
 import { recordsOf } from '../records/records.ts';
 import { resourceNamed } from '../model/registry.ts';
-import type { ResourceRouteConfig } from '../model/route-config.ts';
+import type { ResourceRouteConfig, RouteConfig } from '../model/route-config.ts';
+import { answerInWrite, shownJson } from '../http/answer-in-write.ts';
+import type { WriteSteps } from '../db/group-commit.ts';
 
 /** The identifiers the platform takes, in the order they are tried when several are given. */
 const IDENTIFIERS = ['variant_inventory_id', 'product_id', 'item_number', 'gtin', 'item_name'] as const;
 type Identifier = (typeof IDENTIFIERS)[number];
+
+function* nothing(): WriteSteps<void> {}
 
 export interface InventoryItem {
   product_id: number;
@@ -69,6 +73,7 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
   // Reads depend on products and variant rows, so their writes drop cached answers; writes change both.
   const read: ResourceRouteConfig = { resource: 'inventory', scope: 'catalog', access: 'read', reads: ['products', 'variant_inventory'] };
   const write: ResourceRouteConfig = { ...read, access: 'write', touches: ['products', 'variant_inventory'] };
+  const keyed: RouteConfig = { ...write, answerInWrite: true };
 
   /** The lowest id among products, then among variant rows, that the identifier names. */
   async function find(name: Identifier, value: string | number): Promise<Stock | undefined> {
@@ -98,16 +103,11 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
     return variant === undefined ? undefined : { kind: 'variant', id: variant.id as number };
   }
 
-  async function itemOf(stock: Stock): Promise<InventoryItem | undefined> {
-    if (stock.kind === 'product') {
-      const row = await db
-        .selectFrom('products')
-        .select(['id', 'item_number', 'item_name', 'gtin', 'quantity_on_hand'])
-        .where('id', '=', stock.id)
-        .executeTakeFirst();
-      return row === undefined ? undefined : item(row, null, row.quantity_on_hand);
-    }
-    const row = await db
+  /** The statement that reads an item's stock, and the item made of its row. */
+  function itemQuery(stock: Stock) {
+    if (stock.kind === 'product')
+      return db.selectFrom('products').select(['id', 'item_number', 'item_name', 'gtin', 'quantity_on_hand']).where('id', '=', stock.id);
+    return db
       .selectFrom('variant_inventory')
       .innerJoin('products', 'products.id', 'variant_inventory.product_id')
       .select([
@@ -117,9 +117,26 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
         'variant_inventory.gtin',
         'variant_inventory.inventory',
       ])
-      .where('variant_inventory.id', '=', stock.id)
-      .executeTakeFirst();
-    return row === undefined ? undefined : item(row, stock.id, row.inventory);
+      .where('variant_inventory.id', '=', stock.id);
+  }
+  const itemFrom = (stock: Stock, row: Row | undefined): InventoryItem | undefined =>
+    row === undefined ? undefined : stock.kind === 'product' ? item(row, null, row.quantity_on_hand) : item(row, stock.id, row.inventory);
+
+  async function itemOf(stock: Stock): Promise<InventoryItem | undefined> {
+    return itemFrom(stock, await itemQuery(stock).executeTakeFirst());
+  }
+
+  /** After the change, in its transaction: the item read back and kept as an Idempotency-Key's answer. */
+  function keptItem(request: FastifyRequest, stock: Stock) {
+    const kept = answerInWrite(request, (found: InventoryItem) => ({ status: 200, body: shownJson(request, found) }));
+    if (kept === undefined) return undefined;
+    return {
+      kept,
+      *after(): WriteSteps<void> {
+        const found = itemFrom(stock, (yield itemQuery(stock).compile()).rows[0]);
+        if (found !== undefined) yield* kept.step(found);
+      },
+    };
   }
 
   const item = (row: Row, variantId: number | null, quantity: unknown): InventoryItem => ({
@@ -146,7 +163,7 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
   });
 
   for (const [change, apply] of Object.entries(CHANGES)) {
-    app.post(`/inventory/${change}`, { config: write, schema: { body: changeBody } }, async (request) => {
+    app.post(`/inventory/${change}`, { config: keyed, schema: { body: changeBody } }, async (request, reply) => {
       const body = request.body as Record<string, unknown> & { quantity: number };
       const stock = await stockOf(body);
       const column = stock.kind === 'product' ? 'quantity_on_hand' : 'inventory';
@@ -159,8 +176,11 @@ export function inventoryRoutes(app: FastifyInstance, options: { database: Store
         change === 'set' ? body.quantity : sql`coalesce(${sql.ref(column)}, 0) ${sql.raw(change === 'add' ? '+' : '-')} ${body.quantity}`;
       const records = stock.kind === 'product' ? products : variants;
       // Through the records, so the write sends the resource's webhook events like any other.
-      if ((await records.update(stock.id, { [column]: value })) === undefined) throw new ApiError(404, 'That item was deleted meanwhile');
-      return itemOf(stock);
+      const keeping = keptItem(request, stock);
+      const keep = keeping === undefined ? undefined : (row: Row | undefined) => (row === undefined ? nothing() : keeping.after());
+      if ((await records.update(stock.id, { [column]: value }, keep)) === undefined)
+        throw new ApiError(404, 'That item was deleted meanwhile');
+      return keeping?.kept.send(reply) ?? itemOf(stock);
     });
   }
 

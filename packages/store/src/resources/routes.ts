@@ -9,7 +9,7 @@ import { cursorSeal, type CursorSeal } from '../http/signed-cursor.ts';
 import type { Row, StoreDatabase } from '../db/schema.ts';
 import { type NestedDeclaration, type ResourceDeclaration } from '../model/declaration.ts';
 import type { ResourceRouteConfig, RouteConfig } from '../model/route-config.ts';
-import { answerInWrite, type AnswerText } from '../http/answer-in-write.ts';
+import { answerInWrite, shownJson, type AnswerText } from '../http/answer-in-write.ts';
 import { encryptedFields } from '../model/encrypted-fields.ts';
 import { expandOf } from './expand.ts';
 import { createSchema, updateSchema } from '../model/json-schema.ts';
@@ -125,13 +125,21 @@ function notAllowedElsewhere(app: FastifyInstance, paths: readonly [string, HTTP
   }
 }
 
-// The answers the routes send, as the write keeps them for an Idempotency-Key (no preSerialization changes them).
-const upsertAnswerText = ({ created, row }: Upserted<Row | string>): AnswerText => ({
-  status: created ? 201 : 200,
-  body: typeof row === 'string' ? row : JSON.stringify(row),
-});
-const updateAnswerText = (row: Row | undefined): AnswerText | undefined =>
-  row === undefined ? undefined : { status: 200, body: JSON.stringify(row) };
+// The answers the routes send, as the write keeps them for an Idempotency-Key: shown as the caller is shown them (a
+// resource with encrypted fields has them revealed or dropped); the JSON text of a record the database wrote is
+// parsed again only there.
+function answerTexts(request: FastifyRequest, carriesEncrypted: boolean) {
+  const text = (row: Row | string): string =>
+    !carriesEncrypted
+      ? typeof row === 'string'
+        ? row
+        : JSON.stringify(row)
+      : shownJson(request, typeof row === 'string' ? JSON.parse(row) : row);
+  return {
+    upsert: ({ created, row }: Upserted<Row | string>): AnswerText => ({ status: created ? 201 : 200, body: text(row) }),
+    update: (row: Row | undefined): AnswerText | undefined => (row === undefined ? undefined : { status: 200, body: text(row) }),
+  };
+}
 
 export function resourceRoutes(
   app: FastifyInstance,
@@ -148,8 +156,8 @@ export function resourceRoutes(
     const records = recordsOf(options.database, resource);
     const read: ResourceRouteConfig = { resource: resource.name, scope: resource.scope, access: 'read' };
     const write: ResourceRouteConfig = { ...read, access: 'write' };
-    // An answer the auth plugin's preSerialization changes (a field named as an encrypted one) is known only once sent: kept after the write.
-    const keyedWrite: RouteConfig = { ...write, answerInWrite: !Object.keys(resource.fields).some((name) => encryptedNames.has(name)) };
+    const keyedWrite: RouteConfig = { ...write, answerInWrite: true };
+    const carriesEncrypted = Object.keys(resource.fields).some((name) => encryptedNames.has(name));
     const collection = `/${resource.path}`;
     const item = `${collection}/:id`;
     const collectionMethods: HTTPMethods[] = [];
@@ -185,7 +193,7 @@ export function resourceRoutes(
     if (can.has('create')) {
       collectionMethods.push('POST');
       app.post(collection, { config: keyedWrite, schema: { body: createSchema(resource) } }, async (request, reply) => {
-        const kept = keyedWrite.answerInWrite ? answerInWrite(request, upsertAnswerText) : undefined;
+        const kept = answerInWrite(request, answerTexts(request, carriesEncrypted).upsert);
         const { created, row } = await writes.upsertAnswer(resource, request.body as Row | null, request.serverValues ?? {}, kept?.step);
         const sent = kept?.send(reply);
         if (sent !== undefined) return sent;
@@ -199,7 +207,7 @@ export function resourceRoutes(
         // A body the checks refuse is refused whatever the id; only then does an id naming no record answer 404.
         const text = (request.params as { id: string }).id;
         const id = idFrom(text);
-        const kept = keyedWrite.answerInWrite ? answerInWrite(request, updateAnswerText) : undefined;
+        const kept = answerInWrite(request, answerTexts(request, carriesEncrypted).update);
         const row = await writes.update(resource, id, request.body as Row, request.serverValues ?? {}, kept?.step);
         if (row === undefined) throw notFound(resource, id < 1 ? text : id);
         return kept?.send(reply) ?? row;
