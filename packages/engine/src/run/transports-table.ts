@@ -94,6 +94,8 @@ export function transportsTable(findings: readonly Finding[]): TransportEntry[] 
       case 'TRANSPORT_SUMMARY':
         e.udp_soa_serial = number(a.udp_serial);
         e.tcp_soa_serial = number(a.tcp_serial);
+        break;
+      case 'TRANSPORT_TIMINGS':
         e.ms = { udp: number(a.udp_ms), tcp: number(a.tcp_ms), dot: number(a.dot_ms), doh: number(a.doh_ms) };
         break;
     }

@@ -5,7 +5,7 @@ import { RRType } from '@app/dns';
 import type { Message } from '../../finding.ts';
 import type { TestCase, TestContext } from '../../framework/test-case.ts';
 import type { Nameserver } from '../../net/nameserver-client.ts';
-import { authenticated, closed, ms, reason, soaSerial, testedServers } from './servers.ts';
+import { authenticated, closed, reason, soaSerial, testedServers } from './servers.ts';
 
 export const dohTags = ['DOH_NOT_OFFERED', 'DOH_TIMEOUT', 'DOH_RESULT', 'DOH_GET_FAILED', 'DOH_POST_FAILED', 'DOH_CERT_INVALID'] as const;
 
@@ -27,7 +27,6 @@ async function checkServer(server: Nameserver, context: TestContext): Promise<Me
         get: get.message ? 'yes' : 'no',
         post: post.message ? 'yes' : 'no',
         soa_serial: soaSerial(post.message ?? get.message) ?? '',
-        ms: ms(post.ms),
       },
     },
   ];

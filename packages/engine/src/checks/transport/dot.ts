@@ -5,7 +5,7 @@ import { RRType } from '@app/dns';
 import type { Message } from '../../finding.ts';
 import type { TestCase } from '../../framework/test-case.ts';
 import type { Nameserver } from '../../net/nameserver-client.ts';
-import { authenticated, closed, expired, ms, reason, soaSerial, testedServers, untrusted } from './servers.ts';
+import { authenticated, closed, expired, reason, soaSerial, testedServers, untrusted } from './servers.ts';
 
 export const dotTags = [
   'DOT_NOT_OFFERED',
@@ -45,7 +45,6 @@ async function checkServer(server: Nameserver, zone: Parameters<TestCase['run']>
         not_after: cert?.notAfter ?? '',
         cert_valid: authenticated(session) ? 'yes' : 'no',
         soa_serial: serial ?? '',
-        ms: ms(outcome.ms),
       },
     },
   ];
