@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { openApiDocument } from '../src/api-docs/openapi.ts';
-import { withRemovals } from '../src/api-docs/openapi-versions.ts';
+import { withFieldRemovals, withRemovals } from '../src/api-docs/openapi-versions.ts';
 import { API_VERSIONS, NEWEST_API_VERSION } from '../src/model/api-versions.ts';
 import { CHANGELOG_FILE, changelog, releasedDates, releasedDocument } from '../scripts/api-versions/changelog.ts';
 import { documentChanges } from '../scripts/api-versions/document-changes.ts';
@@ -138,6 +138,21 @@ describe('comparing two documents', () => {
     assert.throws(
       () => withRemovals(structuredClone(current.paths as Json), [{ ...removal, path: '/nothing' }]),
       /REMOVALS names GET \/nothing/,
+    );
+  });
+
+  test('a field marked removed is deprecated in its record schema, breaks nothing, and must be one the document has', () => {
+    const removal = { resource: 'products', field: 'price', removedIn: '2027-01-01', sunset: '2027-06-01' };
+    const marked = structuredClone(current) as Json & { components: { schemas: Json } };
+    withFieldRemovals(marked.components.schemas, () => 'Product', [removal]);
+    const price = (marked.components.schemas.Product as { properties: Record<string, Json> }).properties.price;
+    assert.equal(price?.deprecated, true);
+    assert.equal(price?.['x-sunset'], '2027-06-01');
+    assert.match(String(price?.description), /Removed in version 2027-01-01/);
+    assert.deepEqual(breaking(documentChanges(current, marked)), []);
+    assert.throws(
+      () => withFieldRemovals(structuredClone(marked.components.schemas), () => 'Product', [{ ...removal, field: 'colour' }]),
+      /FIELD_REMOVALS names products\.colour/,
     );
   });
 });

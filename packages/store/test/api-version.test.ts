@@ -1,11 +1,14 @@
 // X-AC-Api-Version: the version a request names by date, the one every answer reports, and an operation a newer
 // version removed: served to earlier versions with Deprecation (RFC 9745) and Sunset (RFC 8594), 410 to the others
-// and to everyone after its sunset. The removal rules run on a small app with a version table of the test's own
+// and to everyone after its sunset; a field a newer version removed, left out for it and served with the same two
+// headers to earlier versions, the response cache keeping the versions apart. The removal rules run on a small app with a version table of the test's own
 // (the store removes nothing yet); the header itself runs on the real store.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { parseItem } from 'structured-headers';
+import { ResponseCache } from '../src/cache/response-cache.ts';
+import { httpCaching } from '../src/cache/http-caching.ts';
 import { errorFormat } from '../src/http/error-format.ts';
 import { apiVersion } from '../src/http/api-version.ts';
 import { API_VERSIONS, NEWEST_API_VERSION } from '../src/model/api-versions.ts';
@@ -109,6 +112,116 @@ describe('X-AC-Api-Version on an app with a removed operation', () => {
     const outside = await get('/elsewhere', 'nonsense');
     assert.equal(outside.statusCode, 200);
     assert.equal(outside.headers['x-ac-api-version'], undefined);
+  });
+});
+
+describe('X-AC-Api-Version on an app with a removed field', () => {
+  const fieldRemovals = [{ resource: 'products', field: 'price', removedIn: '2027-03-01', sunset: '2027-09-01' }];
+  const read = { resource: 'products', scope: 'catalog' as const, access: 'read' as const, lists: 'products' };
+  let app: FastifyInstance;
+  let clock = Date.parse('2027-04-01T12:00:00Z');
+  let reads = 0;
+  before(async () => {
+    app = Fastify();
+    await app.register(errorFormat);
+    await app.register(apiVersion, { apiPrefix: '/api/v1', versions, fieldRemovals, now: () => clock });
+    await app.register(httpCaching, { cache: new ResponseCache({ now: () => clock }), now: () => clock });
+    app.get('/api/v1/products/:id', { config: read }, () => ({ id: 7, item_name: 'Lamp', price: 12, reads: ++reads }));
+    // A list page as the database writes it: JSON text, not an object.
+    app.get('/api/v1/products', { config: read }, (_request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send('{"total_count":2,"products":[{"id":7,"item_name":"Lamp","price":12},{"id":8,"item_name":"Desk","price":90}]}'),
+    );
+    app.get('/api/v1/categories/:id', { config: { ...read, resource: 'categories', lists: 'categories' } }, () => ({ id: 1, price: 3 }));
+    await app.ready();
+  });
+  after(() => app?.close());
+  const get = (url: string, version?: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: version === undefined ? headers : { ...headers, 'x-ac-api-version': version } });
+  const deprecationOf = (value: unknown) => {
+    const item = parseItem(String(value));
+    assert.ok(item[0] instanceof Date, 'Deprecation is a structured-field Date');
+    return item[0].toISOString();
+  };
+
+  test('an earlier version still gets the field, in a record and in a list page, with Deprecation and Sunset', async () => {
+    const one = await get('/api/v1/products/7', '2026-12-01', { 'cache-control': 'no-cache' });
+    assert.equal(one.statusCode, 200);
+    assert.equal(one.json<{ price: number }>().price, 12);
+    assert.equal(deprecationOf(one.headers.deprecation), '2027-03-01T00:00:00.000Z');
+    assert.equal(one.headers.sunset, 'Wed, 01 Sep 2027 00:00:00 GMT');
+    const page = await get('/api/v1/products', '2026-11-01');
+    assert.deepEqual(
+      page.json<{ products: { price: number }[] }>().products.map((p) => p.price),
+      [12, 90],
+    );
+    assert.equal(deprecationOf(page.headers.deprecation), '2027-03-01T00:00:00.000Z');
+  });
+
+  test('the version that removed it, and the default, get records without it and no Deprecation', async () => {
+    for (const version of ['2027-03-01', undefined]) {
+      const one = await get('/api/v1/products/7', version, { 'cache-control': 'no-cache' });
+      assert.equal(one.statusCode, 200);
+      assert.deepEqual(Object.keys(one.json()), ['id', 'item_name', 'reads']);
+      assert.equal(one.headers.deprecation, undefined);
+      assert.equal(one.headers.sunset, undefined);
+      const page = await get('/api/v1/products', version);
+      assert.deepEqual(page.json(), {
+        total_count: 2,
+        products: [
+          { id: 7, item_name: 'Lamp' },
+          { id: 8, item_name: 'Desk' },
+        ],
+      });
+    }
+  });
+
+  test("a cached answer for one version is not served to another, and the answer varies on the version's header", async () => {
+    const url = '/api/v1/products/7?cached=1';
+    const old = await get(url, '2026-11-01');
+    const oldAgain = await get(url, '2026-11-01');
+    assert.equal(oldAgain.json<{ reads: number }>().reads, old.json<{ reads: number }>().reads, 'the second read is the cached one');
+    assert.equal(oldAgain.json<{ price: number }>().price, 12);
+    assert.equal(deprecationOf(oldAgain.headers.deprecation), '2027-03-01T00:00:00.000Z', 'a cached answer is marked too');
+    const current = await get(url, '2027-03-01');
+    assert.notEqual(current.json<{ reads: number }>().reads, old.json<{ reads: number }>().reads, 'read afresh, not the cached copy');
+    assert.equal(current.json<{ price?: number }>().price, undefined);
+    const currentAgain = await get(url, '2027-03-01');
+    assert.equal(currentAgain.json<{ reads: number }>().reads, current.json<{ reads: number }>().reads);
+    assert.equal(currentAgain.json<{ price?: number }>().price, undefined);
+    assert.notEqual(currentAgain.headers.etag, oldAgain.headers.etag);
+    assert.match(String(current.headers.vary), /X-AC-Auth-Token, X-AC-Api-Version/);
+  });
+
+  test('other resources keep a field of the same name, and after the sunset no version gets it', async () => {
+    const other = await get('/api/v1/categories/1', '2027-03-01');
+    assert.equal(other.json<{ price: number }>().price, 3);
+    assert.equal(other.headers.deprecation, undefined);
+    clock = Date.parse('2027-09-01T00:00:00Z');
+    const late = await get('/api/v1/products/7', '2026-11-01', { 'cache-control': 'no-cache' });
+    assert.equal(late.json<{ price?: number }>().price, undefined);
+    assert.equal(late.headers.deprecation, undefined);
+  });
+
+  test('a field removal naming no version, no resource or no field, or a sunset before it, stops the app from starting', async () => {
+    for (const [bad, message] of [
+      [{ removedIn: '2027-04-01' }, /products\.price needs removedIn among the versions/],
+      [{ sunset: '2027-02-01' }, /products\.price needs/],
+      [{ resource: 'widgets' }, /widgets\.price names no declared resource/],
+      [{ field: 'colour' }, /products\.colour names no field of products/],
+    ] as const) {
+      const other = Fastify();
+      await assert.rejects(
+        async () => {
+          await other.register(apiVersion, { apiPrefix: '/api/v1', versions, fieldRemovals: [{ ...fieldRemovals[0], ...bad }] });
+          await other.ready();
+        },
+        message,
+        JSON.stringify(bad),
+      );
+      await other.close().catch(() => undefined);
+    }
   });
 });
 

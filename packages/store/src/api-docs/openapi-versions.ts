@@ -1,6 +1,14 @@
 // What the document says of versions: the newest date as info.version, the header in the description, and each
 // operation a version removes marked deprecated, with its 410 and the Deprecation and Sunset fields it answers.
-import { API_VERSION_HEADER, API_VERSIONS, NEWEST_API_VERSION, REMOVALS, type Removal } from '../model/api-versions.ts';
+import {
+  API_VERSION_HEADER,
+  API_VERSIONS,
+  FIELD_REMOVALS,
+  NEWEST_API_VERSION,
+  REMOVALS,
+  type FieldRemoval,
+  type Removal,
+} from '../model/api-versions.ts';
 
 export const versionsDescription = `**Versions** are dates. A request may name the one it was written for in \`${API_VERSION_HEADER}: YYYY-MM-DD\` (any date: the newest version dated on or before it serves it; none, the newest); every answer carries the version that served it. This document describes ${NEWEST_API_VERSION}; the versions are ${API_VERSIONS.map((v) => v.date).join(', ')}. An operation a newer version removes is still served to earlier versions with \`Deprecation\` and \`Sunset\` fields until its sunset, and is 410 otherwise.`;
 
@@ -85,4 +93,30 @@ export function withRemovals(paths: Record<string, unknown>, removals: readonly 
     item[method] = markRemoved(operation, removal);
   }
   return paths;
+}
+
+/**
+ * The record schemas with each field of `removals` marked deprecated (`schemaOf` names a resource's record schema);
+ * a removal naming no property of the document is a mistake in the data.
+ */
+export function withFieldRemovals<T extends Record<string, unknown>>(
+  schemas: T,
+  schemaOf: (resource: string) => string,
+  removals: readonly FieldRemoval[] = FIELD_REMOVALS,
+): T {
+  for (const removal of removals) {
+    const properties = (schemas[schemaOf(removal.resource)] as { properties?: Record<string, Record<string, unknown>> } | undefined)
+      ?.properties;
+    const property = properties?.[removal.field];
+    if (properties === undefined || property === undefined)
+      throw new Error(`FIELD_REMOVALS names ${removal.resource}.${removal.field}, which the document has not`);
+    properties[removal.field] = {
+      ...property,
+      deprecated: true,
+      description: `${typeof property.description === 'string' ? `${property.description}\n\n` : ''}Removed in version ${removal.removedIn}: answered to requests naming an earlier version in ${API_VERSION_HEADER} until ${removal.sunset}, with Deprecation and Sunset.`,
+      'x-removed-in': removal.removedIn,
+      'x-sunset': removal.sunset,
+    };
+  }
+  return schemas;
 }

@@ -13,7 +13,14 @@ import { idempotencyHeader } from '../idempotency/idempotency-header.ts';
 import { rateLimitHeaderDocs } from '../limits/rate-limit-fields.ts';
 import { sandboxPaths, sandboxTag } from '../sandbox/sandbox-openapi.ts';
 import { documentPart } from './openapi-groups.ts';
-import { versionHeaderDocs, versionParameter, versionsDescription, withRemovals, withVersionHeader } from './openapi-versions.ts';
+import {
+  versionHeaderDocs,
+  versionParameter,
+  versionsDescription,
+  withFieldRemovals,
+  withRemovals,
+  withVersionHeader,
+} from './openapi-versions.ts';
 
 /** "a product", "an order": the article an English reader expects before a resource's singular. */
 function named(singular: string): string {
@@ -421,6 +428,7 @@ function wholeDocument(): Parameters<typeof documentPart>[0] {
     schemas[`${type}Update`] = updateSchema(resource);
     schemas[listName(resource)] = listSchema(resource);
   }
+  withFieldRemovals(schemas, (name) => pascal(resourceNamed(name).singular));
   return {
     openapi: '3.1.0',
     info: {

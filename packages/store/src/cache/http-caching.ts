@@ -3,6 +3,7 @@
 // unless the client sends Cache-Control: no-cache; and writes drop what they change.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { API_VERSION_HEADER } from '../model/api-versions.ts';
 import { resourceNamed } from '../model/registry.ts';
 import { resourceRouteOf, type ResourceRouteConfig } from '../model/route-config.ts';
 import type { CachedResponse, ResponseCache, TagSnapshot } from './response-cache.ts';
@@ -91,7 +92,7 @@ export const httpCaching = fp(
         expires: new Date(now() + maxAge * 1000).toUTCString(),
         'last-modified': new Date(cache.shownLastModified(entry.tags, entry.lastModified)).toUTCString(),
         etag: entry.etag,
-        vary: 'X-AC-Auth-Token',
+        vary: `X-AC-Auth-Token, ${API_VERSION_HEADER}`,
       });
     }
 
@@ -103,7 +104,9 @@ export const httpCaching = fp(
         done();
         return;
       }
-      const key = `${options.variant?.(request) ?? ''} ${request.protocol}://${request.host}${request.originalUrl}`;
+      // The version that serves the request (set by the version plugin's onRequest): versions may differ in fields.
+      const version = reply.getHeader(API_VERSION_HEADER);
+      const key = `${options.variant?.(request) ?? ''} ${typeof version === 'string' ? version : ''} ${request.protocol}://${request.host}${request.originalUrl}`;
       const maxAge = resourceNamed(config.resource).maxAgeSeconds;
       const noCache = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '') || /\bno-cache\b/i.test(request.headers.pragma ?? '');
       const hit = noCache ? undefined : cache.get(key);

@@ -42,6 +42,23 @@ export interface Removal {
 
 export const REMOVALS: readonly Removal[] = [];
 
+/**
+ * A field a version removes from a resource's records. Requests naming that version or a later one, and every request
+ * once the sunset has passed, get the records without it (single records, list pages, write answers); requests naming
+ * an earlier version still get it, and the answer carries Deprecation and Sunset as for a removed operation.
+ */
+export interface FieldRemoval {
+  /** The resource whose records lose the field, as the registry names it: `products`. */
+  resource: string;
+  field: string;
+  /** The date of the version that no longer has it (one of API_VERSIONS). */
+  removedIn: string;
+  /** YYYY-MM-DD, after which no version gets it. */
+  sunset: string;
+}
+
+export const FIELD_REMOVALS: readonly FieldRemoval[] = [];
+
 export const NEWEST_API_VERSION = API_VERSIONS[API_VERSIONS.length - 1]?.date ?? '';
 
 /** Midnight UTC of a YYYY-MM-DD that names a real day, else undefined. */
