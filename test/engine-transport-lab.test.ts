@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { TransportEntry } from '@app/engine';
 import { useLab } from '@app/lab/testing';
 import { dnscheck, type Finding } from './support/lab-engines.ts';
 import { transportOracle } from './support/transport-oracle.ts';
@@ -22,23 +23,6 @@ const noDnsdist = spawnSync('dnsdist', ['--version']).error ? 'dnsdist is not in
 if (noDnsdist) console.log(`# skipping the Transport lab tests: ${noDnsdist}`);
 const shared = noDnsdist ? { skip: noDnsdist, lab: undefined as never } : await useLab([quirks, heldOut]);
 const skip = shared.skip;
-
-interface TransportEntry {
-  ns: string;
-  address: string;
-  dot: {
-    handshake: boolean;
-    tls_version: string | null;
-    alpn: string | null;
-    cert_names: string[];
-    cert_valid_for_ns: boolean;
-    cert_not_after: string | null;
-    soa_serial: number | null;
-  } | null;
-  doh: { get: boolean; post: boolean; soa_serial: number | null } | null;
-  udp_soa_serial: number | null;
-  tcp_soa_serial: number | null;
-}
 
 const schema = JSON.parse(readFileSync(resolve(import.meta.dirname, '../docs/results.schema.json'), 'utf8')) as { $id: string };
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });

@@ -22,23 +22,24 @@ export function tcpExchange(server: ServerAddress, packet: Uint8Array, options: 
     socket.on('close', () => exchange.finish({ kind: 'error', error: new Error('connection closed before a reply') }));
     socket.on('connect', () => socket.write(tcpFrame(packet)));
     socket.on('data', (chunk: Buffer) => {
-      frames.push(chunk);
-      // A server may send other messages first; read frames until one matches.
-      for (let length = frames.nextLength(); length !== undefined; length = frames.nextLength()) {
-        if (length > options.maxResponseSize) {
-          exchange.finish({
-            kind: 'error',
-            error: new Error(`reply of ${length} bytes exceeds the ${options.maxResponseSize}-byte limit`),
-          });
-          return;
-        }
-        const bytes = frames.next();
-        if (!bytes) return;
-        if (options.accepts(bytes)) {
-          exchange.finish({ kind: 'reply', bytes, from: server.address });
-          return;
-        }
-      }
+      const outcome = framedReply(frames, chunk, options, server.address);
+      if (outcome) exchange.finish(outcome);
     });
   });
+}
+
+/**
+ * What the bytes a stream just delivered settle: the first whole message the exchange accepts (a server
+ * may send others first), or an error for one announced over the size limit; undefined while neither has come.
+ */
+export function framedReply(frames: TcpFrames, chunk: Buffer, options: ExchangeOptions, from: string): ExchangeOutcome | undefined {
+  frames.push(chunk);
+  for (let length = frames.nextLength(); length !== undefined; length = frames.nextLength()) {
+    if (length > options.maxResponseSize)
+      return { kind: 'error', error: new Error(`reply of ${length} bytes exceeds the ${options.maxResponseSize}-byte limit`) };
+    const bytes = frames.next();
+    if (!bytes) return undefined;
+    if (options.accepts(bytes)) return { kind: 'reply', bytes, from };
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@
 // certificate; what it showed comes back with the reply, for the caller to judge.
 import { connect } from 'node:tls';
 import { abortReason, settleOnce, type ExchangeOptions, type ExchangeOutcome, type ServerAddress } from './exchange.ts';
+import { framedReply } from './tcp.ts';
 import { tcpFrame, TcpFrames } from './tcp-framing.ts';
 import { tlsSession, type TlsClientOptions, type TlsSession } from './tls-session.ts';
 
@@ -56,22 +57,8 @@ export function tlsExchange(
       socket.write(tcpFrame(packet));
     });
     socket.on('data', (chunk: Buffer) => {
-      frames.push(chunk);
-      for (let length = frames.nextLength(); length !== undefined; length = frames.nextLength()) {
-        if (length > options.maxResponseSize) {
-          exchange.finish({
-            kind: 'error',
-            error: new Error(`reply of ${length} bytes exceeds the ${options.maxResponseSize}-byte limit`),
-          });
-          return;
-        }
-        const bytes = frames.next();
-        if (!bytes) return;
-        if (options.accepts(bytes)) {
-          exchange.finish({ kind: 'reply', bytes, from: server.address });
-          return;
-        }
-      }
+      const outcome = framedReply(frames, chunk, options, server.address);
+      if (outcome) exchange.finish(outcome);
     });
   });
 }
