@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { migrateToLatest, openDatabase, type Database } from '@app/database';
-import { testCaseIds } from '@app/engine';
+import { referenceModules } from '@app/engine';
 import { commandLineDomain, execReference, startLab, type Lab } from '@app/lab';
 import { sql } from 'kysely';
 import { migrations, newTestRow, PRODUCT, type ServiceSchema, type TestParams } from '@app/service';
@@ -24,7 +24,8 @@ const serviceBin = resolve(import.meta.dirname, '../../packages/service/bin/dns-
 // they reach PostgreSQL through its Unix socket, which the namespace does not hide.
 const socketDir = process.env.BENCH_PG_SOCKET_DIR ?? '/var/run/postgresql';
 const adminUrl = `postgres://postgres@localhost/postgres?host=${socketDir}`;
-const modules = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '').toLowerCase()))];
+// The default profile's modules: those the reference has.
+const modules = referenceModules.map((name) => name.toLowerCase());
 
 function params(domain: string): TestParams {
   return { domain, ipv4: true, ipv6: true, nameservers: [], ds_info: [], profile: 'default', priority: 10, queue: 0 };

@@ -11,7 +11,7 @@
 // 100 % of the batch, database bytes per stored test (and per table), and the time until the first result is readable.
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
-import { testCaseIds } from '@app/engine';
+import { referenceModules } from '@app/engine';
 import {
   bigWorldDomains,
   commandLineDomain,
@@ -33,6 +33,7 @@ import {
   type AgentProcess,
   type BatchProgress,
 } from '../../test/support/batch-lab.ts';
+import { cpuBetween, readCpu } from './cpu-by-process.ts';
 import { privateRedisUnavailableReason, startPrivateRedis, type PrivateRedis } from '../../test/support/private-redis.ts';
 
 const { values: options } = parseArgs({
@@ -48,7 +49,8 @@ const n = Number(options.domains);
 const parallel = Number(options.parallel);
 const sampleSize = Number(options.sample);
 const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
-const modules = [...new Set(testCaseIds().map((id) => id.replace(/\d+$/, '').toLowerCase()))];
+// The default profile's modules: those the reference has.
+const modules = referenceModules.map((name) => name.toLowerCase());
 
 if (options.cache !== 'redis' && options.cache !== 'none') throw new Error(`--cache takes redis or none, not ${options.cache}`);
 const reason =
@@ -98,6 +100,7 @@ try {
     await delay(100);
 
   const cpuBefore = agents.map((a) => a.cpuSeconds() ?? 0);
+  const machineBefore = readCpu();
   const begun = performance.now();
   const batchId = await api.call<number>('add_batch_job', { username: 'bench', api_key: 'bench-key', domains });
   const submittedMs = performance.now() - begun;
@@ -118,6 +121,7 @@ try {
   }
   const ms = performance.now() - begun;
   const atEnd = agents.map((a) => a.memory());
+  const byProcess = cpuBetween(machineBefore, readCpu());
   const agentCpu = agents.reduce((sum, a, i) => sum + (a.cpuSeconds() ?? NaN) - cpuBefore[i], 0);
   const perMinute = (n / ms) * 60_000;
   const bytes = (await store.size()) - emptyBytes;
@@ -148,6 +152,13 @@ try {
     );
   });
   console.log(`CPU: the agents used ${agentCpu.toFixed(1)} s = ${((1000 * agentCpu) / n).toFixed(1)} ms per domain (user + system, /proc)`);
+  const machineCpu = byProcess.reduce((sum, [, seconds]) => sum + seconds, 0);
+  console.log(
+    `CPU of every process on the machine: ${((1000 * machineCpu) / n).toFixed(1)} ms per domain (${(machineCpu / (ms / 1000)).toFixed(2)} cores); ${byProcess
+      .slice(0, 8)
+      .map(([name, seconds]) => `${name} ${((1000 * seconds) / n).toFixed(1)}`)
+      .join('; ')}`,
+  );
   console.log(
     `database: ${(bytes / 1e6).toFixed(1)} MB for ${n} tests = ${(bytes / n).toFixed(0)} bytes per stored test (pg_database_size, results, query logs and chains)`,
   );

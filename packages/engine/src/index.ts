@@ -7,7 +7,7 @@ export { runTestsWithChain } from './run/run-with-chain.ts';
 export { DomainNameError } from './domain-name-fault.ts';
 export type { Exchange, Sending } from './net/network.ts';
 export type { SharedAnswers } from './net/shared-answers.ts';
-export { testCaseIds } from './run/registry.ts';
+export { referenceModules, testCaseIds } from './run/registry.ts';
 export { complianceTable, complianceLines, type ComplianceEntry } from './run/compliance-table.ts';
 export { parentDs, type ParentDs } from './run/parent-ds-table.ts';
 export { transportsTable, transportsLines, type TransportEntry } from './run/transports-table.ts';
