@@ -1,0 +1,100 @@
+// What a database failover must not break, measured from the client's side and checked in the database after:
+// how long no write succeeded (from the kill to the first 2xx answer of a request sent after it), whether every
+// write the API acknowledged (a 2xx answer naming a record) is there, and whether the event log the webhooks carry
+// is numbered without a hole and holds one creation event for each such record.
+import type { Kysely } from 'kysely';
+import type { StoreSchema } from '../../src/db/schema.ts';
+
+/** The writes of a load, timed: each request goes through `send`, kills are marked with `killed`. */
+export class WriteTimeline {
+  readonly #kills: number[] = [];
+  /** [sent, answered] of every 2xx answer. */
+  readonly #successes: [number, number][] = [];
+  /** Record ids the API acknowledged (from 2xx answers' bodies). */
+  readonly acknowledged = new Set<number>();
+  /** Answers that were neither 2xx nor a retryable 503/409/429: what a failover must not cause. */
+  readonly failures: { status: number; text: string }[] = [];
+
+  async send<T extends { status: number; text: string } | undefined>(request: () => Promise<T>): Promise<T> {
+    const sent = Date.now();
+    const answer = await request();
+    if (answer === undefined) return answer;
+    const { status, text } = answer;
+    if (status >= 200 && status < 300) {
+      this.#successes.push([sent, Date.now()]);
+      const id = (JSON.parse(text) as { id?: unknown }).id;
+      if (typeof id === 'number') this.acknowledged.add(id);
+    } else if (status !== 503 && status !== 409 && status !== 429) {
+      this.failures.push({ status, text: text.slice(0, 500) });
+    }
+    return answer;
+  }
+
+  killed(at = Date.now()): void {
+    this.#kills.push(at);
+  }
+
+  /** For each kill: ms until the first request sent after it was answered 2xx (undefined while none has been). */
+  downtimes(): (number | undefined)[] {
+    return this.#kills.map((kill) => {
+      let first = Number.POSITIVE_INFINITY;
+      for (const [sent, answered] of this.#successes) if (sent >= kill && answered < first) first = answered;
+      return first === Number.POSITIVE_INFINITY ? undefined : first - kill;
+    });
+  }
+}
+
+/** Acknowledged record ids of `table` that are not there. */
+export async function missingRecords(
+  db: Kysely<StoreSchema>,
+  table: 'products' | 'manufacturers',
+  ids: ReadonlySet<number>,
+): Promise<number[]> {
+  const have = new Set<number>();
+  const all = [...ids];
+  for (let i = 0; i < all.length; i += 1000) {
+    const rows = await db
+      .selectFrom(table)
+      .select('id')
+      .where('id', 'in', all.slice(i, i + 1000))
+      .execute();
+    for (const row of rows) have.add(Number(row.id));
+  }
+  return all.filter((id) => !have.has(id));
+}
+
+export interface EventLogCheck {
+  /** Numbered events. */
+  events: number;
+  /** Positions missing between the first and the last (goal: none). */
+  holes: number[];
+  /** Rows not numbered yet (the sequencer numbers them on the next read). */
+  unnumbered: number;
+  /** Acknowledged records with no creation event, or more than one. */
+  recordsWithoutOneEvent: number[];
+}
+
+/** The event log's numbering, and one `event` per acknowledged record of it. */
+export async function checkEventLog(db: Kysely<StoreSchema>, event: string, acknowledged: ReadonlySet<number>): Promise<EventLogCheck> {
+  const rows = await db.selectFrom('event_log').select(['seq', 'event_type', 'record_id']).execute();
+  const seqs = rows
+    .map((row) => row.seq)
+    .filter((seq) => seq !== null && seq !== undefined)
+    .map(Number)
+    .sort((a, b) => a - b);
+  const holes: number[] = [];
+  for (let i = 1; i < seqs.length; i += 1) {
+    const [previous, current] = [seqs[i - 1] ?? 0, seqs[i] ?? 0];
+    for (let missing = previous + 1; missing < current && holes.length < 100; missing += 1) holes.push(missing);
+  }
+  const perRecord = new Map<number, number>();
+  for (const row of rows)
+    if (row.event_type === event && row.record_id !== null)
+      perRecord.set(Number(row.record_id), (perRecord.get(Number(row.record_id)) ?? 0) + 1);
+  return {
+    events: seqs.length,
+    holes,
+    unnumbered: rows.length - seqs.length,
+    recordsWithoutOneEvent: [...acknowledged].filter((id) => perRecord.get(id) !== 1),
+  };
+}
