@@ -12,10 +12,15 @@ export class WriteTimeline {
   readonly #successes: [number, number][] = [];
   /** Record ids the API acknowledged (from 2xx answers' bodies). */
   readonly acknowledged = new Set<number>();
-  /** Answers that were neither 2xx nor a retryable 503/409/429: what a failover must not cause. */
+  /**
+   * What a failover must not cause: answers neither 2xx nor retryable (409, 429, a proxy's 502 for an instance that
+   * died, the store's 503 in its error format with Retry-After), such as a 500 or an error's details leaked.
+   */
   readonly failures: { status: number; text: string }[] = [];
+  /** The store's 503s (its database unreachable or busy): retryable. */
+  unavailable = 0;
 
-  async send<T extends { status: number; text: string } | undefined>(request: () => Promise<T>): Promise<T> {
+  async send<T extends { status: number; text: string; retryAfterS?: number } | undefined>(request: () => Promise<T>): Promise<T> {
     const sent = Date.now();
     const answer = await request();
     if (answer === undefined) return answer;
@@ -24,7 +29,9 @@ export class WriteTimeline {
       this.#successes.push([sent, Date.now()]);
       const id = (JSON.parse(text) as { id?: unknown }).id;
       if (typeof id === 'number') this.acknowledged.add(id);
-    } else if (status !== 503 && status !== 409 && status !== 429) {
+    } else if (status === 503 && storeUnavailable(text) && answer.retryAfterS !== undefined) {
+      this.unavailable += 1;
+    } else if (status !== 409 && status !== 429 && status !== 502) {
       this.failures.push({ status, text: text.slice(0, 500) });
     }
     return answer;
@@ -41,6 +48,16 @@ export class WriteTimeline {
       for (const [sent, answered] of this.#successes) if (sent >= kill && answered < first) first = answered;
       return first === Number.POSITIVE_INFINITY ? undefined : first - kill;
     });
+  }
+}
+
+/** The store's own 503 (error format, no details beyond its fixed words), not a proxy's page. */
+function storeUnavailable(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    return body.status_code === 503 && Object.keys(body).sort().join() === 'details,message,status_code';
+  } catch {
+    return false;
   }
 }
 

@@ -110,10 +110,17 @@ try {
     const victim = cluster.instances[kills % cluster.instances.length];
     kills += 1;
     if (victim === undefined || !victim.running) return;
-    restarting = victim
-      .kill()
-      .then(() => victim.start())
-      .catch((error: unknown) => console.error(`restarting ${victim.name}: ${String(error)}`));
+    restarting = victim.kill().then(async () => {
+      // A store does not start while its database is unreachable (as during a failover): try again, as a supervisor would.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await victim.start();
+        } catch (error) {
+          if (attempt === 30) return console.error(`restarting ${victim.name}: ${String(error)}`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    });
   }, KILL_EVERY_MS);
   const started = Date.now();
   const outcome = await sendKeyedCopies({
@@ -172,7 +179,7 @@ try {
       `write downtime at failover: ${downtime === undefined ? 'writes never resumed' : `${(downtime / 1000).toFixed(1)} s`} (goal <= 30 s); acknowledged writes missing: ${lost.length} of ${acknowledged.length} (goal 0)${lost.length > 0 ? `: ${lost.slice(0, 10).join(' ')}` : ''}`,
     );
     console.log(
-      `event log: ${log.events} events, holes: ${log.holes.length}, unnumbered: ${log.unnumbered}${route.name === 'product' ? `, acknowledged products without one ProductCreated: ${log.recordsWithoutOneEvent.length}` : ''} (goal 0); answers other than 2xx/409/429/503: ${timeline.failures.length}`,
+      `event log: ${log.events} events, holes: ${log.holes.length}, unnumbered: ${log.unnumbered}${route.name === 'product' ? `, acknowledged products without one ProductCreated: ${log.recordsWithoutOneEvent.length}` : ''} (goal 0); the store's 503s: ${timeline.unavailable}; other answers than 2xx, 409, 429, 502 (an instance killed) and those: ${timeline.failures.length}${timeline.failures.length > 0 ? ` (first: ${timeline.failures[0]?.status} ${timeline.failures[0]?.text})` : ''}`,
     );
     const killed = await oldPrimary;
     if (killed !== undefined) {
