@@ -123,6 +123,7 @@ describe('the store on PostgreSQL that fails over', { skip: missing() }, () => {
       for (const ms of downtimes) assert.ok(ms !== undefined && ms <= MAX_DOWNTIME_MS, `write downtime ${ms} ms`);
       assert.equal(store.exitCode, null, 'the store kept running');
       assert.deepEqual(timeline.failures, [], 'answers other than 2xx, 409 or the store’s 503 with Retry-After');
+      assert.equal(timeline.proxied, 0, 'no proxy stands before this store: every answer is its own');
       assert.ok(timeline.unavailable > 0, 'writes during the failover were answered 503');
       const started = [...outcome.answers.keys()];
       assert.deepEqual(effectsPerKey(started, await prepared.effects(database.db)), { 1: started.length }, '{effects: keys}');

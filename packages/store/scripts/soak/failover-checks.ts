@@ -13,12 +13,14 @@ export class WriteTimeline {
   /** Record ids the API acknowledged (from 2xx answers' bodies). */
   readonly acknowledged = new Set<number>();
   /**
-   * What a failover must not cause: answers neither 2xx nor retryable (409, 429, a proxy's 502 for an instance that
-   * died, the store's 503 in its error format with Retry-After), such as a 500 or an error's details leaked.
+   * What a failover must not cause: answers neither 2xx nor retryable (409, 429, the store's 503 in its error format
+   * with Retry-After, a proxy's own 502-504 page), such as a 500 or an error's details leaked.
    */
   readonly failures: { status: number; text: string }[] = [];
   /** The store's 503s (its database unreachable or busy): retryable. */
   unavailable = 0;
+  /** A proxy's own 502-504 (no instance up or answering in time): retryable, and not the store's answer. */
+  proxied = 0;
 
   async send<T extends { status: number; text: string; retryAfterS?: number } | undefined>(request: () => Promise<T>): Promise<T> {
     const sent = Date.now();
@@ -31,7 +33,9 @@ export class WriteTimeline {
       if (typeof id === 'number') this.acknowledged.add(id);
     } else if (status === 503 && storeUnavailable(text) && answer.retryAfterS !== undefined) {
       this.unavailable += 1;
-    } else if (status !== 409 && status !== 429 && status !== 502) {
+    } else if (status >= 502 && status <= 504 && !isJson(text)) {
+      this.proxied += 1;
+    } else if (status !== 409 && status !== 429) {
       this.failures.push({ status, text: text.slice(0, 500) });
     }
     return answer;
@@ -48,6 +52,15 @@ export class WriteTimeline {
       for (const [sent, answered] of this.#successes) if (sent >= kill && answered < first) first = answered;
       return first === Number.POSITIVE_INFINITY ? undefined : first - kill;
     });
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -179,7 +179,7 @@ try {
       `write downtime at failover: ${downtime === undefined ? 'writes never resumed' : `${(downtime / 1000).toFixed(1)} s`} (goal <= 30 s); acknowledged writes missing: ${lost.length} of ${acknowledged.length} (goal 0)${lost.length > 0 ? `: ${lost.slice(0, 10).join(' ')}` : ''}`,
     );
     console.log(
-      `event log: ${log.events} events, holes: ${log.holes.length}, unnumbered: ${log.unnumbered}${route.name === 'product' ? `, acknowledged products without one ProductCreated: ${log.recordsWithoutOneEvent.length}` : ''} (goal 0); the store's 503s: ${timeline.unavailable}; other answers than 2xx, 409, 429, 502 (an instance killed) and those: ${timeline.failures.length}${timeline.failures.length > 0 ? ` (first: ${timeline.failures[0]?.status} ${timeline.failures[0]?.text})` : ''}`,
+      `event log: ${log.events} events, holes: ${log.holes.length}, unnumbered: ${log.unnumbered}${route.name === 'product' ? `, acknowledged products without one ProductCreated: ${log.recordsWithoutOneEvent.length}` : ''} (goal 0); answers 503 by the store: ${timeline.unavailable}, 502-504 by HAProxy: ${timeline.proxied}, other than 2xx, 409, 429 and those: ${timeline.failures.length}${timeline.failures.length > 0 ? ` (first: ${timeline.failures[0]?.status} ${timeline.failures[0]?.text})` : ''}`,
     );
     const killed = await oldPrimary;
     if (killed !== undefined) {
