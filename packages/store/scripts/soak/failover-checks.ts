@@ -1,15 +1,15 @@
-// What a database failover must not break, measured from the client's side and checked in the database after:
-// how long no write succeeded (from the kill to the first 2xx answer of a request sent after it), whether every
-// write the API acknowledged (a 2xx answer naming a record) is there, and whether the event log the webhooks carry
-// is numbered without a hole and holds one creation event for each such record.
+// What a database failover must not break, measured from the client's side and checked in the database after: how
+// long until writes flowed again after the kill, whether every write the API acknowledged (a 2xx answer naming a
+// record) is there, and whether the event log the webhooks carry is numbered without a hole and holds one creation
+// event for each such record.
 import type { Kysely } from 'kysely';
 import type { StoreSchema } from '../../src/db/schema.ts';
 
 /** The writes of a load, timed: each request goes through `send`, kills are marked with `killed`. */
 export class WriteTimeline {
   readonly #kills: number[] = [];
-  /** [sent, answered] of every 2xx answer. */
-  readonly #successes: [number, number][] = [];
+  /** When each 2xx answer came. */
+  readonly #successes: number[] = [];
   /** Record ids the API acknowledged (from 2xx answers' bodies). */
   readonly acknowledged = new Set<number>();
   /**
@@ -23,12 +23,11 @@ export class WriteTimeline {
   proxied = 0;
 
   async send<T extends { status: number; text: string; retryAfterS?: number } | undefined>(request: () => Promise<T>): Promise<T> {
-    const sent = Date.now();
     const answer = await request();
     if (answer === undefined) return answer;
     const { status, text } = answer;
     if (status >= 200 && status < 300) {
-      this.#successes.push([sent, Date.now()]);
+      this.#successes.push(Date.now());
       const id = (JSON.parse(text) as { id?: unknown }).id;
       if (typeof id === 'number') this.acknowledged.add(id);
     } else if (status === 503 && storeUnavailable(text) && answer.retryAfterS !== undefined) {
@@ -45,15 +44,32 @@ export class WriteTimeline {
     this.#kills.push(at);
   }
 
-  /** For each kill: ms until the first request sent after it was answered 2xx (undefined while none has been). */
+  /**
+   * For each kill: how long until writes flowed again, i.e. until the first 2xx answer that began a run of them lasting
+   * RESUMED_FOR_MS with no pause over MAX_PAUSE_MS (undefined while none has). Not simply the first 2xx after the kill:
+   * the killed server's backends live on for a moment and may still commit (on the standby too) what was under way.
+   */
   downtimes(): (number | undefined)[] {
-    return this.#kills.map((kill) => {
-      let first = Number.POSITIVE_INFINITY;
-      for (const [sent, answered] of this.#successes) if (sent >= kill && answered < first) first = answered;
-      return first === Number.POSITIVE_INFINITY ? undefined : first - kill;
+    const answered = [...this.#successes].sort((a, b) => a - b);
+    return this.#kills.map((kill, i) => {
+      const end = this.#kills[i + 1] ?? Number.POSITIVE_INFINITY;
+      let runStart: number | undefined;
+      let previous = kill;
+      for (const at of answered) {
+        if (at < kill || at >= end) continue;
+        if (runStart === undefined || at - previous > MAX_PAUSE_MS) runStart = at;
+        if (at - runStart >= RESUMED_FOR_MS) return runStart - kill;
+        previous = at;
+      }
+      return undefined;
     });
   }
 }
+
+/** Writes count as flowing again once answered 2xx for this long, */
+const RESUMED_FOR_MS = 1000;
+/** with no pause between two 2xx answers longer than this. */
+const MAX_PAUSE_MS = 500;
 
 function isJson(text: string): boolean {
   try {

@@ -68,8 +68,8 @@ const database = await openDatabase<StoreSchema>(databaseUrl, { onConnectionErro
 const timeline = new WriteTimeline();
 let killing: NodeJS.Timeout | undefined;
 let failingOver: NodeJS.Timeout | undefined;
-/** The primary killed, once it has been. */
-let oldPrimary: Promise<HaNode> | undefined;
+/** The primary killed, once it has been, and how long after the kill it was a standby again. */
+let oldPrimary: Promise<{ node: HaNode; standbyAfterMs: number }> | undefined;
 /** The restart under way, awaited before the cluster stops. */
 let restarting: Promise<void> = Promise.resolve();
 try {
@@ -95,9 +95,10 @@ try {
   if (ha !== undefined)
     failingOver = setTimeout(
       () => {
-        const killing = ha.killPrimaryPostgres().then(({ node, at }) => {
+        const killing = ha.killPrimaryPostgres().then(async ({ node, at }) => {
           timeline.killed(at);
-          return node;
+          await ha.waitFor(node, 'replica', 180_000);
+          return { node, standbyAfterMs: Date.now() - at };
         });
         // Awaited once the load is done; until then a failure must not end the process unreported.
         killing.catch(() => undefined);
@@ -182,13 +183,10 @@ try {
       `event log: ${log.events} events, holes: ${log.holes.length}, unnumbered: ${log.unnumbered}${route.name === 'product' ? `, acknowledged products without one ProductCreated: ${log.recordsWithoutOneEvent.length}` : ''} (goal 0); answers 503 by the store: ${timeline.unavailable}, 502-504 by HAProxy: ${timeline.proxied}, other than 2xx, 409, 429 and those: ${timeline.failures.length}${timeline.failures.length > 0 ? ` (first: ${timeline.failures[0]?.status} ${timeline.failures[0]?.text})` : ''}`,
     );
     const killed = await oldPrimary;
-    if (killed !== undefined) {
-      const waiting = Date.now();
-      await ha.waitFor(killed, 'replica', 120_000);
+    if (killed !== undefined)
       console.log(
-        `old primary ${killed.name} a standby again ${((Date.now() - waiting) / 1000).toFixed(1)} s after the load ended; load average ${loads()}`,
+        `old primary ${killed.node.name} a standby again ${(killed.standbyAfterMs / 1000).toFixed(1)} s after it was killed; load average ${loads()}`,
       );
-    }
     if (
       downtime === undefined ||
       downtime > 30_000 ||
