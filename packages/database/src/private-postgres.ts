@@ -31,7 +31,7 @@ export interface PrivatePostgres {
 }
 
 /** The newest installed PostgreSQL's bin folder with initdb and pg_ctl, if any. */
-function binDir(): string | undefined {
+export function postgresBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
   const versions = readdirSync(root)
@@ -44,7 +44,7 @@ const asRoot = userInfo().uid === 0;
 
 /** Why a private server cannot be started here, or undefined when it can. */
 export function privatePostgresUnavailableReason(): string | undefined {
-  if (binDir() === undefined)
+  if (postgresBinDir() === undefined)
     return 'no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin to start a private server';
   if (asRoot && !existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser'))
     return 'running as root without runuser, and PostgreSQL refuses to run as root';
@@ -53,7 +53,7 @@ export function privatePostgresUnavailableReason(): string | undefined {
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = binDir();
+  const bin = postgresBinDir();
   if (bin === undefined) throw new Error(privatePostgresUnavailableReason());
   const dir = mkdtempSync(join(tmpdir(), 'pg-private-'));
   const data = join(dir, 'data');
@@ -103,7 +103,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 }
 
 /** The `postgres` user's ids, from /etc/passwd. */
-function postgresIds(): { uid: number; gid: number } | undefined {
+export function postgresIds(): { uid: number; gid: number } | undefined {
   const fields = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith('postgres:'))

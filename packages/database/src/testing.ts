@@ -165,4 +165,10 @@ async function mysqlAdmin(): Promise<Admin> {
 }
 
 export { freePort } from './free-port.ts';
-export { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from './private-postgres.ts';
+export {
+  postgresBinDir,
+  postgresIds,
+  privatePostgresUnavailableReason,
+  startPrivatePostgres,
+  type PrivatePostgres,
+} from './private-postgres.ts';

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
 import { describeOnEachDatabase } from './support/each-database.ts';
 
 // The store's clock, moved ahead by a test of expiry and back (one suite runs at a time).
@@ -10,7 +11,7 @@ const clock = { offset: 0 };
 
 await describeOnEachDatabase(
   'Idempotency-Key',
-  (s) => {
+  (s, target) => {
     const count = async (name: string) =>
       Number(
         (await s.call('GET', `/manufacturers?name=${encodeURIComponent(name)}`, { headers: { 'cache-control': 'no-cache' } })).json
@@ -65,6 +66,31 @@ await describeOnEachDatabase(
       assert.equal(again.status, 400);
       assert.equal(again.headers['idempotent-replayed'], 'true');
     });
+
+    // As when the database is lost between the answer and keeping it (a failover): a failure made here by triggers.
+    test(
+      'an answer goes out as it is when keeping it under its key fails',
+      {
+        skip: target.dialect !== 'sqlite' && 'the failure is made with SQLite triggers (postgres-failover.test.ts makes it on PostgreSQL)',
+      },
+      async () => {
+        const file = s.databaseUrl.replace(/^sqlite:/, '');
+        const sqlite = new DatabaseSync(file);
+        try {
+          for (const event of ['UPDATE', 'DELETE'])
+            sqlite.exec(
+              `CREATE TRIGGER refuse_keys_${event.toLowerCase()} BEFORE ${event} ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'secret detail of the database'); END`,
+            );
+          const answer = await post(randomUUID(), { name: 'Ghost', sort_order: 'first' });
+          assert.equal(answer.status, 400, answer.text);
+          assert.equal(answer.json.status_code, 400);
+          assert.doesNotMatch(answer.text, /secret detail/);
+        } finally {
+          sqlite.exec('DROP TRIGGER IF EXISTS refuse_keys_update; DROP TRIGGER IF EXISTS refuse_keys_delete');
+          sqlite.close();
+        }
+      },
+    );
 
     test('concurrent requests with the same key write once and get the same answer', async () => {
       for (let round = 0; round < 3; round++) {

@@ -12,6 +12,7 @@ test('refused, reset and dropped connections, and servers shutting down or start
     withCode({ code: 'ECONNRESET' }),
     withCode({ code: '57P01' }, 'terminating connection due to administrator command'),
     withCode({ code: '57P03' }, 'the database system is starting up'),
+    withCode({ code: '25006' }, 'cannot execute INSERT in a read-only transaction'),
     withCode({ code: '08006' }),
     new Error('Connection terminated unexpectedly'),
     new Error('timeout exceeded when trying to connect'),

@@ -19,10 +19,12 @@ export interface KeyedCopies {
   spacingMs: number;
   /** A copy still without an answer after this long gives up (it counts as unanswered). */
   giveUpMs: number;
+  /** Once aborted, no further key is started (those under way go on); the outcome holds the keys started. */
+  stop?: AbortSignal;
 }
 
 export interface KeyedOutcome {
-  /** Every copy's final answer, by key. */
+  /** Every copy's final answer, by key (the keys started). */
   answers: Map<string, Answer[]>;
   /** Copies that never got an answer. */
   unanswered: number;
@@ -55,6 +57,7 @@ export async function sendKeyedCopies(load: KeyedCopies): Promise<KeyedOutcome> 
   }
   const running: Promise<void>[] = [];
   for (const key of load.keys) {
+    if (load.stop?.aborted === true) break;
     answers.set(key, []);
     for (let n = 0; n < load.copies; n += 1) running.push(copy(key, n));
     await sleep(load.spacingMs);

@@ -14,8 +14,8 @@ const SOCKET_CODES = new Set([
   'ER_CON_COUNT_ERROR',
 ]);
 // PostgreSQL: class 08 (connection exception), admin/crash shutdown, cannot connect now (starting up or in recovery),
-// too many connections.
-const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+// too many connections, and a write reaching a standby (read-only transaction) while a failover settles.
+const POSTGRES_CODES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 // MariaDB: server shutdown, connection killed, too many connections; client: cannot connect, gone away, lost during query.
 const MYSQL_ERRNOS = new Set([1053, 1927, 1040, 2002, 2003, 2006, 2013]);
 // node-postgres says these without a code.

@@ -210,9 +210,16 @@ export const idempotency = fp(
         return;
       }
       request.idempotencyClaim = undefined;
+      // The answer goes out even when keeping it (or releasing the key) fails, as when the database is lost right
+      // then: it is the truth about the request, where an error here would replace it with the database's own words.
+      // The claim left behind is taken over by a retry after TAKE_OVER_AFTER_MS where the write kept its answer itself;
+      // elsewhere it answers 409 until it expires, as when an instance dies between its write and keeping the answer.
       keys.keep(reply, claimed, payload).then(
         () => done(null, payload),
-        (error: unknown) => done(error as Error),
+        (error: unknown) => {
+          request.log.warn({ err: error }, 'idempotency: the answer could not be kept; the key stays claimed');
+          done(null, payload);
+        },
       );
     });
 

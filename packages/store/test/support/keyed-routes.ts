@@ -1,5 +1,5 @@
-// The kinds of write an Idempotency-Key protects, as the kill tests drive them: a record, a record with an encrypted
-// field, a cart's lines, stock, and placing an order. Each makes what its keys need through the API, names the
+// The kinds of write an Idempotency-Key protects, as the kill tests drive them: a record, one that is an event, a record
+// with an encrypted field, a cart's lines, stock, and placing an order. Each makes what its keys need through the API, names the
 // request a key's copies send, counts each key's effects in the database, and names the lock that holds a key's
 // request before its write (so a test can kill the store inside the write's window).
 import type { Kysely, RawBuilder } from 'kysely';
@@ -76,6 +76,17 @@ export const keyedRoutes: readonly KeyedRoute[] = [
         requestOf: (key) => ({ path: '/manufacturers', body: { name: key } }),
         holdOf: (_key, dialect) => tableLock('manufacturers', dialect),
         effects: async (db) => tally((await db.selectFrom('manufacturers').select('name').execute()).map((row) => row.name)),
+      }),
+  },
+  // A record whose creation is an event (ProductCreated): the event log and webhooks take part in the write.
+  {
+    name: 'product',
+    status: 201,
+    prepare: () =>
+      Promise.resolve({
+        requestOf: (key) => ({ path: '/products', body: { item_name: key, item_number: key, price: 1 } }),
+        holdOf: (_key, dialect) => tableLock('products', dialect),
+        effects: async (db) => tally((await db.selectFrom('products').select('item_number').execute()).map((row) => row.item_number)),
       }),
   },
   {
