@@ -30,6 +30,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export interface DeliveryRecords {
   /** The attempts made since the last write; the sends push to it. */
   readonly tried: Tried[];
+  /** Events delivered whose record is not written yet: still `pending` to a reader of the table. */
+  readonly unwritten: ReadonlySet<number>;
   /** An event delivered; written with the others of its run (same status, same URL). */
   delivered(deliveryId: number, status: number, to: string): Promise<void>;
   /** Writes what was sent so far and waits until all of it is written; throws what a write threw. */
@@ -44,6 +46,7 @@ export interface DeliveryRecords {
 export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number): DeliveryRecords {
   let done: { ids: number[]; status: number; to: string; since: number } | undefined;
   const tried: Tried[] = [];
+  const unwritten = new Set<number>();
   let writing: Promise<void> = Promise.resolve();
   let writeFailed: Error | undefined;
 
@@ -69,6 +72,7 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
           }))
           .where('id', 'in', run.ids)
           .execute();
+        for (const id of run.ids) unwritten.delete(id);
       })
       .catch((error: unknown) => {
         writeFailed ??= error instanceof Error ? error : new Error(String(error));
@@ -87,10 +91,12 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
 
   return {
     tried,
+    unwritten,
     async delivered(deliveryId, status, to) {
       if (done !== undefined && (done.status !== status || done.to !== to)) await settle();
       done ??= { ids: [], status, to, since: Date.now() };
       done.ids.push(deliveryId);
+      unwritten.add(deliveryId);
       // The backlog a reader sees shrinks as sends go, not only at the end of a batch.
       if (done.ids.length >= RECORD_EVERY || Date.now() - done.since >= RECORD_WITHIN_MS) queueRecord();
     },
