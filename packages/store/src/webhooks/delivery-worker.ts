@@ -222,17 +222,23 @@ async function serve(worker: Worker, id: number): Promise<void> {
 
 /**
  * Subscriptions whose oldest pending event is due (the others wait behind a retry). Each oldest one is one index
- * lookup (subscription, state, id), so a backlog of thousands costs no more than a few.
+ * lookup (the pending ones' index, migration 0480), so a backlog of thousands costs no more than a few. As min(id):
+ * with ORDER BY id LIMIT 1, PostgreSQL may walk the primary key past every delivered row instead.
  */
 async function dueSubscriptions(worker: Worker): Promise<number[]> {
   const oldestPending = (eb: ExpressionBuilder<StoreSchema, 'webhooks'>) =>
     eb
       .selectFrom('webhook_deliveries as d')
       .select('d.next_attempt_at')
-      .whereRef('d.subscription_id', '=', 'webhooks.id')
-      .where('d.state', '=', 'pending')
-      .orderBy('d.id')
-      .limit(1);
+      .where(
+        'd.id',
+        '=',
+        eb
+          .selectFrom('webhook_deliveries as p')
+          .select(eb.fn.min('p.id').as('id'))
+          .whereRef('p.subscription_id', '=', 'webhooks.id')
+          .where('p.state', '=', 'pending'),
+      );
   const due = await worker.db
     .selectFrom('webhooks')
     .select('webhooks.id')
