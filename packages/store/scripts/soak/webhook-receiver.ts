@@ -1,6 +1,7 @@
-// The webhook soak's receiver: HTTPS on one port, answering 204 to every delivery and noting, for each, the
-// subscription (the path), its webhook-id, the write it announces (the product's item_number) and when it came.
-// It can be taken down (connections refused) and brought back on the same port.
+// The webhook soak's receiver, run as its own process (receiver-process.ts starts it): HTTPS on one port, answering
+// 204 to every delivery and noting, for each, the subscription (the path), its webhook-id, the write it announces
+// (the product's item_number) and when it came. It can be taken down (connections refused) and brought back on the
+// same port.
 import https from 'node:https';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -10,18 +11,18 @@ export interface Arrival {
   path: string;
   webhookId: string;
   itemNumber: string | undefined;
-  /** performance.now() of this process. */
+  /** Milliseconds since the epoch, to the microsecond (performance.timeOrigin + performance.now()). */
   at: number;
 }
 
-export interface SoakReceiver {
-  readonly port: number;
-  readonly arrivals: Arrival[];
-  readonly up: boolean;
-  down(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
+export type ReceiverCommand =
+  { kind: 'start'; tls: { key: string; cert: string }; port: number } | { kind: 'down' } | { kind: 'distinct' } | { kind: 'arrivals' };
+
+export type ReceiverReply =
+  | { kind: 'listening'; port: number }
+  | { kind: 'down' }
+  | { kind: 'distinct'; paths: Record<string, number> }
+  | { kind: 'arrivals'; arrivals: Arrival[] };
 
 /** The item_number of a ProductCreated body (`{"item": {"item_number": ...}}` or `{"product": {...}}`). */
 function itemNumberOf(body: string): string | undefined {
@@ -34,48 +35,47 @@ function itemNumberOf(body: string): string | undefined {
   }
 }
 
-export async function startSoakReceiver(tls: { key: string; cert: string }, port = 0): Promise<SoakReceiver> {
-  const arrivals: Arrival[] = [];
-  let server: https.Server | undefined;
-  let boundPort = port;
-  const start = async () => {
-    const started = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        const id = request.headers['webhook-id'];
-        arrivals.push({
-          path: request.url ?? '/',
-          webhookId: typeof id === 'string' ? id : '',
-          itemNumber: itemNumberOf(Buffer.concat(chunks).toString('utf8')),
-          at: performance.now(),
-        });
-        response.writeHead(204).end();
-      });
+const arrivals: Arrival[] = [];
+const seen = new Map<string, Set<string>>();
+let server: https.Server | undefined;
+const tell = (reply: ReceiverReply) => process.send?.(reply);
+
+async function start(tls: { key: string; cert: string }, port: number): Promise<number> {
+  const started = https.createServer({ key: tls.key, cert: tls.cert, keepAliveTimeout: 30_000 }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const id = request.headers['webhook-id'];
+      const path = request.url ?? '/';
+      const itemNumber = itemNumberOf(Buffer.concat(chunks).toString('utf8'));
+      arrivals.push({ path, webhookId: typeof id === 'string' ? id : '', itemNumber, at: performance.timeOrigin + performance.now() });
+      if (itemNumber !== undefined) {
+        const items = seen.get(path) ?? new Set<string>();
+        items.add(itemNumber);
+        seen.set(path, items);
+      }
+      response.writeHead(204).end();
     });
-    started.listen(boundPort, '127.0.0.1');
-    await once(started, 'listening');
-    boundPort = (started.address() as AddressInfo).port;
-    server = started;
-  };
-  const down = async () => {
-    const running = server;
-    server = undefined;
-    if (running === undefined) return;
-    running.closeAllConnections();
-    await new Promise((resolve) => running.close(resolve));
-  };
-  await start();
-  return {
-    get port() {
-      return boundPort;
-    },
-    arrivals,
-    get up() {
-      return server !== undefined;
-    },
-    down,
-    start,
-    close: down,
-  };
+  });
+  started.listen(port, '127.0.0.1');
+  await once(started, 'listening');
+  server = started;
+  return (started.address() as AddressInfo).port;
 }
+
+async function down(): Promise<void> {
+  const running = server;
+  server = undefined;
+  if (running === undefined) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
+}
+
+process.on('message', (command: ReceiverCommand) => {
+  if (command.kind === 'start') void start(command.tls, command.port).then((port) => tell({ kind: 'listening', port }));
+  if (command.kind === 'down') void down().then(() => tell({ kind: 'down' }));
+  if (command.kind === 'distinct')
+    tell({ kind: 'distinct', paths: Object.fromEntries([...seen].map(([path, items]) => [path, items.size])) });
+  if (command.kind === 'arrivals') tell({ kind: 'arrivals', arrivals });
+});
+process.on('disconnect', () => void down().then(() => process.exit(0)));

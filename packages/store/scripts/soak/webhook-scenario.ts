@@ -8,7 +8,7 @@ import { Agent, request } from 'undici';
 import type { StoreSchema } from '../../src/db/schema.ts';
 import type { Cluster, Instance } from '../cluster/cluster.ts';
 import { soakFigures, type SoakFigures, type Timeline, type Write } from './webhook-checks.ts';
-import type { SoakReceiver } from './webhook-receiver.ts';
+import type { SoakReceiver } from './receiver-process.ts';
 
 export interface WebhookSoakOptions {
   cluster: Cluster;
@@ -38,9 +38,13 @@ export interface WebhookSoakResult extends SoakFigures {
   killed: string | undefined;
   /** Seconds from the end of the load until every event had arrived (or the drain limit). */
   drainedS: number;
+  /** Writes answered 2xx a second while the load ran: the rate asked for, unless the cluster could not keep up. */
+  answeredPerS: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The receiver's clock too (it runs in its own process): milliseconds since the epoch, to the microsecond. */
+const now = () => performance.timeOrigin + performance.now();
 // The soak's products, apart from anything else in the database.
 const PREFIX = 'whsoak-';
 // Each app may make 50 calls per 10 s: 3 a second each leaves room for retries.
@@ -68,16 +72,16 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
       if (response.statusCode !== 201) throw new Error(`subscribing ${path}: ${response.statusCode} ${text}`);
     }
     const writers = tokens.slice(options.subscriptions);
-    const loadEnds = performance.now() + options.seconds * 1000;
+    const loadEnds = now() + options.seconds * 1000;
     // A write is retried past the end of the load, so one cut off by the kill at the end still settles.
     const retryUntil = loadEnds + 60_000;
 
     const write = async (n: number) => {
       const item = `${PREFIX}${n}`;
       const token = writers[n % writers.length] ?? '';
-      const noted: Write = { start: performance.now(), ack: undefined };
+      const noted: Write = { start: now(), ack: undefined };
       writes.set(item, noted);
-      while (performance.now() < retryUntil) {
+      while (now() < retryUntil) {
         try {
           const response = await request(`${cluster.apiUrl}/products`, {
             method: 'POST',
@@ -87,7 +91,7 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
           });
           await response.body.dump();
           if (response.statusCode === 201) {
-            noted.ack = performance.now();
+            noted.ack = now();
             return;
           }
           if (response.statusCode < 500 && response.statusCode !== 409 && response.statusCode !== 429)
@@ -100,7 +104,7 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
       }
     };
 
-    const startedAt = performance.now();
+    const startedAt = now();
     const timeline: Timeline = {};
     let killed: Instance | undefined;
     if (options.killAtS !== undefined) {
@@ -108,7 +112,7 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
         setTimeout(() => {
           killing = (async () => {
             killed = await leaseHolder(database, cluster.instances);
-            timeline.killAt = performance.now();
+            timeline.killAt = now();
             log(`SIGKILL ${killed.name} (it held the most leases) at ${options.killAtS} s`);
             await killed.kill();
             await sleep(options.restartAfterS * 1000);
@@ -121,14 +125,14 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
     if (options.downAtS !== undefined) {
       faults.push(
         setTimeout(() => {
-          timeline.downAt = performance.now();
+          timeline.downAt = now();
           log(`receiver down at ${options.downAtS} s for ${options.downForS} s`);
           void receiver.down();
         }, options.downAtS * 1000),
         setTimeout(
           () =>
             void receiver.start().then(() => {
-              timeline.upAt = performance.now();
+              timeline.upAt = now();
               log('receiver up again');
             }),
           (options.downAtS + options.downForS) * 1000,
@@ -138,8 +142,8 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
 
     // Open loop: as many writes begun as the rate says by now, whatever the earlier ones' answers.
     let begun = 0;
-    while (performance.now() < loadEnds) {
-      const due = Math.floor(((performance.now() - startedAt) / 1000) * options.rate);
+    while (now() < loadEnds) {
+      const due = Math.floor(((now() - startedAt) / 1000) * options.rate);
       for (; begun < due; begun += 1) {
         const running = write(begun).finally(() => pending.delete(running));
         pending.add(running);
@@ -149,7 +153,7 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
     log(`load over: ${begun} writes begun, ${pending.size} still waiting for an answer`);
     await Promise.all(pending);
     await killing;
-    const loadOver = performance.now();
+    const loadOver = now();
 
     // Every product the database holds had its event: wait until each subscription got each one.
     const producedRows = async () =>
@@ -157,25 +161,15 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
         select p.item_number, e.seq from products p
         left join event_log e on e.resource = 'products' and e.event_type = 'ProductCreated' and e.record_id = p.id
         where p.item_number like ${`${PREFIX}%`}`.execute(database.db);
-    const arrivedEverywhere = () => {
-      const seen = new Map<string, Set<string>>();
-      for (const arrival of receiver.arrivals) {
-        if (arrival.itemNumber === undefined) continue;
-        const at = seen.get(arrival.itemNumber) ?? new Set<string>();
-        at.add(arrival.path);
-        seen.set(arrival.itemNumber, at);
-      }
-      return seen;
-    };
     let rows = (await producedRows()).rows;
     for (;;) {
-      const seen = arrivedEverywhere();
-      const missing = rows.filter((row) => (seen.get(row.item_number)?.size ?? 0) < paths.length).length;
-      if (missing === 0 || performance.now() - loadOver > options.drainLimitS * 1000) break;
+      const distinct = await receiver.distinct();
+      const done = paths.every((path) => (distinct[path] ?? 0) >= rows.length);
+      if (done || now() - loadOver > options.drainLimitS * 1000) break;
       await sleep(500);
       rows = (await producedRows()).rows;
     }
-    const drainedS = (performance.now() - loadOver) / 1000;
+    const drainedS = (now() - loadOver) / 1000;
     // A repeat, if any, would come within a worker's next look.
     await sleep(2000);
     // The log gives events their place (seq) when it is read: read it until every one has one.
@@ -193,12 +187,13 @@ export async function runWebhookSoak(options: WebhookSoakOptions): Promise<Webho
     const produced = new Map(rows.map((row) => [row.item_number, row.seq === null ? Infinity : Number(row.seq)]));
     const acknowledged = [...writes.values()].filter((w) => w.ack !== undefined).length;
     return {
-      ...soakFigures(paths, produced, writes, receiver.arrivals, timeline),
+      ...soakFigures(paths, produced, writes, await receiver.arrivals(), timeline),
       writes: writes.size,
       acknowledged,
       unanswered: writes.size - acknowledged,
       killed: killed?.name,
       drainedS,
+      answeredPerS: [...writes.values()].filter((w) => w.ack !== undefined && w.ack <= loadEnds).length / options.seconds,
     };
   } finally {
     for (const fault of faults) clearTimeout(fault);

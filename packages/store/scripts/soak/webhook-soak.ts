@@ -12,7 +12,7 @@ import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/dat
 import { receiverCertificate } from '../../test/webhooks/receiver.ts';
 import { startPrivateRedis } from '../../test/support/private-redis.ts';
 import { startCluster } from '../cluster/cluster.ts';
-import { startSoakReceiver } from './webhook-receiver.ts';
+import { startSoakReceiver } from './receiver-process.ts';
 import { runWebhookSoak } from './webhook-scenario.ts';
 
 const { values } = parseArgs({
@@ -80,7 +80,7 @@ try {
     log: (line) => console.log(`  ${((Date.now() - started) / 1000).toFixed(0)} s: ${line}`),
   });
   console.log(
-    `${result.writes} writes, ${result.acknowledged} acknowledged, ${result.unanswered} never answered; every event arrived ${result.drainedS.toFixed(1)} s after the load; load average ${loads()}`,
+    `${result.writes} writes, ${result.acknowledged} acknowledged (${result.answeredPerS.toFixed(0)}/s while the load ran), ${result.unanswered} never answered; every event arrived ${result.drainedS.toFixed(1)} s after the load; load average ${loads()}`,
   );
   for (const each of result.subscriptions)
     console.log(

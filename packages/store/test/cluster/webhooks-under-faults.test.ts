@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/database/testing';
 import { HAPROXY, startCluster } from '../../scripts/cluster/cluster.ts';
-import { startSoakReceiver } from '../../scripts/soak/webhook-receiver.ts';
+import { startSoakReceiver } from '../../scripts/soak/receiver-process.ts';
 import { runWebhookSoak } from '../../scripts/soak/webhook-scenario.ts';
 import { redisServerInstalled, startPrivateRedis } from '../support/private-redis.ts';
 import { receiverCertificate } from '../webhooks/receiver.ts';
