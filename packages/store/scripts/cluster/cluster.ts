@@ -38,6 +38,8 @@ export interface Instance {
   /** https://127.0.0.1:<port>/api/v1, bypassing the load balancer. */
   readonly apiUrl: string;
   readonly running: boolean;
+  /** The process's id while it runs. */
+  readonly pid: number | undefined;
   /** SIGKILL, and wait for the process to be gone. */
   kill(): Promise<void>;
   /** SIGTERM (the instance finishes its answers and closes), SIGKILL after 10 s. */
@@ -130,6 +132,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       apiUrl: `https://127.0.0.1:${port}/api/v1`,
       get running() {
         return child !== undefined && child.exitCode === null && child.signalCode === null;
+      },
+      get pid() {
+        return instance.running ? child?.pid : undefined;
       },
       async start() {
         const log = createWriteStream(join(dir, `${name}.log`), { flags: 'a' });

@@ -6,18 +6,23 @@ import type { Row, StoreSchema } from '../db/schema.ts';
 import { clip, type Tried } from './delivery-attempt.ts';
 
 export interface RetrySchedule {
-  /** Wait before the second attempt; doubles with each failure. */
+  /** Wait before the second attempt; grows by `growth` with each failure. */
   firstDelayMs: number;
   maxDelayMs: number;
+  /** What each failure multiplies the wait by; 2 when not given. */
+  growth?: number;
   /** How long after the event attempts go on; the last one falls at its end. */
   windowMs: number;
 }
 
-export const defaultRetry: RetrySchedule = { firstDelayMs: 10_000, maxDelayMs: 3_600_000, windowMs: 24 * 3_600_000 };
+// Growing by a quarter, each wait is about a quarter of the time the receiver has been failing so far (less with the
+// jitter): a receiver back after an outage gets the events waiting for it within about a quarter of that outage (2
+// minutes: within 40 s), where doubling could leave it waiting as long again. 47-71 attempts in 24 hours.
+export const defaultRetry: RetrySchedule = { firstDelayMs: 10_000, maxDelayMs: 3_600_000, windowMs: 24 * 3_600_000, growth: 1.25 };
 
-/** The next wait: first × 2^(failures−1), capped, then jittered down by up to half so retries spread out. */
+/** The next wait: first × growth^(failures−1), capped, then jittered down by up to half so retries spread out. */
 export function backoffMs(retry: RetrySchedule, failures: number, random = Math.random): number {
-  const full = Math.min(retry.maxDelayMs, retry.firstDelayMs * 2 ** Math.min(failures - 1, 30));
+  const full = Math.min(retry.maxDelayMs, retry.firstDelayMs * (retry.growth ?? 2) ** Math.min(failures - 1, 60));
   return Math.round(full * (0.5 + random() / 2));
 }
 
@@ -30,6 +35,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export interface DeliveryRecords {
   /** The attempts made since the last write; the sends push to it. */
   readonly tried: Tried[];
+  /** Events delivered whose record is not written yet: still `pending` to a reader of the table. */
+  readonly unwritten: ReadonlySet<number>;
   /** An event delivered; written with the others of its run (same status, same URL). */
   delivered(deliveryId: number, status: number, to: string): Promise<void>;
   /** Writes what was sent so far and waits until all of it is written; throws what a write threw. */
@@ -44,6 +51,7 @@ export interface DeliveryRecords {
 export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number): DeliveryRecords {
   let done: { ids: number[]; status: number; to: string; since: number } | undefined;
   const tried: Tried[] = [];
+  const unwritten = new Set<number>();
   let writing: Promise<void> = Promise.resolve();
   let writeFailed: Error | undefined;
 
@@ -69,6 +77,7 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
           }))
           .where('id', 'in', run.ids)
           .execute();
+        for (const id of run.ids) unwritten.delete(id);
       })
       .catch((error: unknown) => {
         writeFailed ??= error instanceof Error ? error : new Error(String(error));
@@ -87,10 +96,12 @@ export function deliveryRecords(writes: Kysely<StoreSchema>, clock: () => number
 
   return {
     tried,
+    unwritten,
     async delivered(deliveryId, status, to) {
       if (done !== undefined && (done.status !== status || done.to !== to)) await settle();
       done ??= { ids: [], status, to, since: Date.now() };
       done.ids.push(deliveryId);
+      unwritten.add(deliveryId);
       // The backlog a reader sees shrinks as sends go, not only at the end of a batch.
       if (done.ids.length >= RECORD_EVERY || Date.now() - done.since >= RECORD_WITHIN_MS) queueRecord();
     },

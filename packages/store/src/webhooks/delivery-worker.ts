@@ -81,8 +81,7 @@ function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
     sending: { sender: options.sender, signing: options.signing, timeoutMs, clock },
     leaseMs: 2 * timeoutMs + 5000,
     concurrency: options.concurrency ?? 4,
-    // Each batch ends with a wait for its records to be written: at 500 that pause cost a backlog of 1.4% under
-    // bench:store's POST load, at 2000 it is 0.1-0.3%.
+    // One read per this many sends; the read waits for no record to be written (serve says how).
     batchSize: options.batchSize ?? 2000,
     options,
     stopped: false,
@@ -123,6 +122,54 @@ async function usableSubscription(worker: Worker, id: number): Promise<Row | und
   return undefined;
 }
 
+/** The latest an attempt may start after the lease was taken: it must end (URL, then fallback) before the lease does. */
+const attemptDeadline = (worker: Worker) => worker.leaseMs - 2 * worker.sending.timeoutMs - 1000;
+
+interface LeaseKeeper {
+  /** Whether an attempt may start now; waits for a renewal only when the lease held is about to run short. */
+  held(): Promise<boolean>;
+  /** Waits for a renewal under way, so that none lands after the release. */
+  settle(): Promise<void>;
+}
+
+/**
+ * Renews the subscription's lease (taken by the caller) in the background, halfway to the attempt deadline: sends go
+ * on meanwhile, where waiting for the write (on SQLite, the API thread's, busy under load) would pause them.
+ */
+function leaseKeeper(worker: Worker, id: number): LeaseKeeper {
+  let leasedAt = worker.clock();
+  let lost = false;
+  let failure: Error | undefined;
+  let renewing: Promise<void> | undefined;
+  const deadline = attemptDeadline(worker);
+  const renew = () => {
+    const at = worker.clock();
+    renewing = lease(worker, id)
+      .then(
+        (ok) => {
+          if (ok) leasedAt = at;
+          else lost = true;
+        },
+        (error: unknown) => {
+          failure = error instanceof Error ? error : new Error(String(error));
+          lost = true;
+        },
+      )
+      .finally(() => (renewing = undefined));
+  };
+  return {
+    async held() {
+      if (renewing === undefined && !lost && worker.clock() - leasedAt > deadline / 2) renew();
+      if (renewing !== undefined && worker.clock() - leasedAt > deadline) await renewing;
+      if (failure !== undefined) throw failure;
+      return !lost && worker.clock() - leasedAt <= deadline;
+    },
+    async settle() {
+      await renewing;
+    },
+  };
+}
+
 /** Delivers one subscription's due events in order, while the lease (taken by the caller) holds. */
 async function serve(worker: Worker, id: number): Promise<void> {
   let subscription = await usableSubscription(worker, id);
@@ -130,30 +177,33 @@ async function serve(worker: Worker, id: number): Promise<void> {
   const clientId = subscription.app_client_id;
   const secret = typeof clientId === 'string' ? await worker.options.secretOf(clientId) : undefined;
   const records = deliveryRecords(worker.writes, worker.clock);
-  let leasedAt = worker.clock();
+  const leased = leaseKeeper(worker, id);
   try {
     while (!worker.stopped) {
-      // The next few in order; each is sent only once the one before it is done.
-      const batch = await worker.db
+      // The next few in order; each is sent only once the one before it is done. Those already sent whose records
+      // are still being written are passed over, so the next batch needs no wait for those writes (taken before the
+      // read: one written meanwhile is no longer pending, one written after the read is still in the copy).
+      const sent = new Set(records.unwritten);
+      const read = await worker.db
         .selectFrom('webhook_deliveries')
         .selectAll()
         .where('subscription_id', '=', id)
         .where('state', '=', 'pending')
         .orderBy('id')
-        .limit(worker.batchSize)
+        .limit(worker.batchSize + sent.size)
         .execute();
-      if (batch.length === 0) return;
+      if (read.length === 0) return;
+      const batch = read.filter((delivery) => !sent.has(Number(delivery.id)));
+      if (batch.length === 0) {
+        await records.settle();
+        continue;
+      }
       // Read again after the batch: a change that came before its events (a rotated secret, a new URL) holds for them.
       subscription = await subscriptionOf(worker, id);
       if (subscription === undefined || subscription.suspended_at !== null) return;
       for (const delivery of batch) {
         if (worker.stopped || String(delivery.next_attempt_at) > iso(worker.clock())) return;
-        // Renewed while an attempt (URL, then fallback) still fits in what is left of it.
-        if (worker.clock() - leasedAt > worker.leaseMs - 2 * worker.sending.timeoutMs - 1000) {
-          await records.settle();
-          if (!(await lease(worker, id))) return;
-          leasedAt = worker.clock();
-        }
+        if (!(await leased.held())) return;
         const { outcome, to } = await attemptDelivery(worker.sending, subscription, delivery, secret, records.tried);
         if (outcome.ok) {
           await records.delivered(Number(delivery.id), outcome.status, to);
@@ -163,26 +213,32 @@ async function serve(worker: Worker, id: number): Promise<void> {
         // Later events wait behind this one, so the receiver sees them in order.
         if (!(await recordFailure(worker.writes, worker.retry, delivery, outcome, worker.clock))) return;
       }
-      await records.settle();
     }
   } finally {
+    await leased.settle();
     await records.settle();
   }
 }
 
 /**
  * Subscriptions whose oldest pending event is due (the others wait behind a retry). Each oldest one is one index
- * lookup (subscription, state, id), so a backlog of thousands costs no more than a few.
+ * lookup (the pending ones' index, migration 0480), so a backlog of thousands costs no more than a few. As min(id):
+ * with ORDER BY id LIMIT 1, PostgreSQL may walk the primary key past every delivered row instead.
  */
 async function dueSubscriptions(worker: Worker): Promise<number[]> {
   const oldestPending = (eb: ExpressionBuilder<StoreSchema, 'webhooks'>) =>
     eb
       .selectFrom('webhook_deliveries as d')
       .select('d.next_attempt_at')
-      .whereRef('d.subscription_id', '=', 'webhooks.id')
-      .where('d.state', '=', 'pending')
-      .orderBy('d.id')
-      .limit(1);
+      .where(
+        'd.id',
+        '=',
+        eb
+          .selectFrom('webhook_deliveries as p')
+          .select(eb.fn.min('p.id').as('id'))
+          .whereRef('p.subscription_id', '=', 'webhooks.id')
+          .where('p.state', '=', 'pending'),
+      );
   const due = await worker.db
     .selectFrom('webhooks')
     .select('webhooks.id')

@@ -1,4 +1,5 @@
 // Webhook schema steps, named 0300_* so they sort after the core's, auth's and idempotency's.
+import { sql } from 'kysely';
 import { longTextType, withIdColumn, type ProductMigration } from '@app/database';
 import { timestamps } from './timestamps.ts';
 
@@ -76,6 +77,22 @@ export const webhookMigrations: Record<string, ProductMigration> = {
         .addColumn('error', 'varchar(500)')
         .execute();
       await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+    },
+  },
+  // A subscription's oldest pending events, from an index of pending rows only. With (subscription_id, state, id) alone
+  // PostgreSQL walked the primary key past every delivered row (its statistics take the pending ones for spread
+  // evenly, not at the end): 300-600 ms for each look at the outbox once 70,000 were delivered, 0.2-4 ms with this.
+  // MariaDB has no partial indexes; it keeps the index above. Numbered after 0471 so a database that ran every
+  // earlier step takes it next.
+  '0480_webhook_pending': {
+    up: async (db, dialect) => {
+      if (dialect === 'mysql') return;
+      await db.schema
+        .createIndex('webhook_deliveries_pending')
+        .on('webhook_deliveries')
+        .columns(['subscription_id', 'id'])
+        .where(sql<boolean>`state = 'pending'`)
+        .execute();
     },
   },
 };
