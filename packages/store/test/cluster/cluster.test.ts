@@ -7,31 +7,18 @@
 // and no answer was a 500 (a store's 503 carries Retry-After).
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openDatabase, type Database } from '@app/database';
 import { Agent, request } from 'undici';
 import type { StoreSchema } from '../../src/db/schema.ts';
-import { HAPROXY, startCluster, type Cluster } from '../../scripts/cluster/cluster.ts';
-import { privatePostgresUnavailableReason, startPrivatePostgres, type PrivatePostgres } from '@app/database/testing';
-import { redisServerInstalled, startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
+import { startCluster, type Cluster } from '../../scripts/cluster/cluster.ts';
+import { startPrivatePostgres, type PrivatePostgres } from '@app/database/testing';
+import { clusterUnavailableReason } from '../support/cluster-requirements.ts';
+import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import { receiverCertificate, startReceiver, type Receiver } from '../webhooks/receiver.ts';
-
-function missing(): string | false {
-  const reasons = [
-    ...(existsSync(HAPROXY) ? [] : [`HAProxy is not installed (${HAPROXY})`]),
-    ...[privatePostgresUnavailableReason()].filter((reason) => reason !== undefined),
-    ...(redisServerInstalled() ? [] : ['redis-server is not installed']),
-  ];
-  if (reasons.length === 0) return false;
-  const reason = reasons.join('; ');
-  // CI installs all three (.ci/run): there a missing one is a failure, never a quiet skip.
-  if (process.env.CI === 'true') throw new Error(`${reason}, and CI=true`);
-  console.log(`# skipping: ${reason}`);
-  return reason;
-}
 
 interface Answer {
   status: number;
@@ -42,7 +29,7 @@ interface Answer {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const skip = missing();
+const skip = clusterUnavailableReason();
 
 describe('a cluster of three instances behind HAProxy', { skip }, () => {
   let postgres: PrivatePostgres;

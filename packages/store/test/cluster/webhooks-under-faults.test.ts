@@ -3,33 +3,21 @@
 // SIGKILLed at 5 s and started again, the receiver down from 8 s to 14 s. Every event reaches every subscription,
 // none before one whose write was answered before its own began, and an event that comes twice has one webhook-id.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/database/testing';
-import { HAPROXY, startCluster } from '../../scripts/cluster/cluster.ts';
+import { startPrivatePostgres } from '@app/database/testing';
+import { startCluster } from '../../scripts/cluster/cluster.ts';
 import { startSoakReceiver } from '../../scripts/soak/receiver-process.ts';
 import { runWebhookSoak } from '../../scripts/soak/webhook-scenario.ts';
-import { redisServerInstalled, startPrivateRedis } from '../support/private-redis.ts';
+import { clusterUnavailableReason } from '../support/cluster-requirements.ts';
+import { startPrivateRedis } from '../support/private-redis.ts';
 import { receiverCertificate } from '../webhooks/receiver.ts';
-
-function missing(): string | false {
-  const reasons = [
-    ...(existsSync(HAPROXY) ? [] : [`HAProxy is not installed (${HAPROXY})`]),
-    ...[privatePostgresUnavailableReason()].filter((reason) => reason !== undefined),
-    ...(redisServerInstalled() ? [] : ['redis-server is not installed']),
-  ];
-  if (reasons.length === 0) return false;
-  const reason = reasons.join('; ');
-  // CI installs all three (.ci/run): there a missing one is a failure, never a quiet skip.
-  if (process.env.CI === 'true') throw new Error(`${reason}, and CI=true`);
-  return reason;
-}
 
 test(
   'webhooks under a SIGKILL and a receiver outage: nothing lost, order kept, repeats keep their webhook-id',
-  { skip: missing() },
+  { skip: clusterUnavailableReason() },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), 'webhook-faults-test-'));
     const tls = await receiverCertificate();
