@@ -35,6 +35,8 @@ interface Outcome {
   notes: string[];
 }
 
+const RUN_LIMIT_MS = 60_000;
+
 /** The watch: an engine run every INTERVAL s, its snapshot judged with the runs before it. */
 function startWatch(outcome: Outcome, start: number, lastLog: { exchanges: Exchange[] }) {
   const runs: SnapshotRun[] = [];
@@ -45,7 +47,13 @@ function startWatch(outcome: Outcome, start: number, lastLog: { exchanges: Excha
       const exchanges: Exchange[] = [];
       await runTestsWithChain(
         { domain: ZONE, ipv6: false },
-        { rootHints: [{ name: 'ns.root', address: ROOT_ADDRESS }], only: ['DNSSEC'], onExchange: (e) => exchanges.push(e) },
+        // A run is bounded as the service bounds one: a run that never ends must not hold the watch (and the bench) forever.
+        {
+          rootHints: [{ name: 'ns.root', address: ROOT_ADDRESS }],
+          only: ['DNSSEC'],
+          onExchange: (e) => exchanges.push(e),
+          signal: AbortSignal.timeout(RUN_LIMIT_MS),
+        },
       );
       lastLog.exchanges = exchanges;
       runs.push({ testId: String(runs.length), at: Date.now(), snapshot: dnssecSnapshot(ZONE, exchanges) });
