@@ -32,10 +32,16 @@ export interface DialectSql {
   treeLock(db: Kysely<StoreSchema>, table: string): CompiledQuery | undefined;
   /** Inserts one row and answers its new id (its own, however many connections insert at once). */
   insertRow<DB>(db: Kysely<DB>, table: keyof DB & string, row: Row): Promise<number>;
-  /** A whole table's exact row count where the database keeps one (cheaper than counting); else undefined. */
-  keptCount(db: Kysely<StoreSchema>, table: string): Promise<number | undefined>;
+  /** A whole table's exact row count and rows ever lost, where the database keeps them (cheaper than counting); else undefined. */
+  keptCounts(db: Kysely<StoreSchema>, table: string): Promise<KeptCounts | undefined>;
   /** Empties these tables, restarting their ids, whatever order their rows refer to each other in. */
   emptyTables(db: Kysely<StoreSchema>, tables: readonly string[]): Promise<void>;
+}
+
+export interface KeptCounts {
+  readonly rows: number;
+  /** Rows deleted since the table was made: it only grows, a TRUNCATE adding one more. */
+  readonly deleted: number;
 }
 
 /** Kysely types an insert by its schema's tables; the dialects insert into any of them, a row of its columns. */

@@ -16,6 +16,7 @@ import { eventSequence } from './migrations/0450_event_sequence.ts';
 import { recordJson } from './migrations/0460_record_json.ts';
 import { sandboxClock } from './migrations/0470_sandbox_clock.ts';
 import { stampedStoresAndAdmins } from './migrations/0471_stamped_stores_and_admins.ts';
+import { recordDeletions } from './migrations/0490_record_deletions.ts';
 import { refreshRecordJsonTriggers } from './record-json-triggers.ts';
 import type { StoreDatabase } from './schema.ts';
 
@@ -36,6 +37,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0460_record_json': recordJson,
   '0470_sandbox_clock': sandboxClock,
   '0471_stamped_stores_and_admins': stampedStoresAndAdmins,
+  '0490_record_deletions': recordDeletions,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */

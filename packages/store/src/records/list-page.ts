@@ -1,12 +1,14 @@
 // A page of a resource's list (and the records of given ids) with the list query language applied in SQL: the
-// filters, the sort with the id as tiebreak, keyset or offset paging, the total, and each record as the JSON the
-// database writes where it does (then a page never becomes JS objects), else shaped rows with their expansions.
+// filters, the sort with the id as tiebreak, keyset or offset paging (deep offsets from anchors, offset-anchors.ts),
+// the total, and each record as the JSON the database writes where it does (then a page never becomes JS objects),
+// else shaped rows with their expansions.
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Row, StoreSchema } from '../db/schema.ts';
 import type { NestedDeclaration, ResourceDeclaration } from '../model/declaration.ts';
 import { keysetPageable, type FilterValue, type ListQuery } from '../model/query-language.ts';
 import { expandRows } from './expansion.ts';
 import { afterExpression, filtersExpression, type Where } from './filters.ts';
+import { offsetAnchors, type AnchoredStart } from './offset-anchors.ts';
 import { HASH_COLUMN, JSON_COLUMN, type RecordStatements } from './record-statements.ts';
 import { fromColumn, rowShaper } from './row-shape.ts';
 
@@ -55,6 +57,7 @@ export function listPages(statements: RecordStatements): ListPages {
   const { table } = resource;
   const toJson = rowShaper(resource);
   const allFieldsHash = dialect.recordJsonHash(resource);
+  const anchors = offsetAnchors(db, dialect, table);
 
   function orderedSelect(query: ListQuery) {
     const keyFields = [...query.sort.map((key) => key.field), 'id'];
@@ -111,24 +114,30 @@ export function listPages(statements: RecordStatements): ListPages {
       // Past an offset, the page's ids are found first (the index alone), then their records written: the database
       // would write the JSON of every row it skips (20 s for page 500 of a million products on PostgreSQL).
       const late = json !== undefined && offset > 0 && query.after === undefined;
-      let select = late
-        ? orderedSelect({ ...query, fields: ['id'] })
-            .select.clearSelect()
-            .select('id')
-        : ordered.select;
-      if (!unfiltered) select = select.where(where);
-      if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
-      // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
-      select = select.limit(query.count + 1);
-      if (query.after === undefined) select = select.offset(offset);
-      if (late) select = ordered.select.where('id', 'in', select);
-      const rows = (await select.execute()) as Row[];
+      const pageRows = async (start: AnchoredStart | undefined): Promise<Row[]> => {
+        let select = late
+          ? orderedSelect({ ...query, fields: ['id'] })
+              .select.clearSelect()
+              .select('id')
+          : ordered.select;
+        if (!unfiltered) select = select.where(where);
+        if (query.after !== undefined) select = select.where((eb) => afterExpression(eb, query.sort, query.after ?? []));
+        if (start !== undefined) select = select.where('id', '>=', start.fromId);
+        // The id tiebreak makes the order total, so pages neither skip nor repeat rows.
+        select = select.limit(query.count + 1);
+        if (query.after === undefined) select = select.offset(start?.skip ?? offset);
+        if (late) select = ordered.select.where('id', 'in', select);
+        return await select.execute();
+      };
+      const start = unfiltered && query.sort.length === 0 && query.after === undefined ? anchors.start(offset) : undefined;
+      let rows = await pageRows(start);
+      if (start !== undefined && !(await anchors.held(start))) rows = await pageRows(undefined);
       const hasMore = rows.length > query.count;
       if (hasMore) rows.pop();
       // The total: carried by the walk's position from its first page (counting a million rows again on each page of
       // a walk was most of its time); told by the last page reached by offset; else counted.
       const countRows = async (): Promise<number | bigint | string> =>
-        (unfiltered ? await dialect.keptCount(db, table) : undefined) ??
+        (unfiltered ? (await dialect.keptCounts(db, table))?.rows : undefined) ??
         (
           await db
             .selectFrom(table)

@@ -14,7 +14,7 @@ export const mysqlSql: DialectSql = {
   treeLock: (db, table) => db.selectFrom(table).select('id').orderBy('id').limit(1).forUpdate().compile(),
   // The insertId is this connection's own.
   insertRow: async (db, table, row) => Number((await anyTables(db).insertInto(table).values(row).executeTakeFirstOrThrow()).insertId),
-  keptCount: () => Promise.resolve(undefined),
+  keptCounts: () => Promise.resolve(undefined),
   emptyTables: (db, tables) =>
     // One connection: the switch holds for it only.
     db.connection().execute(async (connection) => {

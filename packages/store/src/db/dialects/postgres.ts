@@ -1,5 +1,5 @@
 // PostgreSQL: RETURNING saves a round trip; the database writes records as JSON itself (db/postgres-json.ts) and keeps
-// the big tables' row counts (0441_record_counts); row locks serialise tree changes.
+// the big tables' row counts and deletions (0441_record_counts, 0490_record_deletions); row locks serialise tree changes.
 import { sql, type Kysely } from 'kysely';
 import { columnsOf } from '../../model/declaration.ts';
 import { anyTables, type DialectSql } from '../dialect-sql.ts';
@@ -19,15 +19,18 @@ export const postgresSql: DialectSql = {
   // PostgreSQL has no insert id, only RETURNING.
   insertRow: async (db, table, row) =>
     Number((await anyTables(db).insertInto(table).values(row).returning('id').executeTakeFirstOrThrow()).id),
-  keptCount: async (db, table) => {
+  keptCounts: async (db, table) => {
     const { rows } = await sql<{
       total: string;
+      deleted: string;
       parts: string;
-    }>`select coalesce(sum(delta), 0) as total, count(*) as parts from record_counts where table_name = ${table}`.execute(db);
+    }>`select coalesce(sum(delta), 0) as total, coalesce(sum(deleted), 0) as deleted, count(*) as parts from record_counts where table_name = ${table}`.execute(
+      db,
+    );
     const parts = Number(rows[0]?.parts ?? 0);
     if (parts === 0) return undefined;
     if (parts > FOLD_AT) await fold(db, table);
-    return Number(rows[0]?.total);
+    return { rows: Number(rows[0]?.total), deleted: Number(rows[0]?.deleted) };
   },
   emptyTables: async (db, tables) => {
     await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(db);
@@ -44,8 +47,9 @@ async function fold(db: Kysely<StoreSchema>, table: string): Promise<void> {
       delete from record_counts
       where table_name = ${table} and slot <> 0
         and slot in (select slot from record_counts where table_name = ${table} and slot <> 0 for update skip locked)
-      returning delta
+      returning delta, deleted
     )
-    insert into record_counts (table_name, slot, delta) select ${table}, 0, coalesce(sum(delta), 0) from gone
-    on conflict (table_name, slot) do update set delta = record_counts.delta + excluded.delta`.execute(db);
+    insert into record_counts (table_name, slot, delta, deleted) select ${table}, 0, coalesce(sum(delta), 0), coalesce(sum(deleted), 0) from gone
+    on conflict (table_name, slot) do update
+      set delta = record_counts.delta + excluded.delta, deleted = record_counts.deleted + excluded.deleted`.execute(db);
 }

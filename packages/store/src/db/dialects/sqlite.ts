@@ -14,7 +14,7 @@ export const sqliteSql: DialectSql = {
   lockForWrite: (query) => query,
   treeLock: () => undefined,
   insertRow: async (db, table, row) => Number((await anyTables(db).insertInto(table).values(row).executeTakeFirstOrThrow()).insertId),
-  keptCount: () => Promise.resolve(undefined),
+  keptCounts: () => Promise.resolve(undefined),
   emptyTables: (db, tables) =>
     db.transaction().execute(async (trx) => {
       // Rows referring to each other go in any order; the checks run at the commit, when none is left.
