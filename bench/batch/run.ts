@@ -3,7 +3,7 @@
 // separate OS processes inside the lab, each running tests concurrently. Against zonemaster-cli run
 // one domain after another on a sample of the same domains, in the same run (after the batch, so the
 // two never share the CPUs).
-//   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms] [--cache redis|none]
+//   npm run bench:batch [-- --domains 10000] [--parallel 16] [--sample 6] [--latency 30ms] [--cache redis|none] [--agent-heap 256]
 // The agents share answers about the parents through a Redis of the bench's own (--cache none: each
 // test asks its own), whose memory and hits are printed too.
 // Prints tests per minute and the ratio (goal ≥ 30x), CPU seconds per domain of the agents against the
@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import { referenceModules } from '@app/engine';
+import { agentHeapMb } from '@app/service';
 import {
   bigWorldDomains,
   commandLineDomain,
@@ -43,10 +44,12 @@ const { values: options } = parseArgs({
     sample: { type: 'string', default: '6' },
     latency: { type: 'string' },
     cache: { type: 'string', default: 'redis' },
+    'agent-heap': { type: 'string', default: String(agentHeapMb) },
   },
 });
 const n = Number(options.domains);
 const parallel = Number(options.parallel);
+const heapMb = Number(options['agent-heap']);
 const sampleSize = Number(options.sample);
 const latency = options.latency === undefined ? undefined : parseLatency(options.latency);
 // The default profile's modules: those the reference has.
@@ -69,7 +72,7 @@ const loadavg = async (): Promise<string> =>
     .map((l) => l.toFixed(2))
     .join(', ');
 console.log(
-  `bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once, PostgreSQL, ${options.cache === 'redis' ? 'answers about the parents shared through Redis' : 'no shared answers'}; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`,
+  `bench:batch — ${n} domains of big:${n}, 2 agent processes × ${parallel} tests at once (heap limit ${heapMb} MB), PostgreSQL, ${options.cache === 'redis' ? 'answers about the parents shared through Redis' : 'no shared answers'}; ${latency ? `answers after ${describeLatency(latency)}` : 'no added latency'}; load at start ${await loadavg()}`,
 );
 
 // The world's children with the signed bogus ones, N in all (the first three generated ones left out).
@@ -85,7 +88,7 @@ let redis: PrivateRedis | undefined;
 try {
   redis = options.cache === 'redis' ? await startPrivateRedis() : undefined;
   const emptyBytes = await store.size();
-  agents.push(spawnAgent(lab, config.path, store.url, redis?.url), spawnAgent(lab, config.path, store.url, redis?.url));
+  agents.push(spawnAgent(lab, config.path, store.url, redis?.url, heapMb), spawnAgent(lab, config.path, store.url, redis?.url, heapMb));
   // Both agents are up (their heartbeats stored) before the clock starts.
   while (
     Number(

@@ -101,12 +101,12 @@ function innerPid(child: ChildProcess): number | undefined {
   }
 }
 
-/** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). */
-export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string): AgentProcess {
+/** `redisUrl`: the agents share answers about the parents there (DNS_SERVICE_REDIS_URL). `heapMb`: V8's heap limit. */
+export function spawnAgent(lab: Lab, configPath: string, databaseUrl: string, redisUrl?: string, heapMb = agentHeapMb): AgentProcess {
   const env = { DNS_SERVICE_DATABASE_URL: databaseUrl, ...(redisUrl !== undefined && { DNS_SERVICE_REDIS_URL: redisUrl }) };
   const child = lab.spawn(
     process.execPath,
-    [`--max-old-space-size=${agentHeapMb}`, serviceBin, 'agent', '--config', configPath, '--grace', '0'],
+    [`--max-old-space-size=${heapMb}`, serviceBin, 'agent', '--config', configPath, '--grace', '0'],
     {
       env,
       stdio: ['ignore', 'ignore', 'pipe'],
