@@ -17,6 +17,7 @@ import { recordJson } from './migrations/0460_record_json.ts';
 import { sandboxClock } from './migrations/0470_sandbox_clock.ts';
 import { stampedStoresAndAdmins } from './migrations/0471_stamped_stores_and_admins.ts';
 import { recordDeletions } from './migrations/0490_record_deletions.ts';
+import { updatedAtStatistics } from './migrations/0491_updated_at_statistics.ts';
 import { refreshRecordJsonTriggers } from './record-json-triggers.ts';
 import type { StoreDatabase } from './schema.ts';
 
@@ -38,6 +39,7 @@ export const coreMigrations: Record<string, ProductMigration> = {
   '0470_sandbox_clock': sandboxClock,
   '0471_stamped_stores_and_admins': stampedStoresAndAdmins,
   '0490_record_deletions': recordDeletions,
+  '0491_updated_at_statistics': updatedAtStatistics,
 };
 
 /** Every schema step of the store: the core's, auth's (0100_auth_*), idempotency keys' (0200_*), webhooks' (0300_*), then the platform's resources (0400_*). */
