@@ -4,3 +4,4 @@ export { migrateToLatest, MigrationError, type ProductMigration } from './migrat
 export { longTextType, withIdColumn } from './columns.ts';
 export { parseDatabaseUrl, redactUrl, DatabaseUrlError, type DialectName, type DatabaseTarget } from './url.ts';
 export { DatabaseUnreachableError } from './unreachable-error.ts';
+export { holdSessionLock, type SessionLock } from './session-lock.ts';

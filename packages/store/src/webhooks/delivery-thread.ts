@@ -3,13 +3,13 @@
 // turn. Here each send waits only for the receiver. The API thread tells it of queued events ('wake').
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
-import { openDatabase } from '@app/database';
+import { holdSessionLock, openDatabase, type SessionLock } from '@app/database';
 import { authContext } from '../auth/context.ts';
 import { secretOf } from '../auth/apps.ts';
 import type { AuthTables } from '../auth/schema.ts';
 import { dialectSqlOf } from '../db/dialects/of.ts';
 import type { StoreDatabase, StoreSchema } from '../db/schema.ts';
-import { startDeliveryWorker } from './delivery-worker.ts';
+import { startDeliveryWorker, workerInstanceName } from './delivery-worker.ts';
 import { setDatabaseClock } from '../db/database-clock.ts';
 import { followSandboxClock } from '../db/sandbox-clock.ts';
 import { forwardingKysely, isForwardedAnswer } from './forwarded-writes.ts';
@@ -23,6 +23,7 @@ const port = parentPort;
 if (port === null) throw new Error('delivery-thread.ts runs as a worker thread');
 const data = workerData as DeliveryThreadData;
 const tell = (message: FromDeliveryThread) => port.postMessage(message);
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const log = { warn: (message: string) => tell({ kind: 'warn', message }) };
 
 const database = await openDatabase<StoreSchema>(data.databaseUrl, { poolSize: 2 });
@@ -34,6 +35,12 @@ const forwarded = dialectSqlOf(database).oneWriter ? forwardingKysely(port) : un
 const writing: StoreDatabase = forwarded === undefined ? database : { ...database, db: forwarded.db };
 const sender: Sender = { policy: targetPolicy(data.allowedNetworks), ca: data.ca };
 const wakes = new Set<() => void>();
+const instance = workerInstanceName();
+// Held while this process lives, so another instance takes its subscriptions over at once if it is killed.
+const lock = await holdSessionLock(data.databaseUrl, instance).catch((error: unknown): SessionLock | undefined => {
+  log.warn(`webhook delivery: no session lock, a killed instance's subscriptions wait out their lease (${messageOf(error)})`);
+  return undefined;
+});
 const worker = startDeliveryWorker(database, {
   sender,
   check: subscriberCheck(writing),
@@ -48,6 +55,7 @@ const worker = startDeliveryWorker(database, {
     return () => wakes.delete(wake);
   },
   log,
+  ...(lock === undefined ? {} : { liveness: { instance, lock } }),
 });
 
 port.on('message', (message: ToDeliveryThread) => {
@@ -58,8 +66,9 @@ port.on('message', (message: ToDeliveryThread) => {
       .stop()
       .then(() => closeSender(sender))
       .then(() => sandboxClock?.stop())
+      .then(() => lock?.close())
       .then(() => database.close())
-      .catch((error: unknown) => log.warn(`stopping webhook delivery: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => log.warn(`stopping webhook delivery: ${messageOf(error)}`))
       .finally(() => {
         tell({ kind: 'stopped' });
         port.close();

@@ -1,10 +1,12 @@
-// Sends the outbox's events. Each instance runs one worker; a worker delivers a subscription's events
-// only while it holds that subscription's lease (a compare-and-set on the subscription row), so across
-// any number of instances each subscription is served by one at a time, in the order its events were
-// written. A failed delivery is retried with exponential backoff and jitter until its retry window
-// (24 hours) has passed, and later events of that subscription wait behind it.
+// Sends the outbox's events. Each instance runs one worker; a worker delivers a subscription's events only while it
+// holds that subscription's lease (a compare-and-set on the subscription row), so across any number of instances each
+// subscription is served by one at a time, in the order its events were written. Where the database has session
+// locks, a lease whose holder's process is gone is taken over at once (the lock died with its connection); else once
+// its time has run out. A failed delivery is retried with backoff and jitter until its retry window (24 hours) has
+// passed, and later events of that subscription wait behind it.
 import { randomBytes } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { SessionLock } from '@app/database';
 import type { Row, StoreDatabase, StoreSchema } from '../db/schema.ts';
 import { attemptDelivery, type Sending } from './delivery-attempt.ts';
 import { databaseNow } from '../db/database-clock.ts';
@@ -36,7 +38,12 @@ export interface DeliveryOptions {
   /** Why a subscription may no longer be used (its app lost the scopes its event needs); it is then suspended. */
   check?: SubscriberCheck;
   log: { warn(message: string): void };
+  /** This worker's name, and the session lock held under it while its process lives (holdSessionLock). */
+  liveness?: { instance: string; lock: SessionLock };
 }
+
+/** A worker's name: its process id first (the soak finds the process holding leases by it), then its own part. */
+export const workerInstanceName = () => `${process.pid}-${randomBytes(6).toString('hex')}`;
 
 export interface DeliveryWorker {
   readonly instance: string;
@@ -64,8 +71,12 @@ interface Worker {
   readonly concurrency: number;
   readonly batchSize: number;
   readonly options: DeliveryOptions;
+  /** When each other worker was last seen alive (its session lock held): asked again after LIVENESS_SEEN_MS. */
+  readonly seenAlive: Map<string, number>;
   stopped: boolean;
 }
+
+const LIVENESS_SEEN_MS = 1000;
 
 function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -75,7 +86,7 @@ function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
     clock,
     db: database.db,
     writes: options.writes ?? database.db,
-    instance: `${process.pid}-${randomBytes(6).toString('hex')}`,
+    instance: options.liveness?.instance ?? workerInstanceName(),
     retry: options.retry ?? defaultRetry,
     pollMs: options.pollMs ?? 1000,
     sending: { sender: options.sender, signing: options.signing, timeoutMs, clock },
@@ -84,20 +95,43 @@ function workerOf(database: StoreDatabase, options: DeliveryOptions): Worker {
     // One read per this many sends; the read waits for no record to be written (serve says how).
     batchSize: options.batchSize ?? 2000,
     options,
+    seenAlive: new Map(),
     stopped: false,
   };
 }
 
-/** Takes (or renews) the subscription's lease for this worker; false while another instance holds it. */
+/** Takes (or renews) the subscription's lease for this worker; false while another live instance holds it. */
 async function lease(worker: Worker, id: number): Promise<boolean> {
+  const lock = worker.options.liveness?.lock;
+  // Without its own lock, others take this worker for gone: it must not serve.
+  if (lock !== undefined && !lock.held) return false;
   const now = worker.clock();
-  const result = await worker.writes
-    .updateTable('webhooks')
-    .set({ lease_owner: worker.instance, lease_until: iso(now + worker.leaseMs) })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now)), eb('lease_owner', '=', worker.instance)]))
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const take = async (from: string | undefined) => {
+    const result = await worker.writes
+      .updateTable('webhooks')
+      .set({ lease_owner: worker.instance, lease_until: iso(now + worker.leaseMs) })
+      .where('id', '=', id)
+      .where((eb) =>
+        from === undefined
+          ? eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now)), eb('lease_owner', '=', worker.instance)])
+          : eb('lease_owner', '=', from),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  };
+  if (await take(undefined)) return true;
+  // A lease with time left: taken over at once when its holder's process is gone (its session lock freed).
+  if (lock === undefined) return false;
+  const holder = await worker.db.selectFrom('webhooks').select('lease_owner').where('id', '=', id).executeTakeFirst();
+  const owner = holder?.lease_owner;
+  if (typeof owner !== 'string' || owner === worker.instance) return false;
+  if (performance.now() - (worker.seenAlive.get(owner) ?? -Infinity) < LIVENESS_SEEN_MS) return false;
+  if ((await lock.heldOf([owner])).has(owner)) {
+    worker.seenAlive.set(owner, performance.now());
+    return false;
+  }
+  worker.seenAlive.delete(owner);
+  return await take(owner);
 }
 
 async function release(worker: Worker, id: number): Promise<void> {
@@ -159,6 +193,7 @@ function leaseKeeper(worker: Worker, id: number): LeaseKeeper {
   };
   return {
     async held() {
+      if (worker.options.liveness?.lock.held === false) return false;
       if (renewing === undefined && !lost && worker.clock() - leasedAt > deadline / 2) renew();
       if (renewing !== undefined && worker.clock() - leasedAt > deadline) await renewing;
       if (failure !== undefined) throw failure;
