@@ -3,7 +3,7 @@
 // as trust anchor. Every change is a zone file signed again with dnssec-signzone (explicit keys,
 // explicit signature validity) and a SIGHUP, so each step of a rollover happens when the bench says.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -83,10 +83,24 @@ export class RolloverWorld {
       `options {\n${common('validator')}\n  listen-on { ${VALIDATOR}; };\n  recursion yes;\n  allow-query { any; };\n  dnssec-validation yes;\n  qname-minimization off;\n};\n` +
         `include "${this.dir}/anchors.conf";\nzone "." { type hint; file "${this.dir}/hints"; };\n`,
     );
-    this.#auth = spawn('named', ['-g', '-n', '1', '-c', join(this.dir, 'auth.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    this.#validator = spawn('named', ['-g', '-n', '1', '-c', join(this.dir, 'validator.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.#auth = this.#named('auth');
+    this.#validator = this.#named('validator');
     await delay(1500);
-    if (this.#auth.exitCode !== null || this.#validator.exitCode !== null) throw new Error('named did not start');
+    if (this.#auth.exitCode !== null || this.#validator.exitCode !== null)
+      throw new Error(`named did not start; its logs are auth.log and validator.log in ${this.dir}`);
+  }
+
+  /**
+   * named in the foreground, its log in a file of the world: a pipe nobody reads fills once the validator has logged
+   * enough failed validations, and named then stops answering while it waits to write.
+   */
+  #named(name: string): ChildProcess {
+    const log = openSync(join(this.dir, `${name}.log`), 'w');
+    try {
+      return spawn('named', ['-g', '-n', '1', '-c', join(this.dir, `${name}.conf`)], { stdio: ['ignore', 'ignore', log] });
+    } finally {
+      closeSync(log);
+    }
   }
 
   /** Signs roll. as `child` says and the root with roll.'s DS as `child.ds` says; the servers load both. */
