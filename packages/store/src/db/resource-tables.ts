@@ -43,8 +43,9 @@ function tablesOf(resources: readonly ResourceDeclaration[]): Map<string, Map<st
   return tables;
 }
 
-/** The histogram buckets PostgreSQL keeps of `updated_at`, so that it sees how many rows a time range holds (0491). */
-export const UPDATED_AT_STATISTICS = 1000;
+/** PostgreSQL keeps 1,000 histogram buckets of a table's `updated_at`, so that it sees how many rows a time range holds (0491). */
+export const keepUpdatedAtStatistics = (db: Kysely<unknown>, table: string) =>
+  sql`alter table ${sql.table(table)} alter column updated_at set statistics 1000`.execute(db);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees the schema as it is in the database
 export async function syncResourceTables(db: Kysely<any>, dialect: DialectName, resources: readonly ResourceDeclaration[]): Promise<void> {
@@ -64,8 +65,7 @@ export async function syncResourceTables(db: Kysely<any>, dialect: DialectName, 
       await create.execute();
       // Incremental sync reads `updated_at > t` in updated_at order.
       await db.schema.createIndex(`${table}_updated_at`).on(table).columns(['updated_at', 'id']).execute();
-      if (dialect === 'postgres')
-        await sql`alter table ${sql.table(table)} alter column updated_at set statistics ${sql.lit(UPDATED_AT_STATISTICS)}`.execute(db);
+      if (dialect === 'postgres') await keepUpdatedAtStatistics(db, table);
       continue;
     }
     for (const [name, field] of fields) {

@@ -1,6 +1,6 @@
 import type { ProductMigration } from '@app/database';
 import { sql } from 'kysely';
-import { UPDATED_AT_STATISTICS } from '../resource-tables.ts';
+import { keepUpdatedAtStatistics } from '../resource-tables.ts';
 
 // PostgreSQL estimates a range of ISO time strings from its histogram of them, and with the default 100 buckets it
 // took a day of a million products (1,440 rows) for 233: fewer than a page of 250, so it read the whole day and
@@ -13,7 +13,7 @@ export const updatedAtStatistics: ProductMigration = {
       select table_name from information_schema.columns
       where table_schema = current_schema() and column_name = 'updated_at'`.execute(db);
     for (const { table_name: table } of rows) {
-      await sql`alter table ${sql.table(table)} alter column updated_at set statistics ${sql.lit(UPDATED_AT_STATISTICS)}`.execute(db);
+      await keepUpdatedAtStatistics(db, table);
       await sql`analyze ${sql.table(table)} (updated_at)`.execute(db);
     }
   },
