@@ -4,6 +4,7 @@
 //   node bench/store/profile.ts write [write.cpuprofile]         POST /products.json, the body bench:store posts
 //   node bench/store/profile.ts hooked [hooked.cpuprofile]       the same with one ProductCreated subscription
 //                                                                 (its receiver in another process)
+// On SQLite, or on an empty database given by PROFILE_DATABASE_URL (postgres://..., mysql://...).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'profile-store-'));
 const receiver = mode === 'hooked' ? fork(new URL('./webhook-receiver.ts', import.meta.url), [dataDir], { stdio: 'inherit' }) : undefined;
 const receiverPort = receiver === undefined ? 0 : ((await once(receiver, 'message')) as [{ port: number }])[0].port;
 const store = await serveStore({
-  databaseUrl: `sqlite:${join(dataDir, 'store.sqlite')}`,
+  databaseUrl: process.env.PROFILE_DATABASE_URL ?? `sqlite:${join(dataDir, 'store.sqlite')}`,
   dataDir,
   host: '127.0.0.1',
   port: 0,

@@ -1,7 +1,9 @@
 // Profiles the server side of one `--scale` list shape: serves the store on the kept million-row PostgreSQL
 // database (built by scale-build.ts) in this process, asks the shape one request at a time from a child process (so the
 // client's CPU is not in the profile), and writes a CPU profile of the server while it answers, plus the answer times.
-//   node bench/store/scale-profile.ts [shape id, as in scale-shapes.ts: day, category, first, offset, orders-day...] [samples] [file.cpuprofile]
+//   node bench/store/scale-profile.ts [shape id, as in scale-shapes.ts: day, category, first, offset, orders-day...] [samples] [file.cpuprofile] [count]
+// count: the page size (1000, or 250 as the p99 goal's pages). NO_PROFILE=1: the times only, as the profiler's sampling
+// lengthens the tail.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ if (process.argv[2] === '--client') {
       shape,
       samples,
       categories,
+      count,
     }: {
       apiUrl: string;
       ca: string;
@@ -33,6 +36,7 @@ if (process.argv[2] === '--client') {
       shape: string;
       samples: number;
       categories: number[];
+      count: number;
     }) => {
       void (async () => {
         const dispatcher = new Agent({ connect: { ca } });
@@ -49,6 +53,7 @@ if (process.argv[2] === '--client') {
           ROWS,
           categories,
           async (path) => (JSON.parse(await ask(path)) as { next_page?: string }).next_page ?? '',
+          count,
         ).find((s) => s.id === shape);
         if (chosen === undefined) throw new Error(`no shape ${shape}`);
         const times: number[] = [];
@@ -67,7 +72,7 @@ if (process.argv[2] === '--client') {
 } else {
   const { serveStore } = await import('@app/store');
   const { createApp, createConsoleToken } = await import('@app/store/testing');
-  const [shape = 'day', samplesText = '100', file = `/tmp/scale-${shape}.cpuprofile`] = process.argv.slice(2);
+  const [shape = 'day', samplesText = '100', file = `/tmp/scale-${shape}.cpuprofile`, countText = '1000'] = process.argv.slice(2);
   const ids = scaleShapes(ROWS, [], () => Promise.resolve('')).map((s) => s.id);
   if (!ids.includes(shape)) throw new Error(`shape: one of ${ids.join(', ')}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'scale-profile-'));
@@ -93,13 +98,21 @@ if (process.argv[2] === '--client') {
   session.connect();
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  await session.post('Profiler.start');
-  child.send({ apiUrl: store.apiUrl, ca: store.certificate, token, shape, samples: Number(samplesText), categories });
+  const profiling = process.env.NO_PROFILE === undefined;
+  if (profiling) await session.post('Profiler.start');
+  child.send({
+    apiUrl: store.apiUrl,
+    ca: store.certificate,
+    token,
+    shape,
+    samples: Number(samplesText),
+    categories,
+    count: Number(countText),
+  });
   const [{ times }] = (await once(child, 'message')) as [{ times: number[] }];
-  const { profile } = await session.post('Profiler.stop');
-  writeFileSync(file, JSON.stringify(profile));
+  if (profiling) writeFileSync(file, JSON.stringify((await session.post('Profiler.stop')).profile));
   const q = (p: number) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)].toFixed(1);
-  console.log(`${shape}: ${times.length} samples, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms; profile ${file}`);
+  console.log(`${shape}: ${times.length} samples, p50 ${q(0.5)} ms, p99 ${q(0.99)} ms${profiling ? `; profile ${file}` : ''}`);
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
