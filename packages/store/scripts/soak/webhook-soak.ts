@@ -4,16 +4,11 @@
 // is SIGKILLed (started again 5 s later), from 120 s to 240 s the receiver is down. Prints, per subscription, events
 // lost, out of order and duplicated without the same webhook-id (goals 0), then the delivery latency while the
 // receiver was up, how long its backlog took to go once it was back, and the load average.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { privatePostgresUnavailableReason, startPrivatePostgres } from '@app/database/testing';
-import { receiverCertificate } from '../../test/webhooks/receiver.ts';
-import { startPrivateRedis } from '../../test/support/private-redis.ts';
-import { startCluster } from '../cluster/cluster.ts';
-import { startSoakReceiver } from './receiver-process.ts';
+import { privatePostgresUnavailableReason } from '@app/database/testing';
 import { runWebhookSoak } from './webhook-scenario.ts';
+import { startWebhookWorld } from './webhook-world.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,22 +39,7 @@ const loads = () =>
     .map((n) => n.toFixed(2))
     .join(' ');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const dir = mkdtempSync(join(tmpdir(), 'webhook-soak-'));
-const tls = await receiverCertificate();
-const caFile = join(dir, 'receiver-ca.pem');
-writeFileSync(caFile, tls.cert);
-const receiver = await startSoakReceiver({ key: tls.private, cert: tls.cert });
-const postgres = await startPrivatePostgres();
-const redis = await startPrivateRedis();
-const databaseUrl = await postgres.createDatabase('store');
-const cluster = await startCluster({
-  databaseUrl,
-  redisUrl: redis.url,
-  dir: join(dir, 'cluster'),
-  instances: INSTANCES,
-  webhookNetworks: '127.0.0.0/8',
-  webhookCaFile: caFile,
-});
+const { cluster, databaseUrl, receiver, stop } = await startWebhookWorld('webhook-soak', INSTANCES);
 try {
   console.log(
     `${RATE} ProductCreated events/s for ${SECONDS} s through HAProxy to ${INSTANCES} instances on PostgreSQL, ${SUBSCRIPTIONS} subscriptions; SIGKILL at ${KILL_AT_S} s, receiver down ${DOWN_AT_S}-${DOWN_AT_S + DOWN_FOR_S} s; load average ${loads()}`,
@@ -99,9 +79,5 @@ try {
   const broken = result.subscriptions.some((each) => each.lost + each.outOfOrder + each.duplicatedWithoutSameId > 0);
   if (broken || result.unanswered > 0) process.exitCode = 1;
 } finally {
-  await cluster.stop();
-  await receiver.close();
-  await redis.stop();
-  await postgres.remove();
-  rmSync(dir, { recursive: true, force: true });
+  await stop();
 }

@@ -4,73 +4,45 @@
 // none before one whose write was answered before its own began, and an event that comes twice has one webhook-id.
 // The killed instance's subscriptions are taken over at once (its session lock died with it), not after its lease.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { startPrivatePostgres } from '@app/database/testing';
-import { startCluster } from '../../scripts/cluster/cluster.ts';
-import { startSoakReceiver } from '../../scripts/soak/receiver-process.ts';
 import { runWebhookSoak } from '../../scripts/soak/webhook-scenario.ts';
+import { startWebhookWorld } from '../../scripts/soak/webhook-world.ts';
 import { clusterUnavailableReason } from '../support/cluster-requirements.ts';
-import { startPrivateRedis } from '../support/private-redis.ts';
-import { receiverCertificate } from '../webhooks/receiver.ts';
 
 test(
   'webhooks under a SIGKILL and a receiver outage: nothing lost, order kept, repeats keep their webhook-id',
   { skip: clusterUnavailableReason() },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'webhook-faults-test-'));
-    const tls = await receiverCertificate();
-    const caFile = join(dir, 'receiver-ca.pem');
-    writeFileSync(caFile, tls.cert);
-    const receiver = await startSoakReceiver({ key: tls.private, cert: tls.cert });
-    const postgres = await startPrivatePostgres();
-    const redis = await startPrivateRedis();
+    const { cluster, databaseUrl, receiver, stop } = await startWebhookWorld('webhook-faults-test');
     try {
-      const databaseUrl = await postgres.createDatabase('store');
-      const cluster = await startCluster({
+      const result = await runWebhookSoak({
+        cluster,
         databaseUrl,
-        redisUrl: redis.url,
-        dir: join(dir, 'cluster'),
-        webhookNetworks: '127.0.0.0/8',
-        webhookCaFile: caFile,
+        receiver,
+        rate: 40,
+        seconds: 25,
+        subscriptions: 2,
+        killAtS: 5,
+        restartAfterS: 3,
+        downAtS: 8,
+        downForS: 6,
+        drainLimitS: 90,
+        log: (line) => console.log(`# ${line}`),
       });
-      try {
-        const result = await runWebhookSoak({
-          cluster,
-          databaseUrl,
-          receiver,
-          rate: 40,
-          seconds: 25,
-          subscriptions: 2,
-          killAtS: 5,
-          restartAfterS: 3,
-          downAtS: 8,
-          downForS: 6,
-          drainLimitS: 90,
-          log: (line) => console.log(`# ${line}`),
-        });
-        console.log(`# ${JSON.stringify(result)}`);
-        assert.ok(result.killed !== undefined, 'an instance was killed');
-        assert.equal(result.unanswered, 0, 'every write was answered in the end');
-        assert.ok(result.writes >= 900, `${result.writes} writes`);
-        for (const each of result.subscriptions) {
-          assert.equal(each.produced, result.writes, `${each.path}: one product per write`);
-          assert.equal(each.lost, 0, `${each.path}: events lost`);
-          assert.equal(each.outOfOrder, 0, `${each.path}: events out of order`);
-          assert.equal(each.duplicatedWithoutSameId, 0, `${each.path}: events duplicated under another webhook-id`);
-        }
-        // Waiting out the killed holder's 25 s lease, the events written after the kill came 17-20 s late.
-        assert.ok(result.latency.p99 < 5000, `delivery latency p99 ${result.latency.p99.toFixed(0)} ms while the receiver was up`);
-      } finally {
-        await cluster.stop();
+      console.log(`# ${JSON.stringify(result)}`);
+      assert.ok(result.killed !== undefined, 'an instance was killed');
+      assert.equal(result.unanswered, 0, 'every write was answered in the end');
+      assert.ok(result.writes >= 900, `${result.writes} writes`);
+      for (const each of result.subscriptions) {
+        assert.equal(each.produced, result.writes, `${each.path}: one product per write`);
+        assert.equal(each.lost, 0, `${each.path}: events lost`);
+        assert.equal(each.outOfOrder, 0, `${each.path}: events out of order`);
+        assert.equal(each.duplicatedWithoutSameId, 0, `${each.path}: events duplicated under another webhook-id`);
       }
+      // Waiting out the killed holder's 25 s lease, the events written after the kill came 17-20 s late.
+      assert.ok(result.latency.p99 < 5000, `delivery latency p99 ${result.latency.p99.toFixed(0)} ms while the receiver was up`);
     } finally {
-      await receiver.close();
-      await redis.stop();
-      await postgres.remove();
-      rmSync(dir, { recursive: true, force: true });
+      await stop();
     }
   },
 );
