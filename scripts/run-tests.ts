@@ -8,9 +8,6 @@ const files = given.filter((arg) => !arg.startsWith('-'));
 const args = [
   '--test',
   '--test-concurrency=2',
-  // A file's process ends once its tests have (after hooks included), though a test that timed out left a process
-  // running: else the whole run waits on that file until CI's own limit.
-  '--test-force-exit',
   ...options,
   ...(files.length > 0 ? files : ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts']),
 ];
