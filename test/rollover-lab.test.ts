@@ -39,6 +39,13 @@ test(
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    // On a timeout too: the lab stops its servers on SIGTERM, and pipes a leftover process still holds are let go,
+    // or this file's process (and the whole test run) would wait on them.
+    t.after(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      child.stdout.destroy();
+      child.stderr.destroy();
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
